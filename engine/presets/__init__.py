@@ -1,0 +1,1 @@
+"""Preset data files, one per notice (see engine.options.load_preset)."""

@@ -1,0 +1,64 @@
+"""Every Shengji rule option (rules.md section 1 and decisions D1-D9), with its default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.options import opt
+
+
+@dataclass(frozen=True)
+class ShengjiOptions:
+    # --- bidding (rules.md 1.3) -----------------------------------------------------------
+    bid_style: str = opt("joker_level", "How trump is declared: level card + matching joker, or a single level card",
+                         ("joker_level", "level_only"))
+    overturn_style: str = opt(
+        "ladder",
+        "How a declaration is overturned: the 17-deals ladder, 50min reinforce/overturn lock, or 2h suit order",
+        ("ladder", "lock", "suit_order"))
+    direct_fix: bool = opt(True, "A declaration may be made directly with a level pair + joker (定主 / 亮死)")
+    declarer_overturn_after_other: bool = opt(
+        True, "The declarer may overturn only after somebody else has overturned (17-deals)")
+    public_trump: bool = opt(False, "A joker pair turns an unlocked declaration into no trump (反公主, 50min)")
+    first_deal_overturn_changes_dealer: bool = opt(
+        True, "In the first deal an overturner becomes dealer (反主反打); otherwise trump only")
+    late_overturn: str = opt(
+        "rebury",
+        "Overturns after the kitty is buried: overturner re-buries (反主抄底), in turn from the dealer, or none",
+        ("rebury", "in_turn", "none"))
+    dealer_side_no_bid: str = opt(
+        "own_level",
+        "When the dealer side has no declaration: the others may declare (at their own level too), "
+        "the dealer turns a kitty card (定主), or blackout (停电)",
+        ("own_level", "kitty_turn", "blackout"))
+    max_redeals_before_pause: int = opt(3, "Redeals in a row with no bid before the table pauses", minimum=1,
+                                        maximum=20)
+    # --- play (rules.md 1.5) --------------------------------------------------------------
+    throws: bool = opt(True, "Throws (甩牌) are allowed")
+    throw_penalty_per_card: int = opt(10, "Points charged per card of a failed throw", minimum=0, maximum=100)
+    failed_throw_choice: str = opt(
+        "lowest", "Who picks the unit a failed thrower must play: the lowest failing unit, or the opponents",
+        ("lowest", "opponents"))
+    # --- scoring (rules.md 1.6, 1.7) ------------------------------------------------------
+    kitty_multiplier: str = opt(
+        "doubling", "Kitty multiplier table: 2,4,8,16 doubling; 2,4,6,8 +2 per pair; 2,4,6,16 then doubling",
+        ("doubling", "plus_two", "fifty_min"))
+    offsuit_kitty_half: bool = opt(False, "A last trick won with off-suit cards captures half (副牌抠底)")
+    level_table: str = opt(
+        "seventeen", "Level-change table: 17-deals (capped at +3), timed-2h (+1 per 40, no cap), 50min (takeover 60)",
+        ("seventeen", "timed", "fifty_min"))
+    # --- match end (rules.md 1.8) ---------------------------------------------------------
+    deals: int = opt(17, "Deals in a match (0: no deal limit)", minimum=0, maximum=200)
+    time_limit_minutes: int = opt(0, "Match time limit in minutes (0: none); the deal in progress finishes",
+                                  minimum=0, maximum=1440)
+    tie_break: str = opt("dealer_side", "Equal levels at the end: the dealing side wins, or cut the cards (搬点)",
+                         ("dealer_side", "cut"))
+    start_level: int = opt(2, "Level both sides start at", minimum=2, maximum=14)
+    # --- move clocks (rules.md 1.9, D6) ---------------------------------------------------
+    lead_clock: int = opt(0, "Seconds to lead a trick (0: no clock)", minimum=0, maximum=600)
+    follow_clock: int = opt(0, "Seconds to follow or discard (0: no clock)", minimum=0, maximum=600)
+    kitty_clock: int = opt(0, "Seconds to take and bury the kitty (0: no clock)", minimum=0, maximum=600)
+    bid_window_seconds: int = opt(10, "Seconds the bid window stays open after the last card is dealt",
+                                  minimum=0, maximum=600)
+    on_timeout: str = opt("autoplay", "What a move-clock expiry does: auto-play the lowest legal play, or forfeit "
+                          "the deal", ("autoplay", "forfeit_deal"))
