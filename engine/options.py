@@ -154,7 +154,7 @@ def preset_from_toml(data: Mapping[str, Any], preset_id: str | None = None) -> P
     """A preset from parsed TOML (``game``, ``title_zh``, ``title_en``, ``[rules]``, ``[tournament]``)."""
     game = str(data.get("game", ""))
     cls = options_class(game)
-    rules = build_options(cls, dict(data.get("rules", {})))
+    rules: Any = build_options(cls, dict(data.get("rules", {})))
     pid = preset_id or str(data.get("id", "custom"))
     return Preset(pid, game, str(data.get("title_zh", pid)), str(data.get("title_en", pid)), rules,
                   dict(data.get("tournament", {})))
