@@ -1,0 +1,397 @@
+"""The outbox: every call to Telegram goes through here.
+
+* Edits of one message are coalesced: a pending edit is replaced by the newer state (it keeps
+  its place in the chat's queue), so only the latest state is sent.
+* An edit whose text and keyboard equal what that message already shows is never sent
+  (the last sent hash per message is kept here and persisted by the owner through ``on_sent``).
+* Rate limits (Telegram's, shared by sends and edits): about 1 message a second per chat,
+  20 a minute per group, 30 a second overall.  Every window is divided by ``rate_scale`` (an
+  accelerated simulator runs with e.g. 20).
+* ``RetryAfter`` is honoured, transient network errors are retried (bounded); ``Forbidden``
+  (blocked, never started) and "chat not found" are handed to ``on_error`` and never raised.
+
+Calls to one chat keep their order.  ``send`` returns the new message id (or None on failure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 4096
+
+
+class Sender(Protocol):
+    """The calls the outbox makes (a telegram.Bot adapter, or a fake in tests)."""
+
+    async def send_message(self, chat_id: int, text: str, reply_markup: Any | None) -> int: ...
+
+    async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None: ...
+
+
+def markup_json(markup: Any | None) -> Any:
+    if markup is None:
+        return None
+    if hasattr(markup, "to_dict"):
+        return markup.to_dict()
+    return markup
+
+
+def content_hash(text: str, markup: Any | None) -> str:
+    """A short hash of what a message shows (text and keyboard)."""
+    blob = json.dumps([text, markup_json(markup)], ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class _Op:
+    kind: str  # "send" | "edit"
+    chat_id: int
+    text: str
+    markup: Any | None
+    message_id: int | None = None
+    future: asyncio.Future[int | None] | None = None
+    tries: int = 0
+    done_events: list[asyncio.Event] = field(default_factory=list)
+
+
+class _Window:
+    """At most ``limit`` events in any ``seconds`` window."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.times: deque[float] = deque()
+
+    def ready_at(self, now: float) -> float:
+        while self.times and self.times[0] <= now - self.seconds:
+            self.times.popleft()
+        if len(self.times) < self.limit:
+            return now
+        return self.times[0] + self.seconds
+
+    def add(self, now: float) -> None:
+        self.times.append(now)
+
+
+@dataclass
+class OutboxStats:
+    calls: int = 0
+    sends: int = 0
+    edits: int = 0
+    skipped_edits: int = 0
+    coalesced_edits: int = 0
+    retry_after: int = 0
+    errors: int = 0
+
+
+ErrorHook = Callable[[int, Exception], Awaitable[None]]
+SentHook = Callable[[int, int, str], Awaitable[None]]
+
+
+class Outbox:
+    def __init__(
+        self,
+        sender: Sender,
+        *,
+        rate_scale: float = 1.0,
+        per_chat_interval: float = 1.0,
+        group_limit: int = 20,
+        group_window: float = 60.0,
+        global_limit: int = 30,
+        global_window: float = 1.0,
+        max_retries: int = 5,
+        on_error: ErrorHook | None = None,
+        on_sent: SentHook | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+    ) -> None:
+        scale = max(rate_scale, 1e-6)
+        self.sender = sender
+        self.per_chat_interval = per_chat_interval / scale
+        self.group_limit = group_limit
+        self.group_window = group_window / scale
+        self.global_window = _Window(global_limit, global_window / scale)
+        self.max_retries = max_retries
+        self.on_error = on_error
+        self.on_sent = on_sent
+        self.clock = clock
+        self._sleep = sleep or asyncio.sleep
+        self.rate_scale = scale
+        self.stats = OutboxStats()
+        self._queues: dict[int, deque[_Op]] = {}
+        self._pending_edit: dict[tuple[int, int], _Op] = {}
+        self._last_hash: dict[tuple[int, int], str] = {}
+        self._chat_last: dict[int, float] = {}
+        self._group_windows: dict[int, _Window] = {}
+        self._blocked_until = 0.0
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+
+    # --- public API ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._closing = False
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="outbox")
+
+    async def stop(self, drain: bool = True, timeout: float = 10.0) -> None:
+        if drain:
+            try:
+                await asyncio.wait_for(self.flush(), timeout)
+            except TimeoutError:
+                log.warning("outbox: stopped with %d pending calls", self.pending())
+        self._closing = True
+        self._wake.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        for q in self._queues.values():
+            for op in q:
+                if op.future is not None and not op.future.done():
+                    op.future.set_result(None)
+        self._queues.clear()
+        self._pending_edit.clear()
+        self._idle.set()
+
+    def known_hash(self, chat_id: int, message_id: int) -> str | None:
+        return self._last_hash.get((chat_id, message_id))
+
+    def remember(self, chat_id: int, message_id: int, digest: str | None) -> None:
+        """Tell the outbox what a message shows (after a restart, from the database)."""
+        if digest:
+            self._last_hash[(chat_id, message_id)] = digest
+
+    def pending(self) -> int:
+        return sum(len(q) for q in self._queues.values())
+
+    async def flush(self) -> None:
+        """Wait until every queued call has been made."""
+        while self.pending():
+            self._idle.clear()
+            await self._idle.wait()
+
+    def send_nowait(self, chat_id: int, text: str, markup: Any | None = None) -> asyncio.Future[int | None]:
+        fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Op("send", chat_id, _clip(text), markup, future=fut))
+        return fut
+
+    async def send(self, chat_id: int, text: str, markup: Any | None = None) -> int | None:
+        """Queue a new message; returns its id once sent (None when Telegram refused it)."""
+        return await self.send_nowait(chat_id, text, markup)
+
+    def edit(self, chat_id: int, message_id: int, text: str, markup: Any | None = None) -> None:
+        """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes."""
+        text = _clip(text)
+        key = (chat_id, message_id)
+        digest = content_hash(text, markup)
+        pending = self._pending_edit.get(key)
+        if pending is not None:
+            pending.text, pending.markup = text, markup
+            self.stats.coalesced_edits += 1
+            return
+        if self._last_hash.get(key) == digest:
+            self.stats.skipped_edits += 1
+            return
+        op = _Op("edit", chat_id, text, markup, message_id=message_id)
+        self._pending_edit[key] = op
+        self._enqueue(op)
+
+    # --- worker -------------------------------------------------------------------------
+
+    def _enqueue(self, op: _Op) -> None:
+        self._queues.setdefault(op.chat_id, deque()).append(op)
+        self._idle.clear()
+        self._wake.set()
+
+    def _chat_ready_at(self, chat_id: int, now: float) -> float:
+        at = self._chat_last.get(chat_id, -1e18) + self.per_chat_interval
+        if chat_id < 0:
+            win = self._group_windows.get(chat_id)
+            if win is not None:
+                at = max(at, win.ready_at(now))
+        return max(at, now)
+
+    def _pick(self, now: float) -> tuple[_Op | None, float]:
+        """The next op that may go now, or the time when one may."""
+        best_at = float("inf")
+        g_at = max(self.global_window.ready_at(now), self._blocked_until)
+        for chat_id, q in self._queues.items():
+            if not q:
+                continue
+            at = max(self._chat_ready_at(chat_id, now), g_at)
+            if at <= now:
+                return q[0], now
+            best_at = min(best_at, at)
+        return None, best_at
+
+    async def _run(self) -> None:
+        while not self._closing:
+            for chat_id in [c for c, q in self._queues.items() if not q]:
+                del self._queues[chat_id]
+            if not self._queues:
+                self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            now = self.clock()
+            op, at = self._pick(now)
+            if op is None:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), max(0.0, at - now))
+                continue
+            try:
+                await self._do(op)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # never let the worker die
+                log.exception("outbox: unexpected error")
+                self._finish(op, None)
+
+    def _finish(self, op: _Op, result: int | None) -> None:
+        q = self._queues.get(op.chat_id)
+        if q and q[0] is op:
+            q.popleft()
+        if op.kind == "edit" and op.message_id is not None:
+            key = (op.chat_id, op.message_id)
+            if self._pending_edit.get(key) is op:
+                del self._pending_edit[key]
+        if op.future is not None and not op.future.done():
+            op.future.set_result(result)
+
+    def _count(self, chat_id: int) -> None:
+        now = self.clock()
+        self._chat_last[chat_id] = now
+        self.global_window.add(now)
+        if chat_id < 0:
+            self._group_windows.setdefault(chat_id, _Window(self.group_limit, self.group_window)).add(now)
+        self.stats.calls += 1
+
+    async def _do(self, op: _Op) -> None:
+        if op.kind == "edit":
+            assert op.message_id is not None
+            key = (op.chat_id, op.message_id)
+            digest = content_hash(op.text, op.markup)
+            if self._last_hash.get(key) == digest:
+                self.stats.skipped_edits += 1
+                self._finish(op, op.message_id)
+                return
+            # detach from coalescing while in flight: a newer edit queues behind this one
+            if self._pending_edit.get(key) is op:
+                del self._pending_edit[key]
+        text, markup = op.text, op.markup
+        self._count(op.chat_id)
+        try:
+            if op.kind == "send":
+                mid = await self.sender.send_message(op.chat_id, text, markup)
+                self.stats.sends += 1
+            else:
+                assert op.message_id is not None
+                await self.sender.edit_message_text(op.chat_id, op.message_id, text, markup)
+                self.stats.edits += 1
+                mid = op.message_id
+        except RetryAfter as exc:
+            self.stats.retry_after += 1
+            delay = _seconds(exc.retry_after)
+            log.warning("outbox: RetryAfter %.2fs (chat %s)", delay, op.chat_id)
+            self._blocked_until = self.clock() + delay
+            self._retry(op)
+            return
+        except BadRequest as exc:
+            msg = str(exc).lower()
+            if "not modified" in msg:
+                mid = op.message_id
+            elif "chat not found" in msg or "user not found" in msg or "bot was blocked" in msg:
+                await self._report(op, exc)
+                return
+            else:
+                self.stats.errors += 1
+                log.warning("outbox: %s %s refused: %s", op.kind, op.chat_id, exc)
+                self._finish(op, None)
+                return
+        except Forbidden as exc:
+            await self._report(op, exc)
+            return
+        except (TimedOut, NetworkError) as exc:
+            log.warning("outbox: network error (%s), retrying", exc)
+            await self._sleep(min(2.0, 0.2 * (2 ** op.tries)) / max(1.0, self.rate_scale / 4))
+            self._retry(op)
+            return
+        digest = content_hash(text, markup)
+        if mid is not None:
+            self._last_hash[(op.chat_id, mid)] = digest
+            if self.on_sent is not None:
+                try:
+                    await self.on_sent(op.chat_id, mid, digest)
+                except Exception:
+                    log.exception("outbox: on_sent hook failed")
+        self._finish(op, mid)
+
+    def _retry(self, op: _Op) -> None:
+        op.tries += 1
+        if op.tries > self.max_retries:
+            self.stats.errors += 1
+            log.error("outbox: giving up %s to %s after %d tries", op.kind, op.chat_id, op.tries)
+            self._finish(op, None)
+            return
+        if op.kind == "edit" and op.message_id is not None:
+            key = (op.chat_id, op.message_id)
+            newer = self._pending_edit.get(key)
+            if newer is not None and newer is not op:
+                # a newer state is queued already: this one is obsolete
+                self._finish(op, None)
+                return
+            self._pending_edit[key] = op
+
+    async def _report(self, op: _Op, exc: Exception) -> None:
+        self.stats.errors += 1
+        log.info("outbox: %s to %s refused: %s", op.kind, op.chat_id, exc)
+        self._finish(op, None)
+        if self.on_error is not None:
+            try:
+                await self.on_error(op.chat_id, exc)
+            except Exception:
+                log.exception("outbox: on_error hook failed")
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def _seconds(value: object) -> float:
+    if hasattr(value, "total_seconds"):
+        return float(value.total_seconds())  # type: ignore[union-attr]
+    return float(value)  # type: ignore[arg-type]
+
+
+class BotSender:
+    """The outbox's sender over a telegram.Bot."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    async def send_message(self, chat_id: int, text: str, reply_markup: Any | None) -> int:
+        msg = await self.bot.send_message(chat_id=chat_id, text=text, reply_markup=reply_markup)
+        return int(msg.message_id)
+
+    async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None:
+        await self.bot.edit_message_text(chat_id=chat_id, message_id=message_id, text=text,
+                                         reply_markup=reply_markup)

@@ -1,0 +1,55 @@
+"""Settings from the environment (pydantic-settings).
+
+``TELEGRAM_BOT_TOKEN`` is required for ``python -m bot``; everything else has a default.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+TOKEN_HELP = (
+    "TELEGRAM_BOT_TOKEN is not set: talk to @BotFather in Telegram (/newbot), copy the token it gives you, "
+    "then run: TELEGRAM_BOT_TOKEN=<token> make run   (no token? try `make demo`)"
+)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    TELEGRAM_BOT_TOKEN: str = ""
+    TELEGRAM_API_BASE_URL: str | None = None  # e.g. "http://127.0.0.1:8081/bot"
+    TELEGRAM_API_FILE_URL: str | None = None
+    DATABASE_URL: str = "sqlite+aiosqlite:///data/bot.db"
+    BOT_LANGUAGE: str = "zh-CN"
+    BOT_ADMIN_IDS: Annotated[list[int], NoDecode] = []
+    # Divides the outbox's rate windows (an accelerated simulator uses e.g. 20).
+    TELEGRAM_RATE_SCALE: float = 1.0
+    # Seconds a computer player waits before acting, and between dealing batches.
+    AI_DELAY: float = 1.0
+    DEAL_BATCH_DELAY: float = 1.0
+    # Cards dealt per batch while dealing (one "sys deal" is one card).
+    DEAL_BATCH: int = 25
+    # Multiplies every pacing delay (demo: DEMO_PACE=0.2 plays faster).
+    DEMO_PACE: float = 1.0
+    # Long-polling timeout passed to getUpdates.
+    POLL_TIMEOUT: int = 10
+
+    @field_validator("BOT_ADMIN_IDS", mode="before")
+    @classmethod
+    def _split_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [int(v) for v in value.replace(",", " ").split() if v.strip()]
+        if isinstance(value, int):
+            return [value]
+        return value
+
+    @property
+    def ai_delay(self) -> float:
+        return max(0.0, self.AI_DELAY * self.DEMO_PACE)
+
+    @property
+    def deal_delay(self) -> float:
+        return max(0.0, self.DEAL_BATCH_DELAY * self.DEMO_PACE)

@@ -1,0 +1,135 @@
+"""The outbox: coalescing, no-op edits, rate limits, RetryAfter, refused chats (issue 4, Outbox)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from telegram.error import Forbidden, RetryAfter
+
+from bot.outbox import Outbox
+
+
+class FakeSender:
+    def __init__(self) -> None:
+        self.calls: list[tuple[float, str, int, str]] = []
+        self.next_id = 100
+        self.fail_once: Exception | None = None
+        self.forbidden: set[int] = set()
+
+    async def send_message(self, chat_id, text, reply_markup):
+        return await self._call("send", chat_id, text)
+
+    async def edit_message_text(self, chat_id, message_id, text, reply_markup):
+        await self._call("edit", chat_id, text)
+
+    async def _call(self, kind, chat_id, text):
+        if chat_id in self.forbidden:
+            raise Forbidden("Forbidden: bot was blocked by the user")
+        if self.fail_once is not None:
+            exc, self.fail_once = self.fail_once, None
+            self.calls.append((time.monotonic(), "fail", chat_id, text))
+            raise exc
+        self.calls.append((time.monotonic(), kind, chat_id, text))
+        self.next_id += 1
+        return self.next_id
+
+
+async def test_edits_of_one_message_are_coalesced_latest_wins():
+    sender = FakeSender()
+    box = Outbox(sender, rate_scale=10)  # 0.1 s between calls to one chat
+    box.start()
+    mid = await box.send(-1, "table v0")
+    for i in range(1, 6):
+        box.edit(-1, mid, f"table v{i}")
+    await box.flush()
+    await box.stop()
+    texts = [c[3] for c in sender.calls]
+    assert texts == ["table v0", "table v5"]
+
+
+async def test_edit_that_changes_nothing_is_not_sent():
+    sender = FakeSender()
+    box = Outbox(sender, rate_scale=100)
+    box.start()
+    kb = {"inline_keyboard": [[{"text": "♥5", "callback_data": "x"}]]}
+    mid = await box.send(5, "hand", kb)
+    box.edit(5, mid, "hand", dict(kb))
+    await box.flush()
+    box.edit(5, mid, "hand 2", kb)
+    box.edit(5, mid, "hand", kb)  # coalesced back to what is shown: dropped when its turn comes
+    await box.flush()
+    await box.stop()
+    assert [c[1] for c in sender.calls] == ["send"]
+    assert box.stats.skipped_edits >= 2
+
+
+async def test_remembered_hash_after_restart_skips_identical_edit():
+    sender = FakeSender()
+    box = Outbox(sender, rate_scale=100)
+    from bot.outbox import content_hash
+    box.remember(7, 42, content_hash("same", None))
+    box.start()
+    box.edit(7, 42, "same")
+    await box.flush()
+    await box.stop()
+    assert sender.calls == []
+
+
+async def test_per_chat_and_global_limits_respected():
+    sender = FakeSender()
+    scale = 20.0
+    box = Outbox(sender, rate_scale=scale)
+    box.start()
+    futs = [box.send_nowait(1, f"a{i}") for i in range(4)] + [box.send_nowait(2, f"b{i}") for i in range(4)]
+    await asyncio.gather(*futs)
+    await box.stop()
+    for chat in (1, 2):
+        times = [c[0] for c in sender.calls if c[2] == chat]
+        gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+        assert all(g >= 1.0 / scale - 0.005 for g in gaps), gaps
+    # chats are interleaved, not served one after the other
+    assert [c[2] for c in sender.calls][:2] == [1, 2]
+
+
+async def test_group_window_twenty_per_minute():
+    sender = FakeSender()
+    scale = 600.0  # 20 per 0.1 s, 1 per ~1.7 ms
+    box = Outbox(sender, rate_scale=scale)
+    box.start()
+    await asyncio.gather(*[box.send_nowait(-5, str(i)) for i in range(25)])
+    await box.stop()
+    times = [c[0] for c in sender.calls]
+    window = 60.0 / scale
+    for i in range(len(times) - 20):
+        assert times[i + 20] - times[i] >= window - 0.005
+
+
+async def test_retry_after_is_honoured():
+    sender = FakeSender()
+    sender.fail_once = RetryAfter(1)
+    box = Outbox(sender, rate_scale=10)  # retry_after is taken as given by the server
+    box.start()
+    t0 = time.monotonic()
+    mid = await box.send(3, "hello")
+    await box.stop()
+    assert mid is not None
+    assert [c[1] for c in sender.calls] == ["fail", "send"]
+    assert sender.calls[1][0] - t0 >= 0.95
+    assert box.stats.retry_after == 1
+
+
+async def test_forbidden_chat_is_reported_not_raised():
+    sender = FakeSender()
+    sender.forbidden.add(9)
+    reported: list[int] = []
+
+    async def on_error(chat_id, exc):
+        reported.append(chat_id)
+
+    box = Outbox(sender, rate_scale=100, on_error=on_error)
+    box.start()
+    assert await box.send(9, "your hand") is None
+    assert await box.send(10, "fine") is not None
+    await box.stop()
+    assert reported == [9]
