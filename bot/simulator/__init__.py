@@ -1,0 +1,25 @@
+"""A local Telegram Bot API simulator (see docs/simulator.md)."""
+
+from bot.simulator.client import SimulatorClient, SimUserHandle
+from bot.simulator.limits import RateLimits
+from bot.simulator.server import DEFAULT_TOKEN, ApiError, BotApiSimulator, SimStats, SimulatorError
+from bot.simulator.state import CallbackAnswer, MessageVersion, SimChat, SimMessage, SimUser
+from bot.simulator.transcript import format_chat, format_chats
+
+__all__ = [
+    "DEFAULT_TOKEN",
+    "ApiError",
+    "BotApiSimulator",
+    "CallbackAnswer",
+    "MessageVersion",
+    "RateLimits",
+    "SimChat",
+    "SimMessage",
+    "SimStats",
+    "SimUser",
+    "SimUserHandle",
+    "SimulatorClient",
+    "SimulatorError",
+    "format_chat",
+    "format_chats",
+]
