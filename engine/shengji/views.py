@@ -1,0 +1,95 @@
+"""What a seat may see and what everybody may see (rules.md 1.4: hidden cards stay hidden).
+
+``seat_view(match, seat)``: own hand (canonical texts, display-sorted, trumps first), the
+public table, legal bid options and — only for whoever buried it — the buried kitty.
+``public_view(match)``: no hidden card at all; the buried kitty appears only in finished
+deals' summaries.  Both are JSON-able.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card, card_text, cards_text
+from engine.shengji.order import TrumpContext, trump_context
+
+if TYPE_CHECKING:
+    from engine.shengji.match import ShengjiMatch
+
+
+def display_context(m: ShengjiMatch, seat: int) -> TrumpContext:
+    """The order a hand is shown in: the deal's trump once known, else the current declaration."""
+    if m.ctx is not None:
+        return m.ctx
+    if m.bid is not None:
+        return trump_context(m.bid.level, m.bid.suit)
+    side = seat % 2 if m.dealer is None else m.dealer % 2
+    return trump_context(m.levels[side], None)
+
+
+def _texts(cards: list[Card]) -> list[str]:
+    return [card_text(c) for c in cards]
+
+
+def table(m: ShengjiMatch) -> dict[str, Any]:
+    """The public table: everything any seat or spectator may see."""
+    turns = [{"seat": t.seat, "kind": t.kind, "clock": t.clock, "required": t.required} for t in m.turns()]
+    trick = [{"seat": s, "cards": cards_text(c)} for s, c in m.trick]
+    last_trick = m.tricks[-1] if m.tricks else None
+    pc = m.pending_choice
+    out: dict[str, Any] = {
+        "game": "shengji",
+        "phase": m.phase,
+        "deal": m.deal_no,
+        "redeal": m.redeal_no,
+        "deals_played": m.deals_played,
+        "levels": list(m.levels),
+        "dealer": m.dealer,
+        "dealer_grabbed": m.grab,
+        "first_drawer": m.first_drawer,
+        "cards_dealt": m.draws,
+        "hand_sizes": [len(h) for h in m.hands],
+        "level": m.level,
+        "trump": m.trump_suit,
+        "declaration": None if m.bid is None else {"seat": m.bid.seat, "cards": m.bid.text, "kind": m.bid.kind,
+                                                   "trump": m.bid.suit, "level": m.bid.level,
+                                                   "locked": m.bid.locked},
+        "bids": [dict(b) for b in m.bids],
+        "passed": sorted(m.passed),
+        "turned_kitty": _texts(m.turned),
+        "kitty_buried_by": m.burier if m.phase in ("late", "play", "choose") else None,
+        "leader": m.leader,
+        "trick": trick,
+        "last_trick": last_trick,
+        "tricks_played": len(m.tricks),
+        "points": m.defender_points,
+        "charges": [dict(c) for c in m.charges],
+        "defenders_total": m.defenders_total() if m.dealer is not None else 0,
+        "pending_choice": None if pc is None else {"thrower": pc["thrower"], "cards": pc["cards"],
+                                                   "options": list(pc["options"]), "units": dict(pc["units"])},
+        "turns": turns,
+        "paused": m.paused_reason,
+        "time_up": m.time_up,
+        "last_deal": None if not m.history else dict(m.history[-1]),
+        "finished": m.finished,
+        "result": m.result(),
+    }
+    return out
+
+
+def seat_view(m: ShengjiMatch, seat: int) -> dict[str, Any]:
+    ctx = display_context(m, seat)
+    view: dict[str, Any] = {
+        "seat": seat,
+        "hand": _texts(ctx.sort_for_display(m.hands[seat])),
+        "table": table(m),
+        "legal_bids": [cards_text(cs) for cs in m.legal_bids(seat)],
+        "my_turns": [t.kind for t in m.turns() if t.seat == seat],
+    }
+    if m.burier == seat and m.kitty and m.phase in ("late", "rebury", "play", "choose"):
+        view["kitty"] = _texts(m.kitty)
+    return view
+
+
+def public_view(m: ShengjiMatch) -> dict[str, Any]:
+    return {"table": table(m)}
