@@ -1,0 +1,126 @@
+"""Wild cards (逢人配, rules.md 2.2) and selections with several readings (2.3, last paragraph)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cards import parse_cards
+from engine.errors import RuleError
+from engine.guandan.combos import beats, classify_or_error, playable_readings, readings
+from engine.guandan.wild import count_wilds, split_wilds, substitutions, wild_note
+
+
+def keys(text: str, level: int) -> list[tuple[str, int, int]]:
+    return [r.key for r in readings(parse_cards(text), level)]
+
+
+def test_rules_2_2_notice_example_straight_flush_completed_by_a_wild_card() -> None:
+    """Notice 三: at level 10, ♣2 ♣3 ♣4 ♣6 with ♥10 make the straight flush ♣2-6."""
+    rs = readings(parse_cards("♣2 ♣3 ♣4 ♣6 ♥10"), 10)
+    assert [r.key for r in rs] == [("straight_flush", 6, 5), ("straight", 6, 5)]
+    sf = rs[0]
+    assert sf.to_text() == "straight_flush ♣2 ♣3 ♣4 ♣5 ♣6"
+    assert sf.label(10) == "同花顺 ♣2-6"
+    assert sf.cards_text() == "♣2 ♣3 ♣4 ♥10 ♣6"
+    assert wild_note(sf, 10) == "♥10=♣5"
+    assert sf.wild_count == 1
+
+
+def test_rules_2_2_notice_example_nine_and_ten_card_bombs() -> None:
+    """Notice 三: eight natural cards and one wild make a 9-card bomb, two wilds a 10-card bomb."""
+    eight = "♠7 ♠7 ♥7 ♥7 ♣7 ♣7 ♦7 ♦7"
+    assert keys(eight + " ♥10", 10) == [("bomb", 7, 9)]
+    assert keys(eight + " ♥10 ♥10", 10) == [("bomb", 7, 10)]
+    ten = readings(parse_cards(eight + " ♥10 ♥10"), 10)[0]
+    assert ten.to_text() == "bomb " + " ".join(["♠7", "♠7", "♥7", "♥7", "♣7", "♣7", "♦7", "♦7", "♥7", "♥7"])
+    assert ten.bomb_tier == 100
+
+
+@pytest.mark.parametrize(
+    ("text", "level", "expected"),
+    [
+        # a wild card completes any group but a joker one
+        ("♠5 ♥10", 10, [("pair", 5, 2)]),
+        ("♠5 ♣5 ♥10", 10, [("triple", 5, 3)]),
+        ("♠5 ♥10 ♥10", 10, [("triple", 5, 3)]),
+        ("♠5 ♣5 ♦5 ♥10", 10, [("bomb", 5, 4)]),
+        ("♠5 ♣5 ♥10 ♥10", 10, [("bomb", 5, 4)]),
+        # a wild card played as itself is the level card
+        ("♥10", 10, [("single", 15, 1)]),
+        ("♥10 ♥10", 10, [("pair", 15, 2)]),
+        ("♠10 ♥10", 10, [("pair", 15, 2)]),
+        ("♠10 ♣10 ♥10 ♥10", 10, [("bomb", 15, 4)]),
+        # full house: a wild in the triple or the pair; two readings when both fit
+        ("♠5 ♣5 ♠8 ♣8 ♥10", 10, [("full_house", 8, 5), ("full_house", 5, 5)]),
+        ("♠5 ♣5 ♦5 ♠8 ♥10", 10, [("full_house", 5, 5)]),
+        ("♠5 ♣5 ♦5 BJ BJ", 10, [("full_house", 5, 5)]),
+        # a bomb and a full house from the same five cards (2.3: the player chooses)
+        ("♠5 ♣5 ♦5 ♥10 ♥10", 10, [("bomb", 5, 5), ("full_house", 5, 5)]),
+        ("♠10 ♣10 ♦10 ♥10 ♥10", 10, [("bomb", 15, 5), ("full_house", 15, 5)]),
+        # straights, tubes, plates completed by wild cards; A low or high, no wrap
+        ("♠A ♦2 ♣3 ♠4 ♥10", 10, [("straight", 5, 5)]),
+        ("♠J ♦Q ♣K ♠A ♥10", 10, [("straight", 14, 5)]),
+        ("♠3 ♦4 ♣6 ♥10 ♥10", 10, [("straight", 7, 5), ("straight", 6, 5)]),
+        ("♠Q ♦K ♣A ♥10 ♥10", 10, [("straight", 14, 5)]),
+        ("♠3 ♦3 ♣4 ♠4 ♦5 ♥10", 10, [("tube", 5, 6)]),
+        ("♠A ♦A ♣2 ♥10 ♦3 ♥10", 10, [("tube", 3, 6)]),
+        ("♠3 ♦3 ♣3 ♠4 ♥10 ♥10", 10, [("plate", 4, 6)]),
+        ("♠K ♦K ♣A ♥10 ♥10 ♠A", 10, [("tube", 14, 6), ("plate", 14, 6)]),
+        ("♠3 ♦3 ♣4 ♠4 ♥10 ♥10", 10, [("tube", 5, 6), ("tube", 4, 6), ("plate", 4, 6)]),
+        # the level card at its natural place: ♥10 as itself inside 8-Q
+        ("♠8 ♦9 ♥10 ♣J ♠Q", 10, [("straight", 12, 5)]),
+        ("♥8 ♥9 ♥10 ♥J ♥Q", 10, [("straight_flush", 12, 5), ("straight", 12, 5)]),
+        ("♠8 ♠9 ♥10 ♠J ♠Q", 10, [("straight_flush", 12, 5), ("straight", 12, 5)]),
+    ],
+)
+def test_rules_2_2_wild_card_readings(text: str, level: int, expected: list[tuple[str, int, int]]) -> None:
+    assert keys(text, level) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("SJ ♥10", "wild_not_joker"),
+        ("BJ ♥10", "wild_not_joker"),
+        ("BJ BJ SJ ♥10", "wild_not_joker"),
+        ("BJ SJ ♥10 ♥10", "wild_not_joker"),
+        ("♠3 ♦4 ♣5 SJ ♥10", "jokers_in_straight"),
+        ("♠Q ♦K ♣A ♠2 ♥10", "straight_wraps"),
+        ("♠3 ♦4 ♣5 ♥10", "straight_needs_five"),
+        ("♠3 ♦5 ♣8 ♠9 ♥10", "not_consecutive"),
+    ],
+)
+def test_rules_2_2_jokers_cannot_be_substituted_and_wilds_do_not_rescue_invalid_shapes(text: str, code: str) -> None:
+    with pytest.raises(RuleError) as err:
+        classify_or_error(parse_cards(text), 10)
+    assert err.value.code == code
+
+
+def test_rules_2_3_player_chooses_among_playable_readings() -> None:
+    """With 5♠ 5♣ 5♦ and two wild cards on a full house of 8s only the bomb reading can be played."""
+    cards = parse_cards("♠5 ♣5 ♦5 ♥10 ♥10")
+    fh8 = readings(parse_cards("♠8 ♣8 ♦8 ♠2 ♣2"), 10)[0]
+    rs = playable_readings(cards, 10, fh8)
+    assert [r.key for r in rs] == [("bomb", 5, 5)]
+    fh3 = readings(parse_cards("♠3 ♣3 ♦3 ♠2 ♣2"), 10)[0]
+    assert [r.kind for r in playable_readings(cards, 10, fh3)] == ["bomb", "full_house"]
+    ids = [r.reading_id() for r in readings(cards, 10)]
+    assert len(set(ids)) == len(ids) == 2
+
+
+def test_rules_2_2_wild_straight_flush_beats_five_card_bomb_and_loses_to_six() -> None:
+    sf = readings(parse_cards("♣2 ♣3 ♣4 ♣6 ♥10"), 10)[0]
+    assert beats(sf, readings(parse_cards("♠A ♣A ♦A ♥A ♠A"), 10)[0])
+    assert not beats(sf, readings(parse_cards("♠2 ♣2 ♦2 ♥2 ♠2 ♥10"), 10)[0])
+
+
+def test_rules_2_2_wild_helpers() -> None:
+    cards = parse_cards("♠3 ♥10 ♣4 ♥10 ♥9")
+    naturals, wilds = split_wilds(cards, 10)
+    assert naturals == parse_cards("♠3 ♣4 ♥9")
+    assert wilds == parse_cards("♥10 ♥10")
+    assert count_wilds(cards, 10) == 2
+    pair = readings(parse_cards("♠10 ♥10"), 10)[0]
+    assert substitutions(pair, 10) == []
+    assert wild_note(pair, 10) == ""
+    assert pair.wild_count == 0
