@@ -1,0 +1,298 @@
+"""Deadlines as database rows, fired by APScheduler jobs derived from them.
+
+``schedule`` writes a ``Deadline`` row and arms a job; ``start`` re-arms every pending row (an overdue
+one fires at once); a periodic poll also picks up rows written by other processes.  Firing claims the
+row with a conditional UPDATE (pending -> fired); only the caller whose UPDATE changed the row runs the
+handler, so a deadline that fires twice, after ``cancel``, or in two processes runs its handler once.
+The row is claimed before the handler runs: at most once.  A handler that raises is logged; the row
+stays fired and the scheduler carries on.  A kind with no registered handler stays pending.
+
+Move clocks (the bot's handlers decide what to auto-play; this is only the mechanism): after each
+action the bot cancels the match's ``move_clock`` deadline and schedules the next one with payload
+``{"match_id", "version", "seat"}``; the handler applies ``auto_action`` only if the match is still at
+that version (pass ``expected_version`` and ``dedupe_key=f"clock:{deadline.id}"`` to ``apply_action``).
+Compute due times with ``scheduler.now()`` (or use ``schedule_in``) so accelerated clocks work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlalchemy import select, update
+
+from scheduler.clock import Clock, ScaledClock
+from storage.db import Database
+from storage.models import Deadline, utcnow
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DeadlineData:
+    """A deadline row as handed to handlers."""
+
+    id: int
+    kind: str
+    ref: str
+    due_at: datetime
+    payload: dict[str, Any] = field(default_factory=dict)
+    created_at: datetime | None = None
+    fired_at: datetime | None = None
+    status: str = "pending"
+
+    @classmethod
+    def of(cls, row: Deadline) -> DeadlineData:
+        return cls(row.id, row.kind, row.ref, row.due_at, dict(row.payload_json or {}), row.created_at,
+                   row.fired_at, row.status)
+
+
+Handler = Callable[[DeadlineData], Awaitable[Any]]
+
+
+class DeadlineScheduler:
+    """Deadline rows + APScheduler 3 jobs.  One instance per process.
+
+    ``clock``: where "now" comes from (default: real time, or ``ScaledClock(time_scale)`` when
+    ``time_scale`` != 1).  ``poll_interval``: real seconds between looks for rows armed nowhere
+    (written by another process); None disables the poll.
+    """
+
+    def __init__(self, clock: Clock | None = None, *, time_scale: float = 1.0,
+                 poll_interval: float | None = 30.0) -> None:
+        if clock is None:
+            clock = Clock() if time_scale == 1.0 else ScaledClock(time_scale)
+        self.clock = clock
+        self.poll_interval = poll_interval
+        self.db: Database | None = None
+        self._handlers: dict[str, Handler] = {}
+        self._aps: AsyncIOScheduler | None = None
+        self._armed: dict[int, datetime] = {}
+        self._inflight: set[asyncio.Task[bool]] = set()
+
+    # --- set-up -------------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        """The scheduler clock's time (UTC); compute due times from this."""
+        return self.clock.now()
+
+    def register(self, kind: str, handler: Handler) -> None:
+        """``handler(deadline: DeadlineData)`` runs when a deadline of ``kind`` fires."""
+        self._handlers[kind] = handler
+
+    @property
+    def running(self) -> bool:
+        return self._aps is not None
+
+    async def start(self, db: Database) -> None:
+        """Start the APScheduler loop and re-arm every pending deadline from the database."""
+        if self._aps is not None:
+            return
+        self.db = db
+        self._aps = AsyncIOScheduler(event_loop=asyncio.get_running_loop(), timezone=UTC)
+        self._aps.start()
+        if self.poll_interval:
+            self._aps.add_job(self._poll, "interval", seconds=self.poll_interval, id="deadline-poll",
+                              coalesce=True, max_instances=1, misfire_grace_time=None)
+        await self.rearm()
+
+    async def shutdown(self, timeout: float = 10.0) -> None:
+        """Stop arming; wait (up to ``timeout`` s) for handlers already running.  Pending rows stay pending."""
+        if self._aps is not None:
+            self._aps.shutdown(wait=False)
+            self._aps = None
+        self._armed.clear()
+        if self._inflight:
+            await asyncio.wait(list(self._inflight), timeout=timeout)
+
+    # --- writing deadlines ------------------------------------------------------------------
+
+    async def schedule(self, db: Database, kind: str, ref: str, due_at: datetime,
+                       payload: Mapping[str, Any] | None = None, *, replace: bool = False) -> int:
+        """Store a pending deadline and arm it; returns its id.
+
+        ``replace=True`` cancels the pending deadlines of the same (kind, ref) in the same transaction.
+        """
+        if due_at.tzinfo is None:
+            raise ValueError("due_at must be timezone-aware (UTC)")
+        async with db.session() as s:
+            cancelled: list[int] = []
+            if replace:
+                cancelled = await self._cancel_rows(s, kind, ref)
+            row = Deadline(kind=kind, ref=ref, due_at=due_at.astimezone(UTC), payload_json=dict(payload or {}),
+                           status="pending", created_at=utcnow())
+            s.add(row)
+            await s.commit()
+            deadline_id = row.id
+        for old in cancelled:
+            self._disarm(old)
+        if db is self.db:
+            self._arm(deadline_id, row.due_at)
+        return deadline_id
+
+    async def schedule_in(self, db: Database, kind: str, ref: str, seconds: float,
+                          payload: Mapping[str, Any] | None = None, *, replace: bool = False) -> int:
+        """``schedule`` at ``now() + seconds`` on the scheduler's clock."""
+        return await self.schedule(db, kind, ref, self.now() + timedelta(seconds=seconds), payload,
+                                   replace=replace)
+
+    async def cancel(self, db: Database, kind: str, ref: str) -> int:
+        """Cancel the pending deadlines of (kind, ref); returns how many were cancelled."""
+        async with db.session() as s:
+            ids = await self._cancel_rows(s, kind, ref)
+            await s.commit()
+        for deadline_id in ids:
+            self._disarm(deadline_id)
+        return len(ids)
+
+    async def cancel_id(self, db: Database, deadline_id: int) -> bool:
+        async with db.session() as s:
+            result = await s.execute(update(Deadline).where(Deadline.id == deadline_id, Deadline.status == "pending")
+                                     .values(status="cancelled"))
+            await s.commit()
+        self._disarm(deadline_id)
+        return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    @staticmethod
+    async def _cancel_rows(s: Any, kind: str, ref: str) -> list[int]:
+        ids = list((await s.execute(select(Deadline.id).where(Deadline.kind == kind, Deadline.ref == ref,
+                                                              Deadline.status == "pending"))).scalars().all())
+        if ids:
+            await s.execute(update(Deadline).where(Deadline.id.in_(ids), Deadline.status == "pending")
+                            .values(status="cancelled"))
+        return ids
+
+    async def pending(self, db: Database, kind: str | None = None, ref: str | None = None) -> list[DeadlineData]:
+        """Pending deadlines (optionally of one kind / ref), soonest first (e.g. to show a clock)."""
+        async with db.session() as s:
+            query = select(Deadline).where(Deadline.status == "pending")
+            if kind is not None:
+                query = query.where(Deadline.kind == kind)
+            if ref is not None:
+                query = query.where(Deadline.ref == ref)
+            rows = (await s.execute(query.order_by(Deadline.due_at, Deadline.id))).scalars().all()
+            return [DeadlineData.of(r) for r in rows]
+
+    async def get(self, db: Database, deadline_id: int) -> DeadlineData | None:
+        async with db.session() as s:
+            row = await s.get(Deadline, deadline_id)
+            return None if row is None else DeadlineData.of(row)
+
+    # --- arming -------------------------------------------------------------------------------
+
+    def armed_ids(self) -> set[int]:
+        """Ids of the deadlines this instance has armed (tests)."""
+        return set(self._armed)
+
+    def _arm(self, deadline_id: int, due_at: datetime) -> None:
+        if self._aps is None:
+            return
+        self._armed[deadline_id] = due_at
+        delay = self.clock.real_delay(due_at)
+        if delay is None:  # a manual clock: run_due() fires
+            return
+        run_date = datetime.now(UTC) + timedelta(seconds=max(0.0, delay))
+        self._aps.add_job(self._job, "date", run_date=run_date, args=[deadline_id], id=f"deadline-{deadline_id}",
+                          replace_existing=True, misfire_grace_time=None, coalesce=True)
+
+    def _disarm(self, deadline_id: int) -> None:
+        self._armed.pop(deadline_id, None)
+        if self._aps is not None:
+            with contextlib.suppress(Exception):  # JobLookupError: already run or never armed
+                self._aps.remove_job(f"deadline-{deadline_id}")
+
+    async def rearm(self) -> int:
+        """Arm every pending row of a registered kind not armed yet; returns how many were armed."""
+        if self.db is None:
+            return 0
+        async with self.db.session() as s:
+            rows = (await s.execute(select(Deadline.id, Deadline.kind, Deadline.due_at)
+                                    .where(Deadline.status == "pending").order_by(Deadline.due_at))).all()
+        count = 0
+        for deadline_id, kind, due_at in rows:
+            if deadline_id not in self._armed and kind in self._handlers:
+                self._arm(deadline_id, due_at)
+                count += 1
+        return count
+
+    async def _poll(self) -> None:
+        try:
+            await self.rearm()
+        except Exception:  # the database may be briefly unavailable: try again next time
+            log.exception("deadline poll failed")
+
+    async def _job(self, deadline_id: int) -> None:
+        task = asyncio.create_task(self.fire(deadline_id))
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
+
+    # --- firing -------------------------------------------------------------------------------
+
+    async def fire(self, deadline_id: int) -> bool:
+        """Claim the deadline (pending -> fired) and run its handler; False if it was not ours to run."""
+        db = self.db
+        if db is None:
+            return False
+        self._armed.pop(deadline_id, None)
+        try:
+            async with db.session() as s:
+                row = await s.get(Deadline, deadline_id)
+                if row is None or row.status != "pending":
+                    return False
+                handler = self._handlers.get(row.kind)
+                if handler is None:
+                    log.warning("no handler for deadline kind %r (id %s); left pending", row.kind, deadline_id)
+                    return False
+                fired_at = utcnow()
+                claimed = await s.execute(update(Deadline)
+                                          .where(Deadline.id == deadline_id, Deadline.status == "pending")
+                                          .values(status="fired", fired_at=fired_at))
+                if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                    await s.rollback()
+                    return False
+                data = DeadlineData(row.id, row.kind, row.ref, row.due_at, dict(row.payload_json or {}),
+                                    row.created_at, fired_at, "fired")
+                await s.commit()
+        except Exception:
+            log.exception("claiming deadline %s failed", deadline_id)
+            return False
+        try:
+            await handler(data)
+        except Exception:
+            log.exception("deadline handler for %s %s (id %s) failed", data.kind, data.ref, data.id)
+        return True
+
+    async def run_due(self, now: datetime | None = None) -> int:
+        """Fire (and await) every pending deadline due by ``now`` (default: the clock); returns how many ran.
+
+        The manual trigger for tests and for the demo with a ``ManualClock``.
+        """
+        if self.db is None:
+            raise RuntimeError("start(db) first")
+        limit = now or self.now()
+        async with self.db.session() as s:
+            ids = list((await s.execute(select(Deadline.id)
+                                        .where(Deadline.status == "pending", Deadline.due_at <= limit)
+                                        .order_by(Deadline.due_at, Deadline.id))).scalars().all())
+        count = 0
+        for deadline_id in ids:
+            if await self.fire(deadline_id):
+                count += 1
+        return count
+
+    async def trigger(self, kind: str, ref: str) -> int:
+        """Fire the pending deadlines of (kind, ref) now, whatever their due time (tests, demo)."""
+        if self.db is None:
+            raise RuntimeError("start(db) first")
+        ids = [d.id for d in await self.pending(self.db, kind, ref)]
+        count = 0
+        for deadline_id in ids:
+            if await self.fire(deadline_id):
+                count += 1
+        return count

@@ -1,0 +1,142 @@
+"""Opening the database: engine, sessions, and Alembic migrations to head (run at start-up).
+
+``DATABASE_URL`` chooses the database; the default is an SQLite file under ``data/``.
+PostgreSQL works through ``postgresql+asyncpg://user@host/db``.  The application never
+needs ``alembic.ini``: ``open_database`` runs the migrations programmatically.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event, text
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+if TYPE_CHECKING:
+    from engine.game import Match as EngineMatch
+
+DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+_MIGRATION_LOCK_ID = 7_263_510_042  # PostgreSQL advisory lock: one process migrates at a time
+
+
+def database_url(url: str | None = None) -> str:
+    """``url``, else ``DATABASE_URL`` from the environment, else the default SQLite file."""
+    return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+
+
+class Database:
+    """An open database: ``engine``, ``session()``, ``dispose()``; also the in-process match cache."""
+
+    def __init__(self, engine: AsyncEngine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        # match_id -> (version, engine match at that version); owned by storage.service
+        self.match_cache: dict[int, tuple[int, EngineMatch]] = {}
+        self._match_locks: dict[int, asyncio.Lock] = {}
+
+    @property
+    def dialect(self) -> str:
+        """"sqlite" or "postgresql"."""
+        return self.engine.dialect.name
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """An AsyncSession; commit explicitly (``await s.commit()``), anything else is rolled back."""
+        async with self._sessions() as s:
+            yield s
+
+    def match_lock(self, match_id: int) -> asyncio.Lock:
+        """Serialises actions on one match inside this process (other processes: the version check)."""
+        lock = self._match_locks.get(match_id)
+        if lock is None:
+            lock = self._match_locks[match_id] = asyncio.Lock()
+        return lock
+
+    async def dispose(self) -> None:
+        self.match_cache.clear()
+        await self.engine.dispose()
+
+
+def _sqlite_on_connect(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.close()
+
+
+def create_engine_for(url: str, *, schema: str | None = None, echo: bool = False) -> AsyncEngine:
+    """An async engine for ``url`` with the SQLite pragmas (WAL, foreign keys, busy timeout) set.
+
+    ``schema`` (PostgreSQL only) puts the tables in that schema through ``search_path``
+    (the tests use a fresh schema per test).
+    """
+    parsed = make_url(url)
+    kwargs: dict[str, Any] = {"echo": echo}
+    if parsed.get_backend_name() == "sqlite":
+        memory = parsed.database in (None, "", ":memory:")
+        if not memory:
+            Path(parsed.database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
+        kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+        if memory:
+            kwargs["poolclass"] = StaticPool
+    elif schema:
+        kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+    engine = create_async_engine(parsed, **kwargs)
+    if parsed.get_backend_name() == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
+        if parsed.database not in (None, "", ":memory:"):
+            event.listen(engine.sync_engine, "first_connect", _sqlite_wal)
+    return engine
+
+
+def _sqlite_wal(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.close()
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """The Alembic configuration of this package (no ini file needed)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", "storage:migrations")
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    command.upgrade(alembic_config(connection), revision)
+
+
+async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
+    """Run the Alembic migrations up to ``revision`` (one process at a time on PostgreSQL)."""
+    async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK_ID})
+        await conn.run_sync(_upgrade, revision)
+
+
+async def open_database(url: str | None = None, *, schema: str | None = None, migrate_to: str | None = "head",
+                        echo: bool = False) -> Database:
+    """Open ``url`` (None: ``DATABASE_URL`` or the default), migrate to head, return the Database."""
+    resolved = database_url(url)
+    engine = create_engine_for(resolved, schema=schema, echo=echo)
+    try:
+        if migrate_to is not None:
+            await migrate(engine, migrate_to)
+    except BaseException:
+        await engine.dispose()
+        raise
+    return Database(engine, resolved)

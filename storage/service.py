@@ -1,0 +1,806 @@
+"""The game service: what bot handlers and scheduler callbacks call to read and change the game.
+
+One action = one transaction (``apply_action``): load the match (cached engine state, or a replay
+of the stored log), check the version, apply with the engine, append the ``ActionRecord``, bump
+``Match.version`` with a conditional UPDATE, commit.  Only after it returns may the caller announce.
+Two presses of one button, a replayed Telegram update, or two processes cannot apply one action twice:
+``dedupe_key`` catches the replays, the version check catches everything else.
+
+Engine objects returned here (``ApplyResult.match``, ``load_match``) are the live cached state:
+read them (views, turns, auto_action, ai_action), never call ``apply`` on them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.errors import RuleError
+from engine.game import Event
+from engine.game import Match as EngineMatch
+from storage.db import Database
+from storage.models import (
+    ActionRecord,
+    Chat,
+    Deal,
+    GameTable,
+    Match,
+    MessageRef,
+    Selection,
+    TableSeat,
+    User,
+    utcnow,
+)
+
+SEATS = 4
+ACTIVE_TABLE_STATUSES = ("open", "playing", "paused")
+MAX_SEED = 2**62
+
+
+# --- errors --------------------------------------------------------------------------------
+
+class StaleVersion(RuleError):
+    """The match moved on since the button was drawn (or another process applied first)."""
+
+    def __init__(self, match_id: int, expected: int | None, current: int) -> None:
+        super().__init__("stale_version", "This button is out of date (match {match_id} is at move {current})",
+                         match_id=match_id, current=current)
+        self.match_id = match_id
+        self.expected = expected
+        self.current = current
+
+
+def _not_found(what: str, ident: object) -> RuleError:
+    return RuleError(f"{what}_not_found", "No such " + what.replace("_", " ") + " ({id})", id=ident)
+
+
+# --- engine construction (a registry so tests and future games can plug in) -------------------
+
+def _real_engine(game: str) -> Callable[[Mapping[str, Any], int], EngineMatch]:
+    def build(options_json: Mapping[str, Any], seed: int) -> EngineMatch:
+        from engine.game import new_match
+        from engine.options import build_options, options_class
+
+        return new_match(game, build_options(options_class(game), dict(options_json)), seed)
+    return build
+
+
+ENGINE_FACTORIES: dict[str, Callable[[Mapping[str, Any], int], EngineMatch]] = {
+    "shengji": _real_engine("shengji"),
+    "guandan": _real_engine("guandan"),
+}
+
+
+def new_engine_match(game: str, options_json: Mapping[str, Any], seed: int) -> EngineMatch:
+    factory = ENGINE_FACTORIES.get(game)
+    if factory is None:
+        raise RuleError("unknown_game", "Unknown game {game}; games: {allowed}", game=game,
+                        allowed=", ".join(ENGINE_FACTORIES))
+    return factory(options_json, seed)
+
+
+def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str]) -> EngineMatch:
+    match = new_engine_match(game, options_json, seed)
+    for action in actions:
+        match.apply(action)
+    return match
+
+
+# --- result types ---------------------------------------------------------------------------
+
+@dataclass
+class MatchState:
+    """A started match: its id, its table, the engine state and the version (actions applied)."""
+
+    match_id: int
+    table_id: int
+    game: str
+    version: int
+    match: EngineMatch
+
+
+@dataclass
+class ApplyResult:
+    """What ``apply_action`` did: the engine state after it, the new version, the events.
+
+    ``duplicate`` is True when the ``dedupe_key`` had been applied before: nothing was applied now,
+    ``events`` are the events stored with the earlier application and ``version`` is the current one.
+    """
+
+    match_id: int
+    match: EngineMatch
+    version: int
+    events: list[Event]
+    duplicate: bool = False
+    action: str = ""  # the canonical action text stored
+
+
+class _LostRace(Exception):
+    pass
+
+
+def _events_to_json(events: Sequence[Event]) -> list[Any]:
+    raw = [{"kind": e.kind, "data": e.data} for e in events]
+    return json.loads(json.dumps(raw, default=str, ensure_ascii=False))  # type: ignore[no-any-return]
+
+
+def _events_from_json(raw: Sequence[Any] | None) -> list[Event]:
+    return [Event(str(e.get("kind", "")), dict(e.get("data") or {})) for e in (raw or [])]
+
+
+def _seat_of(action: str) -> int | None:
+    head = action.split(maxsplit=1)[0] if action.strip() else ""
+    return int(head) if head.isdigit() else None
+
+
+# --- users and chats ---------------------------------------------------------------------------
+
+async def upsert_user(db: Database, user_id: int, first_name: str = "", username: str | None = None,
+                      language_code: str | None = None, *, started_bot: bool | None = None) -> User:
+    """Create or refresh a user from a Telegram update (``started_bot=True`` on /start in private)."""
+    for _ in range(2):
+        async with db.session() as s:
+            user = await s.get(User, user_id)
+            if user is None:
+                user = User(id=user_id, first_name=first_name or "", username=username,
+                            language_code=language_code, started_bot=bool(started_bot), blocked_bot=False,
+                            created_at=utcnow())
+                s.add(user)
+            else:
+                user.first_name = first_name or user.first_name
+                user.username = username
+                if language_code:
+                    user.language_code = language_code
+                if started_bot is not None:
+                    user.started_bot = started_bot
+                    if started_bot:
+                        user.blocked_bot = False
+            try:
+                await s.commit()
+            except IntegrityError:  # inserted concurrently: update it instead
+                await s.rollback()
+                continue
+            return user
+    raise RuntimeError("upsert_user failed twice")
+
+
+async def get_user(db: Database, user_id: int) -> User | None:
+    async with db.session() as s:
+        return await s.get(User, user_id)
+
+
+async def get_users(db: Database, user_ids: Sequence[int]) -> dict[int, User]:
+    if not user_ids:
+        return {}
+    async with db.session() as s:
+        rows = (await s.execute(select(User).where(User.id.in_(list(user_ids))))).scalars().all()
+        return {u.id: u for u in rows}
+
+
+async def _update_user(db: Database, user_id: int, **values: Any) -> None:
+    async with db.session() as s:
+        result = await s.execute(update(User).where(User.id == user_id).values(**values))
+        if result.rowcount == 0:  # type: ignore[attr-defined]
+            s.add(User(id=user_id, first_name="", started_bot=False, blocked_bot=False, created_at=utcnow()))
+            await s.flush()
+            await s.execute(update(User).where(User.id == user_id).values(**values))
+        await s.commit()
+
+
+async def set_started(db: Database, user_id: int, started: bool = True) -> None:
+    """The user started (or stopped) the bot in a private chat; starting clears ``blocked_bot``."""
+    values: dict[str, Any] = {"started_bot": started}
+    if started:
+        values["blocked_bot"] = False
+    await _update_user(db, user_id, **values)
+
+
+async def set_blocked(db: Database, user_id: int, blocked: bool = True) -> None:
+    """Telegram said 403 (the user blocked the bot) or the user came back."""
+    await _update_user(db, user_id, blocked_bot=blocked)
+
+
+async def set_lang_override(db: Database, user_id: int, lang: str | None) -> None:
+    """/lang: ``lang`` ("zh-CN", "en") or None to follow the Telegram language again."""
+    await _update_user(db, user_id, lang_override=lang)
+
+
+async def user_language(db: Database, user_id: int) -> str | None:
+    """The /lang override, else the Telegram language code, else None (the bot maps it to a catalogue)."""
+    user = await get_user(db, user_id)
+    if user is None:
+        return None
+    return user.lang_override or user.language_code
+
+
+async def upsert_chat(db: Database, chat_id: int, kind: str, title: str | None = None) -> Chat:
+    for _ in range(2):
+        async with db.session() as s:
+            chat = await s.get(Chat, chat_id)
+            if chat is None:
+                chat = Chat(id=chat_id, kind=kind, title=title, created_at=utcnow())
+                s.add(chat)
+            else:
+                chat.kind = kind
+                if title is not None:
+                    chat.title = title
+            try:
+                await s.commit()
+            except IntegrityError:
+                await s.rollback()
+                continue
+            return chat
+    raise RuntimeError("upsert_chat failed twice")
+
+
+async def get_chat(db: Database, chat_id: int) -> Chat | None:
+    async with db.session() as s:
+        return await s.get(Chat, chat_id)
+
+
+async def set_chat_language(db: Database, chat_id: int, language: str | None) -> None:
+    async with db.session() as s:
+        await s.execute(update(Chat).where(Chat.id == chat_id).values(language=language))
+        await s.commit()
+
+
+# --- tables and seats ----------------------------------------------------------------------------
+
+async def create_table(db: Database, chat_id: int, preset_id: str, options: Mapping[str, object] | None = None,
+                       created_by: int | None = None, *, tournament_ref: str | None = None) -> GameTable:
+    """A new open table with four empty seats; options validated (RuleError / OptionError when bad)."""
+    from engine.options import load_preset, options_to_dict
+
+    preset = load_preset(preset_id)
+    if options:
+        preset = preset.with_overrides(dict(options))
+    options_json = json.loads(json.dumps(options_to_dict(preset.rules)))
+    return await insert_table(db, chat_id, preset_id, preset.game, options_json, created_by,
+                              tournament_ref=tournament_ref)
+
+
+async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, options_json: Mapping[str, Any],
+                       created_by: int | None = None, *, tournament_ref: str | None = None) -> GameTable:
+    """A table from already validated option values (``create_table`` validates; the tournament code may
+    build its own)."""
+    async with db.session() as s:
+        table = GameTable(chat_id=chat_id, preset_id=preset_id, game=game, options_json=dict(options_json),
+                          status="open", created_by=created_by, tournament_ref=tournament_ref,
+                          created_at=utcnow())
+        s.add(table)
+        await s.flush()
+        for seat in range(SEATS):
+            s.add(TableSeat(table_id=table.id, seat=seat, user_id=None, is_computer=False))
+        await s.commit()
+        return table
+
+
+async def get_table(db: Database, table_id: int) -> GameTable | None:
+    async with db.session() as s:
+        return await s.get(GameTable, table_id)
+
+
+async def active_tables_in_chat(db: Database, chat_id: int) -> list[GameTable]:
+    """Tables of a chat that are open, playing or paused, oldest first."""
+    async with db.session() as s:
+        rows = await s.execute(select(GameTable).where(GameTable.chat_id == chat_id,
+                                                       GameTable.status.in_(ACTIVE_TABLE_STATUSES))
+                               .order_by(GameTable.id))
+        return list(rows.scalars().all())
+
+
+async def get_seats(db: Database, table_id: int) -> list[TableSeat]:
+    """The four seats of a table, by seat number."""
+    async with db.session() as s:
+        return await _seats(s, table_id)
+
+
+async def _seats(s: AsyncSession, table_id: int) -> list[TableSeat]:
+    rows = await s.execute(select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat))
+    return list(rows.scalars().all())
+
+
+async def seat_of_user(db: Database, table_id: int, user_id: int) -> int | None:
+    for seat in await get_seats(db, table_id):
+        if seat.user_id == user_id:
+            return seat.seat
+    return None
+
+
+async def _open_table(s: AsyncSession, table_id: int) -> GameTable:
+    table = await s.get(GameTable, table_id)
+    if table is None:
+        raise _not_found("table", table_id)
+    if table.status != "open":
+        raise RuleError("table_not_open", "Table {table} is not taking seats now", table=table_id)
+    return table
+
+
+async def seat_user(db: Database, table_id: int, seat: int, user_id: int) -> list[TableSeat]:
+    """Put ``user_id`` on ``seat`` (moving them if they sit elsewhere at this table).
+
+    RuleError: ``table_not_found``, ``table_not_open``, ``bad_seat``, ``seat_taken``.
+    """
+    if not 0 <= seat < SEATS:
+        raise RuleError("bad_seat", "Seat {seat} does not exist (0-3)", seat=seat)
+    async with db.session() as s:
+        await _open_table(s, table_id)
+        current = next((x for x in await _seats(s, table_id) if x.user_id == user_id), None)
+        if current is not None and current.seat == seat:
+            return await _seats(s, table_id)
+        taken = await s.execute(
+            update(TableSeat)
+            .where(TableSeat.table_id == table_id, TableSeat.seat == seat, TableSeat.user_id.is_(None),
+                   TableSeat.is_computer.is_(False))
+            .values(user_id=user_id))
+        if taken.rowcount != 1:  # type: ignore[attr-defined]
+            await s.rollback()
+            raise RuleError("seat_taken", "Seat {seat} is taken", seat=seat)
+        if current is not None:
+            await s.execute(update(TableSeat).where(TableSeat.id == current.id).values(user_id=None))
+        await s.commit()
+        return await _seats(s, table_id)
+
+
+async def unseat(db: Database, table_id: int, *, seat: int | None = None, user_id: int | None = None) -> list[TableSeat]:
+    """Free a seat (by number, or the seat of ``user_id``); a computer seat becomes empty too."""
+    async with db.session() as s:
+        await _open_table(s, table_id)
+        query = update(TableSeat).where(TableSeat.table_id == table_id)
+        if seat is not None:
+            query = query.where(TableSeat.seat == seat)
+        if user_id is not None:
+            query = query.where(TableSeat.user_id == user_id)
+        await s.execute(query.values(user_id=None, is_computer=False))
+        await s.commit()
+        return await _seats(s, table_id)
+
+
+async def fill_computer_seats(db: Database, table_id: int, count: int | None = None) -> list[TableSeat]:
+    """Give up to ``count`` empty seats (None: all of them), lowest first, to computer players."""
+    async with db.session() as s:
+        await _open_table(s, table_id)
+        empty = [x.seat for x in await _seats(s, table_id) if x.user_id is None and not x.is_computer]
+        for seat in empty[: len(empty) if count is None else max(0, count)]:
+            await s.execute(update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.seat == seat,
+                                                    TableSeat.user_id.is_(None)).values(is_computer=True))
+        await s.commit()
+        return await _seats(s, table_id)
+
+
+async def set_table_status(db: Database, table_id: int, status: str) -> None:
+    async with db.session() as s:
+        await s.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
+        await s.commit()
+
+
+async def set_table_message_id(db: Database, table_id: int, message_id: int | None) -> None:
+    """Remember the table (lobby) message id on the table row (see also ``set_live_message``)."""
+    async with db.session() as s:
+        await s.execute(update(GameTable).where(GameTable.id == table_id).values(table_message_id=message_id))
+        await s.commit()
+
+
+async def abort_table(db: Database, table_id: int) -> None:
+    """Close a table: status ``aborted``; its unfinished match (if any) is marked finished without result."""
+    async with db.session() as s:
+        await s.execute(update(GameTable).where(GameTable.id == table_id).values(status="aborted"))
+        await s.execute(update(Match).where(Match.table_id == table_id, Match.status != "finished")
+                        .values(status="finished", finished_at=utcnow()))
+        await s.commit()
+
+
+# --- matches ---------------------------------------------------------------------------------------
+
+async def start_match(db: Database, table_id: int, seed: int | None = None) -> MatchState:
+    """Start the match of an open table whose four seats are filled (players or computers).
+
+    RuleError: ``table_not_found``, ``table_not_open``, ``table_not_full``.  ``seed`` None: a random one.
+    """
+    if seed is None:
+        seed = random.SystemRandom().randrange(MAX_SEED)
+    async with db.session() as s:
+        table = await _open_table(s, table_id)
+        seats = await _seats(s, table_id)
+        empty = [x.seat for x in seats if x.user_id is None and not x.is_computer]
+        if empty or len(seats) != SEATS:
+            raise RuleError("table_not_full", "Seats {seats} are still empty",
+                            seats=", ".join(str(x) for x in empty))
+        engine_match = new_engine_match(table.game, table.options_json, seed)
+        claimed = await s.execute(update(GameTable).where(GameTable.id == table_id, GameTable.status == "open")
+                                  .values(status="playing"))
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            await s.rollback()
+            raise RuleError("table_not_open", "Table {table} is not taking seats now", table=table_id)
+        row = Match(table_id=table_id, game=table.game, options_json=dict(table.options_json), seed=seed,
+                    version=0, status="playing", started_at=utcnow())
+        s.add(row)
+        await s.commit()
+        db.match_cache[row.id] = (0, engine_match)
+        return MatchState(row.id, table_id, table.game, 0, engine_match)
+
+
+async def get_match_row(db: Database, match_id: int) -> Match | None:
+    async with db.session() as s:
+        return await s.get(Match, match_id)
+
+
+async def current_match(db: Database, table_id: int) -> Match | None:
+    """The table's latest match (any status), or None."""
+    async with db.session() as s:
+        rows = await s.execute(select(Match).where(Match.table_id == table_id).order_by(Match.id.desc()).limit(1))
+        return rows.scalars().first()
+
+
+async def active_matches(db: Database) -> list[Match]:
+    """Matches still playing or paused (to resume the live messages and clocks after a restart)."""
+    async with db.session() as s:
+        rows = await s.execute(select(Match).where(Match.status.in_(("playing", "paused"))).order_by(Match.id))
+        return list(rows.scalars().all())
+
+
+async def set_match_paused(db: Database, match_id: int, paused: bool) -> None:
+    """Pause (actions refused with ``match_paused``) or resume a playing match and its table."""
+    old, new = ("playing", "paused") if paused else ("paused", "playing")
+    async with db.session() as s:
+        row = await s.get(Match, match_id)
+        if row is None:
+            raise _not_found("match", match_id)
+        await s.execute(update(Match).where(Match.id == match_id, Match.status == old).values(status=new))
+        await s.execute(update(GameTable).where(GameTable.id == row.table_id, GameTable.status == old)
+                        .values(status=new))
+        await s.commit()
+
+
+async def _load_engine(db: Database, s: AsyncSession, row: Match, *, take: bool) -> EngineMatch:
+    """The engine state of ``row`` at ``row.version``: from the cache, else replayed from the log.
+
+    ``take`` removes it from the cache (the caller is about to change it and puts it back on success).
+    """
+    cached = db.match_cache.pop(row.id, None) if take else db.match_cache.get(row.id)
+    if cached is not None and cached[0] == row.version:
+        return cached[1]
+    actions = (await s.execute(select(ActionRecord.action)
+                               .where(ActionRecord.match_id == row.id, ActionRecord.seq <= row.version)
+                               .order_by(ActionRecord.seq))).scalars().all()
+    if len(actions) != row.version:
+        raise RuntimeError(f"match {row.id}: {len(actions)} actions stored for version {row.version}")
+    engine_match = replay_log(row.game, row.options_json, row.seed, actions)
+    if not take:
+        db.match_cache[row.id] = (row.version, engine_match)
+    return engine_match
+
+
+async def load_match(db: Database, match_id: int) -> tuple[EngineMatch, int]:
+    """The engine state of a match and its version (RuleError ``match_not_found``)."""
+    async with db.session() as s:
+        row = await s.get(Match, match_id)
+        if row is None:
+            raise _not_found("match", match_id)
+        return await _load_engine(db, s, row, take=False), row.version
+
+
+async def action_log(db: Database, match_id: int) -> list[ActionRecord]:
+    """The stored actions of a match in order."""
+    async with db.session() as s:
+        rows = await s.execute(select(ActionRecord).where(ActionRecord.match_id == match_id)
+                               .order_by(ActionRecord.seq))
+        return list(rows.scalars().all())
+
+
+def _state_fingerprint(match: EngineMatch) -> Any:
+    return {
+        "log": list(match.log),
+        "public": match.public_view(),
+        "seats": [match.seat_view(seat) for seat in range(SEATS)],
+        "finished": match.finished,
+        "result": match.result(),
+    }
+
+
+async def replay_check(db: Database, match_id: int) -> bool:
+    """Rebuild the match from the stored log and compare it with the cached state (views, log, result)."""
+    async with db.session() as s:
+        row = await s.get(Match, match_id)
+        if row is None:
+            raise _not_found("match", match_id)
+        live = await _load_engine(db, s, row, take=False)
+        actions = (await s.execute(select(ActionRecord.action).where(ActionRecord.match_id == match_id)
+                                   .order_by(ActionRecord.seq))).scalars().all()
+    rebuilt = replay_log(row.game, row.options_json, row.seed, actions)
+    return bool(_state_fingerprint(live) == _state_fingerprint(rebuilt))
+
+
+async def apply_action(db: Database, match_id: int, action: str, *, expected_version: int | None = None,
+                       actor_user_id: int | None = None, dedupe_key: str | None = None,
+                       clear_selection: bool = True) -> ApplyResult:
+    """Apply one action text in one transaction; see the module docstring.
+
+    * ``expected_version``: the version the button was drawn at; another one raises ``StaleVersion``.
+      None (typed plays, system steps): apply to the current state (retried if another process wins).
+    * ``dedupe_key`` ("cb:<callback_query_id>", "upd:<update_id>", "clock:<deadline id>"): if already
+      stored for this match, nothing is applied and ``duplicate=True`` is returned.
+    * RuleError (from the engine, or ``match_paused`` / ``match_finished`` / ``match_not_found``):
+      nothing is written.
+    * ``clear_selection``: the acting seat's tapped-card selection is cleared in the same transaction.
+    """
+    attempts = 1 if expected_version is not None else 3
+    async with db.match_lock(match_id):
+        for attempt in range(attempts):
+            try:
+                return await _apply_once(db, match_id, action, expected_version, actor_user_id, dedupe_key,
+                                         clear_selection)
+            except _LostRace as lost:
+                if attempt == attempts - 1:
+                    current = int(lost.args[0]) if lost.args else -1
+                    raise StaleVersion(match_id, expected_version, current) from None
+    raise AssertionError("unreachable")
+
+
+async def _find_duplicate(db: Database, s: AsyncSession, row: Match, dedupe_key: str) -> ApplyResult | None:
+    record = (await s.execute(select(ActionRecord).where(ActionRecord.match_id == row.id,
+                                                         ActionRecord.dedupe_key == dedupe_key))).scalars().first()
+    if record is None:
+        return None
+    engine_match = await _load_engine(db, s, row, take=False)
+    return ApplyResult(row.id, engine_match, row.version, _events_from_json(record.events_json), True,
+                       record.action)
+
+
+async def _apply_once(db: Database, match_id: int, action: str, expected_version: int | None,
+                      actor_user_id: int | None, dedupe_key: str | None, clear_selection: bool) -> ApplyResult:
+    async with db.session() as s:
+        row = await s.get(Match, match_id)
+        if row is None:
+            raise _not_found("match", match_id)
+        if dedupe_key is not None:
+            duplicate = await _find_duplicate(db, s, row, dedupe_key)
+            if duplicate is not None:
+                return duplicate
+        version = row.version
+        if expected_version is not None and expected_version != version:
+            raise StaleVersion(match_id, expected_version, version)
+        if row.status == "paused":
+            raise RuleError("match_paused", "The match is paused")
+        if row.status != "playing":
+            raise RuleError("match_finished", "The match is over")
+
+        engine_match = await _load_engine(db, s, row, take=True)
+        log_before = len(engine_match.log)
+        try:
+            events = engine_match.apply(action)
+        except RuleError:
+            db.match_cache[match_id] = (version, engine_match)  # the engine leaves the state unchanged
+            raise
+        stored_action = engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip()
+        finished = bool(engine_match.finished)
+        now = utcnow()
+        values: dict[str, Any] = {"version": version + 1}
+        if finished:
+            values.update(status="finished", finished_at=now,
+                          result_json=json.loads(json.dumps(engine_match.result(), default=str)))
+        bumped = await s.execute(update(Match).where(Match.id == match_id, Match.version == version).values(**values))
+        if bumped.rowcount != 1:  # type: ignore[attr-defined]
+            await s.rollback()
+            return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
+        s.add(ActionRecord(match_id=match_id, seq=version + 1, action=stored_action, actor_user_id=actor_user_id,
+                           events_json=_events_to_json(events), created_at=now, dedupe_key=dedupe_key))
+        if finished:
+            await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
+        seat = _seat_of(stored_action)
+        if clear_selection and seat is not None:
+            await s.execute(delete(Selection).where(Selection.match_id == match_id, Selection.seat == seat))
+        try:
+            await s.commit()
+        except IntegrityError:
+            await s.rollback()
+            return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
+        db.match_cache[match_id] = (version + 1, engine_match)
+        return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action)
+
+
+async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_key: str | None,
+                           expected_version: int | None) -> ApplyResult:
+    """Another transaction applied first: a duplicate if it carried our dedupe key, else stale."""
+    row = await s.get(Match, match_id, populate_existing=True)
+    assert row is not None
+    if dedupe_key is not None:
+        duplicate = await _find_duplicate(db, s, row, dedupe_key)
+        if duplicate is not None:
+            return duplicate
+    if expected_version is not None:
+        raise StaleVersion(match_id, expected_version, row.version)
+    raise _LostRace(row.version)
+
+
+# --- deals (optional summary rows) ---------------------------------------------------------------
+
+async def record_deal(db: Database, match_id: int, deal_no: int, *, finished: bool = False,
+                      summary: Mapping[str, Any] | None = None) -> None:
+    """Create or update the row of deal ``deal_no`` (call at its start, and at its end with the summary)."""
+    async with db.session() as s:
+        deal = (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no))
+                ).scalars().first()
+        if deal is None:
+            deal = Deal(match_id=match_id, deal_no=deal_no, started_at=utcnow())
+            s.add(deal)
+        if finished:
+            deal.finished_at = utcnow()
+        if summary is not None:
+            deal.summary_json = json.loads(json.dumps(dict(summary), default=str))
+        await s.commit()
+
+
+async def get_deals(db: Database, match_id: int) -> list[Deal]:
+    async with db.session() as s:
+        rows = await s.execute(select(Deal).where(Deal.match_id == match_id).order_by(Deal.deal_no))
+        return list(rows.scalars().all())
+
+
+# --- live messages ------------------------------------------------------------------------------
+
+def _ref_filter(purpose: str, table_id: int | None, match_id: int | None, seat: int | None) -> list[Any]:
+    def eq(column: Any, value: Any) -> Any:
+        return column.is_(None) if value is None else column == value
+    return [MessageRef.purpose == purpose, eq(MessageRef.table_id, table_id), eq(MessageRef.match_id, match_id),
+            eq(MessageRef.seat, seat)]
+
+
+async def set_live_message(db: Database, purpose: str, chat_id: int, message_id: int, *,
+                           table_id: int | None = None, match_id: int | None = None, seat: int | None = None,
+                           deal_no: int | None = None, text_hash: str | None = None) -> MessageRef:
+    """Remember the one live message for (purpose, table_id, match_id, seat), replacing an older one."""
+    async with db.session() as s:
+        await s.execute(delete(MessageRef).where(*_ref_filter(purpose, table_id, match_id, seat)))
+        ref = MessageRef(chat_id=chat_id, message_id=message_id, purpose=purpose, table_id=table_id,
+                         match_id=match_id, seat=seat, deal_no=deal_no, last_text_hash=text_hash,
+                         created_at=utcnow(), updated_at=utcnow())
+        s.add(ref)
+        await s.commit()
+        return ref
+
+
+async def get_live_message(db: Database, purpose: str, *, table_id: int | None = None,
+                           match_id: int | None = None, seat: int | None = None) -> MessageRef | None:
+    async with db.session() as s:
+        rows = await s.execute(select(MessageRef).where(*_ref_filter(purpose, table_id, match_id, seat))
+                               .order_by(MessageRef.id.desc()).limit(1))
+        return rows.scalars().first()
+
+
+async def add_message_ref(db: Database, purpose: str, chat_id: int, message_id: int, *,
+                          table_id: int | None = None, match_id: int | None = None, seat: int | None = None,
+                          deal_no: int | None = None, text_hash: str | None = None) -> MessageRef:
+    """Record a message that is not unique per purpose (deal summaries, results)."""
+    async with db.session() as s:
+        ref = MessageRef(chat_id=chat_id, message_id=message_id, purpose=purpose, table_id=table_id,
+                         match_id=match_id, seat=seat, deal_no=deal_no, last_text_hash=text_hash,
+                         created_at=utcnow(), updated_at=utcnow())
+        s.add(ref)
+        await s.commit()
+        return ref
+
+
+async def list_message_refs(db: Database, *, purpose: str | None = None, table_id: int | None = None,
+                            match_id: int | None = None) -> list[MessageRef]:
+    async with db.session() as s:
+        query = select(MessageRef)
+        if purpose is not None:
+            query = query.where(MessageRef.purpose == purpose)
+        if table_id is not None:
+            query = query.where(MessageRef.table_id == table_id)
+        if match_id is not None:
+            query = query.where(MessageRef.match_id == match_id)
+        return list((await s.execute(query.order_by(MessageRef.id))).scalars().all())
+
+
+async def find_message_ref(db: Database, chat_id: int, message_id: int) -> MessageRef | None:
+    """Which live message a callback came from."""
+    async with db.session() as s:
+        rows = await s.execute(select(MessageRef).where(MessageRef.chat_id == chat_id,
+                                                        MessageRef.message_id == message_id)
+                               .order_by(MessageRef.id.desc()).limit(1))
+        return rows.scalars().first()
+
+
+async def set_message_hash(db: Database, ref_id: int, text_hash: str | None) -> None:
+    """Remember the hash of the text last sent to that message (so an unchanged edit is skipped)."""
+    async with db.session() as s:
+        await s.execute(update(MessageRef).where(MessageRef.id == ref_id)
+                        .values(last_text_hash=text_hash, updated_at=utcnow()))
+        await s.commit()
+
+
+async def delete_message_refs(db: Database, *, table_id: int | None = None, match_id: int | None = None,
+                              purpose: str | None = None) -> int:
+    if table_id is None and match_id is None and purpose is None:
+        raise ValueError("delete_message_refs needs a filter")
+    async with db.session() as s:
+        query = delete(MessageRef)
+        if purpose is not None:
+            query = query.where(MessageRef.purpose == purpose)
+        if table_id is not None:
+            query = query.where(MessageRef.table_id == table_id)
+        if match_id is not None:
+            query = query.where(MessageRef.match_id == match_id)
+        result = await s.execute(query)
+        await s.commit()
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def get_table_message(db: Database, table_id: int) -> MessageRef | None:
+    """The live table message in the group."""
+    return await get_live_message(db, "table", table_id=table_id)
+
+
+async def set_table_message(db: Database, table_id: int, chat_id: int, message_id: int, *,
+                            text_hash: str | None = None) -> MessageRef:
+    """Remember the live table message (also stored as ``GameTable.table_message_id``)."""
+    await set_table_message_id(db, table_id, message_id)
+    return await set_live_message(db, "table", chat_id, message_id, table_id=table_id, text_hash=text_hash)
+
+
+async def get_hand_message(db: Database, match_id: int, seat: int) -> MessageRef | None:
+    """The seat's hand message in its private chat."""
+    return await get_live_message(db, "hand", match_id=match_id, seat=seat)
+
+
+async def set_hand_message(db: Database, match_id: int, seat: int, chat_id: int, message_id: int, *,
+                           deal_no: int | None = None, text_hash: str | None = None) -> MessageRef:
+    return await set_live_message(db, "hand", chat_id, message_id, match_id=match_id, seat=seat,
+                                  deal_no=deal_no, text_hash=text_hash)
+
+
+# --- tap-to-select state ------------------------------------------------------------------------
+
+async def get_selection(db: Database, match_id: int, seat: int) -> Selection | None:
+    async with db.session() as s:
+        rows = await s.execute(select(Selection).where(Selection.match_id == match_id, Selection.seat == seat))
+        return rows.scalars().first()
+
+
+async def set_selection(db: Database, match_id: int, seat: int, cards_text: str,
+                        deal_no: int | None = None) -> Selection:
+    """Store the selected cards (canonical card text) of a seat's hand keyboard."""
+    for _ in range(2):
+        async with db.session() as s:
+            sel = (await s.execute(select(Selection).where(Selection.match_id == match_id,
+                                                           Selection.seat == seat))).scalars().first()
+            if sel is None:
+                sel = Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no,
+                                updated_at=utcnow())
+                s.add(sel)
+            else:
+                sel.cards_text = cards_text
+                sel.deal_no = deal_no
+                sel.updated_at = utcnow()
+            try:
+                await s.commit()
+            except IntegrityError:
+                await s.rollback()
+                continue
+            return sel
+    raise RuntimeError("set_selection failed twice")
+
+
+async def clear_selection(db: Database, match_id: int, seat: int | None = None) -> None:
+    """Forget the selection of a seat (None: of every seat, e.g. at a new deal)."""
+    async with db.session() as s:
+        query = delete(Selection).where(Selection.match_id == match_id)
+        if seat is not None:
+            query = query.where(Selection.seat == seat)
+        await s.execute(query)
+        await s.commit()
+
+
+async def count_actions(db: Database, match_id: int) -> int:
+    async with db.session() as s:
+        return int((await s.execute(select(func.count()).select_from(ActionRecord)
+                                    .where(ActionRecord.match_id == match_id))).scalar_one())

@@ -1,0 +1,212 @@
+"""Deadlines as rows fired by APScheduler (issue 4 "Clocks"): once, never after cancel, re-armed after
+a restart, once across two processes, overdue ones at start-up."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+import pytest
+
+from scheduler import DeadlineData, DeadlineScheduler, ManualClock, ScaledClock
+from storage.db import Database
+from tests.storage.support import Target
+
+WAIT = 20.0  # generous real-time bound for a job that is due within a fraction of a second
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.fired: list[DeadlineData] = []
+        self.event = asyncio.Event()
+
+    async def __call__(self, deadline: DeadlineData) -> None:
+        self.fired.append(deadline)
+        self.event.set()
+
+    async def wait(self, count: int = 1) -> None:
+        async def until() -> None:
+            while len(self.fired) < count:
+                self.event.clear()
+                await self.event.wait()
+        await asyncio.wait_for(until(), WAIT)
+
+
+async def manual(db: Database, *kinds: str) -> tuple[DeadlineScheduler, ManualClock, Recorder]:
+    clock = ManualClock()
+    sched = DeadlineScheduler(clock, poll_interval=None)
+    rec = Recorder()
+    for kind in kinds or ("move_clock",):
+        sched.register(kind, rec)
+    await sched.start(db)
+    return sched, clock, rec
+
+
+async def test_deadline_fires_once_when_due(db: Database) -> None:
+    sched, clock, rec = await manual(db)
+    payload = {"match_id": 3, "version": 7, "seat": 2}
+    deadline_id = await sched.schedule_in(db, "move_clock", "match:3", 20, payload)
+    assert await sched.run_due() == 0  # not due yet
+    clock.advance(19)
+    assert await sched.run_due() == 0
+    clock.advance(1)
+    assert await sched.run_due() == 1
+    assert await sched.run_due() == 0
+    assert await sched.fire(deadline_id) is False  # a late duplicate job does nothing
+    assert [(d.id, d.kind, d.ref, d.payload) for d in rec.fired] == [(deadline_id, "move_clock", "match:3", payload)]
+    row = await sched.get(db, deadline_id)
+    assert row is not None and row.status == "fired" and row.fired_at is not None
+    await sched.shutdown()
+
+
+async def test_cancelled_deadline_never_fires(db: Database) -> None:
+    sched, clock, rec = await manual(db)
+    deadline_id = await sched.schedule_in(db, "move_clock", "match:1", 10, {"version": 1})
+    assert await sched.cancel(db, "move_clock", "match:1") == 1
+    clock.advance(60)
+    assert await sched.run_due() == 0
+    assert await sched.fire(deadline_id) is False
+    assert rec.fired == []
+    row = await sched.get(db, deadline_id)
+    assert row is not None and row.status == "cancelled"
+    await sched.shutdown()
+
+
+async def test_schedule_with_replace_keeps_only_the_newest(db: Database) -> None:
+    """Each action: the bot replaces the match's move clock; only the latest one can fire."""
+    sched, clock, rec = await manual(db)
+    await sched.schedule_in(db, "move_clock", "match:5", 10, {"version": 1}, replace=True)
+    newest = await sched.schedule_in(db, "move_clock", "match:5", 10, {"version": 2}, replace=True)
+    await sched.schedule_in(db, "move_clock", "match:6", 10, {"version": 9}, replace=True)  # another match
+    assert [d.id for d in await sched.pending(db, "move_clock", "match:5")] == [newest]
+    clock.advance(10)
+    assert await sched.run_due() == 2
+    assert sorted(d.payload["version"] for d in rec.fired) == [2, 9]
+    await sched.shutdown()
+
+
+async def test_armed_job_fires_on_an_accelerated_clock(db: Database) -> None:
+    sched = DeadlineScheduler(ScaledClock(200.0), poll_interval=None)
+    rec = Recorder()
+    sched.register("move_clock", rec)
+    await sched.start(db)
+    deadline_id = await sched.schedule_in(db, "move_clock", "match:1", 20, {"seat": 0})  # 0.1 s real
+    assert deadline_id in sched.armed_ids()
+    await rec.wait()
+    assert [d.id for d in rec.fired] == [deadline_id]
+    await sched.shutdown()
+
+
+async def test_pending_deadlines_are_rearmed_after_a_restart(target: Target) -> None:
+    db = await target.open()
+    first = DeadlineScheduler(ScaledClock(1.0), poll_interval=None)
+    first.register("move_clock", Recorder())
+    await first.start(db)
+    later = await first.schedule(db, "move_clock", "match:2", first.now() + timedelta(hours=1), {"v": 1})
+    soon = await first.schedule(db, "bid_window", "match:2", first.now() + timedelta(seconds=3), {"v": 2})
+    await first.shutdown()
+    await db.dispose()
+
+    reopened = await target.open()
+    clock = ScaledClock(100.0)  # 3 s of deadline time pass in 0.03 s
+    second = DeadlineScheduler(clock, poll_interval=None)
+    rec = Recorder()
+    second.register("move_clock", rec)
+    second.register("bid_window", rec)
+    await second.start(reopened)
+    assert {later, soon} <= second.armed_ids()
+    await rec.wait()
+    assert [d.id for d in rec.fired] == [soon]
+    assert [d.id for d in await second.pending(reopened)] == [later]
+    await second.shutdown()
+
+
+async def test_overdue_deadlines_fire_at_start_up(target: Target) -> None:
+    db = await target.open()
+    writer = DeadlineScheduler(poll_interval=None)  # not started: only writes rows
+    overdue = await writer.schedule(db, "deal_step", "match:4", writer.now() - timedelta(minutes=5), {"n": 1})
+    sched = DeadlineScheduler(poll_interval=None)
+    rec = Recorder()
+    sched.register("deal_step", rec)
+    await sched.start(db)
+    await rec.wait()
+    assert [d.id for d in rec.fired] == [overdue]
+    await sched.shutdown()
+
+
+async def test_two_scheduler_processes_run_the_handler_once(target: Target) -> None:
+    db1, db2 = await target.open(), await target.open()
+    clock = ManualClock()
+    one, two = DeadlineScheduler(clock, poll_interval=None), DeadlineScheduler(clock, poll_interval=None)
+    rec = Recorder()
+    one.register("move_clock", rec)
+    two.register("move_clock", rec)
+    await one.start(db1)
+    await two.start(db2)
+    ids = [await one.schedule_in(db1, "move_clock", f"match:{n}", 5, {"n": n}) for n in range(5)]
+    clock.advance(5)
+    results = await asyncio.gather(one.run_due(), two.run_due(), *[s.fire(i) for i in ids for s in (one, two)])
+    assert sum(results) == 5
+    assert sorted(d.id for d in rec.fired) == ids
+    await one.shutdown()
+    await two.shutdown()
+
+
+async def test_a_failing_handler_is_logged_and_the_scheduler_carries_on(db: Database,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    sched, clock, rec = await manual(db, "move_clock")
+
+    async def broken(deadline: DeadlineData) -> None:
+        raise RuntimeError("boom")
+
+    sched.register("reminder", broken)
+    bad = await sched.schedule_in(db, "reminder", "t:1", 1)
+    await sched.schedule_in(db, "move_clock", "match:1", 2)
+    clock.advance(2)
+    with caplog.at_level(logging.ERROR):
+        assert await sched.run_due() == 2
+    assert "boom" in caplog.text
+    assert len(rec.fired) == 1
+    row = await sched.get(db, bad)
+    assert row is not None and row.status == "fired"
+    await sched.shutdown()
+
+
+async def test_a_kind_without_handler_stays_pending(db: Database) -> None:
+    sched, clock, rec = await manual(db, "move_clock")
+    deadline_id = await sched.schedule_in(db, "registration_close", "tournament:1", 1)
+    clock.advance(5)
+    assert await sched.run_due() == 0
+    row = await sched.get(db, deadline_id)
+    assert row is not None and row.status == "pending"
+    await sched.shutdown()
+
+
+async def test_poll_picks_up_deadlines_written_by_another_process(target: Target) -> None:
+    db1, db2 = await target.open(), await target.open()
+    sched = DeadlineScheduler(poll_interval=0.05)
+    rec = Recorder()
+    sched.register("move_clock", rec)
+    await sched.start(db1)
+    other = DeadlineScheduler(poll_interval=None)  # the other process: writes the row only
+    deadline_id = await other.schedule(db2, "move_clock", "match:8", other.now(), {"x": 1})
+    await rec.wait()
+    assert [d.id for d in rec.fired] == [deadline_id]
+    await sched.shutdown()
+
+
+async def test_trigger_fires_a_deadline_early(db: Database) -> None:
+    sched, clock, rec = await manual(db)
+    await sched.schedule_in(db, "move_clock", "match:1", 600)
+    assert await sched.trigger("move_clock", "match:1") == 1
+    assert await sched.trigger("move_clock", "match:1") == 0
+    assert len(rec.fired) == 1
+    await sched.shutdown()
+
+
+async def test_naive_due_time_is_refused(db: Database) -> None:
+    sched, clock, rec = await manual(db)
+    with pytest.raises(ValueError):
+        await sched.schedule(db, "move_clock", "match:1", clock.now().replace(tzinfo=None))
+    await sched.shutdown()

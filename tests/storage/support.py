@@ -1,0 +1,139 @@
+"""Test support shared by tests/storage and tests/scheduler: database targets and a tiny fake game.
+
+SQLite always; PostgreSQL when TEST_DATABASE_URL is set (each test gets a fresh schema, dropped after).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from engine.errors import RuleError
+from engine.game import Event, Turn
+from storage.db import Database, open_database
+
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+BACKENDS = [
+    "sqlite",
+    pytest.param("postgresql", marks=[
+        pytest.mark.postgres,
+        pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped"),
+    ]),
+]
+
+
+class Target:
+    """Where a test's database lives; ``open()`` can be called again to "restart" on the same data."""
+
+    def __init__(self, backend: str, tmp_path: Any) -> None:
+        self.backend = backend
+        self.schema: str | None = None
+        if backend == "sqlite":
+            self.url = f"sqlite+aiosqlite:///{tmp_path}/data/bot.db"
+        else:
+            assert PG_URL
+            self.url = PG_URL
+            self.schema = "t_" + uuid.uuid4().hex[:16]
+        self.opened: list[Database] = []
+
+    async def setup(self) -> None:
+        if self.schema:
+            engine = create_async_engine(self.url)
+            async with engine.begin() as conn:
+                await conn.execute(text(f'CREATE SCHEMA "{self.schema}"'))
+            await engine.dispose()
+
+    async def open(self) -> Database:
+        db = await open_database(self.url, schema=self.schema)
+        self.opened.append(db)
+        return db
+
+    async def cleanup(self) -> None:
+        for db in self.opened:
+            await db.dispose()
+        if self.schema:
+            engine = create_async_engine(self.url)
+            async with engine.begin() as conn:
+                await conn.execute(text(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE'))
+            await engine.dispose()
+
+
+# --- a tiny game implementing engine.game.Match (a test double) -------------------------------------
+
+class CountingGame:
+    """Seats 0..3 in turn add 1..3 to a total; the seat that brings it to ``target`` wins for its side.
+
+    Action texts: ``"<seat> add <n>"`` (``"2 add 03"`` is stored as ``"2 add 3"``), ``"sys note"``
+    (always allowed, changes nothing but the log).  Each seat has a private "secret" in its view.
+    """
+
+    game = "counting"
+
+    def __init__(self, options: dict[str, Any], seed: int) -> None:
+        self.options = dict(options)
+        self.seed = seed
+        self.log: list[str] = []
+        self.total = 0
+        self.turn = 0
+        self.winner: int | None = None
+        rng = random.Random(seed)
+        self.secrets = [rng.randrange(1000) for _ in range(4)]
+
+    @property
+    def target(self) -> int:
+        return int(self.options.get("target", 10))
+
+    def apply(self, action: str) -> list[Event]:
+        parts = action.split()
+        if parts == ["sys", "note"]:
+            self.log.append("sys note")
+            return [Event("note")]
+        if len(parts) != 3 or parts[1] != "add" or not parts[0].isdigit() or not parts[2].isdigit():
+            raise RuleError("bad_action", "Cannot read {action}", action=action)
+        if self.winner is not None:
+            raise RuleError("match_over", "The match is over")
+        seat, amount = int(parts[0]), int(parts[2])
+        if seat != self.turn:
+            raise RuleError("not_your_turn", "It is seat {seat}'s turn", seat=self.turn)
+        if not 1 <= amount <= 3:
+            raise RuleError("bad_amount", "Add 1, 2 or 3, not {amount}", amount=amount)
+        self.total += amount
+        events = [Event("added", {"seat": seat, "amount": amount, "total": self.total})]
+        if self.total >= self.target:
+            self.winner = seat % 2
+            events.append(Event("won", {"side": self.winner}))
+        self.turn = (self.turn + 1) % 4
+        self.log.append(f"{seat} add {amount}")
+        return events
+
+    def turns(self) -> list[Turn]:
+        return [] if self.winner is not None else [Turn(self.turn, "play", "lead_clock")]
+
+    def system_step(self) -> str | None:
+        return None
+
+    def auto_action(self, seat: int) -> str:
+        return f"{seat} add 1"
+
+    def ai_action(self, seat: int, rng: random.Random) -> str | None:
+        return f"{seat} add {rng.randint(1, 3)}" if seat == self.turn and self.winner is None else None
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        return {**self.public_view(), "seat": seat, "secret": self.secrets[seat]}
+
+    def public_view(self) -> dict[str, Any]:
+        return {"total": self.total, "turn": self.turn, "moves": len(self.log)}
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def result(self) -> dict[str, Any] | None:
+        return None if self.winner is None else {"winner": self.winner, "total": self.total}

@@ -1,0 +1,271 @@
+"""The game service: one action per transaction, version checks, dedupe, replay (issue 4 "Storage")."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import func, select
+
+from engine.errors import OptionError, RuleError
+from storage import service
+from storage.db import Database
+from storage.models import ActionRecord, GameTable, Match
+from storage.service import StaleVersion
+from tests.storage.support import CountingGame, Target
+
+
+async def counting_match(db: Database, target: int = 10, seed: int = 7) -> int:
+    table = await service.insert_table(db, -100, "test", "counting", {"target": target}, created_by=1)
+    await service.fill_computer_seats(db, table.id)
+    state = await service.start_match(db, table.id, seed=seed)
+    return state.match_id
+
+
+async def stored_actions(db: Database, match_id: int) -> list[str]:
+    return [r.action for r in await service.action_log(db, match_id)]
+
+
+async def test_apply_action_appends_the_record_and_bumps_the_version(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db)
+    result = await service.apply_action(db, match_id, "0 add 02", expected_version=0, actor_user_id=5,
+                                        dedupe_key="cb:1")
+    assert (result.version, result.duplicate, result.action) == (1, False, "0 add 2")
+    assert [e.kind for e in result.events] == ["added"]
+    assert result.match.public_view()["total"] == 2
+    row = await service.get_match_row(db, match_id)
+    assert row is not None and row.version == 1
+    records = await service.action_log(db, match_id)
+    assert [(r.seq, r.action, r.actor_user_id, r.dedupe_key) for r in records] == [(1, "0 add 2", 5, "cb:1")]
+    assert records[0].events_json == [{"kind": "added", "data": {"seat": 0, "amount": 2, "total": 2}}]
+
+
+async def test_stale_expected_version_is_refused_and_changes_nothing(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db)
+    await service.apply_action(db, match_id, "0 add 1", expected_version=0)
+    with pytest.raises(StaleVersion) as caught:
+        await service.apply_action(db, match_id, "1 add 1", expected_version=0)
+    assert caught.value.code == "stale_version" and caught.value.current == 1
+    assert await stored_actions(db, match_id) == ["0 add 1"]
+    match, version = await service.load_match(db, match_id)
+    assert version == 1 and match.public_view()["total"] == 1
+
+
+async def test_repeated_dedupe_key_applies_nothing(db: Database, counting_game: type) -> None:
+    """A replayed update or a double press (same callback id) is applied once."""
+    match_id = await counting_match(db)
+    first = await service.apply_action(db, match_id, "0 add 3", dedupe_key="upd:42")
+    again = await service.apply_action(db, match_id, "0 add 3", dedupe_key="upd:42")
+    assert not first.duplicate and again.duplicate
+    assert again.version == 1 and [e.kind for e in again.events] == ["added"]
+    # also when the button's version is now stale: a duplicate, not an error
+    again_stale = await service.apply_action(db, match_id, "0 add 3", expected_version=0, dedupe_key="upd:42")
+    assert again_stale.duplicate
+    assert await stored_actions(db, match_id) == ["0 add 3"]
+
+
+async def test_rule_error_writes_nothing_and_play_continues(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db)
+    with pytest.raises(RuleError) as caught:
+        await service.apply_action(db, match_id, "1 add 1", expected_version=0, dedupe_key="cb:9")
+    assert caught.value.code == "not_your_turn"
+    with pytest.raises(RuleError):
+        await service.apply_action(db, match_id, "0 add 7")
+    assert await stored_actions(db, match_id) == []
+    row = await service.get_match_row(db, match_id)
+    assert row is not None and row.version == 0
+    # the refused dedupe key was not burnt: the same key may carry a legal action
+    ok = await service.apply_action(db, match_id, "0 add 1", expected_version=0, dedupe_key="cb:9")
+    assert not ok.duplicate and ok.version == 1
+    assert await service.replay_check(db, match_id)
+
+
+async def test_concurrent_presses_in_one_process_apply_once(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db)
+    results = await asyncio.gather(
+        *[service.apply_action(db, match_id, "0 add 1", expected_version=0) for _ in range(3)],
+        return_exceptions=True)
+    assert sum(1 for r in results if isinstance(r, service.ApplyResult)) == 1
+    assert sum(1 for r in results if isinstance(r, StaleVersion)) == 2
+    assert await stored_actions(db, match_id) == ["0 add 1"]
+
+
+async def test_two_processes_with_the_same_expected_version_one_wins(target: Target, counting_game: type) -> None:
+    """Two Database objects (each with its own cache, as two processes) race on the same button."""
+    db1 = await target.open()
+    db2 = await target.open()
+    match_id = await counting_match(db1)
+    await service.load_match(db2, match_id)  # both processes hold the state at version 0
+    for round_no in range(3):
+        seat = round_no % 4
+        results = await asyncio.gather(
+            service.apply_action(db1, match_id, f"{seat} add 1", expected_version=round_no),
+            service.apply_action(db2, match_id, f"{seat} add 2", expected_version=round_no),
+            return_exceptions=True)
+        winners = [r for r in results if isinstance(r, service.ApplyResult)]
+        assert len(winners) == 1, results
+        assert sum(1 for r in results if isinstance(r, StaleVersion)) == 1, results
+    records = await service.action_log(db1, match_id)
+    assert [r.seq for r in records] == [1, 2, 3]
+    row = await service.get_match_row(db2, match_id)
+    assert row is not None and row.version == 3
+    assert await service.replay_check(db1, match_id) and await service.replay_check(db2, match_id)
+
+
+async def test_two_processes_same_dedupe_key_without_version_apply_once(target: Target,
+                                                                       counting_game: type) -> None:
+    db1 = await target.open()
+    db2 = await target.open()
+    match_id = await counting_match(db1)
+    results = await asyncio.gather(
+        service.apply_action(db1, match_id, "0 add 1", dedupe_key="upd:7"),
+        service.apply_action(db2, match_id, "0 add 1", dedupe_key="upd:7"))
+    assert sorted(r.duplicate for r in results) == [False, True]
+    assert await stored_actions(db1, match_id) == ["0 add 1"]
+
+
+async def test_replaying_the_stored_log_equals_the_cached_state(target: Target, counting_game: type) -> None:
+    db = await target.open()
+    match_id = await counting_match(db, target=1000, seed=99)
+    for n in range(12):
+        seat = n % 4
+        await service.apply_action(db, match_id, "sys note" if n == 5 else f"{seat} add {1 + n % 3}")
+        if n == 5:
+            await service.apply_action(db, match_id, f"{seat} add 1")
+    assert await service.replay_check(db, match_id)
+    live, version = await service.load_match(db, match_id)
+    expected = (live.public_view(), [live.seat_view(s) for s in range(4)], list(live.log))
+    # a restart: a new process has an empty cache and rebuilds from the log
+    await db.dispose()
+    reopened = await target.open()
+    rebuilt, version2 = await service.load_match(reopened, match_id)
+    assert version2 == version == 13
+    assert (rebuilt.public_view(), [rebuilt.seat_view(s) for s in range(4)], list(rebuilt.log)) == expected
+    # and play continues from the rebuilt state
+    turn = rebuilt.turns()[0].seat
+    result = await service.apply_action(reopened, match_id, f"{turn} add 1", expected_version=13)
+    assert result.version == 14
+
+
+async def test_finishing_move_records_result_and_closes_the_table(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db, target=3)
+    await service.apply_action(db, match_id, "0 add 2")
+    done = await service.apply_action(db, match_id, "1 add 1")
+    assert done.match.finished
+    row = await service.get_match_row(db, match_id)
+    assert row is not None and row.status == "finished" and row.result_json == {"winner": 1, "total": 3}
+    assert row.finished_at is not None and row.finished_at.tzinfo is not None
+    table = await service.get_table(db, row.table_id)
+    assert table is not None and table.status == "finished"
+    with pytest.raises(RuleError) as caught:
+        await service.apply_action(db, match_id, "2 add 1")
+    assert caught.value.code == "match_finished"
+    assert await service.active_matches(db) == []
+
+
+async def test_paused_match_refuses_actions_until_resumed(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db)
+    await service.set_match_paused(db, match_id, True)
+    with pytest.raises(RuleError) as caught:
+        await service.apply_action(db, match_id, "0 add 1")
+    assert caught.value.code == "match_paused"
+    assert [m.id for m in await service.active_matches(db)] == [match_id]
+    await service.set_match_paused(db, match_id, False)
+    assert (await service.apply_action(db, match_id, "0 add 1")).version == 1
+
+
+async def test_unknown_match_is_a_rule_error(db: Database) -> None:
+    with pytest.raises(RuleError) as caught:
+        await service.apply_action(db, 12345, "0 add 1")
+    assert caught.value.code == "match_not_found"
+
+
+async def test_acting_clears_the_seats_selection(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db)
+    await service.set_selection(db, match_id, 0, "♥5 ♥5", deal_no=1)
+    await service.set_selection(db, match_id, 1, "♠3", deal_no=1)
+    await service.apply_action(db, match_id, "0 add 1")
+    assert await service.get_selection(db, match_id, 0) is None
+    sel = await service.get_selection(db, match_id, 1)
+    assert sel is not None and sel.cards_text == "♠3"
+
+
+# --- tables and seats -------------------------------------------------------------------------------
+
+async def test_create_table_stores_every_option_after_overrides(db: Database) -> None:
+    table = await service.create_table(db, -200, "shengji-17-deals", {"lead_clock": "20", "deals": "3"}, 11)
+    stored = await service.get_table(db, table.id)
+    assert stored is not None and stored.game == "shengji" and stored.status == "open"
+    assert stored.options_json["lead_clock"] == 20 and stored.options_json["deals"] == 3
+    assert "follow_clock" in stored.options_json  # the full option set, not only the overrides
+    assert [s.seat for s in await service.get_seats(db, table.id)] == [0, 1, 2, 3]
+
+
+async def test_create_table_with_bad_option_or_preset_writes_nothing(db: Database) -> None:
+    with pytest.raises(OptionError) as caught:
+        await service.create_table(db, -200, "shengji-17-deals", {"lead_clock": "9999"}, 11)
+    assert caught.value.code == "bad_option" and caught.value.field == "lead_clock"
+    with pytest.raises(RuleError) as unknown:
+        await service.create_table(db, -200, "no-such-preset", {}, 11)
+    assert unknown.value.code == "unknown_preset"
+    async with db.session() as s:
+        assert (await s.execute(select(func.count()).select_from(GameTable))).scalar_one() == 0
+
+
+async def test_seating_rules(db: Database) -> None:
+    table = await service.create_table(db, -300, "guandan-team", {}, 1)
+    await service.seat_user(db, table.id, 0, 101)
+    with pytest.raises(RuleError) as taken:
+        await service.seat_user(db, table.id, 0, 102)
+    assert taken.value.code == "seat_taken"
+    with pytest.raises(RuleError) as bad:
+        await service.seat_user(db, table.id, 4, 102)
+    assert bad.value.code == "bad_seat"
+    seats = await service.seat_user(db, table.id, 2, 101)  # moving to another seat frees the old one
+    assert [(s.seat, s.user_id) for s in seats] == [(0, None), (1, None), (2, 101), (3, None)]
+    with pytest.raises(RuleError) as not_full:
+        await service.start_match(db, table.id, seed=1)
+    assert not_full.value.code == "table_not_full"
+    seats = await service.fill_computer_seats(db, table.id, 1)
+    assert [s.is_computer for s in seats] == [True, False, False, False]
+    await service.unseat(db, table.id, user_id=101)
+    assert await service.seat_of_user(db, table.id, 101) is None
+
+
+async def test_two_users_racing_for_one_seat_only_one_sits(target: Target) -> None:
+    db1, db2 = await target.open(), await target.open()
+    table = await service.create_table(db1, -300, "guandan-team", {}, 1)
+    results = await asyncio.gather(service.seat_user(db1, table.id, 1, 201), service.seat_user(db2, table.id, 1, 202),
+                                   return_exceptions=True)
+    assert sum(1 for r in results if isinstance(r, RuleError)) == 1
+    seats = await service.get_seats(db1, table.id)
+    assert seats[1].user_id in (201, 202)
+
+
+async def test_start_match_twice_starts_one_match(db: Database, counting_game: type) -> None:
+    table = await service.insert_table(db, -1, "test", "counting", {"target": 5})
+    await service.fill_computer_seats(db, table.id)
+    await service.start_match(db, table.id, seed=3)
+    with pytest.raises(RuleError) as caught:
+        await service.start_match(db, table.id, seed=3)
+    assert caught.value.code == "table_not_open"
+    async with db.session() as s:
+        assert (await s.execute(select(func.count()).select_from(Match))).scalar_one() == 1
+    current = await service.current_match(db, table.id)
+    assert current is not None and current.seed == 3 and current.status == "playing"
+
+
+async def test_stored_actions_are_unique_per_match_and_seq(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db)
+    await service.apply_action(db, match_id, "0 add 1")
+    async with db.session() as s:
+        s.add(ActionRecord(match_id=match_id, seq=1, action="1 add 1", events_json=[]))
+        with pytest.raises(Exception):  # noqa: B017 - IntegrityError from either driver
+            await s.commit()
+
+
+async def test_fake_game_is_a_match_protocol_double() -> None:
+    game = CountingGame({"target": 4}, 1)
+    with pytest.raises(RuleError):
+        game.apply("1 add 1")
+    assert game.log == [] and game.public_view()["total"] == 0
