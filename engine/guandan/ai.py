@@ -283,3 +283,24 @@ def choose_action(m: GuandanMatch, seat: int, rng: random.Random) -> str | None:
             return f"{seat} pass"
         return m.play_text(seat, follow)
     return None
+
+
+def random_action(m: GuandanMatch, seat: int, rng: random.Random) -> str | None:
+    """A uniformly random legal action for ``seat`` (property tests and benchmarks)."""
+    level = m.deal_level
+    hand = m.hands[seat]
+    for t in m.turns():
+        if t.seat != seat:
+            continue
+        if t.kind == "tribute":
+            return f"{seat} tribute {card_text(rng.choice(tribute_choices(hand, level)))}"
+        if t.kind == "return":
+            return f"{seat} return {card_text(rng.choice(return_choices(hand, level)))}"
+        play = m.play
+        assert play is not None
+        options: list[Combo | None] = list(legal_plays(hand, level, play.to_beat))
+        if play.to_beat is not None:
+            options.append(None)
+        choice = rng.choice(options)
+        return f"{seat} pass" if choice is None else m.play_text(seat, choice)
+    return None
