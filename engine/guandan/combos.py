@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from engine.cards import BIG_JOKER, SMALL_JOKER, Card, card_text, cards_text
+from engine.cards import BIG_JOKER, DIAMONDS, HEARTS, SMALL_JOKER, Card, card_text, cards_text
 from engine.errors import RuleError
 from engine.guandan.ranks import (
     BJ_VALUE,
@@ -195,6 +195,8 @@ def _sequence(kind: str, top: int, by_rank: dict[int, list[Card]], wilds: Sequen
     for r in by_rank:
         if r not in ranks:
             return None
+    if suit is None and kind == STRAIGHT and wilds and {c // 13 for v in by_rank.values() for c in v} == {HEARTS}:
+        suit = DIAMONDS  # a plain straight shows its wild cards off-suit, so it does not look like a flush
     cards: list[Card] = []
     as_cards: list[Card] = []
     wi = 0

@@ -191,8 +191,30 @@ class _Hand:
                 if k:
                     cards.extend([self.wild] * k)
                     as_cards.extend([13 + r - 2] * k)
+            if per == 1 and len({c // 13 for c in as_cards}) == 1:
+                self._unflush(cards, as_cards, top)
             out.append(Combo(kind, tuple(cards), top, n_ranks * per, tuple(as_cards)))
         return out
+
+    def _unflush(self, cards: list[Card], as_cards: list[Card], top: int) -> None:
+        """A plain straight that happens to be suited would spend a straight flush: swap one natural
+        card for one of another suit when the hand has it (highest position first)."""
+        for i in range(4, -1, -1):
+            c = cards[i]
+            if c == self.wild:
+                continue
+            for k in self.nat[_POS_RANK[top - 4 + i]]:
+                if k // 13 != c // 13:
+                    cards[i] = k
+                    as_cards[i] = k
+                    return
+        # only wild cards could break the suit: let a wild card stand in another suit
+        for i in range(5):
+            if cards[i] == self.wild:
+                r = _POS_RANK[top - 4 + i]
+                alt = 3 * 13 + r - 2 if as_cards[i] // 13 != 3 else r - 2
+                as_cards[i] = alt
+                return
 
     def straight_flushes(self, above: int) -> list[Combo]:
         out: list[Combo] = []

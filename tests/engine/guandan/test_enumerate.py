@@ -215,3 +215,14 @@ def test_rules_2_3_bomb_kinds_come_last_in_strength_order() -> None:
     assert all(kinds[first_bomb:])
     bombs = plays[first_bomb:]
     assert all(beats(b, a) for a, b in zip(bombs, bombs[1:], strict=False))
+
+
+def test_rules_2_3_canonical_straight_keeps_a_straight_flush_intact() -> None:
+    """A plain straight read from a hand holding ♠3-7 and ♦4-6 uses an off-suit card, so it is no straight flush;
+    the straight flush is listed with its own cards, from the suit needing the fewest wild cards."""
+    plays = {c.key: c for c in legal_plays(parse_cards("♠3 ♠4 ♠5 ♠6 ♠7 ♦5 ♦4 ♦6 ♥9"), 9)}
+    straight = plays[("straight", 7, 5)]
+    assert straight.cards_text() == "♠3 ♠4 ♠5 ♦6 ♠7"
+    assert [r.kind for r in readings(straight.cards, 9)] == ["straight"]
+    assert plays[("straight_flush", 7, 5)].cards_text() == "♠3 ♠4 ♠5 ♠6 ♠7"
+    assert plays[("straight_flush", 8, 5)].cards_text() == "♠4 ♠5 ♠6 ♠7 ♥9"
