@@ -1,0 +1,109 @@
+"""Tournament settings: the ``[tournament]`` table of a preset, typed and validated.
+
+Every key, its meaning and its default are in ``KEYS``; ``TournamentSettings.from_mapping``
+raises ``OptionError`` naming the key and what it allows (the bot translates it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import OptionError, RuleError
+
+FORMATS = ("single_elimination", "groups_then_knockout")
+PRIZE_TABLES = ("none", "by_round_eliminated", "places_1_2_3")
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """Event settings (see engine/presets/*.toml ``[tournament]`` and docs/draw.md)."""
+
+    entrant: str = "pair"                      # pair | team
+    pairs_per_team: int = 1                    # team: pairs per team = tables per team match
+    group_quota: int = 0                       # entries per union group (0: no quota)
+    registered_by: str = "player"              # player | leader
+    format: str = "single_elimination"         # single_elimination | groups_then_knockout
+    knockout_size: int = 8                     # groups_then_knockout: qualifiers (power of two)
+    advance_per_group: int = 2                 # groups_then_knockout: preferred qualifiers per group
+    groups: int = 0                            # groups_then_knockout: group count (0: from the entry count)
+    third_place_match: bool = False
+    placement_matches: bool = True             # play placement matches where a prize boundary splits a tier
+    separate_union_groups: bool = False        # keep one union group apart in round 1 of the draw
+    late_forfeit_minutes: int = 15
+    checkin_opens_minutes: int = 30
+    reminder_minutes: tuple[int, ...] = (1440, 15)
+    match_slot_minutes: int = 60               # scheduling: minutes reserved for one match
+    prize_table: str = "none"                  # none | by_round_eliminated | places_1_2_3
+    prize_counts: tuple[int, ...] = ()         # places_1_2_3: how many first, second, third prizes
+    round_prizes: tuple[str, ...] = ()         # by_round_eliminated: prize of the losers of each round
+    round_prizes_from: str = "final"           # final: the last item is the final's loser | first: item 1 = round 1
+    champion_prize: str = ""                   # prize of the champion ("" = the first place prize)
+    souvenir_for_all: bool = False             # everybody without another prize gets "souvenir"
+    conduct_violations_to_disqualify: int = 0  # 0: no automatic disqualification
+    referees: int = 1
+
+    @property
+    def tables_per_match(self) -> int:
+        return self.pairs_per_team if self.entrant == "team" else 1
+
+    @staticmethod
+    def from_mapping(data: Mapping[str, Any]) -> TournamentSettings:
+        """Settings from a preset's ``[tournament]`` table (unknown keys are an error)."""
+        fields = {f.name: f for f in dataclasses.fields(TournamentSettings)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in fields:
+                raise RuleError("unknown_option", "Unknown option {field}; options: {allowed}",
+                                field=key, allowed=", ".join(fields))
+            default = fields[key].default
+            if isinstance(default, bool):
+                if not isinstance(value, bool):
+                    raise OptionError(key, value, "true | false")
+            elif isinstance(default, int):
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise OptionError(key, value, "an integer 0..")
+            elif isinstance(default, tuple):
+                if not isinstance(value, (list, tuple)):
+                    raise OptionError(key, value, "a list")
+                value = tuple(value)
+            else:
+                value = str(value)
+            values[key] = value
+        settings = TournamentSettings(**values)
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        def bad(key: str, allowed: str) -> OptionError:
+            return OptionError(key, getattr(self, key), allowed)
+
+        if self.entrant not in ("pair", "team"):
+            raise bad("entrant", "pair | team")
+        if self.pairs_per_team < 1 or (self.entrant == "pair" and self.pairs_per_team != 1):
+            raise bad("pairs_per_team", "1 for pairs, 1.. for teams")
+        if self.registered_by not in ("player", "leader"):
+            raise bad("registered_by", "player | leader")
+        if self.format not in FORMATS:
+            raise bad("format", " | ".join(FORMATS))
+        if self.knockout_size < 2 or self.knockout_size & (self.knockout_size - 1):
+            raise bad("knockout_size", "a power of two, 2..")
+        if self.advance_per_group < 1:
+            raise bad("advance_per_group", "an integer 1..")
+        if self.prize_table not in PRIZE_TABLES:
+            raise bad("prize_table", " | ".join(PRIZE_TABLES))
+        if self.prize_table == "places_1_2_3" and (
+                len(self.prize_counts) != 3 or not all(isinstance(c, int) and c >= 0 for c in self.prize_counts)):
+            raise bad("prize_counts", "three counts [first, second, third]")
+        if self.prize_table == "by_round_eliminated" and not self.round_prizes:
+            raise bad("round_prizes", "a list of prize names, one per round")
+        if self.round_prizes_from not in ("final", "first"):
+            raise bad("round_prizes_from", "final | first")
+        if any(not isinstance(m, int) or m < 0 for m in self.reminder_minutes):
+            raise bad("reminder_minutes", "a list of minutes before the start")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
