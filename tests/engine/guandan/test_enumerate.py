@@ -152,6 +152,12 @@ def check_enumeration(hand: list[int], level: int, to_beat: Combo | None) -> Non
     for s in sub_multisets(hand):
         for r in playable_readings(s, level, to_beat):
             assert r.key in keys, (s, r)
+    with_kickers = legal_plays(hand, level, to_beat, kickers=True)
+    assert keyset(with_kickers) == keys
+    assert len(set(with_kickers)) == len(with_kickers)
+    for c in with_kickers:
+        assert contains(hand, c.cards)
+        assert c.key in {r.key for r in readings(c.cards, level)}
 
 
 @settings(max_examples=25, deadline=None)

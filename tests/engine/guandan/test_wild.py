@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import parse_cards
 from engine.errors import RuleError
@@ -124,3 +126,76 @@ def test_rules_2_2_wild_helpers() -> None:
     assert substitutions(pair, 10) == []
     assert wild_note(pair, 10) == ""
     assert pair.wild_count == 0
+
+
+# --- property: wild-card readings equal a brute force over every substitution -------------------------
+
+
+def natural_keys(cards: list[int], level: int) -> set[tuple[str, int, int]]:
+    """An independent, plain classifier of cards without wild cards (rules.md 2.3 table)."""
+    from collections import Counter
+
+    from engine.guandan.ranks import order_value
+
+    n = len(cards)
+    ranks = [c % 13 + 2 if c < 52 else (15 if c == 52 else 16) for c in cards]
+    cnt = Counter(ranks)
+    out: set[tuple[str, int, int]] = set()
+    jokers = any(r >= 15 for r in ranks)
+    if len(cnt) == 1:
+        r = ranks[0]
+        kind = {1: "single", 2: "pair", 3: "triple"}.get(n, "bomb")
+        if kind in ("single", "pair") or r < 15:
+            out.add((kind, order_value(r, level), n))
+    if sorted(cards) == [52, 52, 53, 53]:
+        out.add(("joker_bomb", 17, 4))
+    if n == 5 and len(cnt) == 2:
+        for t, p in (tuple(cnt), tuple(cnt)[::-1]):
+            if cnt[t] == 3 and cnt[p] == 2 and t < 15:
+                out.add(("full_house", order_value(t, level), 5))
+    if not jokers:
+        for k, m, kind in ((5, 1, "straight"), (3, 2, "tube"), (2, 3, "plate")):
+            if n != k * m:
+                continue
+            for top in range(k, 15):
+                window = [14 if p == 1 else p for p in range(top - k + 1, top + 1)]
+                if all(cnt[r] == m for r in window):
+                    out.add((kind, top, n))
+                    if kind == "straight" and len({c // 13 for c in cards}) == 1:
+                        out.add(("straight_flush", top, n))
+    return out
+
+
+def brute_keys(cards: list[int], level: int) -> set[tuple[str, int, int]]:
+    import itertools
+
+    wild = 13 + level - 2
+    naturals = [c for c in cards if c != wild]
+    w = len(cards) - len(naturals)
+    if not naturals:  # decision (wild.py): wild cards alone are themselves
+        return natural_keys(cards, level)
+    out: set[tuple[str, int, int]] = set()
+    for subs in itertools.product(range(52), repeat=w):
+        out |= natural_keys(naturals + list(subs), level)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), level=st.integers(2, 14), size=st.integers(1, 10), n_wild=st.integers(0, 2))
+def test_rules_2_2_readings_equal_every_substitution_of_the_wild_cards(
+    seed: int, level: int, size: int, n_wild: int
+) -> None:
+    import random
+
+    rng = random.Random(seed)
+    wild = 13 + level - 2
+    low = rng.randint(1, 12)
+    ranks = [14 if p == 1 else p for p in range(low, min(low + rng.randint(1, 5), 15))]
+    suits = rng.sample(range(4), rng.randint(1, 4))
+    pool = [s * 13 + r - 2 for r in ranks for s in suits for _ in range(2)] + [52, 52, 53, 53][: rng.randint(0, 4)]
+    pool = [c for c in pool if c != wild]
+    rng.shuffle(pool)
+    n_wild = min(n_wild, size)
+    cards = pool[: size - n_wild] + [wild] * n_wild
+    rng.shuffle(cards)
+    assert {r.key for r in readings(cards, level)} == brute_keys(cards, level)
