@@ -116,8 +116,9 @@ def check_follow(ctx: TrumpContext, lead: Lead, hand: Sequence[Card], cards: Seq
     * ``wrong_count`` (need, count): "Play {need} cards, not {count}";
     * ``not_in_hand`` (card): "You do not hold {card}";
     * ``must_follow_suit`` (suit, cards = the G cards you hold): "You hold {suit} cards and must play them: {cards}";
-    * ``must_follow_tractor`` (suit, length, cards = a tractor you hold):
-      "You hold a tractor of {suit} and must play it: {cards}";
+    * ``must_follow_tractor`` (suit, length, cards = the tractor(s) you hold for the lead):
+      "You hold a tractor of {suit} and must play it: {cards}" (several: "You hold tractors of
+      {suit} and must play them: {cards}");
     * ``must_follow_pair`` (suit, cards = the pair): "You hold a pair of {suit} and must play it: {cards}";
     * ``must_follow_pairs`` (suit, need, cards = the pairs you hold and did not play):
       "You hold pairs of {suit} and must play {need} pairs: {cards}".
@@ -172,15 +173,20 @@ def check_follow(ctx: TrumpContext, lead: Lead, hand: Sequence[Card], cards: Seq
             pprof = pair_profile(ctx, g, played, g_kinds)
             pscore, _ = best_tractor_match(pprof, lengths)
             if pscore < hscore:
-                # evidence: the first tractor the hand could give that the play did not
-                k, s = hplace[len(pscore)] if len(pscore) < len(hplace) else hplace[0]
-                tcards: list[Card] = []
+                # evidence: the tractors the hand holds for the lead (equal level pairs kept apart)
+                left = list(counts)
                 kinds_at = ctx.kinds_at[g]
-                for p in range(s + k - 1, s - 1, -1):
-                    kc = next(x for x in kinds_at[p] if counts[x] >= 2)
-                    tcards += (kc, kc)
-                raise RuleError("must_follow_tractor", "You hold a tractor of {suit} and must play it: {cards}",
-                                suit=_suit_word(g), length=k, cards=cards_text(tcards))
+                tcards: list[Card] = []
+                for k, s in sorted(hplace, key=lambda ks: -(ks[0] + ks[1])):
+                    for p in range(s + k - 1, s - 1, -1):
+                        kc = next(x for x in kinds_at[p] if left[x] >= 2)
+                        left[kc] -= 2
+                        tcards += (kc, kc)
+                if len(hplace) == 1:
+                    raise RuleError("must_follow_tractor", "You hold a tractor of {suit} and must play it: {cards}",
+                                    suit=_suit_word(g), length=hplace[0][0], cards=cards_text(tcards))
+                raise RuleError("must_follow_tractor", "You hold tractors of {suit} and must play them: {cards}",
+                                suit=_suit_word(g), length=hplace[0][0], cards=cards_text(tcards))
     required = min(hand_pairs, lead.pairs)
     played_pairs = 0
     for k in g_kinds:

@@ -71,6 +71,13 @@ CASES = [
      "must_follow_tractor", "You hold a tractor of ♠ and must play it: ♠4 ♠4 ♠3 ♠3"),
     ("2 throw of two pairs: two pairs", "♠A ♠A ♠Q ♠Q", "♠3 ♠3 ♠9 ♠9 ♠2 ♠4", "♠9 ♠9 ♠3 ♠3", OK, None),
     ("2 throw of singles: anything of G", "♠A ♠K ♠Q", "♠3 ♠3 ♠9 ♠9 ♠2", "♠3 ♠3 ♠9", OK, None),
+    ("2 throw of two tractors: both held tractors", "BJ BJ SJ SJ ♥4 ♥4 ♥3 ♥3",
+     "♥6 ♥6 ♠6 ♠6 ♣6 ♣6 ♥A ♥A ♥2 ♥5 ♥7 ♥8", "♥6 ♥6 ♠6 ♠6 ♥2 ♥5 ♥7 ♥8", "must_follow_tractor",
+     "You hold tractors of trump and must play them: ♥6 ♥6 ♠6 ♠6 ♣6 ♣6 ♥A ♥A"),
+    ("2 throw of two tractors: two level pairs feed two tractors", "BJ BJ SJ SJ ♥4 ♥4 ♥3 ♥3",
+     "♥6 ♥6 ♠6 ♠6 ♣6 ♣6 ♥A ♥A ♥2 ♥5 ♥7 ♥8", "♥6 ♥6 ♠6 ♠6 ♣6 ♣6 ♥A ♥A", OK, None),
+    ("2 throw of two tractors: one tractor then pairs", "BJ BJ SJ SJ ♥4 ♥4 ♥3 ♥3",
+     "♥6 ♥6 ♠6 ♠6 ♥9 ♥9 ♥7 ♥2 ♥5 ♥8", "♥6 ♥6 ♠6 ♠6 ♥9 ♥9 ♥7 ♥2", OK, None),
     # --- count and possession
     ("count: same number as the leader", "♣9 ♣9", "♣3 ♣4 ♣5", "♣3", "wrong_count", "Play 2 cards, not 1"),
     ("possession: cards must be in hand", "♣9", "♣3 ♣4", "♣5", "not_in_hand", "You do not hold ♣5"),
