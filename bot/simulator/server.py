@@ -277,7 +277,7 @@ class BotApiSimulator:
         return app
 
     async def start(self) -> BotApiSimulator:
-        self._runner = web.AppRunner(self.app, access_log=None)
+        self._runner = web.AppRunner(self.app, access_log=None, handler_cancellation=True)
         await self._runner.setup()
         self._site = web.TCPSite(self._runner, self.host, self.port)
         await self._site.start()
@@ -490,6 +490,8 @@ class BotApiSimulator:
         if chat_id is None:
             raise ApiError(400, "Bad Request: chat_id is empty")
         chat = self.chats.get(chat_id)
+        if chat is None and chat_id in self.users:
+            chat = self._private_chat(chat_id)  # a known user: Telegram answers 403 below, not "not found"
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
         if chat.type == "private":
