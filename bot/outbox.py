@@ -7,7 +7,7 @@
 * Rate limits (Telegram's, shared by sends and edits): about 1 message a second per chat,
   20 a minute per group, 30 a second overall.  Every window is divided by ``rate_scale`` (an
   accelerated simulator runs with e.g. 20).
-* ``RetryAfter`` is honoured, transient network errors are retried (bounded); ``Forbidden``
+* ``RetryAfter`` is honoured (its seconds divided by ``rate_scale`` too), transient network errors are retried (bounded); ``Forbidden``
   (blocked, never started) and "chat not found" are handed to ``on_error`` and never raised.
 
 Calls to one chat keep their order.  ``send`` returns the new message id (or None on failure).
@@ -310,7 +310,7 @@ class Outbox:
                 mid = op.message_id
         except RetryAfter as exc:
             self.stats.retry_after += 1
-            delay = _seconds(exc.retry_after)
+            delay = _seconds(exc.retry_after) / self.rate_scale  # Telegram seconds
             log.warning("outbox: RetryAfter %.2fs (chat %s)", delay, op.chat_id)
             self._blocked_until = self.clock() + delay
             self._retry(op)

@@ -1,0 +1,26 @@
+"""``python -m bot`` (``make run``): the bot with long polling."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+
+def main() -> int:
+    from bot.settings import TOKEN_HELP, Settings
+
+    settings = Settings()
+    if not settings.TELEGRAM_BOT_TOKEN:
+        print(TOKEN_HELP, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    from bot.app import build_application
+
+    app = build_application(settings)
+    app.run_polling(allowed_updates=["message", "callback_query"], timeout=settings.POLL_TIMEOUT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

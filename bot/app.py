@@ -1,0 +1,70 @@
+"""The Telegram application: ``build_application(settings)``.
+
+One place registers every handler (``bot.handlers.register``).  Start-up (``post_init``, also
+run by ``Application.initialize`` so a harness that starts the application by hand gets it):
+open the database (migrations), start the outbox and the deadline scheduler (re-arming the
+pending deadlines), resume live tables and register the commands in both languages.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram.ext import Application, ApplicationBuilder
+
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class BotApplication(Application):  # type: ignore[type-arg]
+    """An Application whose initialize/stop/shutdown also start and stop the bot's runtime."""
+
+    async def initialize(self) -> None:
+        await super().initialize()
+        await _post_init(self)
+
+    async def stop(self) -> None:
+        rt = self.bot_data.get("runtime")
+        if rt is not None:
+            await rt.stop()
+        await super().stop()
+
+    async def shutdown(self) -> None:
+        rt = self.bot_data.get("runtime")
+        if rt is not None:
+            await rt.shutdown()
+        await super().shutdown()
+
+
+async def _post_init(app: Any) -> None:
+    from bot.runtime import Runtime
+
+    if app.bot_data.get("runtime") is not None and app.bot_data["runtime"].started:
+        return
+    rt = app.bot_data.get("runtime") or Runtime(app, app.bot_data["settings"])
+    app.bot_data["runtime"] = rt
+    await rt.startup()
+
+
+def build_application(settings: Settings | None = None) -> Any:
+    """The PTB 22 Application of the bot (long polling by default)."""
+    from bot.handlers import register
+
+    settings = settings or Settings()
+    builder = (
+        ApplicationBuilder()
+        .application_class(BotApplication)
+        .token(settings.TELEGRAM_BOT_TOKEN or "123456:demo-token")
+        .concurrent_updates(16)
+        .post_init(_post_init)
+    )
+    if settings.TELEGRAM_API_BASE_URL:
+        builder = builder.base_url(settings.TELEGRAM_API_BASE_URL)
+        builder = builder.base_file_url(settings.TELEGRAM_API_FILE_URL or
+                                        settings.TELEGRAM_API_BASE_URL.replace("/bot", "/file/bot"))
+    app = builder.build()
+    app.bot_data["settings"] = settings
+    register(app)
+    return app

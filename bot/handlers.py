@@ -1,0 +1,384 @@
+"""Every handler, registered in one place (``register``).  Handlers are thin: parse the update,
+check who may do this, call the runtime, answer."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatType
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot import render, store
+from bot.i18n import normalize, rule_error, t
+from bot.views import parse_hand
+from engine.cards import cards_text, parse_cards
+from engine.errors import RuleError
+
+log = logging.getLogger(__name__)
+
+Ctx = ContextTypes.DEFAULT_TYPE
+
+
+def rt_of(context: Ctx) -> Any:
+    return context.application.bot_data["runtime"]
+
+
+async def _lang(context: Ctx, update: Update) -> str:
+    user = update.effective_user
+    rt = rt_of(context)
+    if user is None:
+        return rt.group_lang()
+    return await rt.user_lang(user.id, user.language_code)
+
+
+def _reply(context: Ctx, chat_id: int, text: str, markup: Any = None) -> None:
+    rt_of(context).send(chat_id, text, markup)
+
+
+async def _answer(update: Update, text: str | None = None, alert: bool = False) -> None:
+    q = update.callback_query
+    if q is None:
+        return
+    try:
+        await q.answer(text=(text or "")[:200] or None, show_alert=alert)
+    except Exception as exc:  # an old query, network trouble: never fatal
+        log.info("answerCallbackQuery failed: %s", exc)
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+async def cmd_start(update: Update, context: Ctx) -> None:
+    rt = rt_of(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    private = chat.type == ChatType.PRIVATE
+    await store.upsert_user(rt.db, user, started=private or None)
+    lang = await _lang(context, update)
+    if not private:
+        _reply(context, chat.id, t(lang, "help.text"))
+        return
+    payload = context.args[0] if context.args else ""
+    if payload.startswith("join_"):
+        try:
+            _, table_id, seat = payload.split("_")
+            err = await rt.join(int(table_id), int(seat), user)
+        except ValueError:
+            err = t(lang, "err.bad_link")
+        if err == "need_start":  # cannot happen: we just marked the user
+            err = None
+        if err:
+            _reply(context, chat.id, err)
+        else:
+            _reply(context, chat.id, t(lang, "start.seated", seat=render.seat_name(lang, int(seat)), table=table_id))
+        return
+    _reply(context, chat.id, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
+
+
+async def cmd_help(update: Update, context: Ctx) -> None:
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = await _lang(context, update)
+    from engine.options import preset_ids
+    _reply(context, chat.id, t(lang, "help.text") + "\n" + t(lang, "help.presets", presets=", ".join(preset_ids())))
+
+
+async def cmd_lang(update: Update, context: Ctx) -> None:
+    rt = rt_of(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    await store.upsert_user(rt.db, user)
+    arg = (context.args[0] if context.args else "").lower()
+    if arg in ("zh", "zh-cn", "中文", "cn", "en", "english"):
+        lang = "en" if arg.startswith("en") else "zh"
+        await store.set_user_lang(rt.db, user.id, lang)
+        _reply(context, chat.id, t(lang, "lang.set"))
+        return
+    lang = await _lang(context, update)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton("中文", callback_data="L:zh"),
+                                    InlineKeyboardButton("English", callback_data="L:en")]])
+    _reply(context, chat.id, t(lang, "lang.choose"), markup)
+
+
+async def cmd_newtable(update: Update, context: Ctx) -> None:
+    rt = rt_of(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    await store.upsert_user(rt.db, user)
+    lang = await _lang(context, update)
+    if chat.type == ChatType.PRIVATE:
+        _reply(context, chat.id, t(lang, "newtable.group_only"))
+        return
+    await store.upsert_chat(rt.db, chat)
+    err = await rt.new_table(chat, user, list(context.args or []))
+    if err:
+        _reply(context, chat.id, err)
+
+
+async def cmd_leave(update: Update, context: Ctx) -> None:
+    rt = rt_of(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    lang = await _lang(context, update)
+    table = await store.open_table_in_chat(rt.db, chat.id)
+    if table is None:
+        _reply(context, chat.id, t(lang, "err.no_table"))
+        return
+    err = await rt.leave(table.id, user)
+    if err:
+        _reply(context, chat.id, err)
+
+
+async def cmd_stop(update: Update, context: Ctx) -> None:
+    rt = rt_of(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    lang = await _lang(context, update)
+    table = await store.open_table_in_chat(rt.db, chat.id)
+    if table is None:
+        _reply(context, chat.id, t(lang, "err.no_table"))
+        return
+    err = await rt.stop_table(table.id, user)
+    if err:
+        _reply(context, chat.id, err)
+
+
+# --- buttons -------------------------------------------------------------------------------------
+
+async def on_button(update: Update, context: Ctx) -> None:
+    t0 = time.perf_counter()
+    q = update.callback_query
+    if q is None or q.from_user is None:
+        return
+    rt = rt_of(context)
+    data = q.data or ""
+    parts = data.split(":")
+    user = q.from_user
+    await store.upsert_user(rt.db, user)
+    lang = await rt.user_lang(user.id, user.language_code)
+    op = parts[0]
+    try:
+        if op == "L" and len(parts) == 2:
+            new = normalize(parts[1])
+            await store.set_user_lang(rt.db, user.id, new)
+            await _answer(update, t(new, "lang.set"))
+            return
+        if op in ("j", "g", "l") and len(parts) >= 2:
+            await table_button(update, context, op, parts, user, lang)
+            return
+        if op in ("s", "c", "p", "k", "b", "o", "n", "x", "r", "t", "q", "h") and len(parts) >= 3:
+            await hand_button(update, context, op, parts, user, lang, t0)
+            return
+    except ValueError:
+        pass
+    await _answer(update, t(lang, "err.stale"))
+
+
+async def table_button(update: Update, context: Ctx, op: str, parts: list[str], user: Any, lang: str) -> None:
+    rt = rt_of(context)
+    table_id = int(parts[1])
+    if op == "j":
+        seat = int(parts[2])
+        err = await rt.join(table_id, seat, user)
+        if err == "need_start":
+            await _answer(update, t(lang, "join.need_start"), alert=True)
+            table = await store.get_table(rt.db, table_id)
+            if table is not None:
+                glang = rt.group_lang()
+                rt.send(table.chat_id, t(glang, "join.open_chat", name=user.first_name,
+                                         seat=render.seat_name(glang, seat)),
+                        render.open_chat_button(glang, rt.bot_username, f"join_{table_id}_{seat}"))
+            return
+        await _answer(update, err or t(lang, "join.ok", seat=render.seat_name(lang, seat)))
+        return
+    if op == "g":
+        err = await rt.start_table(table_id, user)
+        await _answer(update, err or t(lang, "start.ok"))
+        return
+    if op == "l":
+        err = await rt.leave(table_id, user)
+        await _answer(update, err or t(lang, "leave.ok"))
+
+
+async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], user: Any, lang: str,
+                      t0: float) -> None:
+    rt = rt_of(context)
+    match_id, deal = int(parts[1]), int(parts[2])
+    row = await store.get_match_row(rt.db, match_id)
+    if row is None:
+        await _answer(update, t(lang, "err.stale"))
+        return
+    seat = await rt.seat_of_user(match_id, user.id)
+    if seat is None:
+        await _answer(update, t(lang, "err.not_your_table"), alert=True)
+        return
+    if row.status not in ("playing", "paused"):
+        await _answer(update, t(lang, "err.stale"))
+        return
+    _, m = await store.load_match(rt.db, match_id)
+    view = m.seat_view(seat)
+    if render.deal_marker(row.game, view) != deal:
+        await _answer(update, t(lang, "err.stale"))
+        return
+    sel_text, sel_deal = await store.get_selection(rt.db, match_id, seat)
+    selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
+    if op in ("s", "c"):
+        if op == "c":
+            selection = []
+        else:
+            card, copy = int(parts[3]), int(parts[4])
+            hand = parse_hand(view)
+            if hand.count(card) <= copy:
+                await _answer(update, t(lang, "err.stale"))
+                return
+            have = selection.count(card)
+            selection = [c for c in selection if c != card]
+            selection += [card] * (copy if have > copy else copy + 1)
+        await store.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
+        await _answer(update)
+        async with rt.lock(match_id):
+            row2, m2 = await store.load_match(rt.db, match_id)
+            await rt.render_hand(row2, m2, seat, user.id)
+        return
+    my = _my_kinds(view)
+    sel = cards_text(selection)
+    if op in ("p", "k", "t", "r") and not selection:
+        await _answer(update, t(lang, "err.select_first"))
+        return
+    if op == "p":
+        action = f"{seat} play {sel}"
+    elif op == "r":
+        action = f"{seat} play {sel} as {parts[3]}"
+    elif op == "k":
+        action = f"{seat} bury {sel}"
+    elif op == "t":
+        action = f"{seat} {'return' if 'return' in my else 'tribute'} {sel}"
+    elif op in ("b", "o"):
+        cards = [int(x) for x in parts[3].split(".")]
+        action = f"{seat} {'overturn' if op == 'o' else 'bid'} {cards_text(cards)}"
+    elif op == "n":
+        action = f"{seat} {'pass_overturn' if 'overturn' in my else 'pass_bid'}"
+    elif op == "x":
+        action = f"{seat} pass"
+    elif op == "q":
+        action = f"{seat} ask_counts"
+    elif op == "h":
+        action = f"{seat} choose {parts[3]}"
+    else:
+        await _answer(update, t(lang, "err.stale"))
+        return
+    ok, err = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{update.callback_query.id}",
+                           lang=lang, t0=t0)
+    await _answer(update, err if err else None)
+
+
+def _my_kinds(view: dict[str, Any]) -> list[str]:
+    if "my_turns" in view:
+        return list(view.get("my_turns") or [])
+    hint = view.get("hint")
+    return [hint["kind"]] if hint else []
+
+
+# --- typed plays ---------------------------------------------------------------------------------
+
+PASS_WORDS = {"pass", "p", "不要", "过", "要不起", "pass_bid", "不亮", "不反"}
+
+
+async def on_private_text(update: Update, context: Ctx) -> None:
+    t0 = time.perf_counter()
+    rt = rt_of(context)
+    msg, user = update.effective_message, update.effective_user
+    if msg is None or user is None or not msg.text:
+        return
+    await store.upsert_user(rt.db, user, started=True)
+    lang = await rt.user_lang(user.id, user.language_code)
+    found = await rt.user_match(user.id)
+    if found is None:
+        _reply(context, msg.chat_id, t(lang, "typed.no_match"))
+        return
+    match_id, seat = found
+    row, m = await store.load_match(rt.db, match_id)
+    view = m.seat_view(seat)
+    my = _my_kinds(view)
+    text = msg.text.strip()
+    low = text.lower()
+    if low in PASS_WORDS:
+        if "overturn" in my:
+            action = f"{seat} pass_overturn"
+        elif "bid" in my:
+            action = f"{seat} pass_bid"
+        else:
+            action = f"{seat} pass"
+    elif low in ("问张数", "counts", "ask"):
+        action = f"{seat} ask_counts"
+    else:
+        try:
+            cards = parse_cards(text)
+        except RuleError as err:
+            _reply(context, msg.chat_id, rule_error(lang, err) + "\n" + t(lang, "typed.hint"))
+            return
+        if not cards:
+            _reply(context, msg.chat_id, t(lang, "typed.hint"))
+            return
+        verb = "play"
+        for kind, v in (("kitty", "bury"), ("rebury", "bury"), ("tribute", "tribute"), ("return", "return"),
+                        ("overturn", "overturn"), ("lead", "play"), ("follow", "play"), ("play", "play")):
+            if kind in my:
+                verb = v
+                break
+        else:
+            if view.get("legal_bids") and "bid" in my:
+                verb = "bid"
+        action = f"{seat} {verb} {cards_text(cards)}"
+    ok, err = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}", lang=lang,
+                           t0=t0)
+    if err:
+        _reply(context, msg.chat_id, err)
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+async def on_error(update: object, context: Ctx) -> None:
+    log.error("error while handling an update", exc_info=context.error)
+    if not isinstance(update, Update):
+        return
+    try:
+        rt = rt_of(context)
+        user = update.effective_user
+        lang = await rt.user_lang(user.id if user else None, user.language_code if user else None)
+    except Exception:
+        lang = "zh"
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(t(lang, "err.internal"))
+        elif update.effective_chat is not None:
+            rt_of(context).send(update.effective_chat.id, t(lang, "err.internal"))
+    except Exception:
+        pass
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(CommandHandler("start", cmd_start))
+    app.add_handler(CommandHandler("help", cmd_help))
+    app.add_handler(CommandHandler("lang", cmd_lang))
+    app.add_handler(CommandHandler("newtable", cmd_newtable))
+    app.add_handler(CommandHandler("leave", cmd_leave))
+    app.add_handler(CommandHandler("stop", cmd_stop))
+    app.add_handler(CallbackQueryHandler(on_button))
+    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text))
+    app.add_error_handler(on_error)

@@ -1,0 +1,651 @@
+"""The running bot: database, outbox, clocks, and the table/match flow.
+
+Handlers stay thin (parse, authorise) and call the methods here.  Flow of one action:
+``act`` applies it in one transaction (version check, dedupe key), then ``_after`` renders the
+table and hand messages through the outbox, announces events, re-arms the move clock and
+schedules the table's next step (dealing batches, computer players, the bid window, the next
+deal).  Pacing uses asyncio timers; they are derived from the stored state, so a restart
+resumes them (``resume_all``).  Move clocks, bid windows and the match time limit are
+stored deadlines (restart-safe, idempotent: the payload carries the version).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from datetime import datetime, timedelta
+from typing import Any
+
+from telegram import BotCommand, BotCommandScopeDefault
+
+from bot import render, store
+from bot.i18n import normalize, rule_error, t
+from bot.outbox import BotSender, Outbox
+from bot.settings import Settings
+from engine.errors import RuleError
+from engine.options import load_preset
+from engine.rng import rng_for
+from scheduler.deadlines import DeadlineData, DeadlineScheduler
+from storage.db import open_database
+
+log = logging.getLogger(__name__)
+
+COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop")
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []  # update received -> action committed (seconds)
+        self.cards_played = 0
+        self.actions = 0
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return 0.0
+        xs = sorted(self.latencies)
+        return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+class Runtime:
+    def __init__(self, app: Any, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+        self.db: Any = None
+        self.outbox: Outbox | None = None
+        self.scheduler: Any = None
+        self.started = False
+        self.bot_username: str | None = None
+        self.metrics = Metrics()
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._window_armed: dict[int, int] = {}
+        self._clock_armed: dict[int, tuple[int, int]] = {}
+        self._stopping = False
+        self.deadlines: dict[int, datetime] = {}
+        self._seeds: dict[int, int] = {}
+
+    # --- life cycle -------------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        self._stopping = False
+        self.db = await open_database(self.settings.DATABASE_URL)
+        self.outbox = Outbox(BotSender(self.app.bot), rate_scale=self.settings.TELEGRAM_RATE_SCALE,
+                             on_error=self._send_refused, on_sent=self._sent)
+        self.outbox.start()
+        for ref in await store.all_refs(self.db):
+            self.outbox.remember(ref.chat_id, ref.message_id, ref.last_text_hash)
+        try:
+            self.bot_username = self.app.bot.username
+        except Exception:
+            self.bot_username = None
+        await self._set_commands()
+        self.scheduler = DeadlineScheduler()
+        self.scheduler.register("move_clock", self._on_move_clock)
+        self.scheduler.register("bid_window", self._on_bid_window)
+        self.scheduler.register("match_time", self._on_match_time)
+        await self.scheduler.start(self.db)
+        self.started = True
+        await self.resume_all()
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for h in self._timers.values():
+            h.cancel()
+        self._timers.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def shutdown(self) -> None:
+        await self.stop()
+        if self.scheduler is not None:
+            with contextlib.suppress(Exception):
+                await self.scheduler.shutdown(timeout=2)
+        if self.outbox is not None:
+            await self.outbox.stop(drain=True, timeout=5)
+        if self.db is not None:
+            await self.db.dispose()
+        self.started = False
+
+    async def _set_commands(self) -> None:
+        bot = self.app.bot
+        try:
+            for lang, code in (("zh", None), ("en", "en")):
+                cmds = [BotCommand(c, t(lang, f"cmd.{c}")) for c in COMMANDS]
+                if code is None:
+                    await bot.set_my_commands(cmds, scope=BotCommandScopeDefault())
+                else:
+                    await bot.set_my_commands(cmds, scope=BotCommandScopeDefault(), language_code=code)
+        except Exception as exc:  # never fatal
+            log.warning("setMyCommands failed: %s", exc)
+
+    # --- outbox hooks -----------------------------------------------------------------------
+
+    async def _sent(self, chat_id: int, message_id: int, digest: str) -> None:
+        if self.db is not None:
+            await store.set_ref_hash(self.db, chat_id, message_id, digest)
+
+    async def _send_refused(self, chat_id: int, exc: Exception) -> None:
+        """A private chat refused a message (blocked, never started): tell that user's table."""
+        if chat_id < 0 or self.db is None:
+            return
+        await store.set_user_blocked(self.db, chat_id, True)
+        for table in await store.live_tables(self.db):
+            for seat in await store.seats(self.db, table.id):
+                if seat.user_id == chat_id:
+                    user = await store.get_user(self.db, chat_id)
+                    name = user.first_name if user else str(chat_id)
+                    lang = self.group_lang()
+                    self.send(table.chat_id, t(lang, "note.cannot_dm", name=name,
+                                               seat=render.seat_name(lang, seat.seat)),
+                              render.open_chat_button(lang, self.bot_username, f"t{table.id}"))
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def group_lang(self) -> str:
+        return normalize(self.settings.BOT_LANGUAGE)
+
+    async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
+        if user_id is not None and self.db is not None:
+            user = await store.get_user(self.db, user_id)
+            if user is not None:
+                return normalize(user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE)
+        return normalize(tg_code, self.settings.BOT_LANGUAGE)
+
+    def send(self, chat_id: int, text: str, markup: Any = None) -> asyncio.Future[int | None]:
+        assert self.outbox is not None
+        return self.outbox.send_nowait(chat_id, text, markup)
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        lk = self._locks.get(match_id)
+        if lk is None:
+            lk = self._locks[match_id] = asyncio.Lock()
+        return lk
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def kick(self, match_id: int, delay: float = 0.0) -> None:
+        """Run the table's next step for ``match_id`` after ``delay`` seconds (replaces a pending one)."""
+        if self._stopping:
+            return
+        old = self._timers.pop(match_id, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._timers[match_id] = loop.call_later(max(0.0, delay), lambda: self._spawn(self.tick(match_id)))
+
+    # --- tables ----------------------------------------------------------------------------
+
+    async def table_names(self, table_id: int) -> tuple[list[str | None], list[bool], list[int | None]]:
+        seats = await store.seats(self.db, table_id)
+        ids = [s.user_id for s in seats]
+        users = await store.get_users(self.db, [i for i in ids if i is not None])
+        names: list[str | None] = []
+        for s in seats:
+            if s.user_id is not None:
+                u = users.get(s.user_id)
+                names.append((u.first_name if u else None) or str(s.user_id))
+            else:
+                names.append(None)
+        return names, [s.is_computer for s in seats], ids
+
+    async def player_names(self, table_id: int, lang: str) -> list[str]:
+        names, computers, _ = await self.table_names(table_id)
+        out = []
+        for seat in range(4):
+            if computers[seat] and not names[seat]:
+                out.append(t(lang, "name.computer_n", n=seat + 1))
+            else:
+                out.append(names[seat] or "?")
+        return out
+
+    async def render_lobby(self, table_id: int) -> None:
+        table = await store.get_table(self.db, table_id)
+        if table is None:
+            return
+        lang = self.group_lang()
+        names, computers, _ = await self.table_names(table_id)
+        title = self.title(lang, table.preset_id)
+        text, markup = render.lobby(lang, table_id, title, names, computers, self.bot_username)
+        if table.table_message_id is None:
+            mid = await self.send(table.chat_id, text, markup)
+            if mid is not None:
+                await store.set_table(self.db, table_id, table_message_id=mid)
+                await store.save_ref(self.db, chat_id=table.chat_id, message_id=mid, purpose="table",
+                                     table_id=table_id)
+        else:
+            assert self.outbox is not None
+            self.outbox.edit(table.chat_id, table.table_message_id, text, markup)
+
+    def title(self, lang: str, preset_id: str) -> str:
+        try:
+            preset = load_preset(preset_id)
+            return preset.title_zh if lang == "zh" else preset.title_en
+        except RuleError:
+            return preset_id
+
+    async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
+        """Create a table from ``/newtable`` arguments; returns an error text or None."""
+        lang = self.group_lang()
+        ulang = await self.user_lang(user.id, user.language_code)
+        if not args:
+            from engine.options import preset_ids
+            return t(ulang, "newtable.usage", presets=", ".join(preset_ids()))
+        preset_id, rest = args[0], args[1:]
+        overrides: dict[str, str] = {}
+        bots = 0
+        seed: int | None = None
+        try:
+            preset = load_preset(preset_id)
+            for arg in rest:
+                key, sep, value = arg.partition("=")
+                if not sep:
+                    raise RuleError("bad_argument", "Not option=value: {arg}", arg=arg)
+                if key == "bots":
+                    if not value.isdigit() or not 0 <= int(value) <= 4:
+                        raise RuleError("bad_option", "Option {field}={value} is not allowed; allowed: {allowed}",
+                                        field="bots", value=value, allowed="0..4")
+                    bots = int(value)
+                elif key == "seed" and value.isdigit():
+                    seed = int(value)
+                else:
+                    overrides[key] = value
+            preset = preset.with_overrides(overrides)
+        except RuleError as err:
+            return rule_error(ulang, err)
+        existing = await store.open_table_in_chat(self.db, chat.id)
+        if existing is not None:
+            return t(ulang, "newtable.exists", table=existing.id)
+        order = [3, 1, 2, 0]
+        table = await store.create_table(self.db, chat.id, preset.id, preset.game, preset.rules, user.id,
+                                         sorted(order[:bots]))
+        if seed is not None:
+            self._seeds[table.id] = seed
+        await self.render_lobby(table.id)
+        if bots == 4:
+            await self.start_table(table.id, None)
+        del lang
+        return None
+
+    async def join(self, table_id: int, seat: int, user: Any) -> str | None:
+        """Seat ``user``; returns an error text (in the user's language) or None."""
+        lang = await self.user_lang(user.id, getattr(user, "language_code", None))
+        table = await store.get_table(self.db, table_id)
+        if table is None or table.status != "open":
+            return t(lang, "err.table_closed")
+        u = await store.get_user(self.db, user.id)
+        if u is None or not u.started_bot:
+            return "need_start"
+        try:
+            await store.take_seat(self.db, table_id, seat, user.id)
+        except RuleError as err:
+            return rule_error(lang, err)
+        await self.render_lobby(table_id)
+        return None
+
+    async def leave(self, table_id: int, user: Any) -> str | None:
+        lang = await self.user_lang(user.id, getattr(user, "language_code", None))
+        table = await store.get_table(self.db, table_id)
+        if table is None or table.status != "open":
+            return t(lang, "err.cannot_leave")
+        seat = await store.leave_seat(self.db, table_id, user.id)
+        if seat is None:
+            return t(lang, "err.not_seated")
+        await self.render_lobby(table_id)
+        return None
+
+    async def start_table(self, table_id: int, user: Any | None) -> str | None:
+        table = await store.get_table(self.db, table_id)
+        lang = await self.user_lang(user.id if user else None, getattr(user, "language_code", None))
+        if table is None or table.status != "open":
+            return t(lang, "err.table_closed")
+        names, computers, ids = await self.table_names(table_id)
+        if user is not None and user.id not in ids and user.id != table.created_by:
+            return t(lang, "err.not_your_table")
+        await store.fill_computers(self.db, table_id)
+        row = await store.start_match(self.db, table, self._seeds.pop(table_id, None))
+        opts = table.options_json
+        if int(opts.get("time_limit_minutes") or 0) > 0:
+            due = self.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
+            await self.scheduler.schedule(self.db, "match_time", f"match:{row.id}:time", due, {"match_id": row.id})
+        async with self.lock(row.id):
+            await self.render_match(row.id)
+        self.kick(row.id, 0)
+        return None
+
+    async def stop_table(self, table_id: int, user: Any) -> str | None:
+        table = await store.get_table(self.db, table_id)
+        lang = await self.user_lang(user.id, getattr(user, "language_code", None))
+        if table is None:
+            return t(lang, "err.table_closed")
+        if user.id != table.created_by and user.id not in self.settings.BOT_ADMIN_IDS:
+            return t(lang, "err.only_creator")
+        await store.set_table(self.db, table_id, status="aborted")
+        row = await store.match_of_table(self.db, table_id)
+        if row is not None and row.status != "finished":
+            await store.set_match_status(self.db, row.id, "aborted")
+            await self.scheduler.cancel(self.db, "move_clock", f"match:{row.id}")
+            h = self._timers.pop(row.id, None)
+            if h:
+                h.cancel()
+        self.send(table.chat_id, t(self.group_lang(), "table.stopped", table=table_id))
+        return None
+
+    # --- seats of a match ------------------------------------------------------------------
+
+    async def match_context(self, match_id: int) -> tuple[Any, Any, Any, list[Any]]:
+        row, m = await store.load_match(self.db, match_id)
+        table = await store.get_table(self.db, row.table_id)
+        seats = await store.seats(self.db, row.table_id)
+        return row, m, table, seats
+
+    async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
+        row = await store.get_match_row(self.db, match_id)
+        if row is None:
+            return None
+        for s in await store.seats(self.db, row.table_id):
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    async def user_match(self, user_id: int) -> tuple[int, int] | None:
+        """The (match id, seat) the user plays in now (latest)."""
+        best: tuple[int, int] | None = None
+        for row in await store.playing_matches(self.db):
+            for s in await store.seats(self.db, row.table_id):
+                if s.user_id == user_id and (best is None or row.id > best[0]):
+                    best = (row.id, s.seat)
+        return best
+
+    # --- actions ---------------------------------------------------------------------------
+
+    async def act(self, match_id: int, seat: int, action: str, *, user_id: int | None, dedupe: str | None,
+                  lang: str, t0: float | None = None, source: str = "player") -> tuple[bool, str | None]:
+        """Apply ``action`` for ``seat``; returns (applied, error text in ``lang``)."""
+        async with self.lock(match_id):
+            row = await store.get_match_row(self.db, match_id)
+            if row is None or row.status not in ("playing", "paused"):
+                return False, t(lang, "err.stale")
+            try:
+                applied = await store.apply_action(self.db, match_id, action, expected_version=row.version,
+                                                   actor_user_id=user_id, dedupe_key=dedupe)
+            except RuleError as err:
+                return False, rule_error(lang, err)
+            except store.StaleVersion:
+                return False, t(lang, "err.stale")
+            if applied.duplicate:
+                return False, None
+            if t0 is not None:
+                self.metrics.latencies.append(time.perf_counter() - t0)
+            await self._after(match_id, applied, source=source, seat=seat)
+        return True, None
+
+    async def _apply_sys(self, match_id: int, action: str) -> Any | None:
+        try:
+            applied = await store.apply_action(self.db, match_id, action)
+        except (RuleError, store.StaleVersion) as err:
+            log.info("match %s: %s not applied: %s", match_id, action, err)
+            return None
+        return applied
+
+    async def _after(self, match_id: int, applied: Any, *, source: str, seat: int | None = None,
+                     render_now: bool = True) -> None:
+        self.metrics.actions += 1
+        for ev in applied.events:
+            if ev.kind == "play":
+                self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
+        await self.announce(match_id, applied.events, source=source, seat=seat)
+        if render_now:
+            await self.render_match(match_id)
+        await self.arm_clock(match_id, applied.match, applied.version)
+        self.schedule_next(match_id, applied.match)
+
+    # --- pacing ----------------------------------------------------------------------------
+
+    def schedule_next(self, match_id: int, m: Any) -> None:
+        s = self.settings
+        if m.finished:
+            return
+        step = m.system_step()
+        if step == "sys deal":
+            self.kick(match_id, s.deal_delay)
+        elif step == "sys next_deal":
+            first = not getattr(m, "history", None) and not m.log
+            self.kick(match_id, 0 if first else max(s.deal_delay * 2, s.ai_delay))
+        elif step is not None:
+            self.kick(match_id, s.ai_delay)
+        else:
+            self.kick(match_id, s.ai_delay)
+
+    async def tick(self, match_id: int) -> None:
+        """One step of the table itself: computer players, dealing, windows, next deal."""
+        self._timers.pop(match_id, None)
+        if self._stopping:
+            return
+        try:
+            async with self.lock(match_id):
+                await self._tick(match_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("tick failed for match %s", match_id)
+
+    async def _tick(self, match_id: int) -> None:
+        row, m, table, seats = await self.match_context(match_id)
+        if row.status != "playing" or table is None or table.status != "playing":
+            return
+        if m.finished:
+            return
+        computers = {s.seat for s in seats if s.is_computer}
+        # computer players act first (required turns, or a bid they want to make)
+        for turn in m.turns():
+            if turn.seat in computers:
+                try:
+                    action = m.ai_action(turn.seat, rng_for(row.seed, "ai", row.version, turn.seat))
+                except RuleError:
+                    action = None
+                if action:
+                    applied = await self._apply_sys(match_id, action)
+                    if applied is not None:
+                        await self._after(match_id, applied, source="ai", seat=turn.seat)
+                        return
+        step = m.system_step()
+        if step == "sys deal":
+            applied = None
+            for _ in range(max(1, self.settings.DEAL_BATCH)):
+                applied = await self._apply_sys(match_id, "sys deal")
+                if applied is None:
+                    break
+                self.metrics.actions += 1
+                if applied.match.system_step() != "sys deal":
+                    break
+            if applied is not None:
+                await self.announce(match_id, applied.events, source="sys")
+                await self.render_match(match_id)
+                await self.arm_clock(match_id, applied.match, applied.version)
+                self.schedule_next(match_id, applied.match)
+            return
+        if step is not None:
+            applied = await self._apply_sys(match_id, step)
+            if applied is not None:
+                await self._after(match_id, applied, source="sys")
+            return
+        turns = m.turns()
+        if turns and all(not tr.required for tr in turns):
+            # an optional window (the bid window): close it when its time is up, or when no human may act
+            humans = [tr for tr in turns if tr.seat not in computers]
+            if not humans:
+                applied = await self._apply_sys(match_id, "sys close_bidding")
+                if applied is not None:
+                    await self._after(match_id, applied, source="sys")
+                return
+            if self._window_armed.get(match_id) != row.version and not self._window_is_armed(match_id):
+                seconds = int(table.options_json.get("bid_window_seconds", 10) or 0)
+                due = self.scheduler.now() + timedelta(seconds=seconds)
+                await self.scheduler.schedule(self.db, "bid_window", f"match:{match_id}:window", due,
+                                              {"match_id": match_id, "deal": getattr(m, "deal_no", 0)})
+                self._window_armed[match_id] = row.version
+
+    def _window_is_armed(self, match_id: int) -> bool:
+        return match_id in self._window_armed
+
+    async def _on_bid_window(self, deadline: DeadlineData) -> None:
+        payload = deadline.payload
+        match_id = int(payload["match_id"])
+        self._window_armed.pop(match_id, None)
+        async with self.lock(match_id):
+            row, m = await store.load_match(self.db, match_id)
+            if row.status != "playing" or getattr(m, "deal_no", 0) != payload.get("deal"):
+                return
+            turns = m.turns()
+            if turns and all(not tr.required for tr in turns) and m.system_step() is None:
+                applied = await self._apply_sys(match_id, "sys close_bidding")
+                if applied is not None:
+                    await self._after(match_id, applied, source="sys")
+
+    async def _on_match_time(self, deadline: DeadlineData) -> None:
+        payload = deadline.payload
+        match_id = int(payload["match_id"])
+        async with self.lock(match_id):
+            row, m = await store.load_match(self.db, match_id)
+            if row.status != "playing" or m.finished:
+                return
+            applied = await self._apply_sys(match_id, "sys time_up")
+            if applied is not None:
+                await self._after(match_id, applied, source="sys")
+
+    # --- move clocks -----------------------------------------------------------------------
+
+    async def arm_clock(self, match_id: int, m: Any, version: int) -> None:
+        """Cancel the match's move clock; start one if the next turn has a clock."""
+        if self.scheduler is None:
+            return
+        ref = f"match:{match_id}"
+        await self.scheduler.cancel(self.db, "move_clock", ref)
+        if m.finished:
+            return
+        row = await store.get_match_row(self.db, match_id)
+        if row is None:
+            return
+        seats = await store.seats(self.db, row.table_id)
+        computers = {s.seat for s in seats if s.is_computer}
+        for turn in m.turns():
+            if not turn.required or not turn.clock or turn.seat in computers:
+                continue
+            seconds = int(getattr(m.options, turn.clock, 0) or 0)
+            if seconds <= 0:
+                continue
+            due = self.scheduler.now() + timedelta(seconds=seconds)
+            await self.scheduler.schedule(self.db, "move_clock", ref, due,
+                                          {"match_id": match_id, "version": version, "seat": turn.seat})
+            self._clock_armed[match_id] = (version, turn.seat)
+            self.deadlines[match_id] = due
+            return
+        self.deadlines.pop(match_id, None)
+
+    async def _on_move_clock(self, deadline: DeadlineData) -> None:
+        payload = deadline.payload
+        match_id, version, seat = int(payload["match_id"]), int(payload["version"]), int(payload["seat"])
+        async with self.lock(match_id):
+            row, m = await store.load_match(self.db, match_id)
+            if row.status != "playing" or row.version != version or m.finished:
+                return
+            try:
+                action = m.auto_action(seat)
+            except RuleError:
+                return
+            try:
+                applied = await store.apply_action(self.db, match_id, action, expected_version=version,
+                                                   dedupe_key=f"clock:{version}")
+            except (RuleError, store.StaleVersion):
+                return
+            if applied.duplicate:
+                return
+            lang = self.group_lang()
+            table = await store.get_table(self.db, row.table_id)
+            names = await self.player_names(row.table_id, lang)
+            if table is not None:
+                self.send(table.chat_id, t(lang, "note.timeout", name=names[seat], seat=render.seat_name(lang, seat)))
+            await self._after(match_id, applied, source="clock", seat=seat)
+
+    # --- rendering -------------------------------------------------------------------------
+
+    async def announce(self, match_id: int, events: list[Any], *, source: str, seat: int | None = None) -> None:
+        interesting = [e for e in events if e.kind in render.ANNOUNCED]
+        if not interesting:
+            return
+        row = await store.get_match_row(self.db, match_id)
+        if row is None:
+            return
+        table = await store.get_table(self.db, row.table_id)
+        if table is None:
+            return
+        lang = self.group_lang()
+        names = await self.player_names(row.table_id, lang)
+        for ev in interesting:
+            text = render.announcement(lang, row.game, ev, names)
+            if text:
+                self.send(table.chat_id, text)
+            if ev.kind == "match_over":
+                await store.set_table(self.db, table.id, status="finished")
+                await self.scheduler.cancel(self.db, "move_clock", f"match:{match_id}")
+                await self.scheduler.cancel(self.db, "match_time", f"match:{match_id}:time")
+
+    async def render_match(self, match_id: int) -> None:
+        row, m, table, seats = await self.match_context(match_id)
+        if table is None or self.outbox is None:
+            return
+        lang = self.group_lang()
+        names = await self.player_names(row.table_id, lang)
+        deadline = self.deadlines.get(match_id)
+        text, markup = render.table_message(lang, row.game, m.public_view(), names, deadline, self.bot_username,
+                                            self.title(lang, table.preset_id), clocks=table.options_json)
+        if table.table_message_id is not None:
+            self.outbox.edit(table.chat_id, table.table_message_id, text, markup)
+        for s in seats:
+            if s.user_id is None:
+                continue
+            await self.render_hand(row, m, s.seat, s.user_id, names)
+
+    async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None) -> None:
+        assert self.outbox is not None
+        lang = await self.user_lang(user_id)
+        if names is None or lang != self.group_lang():
+            names = await self.player_names(row.table_id, lang)
+        view = m.seat_view(seat)
+        deal = render.deal_marker(row.game, view)
+        sel_text, sel_deal = await store.get_selection(self.db, row.id, seat)
+        from engine.cards import parse_cards
+        selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
+        text, markup = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
+                                           self.deadlines.get(row.id))
+        ref = await store.message_ref(self.db, purpose="hand", match_id=row.id, seat=seat)
+        if ref is not None and ref.deal_no == deal:
+            self.outbox.edit(ref.chat_id, ref.message_id, text, markup)
+            return
+        mid = await self.send(user_id, text, markup)
+        if mid is not None:
+            await store.save_ref(self.db, chat_id=user_id, message_id=mid, purpose="hand", match_id=row.id,
+                                 seat=seat, deal_no=deal)
+
+    async def resume_all(self) -> None:
+        """After a restart: re-render live tables and continue their next step."""
+        for row in await store.playing_matches(self.db):
+            table = await store.get_table(self.db, row.table_id)
+            if table is None or table.status != "playing":
+                continue
+            try:
+                async with self.lock(row.id):
+                    _, m = await store.load_match(self.db, row.id)
+                    await self.render_match(row.id)
+                self.schedule_next(row.id, m)
+            except Exception:
+                log.exception("could not resume match %s", row.id)
