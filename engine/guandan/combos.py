@@ -15,6 +15,15 @@ are the same play for the rules; ``readings`` lists each key once.
 
 Bomb ladder (2.3), low to high: 4-card < 5-card < straight flush < 6 < 7 < 8 < 9 < 10-card
 < joker bomb; bombs of one size compare by rank, straight flushes by top card.
+
+Decisions where rules.md and the notice are silent:
+
+* the pair of a full house may be a pair of jokers (BJ BJ or SJ SJ: 2.3 allows them as pairs);
+* five cards of one rank are a bomb, never a full house (the triple and the pair differ in rank);
+* wild cards alone (♥L, ♥L ♥L) read as themselves only (see ``wild``);
+* a bomb and a straight flush never come from one selection with two decks (a bomb needs one
+  natural rank, a straight flush five, and at most two cards are wild); the multi-reading cases
+  are bomb / full house, straight flush / straight, two full houses, two tubes, tube / plate.
 """
 
 from __future__ import annotations

@@ -199,3 +199,21 @@ def test_rules_2_2_readings_equal_every_substitution_of_the_wild_cards(
     cards = pool[: size - n_wild] + [wild] * n_wild
     rng.shuffle(cards)
     assert {r.key for r in readings(cards, level)} == brute_keys(cards, level)
+
+
+def test_rules_2_3_no_five_cards_read_as_both_a_bomb_and_a_straight_flush() -> None:
+    """2.3 lists a bomb and a straight flush among the readings wild cards allow; with two decks they never
+    come from one selection (a bomb needs one natural rank, a straight flush five ranks, and there are
+    at most two wild cards), so the choice is always bomb/full house or straight flush/straight."""
+    import itertools
+
+    level = 10
+    wild = 13 + level - 2
+    kinds = [c for c in range(52) if c != wild]
+    seen_sf = seen_bomb = False
+    for three in itertools.combinations_with_replacement(kinds, 3):
+        ks = {r.kind for r in readings([*three, wild, wild], level)}
+        seen_sf |= "straight_flush" in ks
+        seen_bomb |= "bomb" in ks
+        assert not {"bomb", "straight_flush"} <= ks, three
+    assert seen_sf and seen_bomb
