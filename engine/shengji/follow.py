@@ -77,31 +77,39 @@ def best_tractor_match(
                 return (k,), [(k, s)]
         return (), []
 
-    best: list[tuple[tuple[int, ...], list[Placement]]] = [((), [])]
     full = len(lengths)
+    memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], list[Placement]]] = {}
 
-    def rec(i: int, score: tuple[int, ...], placed: list[Placement]) -> bool:
-        if score > best[0][0]:
-            best[0] = (score, list(placed))
+    def solve(i: int) -> tuple[tuple[int, ...], list[Placement]]:
         if i == full:
-            return len(score) == full
+            return (), []
+        key = (i, tuple(prof))
+        got = memo.get(key)
+        if got is not None:
+            return got
         k = lengths[i]
+        best: tuple[tuple[int, ...], list[Placement]] = ((), [])
         order = starts(k) if starts is not None else range(n - k + 1)
         for s in order:
             if all(prof[s:s + k]):
                 for j in range(s, s + k):
                     prof[j] -= 1
-                placed.append((k, s))
-                done = rec(i + 1, score + (k,), placed)
-                placed.pop()
+                sc, pl = solve(i + 1)
                 for j in range(s, s + k):
                     prof[j] += 1
-                if done:
-                    return True
-        return rec(i + 1, score, placed)
+                cand = ((k, *sc), [(k, s), *pl])
+                if cand[0] > best[0]:
+                    best = cand
+                    if len(sc) == full - i - 1:
+                        break  # every remaining tractor matched: nothing can do better
+        if len(best[0]) < full - i:
+            skip = solve(i + 1)
+            if skip[0] > best[0]:
+                best = skip
+        memo[key] = best
+        return best
 
-    rec(0, (), [])
-    return best[0]
+    return solve(0)
 
 
 def _suit_word(group: int) -> str:

@@ -71,6 +71,9 @@ def test_50min_non_tractors_are_not_a_format_without_throws(cards: str) -> None:
         (2, CLUBS, "♣A ♣A ♠2 ♠2", True),  # level 2: off-suit level pair - trump A
         (2, CLUBS, "♠A ♠A ♠3 ♠3", False),
         (3, CLUBS, "♠4 ♠4 ♠2 ♠2", True),  # level 3 skipped in ♠
+        (5, HEARTS, "♥6 ♥6 ♥4 ♥4", True),  # seed 17-deals 规定2: level 5, 对红杏44+对红杏66
+        (5, SPADES, "♥6 ♥6 ♥4 ♥4", True),
+        (5, HEARTS, "♥A ♥A ♠5 ♠5", True),  # 17-deals 规定1: 对副级牌和主花色的最大对牌
     ],
 )
 def test_rules_1_5_tractor_adjacency(level: int, trump: int | None, cards: str, is_tractor: bool) -> None:
