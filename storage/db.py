@@ -116,16 +116,16 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return cfg
 
 
-def _upgrade(connection: Connection, revision: str) -> None:
-    command.upgrade(alembic_config(connection), revision)
+def _run_alembic(connection: Connection, revision: str, downgrade: bool) -> None:
+    (command.downgrade if downgrade else command.upgrade)(alembic_config(connection), revision)
 
 
-async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
-    """Run the Alembic migrations up to ``revision`` (one process at a time on PostgreSQL)."""
+async def migrate(engine: AsyncEngine, revision: str = "head", *, downgrade: bool = False) -> None:
+    """Run the Alembic migrations up (or down) to ``revision``; one process at a time on PostgreSQL."""
     async with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK_ID})
-        await conn.run_sync(_upgrade, revision)
+        await conn.run_sync(_run_alembic, revision, downgrade)
 
 
 async def open_database(url: str | None = None, *, schema: str | None = None, migrate_to: str | None = "head",

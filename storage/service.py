@@ -126,6 +126,17 @@ class _LostRace(Exception):
     pass
 
 
+MATCH_CACHE_SIZE = 500  # engine states kept in memory per process (least recently stored dropped first)
+
+
+def _cache_put(db: Database, match_id: int, version: int, match: EngineMatch) -> None:
+    cache = db.match_cache
+    cache.pop(match_id, None)
+    cache[match_id] = (version, match)
+    while len(cache) > MATCH_CACHE_SIZE:
+        cache.pop(next(iter(cache)))
+
+
 def _events_to_json(events: Sequence[Event]) -> list[Any]:
     raw = [{"kind": e.kind, "data": e.data} for e in events]
     return json.loads(json.dumps(raw, default=str, ensure_ascii=False))  # type: ignore[no-any-return]
@@ -423,7 +434,7 @@ async def start_match(db: Database, table_id: int, seed: int | None = None) -> M
                     version=0, status="playing", started_at=utcnow())
         s.add(row)
         await s.commit()
-        db.match_cache[row.id] = (0, engine_match)
+        _cache_put(db, row.id, 0, engine_match)
         return MatchState(row.id, table_id, table.game, 0, engine_match)
 
 
@@ -474,7 +485,7 @@ async def _load_engine(db: Database, s: AsyncSession, row: Match, *, take: bool)
         raise RuntimeError(f"match {row.id}: {len(actions)} actions stored for version {row.version}")
     engine_match = replay_log(row.game, row.options_json, row.seed, actions)
     if not take:
-        db.match_cache[row.id] = (row.version, engine_match)
+        _cache_put(db, row.id, row.version, engine_match)
     return engine_match
 
 
@@ -577,7 +588,7 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         try:
             events = engine_match.apply(action)
         except RuleError:
-            db.match_cache[match_id] = (version, engine_match)  # the engine leaves the state unchanged
+            _cache_put(db, match_id, version, engine_match)  # the engine leaves the state unchanged
             raise
         stored_action = engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip()
         finished = bool(engine_match.finished)
@@ -602,7 +613,7 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         except IntegrityError:
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
-        db.match_cache[match_id] = (version + 1, engine_match)
+        _cache_put(db, match_id, version + 1, engine_match)
         return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action)
 
 

@@ -269,3 +269,17 @@ async def test_fake_game_is_a_match_protocol_double() -> None:
     with pytest.raises(RuleError):
         game.apply("1 add 1")
     assert game.log == [] and game.public_view()["total"] == 0
+
+
+async def test_matches_evicted_from_the_cache_are_rebuilt_from_the_log(db: Database, counting_game: type,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service, "MATCH_CACHE_SIZE", 1)
+    first, second = await counting_match(db, target=100, seed=1), await counting_match(db, target=100, seed=2)
+    for n in range(6):
+        for match_id in (first, second):
+            await service.apply_action(db, match_id, f"{n % 4} add {1 + (n + match_id) % 3}", expected_version=n)
+    assert len(db.match_cache) == 1
+    for match_id in (first, second):
+        assert await service.replay_check(db, match_id)
+        match, version = await service.load_match(db, match_id)
+        assert version == 6 and match.public_view()["moves"] == 6

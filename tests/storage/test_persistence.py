@@ -1,0 +1,149 @@
+"""Migrations at start-up, and what must survive a restart: users, live message refs, hand selections."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
+
+from storage import service
+from storage.db import DEFAULT_URL, Database, alembic_config, database_url, open_database
+from storage.models import Base
+from tests.storage.support import Target
+
+TABLES = {"users", "chats", "game_tables", "table_seats", "matches", "deals", "action_records", "message_refs",
+          "selections", "deadlines"}
+
+
+def _head() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+async def test_migrations_apply_from_empty_and_match_the_models(target: Target) -> None:
+    db = await target.open()
+    async with db.engine.connect() as conn:
+        names = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+        assert names >= TABLES
+        version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
+        assert version == _head()
+        diffs = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata))
+    assert diffs == [], "the models and the migrations disagree: write a migration"
+    # opening again (a restart) finds nothing to do and keeps the data
+    await service.upsert_user(db, 1, "A")
+    await db.dispose()
+    again = await target.open()
+    assert (await service.get_user(again, 1)) is not None
+
+
+def test_the_migration_history_is_one_line() -> None:
+    script = ScriptDirectory.from_config(alembic_config())
+    assert len(script.get_heads()) == 1
+    bases = [r for r in script.walk_revisions() if r.down_revision is None]
+    assert len(bases) == 1
+
+
+async def test_migrations_downgrade_to_empty_and_upgrade_again(target: Target) -> None:
+    from storage.db import migrate
+
+    db = await target.open()
+    await migrate(db.engine, "base", downgrade=True)
+    async with db.engine.connect() as conn:
+        names = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+    assert not (TABLES & names)
+    await migrate(db.engine, "head")
+    await service.upsert_user(db, 2, "B")
+
+
+async def test_default_url_creates_its_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert database_url() == DEFAULT_URL
+    db = await open_database()
+    try:
+        assert (tmp_path / "data" / "bot.db").exists()
+        async with db.engine.connect() as conn:
+            assert (await conn.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
+            assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar_one() == 1
+            assert (await conn.execute(text("PRAGMA busy_timeout"))).scalar_one() > 0
+    finally:
+        await db.dispose()
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path}/elsewhere/x.db")
+    db = await open_database()
+    await db.dispose()
+    assert (tmp_path / "elsewhere" / "x.db").exists()
+
+
+async def test_message_refs_and_selections_survive_reopening(target: Target, counting_game: type) -> None:
+    db = await target.open()
+    table = await service.insert_table(db, -500, "test", "counting", {"target": 50})
+    await service.fill_computer_seats(db, table.id)
+    match_id = (await service.start_match(db, table.id, seed=1)).match_id
+    await service.set_table_message(db, table.id, -500, 77, text_hash="h0")
+    await service.set_hand_message(db, match_id, 2, 9002, 31, deal_no=1)
+    await service.set_hand_message(db, match_id, 2, 9002, 45, deal_no=2)  # a new deal's hand message replaces it
+    await service.set_hand_message(db, match_id, 3, 9003, 46, deal_no=2)
+    await service.add_message_ref(db, "summary", -500, 80, table_id=table.id, match_id=match_id, deal_no=1)
+    await service.add_message_ref(db, "summary", -500, 81, table_id=table.id, match_id=match_id, deal_no=2)
+    await service.set_selection(db, match_id, 2, "♥5 ♥5", deal_no=2)
+    await service.set_selection(db, match_id, 2, "♥5 ♥5 ♠A", deal_no=2)
+    ref = await service.get_table_message(db, table.id)
+    assert ref is not None
+    await service.set_message_hash(db, ref.id, "h1")
+    await db.dispose()
+
+    db = await target.open()
+    table_ref = await service.get_table_message(db, table.id)
+    assert table_ref is not None and (table_ref.chat_id, table_ref.message_id, table_ref.last_text_hash) == (-500, 77, "h1")
+    stored_table = await service.get_table(db, table.id)
+    assert stored_table is not None and stored_table.table_message_id == 77
+    hand = await service.get_hand_message(db, match_id, 2)
+    assert hand is not None and (hand.chat_id, hand.message_id, hand.deal_no) == (9002, 45, 2)
+    assert len(await service.list_message_refs(db, purpose="hand", match_id=match_id)) == 2
+    assert [r.message_id for r in await service.list_message_refs(db, purpose="summary", table_id=table.id)] == [80, 81]
+    found = await service.find_message_ref(db, 9003, 46)
+    assert found is not None and (found.purpose, found.seat) == ("hand", 3)
+    sel = await service.get_selection(db, match_id, 2)
+    assert sel is not None and (sel.cards_text, sel.deal_no) == ("♥5 ♥5 ♠A", 2)
+    await service.clear_selection(db, match_id)
+    assert await service.get_selection(db, match_id, 2) is None
+    assert await service.delete_message_refs(db, match_id=match_id, purpose="hand") == 2
+    assert await service.get_hand_message(db, match_id, 2) is None
+
+
+async def test_users_languages_and_bot_status(db: Database) -> None:
+    user = await service.upsert_user(db, 10, "李雷", "lilei", "zh-hans")
+    assert not user.started_bot and user.created_at.tzinfo is not None
+    assert await service.user_language(db, 10) == "zh-hans"
+    await service.set_lang_override(db, 10, "en")
+    await service.set_blocked(db, 10)
+    assert await service.user_language(db, 10) == "en"
+    again = await service.upsert_user(db, 10, "李雷", None, None, started_bot=True)
+    assert again.started_bot and not again.blocked_bot and again.language_code == "zh-hans"
+    assert again.lang_override == "en"
+    await service.set_lang_override(db, 10, None)
+    assert await service.user_language(db, 10) == "zh-hans"
+    await service.set_started(db, 11)  # a user we had not seen yet
+    users = await service.get_users(db, [10, 11, 12])
+    assert sorted(users) == [10, 11] and users[11].started_bot
+    chat = await service.upsert_chat(db, -900, "supergroup", "工会桥牌群")
+    await service.set_chat_language(db, -900, "en")
+    stored = await service.get_chat(db, chat.id)
+    assert stored is not None and (stored.kind, stored.title, stored.language) == ("supergroup", "工会桥牌群", "en")
+
+
+async def test_deal_rows_record_start_end_and_summary(db: Database, counting_game: type) -> None:
+    table = await service.insert_table(db, -1, "test", "counting", {"target": 50})
+    await service.fill_computer_seats(db, table.id)
+    match_id = (await service.start_match(db, table.id, seed=1)).match_id
+    await service.record_deal(db, match_id, 1)
+    await service.record_deal(db, match_id, 1, finished=True, summary={"points": 85})
+    await service.record_deal(db, match_id, 2)
+    deals = await service.get_deals(db, match_id)
+    assert [(d.deal_no, d.summary_json, d.finished_at is not None) for d in deals] == [
+        (1, {"points": 85}, True), (2, None, False)]
