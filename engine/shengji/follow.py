@@ -31,7 +31,8 @@ Placement = tuple[int, int]  # (length, start position)
 
 
 def pair_profile(ctx: TrumpContext, group: int, counts: Sequence[int], kinds: Sequence[Card]) -> list[int]:
-    """Pairs per pair position of ``group``: for each kind in ``kinds`` with ``counts[kind] >= 2``."""
+    """Pairs per pair position of ``group``: one for each kind in ``kinds`` (distinct kinds of that group)
+    with ``counts[kind] >= 2``."""
     prof = [0] * ctx.positions[group]
     st = ctx.strength_of
     for k in kinds:
