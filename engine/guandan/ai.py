@@ -226,7 +226,7 @@ def choose_follow(hand: Sequence[int], level: int, to_beat: Combo, partner_winni
         if c.is_bomb:
             continue
         after = plan_size(_remove(hand, c.cards), level)
-        spend = sum(1 for x in c.cards if card_order(x, level) >= 15 or is_wild(x, level))
+        spend = sum(3 if is_wild(x, level) else 1 for x in c.cards if card_order(x, level) >= 15)
         key = (after * 4 + spend * (0 if danger else 2), c.rank_key)
         if best is None or key < best[0]:
             best = (key, c)
