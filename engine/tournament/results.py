@@ -179,7 +179,7 @@ def team_result(tables: Sequence[TableResult], note: str = "") -> MatchResult:
     outcome = "forfeit" if all_forfeit else "played"
     if a != b:
         return MatchResult("a" if a > b else "b", outcome, rows, "tables", note)
-    diff = sum(t.level_diff("a") for t in rows)
+    diff = sum(t.level_diff("a") - t.level_diff("b") for t in rows)
     if diff != 0:
         return MatchResult("a" if diff > 0 else "b", outcome, rows, "level_difference", note)
     first = rows[0]
