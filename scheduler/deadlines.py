@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 from sqlalchemy import select, update
 
 from scheduler.clock import Clock, ScaledClock
@@ -32,6 +32,10 @@ from storage.db import Database
 from storage.models import Deadline, utcnow
 
 log = logging.getLogger(__name__)
+# APScheduler reports every job run at INFO (the poll runs every 30 s): keep it quiet unless configured.
+for _name in ("apscheduler.executors.default", "apscheduler.scheduler"):
+    if logging.getLogger(_name).level == logging.NOTSET:
+        logging.getLogger(_name).setLevel(logging.WARNING)
 
 
 @dataclass(frozen=True)

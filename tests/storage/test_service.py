@@ -283,3 +283,23 @@ async def test_matches_evicted_from_the_cache_are_rebuilt_from_the_log(db: Datab
         assert await service.replay_check(db, match_id)
         match, version = await service.load_match(db, match_id)
         assert version == 6 and match.public_view()["moves"] == 6
+
+
+async def test_three_processes_pressing_every_turn_apply_each_turn_once(target: Target, counting_game: type) -> None:
+    """Three processes race on every turn, some with the button's version, some typed (no version)."""
+    dbs = [await target.open() for _ in range(3)]
+    match_id = await counting_match(dbs[0], target=1000)
+    for turn in range(10):
+        seat = turn % 4
+        calls = [
+            service.apply_action(dbs[0], match_id, f"{seat} add 1", expected_version=turn, dedupe_key=f"cb:{turn}"),
+            service.apply_action(dbs[1], match_id, f"{seat} add 1", expected_version=turn, dedupe_key=f"cb:{turn}"),
+            service.apply_action(dbs[2], match_id, f"{seat} add 2", expected_version=turn),
+        ]
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        fresh = [r for r in results if isinstance(r, service.ApplyResult) and not r.duplicate]
+        assert len(fresh) == 1, results
+        assert all(isinstance(r, (service.ApplyResult, StaleVersion)) for r in results), results
+    assert [r.seq for r in await service.action_log(dbs[0], match_id)] == list(range(1, 11))
+    for db in dbs:
+        assert await service.replay_check(db, match_id)
