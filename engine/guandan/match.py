@@ -4,6 +4,8 @@ Actions (canonical text, what ``log`` holds):
 
 * ``sys next_deal`` — shuffle and deal the next deal (the first one too); ``sys time_up`` — the match
   time limit passed: the deal in progress finishes, then the match ends (rules.md 2.7, D2);
+  ``sys forfeit_deal <seat>`` — a move clock expired with on_timeout = forfeit_deal: the deal ends
+  as a loss for that seat's side (the opponents count as 上游 + 二游, +3);
 * ``<seat> tribute <card>`` / ``<seat> return <card>`` — pay / return tribute (rules.md 2.6, D8);
 * ``<seat> play <cards>`` or ``<seat> play <cards> as <reading id>`` — when the selection has
   more than one reading that may be played now the reading must be named
@@ -18,7 +20,8 @@ Move clocks (D10): ``turns()`` names the clock option of each turn (``play_clock
 ``tribute_clock``, ``return_clock``) when that option is above 0; the option value is the
 number of seconds.  The bot/scheduler starts the clock when the turn appears, and on expiry
 applies ``auto_action(seat)`` (on_timeout = autoplay): pass when allowed, else the lowest
-legal play; the lowest allowed tribute / return card.  Organisers turning clocks on should
+legal play; the lowest allowed tribute / return card; with on_timeout = forfeit_deal it applies
+``sys forfeit_deal <seat>`` instead.  Organisers turning clocks on should
 use 20 / 15 / 30 seconds (D10).
 """
 
@@ -199,7 +202,28 @@ class GuandanMatch:
             if self.phase == "deal_over":
                 events += self._end_match("time_up")
             return events, "sys time_up"
+        verb, _, arg = rest.partition(" ")
+        if verb == "forfeit_deal":
+            if not (arg.isdigit() and 0 <= int(arg) <= 3):
+                raise RuleError("bad_action", "Not an action: {action}", action="sys " + rest)
+            if self.phase not in ("tribute", "return", "play"):
+                raise RuleError("no_deal_to_forfeit", "No deal is in progress")
+            return self._forfeit(int(arg)), f"sys forfeit_deal {arg}"
         raise RuleError("bad_action", "Not an action: {action}", action="sys " + rest)
+
+    def _forfeit(self, seat: int) -> list[Event]:
+        """``sys forfeit_deal <seat>`` (on_timeout = forfeit_deal): the deal ends as a loss for that side.
+
+        The opponents are recorded as 上游 and 二游 (an opponent already out first, else the forfeiting
+        seat's next), so they go up 3 and the forfeiting side pays a double-down tribute next deal."""
+        done = self.play.finish_order if self.play is not None else []
+        opponents = [(seat + 1) % 4, (seat + 3) % 4]
+        first = next((s for s in done if s in opponents), opponents[0])
+        order = [first, (first + 2) % 4]
+        if self.play is not None:
+            self.play.over = True
+            self.play.turn = -1
+        return [Event("forfeit", {"seat": seat})] + self._end_deal(order, forfeit=seat)
 
     def _start_deal(self) -> list[Event]:
         self.deal_no += 1
@@ -360,9 +384,9 @@ class GuandanMatch:
         return events, f"{seat} return {card_text(c)}"
 
     # --- end of a deal and of the match ---------------------------------------------------
-    def _end_deal(self) -> list[Event]:
-        play = self._need_play()
-        order = list(play.finish_order)
+    def _end_deal(self, order: list[int] | None = None, forfeit: int | None = None) -> list[Event]:
+        if order is None:
+            order = list(self._need_play().finish_order)
         change = level_change(self.levels, self.deal_level, order, self.a_failures, self.options.a_failures_reset)
         self.last_change = change
         self.levels = list(change.levels_after)
@@ -371,7 +395,7 @@ class GuandanMatch:
         self.last_upstream = order[0]
         summary = {"deal_no": self.deal_no, "level": self.deal_level, "order": order, "result": change.result,
                    "winner_side": change.winner_side, "gain": change.gain, "levels": list(self.levels),
-                   "reset_sides": list(change.reset_sides)}
+                   "reset_sides": list(change.reset_sides), "forfeit": forfeit}
         self.history.append(summary)
         self.phase = "deal_over"
         events = [Event("deal_over", dict(summary))]

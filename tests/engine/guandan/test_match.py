@@ -211,3 +211,24 @@ def test_preset_computer_match_from_2_past_a_replays_identically() -> None:
     assert again.result() == result and again.history == m.history
     assert again.public_view() == m.public_view()
     assert [again.seat_view(s) for s in range(4)] == [m.seat_view(s) for s in range(4)]
+
+
+def test_d6_forfeit_deal_counts_as_double_down_for_that_side() -> None:
+    """D6 / on_timeout = forfeit_deal: the deal ends as a loss for the seat's side (opponents 上游+二游)."""
+    m = table(["♠3 ♠9", "♠4 ♠10", "♠5 ♠J", "♠6 ♠Q"])
+    run(m, "0 play ♠9", "sys forfeit_deal 2")
+    assert m.phase == "deal_over" and m.levels == [2, 5]
+    assert m.history[-1]["order"] == [3, 1] and m.history[-1]["forfeit"] == 2
+    m.apply("sys next_deal")
+    assert m.tribute is not None and m.tribute.kind in ("double", "anti") and m.tribute.payers == (0, 2)
+    for bad, code in [("sys forfeit_deal 7", "bad_action"), ("sys forfeit_deal", "bad_action")]:
+        with pytest.raises(RuleError) as err:
+            m.apply(bad)
+        assert err.value.code == code
+
+
+def test_d6_forfeit_needs_a_deal_in_progress() -> None:
+    m = GuandanMatch(GuandanOptions(), 3)
+    with pytest.raises(RuleError) as err:
+        m.apply("sys forfeit_deal 1")
+    assert err.value.code == "no_deal_to_forfeit"
