@@ -22,6 +22,7 @@ TEXT = {
         "title": "双升 · 电脑对局回放 · 种子 {seed} · {preset}",
         "first": "先抓牌: {seat}",
         "bid": "{seat} 亮主 {cards}",
+        "overturn": "{seat} 反主 {cards}",
         "redeal": "无人亮主, 重新发牌",
         "trump": "庄家 {seat} · 打 {level} · 主: {trump}",
         "no_trump": "无主",
@@ -42,6 +43,7 @@ TEXT = {
         "title": "Shengji · computer-played replay · seed {seed} · {preset}",
         "first": "First to draw: {seat}",
         "bid": "{seat} declares {cards}",
+        "overturn": "{seat} overturns with {cards}",
         "redeal": "Nobody declared: redeal",
         "trump": "Dealer {seat} · level {level} · trump: {trump}",
         "no_trump": "no trump",
@@ -80,10 +82,9 @@ def replay_lines(seed: int, lang: str | None = None, preset: str = "shengji-17-d
         action = ai_step(m, rng)
         assert action is not None
         for ev in m.apply(action):
-            if ev.kind == "bid":
-                out.append(t["bid"].format(seat=seats[ev.data["seat"]], cards=ev.data["cards"]))
-            elif ev.kind == "overturn":
-                out.append(t["bid"].format(seat=seats[ev.data["seat"]], cards=ev.data["cards"]))
+            if ev.kind in ("bid", "overturn"):
+                key = "overturn" if ev.kind == "overturn" or ev.data.get("kind") in ("overturn", "public") else "bid"
+                out.append(t[key].format(seat=seats[ev.data["seat"]], cards=ev.data["cards"]))
             elif ev.kind == "redeal":
                 out.append(t["redeal"])
                 out.append(t["first"].format(seat=seats[m.first_drawer]))
