@@ -5,9 +5,10 @@ everybody can count the cards played).
 
 * **Plan** (``decompose``): the hand split into the fewest hands (单张/对子/三张/三带二/顺子/连对/
   钢板/炸弹), by a small memoised search on rank counts (wild cards count as level cards).
-* **Lead**: the whole hand when it is one combination; else the weakest non-bomb group of the
-  plan (longer combinations first on ties), avoiding a low single when the next opponent has
-  one card left; bombs only when nothing else is left.
+* **Lead**: the whole hand when it is one combination; a low single (pair) to a partner with
+  one (two) cards left; else the weakest non-bomb group of the plan (longer combinations first
+  on ties), avoiding a low single when the next opponent has one card left; bombs only when
+  nothing else is left.
 * **Follow**: never beats a partner who is winning the trick (unless it can go out at once);
   against an opponent, plays the non-bomb that keeps the plan shortest (and does not break
   it, unless the opponent is close to going out); bombs only when needed: an opponent close
@@ -185,6 +186,14 @@ def _remove(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
     return rest
 
 
+def _lowest_of_kind(hand: Sequence[int], level: int, kind: str) -> Combo | None:
+    """The lowest natural (no wild card) play of ``kind`` in ``hand``, or None."""
+    for c in legal_plays(hand, level, None):
+        if c.kind == kind and not any(is_wild(x, level) for x in c.cards):
+            return c
+    return None
+
+
 def choose_lead(hand: Sequence[int], level: int, next_count: int, partner_count: int) -> Combo:
     """The computer player's lead."""
     whole = playable_readings(hand, level, None) if len(hand) <= 10 else []
@@ -192,6 +201,11 @@ def choose_lead(hand: Sequence[int], level: int, next_count: int, partner_count:
         return whole[0]
     groups = decompose(hand, level)
     plain = [g for g in groups if g.kind not in (BOMB, JOKER_BOMB)]
+    if partner_count in (1, 2) and next_count > 1:
+        # support a partner close to going out: lead the lowest single (or pair for a partner with 2)
+        support = _lowest_of_kind(hand, level, PAIR if partner_count == 2 else SINGLE)
+        if support is not None:
+            return support
     if plain:
         def key(g: Group) -> tuple[int, int, int]:
             low_single = 1 if (g.kind == SINGLE and next_count == 1) else 0

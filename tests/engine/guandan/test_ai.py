@@ -103,3 +103,10 @@ def test_ai_action_none_when_nothing_to_do() -> None:
     action = m.ai_action(0, random.Random(0))
     assert action is not None
     run(m, action)
+
+
+@pytest.mark.parametrize(("partner", "kind"), [(1, "single"), (2, "pair")])
+def test_lead_supports_a_partner_close_to_going_out(partner: int, kind: str) -> None:
+    lead = choose_lead(C("♠3 ♣4 ♦4 ♠6 ♥7 ♦7 ♣7 ♠K ♦K"), 9, 20, partner)
+    assert lead.kind == kind
+    assert lead.cards_text() == ("♠3" if kind == "single" else "♣4 ♦4")
