@@ -137,3 +137,13 @@ class CountingGame:
 
     def result(self) -> dict[str, Any] | None:
         return None if self.winner is None else {"winner": self.winner, "total": self.total}
+
+
+async def counting_match(db: Database, target: int = 10, seed: int = 7) -> int:
+    """A started match of the fake game between four computer seats (needs the ``counting_game`` fixture)."""
+    from storage import service
+
+    table = await service.insert_table(db, -100, "test", "counting", {"target": target}, created_by=1)
+    await service.fill_computer_seats(db, table.id)
+    state = await service.start_match(db, table.id, seed=seed)
+    return state.match_id

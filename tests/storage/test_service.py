@@ -12,14 +12,7 @@ from storage import service
 from storage.db import Database
 from storage.models import ActionRecord, GameTable, Match
 from storage.service import StaleVersion
-from tests.storage.support import CountingGame, Target
-
-
-async def counting_match(db: Database, target: int = 10, seed: int = 7) -> int:
-    table = await service.insert_table(db, -100, "test", "counting", {"target": target}, created_by=1)
-    await service.fill_computer_seats(db, table.id)
-    state = await service.start_match(db, table.id, seed=seed)
-    return state.match_id
+from tests.storage.support import CountingGame, Target, counting_match
 
 
 async def stored_actions(db: Database, match_id: int) -> list[str]:
