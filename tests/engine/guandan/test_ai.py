@@ -110,3 +110,24 @@ def test_lead_supports_a_partner_close_to_going_out(partner: int, kind: str) -> 
     lead = choose_lead(C("♠3 ♣4 ♦4 ♠6 ♥7 ♦7 ♣7 ♠K ♦K"), 9, 20, partner)
     assert lead.kind == kind
     assert lead.cards_text() == ("♠3" if kind == "single" else "♣4 ♦4")
+
+
+def test_computer_side_beats_a_random_legal_side() -> None:
+    """Sensible play: seats 0/2 computer vs seats 1/3 random legal, fixed seeds (deterministic)."""
+    from engine.guandan.ai import random_action
+
+    wins = 0
+    for seed in range(12):
+        m = GuandanMatch(GuandanOptions(deals=1), seed)
+        rng = random.Random(seed)
+        while not m.finished:
+            step = m.system_step()
+            if step:
+                m.apply(step)
+                continue
+            seat = m.turns()[0].seat
+            action = m.ai_action(seat, rng) if seat % 2 == 0 else random_action(m, seat, rng)
+            assert action is not None
+            m.apply(action)
+        wins += m.history[-1]["winner_side"] == 0
+    assert wins >= 10
