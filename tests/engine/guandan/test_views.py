@@ -86,3 +86,17 @@ def test_views_leak_no_hidden_card_through_a_computer_match() -> None:
         if steps % 7 == 0 or m.phase in ("tribute", "return"):
             check_no_leak(m)
     check_no_leak(m)
+
+
+def test_terminal_replay_shows_a_whole_deal_in_chinese_and_english(monkeypatch: Any) -> None:
+    from bot.replay_guandan import replay_lines
+
+    monkeypatch.delenv("LANG", raising=False)
+    zh = replay_lines(2026, None)
+    assert zh[0].startswith("掼蛋") and any(line.startswith("第 1 轮") for line in zh)
+    assert zh[-2].startswith("名次") and "上游" in zh[-2]
+    en = replay_lines(2026, "en")
+    assert en[0].startswith("Guandan") and en[-2].startswith("Finishing order")
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert replay_lines(2026, None) == en
+    assert replay_lines(2026, "zh") == zh
