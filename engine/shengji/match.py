@@ -18,7 +18,8 @@ Phases of a deal::
 
 ``"sys time_up"`` may come at any time (the deal in progress finishes, D2);
 ``"sys forfeit_deal <seat>"`` ends the deal as a loss for that seat's side (see
-:meth:`ShengjiMatch._forfeit`).
+:meth:`ShengjiMatch._forfeit`); ``"sys reverse_charge <index>"`` lets a referee reverse a
+charge of the deal in progress (D9).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from engine.shengji.throw import check_throw, penalty
 from engine.shengji.trick import trick_winner, winning_is_trump
 
 PLAYER_VERBS = ("bid", "pass_bid", "bury", "overturn", "pass_overturn", "play", "choose")
-SYS_VERBS = ("deal", "close_bidding", "next_deal", "time_up", "resume", "forfeit_deal")
+SYS_VERBS = ("deal", "close_bidding", "next_deal", "time_up", "resume", "forfeit_deal", "reverse_charge")
 DEAL_PHASES = ("bury", "late", "rebury", "play", "choose")
 
 
@@ -332,6 +333,18 @@ class ShengjiMatch:
             if ph not in DEAL_PHASES:
                 raise RuleError("no_deal_to_forfeit", "No deal with a dealer and trump is in progress")
             return self._forfeit(seat), f"sys forfeit_deal {seat}"
+        if verb == "reverse_charge":
+            # D9: a referee reverses a charge of the deal in progress ("sys reverse_charge <index>")
+            try:
+                index = int(arg.strip())
+            except ValueError:
+                raise RuleError("bad_action", "Not an action: {action}", action=f"sys reverse_charge {arg}") from None
+            if ph not in DEAL_PHASES or not 0 <= index < len(self.charges) or self.charges[index].get("reversed"):
+                raise RuleError("no_such_charge", "No charge {index} to reverse in this deal", index=index)
+            entry = self.charges[index]
+            entry["reversed"] = True
+            entry["signed"] = 0
+            return [Event("charge_reversed", dict(entry))], f"sys reverse_charge {index}"
         raise RuleError("bad_action", "Not an action: {action}", action=f"sys {verb}")
 
     def _close_bidding(self) -> list[Event]:

@@ -561,3 +561,24 @@ def test_log_is_canonical_text() -> None:
     rig(m, {1: "♥2 BJ"})
     deal_all(m, {8: "1 bid bj 2h"})
     assert "1 bid ♥2 BJ" in m.log
+
+
+def test_d9_charges_are_events_and_a_referee_can_reverse_them() -> None:
+    m = _play_ready("shengji-17-deals", {0: "♠A ♠Q", 1: "♠K"})
+    events = m.apply("0 play ♠A ♠Q")
+    assert any(e.kind == "throw_failed" and e.data["penalty"] == 20 for e in events)
+    assert m.public_view()["table"]["charges"][0]["points"] == 20
+    with pytest.raises(RuleError):
+        m.apply("sys reverse_charge 1")
+    m.apply("sys reverse_charge 0")
+    assert m.defenders_total() == 0
+    with pytest.raises(RuleError):
+        m.apply("sys reverse_charge 0")
+
+
+def test_rules_1_6_defender_failed_throw_subtracts() -> None:
+    m = _play_ready("shengji-17-deals", {1: "♠A ♠Q ♠Q ♠9", 2: "♠K ♠K"})
+    m.leader = 1  # test set-up: seat 1 (a defender) leads
+    m.apply("1 play ♠A ♠Q ♠Q ♠9")
+    assert m.charges[0]["signed"] == -40 and m.defenders_total() == -40
+    assert m.trick[0][1] == tuple(parse_cards("♠9"))  # the lowest failing unit: the single
