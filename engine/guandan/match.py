@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import bisect
 import random
+import re
 from typing import Any
 
 from engine.cards import card_text, cards_text, parse_cards
 from engine.errors import RuleError
 from engine.game import Event, Turn
-from engine.guandan.combos import Combo, classify_or_error, find_reading, playable_readings
+from engine.guandan.combos import KINDS, Combo, classify_or_error, find_reading, playable_readings
 from engine.guandan.deal import DealPlay, deal_hands, first_leader
 from engine.guandan.levels import LevelChange, level_change, side_of, time_winner
 from engine.guandan.options import GuandanOptions
@@ -49,6 +50,7 @@ from engine.guandan.tribute import (
 )
 
 PHASES = ("new", "tribute", "return", "play", "deal_over", "over")
+_READING_RE = re.compile(r"^(?:[a-z]{1,2}\d+\.\d+|" + "|".join(KINDS) + r")$")
 
 
 def counts_answer(count: int) -> int | str:
@@ -299,7 +301,9 @@ class GuandanMatch:
 
     def _do_play(self, seat: int, arg: str) -> tuple[list[Event], str]:
         self._need_play()
-        cards_part, sep, reading = arg.partition(" as ")
+        cards_part, sep, reading = arg.rpartition(" as ")
+        if not sep or not _READING_RE.match(reading.strip()):
+            cards_part, sep, reading = arg, "", ""  # "as" may be the ace of spades ("ks as qs")
         cards = parse_cards(cards_part)
         options = self.readings_for(seat, cards)
         if sep:

@@ -193,3 +193,15 @@ def test_auto_action_pass_when_allowed_else_lowest_play() -> None:
     assert m.auto_action(1) == "1 pass"
     with pytest.raises(RuleError):
         m.auto_action(3)
+
+
+def test_typed_ace_of_spades_as_is_not_a_reading_name() -> None:
+    m = table(["♠10 ♠J ♠Q ♠K ♠A ♦3", "♠8", "♠9", "♠10"])
+    with pytest.raises(RuleError) as err:
+        m.apply("0 play 10s js qs ks as")
+    assert err.value.code == "choose_reading"
+    m.apply("0 play 10s js qs ks as as sf14.5")
+    assert m.log[-1] == "0 play ♠10 ♠J ♠Q ♠K ♠A as sf14.5"
+    m2 = table(["♠10 ♠J ♠Q ♠K ♠A ♦3", "♠8", "♠9", "♠10"])
+    m2.apply("0 play 10s js qs ks as as straight")
+    assert m2.log[-1] == "0 play ♠10 ♠J ♠Q ♠K ♠A as st14.5"
