@@ -119,7 +119,7 @@ def replay_lines(seed: int, lang: str | None = None, preset: str = "shengji-17-d
     if last["capture"]:
         kitty_points = last["capture"] // max(1, last["capture_multiplier"])
         out.append(t["capture"].format(kitty=kitty_points, mult=last["capture_multiplier"], points=last["capture"]))
-    if last["winner"] == "dealer":
+    if last["winner_role"] == "dealer":
         who = t["dealer_up"].format(n=last["steps"])
     elif last["steps"]:
         who = t["def_up"].format(n=last["steps"])

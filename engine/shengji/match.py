@@ -703,7 +703,8 @@ class ShengjiMatch:
             "levels_before": list(before), "levels_after": list(st.levels), "points": points,
             "trick_points": self.defender_points, "capture": self.capture,
             "capture_multiplier": self.capture_multiplier, "charges": list(self.charges),
-            "winner": st.winner, "steps": st.steps, "next_dealer": st.next_dealer,
+            "winner": _side(old_dealer) if st.winner == "dealer" else 1 - _side(old_dealer),
+            "winner_role": st.winner, "steps": st.steps, "next_dealer": st.next_dealer,
             "kitty": cards_text(self.kitty), "forfeit": forfeit, "passed_a": st.passed_a,
         }
         self.deal_result = summary

@@ -466,7 +466,8 @@ def test_forfeit_by_dealer_side_is_a_takeover() -> None:
     m = _play_ready("shengji-17-deals", {})
     m.apply("sys forfeit_deal 2")
     last = m.history[-1]
-    assert (last["winner"], last["points"], last["next_dealer"], last["forfeit"]) == ("defenders", 80, 1, 2)
+    assert (last["winner_role"], last["winner"], last["points"], last["next_dealer"], last["forfeit"]) == (
+        "defenders", 1, 80, 1, 2)
 
 
 def test_rules_1_8_match_ends_after_the_deal_limit() -> None:
