@@ -1,15 +1,15 @@
 """Clocks: the only source of "now" for deadlines (UTC, timezone-aware).
 
 * ``SystemClock``: real time.
-* ``ScaledClock(scale)``: time runs ``scale`` times faster than real time (the demo: a 20 s move
-  clock passes in 20/scale real seconds).  Deadlines are stored in the clock's time.
+* ``ScaledClock(scale, anchor)``: time runs ``scale`` times faster than real time (the demo: a 20 s
+  move clock passes in 20/scale real seconds).  Deadlines are stored in the clock's time; a restarted
+  process must use the same ``anchor`` (``DeadlineScheduler(time_scale=..., anchor=...)``).
 * ``ManualClock``: stands still until ``advance``/``set`` (tests); nothing is armed on real time:
   call ``DeadlineScheduler.run_due()`` after moving it.
 """
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta
 
 
@@ -28,17 +28,20 @@ SystemClock = Clock
 
 
 class ScaledClock(Clock):
-    """A clock running ``scale`` times faster than real time, starting at ``start`` (default: now)."""
+    """A clock running ``scale`` times faster than real time from ``anchor`` (default: when created).
 
-    def __init__(self, scale: float, start: datetime | None = None) -> None:
+    ``now() = anchor + (real now - anchor) * scale``.  Deadlines are stored in this clock's time, so
+    after a restart build the clock with the same ``anchor`` (or reuse the object) to keep them in step.
+    """
+
+    def __init__(self, scale: float, anchor: datetime | None = None) -> None:
         if scale <= 0:
             raise ValueError("scale must be positive")
         self.scale = float(scale)
-        self._start = start or datetime.now(UTC)
-        self._mono = time.monotonic()
+        self.anchor = anchor or datetime.now(UTC)
 
     def now(self) -> datetime:
-        return self._start + timedelta(seconds=(time.monotonic() - self._mono) * self.scale)
+        return self.anchor + (datetime.now(UTC) - self.anchor) * self.scale
 
     def real_delay(self, due_at: datetime) -> float | None:
         return (due_at - self.now()).total_seconds() / self.scale

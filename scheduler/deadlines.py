@@ -63,15 +63,15 @@ Handler = Callable[[DeadlineData], Awaitable[Any]]
 class DeadlineScheduler:
     """Deadline rows + APScheduler 3 jobs.  One instance per process.
 
-    ``clock``: where "now" comes from (default: real time, or ``ScaledClock(time_scale)`` when
-    ``time_scale`` != 1).  ``poll_interval``: real seconds between looks for rows armed nowhere
+    ``clock``: where "now" comes from (default: real time, or ``ScaledClock(time_scale, anchor)`` when
+    ``time_scale`` != 1; keep the same ``anchor`` across a restart).  ``poll_interval``: real seconds between looks for rows armed nowhere
     (written by another process); None disables the poll.
     """
 
-    def __init__(self, clock: Clock | None = None, *, time_scale: float = 1.0,
+    def __init__(self, clock: Clock | None = None, *, time_scale: float = 1.0, anchor: datetime | None = None,
                  poll_interval: float | None = 30.0) -> None:
         if clock is None:
-            clock = Clock() if time_scale == 1.0 else ScaledClock(time_scale)
+            clock = Clock() if time_scale == 1.0 else ScaledClock(time_scale, anchor)
         self.clock = clock
         self.poll_interval = poll_interval
         self.db: Database | None = None

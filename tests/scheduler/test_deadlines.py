@@ -210,3 +210,24 @@ async def test_naive_due_time_is_refused(db: Database) -> None:
     with pytest.raises(ValueError):
         await sched.schedule(db, "move_clock", "match:1", clock.now().replace(tzinfo=None))
     await sched.shutdown()
+
+
+async def test_accelerated_clock_keeps_its_deadlines_across_a_restart(target: Target) -> None:
+    """The demo's fast clock: a restarted process with the same anchor fires the stored deadline on time."""
+    from datetime import UTC, datetime
+
+    anchor = datetime.now(UTC) - timedelta(minutes=10)  # the demo has been running for 10 minutes at 50x
+    db = await target.open()
+    first = DeadlineScheduler(time_scale=50, anchor=anchor, poll_interval=None)  # stops before it is due
+    assert first.now() - datetime.now(UTC) > timedelta(hours=8)
+    deadline_id = await first.schedule_in(db, "move_clock", "match:1", 30, {"seat": 1})  # 0.6 s real
+    await db.dispose()
+
+    db = await target.open()
+    second = DeadlineScheduler(time_scale=50, anchor=anchor, poll_interval=None)
+    rec = Recorder()
+    second.register("move_clock", rec)
+    await second.start(db)
+    await rec.wait()
+    assert [d.id for d in rec.fired] == [deadline_id]
+    await second.shutdown()
