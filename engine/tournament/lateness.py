@@ -78,9 +78,9 @@ class LatenessDecision:
     def result(self) -> MatchResult | None:
         """The match result the decision imposes (None when the match is to be played).
 
-        With a team match where some tables are complete and others not, the forfeited
-        tables are returned with ``outcome`` "played" pending the other tables: use
-        :meth:`forfeited_tables` and results.team_result once those are played.
+        ``partial`` (a team match where some tables are complete and others not) also
+        gives None: the complete tables play, and :meth:`forfeited_tables` joins their
+        results in results.team_result.
         """
         if not self.forfeits:
             return None

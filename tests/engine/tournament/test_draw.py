@@ -237,3 +237,13 @@ def test_verify_draw_command(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 1
     assert "FAIL commitment" in run.stdout
+
+
+def test_worked_example_in_docs_verifies() -> None:
+    """docs/draw.md's example draw is a real one: it verifies, and the reference reimplementation agrees."""
+    text = (ROOT / "docs" / "draw.md").read_text(encoding="utf-8")
+    block = text.split("<!-- example:begin -->")[1].split("<!-- example:end -->")[0]
+    published = json.loads(block.strip().removeprefix("```json").removesuffix("```"))
+    report = verify(published)
+    assert report.ok, report.lines()
+    assert reference_draw(published) == (published["order"], published["bracket"])
