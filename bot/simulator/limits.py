@@ -2,7 +2,7 @@
 
 Rate limits (product.md "Telegram constraints"): about 1 message per second per chat (a small
 burst is tolerated), 20 messages per minute per group, 30 messages per second overall. Sends and
-edits share them. Every time window is divided by ``rate_scale`` so accelerated tests and the demo
+edits share them. Every time window is divided by ``rate_scale`` (and shortened by ``RateLimits.tolerance``, 5 %) so accelerated tests and the demo
 run fast; ``retry_after`` is reported in *Telegram seconds* (unscaled, an integer >= 1, as the
 real API does): a client waits ``retry_after / rate_scale`` real seconds.
 """
@@ -50,6 +50,9 @@ class RateLimits:
     per_group_max: int = 20
     global_window: float = 1.0
     global_max: int = 30
+    # Windows are shortened by this fraction, so a client that paces itself exactly at the limits is
+    # never refused because of network jitter (Telegram's limits are approximate too).
+    tolerance: float = 0.05
 
 
 @dataclass
@@ -75,7 +78,7 @@ class RateLimiter:
     _global_window: deque[float] = field(default_factory=deque)
 
     def _scaled(self, seconds: float) -> float:
-        return seconds / self.rate_scale
+        return seconds * (1.0 - self.limits.tolerance) / self.rate_scale
 
     def check(self, chat_id: int, is_group: bool) -> int | None:
         if not self.enabled:

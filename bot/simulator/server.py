@@ -463,6 +463,9 @@ class BotApiSimulator:
     def _enqueue(self, kind: str, payload: JSON) -> JSON:
         update = {"update_id": self._next_update_id, kind: payload}
         self._next_update_id += 1
+        if self._allowed_updates and kind not in self._allowed_updates:
+            self._bump()  # as on Telegram: an update type the bot did not ask for is dropped
+            return update
         self._updates.append(update)
         self._bump()
         return update
@@ -650,16 +653,7 @@ class BotApiSimulator:
         return {"url": self.webhook_url, "has_custom_certificate": False, "pending_update_count": len(self._updates)}
 
     def _available_updates(self, limit: int) -> list[JSON]:
-        allowed = self._allowed_updates
-        result = []
-        for update in self._updates:
-            kind = next(k for k in update if k != "update_id")
-            if allowed and kind not in allowed:
-                continue
-            result.append(update)
-            if len(result) >= limit:
-                break
-        return result
+        return self._updates[:limit]
 
     async def api_getUpdates(self, p: _Params) -> list[JSON]:
         if self.webhook_url:
@@ -670,6 +664,11 @@ class BotApiSimulator:
         allowed = p.json("allowed_updates")
         if isinstance(allowed, list):
             self._allowed_updates = [str(a) for a in allowed] or None
+            if self._allowed_updates:
+                kept = [u for u in self._updates if _update_kind(u) in self._allowed_updates]
+                if len(kept) != len(self._updates):
+                    self._updates = kept
+                    self._bump()
         # Confirm: every update with an id below offset is forgotten; a negative offset keeps the last -offset.
         if offset > 0:
             before = len(self._updates)
@@ -1280,6 +1279,10 @@ class BotApiSimulator:
 
     def reset_stats(self) -> None:
         self.stats = SimStats()
+
+
+def _update_kind(update: JSON) -> str:
+    return next(k for k in update if k != "update_id")
 
 
 def _same_markup(a: JSON | None, b: JSON | None) -> bool:

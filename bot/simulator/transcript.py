@@ -12,6 +12,34 @@ if TYPE_CHECKING:
     from bot.simulator.server import BotApiSimulator
 
 
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "bot": "Bot",
+        "edited": "edited {n}×",
+        "deleted": "deleted",
+        "pressed": "{name} pressed [{label}]",
+        "edit": "✎ {bot} edited #{id}:",
+        "delete": "✗ message #{id} deleted",
+        "block": "⛔ {name} blocked the bot",
+        "private": "{name} ↔ bot ({id})",
+    },
+    "zh": {
+        "bot": "机器人",
+        "edited": "编辑过 {n} 次",
+        "deleted": "已删除",
+        "pressed": "{name} 点了 [{label}]",
+        "edit": "✎ {bot} 编辑了 #{id}:",
+        "delete": "✗ 消息 #{id} 已删除",
+        "block": "⛔ {name} 屏蔽了机器人",
+        "private": "{name} 与机器人的私聊 ({id})",
+    },
+}
+
+
+def _labels(lang: str) -> dict[str, str]:
+    return LABELS["zh"] if lang.lower().startswith("zh") else LABELS["en"]
+
+
 def _clock(date: int) -> str:
     return time.strftime("%H:%M:%S", time.gmtime(date))
 
@@ -44,12 +72,12 @@ def _sender(sim: BotApiSimulator, message: SimMessage, bot_name: str) -> str:
     return user.display_name if user else str(message.from_id)
 
 
-def chat_title(sim: BotApiSimulator, chat_id: int) -> str:
+def chat_title(sim: BotApiSimulator, chat_id: int, lang: str = "en") -> str:
     chat = sim.chat(chat_id)
     if chat.is_group:
         return f"{chat.title} ({chat.id})"
     user = sim.users.get(chat.user_id or 0)
-    return f"{user.display_name if user else chat.id} ↔ bot ({chat.id})"
+    return _labels(lang)["private"].format(name=user.display_name if user else chat.id, id=chat.id)
 
 
 def format_chat(
@@ -61,18 +89,22 @@ def format_chat(
     show_presses: bool = True,
     show_time: bool = True,
     title: str | None = None,
-    bot_name: str = "Bot",
+    bot_name: str | None = None,
     indent: str = "    ",
     since_seq: int = 0,
+    lang: str = "en",
 ) -> str:
     """A chat as its members saw it.
 
     ``mode="final"``: every message once, in its final state (with "edited N×"), deleted ones marked.
     ``mode="events"``: chronological, every send, edit (with the new content), delete, button press and answer.
     ``since_seq``: only what happened after that sequence number (see ``sim.events[-1].seq``).
+    ``lang``: "en" or "zh" for the transcript's own words (edited, pressed, ...).
     """
+    labels = _labels(lang)
+    bot_name = bot_name or labels["bot"]
     chat = sim.chat(chat_id)
-    out = [f"══ {title or chat_title(sim, chat_id)} ══"]
+    out = [f"══ {title or chat_title(sim, chat_id, lang)} ══"]
     presses = [e for e in sim.events if e.chat_id == chat_id and e.kind == "press" and e.seq > since_seq]
 
     def press_line(user_id: int | None, label: str | None, query_id: str) -> str:
@@ -82,7 +114,7 @@ def format_chat(
         answer = ""
         if record is not None and record.answered and record.text:
             answer = f" → {'⚠ ' if record.show_alert else ''}{record.text}"
-        return f"{indent}↳ {name} pressed [{label}]{answer}"
+        return f"{indent}↳ {labels['pressed'].format(name=name, label=label)}{answer}"
 
     def head(message: SimMessage, date: int, suffix: str = "") -> str:
         stamp = f"[{_clock(date)}] " if show_time else ""
@@ -102,9 +134,9 @@ def format_chat(
             m: SimMessage = item  # type: ignore[assignment]
             notes = []
             if m.edit_count:
-                notes.append(f"edited {m.edit_count}×")
+                notes.append(labels["edited"].format(n=m.edit_count))
             if m.deleted:
-                notes.append("deleted")
+                notes.append(labels["deleted"])
             suffix = f" ({', '.join(notes)})" if notes else ""
             out.append(head(m, m.date, suffix))
             out.extend(textwrap.indent("\n".join(_body(m.current, m, show_buttons)), indent).splitlines())
@@ -119,14 +151,16 @@ def format_chat(
             elif e.kind == "edit" and message is not None:
                 index = int(e.data.get("version", len(message.versions) - 1))
                 version = message.versions[index]
-                out.append(f"{'[' + _clock(version.date) + '] ' if show_time else ''}✎ {bot_name} edited #{message.message_id}:")
+                stamp = f"[{_clock(version.date)}] " if show_time else ""
+                out.append(stamp + labels["edit"].format(bot=bot_name, id=message.message_id))
                 out.extend(textwrap.indent("\n".join(_body(version, message, show_buttons)), indent).splitlines())
             elif e.kind == "delete":
-                out.append(f"{indent}✗ message #{e.message_id} deleted")
+                out.append(indent + labels["delete"].format(id=e.message_id))
             elif e.kind == "press" and show_presses:
                 out.append(press_line(e.user_id, e.text, e.data.get("query_id", "")))
             elif e.kind == "block":
-                out.append(f"{indent}⛔ user {e.user_id} blocked the bot")
+                user = sim.users.get(e.user_id or 0)
+                out.append(indent + labels["block"].format(name=user.display_name if user else e.user_id))
     else:
         raise ValueError("mode is 'final' or 'events'")
     return "\n".join(out)

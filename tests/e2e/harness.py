@@ -167,11 +167,11 @@ class E2EHarness:
     def group_messages(self) -> list[Any]:
         return self.sim.bot_messages(self.group_id)
 
-    def transcript(self, private_of: int | None = None, mode: str = "final") -> str:
+    def transcript(self, private_of: int | None = None, mode: str = "final", lang: str = "en") -> str:
         """The group (and one player's private chat) as they saw it."""
-        parts = [format_chat(self.sim, self.group_id, mode=mode)]
+        parts = [format_chat(self.sim, self.group_id, mode=mode, lang=lang)]
         if private_of is not None and private_of in self.sim.chats:
-            parts.append(format_chat(self.sim, private_of, mode=mode))
+            parts.append(format_chat(self.sim, private_of, mode=mode, lang=lang))
         return "\n\n".join(parts)
 
     def calls_report(self, cards_played: int | None = None) -> dict[str, Any]:

@@ -179,3 +179,13 @@ async def test_wait_helpers_and_transcript(sim: BotApiSimulator, bot: Bot) -> No
     assert "[入座 1]" in events and "牌桌：等待玩家" in events
     with pytest.raises(TimeoutError):
         await sim.wait_for(lambda: False, timeout=0.05)
+
+
+async def test_update_types_the_bot_did_not_ask_for_are_dropped(sim: BotApiSimulator, bot: Bot) -> None:
+    assert await bot.get_updates(allowed_updates=["message", "callback_query"]) == ()
+    sim.block_bot(OTHER_USER)  # a my_chat_member update: not asked for
+    sim.user_sends_text(PRIVATE_USER, PRIVATE_USER, "still here")
+    updates = await bot.get_updates()
+    assert [u.message.text for u in updates] == ["still here"]  # type: ignore[union-attr]
+    await bot.get_updates(offset=updates[-1].update_id + 1)
+    assert sim.pending_updates() == []
