@@ -32,13 +32,15 @@ def _trump_share(hand: Sequence[Card], level: int, suit: int | None) -> float:
 
 
 def _pick_bid(m: ShengjiMatch, seat: int, final: bool) -> str | None:
-    options = m.legal_bids(seat)
-    if not options:
-        return None
     hand = m.hands[seat]
     cur = m.bid
     if cur is not None and cur.seat % 2 == seat % 2:
         return None  # never overturn the own side
+    if not final and len(hand) < (10 if cur is None else 15):
+        return None  # too early to judge the hand
+    options = m.legal_bids(seat)
+    if not options:
+        return None
     from engine.shengji.bidding import classify_bid
     best: tuple[float, tuple[Card, ...]] | None = None
     for cs in options:
