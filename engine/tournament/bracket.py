@@ -357,6 +357,23 @@ class Bracket:
         if node.result is None:
             raise RuleError("no_result_to_correct", "Match {match} has no result to correct", match=match_id)
         self._check_result(result)
+        return self._change(node, result, force)
+
+    def reopen(self, match_id: str, force: bool = False) -> Correction:
+        """Clear a recorded result so the match is played after all (e.g. a lateness forfeit undone).
+
+        Same conflict rule as :meth:`correct`: matches fed by it that started or have a
+        result are reported, or voided with ``force``.
+        """
+        node = self.match(match_id)
+        if node.result is None:
+            raise RuleError("no_result_to_correct", "Match {match} has no result to correct", match=match_id)
+        fix = self._change(node, None, force)
+        if fix.applied:
+            node.started = False
+        return fix
+
+    def _change(self, node: KnockoutMatch, result: MatchResult | None, force: bool) -> Correction:
         old = self.outcome(node)
         before = set(self.ready_matches())
         previous = node.result
@@ -366,7 +383,7 @@ class Bracket:
         if not changed:
             node.result = result
             return Correction(True, False)
-        affected = [d for d in self._dependents(match_id)
+        affected = [d for d in self._dependents(node.id)
                     if self.match(d).started or self.match(d).result is not None]
         if affected and not force:
             return Correction(False, True, tuple(affected))
@@ -374,8 +391,26 @@ class Bracket:
             self.match(d).result = None
             self.match(d).started = False
         node.result = result
-        return Correction(True, True, tuple(affected) if not force else (), tuple(affected),
+        return Correction(True, True, (), tuple(affected),
                           tuple(m for m in self.ready_matches() if m not in before))
+
+    def view(self) -> list[dict[str, Any]]:
+        """Every match for display (bracket image, /results): id, round, round name, stage, status,
+        the two entries (None: empty or pending), the candidates of pending slots, the winner entry."""
+        out = []
+        for m in self._ordered():
+            a, b = self.entries_of(m.id)
+            outcome = self.outcome(m)
+            out.append({
+                "id": m.id, "round": m.round, "stage": m.stage,
+                "round_name": round_name(m.round, self.rounds) if m.stage == "main" else m.id.split("-M")[0],
+                "status": self.status(m.id), "a": a, "b": b,
+                "a_from": m.a.text(), "b_from": m.b.text(),
+                "winner": None if outcome is None else outcome[0],
+                "result": None if m.result is None else m.result.to_dict(),
+                "started": m.started,
+            })
+        return out
 
     # --- outcome ---------------------------------------------------------------------
 

@@ -158,6 +158,25 @@ class Tournament:
         self.bracket = self._new_bracket(self.groups.knockout_slots(self.lot_seed, self.settings.knockout_size))
         return Correction(True, True, (), tuple(begun), tuple(self.bracket.ready_matches()))
 
+    def reopen(self, match_id: str, force: bool = False) -> Correction:
+        """Clear a result so the match is played after all (a lateness forfeit undone by the referee)."""
+        if self._stage_of(match_id) == "knockout":
+            assert self.bracket is not None
+            return self.bracket.reopen(match_id, force)
+        assert self.groups is not None
+        m = self.groups.match(match_id)
+        if m.result is None:
+            raise RuleError("no_result_to_correct", "Match {match} has no result to correct", match=match_id)
+        if self.bracket is not None:
+            begun = [k.id for k in self.bracket.matches if k.started or k.result is not None]
+            if begun and not force:
+                return Correction(False, True, tuple(begun))
+            self.bracket = None
+            m.result = None
+            return Correction(True, True, (), tuple(begun))
+        m.result = None
+        return Correction(True, True)
+
     # --- conduct ---------------------------------------------------------------------
 
     def add_conduct(self, record: ConductRecord) -> ConductOutcome:

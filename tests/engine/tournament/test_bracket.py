@@ -258,3 +258,27 @@ def test_property_single_elimination_completes_with_one_champion(count: int, thi
         assert champion is None or champion not in elim
         assert set(elim) | ({champion} if champion else set()) == entries
     assert set(places) == entries  # every entry ends with a place
+
+
+def test_undone_lateness_forfeit_reopens_the_match() -> None:
+    """Issue 5: the referee can undo a lateness forfeit; the match is then played."""
+    br = bracket_for(4)
+    br.record("R1-M1", forfeit_result("b"))
+    br.record("R1-M2", pair_result("a"))
+    fix = br.reopen("R1-M1")
+    assert fix.applied and br.status("R1-M1") == "ready" and br.status("R2-M1") == "waiting"
+    br.record("R1-M1", pair_result("b", 9, 14))
+    assert br.entries_of("R2-M1") == ("e4", "e2")
+    br.mark_started("R2-M1")
+    blocked = br.reopen("R1-M1")
+    assert not blocked.applied and blocked.conflicts == ("R2-M1",)
+
+
+def test_view_names_rounds_and_shows_candidates() -> None:
+    br = bracket_for(5, third_place=True)
+    view = {v["id"]: v for v in br.view()}
+    assert view["R3-M1"]["round_name"] == "final" and view["R2-M1"]["round_name"] == "semifinal"
+    assert view["R1-M1"]["round_name"] == "quarterfinal" and view["R1-M1"]["status"] == "walkover"
+    assert view["R1-M1"]["winner"] == "e1"
+    assert view["P3-4-M1"]["a_from"] == "loser of R2-M1"
+    assert view["R2-M1"]["status"] == "waiting"

@@ -6,6 +6,8 @@ import dataclasses
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import OptionError, RuleError
 from engine.tournament.conduct import ConductRecord
@@ -143,3 +145,34 @@ def test_second_violation_ends_the_match_and_the_opponent_advances() -> None:
         t.record(t.ready_matches()[0], pair_result("a", 14, 11))
     rows = {r.entry_id: r for r in t.ranking()}
     assert rows[a].note == "disqualified" and rows[a].eliminated_round == 1
+
+
+def test_reopening_a_group_match_before_the_knockout() -> None:
+    t = Tournament.create("掼蛋", preset_settings("guandan-team"), teams(12))
+    t.hold_draw(SECRET)
+    mid = t.ready_matches()[0]
+    t.record(mid, team_result([played_table("a", 14, 10, k) for k in (1, 2, 3)]))
+    assert mid not in t.ready_matches()
+    assert t.reopen(mid).applied and mid in t.ready_matches()
+
+
+@settings(max_examples=25, deadline=None)
+@given(count=st.integers(min_value=2, max_value=20), data=st.data())
+def test_property_team_event_always_ends_with_first_second_third(count: int, data: st.DataObject) -> None:
+    """guandan-team with random table results (no double forfeits): one first, one second, one third prize."""
+    t = Tournament.create("掼蛋", preset_settings("guandan-team"), teams(count))
+    t.hold_draw(SECRET)
+    steps = 0
+    while t.ready_matches():
+        mid = data.draw(st.sampled_from(t.ready_matches()))
+        tables = [played_table(data.draw(st.sampled_from("ab")), data.draw(st.integers(2, 14)),
+                               data.draw(st.integers(2, 14)), k) for k in (1, 2, 3)]
+        t.record(mid, team_result(tables))
+        steps += 1
+        assert steps < 300
+    assert t.finished
+    prizes = [r.prize for r in t.ranking()]
+    assert len(prizes) == count
+    expected = ["first", "second", "third"][: min(count, 3) if count != 2 else 2]
+    assert prizes[: len(expected)] == expected
+    assert prizes.count("first") == 1 and all(p == "souvenir" for p in prizes[len(expected):])
