@@ -606,12 +606,13 @@ class ShengjiMatch:
         self._charge(seat, pen, "failed_throw", cards_text(lead.cards))
         choices = getattr(res, "choices", None)
         if self.options.failed_throw_choice == "opponents" and choices and len(choices) > 1:
-            opts = {u.kind: u for u in choices}
+            # "pair" names the failing pair or tractor, "single" the failing single
+            opts = {("single" if u.kind == "single" else "pair"): u for u in choices}
             forced = res.forced
             self.pending_choice = {
                 "thrower": seat, "cards": cards_text(lead.cards),
                 "options": sorted(opts), "units": {k: cards_text(u.cards) for k, u in opts.items()},
-                "default": forced.kind,
+                "default": "single" if forced.kind == "single" else "pair",
             }
             self.phase = "choose"
             events.append(Event("throw_choice", {"thrower": seat, "options": sorted(opts)}))

@@ -583,3 +583,14 @@ def test_rules_1_6_defender_failed_throw_subtracts() -> None:
     m.apply("1 play ♠A ♠Q ♠Q ♠9")
     assert m.charges[0]["signed"] == -40 and m.defenders_total() == -40
     assert m.trick[0][1] == tuple(parse_cards("♠9"))  # the lowest failing unit: the single
+
+
+def test_rules_1_5_2h_opponents_choice_names_a_failing_tractor_pair() -> None:
+    m = _play_ready("shengji-timed-2h", {0: "♠A ♠J ♠J ♠10 ♠10 ♠9", 3: "♠K ♠K ♠Q ♠Q"})
+    m.apply("0 play ♠A ♠J ♠J ♠10 ♠10 ♠9")
+    assert m.phase == "choose"
+    assert m.public_view()["table"]["pending_choice"]["options"] == ["pair", "single"]
+    assert m.auto_action(1) == "1 choose single"  # the clock default: the lower unit
+    m.apply("1 choose pair")
+    assert m.trick == [(0, tuple(parse_cards("♠J ♠J ♠10 ♠10")))]
+    assert m.charges[0]["points"] == 60
