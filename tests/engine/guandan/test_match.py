@@ -232,3 +232,13 @@ def test_d6_forfeit_needs_a_deal_in_progress() -> None:
     with pytest.raises(RuleError) as err:
         m.apply("sys forfeit_deal 1")
     assert err.value.code == "no_deal_to_forfeit"
+
+
+def test_rules_2_5_a_failures_reset_in_a_match_third_failure_back_to_2() -> None:
+    hands, actions = ONE_FOUR
+    m = table(hands, level=14, start_level=14, a_failures_reset=True)
+    m.a_failures = [2, 0]
+    run(m, *actions)  # 上游 + 末游 at A: a failure for both sides playing at A; side 0's third
+    assert not m.finished
+    assert m.levels == [2, 14] and m.a_failures == [0, 1]
+    assert m.history[-1]["reset_sides"] == [0]
