@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import RuleError
 from engine.tournament.draw import (
@@ -247,3 +249,15 @@ def test_worked_example_in_docs_verifies() -> None:
     report = verify(published)
     assert report.ok, report.lines()
     assert reference_draw(published) == (published["order"], published["bracket"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(groups=st.lists(st.sampled_from("ABCD"), min_size=8, max_size=8) | st.lists(
+    st.sampled_from("ABCDE"), min_size=16, max_size=16), salt=st.integers(0, 1000))
+def test_property_separation_reaches_the_fewest_possible_conflicts(groups: list[str], salt: int) -> None:
+    """Full bracket, no seeds: same-group round-1 matches left = max(0, largest group - half the field)."""
+    entries = [Entry(f"e{i}", f"E{i}", g, (f"x{i}", f"y{i}")) for i, g in enumerate(groups)]
+    draw = make_draw("t", entries, DrawOptions(separate_union_groups=True), hashlib.sha256(bytes([salt % 256,
+                                                                                                salt // 256])).digest())
+    largest = max(groups.count(g) for g in set(groups))
+    assert draw.conflicts == union_conflicts(draw, entries) == max(0, largest - len(groups) // 2)
