@@ -150,13 +150,13 @@ class _Params:
     def raw(self, name: str) -> Any:
         return self.values.get(name)
 
-    def str(self, name: str, default: str | None = None) -> str | None:
+    def text(self, name: str, default: str | None = None) -> str | None:
         value = self.values.get(name)
         if value is None:
             return default
         return value if isinstance(value, str) else json.dumps(value)
 
-    def int(self, name: str, default: int | None = None) -> int | None:
+    def integer(self, name: str, default: int | None = None) -> int | None:
         value = self.values.get(name)
         if value in (None, ""):
             return default
@@ -165,7 +165,7 @@ class _Params:
         except (TypeError, ValueError):
             raise ApiError(400, f"Bad Request: invalid {name} specified") from None
 
-    def float(self, name: str, default: float = 0.0) -> float:
+    def number(self, name: str, default: float = 0.0) -> float:
         value = self.values.get(name)
         if value in (None, ""):
             return default
@@ -174,7 +174,7 @@ class _Params:
         except (TypeError, ValueError):
             raise ApiError(400, f"Bad Request: invalid {name} specified") from None
 
-    def bool(self, name: str, default: bool = False) -> bool:
+    def flag(self, name: str, default: bool = False) -> bool:
         value = self.values.get(name)
         if value is None:
             return default
@@ -182,7 +182,7 @@ class _Params:
             return value
         return str(value).lower() in ("true", "1", "yes")
 
-    def json(self, name: str, what: str | None = None) -> Any:
+    def obj(self, name: str, what: str | None = None) -> Any:
         value = self.values.get(name)
         if value is None or value == "":
             return None
@@ -281,9 +281,9 @@ class BotApiSimulator:
         await self._runner.setup()
         self._site = web.TCPSite(self._runner, self.host, self.port)
         await self._site.start()
-        server = self._site._server
+        server: Any = self._site._server
         if server is not None and getattr(server, "sockets", None):
-            self.port = server.sockets[0].getsockname()[1]
+            self.port = int(server.sockets[0].getsockname()[1])
         return self
 
     async def stop(self) -> None:
@@ -323,7 +323,7 @@ class BotApiSimulator:
         event, self._changed = self._changed, asyncio.Event()
         event.set()
 
-    async def wait_for(self, predicate: Callable[[], T | Awaitable[T]], timeout: float = 10.0,
+    async def wait_for(self, predicate: Callable[[], T | None | Awaitable[T | None]], timeout: float = 10.0,
                        message: str | None = None) -> T:
         """Wait until ``predicate()`` is truthy (re-checked on every state change); return its value."""
         loop = asyncio.get_running_loop()
@@ -333,7 +333,7 @@ class BotApiSimulator:
             if inspect.isawaitable(value):
                 value = await value
             if value:
-                return value  # type: ignore[return-value]
+                return value
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(message or f"simulator: condition not met within {timeout} s")
@@ -350,6 +350,7 @@ class BotApiSimulator:
         ``include_edits`` the current text of edited messages counts too.
         """
         after_id = after.message_id if isinstance(after, SimMessage) else (after or 0)
+        check: Callable[[SimMessage], bool]
         if isinstance(predicate, str):
             needle = predicate
 
@@ -517,7 +518,7 @@ class BotApiSimulator:
             return None
         if isinstance(value, str) and value.startswith("@"):
             raise ApiError(400, "Bad Request: chat not found")
-        return p.int("chat_id")
+        return p.integer("chat_id")
 
     def _rate_check(self, chat: SimChat) -> None:
         retry = self.limiter.check(chat.id, chat.is_group)
@@ -574,13 +575,13 @@ class BotApiSimulator:
         return plain, parsed
 
     def _reply_to(self, p: _Params, chat: SimChat) -> int | None:
-        reply_to = p.int("reply_to_message_id")
-        parameters = p.json("reply_parameters")
+        reply_to = p.integer("reply_to_message_id")
+        parameters = p.obj("reply_parameters")
         if isinstance(parameters, dict) and parameters.get("message_id") is not None:
             reply_to = int(parameters["message_id"])
             allow = bool(parameters.get("allow_sending_without_reply"))
         else:
-            allow = p.bool("allow_sending_without_reply")
+            allow = p.flag("allow_sending_without_reply")
         if reply_to is not None and (reply_to not in chat.messages or chat.messages[reply_to].deleted):
             if allow:
                 return None
@@ -609,7 +610,7 @@ class BotApiSimulator:
         if p.has("inline_message_id"):
             raise ApiError(400, "Bad Request: MESSAGE_ID_INVALID")
         chat = self._chat_for_bot(self._chat_id_param(p))
-        message_id = p.int("message_id")
+        message_id = p.integer("message_id")
         if message_id is None:
             raise ApiError(400, "Bad Request: message identifier is not specified")
         message = chat.messages.get(message_id)
@@ -636,15 +637,15 @@ class BotApiSimulator:
         return True
 
     def api_setWebhook(self, p: _Params) -> bool:
-        url = p.str("url") or ""
+        url = p.text("url") or ""
         self.webhook_url = url
-        if p.bool("drop_pending_updates"):
+        if p.flag("drop_pending_updates"):
             self._updates.clear()
         return True
 
     def api_deleteWebhook(self, p: _Params) -> bool:
         self.webhook_url = ""
-        if p.bool("drop_pending_updates"):
+        if p.flag("drop_pending_updates"):
             self._updates.clear()
             self._bump()
         return True
@@ -658,10 +659,10 @@ class BotApiSimulator:
     async def api_getUpdates(self, p: _Params) -> list[JSON]:
         if self.webhook_url:
             raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first")
-        offset = p.int("offset", 0) or 0
-        limit = max(1, min(100, p.int("limit", 100) or 100))
-        timeout = max(0.0, p.float("timeout", 0.0))
-        allowed = p.json("allowed_updates")
+        offset = p.integer("offset", 0) or 0
+        limit = max(1, min(100, p.integer("limit", 100) or 100))
+        timeout = max(0.0, p.number("timeout", 0.0))
+        allowed = p.obj("allowed_updates")
         if isinstance(allowed, list):
             self._allowed_updates = [str(a) for a in allowed] or None
             if self._allowed_updates:
@@ -701,13 +702,13 @@ class BotApiSimulator:
     # commands -------------------------------------------------------------
 
     def _command_key(self, p: _Params) -> tuple[str, str]:
-        scope = p.json("scope", "scope") or {"type": "default"}
+        scope = p.obj("scope", "scope") or {"type": "default"}
         if not isinstance(scope, dict) or "type" not in scope:
             raise ApiError(400, "Bad Request: can't parse BotCommandScope JSON object")
-        return json.dumps(scope, sort_keys=True), p.str("language_code") or ""
+        return json.dumps(scope, sort_keys=True), p.text("language_code") or ""
 
     def api_setMyCommands(self, p: _Params) -> bool:
-        commands = p.json("commands", "commands")
+        commands = p.obj("commands", "commands")
         if not isinstance(commands, list) or len(commands) > MAX_COMMANDS:
             raise ApiError(400, "Bad Request: BOT_COMMANDS_TOO_MUCH" if isinstance(commands, list) else "Bad Request: can't parse commands JSON object")
         cleaned = []
@@ -736,7 +737,7 @@ class BotApiSimulator:
         return True
 
     def api_setChatMenuButton(self, p: _Params) -> bool:
-        button = p.json("menu_button", "menu_button") or {"type": "default"}
+        button = p.obj("menu_button", "menu_button") or {"type": "default"}
         chat_id = self._chat_id_param(p)
         if chat_id is None:
             self.default_menu_button = button
@@ -798,7 +799,7 @@ class BotApiSimulator:
 
     def api_getChatMember(self, p: _Params) -> JSON:
         chat = self._chat_for_bot(self._chat_id_param(p))
-        user_id = p.int("user_id")
+        user_id = p.integer("user_id")
         if user_id is None:
             raise ApiError(400, "Bad Request: user_id is empty")
         return self._member_api(chat, user_id)
@@ -819,7 +820,7 @@ class BotApiSimulator:
 
     def api_sendChatAction(self, p: _Params) -> bool:
         self._chat_for_bot(self._chat_id_param(p))
-        if not p.str("action"):
+        if not p.text("action"):
             raise ApiError(400, "Bad Request: action is empty")
         return True
 
@@ -827,14 +828,14 @@ class BotApiSimulator:
 
     def api_sendMessage(self, p: _Params) -> JSON:
         chat = self._chat_for_bot(self._chat_id_param(p))
-        raw = p.str("text")
+        raw = p.text("text")
         if raw is None or raw == "":
             raise ApiError(400, "Bad Request: message text is empty")
-        text, entities = self._parse(raw, p.str("parse_mode"), MAX_TEXT_LENGTH, "Bad Request: message is too long",
-                                     p.json("entities"))
+        text, entities = self._parse(raw, p.text("parse_mode"), MAX_TEXT_LENGTH, "Bad Request: message is too long",
+                                     p.obj("entities"))
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
-        markup = self._validate_markup(p.json("reply_markup", "reply keyboard markup"))
+        markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         reply_to = self._reply_to(p, chat)
         self._rate_check(chat)
         version = MessageVersion(text=text, entities=entities, reply_markup=markup, date=self._now())
@@ -874,12 +875,13 @@ class BotApiSimulator:
     def _send_media(self, p: _Params, kind: str) -> JSON:
         chat = self._chat_for_bot(self._chat_id_param(p))
         stored = self._upload(p, kind, "photo.jpg" if kind == "photo" else "file", "image/jpeg" if kind == "photo" else None)
-        caption_raw = p.str("caption")
-        caption, entities = (None, [])
+        caption_raw = p.text("caption")
+        caption: str | None = None
+        entities: list[JSON] = []
         if caption_raw:
-            caption, entities = self._parse(caption_raw, p.str("parse_mode"), MAX_CAPTION_LENGTH,
-                                            "Bad Request: message caption is too long", p.json("caption_entities"))
-        markup = self._validate_markup(p.json("reply_markup", "reply keyboard markup"))
+            caption, entities = self._parse(caption_raw, p.text("parse_mode"), MAX_CAPTION_LENGTH,
+                                            "Bad Request: message caption is too long", p.obj("caption_entities"))
+        markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         reply_to = self._reply_to(p, chat)
         self._rate_check(chat)
         version = MessageVersion(text=None, entities=entities, reply_markup=markup, date=self._now(), caption=caption,
@@ -904,7 +906,7 @@ class BotApiSimulator:
         return self._send_media(p, "document")
 
     def api_getFile(self, p: _Params) -> JSON:
-        stored = self.files.get(p.str("file_id") or "")
+        stored = self.files.get(p.text("file_id") or "")
         if stored is None:
             raise ApiError(400, "Bad Request: invalid file_id")
         return {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "file_size": len(stored.content),
@@ -912,19 +914,19 @@ class BotApiSimulator:
 
     def api_editMessageText(self, p: _Params) -> JSON:
         chat, message = self._bot_message(p, for_edit=True)
-        raw = p.str("text")
+        raw = p.text("text")
         if raw is None or raw == "":
             raise ApiError(400, "Bad Request: message text is empty")
         if not message.from_bot:
             raise ApiError(400, "Bad Request: message can't be edited")
         if message.text is None:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
-        text, entities = self._parse(raw, p.str("parse_mode"), MAX_TEXT_LENGTH, "Bad Request: message is too long",
-                                     p.json("entities"))
+        text, entities = self._parse(raw, p.text("parse_mode"), MAX_TEXT_LENGTH, "Bad Request: message is too long",
+                                     p.obj("entities"))
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
         # As on Telegram: an edit without reply_markup removes the inline keyboard.
-        markup = self._validate_markup(p.json("reply_markup", "reply keyboard markup"))
+        markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         current = message.current
         if text == current.text and entities == current.entities and _same_markup(markup, current.reply_markup):
             raise ApiError(400, NOT_MODIFIED)
@@ -938,10 +940,10 @@ class BotApiSimulator:
             raise ApiError(400, "Bad Request: message can't be edited")
         if message.photo is None and message.document is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
-        caption_raw = p.str("caption") or ""
-        caption, entities = self._parse(caption_raw, p.str("parse_mode"), MAX_CAPTION_LENGTH,
-                                        "Bad Request: message caption is too long", p.json("caption_entities"))
-        markup = self._validate_markup(p.json("reply_markup", "reply keyboard markup"))
+        caption_raw = p.text("caption") or ""
+        caption, entities = self._parse(caption_raw, p.text("parse_mode"), MAX_CAPTION_LENGTH,
+                                        "Bad Request: message caption is too long", p.obj("caption_entities"))
+        markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         current = message.current
         if (caption or None) == current.caption and entities == current.entities and _same_markup(markup, current.reply_markup):
             raise ApiError(400, NOT_MODIFIED)
@@ -954,7 +956,7 @@ class BotApiSimulator:
         chat, message = self._bot_message(p, for_edit=True)
         if not message.from_bot:
             raise ApiError(400, "Bad Request: message can't be edited")
-        markup = self._validate_markup(p.json("reply_markup", "reply keyboard markup"))
+        markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         current = message.current
         if _same_markup(markup, current.reply_markup):
             raise ApiError(400, NOT_MODIFIED)
@@ -981,17 +983,17 @@ class BotApiSimulator:
         return True
 
     def api_answerCallbackQuery(self, p: _Params) -> bool:
-        query_id = p.str("callback_query_id") or ""
+        query_id = p.text("callback_query_id") or ""
         record = self.callback_queries.get(query_id)
         if record is None or record.answered or self.clock() - record.created > self.callback_query_timeout:
             raise ApiError(400, QUERY_TOO_OLD)
-        text = p.str("text")
+        text = p.text("text")
         if text is not None and len(text) > MAX_CALLBACK_ANSWER_LENGTH:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         record.answered = True
         record.text = text or None
-        record.show_alert = p.bool("show_alert")
-        record.url = p.str("url")
+        record.show_alert = p.flag("show_alert")
+        record.url = p.text("url")
         self._event("answer", record.chat_id, message_id=record.message_id, user_id=record.user_id, text=record.text,
                     data={"show_alert": record.show_alert, "query_id": record.id})
         self._bump()
@@ -1097,9 +1099,10 @@ class BotApiSimulator:
             chat = self._private_chat(user_id)
             user.started = True
         else:
-            chat = self.chats.get(chat_id)
-            if chat is None or not chat.is_group:
+            group = self.chats.get(chat_id)
+            if group is None or not group.is_group:
                 raise SimulatorError(f"no chat {chat_id} the user can write in (private chat id = user id)")
+            chat = group
             if user_id not in chat.members:
                 raise SimulatorError(f"user {user_id} is not a member of group {chat_id}")
         if reply_to_message_id is not None and reply_to_message_id not in chat.messages:
@@ -1286,7 +1289,7 @@ def _update_kind(update: JSON) -> str:
 
 
 def _same_markup(a: JSON | None, b: JSON | None) -> bool:
-    empty = ({}, {"inline_keyboard": []}, None)
+    empty: tuple[Any, ...] = ({}, {"inline_keyboard": []}, None)
     if a in empty and b in empty:
         return True
     return a == b

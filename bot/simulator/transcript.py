@@ -6,7 +6,7 @@ import textwrap
 import time
 from typing import TYPE_CHECKING
 
-from bot.simulator.state import JSON, MessageVersion, SimMessage
+from bot.simulator.state import JSON, Event, MessageVersion, SimMessage
 
 if TYPE_CHECKING:
     from bot.simulator.server import BotApiSimulator
@@ -126,12 +126,12 @@ def format_chat(
         ]
         if show_presses:
             items.extend((e.seq, "press", e) for e in presses)
-        for _, kind, item in sorted(items, key=lambda t: t[0]):
-            if kind == "press":
-                e = item  # type: ignore[assignment]
-                out.append(press_line(e.user_id, e.text, e.data.get("query_id", "")))  # type: ignore[attr-defined]
+        for _, _kind, item in sorted(items, key=lambda t: t[0]):
+            if isinstance(item, Event):
+                out.append(press_line(item.user_id, item.text, item.data.get("query_id", "")))
                 continue
-            m: SimMessage = item  # type: ignore[assignment]
+            assert isinstance(item, SimMessage)
+            m = item
             notes = []
             if m.edit_count:
                 notes.append(labels["edited"].format(n=m.edit_count))
