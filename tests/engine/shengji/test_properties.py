@@ -95,3 +95,45 @@ def test_replay_midway_equals_live_state_and_errors_change_nothing(preset: str, 
         except RuleError:
             assert isinstance(m2, ShengjiMatch) and m2.snapshot() == before
     assert replay("shengji", opts, seed, m.log).snapshot() == before  # type: ignore[attr-defined]
+
+
+OPTION_MIX = st.fixed_dictionaries({
+    "bid_style": st.sampled_from(["joker_level", "level_only"]),
+    "overturn_style": st.sampled_from(["ladder", "lock", "suit_order"]),
+    "direct_fix": st.booleans(),
+    "declarer_overturn_after_other": st.booleans(),
+    "public_trump": st.booleans(),
+    "first_deal_overturn_changes_dealer": st.booleans(),
+    "late_overturn": st.sampled_from(["rebury", "in_turn", "none"]),
+    "dealer_side_no_bid": st.sampled_from(["own_level", "kitty_turn", "blackout"]),
+    "throws": st.booleans(),
+    "failed_throw_choice": st.sampled_from(["lowest", "opponents"]),
+    "kitty_multiplier": st.sampled_from(["doubling", "plus_two", "fifty_min"]),
+    "offsuit_kitty_half": st.booleans(),
+    "level_table": st.sampled_from(["seventeen", "timed", "fifty_min"]),
+    "tie_break": st.sampled_from(["dealer_side", "cut"]),
+    "start_level": st.sampled_from([2, 12, 13, 14]),
+    "max_redeals_before_pause": st.integers(1, 3),
+})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), mix=OPTION_MIX)
+def test_every_option_combination_plays_whole_matches(seed: int, mix: dict[str, object]) -> None:
+    """Organisers may override any option (rules.md section 4): every combination still finishes and replays."""
+    opts = load_preset("shengji-17-deals").with_overrides({**mix, "deals": 3}).rules
+    m = ShengjiMatch(opts, seed)
+    rng = random.Random(seed)
+    n = 0
+    while not m.finished:
+        if m.phase not in ("deal_over", "paused", "match_over"):
+            assert sorted(cards_in_play(m)) == sorted(list(range(54)) * 2)
+        if n % 53 == 0:
+            assert_no_leak(m)
+        action = random_legal_action(m, rng)
+        assert action is not None
+        m.apply(action)
+        n += 1
+        assert n < 30000
+    again = replay("shengji", opts, seed, m.log)
+    assert isinstance(again, ShengjiMatch) and again.snapshot() == m.snapshot()
