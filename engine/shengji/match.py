@@ -368,7 +368,8 @@ class ShengjiMatch:
             self.turned = [first]
             self.level = self.levels[_side(self.dealer)]
             self.trump_suit = dealmod.kitty_turn_trump(first)
-            events.append(Event("kitty_turn", {"card": card_text(first), "trump": self.trump_suit}))
+            events.append(Event("kitty_turned", {"cards": card_text(first), "found": True, "reason": "kitty_turn",
+                                                 "dealer": self.dealer, "trump": self.trump_suit}))
             return events + self._take_kitty()
         # blackout (停电): the dealer side steps down; the old dealer's next may declare first, then partner
         old = self.dealer

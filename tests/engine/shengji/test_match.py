@@ -203,7 +203,8 @@ def test_rules_1_3_c_2h_kitty_turn_fixes_trump(first_card: str, trump: int | Non
     dealer = m.dealer
     rig(m, {}, kitty=first_card)
     deal_all(m)
-    close(m)
+    events = m.apply("sys close_bidding")
+    assert any(e.kind == "kitty_turned" and e.data["cards"] == first_card for e in events)
     assert (m.dealer, m.trump_suit, m.phase) == (dealer, trump, "bury")
     assert m.public_view()["table"]["turned_kitty"] == [first_card]
 
