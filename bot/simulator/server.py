@@ -764,6 +764,8 @@ class BotApiSimulator:
             "gifts_from_channels": False}})
         if chat.type == "private":
             data["bio"] = ""
+        if chat.pinned:
+            data["pinned_message"] = self.message_api(chat.messages[chat.pinned[-1]], with_reply=False)
         return data
 
     def _member_api(self, chat: SimChat, user_id: int) -> JSON:
@@ -785,17 +787,7 @@ class BotApiSimulator:
                 status = "member"
             else:
                 status = "left"
-        if status == "creator":
-            return {"status": "creator", "user": user, "is_anonymous": False}
-        if status == "administrator":
-            rights = dict.fromkeys(
-                ("can_be_edited", "is_anonymous", "can_post_stories", "can_edit_stories", "can_delete_stories",
-                 "can_promote_members"), False)
-            rights.update(dict.fromkeys(
-                ("can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members",
-                 "can_change_info", "can_invite_users", "can_pin_messages"), True))
-            return {"status": "administrator", "user": user, **rights}
-        return {"status": status, "user": user}
+        return _member_object(user, status)
 
     def api_getChatMember(self, p: _Params) -> JSON:
         chat = self._chat_for_bot(self._chat_id_param(p))
@@ -817,6 +809,62 @@ class BotApiSimulator:
     def api_getChatMemberCount(self, p: _Params) -> int:
         chat = self._chat_for_bot(self._chat_id_param(p))
         return len(chat.members) + (1 if chat.bot_is_member else 0) if chat.is_group else 2
+
+    def _can_pin(self, chat: SimChat) -> None:
+        if chat.is_group and not chat.bot_is_admin:
+            raise ApiError(400, "Bad Request: not enough rights to manage pinned messages in the chat")
+
+    def api_pinChatMessage(self, p: _Params) -> bool:
+        chat = self._chat_for_bot(self._chat_id_param(p))
+        message_id = p.integer("message_id")
+        if message_id is None or message_id not in chat.messages or chat.messages[message_id].deleted:
+            raise ApiError(400, "Bad Request: message to pin not found")
+        self._can_pin(chat)
+        if message_id in chat.pinned:
+            chat.pinned.remove(message_id)
+        chat.pinned.append(message_id)
+        self._event("pin", chat.id, message_id=message_id)
+        self._bump()
+        return True
+
+    def api_unpinChatMessage(self, p: _Params) -> bool:
+        chat = self._chat_for_bot(self._chat_id_param(p))
+        self._can_pin(chat)
+        message_id = p.integer("message_id")
+        if message_id is None:
+            if chat.pinned:
+                chat.pinned.pop()
+        elif message_id in chat.pinned:
+            chat.pinned.remove(message_id)
+        else:
+            raise ApiError(400, "Bad Request: message to unpin not found")
+        self._bump()
+        return True
+
+    def api_unpinAllChatMessages(self, p: _Params) -> bool:
+        chat = self._chat_for_bot(self._chat_id_param(p))
+        self._can_pin(chat)
+        chat.pinned.clear()
+        self._bump()
+        return True
+
+    def api_leaveChat(self, p: _Params) -> bool:
+        chat = self._chat_for_bot(self._chat_id_param(p))
+        if not chat.is_group:
+            raise ApiError(400, "Bad Request: chat member status can't be changed in private chats")
+        chat.bot_is_member = False
+        chat.bot_is_admin = False
+        self._bump()
+        return True
+
+    def api_setMyName(self, p: _Params) -> bool:
+        return True
+
+    def api_setMyDescription(self, p: _Params) -> bool:
+        return True
+
+    def api_setMyShortDescription(self, p: _Params) -> bool:
+        return True
 
     def api_sendChatAction(self, p: _Params) -> bool:
         self._chat_for_bot(self._chat_id_param(p))
@@ -1053,6 +1101,25 @@ class BotApiSimulator:
         if admin:
             chat.admins.add(user_id)
 
+    def remove_bot_from_group(self, chat_id: int, by_user_id: int | None = None) -> None:
+        """An admin removes the bot from the group: sends there now fail with 403; a my_chat_member update."""
+        chat = self._group(chat_id)
+        if not chat.bot_is_member:
+            return
+        chat.bot_is_member = False
+        chat.bot_is_admin = False
+        actor = self._user(by_user_id if by_user_id is not None else (chat.owner_id or next(iter(chat.members))))
+        self._my_chat_member(chat, actor, "member", "left")
+
+    def add_bot_to_group(self, chat_id: int, by_user_id: int | None = None, *, admin: bool = False) -> None:
+        chat = self._group(chat_id)
+        was_member = chat.bot_is_member
+        chat.bot_is_member = True
+        chat.bot_is_admin = admin
+        if not was_member:
+            actor = self._user(by_user_id if by_user_id is not None else (chat.owner_id or next(iter(chat.members))))
+            self._my_chat_member(chat, actor, "left", "administrator" if admin else "member")
+
     def remove_member(self, chat_id: int, user_id: int) -> None:
         chat = self._group(chat_id)
         chat.members.discard(user_id)
@@ -1152,13 +1219,8 @@ class BotApiSimulator:
         return self.user_starts_bot(user_id)
 
     def _my_chat_member(self, chat: SimChat, user: SimUser, old: str, new: str) -> None:
-        bot = self.bot_user
-        old_member: JSON = {"status": old, "user": bot}
-        new_member: JSON = {"status": new, "user": bot}
-        if old == "kicked":
-            old_member["until_date"] = 0
-        if new == "kicked":
-            new_member["until_date"] = 0
+        old_member = _member_object(self.bot_user, old)
+        new_member = _member_object(self.bot_user, new)
         self._enqueue("my_chat_member", {"chat": self._chat_api(chat), "from": user.to_api(), "date": self._now(),
                                          "old_chat_member": old_member, "new_chat_member": new_member})
 
@@ -1282,6 +1344,23 @@ class BotApiSimulator:
 
     def reset_stats(self) -> None:
         self.stats = SimStats()
+
+
+def _member_object(user: JSON, status: str) -> JSON:
+    """A ChatMember object of the given status, with the fields PTB requires."""
+    if status == "creator":
+        return {"status": "creator", "user": user, "is_anonymous": False}
+    if status == "administrator":
+        rights = dict.fromkeys(
+            ("can_be_edited", "is_anonymous", "can_post_stories", "can_edit_stories", "can_delete_stories",
+             "can_promote_members"), False)
+        rights.update(dict.fromkeys(
+            ("can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members",
+             "can_change_info", "can_invite_users", "can_pin_messages"), True))
+        return {"status": "administrator", "user": user, **rights}
+    if status == "kicked":
+        return {"status": "kicked", "user": user, "until_date": 0}
+    return {"status": status, "user": user}
 
 
 def _update_kind(update: JSON) -> str:

@@ -49,6 +49,7 @@ class SimChat:
     next_message_id: int = 1
     messages: dict[int, SimMessage] = field(default_factory=dict)
     menu_button: JSON = field(default_factory=lambda: {"type": "commands"})
+    pinned: list[int] = field(default_factory=list)  # pinned message ids, most recent last
 
     @property
     def is_group(self) -> bool:

@@ -189,3 +189,25 @@ async def test_update_types_the_bot_did_not_ask_for_are_dropped(sim: BotApiSimul
     assert [u.message.text for u in updates] == ["still here"]  # type: ignore[union-attr]
     await bot.get_updates(offset=updates[-1].update_id + 1)
     assert sim.pending_updates() == []
+
+
+async def test_pinning_needs_admin_rights_in_groups_and_leaving_stops_sends(sim: BotApiSimulator, bot: Bot) -> None:
+    from telegram.error import BadRequest, Forbidden
+
+    sent = await bot.send_message(GROUP, "live table")
+    with pytest.raises(BadRequest, match="(?i)not enough rights to manage pinned messages"):
+        await bot.pin_chat_message(GROUP, sent.message_id)
+    sim.chat(GROUP).bot_is_admin = True
+    assert await bot.pin_chat_message(GROUP, sent.message_id)
+    assert (await bot.get_chat(GROUP)).pinned_message.text == "live table"  # type: ignore[union-attr]
+    assert await bot.unpin_chat_message(GROUP)
+    sim.remove_bot_from_group(GROUP)
+    with pytest.raises(Forbidden, match="(?i)bot is not a member of the supergroup chat"):
+        await bot.send_message(GROUP, "anyone?")
+    updates = await bot.get_updates()
+    assert updates[-1].my_chat_member.new_chat_member.status == "left"  # type: ignore[union-attr]
+    sim.add_bot_to_group(GROUP, admin=True)
+    updates = await bot.get_updates(offset=updates[-1].update_id + 1)
+    assert updates[-1].my_chat_member.new_chat_member.status == "administrator"  # type: ignore[union-attr]
+    assert await bot.leave_chat(GROUP)
+    assert not sim.chat(GROUP).bot_is_member
