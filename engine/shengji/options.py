@@ -24,7 +24,8 @@ class ShengjiOptions:
         True, "In the first deal an overturner becomes dealer (反主反打); otherwise trump only")
     late_overturn: str = opt(
         "rebury",
-        "Overturns after the kitty is buried: overturner re-buries (反主抄底), in turn from the dealer, or none",
+        "Overturns after the kitty is buried, offered in turn from the dealer: the overturner re-buries "
+        "(反主抄底; not in a deal whose dealer was grabbed), the kitty stays as buried, or none",
         ("rebury", "in_turn", "none"))
     dealer_side_no_bid: str = opt(
         "own_level",
