@@ -107,6 +107,21 @@ def _sqlite_wal(dbapi_conn: Any, _record: Any) -> None:
     cursor.close()
 
 
+def load_all_models() -> Any:
+    """Import every model module of the package (``storage.models`` and any ``storage.*_models``, e.g.
+    the tournament tables) and return the shared ``MetaData`` they are declared on."""
+    import importlib
+    import pkgutil
+
+    import storage
+    from storage.models import Base
+
+    for info in pkgutil.iter_modules(storage.__path__):
+        if info.name == "models" or info.name.endswith("_models"):
+            importlib.import_module(f"storage.{info.name}")
+    return Base.metadata
+
+
 def alembic_config(connection: Connection | None = None) -> Config:
     """The Alembic configuration of this package (no ini file needed)."""
     cfg = Config()

@@ -132,7 +132,9 @@ class Match(Base):
 
 
 class Deal(Base):
-    """Optional per-deal rows (summary for exports); the log itself is in ``ActionRecord``."""
+    """One row per deal, kept by ``apply_action`` from the engine's deal events: its summary (the
+    ``deal_over`` event data) and the range ``first_seq..last_seq`` of the match's ``ActionRecord`` log
+    (replaying the log up to ``last_seq`` rebuilds the state at the end of that deal)."""
 
     __tablename__ = "deals"
     __table_args__ = (UniqueConstraint("match_id", "deal_no", name="uq_deals_match_deal"),)
@@ -143,6 +145,8 @@ class Deal(Base):
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column()
     summary_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    first_seq: Mapped[int | None] = mapped_column(Integer)
+    last_seq: Mapped[int | None] = mapped_column(Integer)
 
 
 class ActionRecord(Base):

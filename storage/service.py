@@ -86,10 +86,17 @@ def new_engine_match(game: str, options_json: Mapping[str, Any], seed: int) -> E
     return factory(options_json, seed)
 
 
+class ReplayError(RuntimeError):
+    """A stored log no longer replays (the engine changed under it): a bug, not a user error."""
+
+
 def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str]) -> EngineMatch:
     match = new_engine_match(game, options_json, seed)
-    for action in actions:
-        match.apply(action)
+    for number, action in enumerate(actions, 1):
+        try:
+            match.apply(action)
+        except RuleError as err:
+            raise ReplayError(f"{game} action {number} {action!r} no longer applies: {err}") from err
     return match
 
 
@@ -605,6 +612,7 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
                            events_json=_events_to_json(events), created_at=now, dedupe_key=dedupe_key))
         if finished:
             await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
+        await _track_deals(s, match_id, version + 1, events, now)
         seat = _seat_of(stored_action)
         if clear_selection and seat is not None:
             await s.execute(delete(Selection).where(Selection.match_id == match_id, Selection.seat == seat))
@@ -631,11 +639,50 @@ async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_
     raise _LostRace(row.version)
 
 
-# --- deals (optional summary rows) ---------------------------------------------------------------
+# --- deals ---------------------------------------------------------------------------------------
+
+DEAL_START_EVENTS = ("deal_start", "deal_started")  # Shengji, Guandan
+DEAL_END_EVENTS = ("deal_over",)
+
+
+def _deal_number(data: Mapping[str, Any]) -> int | None:
+    for key in ("deal", "deal_no"):
+        value = data.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+async def _track_deals(s: AsyncSession, match_id: int, seq: int, events: Sequence[Event], now: Any) -> None:
+    """Keep the Deal rows from the engine's events, in the action's transaction."""
+    for event in events:
+        starting, ending = event.kind in DEAL_START_EVENTS, event.kind in DEAL_END_EVENTS
+        if not (starting or ending):
+            continue
+        deal_no = _deal_number(event.data)
+        if deal_no is None:
+            continue
+        deal = (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no))
+                ).scalars().first()
+        if deal is None:
+            first = seq
+            if ending:  # the first deal starts with the match, without an event: it begins after the last one
+                last_before = (await s.execute(select(func.max(Deal.last_seq)).where(
+                    Deal.match_id == match_id, Deal.deal_no < deal_no))).scalar_one_or_none()
+                first = (last_before or 0) + 1
+            deal = Deal(match_id=match_id, deal_no=deal_no, started_at=now, first_seq=first)
+            s.add(deal)
+        if ending:
+            deal.last_seq = seq
+            deal.finished_at = now
+            deal.summary_json = json.loads(json.dumps(dict(event.data), default=str, ensure_ascii=False))
+        await s.flush()
+
 
 async def record_deal(db: Database, match_id: int, deal_no: int, *, finished: bool = False,
                       summary: Mapping[str, Any] | None = None) -> None:
-    """Create or update the row of deal ``deal_no`` (call at its start, and at its end with the summary)."""
+    """Create or update a deal row by hand (``apply_action`` already keeps them from the engine's
+    ``deal_start``/``deal_started`` and ``deal_over`` events)."""
     async with db.session() as s:
         deal = (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no))
                 ).scalars().first()
@@ -650,9 +697,22 @@ async def record_deal(db: Database, match_id: int, deal_no: int, *, finished: bo
 
 
 async def get_deals(db: Database, match_id: int) -> list[Deal]:
+    """The deal rows of a match in order (summary, log range)."""
     async with db.session() as s:
         rows = await s.execute(select(Deal).where(Deal.match_id == match_id).order_by(Deal.deal_no))
         return list(rows.scalars().all())
+
+
+async def state_after(db: Database, match_id: int, seq: int) -> EngineMatch:
+    """The match replayed up to action ``seq`` (e.g. a deal's ``last_seq``: the state at the end of that deal)."""
+    async with db.session() as s:
+        row = await s.get(Match, match_id)
+        if row is None:
+            raise _not_found("match", match_id)
+        actions = (await s.execute(select(ActionRecord.action)
+                                   .where(ActionRecord.match_id == match_id, ActionRecord.seq <= seq)
+                                   .order_by(ActionRecord.seq))).scalars().all()
+    return replay_log(row.game, row.options_json, row.seed, actions)
 
 
 # --- live messages ------------------------------------------------------------------------------

@@ -11,10 +11,10 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from storage.models import Base
+from storage.db import load_all_models
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = load_all_models()
 
 
 def _run(connection: Connection) -> None:

@@ -70,6 +70,7 @@ class Target:
 class CountingGame:
     """Seats 0..3 in turn add 1..3 to a total; the seat that brings it to ``target`` wins for its side.
 
+    With option ``deal_every=N`` every N moves make a "deal" (``deal_start`` / ``deal_over`` events).
     Action texts: ``"<seat> add <n>"`` (``"2 add 03"`` is stored as ``"2 add 3"``), ``"sys note"``
     (always allowed, changes nothing but the log).  Each seat has a private "secret" in its view.
     """
@@ -104,8 +105,15 @@ class CountingGame:
             raise RuleError("not_your_turn", "It is seat {seat}'s turn", seat=self.turn)
         if not 1 <= amount <= 3:
             raise RuleError("bad_amount", "Add 1, 2 or 3, not {amount}", amount=amount)
+        every = int(self.options.get("deal_every", 0))
+        moves = sum(1 for a in self.log if a != "sys note")
+        events = []
+        if every and moves and moves % every == 0:
+            events.append(Event("deal_start", {"deal": moves // every + 1}))
         self.total += amount
-        events = [Event("added", {"seat": seat, "amount": amount, "total": self.total})]
+        events.append(Event("added", {"seat": seat, "amount": amount, "total": self.total}))
+        if every and (moves + 1) % every == 0:
+            events.append(Event("deal_over", {"deal": (moves + 1) // every, "total": self.total}))
         if self.total >= self.target:
             self.winner = seat % 2
             events.append(Event("won", {"side": self.winner}))
@@ -139,11 +147,11 @@ class CountingGame:
         return None if self.winner is None else {"winner": self.winner, "total": self.total}
 
 
-async def counting_match(db: Database, target: int = 10, seed: int = 7) -> int:
+async def counting_match(db: Database, target: int = 10, seed: int = 7, **options: Any) -> int:
     """A started match of the fake game between four computer seats (needs the ``counting_game`` fixture)."""
     from storage import service
 
-    table = await service.insert_table(db, -100, "test", "counting", {"target": target}, created_by=1)
+    table = await service.insert_table(db, -100, "test", "counting", {"target": target, **options}, created_by=1)
     await service.fill_computer_seats(db, table.id)
     state = await service.start_match(db, table.id, seed=seed)
     return state.match_id

@@ -11,9 +11,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 from storage import service
-from storage.db import DEFAULT_URL, Database, alembic_config, database_url, open_database
-from storage.models import Base
-from tests.storage.support import Target
+from storage.db import DEFAULT_URL, Database, alembic_config, database_url, load_all_models, open_database
+from tests.storage.support import Target, counting_match
 
 TABLES = {"users", "chats", "game_tables", "table_seats", "matches", "deals", "action_records", "message_refs",
           "selections", "deadlines"}
@@ -32,7 +31,8 @@ async def test_migrations_apply_from_empty_and_match_the_models(target: Target) 
         assert names >= TABLES
         version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
         assert version == _head()
-        diffs = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata))
+        metadata = load_all_models()
+        diffs = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), metadata))
     assert diffs == [], "the models and the migrations disagree: write a migration"
     # opening again (a restart) finds nothing to do and keeps the data
     await service.upsert_user(db, 1, "A")
@@ -137,13 +137,32 @@ async def test_users_languages_and_bot_status(db: Database) -> None:
     assert stored is not None and (stored.kind, stored.title, stored.language) == ("supergroup", "工会桥牌群", "en")
 
 
-async def test_deal_rows_record_start_end_and_summary(db: Database, counting_game: type) -> None:
-    table = await service.insert_table(db, -1, "test", "counting", {"target": 50})
-    await service.fill_computer_seats(db, table.id)
-    match_id = (await service.start_match(db, table.id, seed=1)).match_id
-    await service.record_deal(db, match_id, 1)
-    await service.record_deal(db, match_id, 1, finished=True, summary={"points": 85})
-    await service.record_deal(db, match_id, 2)
+async def test_deal_rows_follow_the_engine_deal_events(db: Database, counting_game: type) -> None:
+    """Each deal keeps its summary and its range of the log, so any deal can be replayed (product.md 6)."""
+    match_id = await counting_match(db, target=100, deal_every=3)
+    for n in range(7):
+        await service.apply_action(db, match_id, f"{n % 4} add 1")
+        if n == 1:
+            await service.apply_action(db, match_id, "sys note")
     deals = await service.get_deals(db, match_id)
-    assert [(d.deal_no, d.summary_json, d.finished_at is not None) for d in deals] == [
-        (1, {"points": 85}, True), (2, None, False)]
+    assert [(d.deal_no, d.first_seq, d.last_seq, d.summary_json, d.finished_at is not None) for d in deals] == [
+        (1, 1, 4, {"deal": 1, "total": 3}, True),
+        (2, 5, 7, {"deal": 2, "total": 6}, True),
+        (3, 8, None, None, False),
+    ]
+    end_of_deal_1 = await service.state_after(db, match_id, deals[0].last_seq or 0)
+    assert end_of_deal_1.public_view() == {"total": 3, "turn": 3, "moves": 4}
+    await service.record_deal(db, match_id, 3, finished=True, summary={"note": "by hand"})
+    assert (await service.get_deals(db, match_id))[2].summary_json == {"note": "by hand"}
+
+
+async def test_a_log_that_no_longer_replays_is_a_replay_error(db: Database, counting_game: type) -> None:
+    from storage.models import ActionRecord
+
+    match_id = await counting_match(db)
+    await service.apply_action(db, match_id, "0 add 1")
+    async with db.session() as s:
+        s.add(ActionRecord(match_id=match_id, seq=2, action="3 add 1", events_json=[]))
+        await s.commit()
+    with pytest.raises(service.ReplayError):
+        await service.state_after(db, match_id, 2)

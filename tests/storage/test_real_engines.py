@@ -65,3 +65,7 @@ async def test_computer_match_is_stored_action_by_action_and_replays(target: Tar
     assert row is not None and row.status == "finished" and row.result_json == match.result()
     assert [r.seq for r in await service.action_log(db, match_id)] == list(range(1, applied + 1))
     assert await service.replay_check(db, match_id)
+    deals = await service.get_deals(db, match_id)
+    assert [(d.deal_no, d.first_seq, d.last_seq) for d in deals] == [(1, 1, applied)]
+    last = (await service.action_log(db, match_id))[-1]
+    assert {"kind": "deal_over", "data": deals[0].summary_json} in last.events_json

@@ -91,6 +91,8 @@ def upgrade() -> None:
         sa.Column("started_at", _ts(), nullable=False),
         sa.Column("finished_at", _ts(), nullable=True),
         sa.Column("summary_json", sa.JSON(), nullable=True),
+        sa.Column("first_seq", sa.Integer(), nullable=True),
+        sa.Column("last_seq", sa.Integer(), nullable=True),
         sa.UniqueConstraint("match_id", "deal_no", name="uq_deals_match_deal"),
     )
     op.create_table(
