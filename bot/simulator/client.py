@@ -45,6 +45,20 @@ class SimUserHandle:
                              text: str | None = None, timeout: float = 10.0) -> CallbackAnswer:
         return await self.sim.press_and_wait(self.user_id, chat_id, message_id, callback_data, text=text, timeout=timeout)
 
+    async def tap(self, chat_id: int, label: str, *, timeout: float = 10.0) -> CallbackAnswer:
+        """Press the button labelled ``label`` on the newest bot message that has one; wait for the answer."""
+        message, button = self.sim.find_button(chat_id, label)
+        if "callback_data" not in button:
+            raise LookupError(f"button {label!r} is a {'url' if 'url' in button else 'non-callback'} button: {button}")
+        return await self.press_and_wait(chat_id, message.message_id, str(button["callback_data"]), timeout=timeout)
+
+    def open_link_button(self, chat_id: int, label: str) -> SimMessage:
+        """Open a url button (a ``t.me/<bot>?start=...`` deep link) labelled ``label``."""
+        _, button = self.sim.find_button(chat_id, label)
+        if "url" not in button:
+            raise LookupError(f"button {label!r} has no url: {button}")
+        return self.sim.follow_link(self.user_id, str(button["url"]))
+
     def block(self) -> None:
         self.sim.block_bot(self.user_id)
 

@@ -1317,6 +1317,16 @@ class BotApiSimulator:
             raise SimulatorError(f"no message {message_id} in chat {chat_id}")
         return message
 
+    def find_button(self, chat_id: int, text: str) -> tuple[SimMessage, JSON]:
+        """The newest bot message in the chat with a button labelled ``text`` (exactly, else containing it)."""
+        for exact in (True, False):
+            for message in reversed(self.bot_messages(chat_id)):
+                for button in message.buttons():
+                    label = str(button.get("text", ""))
+                    if label == text if exact else text in label:
+                        return message, button
+        raise SimulatorError(f"no button {text!r} on any bot message in chat {chat_id}")
+
     def history(self, chat_id: int, message_id: int) -> list[MessageVersion]:
         """Every state the message went through: the original first, then each edit."""
         return list(self.message(chat_id, message_id).versions)

@@ -74,3 +74,20 @@ async def test_application_restart_continues_from_the_next_update(echo_sim: BotA
         await sim.wait_updates_consumed()
     greetings = [m for m in sim.bot_messages(ALICE) if m.text and m.text.startswith("Hello")]
     assert len(greetings) == 1  # the /start update was confirmed, not delivered twice
+
+
+async def test_user_handle_taps_buttons_by_label(echo_sim: BotApiSimulator) -> None:
+    from bot.simulator import SimUserHandle
+
+    sim = echo_sim
+    alice = SimUserHandle(sim, ALICE)
+    async with running(build_echo_app(sim)):
+        alice.dm("第一")
+        await sim.wait_for_message(ALICE, "echo: 第一")
+        alice.dm("第二")
+        second = await sim.wait_for_message(ALICE, "echo: 第二")
+        answer = await alice.tap(ALICE, "Like")  # the newest message with that button
+        assert answer.text == "Liked!"
+        await sim.wait_for(lambda: sim.message(ALICE, second.message_id).edit_count == 1)
+        assert sim.message(ALICE, second.message_id).text == "echo: 第二 ❤"
+        assert sim.find_button(ALICE, "Like")[0].text == "echo: 第一"
