@@ -2,6 +2,7 @@
 
 from bot.simulator.client import SimulatorClient, SimUserHandle
 from bot.simulator.limits import RateLimits
+from bot.simulator.runner import RealBot, make_settings
 from bot.simulator.server import DEFAULT_TOKEN, ApiError, BotApiSimulator, SimStats, SimulatorError
 from bot.simulator.state import CallbackAnswer, MessageVersion, SimChat, SimMessage, SimUser
 from bot.simulator.transcript import format_chat, format_chats
@@ -13,6 +14,7 @@ __all__ = [
     "CallbackAnswer",
     "MessageVersion",
     "RateLimits",
+    "RealBot",
     "SimChat",
     "SimMessage",
     "SimStats",
@@ -22,4 +24,5 @@ __all__ = [
     "SimulatorError",
     "format_chat",
     "format_chats",
+    "make_settings",
 ]

@@ -5,8 +5,8 @@ Typical use (fixtures in tests/e2e/conftest.py)::
     async def test_something(harness: E2EHarness) -> None:
         alice, bob = harness.players[:2]
         alice.say(harness.group_id, "/newtable shengji-17-deals bots=2")
-        table = await harness.sim.wait_for_message(harness.group_id, "Seat")
-        await alice.press_and_wait(harness.group_id, table.message_id, text="Join")
+        table = await harness.sim.wait_for_message(harness.group_id, "入座")
+        answer = await alice.tap(harness.group_id, "入座")   # newest message with that button
         await harness.restart()  # same database, new Application
 
     async def test_custom(harness_factory) -> None:
@@ -26,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.simulator import BotApiSimulator, SimUserHandle, format_chat
+from bot.simulator.runner import RealBot, make_settings
+
+__all__ = ["E2EHarness", "HarnessFactory", "e2e_harness", "make_settings"]
 
 log = logging.getLogger(__name__)
 
@@ -61,22 +64,6 @@ class _ErrorCollector(logging.Handler):
         self.records.append(record)
 
 
-def make_settings(**values: Any) -> Any:
-    """``bot.settings.Settings`` from logical names, matching the Settings fields case-insensitively.
-
-    Unknown names are ignored (so a harness option the bot does not have yet does no harm), and the
-    process environment and any ``.env`` file are not read.
-    """
-    from bot.settings import Settings
-
-    fields = {name.lower(): name for name in Settings.model_fields}
-    kwargs = {fields[k.lower()]: v for k, v in values.items() if k.lower() in fields}
-    try:
-        return Settings(_env_file=None, **kwargs)  # type: ignore[call-arg]
-    except TypeError:
-        return Settings(**kwargs)
-
-
 @dataclass
 class E2EHarness:
     """A running simulator, the simulated people, and the real bot Application."""
@@ -88,9 +75,14 @@ class E2EHarness:
     players: list[SimUserHandle] = field(default_factory=list)
     english_user: SimUserHandle | None = None
     stranger: SimUserHandle | None = None
-    app: Any = None
-    starts: int = 0  # how many Applications were started (1 + restarts)
     errors: _ErrorCollector = field(default_factory=_ErrorCollector)
+    real_bot: RealBot = field(init=False)
+
+    def __post_init__(self) -> None:
+        values = dict(self.settings_values)
+        database_url = values.pop("DATABASE_URL")
+        self.real_bot = RealBot(self.sim, database_url=database_url, **values)
+        self.settings_values = self.real_bot.settings_values  # one dict: changes apply at the next start
 
     # ------------------------------------------------------------ bot lifecycle
 
@@ -98,42 +90,30 @@ class E2EHarness:
     def database_url(self) -> str:
         return str(self.settings_values["DATABASE_URL"])
 
+    @property
+    def app(self) -> Any:
+        """The running Application (None while stopped)."""
+        return self.real_bot.app
+
+    @property
+    def starts(self) -> int:
+        """How many Applications were started (1 + restarts)."""
+        return self.real_bot.starts
+
     def settings(self) -> Any:
-        return make_settings(**self.settings_values)
+        return self.real_bot.settings()
 
     async def start_bot(self) -> Any:
         """Build and start a new Application (PTB manual mode), polling the simulator."""
-        from bot.app import build_application
-
-        if self.app is not None:
-            raise RuntimeError("the bot is already running: stop_bot() or restart()")
-        app = build_application(self.settings())
-        await app.initialize()
-        await app.start()
-        await app.updater.start_polling(poll_interval=0.0, timeout=1)
-        self.app = app
-        self.starts += 1
-        return app
+        return await self.real_bot.start()
 
     async def stop_bot(self) -> None:
         """Stop the Application completely (updater, application, shutdown): like a process exit."""
-        app, self.app = self.app, None
-        if app is None:
-            return
-        try:
-            if app.updater is not None and app.updater.running:
-                await app.updater.stop()
-        finally:
-            try:
-                if app.running:
-                    await app.stop()
-            finally:
-                await app.shutdown()
+        await self.real_bot.stop()
 
     async def restart(self) -> Any:
         """Stop the Application and start a new one on the same database."""
-        await self.stop_bot()
-        return await self.start_bot()
+        return await self.real_bot.restart()
 
     # ------------------------------------------------------------ people
 
