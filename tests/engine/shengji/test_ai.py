@@ -75,3 +75,42 @@ def test_ai_declares_with_many_trumps_and_not_with_few() -> None:
     assert m.ai_action(0, random.Random(0)) == "0 bid ♥2 BJ"
     m.hands[0] = parse_cards("♥2 BJ ♠3 ♠4 ♠5 ♠6 ♠7 ♠8 ♣3 ♣4 ♣5 ♦6")
     assert m.ai_action(0, random.Random(0)) is None
+
+
+def _ai_versus_random(preset: str, seed: int) -> dict[str, object]:
+    """Seats 0 and 2 are the computer player, seats 1 and 3 play random legal actions."""
+    from engine.shengji.ai import choose_action, random_legal_action
+    m = ShengjiMatch(load_preset(preset).with_overrides({"deals": 17}).rules, seed)
+    rng = random.Random(seed)
+    while not m.finished:
+        action = None
+        if m.phase in ("dealing", "window"):
+            for s in (0, 2):
+                action = choose_action(m, s, rng)
+                if action:
+                    break
+            if action is None:
+                if m.phase == "dealing":
+                    action = "sys deal"
+                else:
+                    waiting = [s for s in range(4) if s not in m.passed]
+                    action = f"{waiting[0]} pass_bid" if waiting else "sys close_bidding"
+        else:
+            turns = m.turns()
+            if turns and turns[0].seat % 2 == 0:
+                action = choose_action(m, turns[0].seat, rng)
+            elif turns:
+                action = random_legal_action(m, rng)
+            else:
+                action = m.system_step() or "sys resume"
+        assert action is not None
+        m.apply(action)
+    res = m.result()
+    assert res is not None
+    return res
+
+
+@pytest.mark.parametrize("preset", ["shengji-17-deals", "shengji-timed-2h", "shengji-50min"])
+def test_computer_player_beats_random_play(preset: str) -> None:
+    wins = sum(1 for seed in range(3) if _ai_versus_random(preset, seed)["winner"] == 0)
+    assert wins >= 2
