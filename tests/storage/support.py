@@ -46,9 +46,13 @@ class Target:
     async def setup(self) -> None:
         if self.schema:
             engine = create_async_engine(self.url)
-            async with engine.begin() as conn:
-                await conn.execute(text(f'CREATE SCHEMA "{self.schema}"'))
-            await engine.dispose()
+            try:
+                async with engine.begin() as conn:
+                    await conn.execute(text(f'CREATE SCHEMA "{self.schema}"'))
+            except OSError as err:
+                pytest.fail(f"TEST_DATABASE_URL={self.url} is set but PostgreSQL is unreachable: {err}")
+            finally:
+                await engine.dispose()
 
     async def open(self) -> Database:
         db = await open_database(self.url, schema=self.schema)
