@@ -595,3 +595,24 @@ def test_rules_1_5_2h_opponents_choice_names_a_failing_tractor_pair() -> None:
     m.apply("1 choose pair")
     assert m.trick == [(0, tuple(parse_cards("♠J ♠J ♠10 ♠10")))]
     assert m.charges[0]["points"] == 60
+
+
+@pytest.mark.parametrize("preset", ["shengji-17-deals", "shengji-timed-2h", "shengji-50min"])
+def test_d6_move_clock_auto_actions_finish_a_deal(preset: str) -> None:
+    """Every required turn answered by auto_action (the lowest legal play) completes the deal."""
+    m = _play_ready(preset, {})
+    while m.phase not in ("deal_over", "match_over"):
+        turns = [t for t in m.turns() if t.required]
+        assert turns, m.phase
+        m.apply(m.auto_action(turns[0].seat))
+    assert len(m.history) == 1 and sum(len(h) for h in m.hands) == 0
+
+
+def test_d2_time_up_then_a_redeal_ends_the_match() -> None:
+    m = ShengjiMatch(options("shengji-timed-2h"), 2)
+    m.apply("sys time_up")
+    deal_all(m)
+    close(m)  # nobody declared in the first deal: no deal is in progress any more
+    res = m.result()
+    # no side has dealt yet, so "the side currently dealing" does not exist: the cards are cut
+    assert res is not None and res["reason"] == "time_up" and res["tie_break"] == "cut"
