@@ -118,7 +118,7 @@ class Outbox:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
-        scale = max(rate_scale, 1e-6)
+        scale = max(rate_scale, 1e-6) / 1.05  # keep a 5% margin under Telegram's limits
         self.sender = sender
         self.per_chat_interval = per_chat_interval / scale
         self.group_limit = group_limit

@@ -70,6 +70,8 @@ def _trick_line(lang: str, entries: list[dict[str, Any]], names: list[str], game
                 next_seat: int | None) -> str:
     parts = []
     for e in entries:
+        if isinstance(e, (list, tuple)):
+            e = {"seat": e[0], "cards": e[1]}
         seat = e["seat"]
         if game == "guandan":
             if e.get("action") == "pass":
@@ -390,7 +392,9 @@ def shengji_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
     if d.get("capture"):
         lines[0] += t(lang, "sum.sj_capture", capture=d.get("capture"), mult=d.get("capture_multiplier"))
     winner = d.get("winner")
-    if winner is not None:
+    if isinstance(winner, str) and dealer is not None:
+        winner = dealer % 2 if winner.startswith("dealer") else (dealer + 1) % 2
+    if isinstance(winner, int):
         lines[0] += " → " + t(lang, "sum.sj_winner", side=side_name(lang, int(winner)), steps=d.get("steps", 0))
     lines.append(t(lang, "sum.kitty", cards=ctext(lang, d.get("kitty", ""))))
     next_part = ""

@@ -591,7 +591,11 @@ class Runtime:
         lang = self.group_lang()
         names = await self.player_names(row.table_id, lang)
         for ev in interesting:
-            text = render.announcement(lang, row.game, ev, names)
+            try:
+                text = render.announcement(lang, row.game, ev, names)
+            except Exception:
+                log.exception("could not render %s", ev.kind)
+                text = None
             if text:
                 self.send(table.chat_id, text)
             if ev.kind == "match_over":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
