@@ -59,8 +59,6 @@ class SimChat:
         data: JSON = {"id": self.id, "type": self.type}
         if self.is_group:
             data["title"] = self.title or str(self.id)
-            if self.type == "group":
-                data["all_members_are_administrators"] = False
         elif self.user_id is not None and self.user_id in users:
             user = users[self.user_id]
             data["first_name"] = user.first_name
