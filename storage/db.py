@@ -140,6 +140,8 @@ async def migrate(engine: AsyncEngine, revision: str = "head", *, downgrade: boo
     async with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK_ID})
+        elif conn.dialect.name == "sqlite":  # take the write lock first: DDL in the transaction, one migrator
+            await conn.exec_driver_sql("BEGIN IMMEDIATE")
         await conn.run_sync(_run_alembic, revision, downgrade)
 
 

@@ -41,6 +41,14 @@ async def test_migrations_apply_from_empty_and_match_the_models(target: Target) 
     assert (await service.get_user(again, 1)) is not None
 
 
+async def test_two_processes_starting_together_migrate_once(target: Target) -> None:
+    import asyncio
+
+    first, second = await asyncio.gather(target.open(), target.open())
+    await service.upsert_user(first, 3, "C")
+    assert (await service.get_user(second, 3)) is not None
+
+
 def test_the_migration_history_is_one_line() -> None:
     script = ScriptDirectory.from_config(alembic_config())
     assert len(script.get_heads()) == 1
