@@ -326,6 +326,8 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             action = f"{seat} pass"
     elif low in ("问张数", "counts", "ask"):
         action = f"{seat} ask_counts"
+    elif "choose" in my and low in ("pair", "single", "tractor"):
+        action = f"{seat} choose {low}"
     else:
         try:
             cards = parse_cards(text)

@@ -1,0 +1,91 @@
+"""Simulated people who play their seats by typing in their private chat (demo and end-to-end tests).
+
+For each required turn of a human seat, the driver asks the engine's computer player what to do
+(or the clock's auto action), turns it into what a person would type (``♥5 ♥5``, ``不要``,
+``不亮``) and sends it as that user; then it waits for the bot to commit it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from typing import Any
+
+from bot import store
+
+
+def typed_form(action: str) -> str | None:
+    """What a person types for an engine action text (None: nothing typeable)."""
+    parts = action.split(None, 2)
+    if len(parts) < 2:
+        return None
+    verb = parts[1]
+    arg = parts[2] if len(parts) > 2 else ""
+    if verb in ("play", "bury", "tribute", "return", "bid", "overturn"):
+        cards = arg.split(" as ")[0]
+        if " as " in arg:
+            return None
+        return cards
+    if verb in ("pass", "pass_bid", "pass_overturn"):
+        return {"pass": "不要", "pass_bid": "不亮", "pass_overturn": "不反"}[verb]
+    if verb == "choose":
+        return arg
+    return None
+
+
+async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict[int, int], *,
+                seed: int = 1, stop: Callable[[Any], bool] | None = None, timeout: float = 300.0,
+                on_action: Callable[[int, str], None] | None = None) -> None:
+    """Play the human seats ``users`` (seat -> Telegram user id) until the match ends or ``stop(match)``."""
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        rt = runtime()
+        if rt is None or rt.db is None:
+            await asyncio.sleep(0.05)
+            continue
+        try:
+            row, m = await store.load_match(rt.db, match_id)
+        except Exception:
+            await asyncio.sleep(0.05)
+            continue
+        if m.finished or row.status != "playing" or (stop is not None and stop(m)):
+            return
+        acted = False
+        phase = m.public_view().get("table", {}).get("phase") if row.game == "shengji" else None
+        for turn in m.turns():
+            if turn.seat not in users:
+                continue
+            if not turn.required and not (phase == "window" and turn.kind == "bid"):
+                continue
+            action = None
+            try:
+                action = m.ai_action(turn.seat, rng)
+            except Exception:
+                action = None
+            text = typed_form(action) if action else None
+            if text is None:
+                try:
+                    action = m.auto_action(turn.seat)
+                except Exception:
+                    continue
+                text = typed_form(action)
+            if text is None:
+                continue
+            version = row.version
+            uid = users[turn.seat]
+            sim.user_sends_text(uid, uid, text)
+            if on_action is not None:
+                on_action(turn.seat, text)
+            for _ in range(400):
+                await asyncio.sleep(0.01)
+                r2 = await store.get_match_row(runtime().db, match_id) if runtime() is not None else None
+                if r2 is not None and r2.version != version:
+                    break
+            acted = True
+            break
+        if not acted:
+            await asyncio.sleep(0.03)
+    raise TimeoutError("the match did not finish in time")
