@@ -16,6 +16,7 @@ import io
 import itertools
 import json
 import logging
+import math
 import re
 import time
 from collections import Counter
@@ -98,6 +99,16 @@ class SimStats:
     statuses: Counter[int] = field(default_factory=Counter)
     errors: list[tuple[str, int, str]] = field(default_factory=list)  # (method, code, description)
     retry_after: list[int] = field(default_factory=list)
+    # Seconds from getUpdates handing a callback query to the bot to the bot's answerCallbackQuery.
+    callback_latencies: list[float] = field(default_factory=list)
+
+    def callback_latency(self, quantile: float) -> float | None:
+        """A quantile (0.5 = median, 0.99) of the callback answer latencies, in seconds."""
+        if not self.callback_latencies:
+            return None
+        ordered = sorted(self.callback_latencies)
+        index = min(len(ordered) - 1, max(0, math.ceil(quantile * len(ordered)) - 1))
+        return ordered[index]
 
     @property
     def rate_limited(self) -> int:
@@ -131,6 +142,9 @@ class SimStats:
             "rate_limited": self.rate_limited,
             "client_errors": self.client_errors,
             "errors": [list(e) for e in self.errors[-50:]],
+            "callback_answers": len(self.callback_latencies),
+            "callback_latency_p50_s": self.callback_latency(0.5),
+            "callback_latency_p99_s": self.callback_latency(0.99),
         }
 
 
@@ -653,6 +667,15 @@ class BotApiSimulator:
     def api_getWebhookInfo(self, p: _Params) -> JSON:
         return {"url": self.webhook_url, "has_custom_certificate": False, "pending_update_count": len(self._updates)}
 
+    def _mark_delivered(self, updates: list[JSON]) -> None:
+        now = time.monotonic()
+        for update in updates:
+            query = update.get("callback_query")
+            if query is not None:
+                record = self.callback_queries.get(query["id"])
+                if record is not None and record.delivered_at is None:
+                    record.delivered_at = now
+
     def _available_updates(self, limit: int) -> list[JSON]:
         return self._updates[:limit]
 
@@ -687,6 +710,7 @@ class BotApiSimulator:
         while True:
             updates = self._available_updates(limit)
             if updates:
+                self._mark_delivered(updates)
                 return copy.deepcopy(updates)
             remaining = deadline - loop.time()
             if remaining <= 0:
@@ -1039,6 +1063,9 @@ class BotApiSimulator:
         if text is not None and len(text) > MAX_CALLBACK_ANSWER_LENGTH:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         record.answered = True
+        record.answered_at = time.monotonic()
+        if record.delivered_at is not None:
+            self.stats.callback_latencies.append(record.answered_at - record.delivered_at)
         record.text = text or None
         record.show_alert = p.flag("show_alert")
         record.url = p.text("url")

@@ -188,8 +188,10 @@ class CallbackQueryRecord:
     chat_id: int
     message_id: int
     data: str
-    created: float  # monotonic clock
+    created: float  # the simulator's clock (query expiry)
     answered: bool = False
+    delivered_at: float | None = None  # time.monotonic() when getUpdates first handed it to the bot
+    answered_at: float | None = None  # time.monotonic() of answerCallbackQuery
     text: str | None = None
     show_alert: bool = False
     url: str | None = None

@@ -163,6 +163,8 @@ class E2EHarness:
             "by_method": {k: v for k, v in sorted(stats.calls.items()) if k != "getUpdates"},
             "rate_limited_429": stats.rate_limited,
             "client_errors_4xx": stats.client_errors,
+            "callback_answer_p50_s": stats.callback_latency(0.5),
+            "callback_answer_p99_s": stats.callback_latency(0.99),
         }
         if cards_played:
             report["calls_per_card"] = round(report["calls"] / cards_played, 3)

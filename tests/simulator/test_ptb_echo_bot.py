@@ -37,6 +37,7 @@ async def test_start_text_reply_and_button_round_trip(echo_sim: BotApiSimulator)
 
         answer = await sim.press_and_wait(ALICE, ALICE, reply.message_id, "like")
         assert answer.text == "Liked!" and not answer.show_alert
+        assert len(sim.stats.callback_latencies) == 1 and sim.stats.callback_latency(0.5) is not None
         edited = await sim.wait_for(lambda: sim.message(ALICE, reply.message_id).edit_count == 1 and
                                     sim.message(ALICE, reply.message_id))
         assert edited.text == "echo: 红桃5 红桃5 ❤" and edited.reply_markup is None  # the keyboard went with the edit
