@@ -4,8 +4,10 @@
 one fires at once); a periodic poll also picks up rows written by other processes.  Firing claims the
 row with a conditional UPDATE (pending -> fired); only the caller whose UPDATE changed the row runs the
 handler, so a deadline that fires twice, after ``cancel``, or in two processes runs its handler once.
-The row is claimed before the handler runs: at most once.  A handler that raises is logged; the row
-stays fired and the scheduler carries on.  A kind with no registered handler stays pending.
+The row is claimed before the handler runs; a handler that raises is logged, the row stays fired and the
+scheduler carries on.  A handler cancelled by ``shutdown`` gives its row back (pending), so a restart
+mid-clock fires it again: handlers must be idempotent (check the version, pass a dedupe key).
+A kind with no registered handler stays pending.
 
 Move clocks (the bot's handlers decide what to auto-play; this is only the mechanism): after each
 action the bot cancels the match's ``move_clock`` deadline and schedules the next one with payload
@@ -107,13 +109,18 @@ class DeadlineScheduler:
         await self.rearm()
 
     async def shutdown(self, timeout: float = 10.0) -> None:
-        """Stop arming; wait (up to ``timeout`` s) for handlers already running.  Pending rows stay pending."""
+        """Stop arming; wait (up to ``timeout`` s) for handlers already running, then cancel the rest
+        (their deadlines go back to pending and fire again after the restart).  Pending rows stay pending."""
         if self._aps is not None:
             self._aps.shutdown(wait=False)
             self._aps = None
         self._armed.clear()
         if self._inflight:
-            await asyncio.wait(list(self._inflight), timeout=timeout)
+            _, late = await asyncio.wait(list(self._inflight), timeout=timeout)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late, timeout=5)
 
     # --- writing deadlines ------------------------------------------------------------------
 
@@ -268,9 +275,25 @@ class DeadlineScheduler:
             return False
         try:
             await handler(data)
+        except asyncio.CancelledError:
+            # stopped mid-handler (shutdown): give the deadline back so it fires again after the restart;
+            # handlers are idempotent (version check, dedupe key), so a partly done one is safe to repeat
+            await self._release(db, data)
+            raise
         except Exception:
             log.exception("deadline handler for %s %s (id %s) failed", data.kind, data.ref, data.id)
         return True
+
+    @staticmethod
+    async def _release(db: Database, data: DeadlineData) -> None:
+        try:
+            async with db.session() as s:
+                await s.execute(update(Deadline).where(Deadline.id == data.id, Deadline.status == "fired",
+                                                       Deadline.fired_at == data.fired_at)
+                                .values(status="pending", fired_at=None))
+                await s.commit()
+        except Exception:
+            log.exception("could not give deadline %s back after cancellation", data.id)
 
     async def run_due(self, now: datetime | None = None) -> int:
         """Fire (and await) every pending deadline due by ``now`` (default: the clock); returns how many ran.

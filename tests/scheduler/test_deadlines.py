@@ -231,3 +231,31 @@ async def test_accelerated_clock_keeps_its_deadlines_across_a_restart(target: Ta
     await rec.wait()
     assert [d.id for d in rec.fired] == [deadline_id]
     await second.shutdown()
+
+
+async def test_a_handler_cut_short_by_shutdown_fires_again_after_the_restart(target: Target) -> None:
+    db = await target.open()
+    started = asyncio.Event()
+
+    async def slow(deadline: DeadlineData) -> None:
+        started.set()
+        await asyncio.sleep(3600)
+
+    first = DeadlineScheduler(ScaledClock(100.0), poll_interval=None)
+    first.register("move_clock", slow)
+    await first.start(db)
+    deadline_id = await first.schedule_in(db, "move_clock", "match:1", 1, {"version": 4})
+    await asyncio.wait_for(started.wait(), WAIT)
+    await first.shutdown(timeout=0.05)
+    row = await first.get(db, deadline_id)
+    assert row is not None and row.status == "pending"
+    await db.dispose()
+
+    db = await target.open()
+    second = DeadlineScheduler(poll_interval=None)
+    rec = Recorder()
+    second.register("move_clock", rec)
+    await second.start(db)
+    await rec.wait()
+    assert [(d.id, d.payload) for d in rec.fired] == [(deadline_id, {"version": 4})]
+    await second.shutdown()
