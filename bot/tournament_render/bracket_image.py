@@ -33,6 +33,7 @@ from bot.tournament_render.labels import (
     placement_title,
     round_title,
     side_scores,
+    tier_of,
     w,
 )
 from bot.tournament_render.model import MatchView, match_views
@@ -253,8 +254,7 @@ def _placement_rows(t: Tournament, views: Sequence[MatchView]) -> list[tuple[str
     for mv in views:
         if mv.stage != "placement" or mv.id == third:
             continue
-        lo, hi = (int(p) for p in mv.id[1:].split("-M")[0].split("-"))
-        out.setdefault((lo, hi), []).append(mv)
+        out.setdefault(tier_of(mv.id) or (0, 0), []).append(mv)
     return [(f"{lo}-{hi}", ms) for (lo, hi), ms in sorted(out.items(), key=lambda kv: (kv[0][1] - kv[0][0], kv[0]))]
 
 

@@ -96,6 +96,12 @@ def placement_title(lo: int, hi: int, lang: str) -> str:
     return w(lang, "places", lo=lo, hi=hi)
 
 
+def tier_of(match_id: str) -> tuple[int, int] | None:
+    """The places a placement match decides: ``P5-8-M1`` -> (5, 8)."""
+    m = _PLACE_ID.match(match_id)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def match_title(t: Tournament, match_id: str, lang: str) -> str:
     """A short title: ``A组 第1轮`` / ``半决赛 第2场`` / ``决赛`` / ``季军赛`` / ``第5-8名排位赛 第1场``."""
     m = _GROUP_ID.match(match_id)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.tournament_render.labels import match_title, w
+from bot.tournament_render.labels import match_title, placement_title, round_title, tier_of, w
 from engine.tournament.bracket import EMPTY, KNOWN, Source
 from engine.tournament.results import MatchResult
 from engine.tournament.schedule import Slot
@@ -34,6 +34,7 @@ class MatchView:
     result: MatchResult | None
     winner: str | None    # entry id of the winner once decided (walkovers too)
     started: bool = False
+    heading: str = ""     # the round's title without the match number (第1轮 / A组 第1轮 / 季军赛)
 
 
 def _slot_text(t: Tournament, state: str, source: Source, lang: str) -> str:
@@ -56,7 +57,7 @@ def match_views(t: Tournament, lang: str = "zh") -> list[MatchView]:
             winner = None if res is None or res.winner is None else (gm.a if res.winner == "a" else gm.b)
             out.append(MatchView(gm.id, "group", gm.group, gm.round, match_title(t, gm.id, lang), gm.a, gm.b,
                                  "", "", "done" if res is not None else "ready", res, winner,
-                                 res is not None))
+                                 res is not None, match_title(t, gm.id, lang)))
     br = t.bracket
     if br is not None:
         order = {m.id: i for i, m in enumerate(br.matches)}
@@ -67,7 +68,9 @@ def match_views(t: Tournament, lang: str = "zh") -> list[MatchView]:
                 node.id, node.stage, "", node.round, match_title(t, node.id, lang), a, b,
                 "" if sa == KNOWN else _slot_text(t, sa, node.a, lang),
                 "" if sb == KNOWN else _slot_text(t, sb, node.b, lang),
-                br.status(node.id), node.result, None if outcome is None else outcome[0], node.started))
+                br.status(node.id), node.result, None if outcome is None else outcome[0], node.started,
+                round_title(node.round, br.rounds, lang) if node.stage == "main"
+                else placement_title(*(tier_of(node.id) or node.loser_places), lang)))
     return out
 
 
