@@ -395,7 +395,8 @@ def shengji_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
     if isinstance(winner, str) and dealer is not None:
         winner = dealer % 2 if winner.startswith("dealer") else (dealer + 1) % 2
     if isinstance(winner, int):
-        lines[0] += " → " + t(lang, "sum.sj_winner", side=side_name(lang, int(winner)), steps=d.get("steps", 0))
+        key = "sum.sj_winner" if d.get("steps") else "sum.sj_hold"
+        lines[0] += " → " + t(lang, key, side=side_name(lang, int(winner)), steps=d.get("steps", 0))
     lines.append(t(lang, "sum.kitty", cards=ctext(lang, d.get("kitty", ""))))
     next_part = ""
     if nd is not None:

@@ -129,6 +129,7 @@ UI: dict[str, tuple[str, str]] = {
     "sum.sj_head": ("第 {deal} 副结束 · 闲家 {points} 分", "Deal {deal} over · defenders {points} pts"),
     "sum.sj_capture": ("(含抠底 {capture}, ×{mult})", " (kitty {capture}, ×{mult})"),
     "sum.sj_winner": ("{side} 升 {steps} 级", "{side} +{steps}"),
+    "sum.sj_hold": ("{side} 坐庄", "{side} keep the deal"),
     "sum.kitty": ("底牌: {cards}", "Kitty: {cards}"),
     "sum.levels": ("{a} {la} · {b} {lb}", "{a} {la} · {b} {lb}"),
     "sum.next_dealer": ("{who} 坐庄, 打 {level}", "{who} deals, level {level}"),

@@ -1,0 +1,163 @@
+"""End-to-end: the real bot against the simulator (issue 4, "End-to-end tests")."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import store
+from bot.autodrive import drive
+from bot.views import seat_name
+from storage import service
+
+JOIN = "入座 {seat}"
+
+
+def rt(h):
+    return h.app.bot_data["runtime"] if h.app is not None else None
+
+
+async def open_table(h, command: str, seats: int = 4):
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, command)
+    await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
+    for seat in range(seats):
+        await h.players[seat].tap(h.group_id, JOIN.format(seat=seat_name("zh", seat)))
+    await h.players[0].tap(h.group_id, "▶️ 开始")
+    table = await store.open_table_in_chat(rt(h).db, h.group_id)
+    for _ in range(100):
+        row = await store.match_of_table(rt(h).db, table.id)
+        if row is not None:
+            return row.id
+        await asyncio.sleep(0.05)
+    raise AssertionError("no match started")
+
+
+def users(h):
+    return {i: p.user_id for i, p in enumerate(h.players)}
+
+
+async def test_computer_match_of_each_game_has_no_429(harness_factory):
+    """Rate limits: four computer players finish a deal of each game with zero 429 answers."""
+    async with harness_factory() as h:
+        for command in ("/newtable shengji-17-deals deals=1 bid_window_seconds=0 bots=4",
+                        "/newtable guandan-team deals=1 bots=4"):
+            last = h.sim.last_bot_message(h.group_id)
+            h.players[0].say(h.group_id, command)
+            await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), after=last, timeout=120)
+        await h.settle()
+        cards = rt(h).metrics.cards_played
+        report = h.calls_report(cards)
+        print("calls report (two computer deals):", report)
+        assert report["rate_limited_429"] == 0
+        assert cards > 150
+        h.assert_no_errors()
+
+
+async def test_full_shengji_deal_between_four_people_and_privacy(harness):
+    """A full Shengji deal played by four people (typed plays) to the deal summary; hands stay private."""
+    h = harness
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1")
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
+    await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
+    await h.settle()
+    # privacy: every hand message in a private chat names its own seat only; nothing private in the group
+    for seat, p in enumerate(h.players):
+        for m in h.sim.bot_messages(p.user_id):
+            if "你的牌" in (m.text or ""):
+                assert f"你是 {seat_name('zh', seat)}" in m.text
+    for m in h.group_messages():
+        assert "你的牌" not in (m.text or "") and "你扣的底" not in (m.text or "")
+    # the kitty is shown only to the dealer (burier) before the summary
+    dealer_kitty = [p.user_id for p in h.players
+                    if any("你扣的底" in (v.text or "") for m in h.sim.bot_messages(p.user_id)
+                           for v in getattr(m, "versions", [m]))]
+    assert len(dealer_kitty) <= 1
+    assert await service.replay_check(rt(h).db, match_id)
+    h.assert_no_errors()
+
+
+async def test_full_guandan_deal_between_four_people(harness):
+    h = harness
+    match_id = await open_table(h, "/newtable guandan-team deals=1")
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
+    await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
+    assert await service.replay_check(rt(h).db, match_id)
+    h.assert_no_errors()
+
+
+async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
+    h = harness
+    p0 = h.players[0]
+    last = h.sim.last_bot_message(h.group_id)
+    p0.say(h.group_id, "/newtable no-such-preset")
+    m = await h.sim.wait_for_message(h.group_id, after=last, timeout=10)
+    assert "没有规则 no-such-preset" in m.text and "shengji-17-deals" in m.text
+    last = m
+    p0.say(h.group_id, "/newtable shengji-17-deals colour=red")
+    m = await h.sim.wait_for_message(h.group_id, after=last, timeout=10)
+    assert "没有选项 colour" in m.text
+    last = m
+    p0.say(h.group_id, "/newtable shengji-17-deals deals=999")
+    m = await h.sim.wait_for_message(h.group_id, after=last, timeout=10)
+    assert "deals=999" in m.text
+    # a user who is not seated presses Start: not their table
+    last = h.sim.last_bot_message(h.group_id)
+    p0.say(h.group_id, "/newtable guandan-team deals=1")
+    await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
+    answer = await h.stranger.tap(h.group_id, "▶️ 开始")
+    assert "这不是你的牌桌" in (answer.text or "")
+    assert await store.match_of_table(rt(h).db, (await store.open_table_in_chat(rt(h).db, h.group_id)).id) is None
+    p0.say(h.group_id, "/stop")
+    await h.settle()
+    match_id = await open_table(h, "/newtable guandan-team deals=1")
+    await h.settle()
+    row0 = await store.get_match_row(rt(h).db, match_id)
+    # garbage text in a private chat
+    before = h.sim.last_bot_message(p0.user_id)
+    p0.dm("hello there")
+    m = await h.sim.wait_for_message(p0.user_id, after=before, timeout=10)
+    assert "看不懂" in m.text
+    # a card the player does not hold / an illegal play
+    _, eng = await store.load_match(rt(h).db, match_id)
+    hand = set(eng.seat_view(0)["hand"])
+    missing = next(c for c in ("♠2", "♠3", "♠4", "♥9", "♦K", "♣Q") if c not in hand)
+    before = h.sim.last_bot_message(p0.user_id)
+    p0.dm(missing)
+    m = await h.sim.wait_for_message(p0.user_id, after=before, timeout=10)
+    assert "你没有" in m.text or "还没轮到你" in m.text or "没人出牌" in m.text
+    hand_msg = next(m for m in reversed(h.sim.bot_messages(p0.user_id)) if "你的牌" in (m.text or ""))
+    data = hand_msg.reply_markup["inline_keyboard"][0][0]["callback_data"]
+    # tapping a card only selects it (✅): no action is applied
+    await p0.press_and_wait(p0.user_id, hand_msg.message_id, data)
+    await h.settle()
+    row1 = await store.get_match_row(rt(h).db, match_id)
+    assert row1.version == row0.version
+    h.assert_no_errors()
+
+
+async def test_restart_mid_deal_continues_without_loss(harness):
+    h = harness
+    match_id = await open_table(h, "/newtable guandan-team deals=1")
+    await drive(h.sim, lambda: rt(h), match_id, users(h), stop=lambda m: len(m.log) >= 20, timeout=120)
+    row = await store.get_match_row(rt(h).db, match_id)
+    version = row.version
+    await h.restart()
+    row = await store.get_match_row(rt(h).db, match_id)
+    assert row.version == version
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
+    await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
+    assert await service.replay_check(rt(h).db, match_id)
+    summaries = [m for m in h.group_messages() if "第 1 副结束" in (m.text or "")]
+    assert len(summaries) == 1
+
+
+async def test_restart_mid_clock_the_clock_fires(harness_factory):
+    async with harness_factory() as h:
+        match_id = await open_table(h, "/newtable guandan-team deals=1 play_clock=2")
+        await h.settle()
+        row = await store.get_match_row(rt(h).db, match_id)
+        version = row.version
+        await h.restart()
+        await h.sim.wait_for_message(h.group_id, lambda m: "超时" in (m.text or ""), timeout=20)
+        row = await store.get_match_row(rt(h).db, match_id)
+        assert row.version > version
