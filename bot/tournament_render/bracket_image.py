@@ -123,25 +123,26 @@ class _Canvas:
 @dataclass
 class _Tree:
     rounds: int
-    first_count: int
-    col_x: list[int]
+    start: int                 # the first round drawn (earlier rounds left out of a large bracket)
+    col_x: dict[int, int]      # round -> x of its column
     centers: dict[str, float]  # main match id -> centre y (relative to the tree's top)
     height: int
     third_y: float | None
     champion_x: int
 
 
-def _tree_geometry(t: Tournament) -> _Tree | None:
+def _tree_geometry(t: Tournament, from_round: int = 1) -> _Tree | None:
     br = t.bracket
     if br is None:
         return None
     rounds = br.rounds
-    first = br.size // 2
+    start = max(1, min(from_round, rounds))
+    first = br.size >> start
     pitch = BOX_H + GAP_Y
     centers: dict[str, float] = {}
     for i in range(1, first + 1):
-        centers[f"R1-M{i}"] = COL_TITLE_H + pitch * (i - 0.5)
-    for r in range(2, rounds + 1):
+        centers[f"R{start}-M{i}"] = COL_TITLE_H + pitch * (i - 0.5)
+    for r in range(start + 1, rounds + 1):
         for j in range(1, (br.size >> r) + 1):
             centers[f"R{r}-M{j}"] = (centers[f"R{r - 1}-M{2 * j - 1}"] + centers[f"R{r - 1}-M{2 * j}"]) / 2
     height = COL_TITLE_H + pitch * first
@@ -149,9 +150,9 @@ def _tree_geometry(t: Tournament) -> _Tree | None:
     if br.third_place_id is not None:
         third_y = centers[br.final_id] + BOX_H + 2 * COL_TITLE_H
         height = max(height, int(third_y + BOX_H / 2 + GAP_Y))
-    col_x = [MARGIN + (r - 1) * (BOX_W + GAP_X) for r in range(1, rounds + 1)]
-    champion_x = MARGIN + rounds * (BOX_W + GAP_X)
-    return _Tree(rounds, first, col_x, centers, height, third_y, champion_x)
+    col_x = {r: MARGIN + (r - start) * (BOX_W + GAP_X) for r in range(start, rounds + 1)}
+    champion_x = MARGIN + (rounds - start + 1) * (BOX_W + GAP_X)
+    return _Tree(rounds, start, col_x, centers, height, third_y, champion_x)
 
 
 # --- drawing pieces --------------------------------------------------------------------
@@ -200,19 +201,19 @@ def _draw_tree(cv: _Canvas, t: Tournament, tree: _Tree, views: dict[str, MatchVi
     br = t.bracket
     assert br is not None
     rows: dict[str, tuple[float, float]] = {}
-    for r in range(1, tree.rounds + 1):
-        x = tree.col_x[r - 1]
+    for r in range(tree.start, tree.rounds + 1):
+        x = tree.col_x[r]
         cv.text((x + BOX_W / 2, top + COL_TITLE_H / 2 - 4), round_title(r, tree.rounds, lang), cv.f.head,
                 TITLE_INK, bold=True, anchor="mm")
         for j in range(1, (br.size >> r) + 1):
             mid = f"R{r}-M{j}"
             rows[mid] = _draw_box(cv, t, views[mid], x, top + tree.centers[mid], lang)
     # connectors: feeder's right edge -> the next match's row
-    for r in range(2, tree.rounds + 1):
+    for r in range(tree.start + 1, tree.rounds + 1):
         for j in range(1, (br.size >> r) + 1):
             mid = f"R{r}-M{j}"
-            x_to = tree.col_x[r - 1]
-            x_from = tree.col_x[r - 2] + BOX_W
+            x_to = tree.col_x[r]
+            x_from = tree.col_x[r - 1] + BOX_W
             x_mid = x_from + GAP_X / 2
             for k, feeder in enumerate((f"R{r - 1}-M{2 * j - 1}", f"R{r - 1}-M{2 * j}")):
                 y_from = top + tree.centers[feeder]
@@ -225,7 +226,7 @@ def _draw_tree(cv: _Canvas, t: Tournament, tree: _Tree, views: dict[str, MatchVi
     final = views[br.final_id]
     cx = tree.champion_x
     cy = top + tree.centers[br.final_id]
-    x_from = tree.col_x[-1] + BOX_W
+    x_from = tree.col_x[tree.rounds] + BOX_W
     cv.draw.line([(x_from, cy), (cx, cy)], fill=WIN_LINE if final.winner else LINE, width=3 if final.winner else 2)
     champ_w = BOX_W - 40
     cv.text((cx + champ_w / 2, cy - BOX_H / 2 - 16), "★ " + w(lang, "champion"), cv.f.head, TITLE_INK,
@@ -241,7 +242,7 @@ def _draw_tree(cv: _Canvas, t: Tournament, tree: _Tree, views: dict[str, MatchVi
     # 3rd-place match under the final
     third = br.third_place_id
     if third is not None and tree.third_y is not None:
-        x = tree.col_x[-1]
+        x = tree.col_x[tree.rounds]
         cv.text((x + BOX_W / 2, top + tree.third_y - BOX_H / 2 - 18), placement_title(3, 4, lang), cv.f.head,
                 TITLE_INK, bold=True, anchor="mm")
         _draw_box(cv, t, views[third], x, top + tree.third_y, lang)
@@ -347,13 +348,17 @@ def _header_lines(t: Tournament, lang: str) -> tuple[str, str]:
     return t.name, sub
 
 
-def render_bracket(t: Tournament, lang: str = "zh", font_path: Path | None = None) -> Image.Image:
-    """The bracket (and group tables) as a Pillow image, already within the size limits."""
+def render_bracket(t: Tournament, lang: str = "zh", font_path: Path | None = None,
+                   from_round: int = 1) -> Image.Image:
+    """The bracket (and group tables) as a Pillow image, already within the size limits.
+
+    ``from_round``: draw the knockout from that round on (for a large bracket on a phone:
+    e.g. ``/bracket 3``); :func:`readable_from_round` suggests one."""
     lang = check_lang(lang)
     fonts = _fonts(font_path)
     views = match_views(t, lang)
     by_id = {mv.id: mv for mv in views}
-    tree = _tree_geometry(t)
+    tree = _tree_geometry(t, from_round)
     placements = _placement_rows(t, views)
 
     standings: list[Standings] = []
@@ -419,9 +424,21 @@ def _fit_limits(image: Image.Image) -> Image.Image:
     return image
 
 
-def bracket_png(t: Tournament, lang: str = "zh", font_path: Path | None = None) -> io.BytesIO:
+def readable_from_round(t: Tournament, max_leaves: int = 16) -> int:
+    """The first round to draw so that at most ``max_leaves`` matches stand in the first column
+    (a bracket of 32 or fewer is drawn whole; larger ones start at the round of 32)."""
+    if t.bracket is None:
+        return 1
+    r = 1
+    while (t.bracket.size >> r) > max_leaves and r < t.bracket.rounds:
+        r += 1
+    return r
+
+
+def bracket_png(t: Tournament, lang: str = "zh", font_path: Path | None = None,
+                from_round: int = 1) -> io.BytesIO:
     """The bracket image as PNG bytes (``.name`` = ``bracket.png``, positioned at 0), ready to send."""
-    image = render_bracket(t, lang, font_path)
+    image = render_bracket(t, lang, font_path, from_round)
     buf = io.BytesIO()
     image.save(buf, "PNG")
     if buf.tell() > MAX_BYTES:  # never in practice (flat colours); keep the photo limit anyway

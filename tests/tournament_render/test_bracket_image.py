@@ -90,3 +90,15 @@ def test_round_titles_in_both_languages() -> None:
     assert match_title(t, "R1-M3", "zh") == "第1轮 第3场"
     assert match_title(t, "R3-M1", "en") == "Final"
     assert match_title(t, "P5-8-M2", "zh") == "第5-8名排位赛 第2场"
+
+
+def test_a_large_bracket_can_be_drawn_from_a_later_round_readably() -> None:
+    """40 pairs (bracket of 64): from the round of 32 on, the image needs no scaling on a phone."""
+    t = single_elim(40, "shengji-17-deals", play=False)
+    start = bracket_image.readable_from_round(t)
+    assert start == 2
+    whole = render_bracket(t, "zh")
+    part = render_bracket(t, "zh", from_round=start)
+    assert part.size[1] < whole.size[1] and part.size[0] <= bracket_image.MAX_WIDTH
+    assert part.size[0] + part.size[1] <= bracket_image.MAX_SIDES
+    assert bracket_image.readable_from_round(single_elim(6, play=False)) == 1
