@@ -57,7 +57,7 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                     before = sim.last_bot_message(h.user_id)
                     h.start()
                     await sim.wait_for_message(h.user_id, after=before, timeout=20)
-                for game, command, deals in (
+                for game, command, _deals in (
                         ("shengji", f"/newtable shengji-17-deals deals={shengji_deals} bid_window_seconds=1 seed={seed}",
                          shengji_deals),
                         ("guandan", f"/newtable guandan-team deals={guandan_deals} seed={seed}", guandan_deals)):

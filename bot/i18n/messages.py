@@ -257,6 +257,9 @@ ERRORS: dict[str, tuple[str, str]] = {
     "unknown_record": ("没有记录 {id}", "There is no conduct record {id}"),
     "wild_not_joker": ("逢人配不能当王用: {cards}", "A wild card cannot stand for a joker: {cards}"),
     "wrong_count": ("请出 {need} 张, 不是 {count} 张", "Play {need} cards, not {count}"),
+    "draw_already_held": ("{name} 已经抽过签了", "The draw of {name} has been held"),
+    "no_draw_yet": ("还没有抽签", "The draw has not been held"),
+    "no_such_charge": ("本副没有第 {index} 项罚分可撤销", "No charge {index} to reverse in this deal"),
     "wrong_team_size": ("{entry} 有 {count} 人; 需要 {size} 人", "Entry {entry} has {count} players; it needs {size}"),
 }
 

@@ -1,0 +1,96 @@
+"""Hand and table rendering from engine views: keyboard limits, trumps first, nothing hidden shown."""
+
+from __future__ import annotations
+
+import random
+
+from bot import render
+from engine.cards import card_text
+from engine.game import new_match
+from engine.guandan.options import GuandanOptions
+from engine.shengji.options import ShengjiOptions
+
+NAMES = ["张三", "李四", "王五", "赵六"]
+
+
+def _play_until(m, predicate, seed=3):
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if predicate(m):
+            return m
+        acted = False
+        for turn in m.turns():
+            action = m.ai_action(turn.seat, rng)
+            if action:
+                m.apply(action)
+                acted = True
+                break
+        if acted:
+            continue
+        step = m.system_step()
+        if step:
+            m.apply(step)
+        elif m.public_view()["table"]["phase"] == "window":
+            m.apply("sys close_bidding")
+    raise AssertionError("state not reached")
+
+
+def _buttons(markup):
+    return [b for row in markup.inline_keyboard for b in row]
+
+
+def test_shengji_hand_keyboard_limits_and_trumps_first():
+    m = new_match("shengji", ShengjiOptions(bid_window_seconds=0), 11)
+    m = _play_until(m, lambda x: x.public_view()["table"]["phase"] == "bury")
+    dealer = m.public_view()["table"]["dealer"]
+    view = m.seat_view(dealer)
+    text, markup = render.hand_message("zh", "shengji", 123456, m, dealer, view, [], NAMES, None)
+    buttons = _buttons(markup)
+    assert len(buttons) <= 100
+    assert all(len(row) <= 8 for row in markup.inline_keyboard)
+    assert all(len(b.callback_data.encode()) <= 64 for b in buttons if b.callback_data)
+    assert any(b.text.startswith("扣底 (0/8)") for b in buttons)
+    # the first keyboard row is trump: jokers or level cards or the trump suit
+    t = m.public_view()["table"]
+    first = markup.inline_keyboard[0][0].text
+    assert first in ("大王", "小王") or first.endswith(str(t["level"])) or first[0] == "♠♥♣♦"[t["trump"] or 0]
+    assert "你的牌 (33)" in text
+
+
+def test_public_table_message_shows_no_hand_card_before_play():
+    """Privacy: at the first lead the group message holds only the (public) declaration's cards."""
+    m = new_match("shengji", ShengjiOptions(bid_window_seconds=0), 5)
+    m = _play_until(m, lambda x: x.public_view()["table"]["phase"] == "play")
+    text, _ = render.table_message("en", "shengji", m.public_view(), NAMES, None, "bot", "Shengji")
+    decl = m.public_view()["table"]["declaration"]
+    shown = set(decl["cards"].split()) if decl else set()
+    every = {card_text(c) for c in range(54)}
+    for word in text.replace("│", " ").split():
+        if word in every:
+            assert word in shown, word
+
+
+def test_guandan_hand_has_pass_and_ask_counts_when_following():
+    m = new_match("guandan", GuandanOptions(), 8)
+    m.apply("sys next_deal")
+    rng = random.Random(1)
+    turn = m.turns()[0]
+    m.apply(m.ai_action(turn.seat, rng))
+    seat = m.turns()[0].seat
+    view = m.seat_view(seat)
+    text, markup = render.hand_message("zh", "guandan", 7, m, seat, view, [], NAMES, None)
+    labels = [b.text for b in _buttons(markup)]
+    assert "不要" in labels and "问张数" in labels
+    assert "轮到你" in text
+
+
+def test_selected_cards_are_marked():
+    m = new_match("guandan", GuandanOptions(), 8)
+    m.apply("sys next_deal")
+    seat = 0
+    view = m.seat_view(seat)
+    hand = render.parse_hand(view) if hasattr(render, "parse_hand") else None
+    from bot.views import parse_hand
+    hand = parse_hand(view)
+    text, markup = render.hand_message("en", "guandan", 7, m, seat, view, [hand[0]], NAMES, None)
+    assert sum(1 for b in _buttons(markup) if b.text.startswith("✅")) == 1
