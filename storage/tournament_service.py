@@ -308,6 +308,14 @@ async def tournaments_of_user(db: Database, user_id: int) -> list[Tournament]:
         return list(rows)
 
 
+async def draft_of(db: Database, user_id: int) -> Tournament | None:
+    """The tournament ``user_id`` is setting up with the guided set-up (status ``setup``), if any."""
+    async with db.session() as s:
+        return (await s.execute(select(Tournament).where(Tournament.created_by == user_id,
+                                                         Tournament.status == "setup")
+                                .order_by(Tournament.id.desc()))).scalars().first()
+
+
 async def all_tournaments(db: Database) -> list[Tournament]:
     async with db.session() as s:
         return list((await s.execute(select(Tournament).order_by(Tournament.id))).scalars().all())
@@ -480,6 +488,11 @@ def _check_open(row: Tournament, now: datetime | None, organiser: bool = False) 
     if row.status != "registration" or (now is not None and row.registration_deadline is not None
                                         and now > row.registration_deadline):
         raise _err("deadline_passed", "The registration deadline has passed")
+
+
+def check_registration_open(row: Tournament, now: datetime | None) -> None:
+    """RuleError ``registration_closed`` / ``deadline_passed`` when a player may not register now."""
+    _check_open(row, now)
 
 
 def _check_quota(row: Tournament, entries: Sequence[TournamentEntry], union_group: str, kind: str) -> None:

@@ -1,0 +1,537 @@
+"""The running tournament side of the bot: deadlines, the draw, schedule, check-in, tables, results.
+
+``TournamentBot`` lives in ``application.bot_data["tournaments"]``; it uses the play side's runtime
+(``bot_data["runtime"]``: database, outbox, deadline scheduler, tables) and never calls Telegram
+except through the outbox (documents go through ``send_document``, which the outbox has no op for).
+
+Timers are deadline rows (kinds in ``KINDS``), so they survive restarts; each payload carries the
+match's start time, and a handler whose match was moved or decided meanwhile does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.tournament import views
+from bot.tournament.texts import error_text, tt
+from engine.errors import RuleError
+from engine.options import load_preset
+from engine.tournament import TableResult, team_result
+from engine.tournament.results import MatchResult
+from engine.tournament.schedule import match_timers
+from scheduler.deadlines import DeadlineData
+from storage import service
+from storage import tournament_service as ts
+from storage.tournament_models import Tournament, TournamentMatch
+
+log = logging.getLogger(__name__)
+
+KINDS = ("t_close", "t_draw", "t_remind", "t_checkin", "t_start", "t_late")
+
+
+class TournamentBot:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- plumbing -------------------------------------------------------------------------
+
+    @property
+    def rt(self) -> Any:
+        return self.app.bot_data["runtime"]
+
+    @property
+    def db(self) -> Any:
+        return self.rt.db
+
+    @property
+    def scheduler(self) -> Any:
+        return self.rt.scheduler
+
+    def now(self) -> datetime:
+        return self.scheduler.now()  # type: ignore[no-any-return]
+
+    def lock(self, tid: int) -> asyncio.Lock:
+        lk = self._locks.get(tid)
+        if lk is None:
+            lk = self._locks[tid] = asyncio.Lock()
+        return lk
+
+    def glang(self) -> str:
+        return self.rt.group_lang()  # type: ignore[no-any-return]
+
+    async def ulang(self, user_id: int | None) -> str:
+        return await self.rt.user_lang(user_id)  # type: ignore[no-any-return]
+
+    def send(self, chat_id: int | None, text: str, markup: Any = None) -> Any:
+        if chat_id is None:
+            return None
+        return self.rt.send(chat_id, text, markup)
+
+    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str = "") -> None:
+        try:
+            await self.app.bot.send_document(chat_id=chat_id, document=data, filename=filename,
+                                             caption=caption or None)
+        except Exception as exc:  # never fatal: the text announcement is already out
+            log.warning("sendDocument to %s failed: %s", chat_id, exc)
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def bot_link(self, payload: str) -> str:
+        name = self.rt.bot_username or getattr(self.app.bot, "username", None) or "bot"
+        return f"https://t.me/{name}?start={payload}"
+
+    # --- start-up ---------------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Register the deadline kinds, hook match ends, re-arm and catch up (after a restart)."""
+        clock = self.app.bot_data.get("tournament_clock")
+        if clock is not None:
+            self.scheduler.clock = clock
+        register_deadlines(self.scheduler, self)
+        hooks = getattr(self.rt, "match_over_hooks", None)
+        if isinstance(hooks, list):
+            hooks.append(self.on_match_over)
+        else:
+            original = self.rt.announce
+
+            async def announce(match_id: int, events: list[Any], **kw: Any) -> None:
+                await original(match_id, events, **kw)
+                for ev in events:
+                    if ev.kind == "match_over":
+                        self.spawn(self.on_match_over(match_id, dict(ev.data)))
+
+            self.rt.announce = announce
+        await self.scheduler.rearm()
+        await self.catch_up()
+
+    async def shutdown(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def catch_up(self) -> None:
+        """Tables of tournament matches that finished while the bot was down are reported now."""
+        for row in await ts.all_tournaments(self.db):
+            if row.status != "running":
+                continue
+            for m in await ts.matches(self.db, row.id):
+                if m.status not in ("open", "playing"):
+                    continue
+                for table_id in m.game_tables:
+                    if table_id is None:
+                        continue
+                    match_row = await service.current_match(self.db, int(table_id))
+                    if match_row is not None and match_row.result_json and match_row.status == "finished":
+                        await self.on_match_over(match_row.id, dict(match_row.result_json))
+
+    # --- set-up deadlines -----------------------------------------------------------------------
+
+    async def arm_tournament(self, row: Tournament) -> None:
+        ref = f"t:{row.id}"
+        if row.registration_deadline is not None and row.status == "registration":
+            await self.scheduler.schedule(self.db, "t_close", ref, row.registration_deadline, {"tid": row.id},
+                                          replace=True)
+        if row.draw_at is not None and row.state_json is None:
+            await self.scheduler.schedule(self.db, "t_draw", ref, row.draw_at, {"tid": row.id}, replace=True)
+
+    async def on_close(self, d: DeadlineData) -> None:
+        tid = int(d.payload["tid"])
+        async with self.lock(tid):
+            row = await ts.get_tournament(self.db, tid)
+            if row.status != "registration":
+                return
+            await ts.close_registration(self.db, tid)
+            kind = "team" if row.settings_json.get("entrant") == "team" else "pair"
+            count = len(await ts.entries(self.db, tid, kind))
+            lang = self.glang()
+            self.send(row.group_chat_id, tt(lang, "reg.closed_note", name=row.name, count=count,
+                                            unit=tt(lang, "unit." + kind), draw=ts.local_text(row.draw_at, row.time_zone)))
+
+    async def on_draw_deadline(self, d: DeadlineData) -> None:
+        await self.draw(int(d.payload["tid"]), None)
+
+    # --- the draw --------------------------------------------------------------------------------
+
+    async def draw(self, tid: int, actor: int | None) -> str | None:
+        """Freeze, publish the hash and the commitment, draw, reveal, post the bracket and the JSON.
+        Returns an error text (in the actor's language) or None."""
+        lang = self.glang()
+        alang = await self.ulang(actor) if actor else lang
+        async with self.lock(tid):
+            row = await ts.get_tournament(self.db, tid)
+            if row.state_json is not None:
+                return error_text(alang, RuleError("draw_already_held", "", name=row.name))
+            try:
+                ann = await ts.freeze(self.db, tid, secrets.token_bytes(32), actor)
+            except RuleError as err:
+                text = tt(alang, "draw.failed", reason=error_text(alang, err))
+                if actor is None:
+                    self.send(row.created_by, text)
+                return text
+            kind = "team" if row.settings_json.get("entrant") == "team" else "pair"
+            entries = await ts.entries(self.db, tid, kind)
+            self.send(row.group_chat_id, tt(lang, "draw.frozen", name=row.name, count=len(entries),
+                                            list_hash=ann["list_hash"], commitment=ann["commitment"]))
+            eng, _ = await ts.hold_draw(self.db, tid, actor)
+            await self.scheduler.cancel(self.db, "t_draw", f"t:{tid}")
+            await self.scheduler.cancel(self.db, "t_close", f"t:{tid}")
+            assert eng.draw is not None
+            names = views.names_of(entries)
+            text = tt(lang, "draw.done", secret=eng.draw.secret.hex(), seed=eng.draw.seed.hex(),
+                      bracket=views.bracket_text(lang, eng, names))
+            target = row.group_chat_id or row.created_by
+            self.send(target, text)
+            data = json.dumps(eng.draw.published(reveal=True), ensure_ascii=False, indent=1).encode("utf-8")
+            if self.rt.outbox is not None:
+                await self.rt.outbox.flush()
+            await self.send_document(target, data, f"draw-{tid}.json", tt(lang, "draw.caption"))
+            await self._schedule(row)
+        return None
+
+    # --- schedule and match timers ---------------------------------------------------------------
+
+    async def _schedule(self, row: Tournament) -> None:
+        """Schedule every ready match without a time, arm its timers and post the schedule."""
+        lang = self.glang()
+        try:
+            rows = await ts.schedule_ready(self.db, row.id, self.now())
+        except RuleError as err:
+            self.send(row.created_by, tt(await self.ulang(row.created_by), "sched.no_tables",
+                                         reason=error_text(lang, err), id=row.id))
+            return
+        if not rows:
+            return
+        for m in rows:
+            await self.arm_match(row, m)
+        names = views.names_of(await ts.entries(self.db, row.id, include_withdrawn=True))
+        tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(self.db, row.id)}
+        self.send(row.group_chat_id, tt(lang, "sched.round",
+                                        lines="\n".join(views.schedule_lines(lang, row, rows, names, tables))))
+
+    async def arm_match(self, row: Tournament, m: TournamentMatch) -> None:
+        assert m.start_at is not None
+        st = ts.settings_of(row)
+        ref = f"tm:{m.id}"
+        base = {"tid": row.id, "key": m.match_key, "start": m.start_at.isoformat()}
+        kinds = {"reminder": "t_remind", "checkin_open": "t_checkin", "lateness_deadline": "t_late"}
+        for timer in match_timers(m.match_key, m.start_at, st.late_forfeit_minutes, st.checkin_opens_minutes,
+                                  st.reminder_minutes, self.now()):
+            await self.scheduler.schedule(self.db, kinds[timer.kind], ref, timer.at,
+                                          {**base, "minutes": timer.minutes_before})
+        await self.scheduler.schedule(self.db, "t_start", ref, m.start_at, base)
+
+    async def _current(self, d: DeadlineData, statuses: tuple[str, ...]) -> tuple[Tournament, TournamentMatch] | None:
+        tid, key = int(d.payload["tid"]), str(d.payload["key"])
+        row = await ts.get_tournament(self.db, tid)
+        try:
+            m = await ts.get_match(self.db, tid, key)
+        except RuleError:
+            return None
+        if m.start_at is None or m.start_at.isoformat() != d.payload.get("start") or m.status not in statuses:
+            return None
+        return row, m
+
+    async def _names(self, tid: int) -> dict[str, str]:
+        return views.names_of(await ts.entries(self.db, tid, include_withdrawn=True))
+
+    async def _table_titles(self, tid: int, m: TournamentMatch) -> str:
+        tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(self.db, tid)}
+        return "、".join(tables.get(int(c), str(c)) for c in m.table_chats)
+
+    async def on_remind(self, d: DeadlineData) -> None:
+        got = await self._current(d, ("scheduled",))
+        if got is None:
+            return
+        row, m = got
+        names = await self._names(row.id)
+        where = await self._table_titles(row.id, m)
+        minutes = int(d.payload.get("minutes", 0))
+        for a, b in await ts.match_players(self.db, m):
+            for uid in (*a, *b):
+                lang = await self.ulang(uid)
+                left = (tt(lang, "left.hours", n=minutes // 60) if minutes >= 120 and minutes % 60 == 0
+                        else tt(lang, "left.minutes", n=minutes))
+                self.send(uid, tt(lang, "remind", key=m.match_key, a=names.get(m.side_a or "", "?"),
+                                  b=names.get(m.side_b or "", "?"), time=ts.local_text(m.start_at, row.time_zone),
+                                  tables=where, left=left,
+                                  checkin=row.settings_json.get("checkin_opens_minutes", 30)))
+
+    def checkin_markup(self, lang: str, tid: int, key: str) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "checkin.button"),
+                                                           callback_data=f"T:c:{tid}:{key}")]])
+
+    async def on_checkin_open(self, d: DeadlineData) -> None:
+        got = await self._current(d, ("scheduled",))
+        if got is None:
+            return
+        row, m = got
+        names = await self._names(row.id)
+        params = {"key": m.match_key, "a": names.get(m.side_a or "", "?"), "b": names.get(m.side_b or "", "?"),
+                  "time": ts.local_text(m.start_at, row.time_zone),
+                  "late": row.settings_json.get("late_forfeit_minutes", 15)}
+        lang = self.glang()
+        self.send(row.group_chat_id, tt(lang, "checkin.open", **params), self.checkin_markup(lang, row.id, m.match_key))
+        for a, b in await ts.match_players(self.db, m):
+            for uid in (*a, *b):
+                ul = await self.ulang(uid)
+                self.send(uid, tt(ul, "checkin.open", **params), self.checkin_markup(ul, row.id, m.match_key))
+
+    async def check_in(self, tid: int, key: str, user_id: int) -> str:
+        """A player pressed Check in; returns the answer text."""
+        lang = await self.ulang(user_id)
+        async with self.lock(tid):
+            try:
+                m = await ts.check_in(self.db, tid, key, user_id, self.now())
+            except RuleError as err:
+                return error_text(lang, err)
+            if m.status == "open":
+                await self._start_ready_tables(tid, key)
+        return tt(lang, "checkin.ok")
+
+    async def on_start(self, d: DeadlineData) -> None:
+        got = await self._current(d, ("scheduled",))
+        if got is None:
+            return
+        row, m = got
+        async with self.lock(row.id):
+            await self.open_tables(row, m)
+
+    async def open_tables(self, row: Tournament, m: TournamentMatch, force: bool = False) -> None:
+        """Create the match's table(s) in the assigned table groups, seat the players (pair k of side a at
+        seats 0 and 2, of side b at 1 and 3) and start every table whose four players are present."""
+        preset = load_preset(row.preset_id)
+        options = ts.rule_options(row)
+        ids: list[int | None] = []
+        for k, (pa, pb) in enumerate(await ts.match_players(self.db, m), start=1):
+            if str(k) in m.table_results:
+                ids.append(None)
+                continue
+            chat = int(m.table_chats[(k - 1) % len(m.table_chats)])
+            table = await service.insert_table(self.db, chat, row.preset_id, preset.game, options, row.created_by,
+                                               tournament_ref=f"t{row.id}:{m.match_key}:{k}")
+            for seat, uid in ((0, pa[0]), (1, pb[0]), (2, pa[1]), (3, pb[1])):
+                await service.seat_user(self.db, table.id, seat, uid)
+            ids.append(table.id)
+            await self.rt.render_lobby(table.id)
+        await ts.set_match_fields(self.db, m.id, game_tables=ids, status="open")
+        names = await self._names(row.id)
+        where = await self._table_titles(row.id, m)
+        lang = self.glang()
+        text = tt(lang, "start.open", key=m.match_key, a=names.get(m.side_a or "", "?"),
+                  b=names.get(m.side_b or "", "?"), tables=where)
+        self.send(row.group_chat_id, text)
+        await self._start_ready_tables(row.id, m.match_key, force)
+
+    async def _start_ready_tables(self, tid: int, key: str, force: bool = False) -> None:
+        row = await ts.get_tournament(self.db, tid)
+        m = await ts.get_match(self.db, tid, key)
+        present = await ts.checkins(self.db, tid, key)
+        waiting: list[int] = []
+        started = False
+        for k, (pa, pb) in enumerate(await ts.match_players(self.db, m), start=1):
+            table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
+            if table_id is None:
+                continue
+            table = await service.get_table(self.db, int(table_id))
+            if table is None or table.status != "open":
+                started = started or (table is not None and table.status in ("playing", "paused", "finished"))
+                continue
+            missing = [u for u in (*pa, *pb) if u not in present]
+            if missing and not force:
+                waiting += missing
+                continue
+            err = await self.rt.start_table(int(table_id), None)
+            if err:
+                log.warning("could not start table %s: %s", table_id, err)
+            else:
+                started = True
+        if started:
+            await ts.set_match_fields(self.db, m.id, status="playing")
+        if waiting:
+            names = await ts.user_names(self.db, waiting)
+            lang = self.glang()
+            for chat in {int(c) for c in m.table_chats}:
+                self.send(chat, tt(lang, "start.waiting", key=key, names="、".join(names.values()),
+                                   late=row.settings_json.get("late_forfeit_minutes", 15)))
+
+    async def on_late(self, d: DeadlineData) -> None:
+        got = await self._current(d, ("scheduled", "open", "playing"))
+        if got is None:
+            return
+        row, m = got
+        async with self.lock(row.id):
+            dec, rec = await ts.decide_lateness(self.db, row.id, m.match_key)
+            if dec.action == "play":
+                return
+            names = await self._names(row.id)
+            lang = self.glang()
+            a, b = names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?")
+            late = row.settings_json.get("late_forfeit_minutes", 15)
+            forfeited = {t.table for t in dec.tables if t.absent is not None}
+            for k, table_id in enumerate(m.game_tables, start=1):
+                if table_id is not None and (dec.forfeits or k in forfeited):
+                    await self._abort_table(int(table_id))
+            if dec.action == "double_forfeit":
+                text = tt(lang, "late.double", key=m.match_key)
+            elif dec.action == "forfeit":
+                res = rec.match.result_json if rec else {}
+                winner = a if (res or {}).get("winner") == "a" else b
+                absent = b if winner == a else a
+                text = tt(lang, "late.forfeit", key=m.match_key, absent=absent, late=late, winner=winner)
+            else:
+                text = tt(lang, "late.partial", key=m.match_key, tables=", ".join(str(t) for t in sorted(forfeited)))
+            await self.tell_match(row, m, text)
+            if rec is not None:
+                await self.after_result(row.id, rec, announce=False)
+
+    async def _abort_table(self, table_id: int) -> None:
+        table = await service.get_table(self.db, table_id)
+        if table is None or table.status in ("finished", "aborted"):
+            return
+        await service.abort_table(self.db, table_id)
+        match_row = await service.current_match(self.db, table_id)
+        if match_row is not None:
+            await self.scheduler.cancel(self.db, "move_clock", f"match:{match_row.id}")
+            await self.scheduler.cancel(self.db, "match_time", f"match:{match_row.id}:time")
+
+    async def tell_match(self, row: Tournament, m: TournamentMatch, text: str) -> None:
+        """Tell the tournament group, both sides and the referees."""
+        self.send(row.group_chat_id, text)
+        told: set[int] = set()
+        for a, b in await ts.match_players(self.db, m):
+            for uid in (*a, *b):
+                if uid not in told:
+                    told.add(uid)
+                    self.send(uid, text)
+        for r in await ts.role_members(self.db, row.id):
+            if r.role in ("referee", "chief_referee") and r.user_id not in told:
+                told.add(r.user_id)
+                self.send(r.user_id, text)
+
+    # --- results -----------------------------------------------------------------------------------
+
+    async def on_match_over(self, match_id: int, result: dict[str, Any]) -> None:
+        """A table finished: record its result; the match result once every table of it is in."""
+        match_row = await service.get_match_row(self.db, match_id)
+        if match_row is None:
+            return
+        table = await service.get_table(self.db, match_row.table_id)
+        ref = (table.tournament_ref or "") if table else ""
+        if not ref.startswith("t") or ref.count(":") != 2:
+            return
+        head, key, k = ref.split(":")
+        tid = int(head[1:])
+        async with self.lock(tid):
+            try:
+                m = await ts.get_match(self.db, tid, key)
+            except RuleError:
+                return
+            if m.status in ("finished", "void") or m.result_json is not None:
+                return
+            levels = list(result.get("levels") or [None, None])
+            winner = "a" if int(result.get("winner", 0)) == 0 else "b"
+            tr = TableResult(int(k), winner, levels[0], levels[1], None)
+            results = {**m.table_results, str(k): tr.to_dict()}
+            m = await ts.set_match_fields(self.db, m.id, table_results=results)
+            count = len(await ts.match_players(self.db, m))
+            done = [TableResult.from_dict(v) for kk, v in results.items() if kk.isdigit()]
+            if len(done) < count:
+                return
+            res = MatchResult(winner, "played", (tr,), "tables") if count == 1 else team_result(done)
+            try:
+                rec = await ts.record_result(self.db, tid, key, res, None)
+            except RuleError as err:
+                log.warning("result of %s in tournament %s not recorded: %s", key, tid, err)
+                return
+            await self.after_result(tid, rec)
+
+    async def after_result(self, tid: int, rec: ts.Recorded, announce: bool = True, text: str | None = None) -> None:
+        row = await ts.get_tournament(self.db, tid)
+        lang = self.glang()
+        if announce and rec.match.result_json is not None:
+            names = await self._names(tid)
+            line = views.result_line(lang, rec.match.match_key, rec.match.result_json,
+                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"))
+            self.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
+        if rec.finished:
+            eng = ts.load_engine(row)
+            self.send(row.group_chat_id or row.created_by,
+                      tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng)))
+            return
+        await self._schedule(row)
+
+    async def cancel_match_timers(self, m: TournamentMatch) -> None:
+        for kind in ("t_remind", "t_checkin", "t_start", "t_late"):
+            await self.scheduler.cancel(self.db, kind, f"tm:{m.id}")
+
+    # --- referee tools ---------------------------------------------------------------------------
+
+    async def undo_forfeit(self, tid: int, key: str, actor: int, reason: str) -> None:
+        async with self.lock(tid):
+            m = await ts.undo_lateness(self.db, tid, key, actor, reason)
+            row = await ts.get_tournament(self.db, tid)
+            await self.cancel_match_timers(m)
+            await self.tell_match(row, m, tt(self.glang(), "late.undone", key=key, reason=reason))
+            await self.open_tables(row, m, force=True)
+
+    async def live_engine_matches(self, tid: int, key: str) -> list[int]:
+        m = await ts.get_match(self.db, tid, key)
+        out = []
+        for table_id in m.game_tables:
+            if table_id is None:
+                continue
+            row = await service.current_match(self.db, int(table_id))
+            if row is not None and row.status in ("playing", "paused"):
+                out.append(row.id)
+        return out
+
+    async def pause(self, tid: int, key: str, paused: bool) -> bool:
+        """Pause or resume the match's table clocks (the time limit is moved on by the pause)."""
+        ids = await self.live_engine_matches(tid, key)
+        if not ids:
+            return False
+        m = await ts.get_match(self.db, tid, key)
+        results = dict(m.table_results)
+        for mid in ids:
+            ref = f"match:{mid}:time"
+            if paused:
+                pending = await self.scheduler.pending(self.db, "match_time", ref)
+                if pending:
+                    results[f"paused:{mid}"] = (pending[0].due_at - self.now()).total_seconds()
+                    await self.scheduler.cancel(self.db, "match_time", ref)
+                await self.scheduler.cancel(self.db, "move_clock", f"match:{mid}")
+                await service.set_match_paused(self.db, mid, True)
+            else:
+                await service.set_match_paused(self.db, mid, False)
+                left = results.pop(f"paused:{mid}", None)
+                if left is not None:
+                    await self.scheduler.schedule(self.db, "match_time", ref,
+                                                  self.now() + timedelta(seconds=float(left)), {"match_id": mid})
+                self.rt.kick(mid, 0)
+        await ts.set_match_fields(self.db, m.id, table_results=results)
+        return True
+
+
+def register_deadlines(scheduler: Any, tb: TournamentBot) -> None:
+    """Register the tournament deadline kinds on the deadline scheduler."""
+    scheduler.register("t_close", tb.on_close)
+    scheduler.register("t_draw", tb.on_draw_deadline)
+    scheduler.register("t_remind", tb.on_remind)
+    scheduler.register("t_checkin", tb.on_checkin_open)
+    scheduler.register("t_start", tb.on_start)
+    scheduler.register("t_late", tb.on_late)

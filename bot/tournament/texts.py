@@ -1,0 +1,242 @@
+"""Tournament messages in Chinese (default) and English: ``tt(lang, key, **params)``.
+
+Kept apart from the game catalogues (bot/i18n/locale/*/bot.po, owned by the play side); the keys
+are stable and the same ``{name}`` fields are used in both languages.  ``error_text`` translates a
+tournament ``RuleError`` code (``err.<code>`` here first, then the game catalogues).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import rule_error
+from engine.errors import RuleError
+
+T: dict[str, tuple[str, str]] = {
+    # --- generic
+    "not_allowed": ("你没有权限执行此操作。", "You are not allowed to do this."),
+    "no_tournament": ("找不到比赛。请在私聊中用 /tournament 创建，或在命令后写比赛编号，如 #3。",
+                      "No tournament found. Create one with /tournament in a private chat, or give its number, e.g. #3."),
+    "private_only": ("请在与机器人的私聊中使用此命令。", "Use this command in your private chat with the bot."),
+    "group_only": ("请在群组中使用此命令。", "Use this command in a group."),
+    "internal": ("出了点问题，请稍后再试。", "Something went wrong; please try again."),
+    "done": ("已完成。", "Done."),
+    "usage": ("用法：{usage}", "Usage: {usage}"),
+    "unknown_user": ("找不到用户 {who}（对方需要先私聊机器人发送 /start）。",
+                     "Unknown user {who} (they must send /start to the bot first)."),
+    # --- set-up
+    "setup.admin_only": ("只有机器人管理员（BOT_ADMIN_IDS）可以创建比赛。",
+                         "Only the bot's admins (BOT_ADMIN_IDS) may create tournaments."),
+    "setup.name": ("创建比赛（随时发送 /cancel 放弃）。\n第 1 步：比赛名称？", "New tournament (send /cancel to give up at any time).\nStep 1: the tournament's name?"),
+    "setup.preset": ("第 2 步：选择比赛规程：", "Step 2: choose the rules (one of the four notices):"),
+    "setup.groups": ("第 3 步：参赛单位（工会小组）和名额，用逗号分隔，如：机关 2，理学院 2，医学院 2\n（不分单位请发 -）",
+                     "Step 3: union groups and quotas, comma-separated, e.g.: Admin 2, Science 2, Medicine 2\n(send - for none)"),
+    "setup.deadline": ("第 4 步：报名截止时间（{tz}），如 2026-12-01 18:00", "Step 4: registration deadline ({tz}), e.g. 2026-12-01 18:00"),
+    "setup.draw": ("第 5 步：抽签时间（{tz}），如 2026-12-02 12:00", "Step 5: draw time ({tz}), e.g. 2026-12-02 12:00"),
+    "setup.first": ("第 6 步：第一轮开赛时间（{tz}），如 2026-12-03 14:00", "Step 6: first round start ({tz}), e.g. 2026-12-03 14:00"),
+    "setup.length": ("第 7 步：每场比赛长度。规程默认：{default}。\n按按钮保留默认，或发送“17副”/“50分钟”。",
+                     "Step 7: match length. The preset says: {default}.\nPress the button to keep it, or send “17 deals” / “50 minutes”."),
+    "setup.late": ("第 8 步：迟到判负时间。规程默认：{minutes} 分钟。按按钮保留，或发送分钟数。",
+                   "Step 8: lateness limit. The preset says {minutes} minutes. Press the button to keep it, or send a number."),
+    "setup.tz": ("第 9 步：时区。默认 Asia/Shanghai（北京时间）。按按钮保留，或发送时区名。",
+                 "Step 9: time zone. Default Asia/Shanghai (Beijing time). Press the button to keep it, or send a zone name."),
+    "setup.confirm": ("请确认：\n{summary}\n\n奖项：{prizes}\n（奖项等其他设置可用 TOML 文件修改，见 docs/organiser-guide.md）",
+                      "Please confirm:\n{summary}\n\nPrizes: {prizes}\n(prizes and other settings can be changed with a TOML file, see docs/organiser-guide.md)"),
+    "setup.keep": ("保留默认", "Keep the default"),
+    "setup.create": ("✅ 创建比赛", "✅ Create"),
+    "setup.cancelled": ("已放弃创建比赛。", "Tournament set-up cancelled."),
+    "setup.created": ("比赛 #{id}「{name}」已创建，报名已开放。\n下一步：\n1. 把机器人加入比赛通知群，在群里发送 /tournament_group {id}\n2. 把机器人加入每个比赛桌群，在群里发送 /table_register {id}\n3. 可用 /role {id} add referee @用户名 添加裁判。",
+                      "Tournament #{id} “{name}” is created and registration is open.\nNext:\n1. Add the bot to the tournament group and send /tournament_group {id} there\n2. Add the bot to each table group and send /table_register {id} there\n3. Add referees with /role {id} add referee @username."),
+    "setup.bad_length": ("请写“17副”或“50分钟”。", "Write “17 deals” or “50 minutes”."),
+    "setup.bad_number": ("请发送一个整数。", "Send a whole number."),
+    "setup.deals": ("{n} 副", "{n} deals"),
+    "setup.minutes": ("{n} 分钟", "{n} minutes"),
+    "setup.summary": ("名称：{name}\n规程：{preset}\n参赛形式：{entrant}\n单位与名额：{groups}\n报名截止：{deadline}\n抽签：{draw}\n第一轮：{first}\n赛制：{format}\n每场：{length}\n迟到判负：{late} 分钟\n时区：{tz}",
+                      "Name: {name}\nRules: {preset}\nEntrants: {entrant}\nUnion groups and quotas: {groups}\nRegistration deadline: {deadline}\nDraw: {draw}\nFirst round: {first}\nFormat: {format}\nMatch length: {length}\nLateness limit: {late} minutes\nTime zone: {tz}"),
+    "entrant.pair": ("固定搭档（两人一对）", "fixed pairs"),
+    "entrant.team": ("团体（每队 {n} 对，同一单位）", "teams of {n} pairs from one union group"),
+    "format.single_elimination": ("单败淘汰", "single elimination"),
+    "format.groups_then_knockout": ("小组循环后淘汰", "round-robin groups, then knockout"),
+    "toml.created": ("已从文件创建比赛 #{id}「{name}」。", "Tournament #{id} “{name}” created from the file."),
+    "toml.error": ("文件有误，比赛未创建：{reason}", "The file has a problem; nothing was created: {reason}"),
+    # --- groups and tables
+    "group.linked": ("本群已设为比赛 #{id}「{name}」的通知群。", "This group is now the tournament group of #{id} “{name}”."),
+    "table.registered": ("本群已加入比赛 #{id} 的比赛桌（共 {count} 个桌群）。", "This group is now a table group of #{id} ({count} table groups)."),
+    # --- registration
+    "reg.announce": ("📣 {name} 开始报名！\n规程：{preset}\n参赛形式：{entrant}\n报名截止：{deadline}\n抽签：{draw}\n点击下方按钮，在私聊中报名。",
+                     "📣 Registration for {name} is open!\nRules: {preset}\nEntrants: {entrant}\nDeadline: {deadline}\nDraw: {draw}\nPress the button to register in a private chat."),
+    "reg.button": ("报名", "Register"),
+    "reg.choose_group": ("「{name}」报名：请选择你的单位（工会小组）：", "Registering for “{name}”: choose your union group:"),
+    "reg.invite": ("已为你生成搭档邀请（一次性，{hours} 小时内有效）。请把下面的链接发给你的搭档，对方接受后你们就报名成功：\n{link}",
+                   "Here is your one-time partner invitation (valid {hours} hours). Send this link to your partner; you are registered as a pair when they accept:\n{link}"),
+    "reg.invite_from": ("{inviter} 邀请你作为搭档参加「{name}」（单位：{group}）。", "{inviter} invites you to partner them in “{name}” (union group: {group})."),
+    "reg.accept": ("接受邀请", "Accept"),
+    "reg.paired": ("报名成功！{pair}（{group}）已登记为第 {id} 号参赛对。", "Registered! {pair} ({group}) is entry no. {id}."),
+    "reg.partner_joined": ("{partner} 接受了你的邀请，你们已报名成功（第 {id} 号）。", "{partner} accepted your invitation; you are registered (entry no. {id})."),
+    "reg.closed_note": ("「{name}」报名已截止，共 {count} 个参赛{unit}。抽签时间：{draw}。", "Registration for “{name}” is closed: {count} entries. Draw at {draw}."),
+    "reg.withdrawn": ("已退出：{entry}", "Withdrawn: {entry}"),
+    "reg.replaced": ("已替换队员：{entry}", "Player replaced: {entry}"),
+    "reg.team_formed": ("团队已组成：{team}（第 {id} 号）", "Team formed: {team} (entry no. {id})"),
+    "reg.team_list": ("你所在单位的已报名搭档（组队：/team 队名 编号1 编号2 ...，每队 {n} 对）：\n{pairs}",
+                      "Registered pairs of your union group (form a team: /team name no1 no2 ..., {n} pairs per team):\n{pairs}"),
+    "reg.entries": ("参赛名单（{count}）：\n{lines}", "Entries ({count}):\n{lines}"),
+    "unit.pair": ("对", "pairs"),
+    "unit.team": ("队", "teams"),
+    # --- draw
+    "draw.frozen": ("🔒 「{name}」参赛名单已冻结（{count} 个）。\n名单 SHA-256：{list_hash}\n密钥承诺（密钥的 SHA-256）：{commitment}\n现在开始抽签。",
+                    "🔒 The entry list of “{name}” is frozen ({count} entries).\nList SHA-256: {list_hash}\nCommitment (SHA-256 of the secret): {commitment}\nThe draw follows now."),
+    "draw.done": ("🎲 抽签完成。公开密钥：{secret}\n抽签种子：{seed}\n任何人都可以用 python -m bot.verify_draw draw.json 复核（见 docs/draw.md）。\n\n{bracket}",
+                  "🎲 The draw is made. Secret revealed: {secret}\nDraw seed: {seed}\nAnyone can check it with python -m bot.verify_draw draw.json (docs/draw.md).\n\n{bracket}"),
+    "draw.caption": ("抽签复核数据（JSON）", "Draw verification data (JSON)"),
+    "draw.failed": ("抽签未能进行：{reason}", "The draw could not be made: {reason}"),
+    # --- schedule
+    "sched.round": ("🗓 赛程：\n{lines}", "🗓 Schedule:\n{lines}"),
+    "sched.line": ("{key} {a} vs {b} — {time} @ {tables}", "{key} {a} vs {b} — {time} @ {tables}"),
+    "sched.none": ("暂无待进行的比赛。", "No matches waiting."),
+    "sched.no_tables": ("无法安排比赛：{reason}。请在比赛桌群中发送 /table_register {id}。",
+                        "Cannot schedule matches: {reason}. Send /table_register {id} in a table group."),
+    "remind": ("⏰ 提醒：你的比赛 {key}（{a} vs {b}）将于 {time} 在「{tables}」开始（还有 {left}）。开赛前 {checkin} 分钟可以签到。",
+               "⏰ Reminder: your match {key} ({a} vs {b}) starts at {time} in “{tables}” (in {left}). Check-in opens {checkin} minutes before."),
+    "left.minutes": ("{n} 分钟", "{n} minutes"),
+    "left.hours": ("{n} 小时", "{n} hours"),
+    "checkin.open": ("✅ 签到开始：{key} {a} vs {b}，{time} 开赛。迟到 {late} 分钟判负。请点击签到：",
+                     "✅ Check-in is open: {key} {a} vs {b}, starts {time}. {late} minutes late forfeits. Press to check in:"),
+    "checkin.button": ("签到", "Check in"),
+    "checkin.ok": ("已签到。", "Checked in."),
+    "checkin.status": ("{key} 已签到：{names}", "{key} checked in: {names}"),
+    "start.open": ("▶️ {key} 开赛：{a} vs {b}，请到「{tables}」就座。", "▶️ {key} starts: {a} vs {b}; please go to “{tables}”."),
+    "start.waiting": ("{key}：等待签到：{names}（{late} 分钟内未到判负）。", "{key}: waiting for {names} ({late} minutes, then forfeit)."),
+    "late.forfeit": ("⚠️ {key}：{absent} 迟到超过 {late} 分钟，判负。{winner} 晋级。裁判可撤销：/undo_forfeit {key} 理由",
+                     "⚠️ {key}: {absent} more than {late} minutes late: forfeit. {winner} goes on. A referee may undo it: /undo_forfeit {key} reason"),
+    "late.double": ("⚠️ {key}：双方均未按时到场，双方判负。", "⚠️ {key}: both sides absent: double forfeit."),
+    "late.partial": ("⚠️ {key}：第 {tables} 桌缺席判负，其余桌照常进行。", "⚠️ {key}: table(s) {tables} forfeited for absence; the other tables play."),
+    "late.undone": ("↩️ {key}：裁判撤销了迟到判负（{reason}），比赛现在开始。", "↩️ {key}: the referee undid the lateness forfeit ({reason}); the match starts now."),
+    # --- results
+    "result.line": ("{key}：{winner} 胜 {loser}{detail}", "{key}: {winner} beat {loser}{detail}"),
+    "result.double": ("{key}：{a} 与 {b} 双方弃权", "{key}: {a} and {b} both forfeited"),
+    "result.forfeit": ("（弃权）", " (forfeit)"),
+    "result.levels": ("（{la}:{lb}）", " ({la}:{lb})"),
+    "result.announce": ("🏁 {line}", "🏁 {line}"),
+    "result.corrected": ("✏️ 裁判更正 {key}（{reason}）：{line}", "✏️ Referee correction of {key} ({reason}): {line}"),
+    "result.conflict": ("无法更正：后续比赛 {matches} 已开始。若确需更正并作废这些比赛结果，请在命令最后加 force。",
+                        "Cannot correct: later matches {matches} have begun. To correct anyway and void them, add force."),
+    "result.confirmed": ("✔️ {key} 结果已由裁判长确认。", "✔️ The result of {key} is confirmed by the chief referee."),
+    "result.usage": ("/result 场次 confirm | /result 场次 a|b [级数a 级数b] 理由 [force]", "/result match confirm | /result match a|b [level_a level_b] reason [force]"),
+    "forfeit.usage": ("/forfeit 场次 a|b|both 理由", "/forfeit match a|b|both reason"),
+    "forfeit.awarded": ("⚖️ 裁判判定 {key}：{line}（{reason}）", "⚖️ Referee decision in {key}: {line} ({reason})"),
+    "conduct.usage": ("/violation 场次 a|b 说明", "/violation match a|b note"),
+    "conduct.recorded": ("📝 {key}：记录 {entry} 违例（{note}），编号 {id}，累计 {count} 次。", "📝 {key}: violation by {entry} recorded ({note}), no. {id}, {count} in total."),
+    "conduct.disqualified": ("❌ {entry} 违例 {count} 次，取消比赛资格，判对方胜。", "❌ {entry} has {count} violations: disqualified; the opponent wins."),
+    "conduct.reversed": ("↩️ 撤销处罚 {id}（{reason}）。{extra}", "↩️ Penalty {id} reversed ({reason}). {extra}"),
+    "conduct.reinstated": ("{entry} 恢复参赛资格。", "{entry} is reinstated."),
+    "pause.done": ("⏸ {key} 比赛暂停（裁判）。", "⏸ {key} paused by the referee."),
+    "resume.done": ("▶️ {key} 比赛继续。", "▶️ {key} resumes."),
+    "no_table": ("{key} 没有进行中的牌桌。", "{key} has no table in play."),
+    "finished": ("🏆 「{name}」全部比赛结束！\n{ranking}", "🏆 “{name}” is over!\n{ranking}"),
+    # --- outputs
+    "out.bracket": ("对阵表：\n{lines}", "Bracket:\n{lines}"),
+    "out.standings": ("排名：\n{lines}", "Standings:\n{lines}"),
+    "out.results": ("已完成比赛：\n{lines}", "Results:\n{lines}"),
+    "out.no_results": ("还没有比赛结果。", "No results yet."),
+    "out.no_draw": ("还没有抽签。", "The draw has not been held yet."),
+    "out.ranking_line": ("{place}. {name}{prize}", "{place}. {name}{prize}"),
+    "out.group": ("{group} 组：", "Group {group}:"),
+    "out.group_line": ("{rank}. {name} 积分 {points} 胜桌 {tw} 级差 {ld}{tb}", "{rank}. {name} pts {points} tables {tw} levels {ld}{tb}"),
+    "out.bye": ("轮空", "bye"),
+    "out.tbd": ("待定", "TBD"),
+    "out.export": ("比赛数据导出", "Tournament export"),
+    "audit.title": ("操作记录（最近 {n} 条）：\n{lines}", "Audit log (last {n}):\n{lines}"),
+    "audit.bot": ("系统", "bot"),
+    "role.done": ("已{op}：{user} → {role}", "{op}: {user} → {role}"),
+    "role.added": ("添加", "Added"),
+    "role.removed": ("移除", "Removed"),
+    "role.usage": ("/role [#编号] add|remove organiser|referee|chief_referee|leader @用户名 [单位]",
+                   "/role [#id] add|remove organiser|referee|chief_referee|leader @username [union group]"),
+    "referee.notice": ("裁判通知：{text}", "Referee notice: {text}"),
+    "prize.champion": ("优胜奖", "Champion"),
+    "prize.first": ("一等奖", "First prize"),
+    "prize.second": ("二等奖", "Second prize"),
+    "prize.third": ("三等奖", "Third prize"),
+    "prize.souvenir": ("纪念奖", "Souvenir"),
+    "prize.representative": ("代表参加学院比赛", "Goes on to the next level"),
+    "prize.none": ("无", "none"),
+    "prizes.by_round": ("按淘汰轮次：{rounds}；冠军：{champion}", "by the round eliminated: {rounds}; champion: {champion}"),
+    "prizes.places": ("一等奖 {a} 个、二等奖 {b} 个、三等奖 {c} 个", "{a} first, {b} second, {c} third prizes"),
+    # --- errors (RuleError codes)
+    "err.no_tournament": ("找不到比赛。请在私聊中用 /tournament 创建，或在命令后写比赛编号，如 #3。",
+                          "No tournament found. Create one with /tournament in a private chat, or give its number, e.g. #3."),
+    "err.not_allowed": ("你没有权限执行此操作。", "You are not allowed to do this."),
+    "err.already_registered": ("你已经报名了。", "You are already registered."),
+    "err.deadline_passed": ("报名已截止。", "The registration deadline has passed."),
+    "err.registration_closed": ("报名已关闭（名单已冻结）。", "Registration is closed (the list is frozen)."),
+    "err.quota_full": ("{group} 的名额（{quota}）已满。", "The quota of {group} ({quota}) is full."),
+    "err.partner_is_self": ("不能邀请自己做搭档。", "You cannot be your own partner."),
+    "err.partner_already_paired": ("该队员已在本比赛的另一对中。", "That player is already in a pair in this tournament."),
+    "err.invite_expired": ("邀请已过期，请让对方重新生成。", "The invitation has expired; ask for a new one."),
+    "err.invite_used": ("邀请已被使用。", "The invitation has already been used."),
+    "err.invite_unknown": ("邀请链接无效。", "The invitation link is not valid."),
+    "err.partner_not_started": ("{name} 还没有私聊机器人发送 /start，请先让对方打开机器人。", "{name} has not started the bot yet; ask them to open it first."),
+    "err.unknown_union_group": ("没有单位 {group}；可选：{allowed}", "There is no union group {group}; choose: {allowed}"),
+    "err.tournament_not_found": ("没有编号为 {id} 的比赛。", "There is no tournament {id}."),
+    "err.unknown_entry": ("没有参赛者 {id}。", "There is no entry {id}."),
+    "err.unknown_match": ("没有场次 {match}。", "There is no match {match}."),
+    "err.not_your_match": ("你不在场次 {match} 中。", "You do not play in match {match}."),
+    "err.checkin_not_open": ("签到尚未开始，{time} 开放。", "Check-in opens at {time}."),
+    "err.checkin_closed": ("{match} 签到已结束。", "Check-in for {match} is closed."),
+    "err.reason_required": ("请写明理由。", "Give a reason."),
+    "err.nothing_to_undo": ("{match} 没有迟到判负可撤销。", "Match {match} had no lateness forfeit."),
+    "err.already_undone": ("{match} 的判负已撤销过。", "The forfeit of {match} was already undone."),
+    "err.draw_already_held": ("「{name}」已经抽过签。", "The draw of {name} has already been held."),
+    "err.too_few_entries": ("至少需要 2 个参赛者，目前 {count} 个。", "At least 2 entries are needed; there are {count}."),
+    "err.not_enough_tables": ("每场需要 {need} 个桌群，目前只有 {have} 个", "a match needs {need} table groups; the pool has {have}"),
+    "err.bad_time": ("时间格式不对：{value}（如 2026-12-01 18:00）", "Not a time: {value} (write 2026-12-01 18:00)"),
+    "err.bad_time_zone": ("未知时区 {zone}", "Unknown time zone {zone}"),
+    "err.bad_toml": ("不是有效的 TOML：{reason}", "Not valid TOML: {reason}"),
+    "err.unknown_spec_key": ("未知设置项 {key}；可用：{allowed}", "Unknown key {key}; keys: {allowed}"),
+    "err.missing_spec_key": ("缺少 {key}", "{key} is missing"),
+    "err.bad_spec_value": ("{key} 的值不对", "{key} has a wrong value"),
+    "err.wrong_team_size": ("{entry} 有 {count} 名队员，需要 {size} 名。", "{entry} has {count} players; it needs {size}."),
+    "err.pair_in_team": ("{entry} 已经在一个队里。", "Pair {entry} is already in a team."),
+    "err.mixed_union_groups": ("一个队的搭档必须来自同一单位。", "A team's pairs come from one union group."),
+    "err.not_a_team_event": ("本比赛是对子赛，不组队。", "This tournament is for pairs."),
+    "err.bad_side": ("请写 a 或 b（both：双方）。", "Write a or b (both: both sides)."),
+    "err.knockout_needs_winner": ("淘汰赛必须有胜者。", "A knockout match needs a winner."),
+    "err.no_result_to_correct": ("{match} 还没有结果。", "Match {match} has no result yet."),
+    "err.result_already_recorded": ("{match} 已有结果，请用更正。", "Match {match} already has a result; correct it."),
+    "err.match_not_ready": ("{match} 现在不能登记结果。", "Match {match} cannot take a result now."),
+    "err.correction_conflict": ("后续比赛已开始：{matches}", "Later matches have begun: {matches}"),
+    "err.unknown_record": ("没有处罚记录 {id}。", "There is no penalty record {id}."),
+    "err.already_reversed": ("处罚 {id} 已撤销。", "Penalty {id} is already reversed."),
+    "err.bad_role": ("没有角色 {role}；可选：{allowed}", "Role {role} does not exist; roles: {allowed}"),
+    "err.cannot_remove_creator": ("创建者始终是组织者。", "The creator stays an organiser."),
+    "err.not_in_entry": ("该队员不在 {entry} 中。", "That player is not in entry {entry}."),
+    "err.no_draw_yet": ("还没有抽签。", "The draw has not been held yet."),
+    "err.not_frozen": ("名单尚未冻结。", "The list is not frozen yet."),
+    "err.bad_arguments": ("参数不对。", "Wrong arguments."),
+}
+
+
+def tt(lang: str, msg: str, /, **params: Any) -> str:
+    """The message ``msg`` in ``lang`` (zh | en) with ``params`` filled in."""
+    pair = T.get(msg)
+    if pair is None:
+        return msg
+    text = pair[1] if lang == "en" else pair[0]
+    if not params:
+        return text
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+def error_text(lang: str, err: RuleError) -> str:
+    """A RuleError in ``lang``: tournament codes here, game/option codes from the game catalogues."""
+    key = "err." + err.code
+    if key in T:
+        return tt(lang, key, **err.params)
+    return rule_error(lang, err)
+
+
+def prize_label(lang: str, prize: str) -> str:
+    return tt(lang, "prize." + prize) if prize and "prize." + prize in T else prize

@@ -1,0 +1,150 @@
+"""End-to-end support: the simulator + the real bot with the tournament handlers and a manual clock.
+
+``tournament_harness(tmp_path, extra_players=N)`` starts the e2e harness (tests/e2e/harness.py) with the
+application built by ``bot.app.build_application`` plus ``register_tournament_handlers``; the deadline
+scheduler runs on a ``ManualClock`` (``h.clock``): move it and call ``run_due(h)`` -- no real waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import types
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import update
+
+from engine.game import Event
+from scheduler.clock import ManualClock
+from storage import service
+from storage import tournament_service as ts
+from storage.models import Match
+from tests.e2e.harness import GROUP_ID, ORGANISER_ID, E2EHarness, e2e_harness
+
+TABLE_GROUPS = [-1002000000001, -1002000000002, -1002000000003]
+EXTRA_BASE = 2001
+
+
+async def _start_real_bot(self: Any) -> Any:
+    """RealBot.start with the tournament handlers registered and the manual clock installed."""
+    from bot.app import build_application
+    from bot.tournament import register_tournament_handlers
+
+    if self.app is not None:
+        raise RuntimeError("the bot is already running")
+    app = build_application(self.settings())
+    register_tournament_handlers(app)
+    app.bot_data["tournament_clock"] = self.clock
+    await app.initialize()
+    try:
+        await app.start()
+        await app.updater.start_polling(poll_interval=0.0, timeout=self.poll_timeout)
+    except BaseException:
+        await self._stop(app)
+        raise
+    self.app = app
+    self.starts += 1
+    return app
+
+
+@asynccontextmanager
+async def tournament_harness(tmp_path: Path, extra_players: int = 12, table_groups: int = 2
+                             ) -> AsyncIterator[E2EHarness]:
+    async with e2e_harness(tmp_path, start_bot=False) as h:
+        h.clock = ManualClock(datetime.now(UTC).replace(microsecond=0))  # type: ignore[attr-defined]
+        h.real_bot.clock = h.clock  # type: ignore[attr-defined]
+        h.real_bot.start = types.MethodType(_start_real_bot, h.real_bot)  # type: ignore[method-assign]
+        members = [ORGANISER_ID]
+        for i in range(extra_players):
+            uid = EXTRA_BASE + i
+            h.sim.add_user(uid, f"选手{i + 1}", username=f"p{i + 1}", language_code="zh-hans")
+            h.sim.add_member(GROUP_ID, uid)
+            members.append(uid)
+        for n, gid in enumerate(TABLE_GROUPS[:table_groups]):
+            h.sim.add_group(gid, f"比赛桌{n + 1}", [u for u in members if u != ORGANISER_ID], [ORGANISER_ID])
+        await h.start_bot()
+        await h.start_players()
+        await h.start_players([h.handle(EXTRA_BASE + i) for i in range(extra_players)])
+        yield h
+
+
+def rt(h: E2EHarness) -> Any:
+    return h.app.bot_data["runtime"]
+
+
+def db(h: E2EHarness) -> Any:
+    return rt(h).db
+
+
+async def run_due(h: E2EHarness, advance: timedelta | None = None) -> int:
+    """Move the manual clock on and fire every due deadline; then let the bot's messages go out."""
+    if advance is not None:
+        h.clock.advance(advance)  # type: ignore[attr-defined]
+    count = await rt(h).scheduler.run_due()
+    await settle(h)
+    return count
+
+
+async def settle(h: E2EHarness) -> None:
+    tb = h.app.bot_data["tournaments"]
+    for _ in range(50):
+        if not tb._tasks:
+            break
+        await asyncio.sleep(0.02)
+    await rt(h).outbox.flush()
+    await h.settle(quiet=0.15)
+
+
+async def say(h: E2EHarness, user_id: int, chat_id: int, text: str, expect: str | None = None) -> Any:
+    """``user_id`` writes ``text``; waits for the bot's next message in ``chat_id`` (containing ``expect``)."""
+    before = h.sim.last_bot_message(chat_id)
+    h.sim.user_sends_text(user_id, chat_id, text)
+    return await h.sim.wait_for_message(chat_id, expect, after=before, timeout=15)
+
+
+async def dm(h: E2EHarness, user_id: int, text: str, expect: str | None = None) -> Any:
+    return await say(h, user_id, user_id, text, expect)
+
+
+async def follow(h: E2EHarness, user_id: int, url: str, expect: str | None = None) -> Any:
+    before = h.sim.last_bot_message(user_id)
+    h.sim.follow_link(user_id, url)
+    return await h.sim.wait_for_message(user_id, expect, after=before, timeout=15)
+
+
+async def press(h: E2EHarness, user_id: int, chat_id: int, message: Any, text: str) -> Any:
+    return await h.sim.press_and_wait(user_id, chat_id, message.message_id, text=text, timeout=15)
+
+
+def url_button(message: Any) -> str:
+    return str(next(b["url"] for b in message.buttons() if "url" in b))
+
+
+def find(h: E2EHarness, chat_id: int, needle: str) -> list[Any]:
+    return [m for m in h.sim.bot_messages(chat_id) if needle in (m.text or m.caption or "")]
+
+
+async def finish_table(h: E2EHarness, table_id: int, winner_side: int, levels: tuple[int, int] = (14, 9)) -> None:
+    """The match of ``table_id`` ends as the engine would end it (stored result + the match_over event
+    through the runtime's announce), standing in for hours of play."""
+    database = db(h)
+    row = await service.current_match(database, table_id)
+    assert row is not None
+    result = {"winner": winner_side, "levels": list(levels), "reason": "deals", "deals": 17}
+    async with database.session() as s:
+        await s.execute(update(Match).where(Match.id == row.id).values(status="finished", result_json=result))
+        await s.commit()
+    await rt(h).announce(row.id, [Event("match_over", result)], source="sys")
+    await settle(h)
+
+
+async def tournament_match(h: E2EHarness, tid: int, key: str) -> Any:
+    return await ts.get_match(db(h), tid, key)
+
+
+def published_from(message: Any) -> dict[str, Any]:
+    return json.loads(bytes(message.document["bytes"]).decode("utf-8"))
