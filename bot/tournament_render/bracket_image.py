@@ -171,7 +171,8 @@ def _draw_box(cv: _Canvas, t: Tournament, mv: MatchView, x: float, cy: float, la
         yc = y0 + ROW_H / 2
         rows.append(yc)
         won = entry_id is not None and mv.winner == entry_id
-        lost = entry_id is not None and mv.winner is not None and not won
+        lost = entry_id is not None and ((mv.winner is not None and not won)
+                                         or (mv.result is not None and mv.result.double_forfeit))
         if won:
             cv.draw.rectangle((x + 1, y0 + 1, x + BOX_W - 1, y0 + ROW_H - 1), fill=WIN_FILL)
         if entry_id is None:
@@ -404,8 +405,11 @@ def render_bracket(t: Tournament, lang: str = "zh", font_path: Path | None = Non
         _draw_tree(cv, t, tree, by_id, y, lang)
         y += tree.height
     else:
-        text = ("淘汰赛对阵在小组赛结束后生成" if lang == "zh"
-                else "The knockout is drawn up when the group stage ends")
+        if t.draw is None:
+            text = "抽签后生成对阵" if lang == "zh" else "The bracket is drawn up at the draw"
+        else:
+            text = ("淘汰赛对阵在小组赛结束后生成" if lang == "zh"
+                    else "The knockout is drawn up when the group stage ends")
         cv.text((MARGIN, y + COL_TITLE_H), text, fonts.head, GREY)
         y += pending_h
 

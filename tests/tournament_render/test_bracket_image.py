@@ -26,7 +26,7 @@ def _within_telegram_limits(buf: io.BytesIO) -> Image.Image:
     image = _decode(buf)
     wd, ht = image.size
     assert 600 <= wd <= bracket_image.MAX_WIDTH
-    assert ht >= 250 and wd + ht <= bracket_image.MAX_SIDES
+    assert ht >= 150 and wd + ht <= bracket_image.MAX_SIDES
     assert len(buf.getvalue()) < 10 * 1024 * 1024
     return image
 
@@ -102,3 +102,31 @@ def test_a_large_bracket_can_be_drawn_from_a_later_round_readably() -> None:
     assert part.size[1] < whole.size[1] and part.size[0] <= bracket_image.MAX_WIDTH
     assert part.size[0] + part.size[1] <= bracket_image.MAX_SIDES
     assert bracket_image.readable_from_round(single_elim(6, play=False)) == 1
+
+
+def test_before_the_draw_the_image_says_the_bracket_comes_with_the_draw() -> None:
+    from engine.tournament.tournament import Tournament
+    from tests.tournament_render.helpers import pairs, settings
+
+    t = Tournament.create("赛前", settings("shengji-50min", group_quota=0), pairs(5))
+    image = _within_telegram_limits(bracket_png(t, "zh"))
+    assert _count(image, WIN_FILL) == 0 and _count(image, GOLD) == 0
+
+
+def test_double_forfeit_and_disqualification_render() -> None:
+    """A double forfeit sends nobody on (the next opponent walks over); a disqualified pair loses."""
+    from engine.tournament.conduct import ConductRecord
+    from engine.tournament.results import forfeit_result
+    from tests.tournament_render.helpers import play_all
+
+    t = single_elim(8, "shengji-17-deals", play=False)
+    first, second = t.ready_matches()[:2]
+    t.record(first, forfeit_result("both"))
+    a, _ = t.sides(second)
+    assert a is not None
+    for n in (1, 2):
+        t.add_conduct(ConductRecord(f"c{n}", "violation", a, "player", second))
+    play_all(t, forfeit_first=False)
+    assert t.finished
+    image = _within_telegram_limits(bracket_png(t, "en"))
+    assert _count(image, GOLD) > 1000

@@ -178,7 +178,7 @@ def test_prize_list_while_running_is_marked_provisional() -> None:
     t = single_elim(8, play=False)
     play_all(t, stop_after=5)
     text = prize_list_text(t, "zh")
-    assert "（比赛进行中，名单暂定）" in text
+    assert "（比赛尚未结束，名单暂定）" in text
 
 
 # --- message length --------------------------------------------------------------------
