@@ -263,8 +263,8 @@ def choose_tribute(hand: Sequence[int], level: int) -> int:
     return min(choices, key=lambda c: (plan_size(_remove(hand, [c]), level), c))
 
 
-def choose_return(hand: Sequence[int], level: int) -> int:
-    choices = return_choices(hand, level)
+def choose_return(hand: Sequence[int], level: int, max_rank: int = 10) -> int:
+    choices = return_choices(hand, level, max_rank)
     natural = [c for c in choices if not is_wild(c, level) and card_order(c, level) < 15] or choices
     return min(natural, key=lambda c: (plan_size(_remove(hand, [c]), level), card_order(c, level), c))
 
@@ -280,7 +280,7 @@ def choose_action(m: GuandanMatch, seat: int, rng: random.Random) -> str | None:
         if t.kind == "tribute":
             return f"{seat} tribute {card_text(choose_tribute(hand, level))}"
         if t.kind == "return":
-            return f"{seat} return {card_text(choose_return(hand, level))}"
+            return f"{seat} return {card_text(choose_return(hand, level, m.options.return_max_rank))}"
         play = m.play
         assert play is not None
         counts = [len(h) for h in m.hands]
@@ -309,7 +309,7 @@ def random_action(m: GuandanMatch, seat: int, rng: random.Random) -> str | None:
         if t.kind == "tribute":
             return f"{seat} tribute {card_text(rng.choice(tribute_choices(hand, level)))}"
         if t.kind == "return":
-            return f"{seat} return {card_text(rng.choice(return_choices(hand, level)))}"
+            return f"{seat} return {card_text(rng.choice(m.return_choices(seat)))}"
         play = m.play
         assert play is not None
         options: list[Combo | None] = list(legal_plays(hand, level, play.to_beat))

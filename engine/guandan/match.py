@@ -3,7 +3,10 @@
 Actions (canonical text, what ``log`` holds):
 
 * ``sys next_deal`` — shuffle and deal the next deal (the first one too); ``sys time_up`` — the match
-  time limit passed: the deal in progress finishes, then the match ends (rules.md 2.7, D2);
+  time limit passed: the deal in progress finishes, then the match ends (rules.md 2.7, D2); with
+  ``time_up_finishes_deal = False`` the match ends at once and the unfinished deal does not count
+  (levels as after the last finished deal, ties to the last finished deal's 上游) — except in the
+  first deal, which is always played out, as no deal has decided anything yet;
   ``sys forfeit_deal <seat>`` — a move clock expired with on_timeout = forfeit_deal: the deal ends
   as a loss for that seat's side (the opponents count as 上游 + 二游, +3);
 * ``<seat> tribute <card>`` / ``<seat> return <card>`` — pay / return tribute (rules.md 2.6, D8);
@@ -141,7 +144,7 @@ class GuandanMatch:
                 and seat not in self.tribute_paid:
             return f"{seat} tribute {card_text(tribute_choices(self.hands[seat], self.deal_level)[0])}"
         if self.phase == "return" and seat in self.returns_due:
-            return f"{seat} return {card_text(return_choices(self.hands[seat], self.deal_level)[0])}"
+            return f"{seat} return {card_text(self.return_choices(seat)[0])}"
         raise RuleError("not_your_turn", "Seat {seat} has nothing to do now", seat=seat)
 
     def ai_action(self, seat: int, rng: random.Random) -> str | None:
@@ -181,6 +184,10 @@ class GuandanMatch:
     def counts(self) -> list[int]:
         return [len(h) for h in self.hands]
 
+    def return_choices(self, seat: int) -> list[int]:
+        """The cards ``seat`` may return now: rank ``return_max_rank`` or lower, else their lowest (D8)."""
+        return return_choices(self.hands[seat], self.deal_level, self.options.return_max_rank)
+
     def tribute_to_payer(self, receiver: int) -> int:
         """The payer whose tribute ``receiver`` got (-1 when none)."""
         for payer, r in self.tribute_to.items():
@@ -203,6 +210,13 @@ class GuandanMatch:
             events = [Event("time_up", {"deal_no": self.deal_no})]
             if self.phase == "deal_over":
                 events += self._end_match("time_up")
+            elif not self.options.time_up_finishes_deal and self.history:
+                # D2 off: the deal in progress stops and does not count
+                events.append(Event("deal_abandoned", {"deal_no": self.deal_no, "phase": self.phase}))
+                if self.play is not None:
+                    self.play.over = True
+                    self.play.turn = -1
+                events += self._end_match("time_up", abandoned_deal=self.deal_no)
             return events, "sys time_up"
         verb, _, arg = rest.partition(" ")
         if verb == "forfeit_deal":
@@ -374,7 +388,7 @@ class GuandanMatch:
         if len(cards) != 1:
             raise RuleError("one_card", "Give exactly one card")
         c = cards[0]
-        check_return(self.hands[seat], self.deal_level, c)
+        check_return(self.hands[seat], self.deal_level, c, self.options.return_max_rank)
         payer = self.returns_due.pop(seat)
         self.hands[seat].remove(c)
         bisect.insort(self.hands[payer], c)
@@ -411,10 +425,13 @@ class GuandanMatch:
             events += self._end_match("time_up")
         return events
 
-    def _end_match(self, reason: str, winner: int | None = None) -> list[Event]:
+    def _end_match(self, reason: str, winner: int | None = None, abandoned_deal: int | None = None) -> list[Event]:
         if winner is None:
             winner = time_winner(self.levels, self.last_upstream if self.last_upstream is not None else 0)
         self.phase = "over"
-        self._result = {"winner": winner, "levels": list(self.levels), "reason": reason, "deals": self.deal_no,
+        self._result = {"winner": winner, "levels": list(self.levels), "reason": reason,
+                        "deals": self.deal_no if abandoned_deal is None else len(self.history),
                         "last_upstream": self.last_upstream}
+        if abandoned_deal is not None:
+            self._result["abandoned_deal"] = abandoned_deal
         return [Event("match_over", dict(self._result))]

@@ -12,7 +12,8 @@ Decisions where rules.md is silent (documented in the report):
   the ♥ level card excluded; a payer holding several cards of that rank picks any of them.
 * "Rank 10 or lower" (D8) is the printed rank 2..10 of the card, level cards included
   (the ♥ level card too, when the level is 10 or lower).  A receiver without such a card
-  must return a card of their lowest rank in the single order.
+  must return a card of their lowest rank in the single order.  The limit is option
+  ``return_max_rank`` (default 10, RETURN_MAX_RANK); the fallback stays the same.
 * ``tribute_on_one_four = none`` (no tribute when 上游 and 末游 are partners): 上游 leads, as
   after an anti-tribute.
 * Tribute cards are shown to the table (they decide who leads); a returned card is seen
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 
 from engine.cards import BIG_JOKER, card_text, rank_of
 from engine.errors import RuleError
-from engine.guandan.levels import partner_of
+from engine.guandan.levels import level_text, partner_of
 from engine.guandan.ranks import card_order, wild_card
 
 RETURN_MAX_RANK = 10
@@ -47,9 +48,9 @@ def tribute_choices(hand: Sequence[int], level: int) -> list[int]:
     return sorted({c for c in pool if single_value(c, level) == top})
 
 
-def return_choices(hand: Sequence[int], level: int) -> list[int]:
-    """The cards a receiver may return: rank 10 or lower (D8), else their lowest cards."""
-    low = sorted({c for c in hand if c < 52 and rank_of(c) <= RETURN_MAX_RANK},
+def return_choices(hand: Sequence[int], level: int, max_rank: int = RETURN_MAX_RANK) -> list[int]:
+    """The cards a receiver may return: rank ``max_rank`` (10) or lower (D8), else their lowest cards."""
+    low = sorted({c for c in hand if c < 52 and rank_of(c) <= max_rank},
                  key=lambda c: (single_value(c, level), c))
     if low:
         return low
@@ -72,17 +73,21 @@ def check_tribute(hand: Sequence[int], level: int, c: int) -> None:
                         card=card_text(c), allowed=" / ".join(card_text(a) for a in allowed))
 
 
-def check_return(hand: Sequence[int], level: int, c: int) -> None:
-    """RuleError unless ``c`` is a card the receiver may return (rank 10 or lower, D8)."""
+def check_return(hand: Sequence[int], level: int, c: int, max_rank: int = RETURN_MAX_RANK) -> None:
+    """RuleError unless ``c`` is a card the receiver may return (rank ``max_rank`` or lower, D8).
+
+    The error codes keep their names (``return_above_10``, ``return_not_lowest``) and carry the
+    limit as ``max_rank`` (rank text: ``10``, ``J``…)."""
     if c not in hand:
         raise RuleError("not_in_hand", "You do not hold {card}", card=card_text(c))
-    allowed = return_choices(hand, level)
+    allowed = return_choices(hand, level, max_rank)
+    limit = level_text(max_rank)
     if c not in allowed:
-        if any(a < 52 and rank_of(a) <= RETURN_MAX_RANK for a in allowed):
-            raise RuleError("return_above_10", "The returned card must be of rank 10 or lower, not {card}",
-                            card=card_text(c))
-        raise RuleError("return_not_lowest", "You hold no card of rank 10 or lower: return your lowest card "
-                        "({allowed}), not {card}", card=card_text(c),
+        if any(a < 52 and rank_of(a) <= max_rank for a in allowed):
+            raise RuleError("return_above_10", "The returned card must be of rank {max_rank} or lower, not {card}",
+                            card=card_text(c), max_rank=limit)
+        raise RuleError("return_not_lowest", "You hold no card of rank {max_rank} or lower: return your lowest "
+                        "card ({allowed}), not {card}", card=card_text(c), max_rank=limit,
                         allowed=" / ".join(card_text(a) for a in allowed))
 
 

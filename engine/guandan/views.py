@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import card_text, cards_text
 from engine.guandan.levels import level_text
 from engine.guandan.ranks import sort_for_display
-from engine.guandan.tribute import return_choices, tribute_choices
+from engine.guandan.tribute import tribute_choices
 
 if TYPE_CHECKING:
     from engine.guandan.combos import Combo
@@ -111,6 +111,6 @@ def seat_view(m: GuandanMatch, seat: int) -> dict[str, Any]:
             hint = {"kind": "tribute", "choices": [card_text(c) for c in tribute_choices(m.hands[seat], level)]}
         elif t.kind == "return":
             hint = {"kind": "return", "to": m.returns_due[seat],
-                    "choices": [card_text(c) for c in return_choices(m.hands[seat], level)]}
+                    "choices": [card_text(c) for c in m.return_choices(seat)]}
     view["hint"] = hint
     return view

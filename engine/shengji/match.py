@@ -1,4 +1,4 @@
-"""The Shengji deal and match state machine (rules.md section 1; decisions D2-D6, D9).
+"""The Shengji deal and match state machine (rules.md section 1; decisions D1-D4, D6, D9).
 
 :class:`ShengjiMatch` implements :class:`engine.game.Match`.  Everything that happens is
 one action text in ``log``; replaying the log on a new match with the same options and
@@ -16,7 +16,10 @@ Phases of a deal::
     play ("<s> play ...") ─> choose ("<opp> choose pair|single", failed throw) ─> deal_over
     deal_over ──("sys next_deal")──> dealing ...          paused ──("sys resume")──> dealing
 
-``"sys time_up"`` may come at any time (the deal in progress finishes, D2);
+``"sys time_up"`` may come at any time: the deal in progress finishes (D2), or with
+``time_up_finishes_deal = False`` the match ends at once and the unfinished deal does not count
+(levels as after the last finished deal; ties as usual: the side dealing the abandoned deal, or the
+cut when no side deals yet);
 ``"sys forfeit_deal <seat>"`` ends the deal as a loss for that seat's side (see
 :meth:`ShengjiMatch._forfeit`); ``"sys reverse_charge <index>"`` lets a referee reverse a
 charge of the deal in progress (D9).
@@ -35,12 +38,12 @@ from engine.rng import rng_for
 from engine.shengji import deal as dealmod
 from engine.shengji.bidding import Bid, BidContext, bid_options, canonical_bid_cards, check_bid
 from engine.shengji.follow import check_follow
-from engine.shengji.formats import Lead, classify_lead, play_multiplier_format
+from engine.shengji.formats import Lead, Unit, classify_lead, play_multiplier_format
 from engine.shengji.legal import lowest_legal_play
 from engine.shengji.options import ShengjiOptions
 from engine.shengji.order import TrumpContext, trump_context
 from engine.shengji.scoring import kitty_capture, settle_deal, takeover_threshold
-from engine.shengji.throw import check_throw, penalty
+from engine.shengji.throw import ThrowResult, check_throw, penalty
 from engine.shengji.trick import trick_winner, winning_is_trump
 
 PLAYER_VERBS = ("bid", "pass_bid", "bury", "overturn", "pass_overturn", "play", "choose")
@@ -315,6 +318,8 @@ class ShengjiMatch:
             events = [Event("time_up", {})]
             if ph in ("deal_over", "paused"):
                 events += self._end_match("time_up")
+            elif not self.options.time_up_finishes_deal:
+                events += self._abandon_deal()
             return events, "sys time_up"
         if verb == "resume":
             if ph != "paused":
@@ -346,6 +351,18 @@ class ShengjiMatch:
             entry["signed"] = 0
             return [Event("charge_reversed", dict(entry))], f"sys reverse_charge {index}"
         raise RuleError("bad_action", "Not an action: {action}", action=f"sys {verb}")
+
+    def _abandon_deal(self) -> list[Event]:
+        """D2 with ``time_up_finishes_deal = False``: the deal in progress stops and does not count.
+
+        Its charges stay recorded in ``penalties`` (marked ``abandoned``) but change no level."""
+        for c in self.charges:
+            c["abandoned"] = True
+        events = [Event("deal_abandoned", {"deal": self.deal_no, "phase": self.phase,
+                                           "charges": [dict(c) for c in self.charges]})]
+        self.pending_choice = None
+        self.trick = []
+        return events + self._end_match("time_up", abandoned_deal=self.deal_no)
 
     def _close_bidding(self) -> list[Event]:
         o = self.options
@@ -384,7 +401,11 @@ class ShengjiMatch:
         assert old is not None
         new_side = (old + 1) % 2
         turn = dealmod.double_blackout_turn(self.kitty, (self.levels[0], self.levels[1]), new_side)
-        events = [Event("double_blackout", {})]
+        events = [Event("double_blackout", {"rule": self.options.double_blackout})]
+        if self.options.double_blackout == "redeal":
+            # D4 with double_blackout = redeal: no kitty card is turned; the same dealer deals again
+            self.dealer = old
+            return events + self._redeal("double_blackout")
         if turn is None:
             self.turned = list(self.kitty)
             events.append(Event("kitty_turned", {"cards": cards_text(self.turned), "found": False}))
@@ -583,10 +604,11 @@ class ShengjiMatch:
         if not self.trick:
             lead = classify_lead(ctx, shown, self.options.throws)
             if lead.kind == "throw":
-                others = [self.hands[(seat + i) % 4] for i in (1, 2, 3)]
-                res = check_throw(ctx, lead, others)
+                # D1: all three other hands (partner included), or only the opponents'
+                seats = [(seat + i) % 4 for i in ((1, 2, 3) if self.options.throw_check_partner else (1, 3))]
+                res = check_throw(ctx, lead, [self.hands[s] for s in seats])
                 if res is not None:
-                    return self._failed_throw(seat, lead, res), text
+                    return self._failed_throw(seat, lead, res, seats), text
             self.lead = lead
         else:
             assert self.lead is not None
@@ -598,15 +620,28 @@ class ShengjiMatch:
             events += self._finish_trick()
         return events, text
 
-    def _failed_throw(self, seat: int, lead: Lead, res: Any) -> list[Event]:
-        """甩牌失败: charge the thrower's side and play the forced unit (or let the opponents choose)."""
+    def _failed_throw(self, seat: int, lead: Lead, res: ThrowResult, seats: list[int]) -> list[Event]:
+        """甩牌失败: charge the thrower's side and play the forced unit (or let the opponents choose).
+
+        The ``throw_failed`` event names who beats the forced unit (``holder``, a seat) and with what
+        (``beating``, canonical text), and the forced unit (``unit``): "甩牌失败:李四有更大的 ♥K ♥K,
+        改出 ♥Q ♥Q,罚 40 分".  When the opponents choose, ``unit`` / ``holder`` / ``beating`` are those of
+        the default choice and ``throw_chosen`` repeats them for the unit chosen.  ``seats`` maps
+        ``res``'s hand indexes to seats."""
         ctx = self.ctx
         assert ctx is not None
         pen = penalty(len(lead.cards), self.options.throw_penalty_per_card)
-        events = [Event("throw_failed", {"seat": seat, "cards": cards_text(lead.cards), "penalty": pen})]
+
+        def beaten_by(unit: Unit) -> dict[str, Any]:
+            f = res.failure_of(unit)
+            return {"holder": seats[f.holder], "beating": cards_text(ctx.sort_for_display(f.beating)),
+                    "unit": cards_text(ctx.sort_for_display(unit.cards))}
+
+        events = [Event("throw_failed", {"seat": seat, "cards": cards_text(lead.cards), "penalty": pen,
+                                         **beaten_by(res.forced)})]
         self._charge(seat, pen, "failed_throw", cards_text(lead.cards))
-        choices = getattr(res, "choices", None)
-        if self.options.failed_throw_choice == "opponents" and choices and len(choices) > 1:
+        choices = res.choices
+        if self.options.failed_throw_choice == "opponents" and len(choices) > 1:
             # "pair" names the failing pair or tractor, "single" the failing single
             opts = {("single" if u.kind == "single" else "pair"): u for u in choices}
             forced = res.forced
@@ -614,6 +649,7 @@ class ShengjiMatch:
                 "thrower": seat, "cards": cards_text(lead.cards),
                 "options": sorted(opts), "units": {k: cards_text(u.cards) for k, u in opts.items()},
                 "default": "single" if forced.kind == "single" else "pair",
+                "beaten_by": {k: beaten_by(u) for k, u in opts.items()},
             }
             self.phase = "choose"
             events.append(Event("throw_choice", {"thrower": seat, "options": sorted(opts)}))
@@ -636,7 +672,9 @@ class ShengjiMatch:
         cards = tuple(parse_cards(pc["units"][what]))
         self.pending_choice = None
         self.phase = "play"
-        events = [Event("throw_chosen", {"seat": seat, "unit": what})]
+        by = pc.get("beaten_by", {}).get(what, {})
+        events = [Event("throw_chosen", {"seat": seat, "unit": what, "cards": pc["units"][what],
+                                         "holder": by.get("holder"), "beating": by.get("beating")})]
         return events + self._play_forced(pc["thrower"], cards)
 
     def _charge(self, seat: int, pen: int, reason: str, detail: str) -> None:
@@ -717,7 +755,9 @@ class ShengjiMatch:
         self.phase = "deal_over"
         events = [Event("deal_over", dict(summary))]
         o = self.options
-        if st.passed_a:
+        if st.passed_a and (o.passing_a_ends_match or not o.deals):
+            # D3: passing A ends the match at once; with passing_a_ends_match = False and a deal limit the
+            # side stays at A and play goes on (without a deal limit passing A still ends the match)
             events += self._end_match("passed_a", winner=_side(old_dealer))
         elif o.deals and self.deals_played >= o.deals:
             events += self._end_match("deals")
@@ -725,9 +765,12 @@ class ShengjiMatch:
             events += self._end_match("time_up")
         return events
 
-    def _end_match(self, reason: str, winner: int | None = None) -> list[Event]:
+    def _end_match(self, reason: str, winner: int | None = None,
+                   abandoned_deal: int | None = None) -> list[Event]:
         res: dict[str, Any] = {"reason": reason, "levels": list(self.levels), "deals": self.deals_played,
                                "tie_break": None}
+        if abandoned_deal is not None:
+            res["abandoned_deal"] = abandoned_deal
         if winner is None:
             if self.levels[0] != self.levels[1]:
                 winner = 0 if self.levels[0] > self.levels[1] else 1

@@ -1,4 +1,10 @@
-"""Every Shengji rule option (rules.md section 1 and decisions D1-D9), with its default."""
+"""Every Shengji rule option (rules.md section 1 and decisions D1-D6), with its default.
+
+Decisions of rules.md section 5 as options (docs/rules-decisions.md has the table):
+D1 ``throw_check_partner``, D2 ``time_up_finishes_deal``, D3 ``passing_a_ends_match``,
+D4 ``double_blackout``, D5 ``kitty_multiplier`` (past the last row), D6 ``on_timeout``.
+D9 (charges are events a referee may reverse, ``sys reverse_charge <index>``) is not an option.
+"""
 
 from __future__ import annotations
 
@@ -36,13 +42,17 @@ class ShengjiOptions:
                                         maximum=20)
     # --- play (rules.md 1.5) --------------------------------------------------------------
     throws: bool = opt(True, "Throws (甩牌) are allowed")
+    throw_check_partner: bool = opt(
+        True, "A throw is checked against all three other hands, partner included (D1); "
+        "false: only the two opponents' hands")
     throw_penalty_per_card: int = opt(10, "Points charged per card of a failed throw", minimum=0, maximum=100)
     failed_throw_choice: str = opt(
         "lowest", "Who picks the unit a failed thrower must play: the lowest failing unit, or the opponents",
         ("lowest", "opponents"))
     # --- scoring (rules.md 1.6, 1.7) ------------------------------------------------------
     kitty_multiplier: str = opt(
-        "doubling", "Kitty multiplier table: 2,4,8,16 doubling; 2,4,6,8 +2 per pair; 2,4,6,16 then doubling",
+        "doubling", "Kitty multiplier table: 2,4,8,16 doubling; 2,4,6,8 +2 per pair; 2,4,6,16 then doubling "
+        "(D5: past the last row doubling per extra pair, plus_two +2 per pair)",
         ("doubling", "plus_two", "fifty_min"))
     offsuit_kitty_half: bool = opt(False, "A last trick won with off-suit cards captures half (副牌抠底)")
     level_table: str = opt(
@@ -50,8 +60,17 @@ class ShengjiOptions:
         ("seventeen", "timed", "fifty_min"))
     # --- match end (rules.md 1.8) ---------------------------------------------------------
     deals: int = opt(17, "Deals in a match (0: no deal limit)", minimum=0, maximum=200)
-    time_limit_minutes: int = opt(0, "Match time limit in minutes (0: none); the deal in progress finishes",
+    time_limit_minutes: int = opt(0, "Match time limit in minutes (0: none); see time_up_finishes_deal",
                                   minimum=0, maximum=1440)
+    time_up_finishes_deal: bool = opt(
+        True, "When the time limit passes mid-deal the deal is played out (D2); false: the match ends at once "
+        "on time up and the unfinished deal does not count")
+    passing_a_ends_match: bool = opt(
+        True, "Passing A ends the match at once, even under a deal limit (D3); false: with a deal limit the side "
+        "stays at A and play goes on to the deal (or time) limit")
+    double_blackout: str = opt(
+        "turn_kitty", "Double blackout (双停电, D4): turn kitty cards until one is a side's level, that side deals "
+        "(none: redeal); or redeal at once", ("turn_kitty", "redeal"))
     tie_break: str = opt("dealer_side", "Equal levels at the end: the dealing side wins, or cut the cards (搬点)",
                          ("dealer_side", "cut"))
     start_level: int = opt(2, "Level both sides start at", minimum=2, maximum=14)
@@ -61,5 +80,5 @@ class ShengjiOptions:
     kitty_clock: int = opt(0, "Seconds to take and bury the kitty (0: no clock)", minimum=0, maximum=600)
     bid_window_seconds: int = opt(10, "Seconds the bid window stays open after the last card is dealt",
                                   minimum=0, maximum=600)
-    on_timeout: str = opt("autoplay", "What a move-clock expiry does: auto-play the lowest legal play, or forfeit "
-                          "the deal", ("autoplay", "forfeit_deal"))
+    on_timeout: str = opt("autoplay", "What a move-clock expiry does (D6): auto-play the lowest legal play and "
+                          "record a timeout, or forfeit the deal", ("autoplay", "forfeit_deal"))

@@ -1,7 +1,7 @@
 """Throw check (甩牌) and failed throws, rules.md 1.5 and decision D1.
 
-A throw stands only if none of the other three hands (partner included, D1) holds, in the
-throw's group G:
+A throw stands only if none of the other three hands (partner included, D1; only the two
+opponents' hands with option ``throw_check_partner = False``) holds, in the throw's group G:
 
 * a higher tractor of the same length than a tractor in it,
 * a higher pair than a pair in it (a pair taken out of a tractor counts: a held tractor holds
@@ -78,8 +78,9 @@ def _unit_order(u: Unit) -> tuple[int, int]:
 def check_throw(ctx: TrumpContext, lead: Lead, other_hands: Sequence[Sequence[Card]]) -> ThrowResult | None:
     """None when the throw stands (or ``lead`` is not a throw); otherwise the :class:`ThrowResult`.
 
-    ``other_hands``: the other three players' current hands (all three, partner included, D1);
-    ``holder`` values index this sequence.
+    ``other_hands``: the hands to check, as the caller chooses them: the other three players'
+    current hands (partner included, D1), or only the two opponents' (``throw_check_partner =
+    False``); ``holder`` values index this sequence (the caller maps them back to seats).
     """
     if lead.kind != THROW:
         return None
