@@ -164,7 +164,7 @@ def side_scores(result: MatchResult | None, lang: str, team: bool) -> tuple[str,
             marks[loser] = w(lang, "forfeit" if result.outcome == "forfeit" else "dq")
         if not team or result.outcome == "disqualified" or all(tr.absent is not None for tr in result.tables):
             return marks["a"], marks["b"]
-    if team:
+    if team and result.tables:
         return str(result.tables_won("a")), str(result.tables_won("b"))
     if result.tables:
         tr = result.tables[0]
@@ -184,6 +184,8 @@ def score_line(result: MatchResult | None, lang: str, team: bool) -> str:
     if result.outcome == "double_forfeit":
         return w(lang, "double_forfeit")
     a, b = side_scores(result, lang, team)
+    if not result.tables and result.outcome in ("referee", "draw"):
+        return OUTCOMES[result.outcome][0 if check_lang(lang) == "zh" else 1]
     if result.outcome in ("forfeit", "disqualified") and not (a.isdigit() and b.isdigit()):
         return OUTCOMES[result.outcome][0 if check_lang(lang) == "zh" else 1]
     text = f"{a or '-'} : {b or '-'}"
