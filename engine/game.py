@@ -6,8 +6,9 @@ action texts; replaying it on a new match rebuilds the exact state.  Action text
 * a player's action starts with the seat number: ``"2 play ♥5 ♥5"``, ``"0 bid ♥2 BJ"``,
   ``"1 bury ♠3 ♠4 ..."``, ``"3 pass"``;
 * the table's own steps start with ``sys``: ``"sys deal"`` (next card), ``"sys close_bidding"``,
-  ``"sys next_deal"``, ``"sys time_up"`` (the match time limit passed: the deal in progress
-  finishes, then the match ends).  The engine never reads a clock.
+  ``"sys next_deal"``, ``"sys time_up"`` (the match time limit passed: by default the deal in
+  progress finishes, then the match ends; option ``time_up_finishes_deal``, decision D2).
+  The engine never reads a clock.
 
 ``apply`` raises ``RuleError`` and leaves the state unchanged when an action is not allowed.
 Views are JSON-able dicts with no card a seat may not see (``public_view``: no hidden card).
