@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import store
+from engine.cards import parse_cards
 
 
 def typed_form(action: str) -> str | None:
@@ -34,9 +35,53 @@ def typed_form(action: str) -> str | None:
     return None
 
 
+def _hand_message(sim: Any, uid: int, match_id: int) -> Any | None:
+    for msg in reversed(sim.bot_messages(uid)):
+        data = msg.callback_data() if hasattr(msg, "callback_data") else []
+        if any(str(d).startswith(f"s:{match_id}:") for d in data):
+            return msg
+    return None
+
+
+async def press_action(sim: Any, uid: int, match_id: int, action: str) -> bool:
+    """Do ``action`` through the hand keyboard (tap the cards, then the action button); False if not possible."""
+    parts = action.split(None, 2)
+    verb = parts[1]
+    arg = parts[2] if len(parts) > 2 else ""
+    msg = _hand_message(sim, uid, match_id)
+    if msg is None:
+        return False
+    sample = next(str(d) for d in msg.callback_data() if str(d).startswith(f"s:{match_id}:"))
+    deal = sample.split(":")[2]
+    d = f"{match_id}:{deal}"
+    if verb in ("play", "bury", "tribute", "return"):
+        cards_part, sep, reading = arg.partition(" as ")
+        pressed: dict[int, int] = {}
+        for c in parse_cards(cards_part):
+            k = pressed.get(c, 0)
+            pressed[c] = k + 1
+            await _press(sim, uid, msg, f"s:{d}:{c}:{k}")
+        final = {"play": f"r:{d}:{reading.strip()}" if sep else f"p:{d}", "bury": f"k:{d}",
+                 "tribute": f"t:{d}", "return": f"t:{d}"}[verb]
+        await _press(sim, uid, msg, final)
+        return True
+    if verb == "pass":
+        await _press(sim, uid, msg, f"x:{d}")
+        return True
+    if verb in ("pass_bid", "pass_overturn"):
+        await _press(sim, uid, msg, f"n:{d}")
+        return True
+    return False
+
+
+async def _press(sim: Any, uid: int, msg: Any, data: str) -> None:
+    await sim.wait_for(lambda: data in msg.callback_data(), timeout=10)
+    await sim.press_and_wait(uid, uid, msg.message_id, data)
+
+
 async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict[int, int], *,
                 seed: int = 1, stop: Callable[[Any], bool] | None = None, timeout: float = 300.0,
-                on_action: Callable[[int, str], None] | None = None) -> None:
+                on_action: Callable[[int, str], None] | None = None, buttons: frozenset[int] = frozenset()) -> None:
     """Play the human seats ``users`` (seat -> Telegram user id) until the match ends or ``stop(match)``."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
@@ -76,7 +121,14 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
                 continue
             version = row.version
             uid = users[turn.seat]
-            sim.user_sends_text(uid, uid, text)
+            pressed = False
+            if turn.seat in buttons and action:
+                try:
+                    pressed = await press_action(sim, uid, match_id, action)
+                except Exception:  # the keyboard moved on (another press, a new deal): type instead
+                    pressed = False
+            if not pressed:
+                sim.user_sends_text(uid, uid, text)
             if on_action is not None:
                 on_action(turn.seat, text)
             for _ in range(400):

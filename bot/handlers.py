@@ -178,6 +178,10 @@ async def on_button(update: Update, context: Ctx) -> None:
             await store.set_user_lang(rt.db, user.id, new)
             await _answer(update, t(new, "lang.set"))
             return
+        if op == "u" and len(parts) == 2:
+            err = await rt.resume_match(int(parts[1]), user)
+            await _answer(update, err or t(lang, "start.ok"))
+            return
         if op in ("j", "g", "l") and len(parts) >= 2:
             await table_button(update, context, op, parts, user, lang)
             return
@@ -235,26 +239,17 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
     if render.deal_marker(row.game, view) != deal:
         await _answer(update, t(lang, "err.stale"))
         return
+    if op in ("s", "c"):
+        async with rt.selection_lock(match_id, seat):
+            ok = await _toggle(rt, op, parts, match_id, seat, deal, view)
+        await _answer(update, None if ok else t(lang, "err.stale"))
+        if ok:
+            async with rt.lock(match_id):
+                row2, m2 = await store.load_match(rt.db, match_id)
+                await rt.render_hand(row2, m2, seat, user.id)
+        return
     sel_text, sel_deal = await store.get_selection(rt.db, match_id, seat)
     selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
-    if op in ("s", "c"):
-        if op == "c":
-            selection = []
-        else:
-            card, copy = int(parts[3]), int(parts[4])
-            hand = parse_hand(view)
-            if hand.count(card) <= copy:
-                await _answer(update, t(lang, "err.stale"))
-                return
-            have = selection.count(card)
-            selection = [c for c in selection if c != card]
-            selection += [card] * (copy if have > copy else copy + 1)
-        await store.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
-        await _answer(update)
-        async with rt.lock(match_id):
-            row2, m2 = await store.load_match(rt.db, match_id)
-            await rt.render_hand(row2, m2, seat, user.id)
-        return
     my = _my_kinds(view)
     sel = cards_text(selection)
     if op in ("p", "k", "t", "r") and not selection:
@@ -285,6 +280,24 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
     ok, err = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{update.callback_query.id}",
                            lang=lang, t0=t0)
     await _answer(update, err if err else None)
+
+
+async def _toggle(rt: Any, op: str, parts: list[str], match_id: int, seat: int, deal: int,
+                  view: dict[str, Any]) -> bool:
+    """Tap a card (select / unselect that copy) or clear; False when the card is no longer held."""
+    sel_text, sel_deal = await store.get_selection(rt.db, match_id, seat)
+    selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
+    if op == "c":
+        selection = []
+    else:
+        card, copy = int(parts[3]), int(parts[4])
+        if parse_hand(view).count(card) <= copy:
+            return False
+        have = selection.count(card)
+        selection = [c for c in selection if c != card]
+        selection += [card] * (copy if have > copy else copy + 1)
+    await store.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
+    return True
 
 
 def _my_kinds(view: dict[str, Any]) -> list[str]:

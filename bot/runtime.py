@@ -339,6 +339,31 @@ class Runtime:
         self.send(table.chat_id, t(self.group_lang(), "table.stopped", table=table_id))
         return None
 
+    async def resume_match(self, match_id: int, user: Any) -> str | None:
+        """A seated player (or the creator, or an admin) resumes a paused table."""
+        lang = await self.user_lang(user.id, getattr(user, "language_code", None))
+        row = await store.get_match_row(self.db, match_id)
+        if row is None:
+            return t(lang, "err.stale")
+        table = await store.get_table(self.db, row.table_id)
+        seat = await self.seat_of_user(match_id, user.id)
+        if seat is None and (table is None or user.id != table.created_by) and user.id not in self.settings.BOT_ADMIN_IDS:
+            return t(lang, "err.not_your_table")
+        async with self.lock(match_id):
+            try:
+                applied = await store.apply_action(self.db, match_id, "sys resume", actor_user_id=user.id)
+            except RuleError as err:
+                return rule_error(lang, err)
+            await self._after(match_id, applied, source="player")
+        return None
+
+    def selection_lock(self, match_id: int, seat: int) -> asyncio.Lock:
+        key = -(match_id * 4 + seat) - 1
+        lk = self._locks.get(key)
+        if lk is None:
+            lk = self._locks[key] = asyncio.Lock()
+        return lk
+
     # --- seats of a match ------------------------------------------------------------------
 
     async def match_context(self, match_id: int) -> tuple[Any, Any, Any, list[Any]]:
@@ -597,7 +622,12 @@ class Runtime:
                 log.exception("could not render %s", ev.kind)
                 text = None
             if text:
-                self.send(table.chat_id, text)
+                markup = None
+                if ev.kind == "paused":
+                    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+                    markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "btn.resume"),
+                                                                         callback_data=f"u:{match_id}")]])
+                self.send(table.chat_id, text, markup)
             if ev.kind == "match_over":
                 await store.set_table(self.db, table.id, status="finished")
                 await self.scheduler.cancel(self.db, "move_clock", f"match:{match_id}")

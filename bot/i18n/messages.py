@@ -52,6 +52,7 @@ UI: dict[str, tuple[str, str]] = {
     "btn.pass": ("不要", "Pass"),
     "btn.tribute": ("进贡 ({n})", "Pay tribute ({n})"),
     "btn.return": ("还贡 ({n})", "Return ({n})"),
+    "btn.resume": ("▶️ 继续", "▶️ Resume"),
     "btn.ask_counts": ("问张数", "Ask counts"),
     "btn.choose_pair": ("要他出对", "Make them play the pair"),
     "btn.choose_single": ("要他出单张", "Make them play the single"),

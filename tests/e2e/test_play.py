@@ -57,7 +57,8 @@ async def test_full_shengji_deal_between_four_people_and_privacy(harness):
     """A full Shengji deal played by four people (typed plays) to the deal summary; hands stay private."""
     h = harness
     match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1")
-    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
+    # seats 0 and 2 use the hand keyboard (tap cards, then Play / Bury / No bid), seats 1 and 3 type
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, buttons=frozenset({0, 2}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     await h.settle()
     # privacy: every hand message in a private chat names its own seat only; nothing private in the group
@@ -79,7 +80,7 @@ async def test_full_shengji_deal_between_four_people_and_privacy(harness):
 async def test_full_guandan_deal_between_four_people(harness):
     h = harness
     match_id = await open_table(h, "/newtable guandan-team deals=1")
-    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, buttons=frozenset({1, 3}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     assert await service.replay_check(rt(h).db, match_id)
     h.assert_no_errors()
@@ -132,6 +133,13 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     await h.settle()
     row1 = await store.get_match_row(rt(h).db, match_id)
     assert row1.version == row0.version
+    # the table is stopped: its hand buttons are stale now
+    last = h.sim.last_bot_message(h.group_id)
+    p0.say(h.group_id, "/stop")
+    await h.sim.wait_for_message(h.group_id, lambda m: "已结束" in (m.text or ""), after=last, timeout=10)
+    answer = await p0.press_and_wait(p0.user_id, hand_msg.message_id, data)
+    assert "过期" in (answer.text or "")
+    assert (await store.get_match_row(rt(h).db, match_id)).version == row0.version
     h.assert_no_errors()
 
 

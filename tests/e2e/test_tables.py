@@ -1,0 +1,55 @@
+"""End-to-end: tables, seats, languages, commands, a blocked player (issue 4, Bot)."""
+
+from __future__ import annotations
+
+from bot import store
+from tests.e2e.test_play import open_table, rt
+
+
+async def test_commands_are_registered_in_both_languages(harness):
+    keys = list(harness.sim.commands)
+    texts = [c["description"] for k in keys for c in harness.sim.commands[k]]
+    assert len(keys) >= 2
+    assert any(x == "帮助" for x in texts) and any(x == "Help" for x in texts)
+
+
+async def test_player_who_never_started_the_bot_gets_a_link_then_is_seated(harness):
+    h = harness
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, "/newtable guandan-team deals=1")
+    await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
+    answer = await h.stranger.tap(h.group_id, "入座 北")
+    assert "私聊" in (answer.text or "")
+    table = await store.open_table_in_chat(rt(h).db, h.group_id)
+    seats = await store.seats(rt(h).db, table.id)
+    assert seats[2].user_id is None
+    note = await h.sim.wait_for_message(h.group_id, lambda m: "打开私聊" in str(m.reply_markup), timeout=10)
+    assert "陈静" in note.text
+    h.stranger.open_link_button(h.group_id, "打开私聊")
+    reply = await h.sim.wait_for_message(h.stranger.user_id, lambda m: "入座" in (m.text or ""), timeout=10)
+    assert "北" in reply.text
+    seats = await store.seats(rt(h).db, table.id)
+    assert seats[2].user_id == h.stranger.user_id
+
+
+async def test_lang_switches_the_hand_message_to_english(harness):
+    h = harness
+    p0 = h.players[0]
+    before = h.sim.last_bot_message(p0.user_id)
+    p0.dm("/lang en")
+    m = await h.sim.wait_for_message(p0.user_id, after=before, timeout=10)
+    assert m.text == "Language: English"
+    await open_table(h, "/newtable guandan-team deals=1")
+    hand = await h.sim.wait_for_message(p0.user_id, lambda m: "Your cards" in (m.text or ""), timeout=20)
+    assert "you are S" in hand.text
+    other = await h.sim.wait_for_message(h.players[1].user_id, lambda m: "你的牌" in (m.text or ""), timeout=20)
+    assert other is not None
+
+
+async def test_blocked_player_is_reported_to_the_table(harness):
+    h = harness
+    h.players[3].block()
+    await open_table(h, "/newtable guandan-team deals=1")
+    note = await h.sim.wait_for_message(h.group_id, lambda m: "无法私信" in (m.text or ""), timeout=20)
+    assert "刘洋" in note.text
+    h.assert_no_errors()
