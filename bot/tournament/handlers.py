@@ -446,8 +446,11 @@ async def cmd_draw(update: Update, context: Ctx, tb: TournamentBot, lang: str, a
     row = await resolve(tb, update, args)
     await require(tb, row, user.id, ORG)
     err = await tb.draw(row.id, user.id)
+    chat = update.effective_chat
     if err:
         reply(update, tb, err)
+    elif chat is not None and chat.id != row.group_chat_id:
+        reply(update, tb, tt(lang, "done"))
 
 
 @guarded

@@ -55,7 +55,7 @@ async def _start_real_bot(self: Any) -> Any:
 async def tournament_harness(tmp_path: Path, extra_players: int = 12, table_groups: int = 2
                              ) -> AsyncIterator[E2EHarness]:
     async with e2e_harness(tmp_path, start_bot=False) as h:
-        h.clock = ManualClock(datetime.now(UTC).replace(microsecond=0))  # type: ignore[attr-defined]
+        h.clock = ManualClock(datetime.now(UTC).replace(second=0, microsecond=0))  # type: ignore[attr-defined]
         h.real_bot.clock = h.clock  # type: ignore[attr-defined]
         h.real_bot.start = types.MethodType(_start_real_bot, h.real_bot)  # type: ignore[method-assign]
         members = [ORGANISER_ID]
