@@ -20,6 +20,7 @@ photo limits): a very large bracket is scaled down to fit.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,7 @@ from engine.tournament.tournament import Tournament
 MAX_WIDTH = 2000
 MAX_SIDES = 10000
 MAX_BYTES = 10 * 1024 * 1024
+MAX_RATIO = 20
 
 MARGIN = 30
 BOX_W = 280
@@ -420,11 +422,21 @@ def render_bracket(t: Tournament, lang: str = "zh", font_path: Path | None = Non
 
 
 def _fit_limits(image: Image.Image) -> Image.Image:
-    """Scale down to MAX_WIDTH wide and MAX_SIDES for width + height (Telegram photo limits)."""
+    """Pad to a side ratio of at most MAX_RATIO, then scale down to MAX_WIDTH wide and MAX_SIDES for
+    width + height (Telegram's photo limits)."""
     wd, ht = image.size
-    scale = min(1.0, MAX_WIDTH / wd, MAX_SIDES / (wd + ht))
-    if scale < 1.0:
-        image = image.resize((max(1, int(wd * scale)), max(1, int(ht * scale))), Image.Resampling.LANCZOS)
+    if max(wd, ht) > MAX_RATIO * min(wd, ht):  # Telegram refuses photos more elongated than 1:20
+        canvas = Image.new("RGB", (max(wd, -(-ht // MAX_RATIO)), max(ht, -(-wd // MAX_RATIO))), "white")
+        canvas.paste(image, (0, 0))
+        image = canvas
+        wd, ht = image.size
+    scale = min(1.0, MAX_WIDTH / wd, (MAX_SIDES - 1) / (wd + ht))
+    if scale < 1.0:  # the shorter side rounds up, so the ratio stays within MAX_RATIO
+        w_round = math.ceil if wd < ht else math.floor
+        h_round = math.floor if wd < ht else math.ceil
+        size = (max(1, w_round(wd * scale)), max(1, h_round(ht * scale)))
+        size = (min(size[0], MAX_WIDTH), size[1])
+        image = image.resize(size, Image.Resampling.LANCZOS)
     return image
 
 

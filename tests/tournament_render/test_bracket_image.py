@@ -130,3 +130,12 @@ def test_double_forfeit_and_disqualification_render() -> None:
     assert t.finished
     image = _within_telegram_limits(bracket_png(t, "en"))
     assert _count(image, GOLD) > 1000
+
+
+def test_the_photo_limits_hold_for_any_shape() -> None:
+    """Telegram: width + height <= 10000 and a side ratio of at most 20."""
+    for size in ((30000, 100), (100, 30000), (2500, 9000), (500, 500)):
+        out = bracket_image._fit_limits(Image.new("RGB", size, "white"))
+        wd, ht = out.size
+        assert wd <= bracket_image.MAX_WIDTH and wd + ht <= bracket_image.MAX_SIDES
+        assert max(wd, ht) <= 20 * min(wd, ht)
