@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from bot import store
 from bot.autodrive import drive
 from bot.views import seat_name
+from engine.cards import counts_of, parse_cards
+from engine.errors import RuleError
 from storage import service
 
 JOIN = "入座 {seat}"
@@ -30,6 +33,32 @@ async def open_table(h, command: str, seats: int = 4):
             return row.id
         await asyncio.sleep(0.05)
     raise AssertionError("no match started")
+
+
+def hand_section_cards(text: str) -> list[int]:
+    """The cards listed under "你的牌 (n):" in a hand message (labels such as 主 / ♠ skipped)."""
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("你的牌"))
+    out: list[int] = []
+    for line in lines[start + 1:]:
+        for word in line.split():
+            with contextlib.suppress(RuleError):
+                out.extend(parse_cards(word))
+    return out
+
+
+async def cards_ever_held(h, match_id: int) -> list[list[int]]:
+    """Per seat, the most copies of each card kind the seat ever held (replaying the stored log)."""
+    row = await store.get_match_row(rt(h).db, match_id)
+    actions = [r.action for r in await service.action_log(rt(h).db, match_id)]
+    m = service.new_engine_match(row.game, row.options_json, row.seed)
+    held = [[0] * 54 for _ in range(4)]
+    for action in actions:
+        m.apply(action)
+        for seat in range(4):
+            c = counts_of(m.hands[seat])
+            held[seat] = [max(a, b) for a, b in zip(held[seat], c, strict=True)]
+    return held
 
 
 def users(h):
@@ -61,18 +90,23 @@ async def test_full_shengji_deal_between_four_people_and_privacy(harness):
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, buttons=frozenset({0, 2}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     await h.settle()
-    # privacy: every hand message in a private chat names its own seat only; nothing private in the group
+    # privacy: every version of every hand message shows only cards its own seat held at some point
+    held = await cards_ever_held(h, match_id)
     for seat, p in enumerate(h.players):
         for m in h.sim.bot_messages(p.user_id):
-            if "你的牌" in (m.text or ""):
-                assert f"你是 {seat_name('zh', seat)}" in m.text
+            for v in m.versions:
+                if "你的牌" not in (v.text or ""):
+                    continue
+                assert f"你是 {seat_name('zh', seat)}" in v.text
+                shown = counts_of(hand_section_cards(v.text))
+                assert all(shown[k] <= held[seat][k] for k in range(54)), (seat, v.text)
+    # nothing private in the group, ever; the buried kitty is shown to the dealer only
     for m in h.group_messages():
-        assert "你的牌" not in (m.text or "") and "你扣的底" not in (m.text or "")
-    # the kitty is shown only to the dealer (burier) before the summary
-    dealer_kitty = [p.user_id for p in h.players
-                    if any("你扣的底" in (v.text or "") for m in h.sim.bot_messages(p.user_id)
-                           for v in getattr(m, "versions", [m]))]
-    assert len(dealer_kitty) <= 1
+        for v in m.versions:
+            assert "你的牌" not in (v.text or "") and "你扣的底" not in (v.text or "")
+    kitty_seen_by = {p.user_id for p in h.players for m in h.sim.bot_messages(p.user_id) for v in m.versions
+                     if "你扣的底" in (v.text or "")}
+    assert len(kitty_seen_by) <= 1
     assert await service.replay_check(rt(h).db, match_id)
     h.assert_no_errors()
 
