@@ -930,6 +930,21 @@ async def _match_players(s: AsyncSession, m: TournamentMatch) -> list[tuple[list
     return [(pa[2 * i:2 * i + 2], pb[2 * i:2 * i + 2]) for i in range(tables)]
 
 
+async def mark_started(db: Database, tid: int, key: str) -> None:
+    """The match's tables have begun: a later correction upstream then conflicts with it (bracket rules)."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        if row.state_json is None:
+            return
+        eng = load_engine(row)
+        try:
+            eng.mark_started(key)
+        except RuleError:
+            return
+        row.state_json = eng.to_dict()
+        await s.commit()
+
+
 async def check_in(db: Database, tid: int, key: str, user_id: int, now: datetime) -> TournamentMatch:
     """A player checks in for their match (from ``checkin_opens_minutes`` before the start to the deadline)."""
     async with db.session() as s:

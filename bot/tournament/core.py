@@ -208,6 +208,9 @@ class TournamentBot:
     async def _schedule(self, row: Tournament) -> None:
         """Schedule every ready match without a time, arm its timers and post the schedule."""
         lang = self.glang()
+        for m in await ts.matches(self.db, row.id):
+            if m.start_at is None and m.status == "scheduled":  # new, or reset by a correction: old timers go
+                await self.cancel_match_timers(m)
         try:
             rows = await ts.schedule_ready(self.db, row.id, self.now())
         except RuleError as err:
@@ -362,6 +365,7 @@ class TournamentBot:
                 started = True
         if started:
             await ts.set_match_fields(self.db, m.id, status="playing")
+            await ts.mark_started(self.db, tid, key)
         if waiting:
             names = await ts.user_names(self.db, waiting)
             lang = self.glang()

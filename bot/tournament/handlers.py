@@ -710,11 +710,33 @@ async def cmd_export(update: Update, context: Ctx, tb: TournamentBot, lang: str,
     players = sorted({int(p) for e in entries for p in e.players_json})
     users = await ts.user_names(tb.db, players)
     eng = ts.load_engine(row) if row.state_json else None
-    data = views.export_csv(row, entries, await ts.matches(tb.db, row.id), eng, users)
+    rows = await ts.matches(tb.db, row.id)
     if tb.rt.outbox is not None:
         await tb.rt.outbox.flush()
-    await tb.send_document(chat.id, data, f"tournament-{row.id}.csv", tt(lang, "out.export"))
+    files = _rendered_exports(tb, row, eng, rows, users, lang) if eng is not None else None
+    if files is None:
+        files = [(f"tournament-{row.id}.csv", views.export_csv(row, entries, rows, eng, users))]
+    for i, (filename, data) in enumerate(files):
+        await tb.send_document(chat.id, data, filename, tt(lang, "out.export") if i == 0 else "")
     await tb.send_document(chat.id, ts.spec_to_toml(row).encode("utf-8"), f"tournament-{row.id}.toml")
+
+
+def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[Any], users: dict[int, str],
+                      lang: str) -> list[tuple[str, bytes]] | None:
+    """CSV files and the .xlsx workbook from bot/tournament_render (None: not available, use the plain CSV)."""
+    try:
+        from bot.tournament_render.export import export_all
+        from engine.tournament.schedule import Slot
+    except ImportError:
+        return None
+    try:
+        slots = [Slot(m.match_key, tuple(str(c) for c in m.table_chats), m.start_at) for m in rows if m.start_at]
+        files = export_all(eng, lang, slots=slots, tz=row.time_zone,
+                           player_names={str(k): v for k, v in users.items()})
+        return [(f.filename, f.data) for f in files]
+    except Exception as exc:
+        log.warning("rendered export failed, sending the plain CSV: %s", exc)
+        return None
 
 
 # --- buttons -----------------------------------------------------------------------------------------
