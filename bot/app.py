@@ -67,4 +67,10 @@ def build_application(settings: Settings | None = None) -> Any:
     app = builder.build()
     app.bot_data["settings"] = settings
     register(app)
+    try:  # the tournament side (bot/tournament): its handlers run before the play side's
+        from bot.tournament import register_tournament_handlers
+    except ImportError as exc:  # pragma: no cover - a checkout without the tournament side
+        log.warning("tournament handlers not available: %s", exc)
+    else:
+        register_tournament_handlers(app)
     return app

@@ -360,6 +360,22 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             if view.get("legal_bids") and "bid" in my:
                 verb = "bid"
         action = f"{seat} {verb} {cards_text(cards)}"
+        if verb == "play" and hasattr(m, "readings_for"):
+            try:
+                readings = m.readings_for(seat, cards)
+            except RuleError:
+                readings = []
+            if len(readings) > 1:
+                # several readings (wild cards): select the cards so the hand keyboard offers one button each
+                deal = render.deal_marker(row.game, view)
+                await store.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
+                async with rt.lock(match_id):
+                    row2, m2 = await store.load_match(rt.db, match_id)
+                    await rt.render_hand(row2, m2, seat, user.id)
+                level = view.get("level")
+                labels = " / ".join(r.label(level) if level is not None else r.reading_id() for r in readings)
+                _reply(context, msg.chat_id, t(lang, "err.choose_reading", cards=cards_text(cards), labels=labels))
+                return
     ok, err = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}", lang=lang,
                            t0=t0)
     if err:

@@ -584,7 +584,10 @@ class Runtime:
             if row.status != "playing" or row.version != version or m.finished:
                 return
             try:
-                action = m.auto_action(seat)
+                if row.game == "shengji" and getattr(m.options, "on_timeout", "autoplay") == "forfeit_deal":
+                    action = f"sys forfeit_deal {seat}"
+                else:
+                    action = m.auto_action(seat)
             except RuleError:
                 return
             try:
@@ -598,7 +601,8 @@ class Runtime:
             table = await store.get_table(self.db, row.table_id)
             names = await self.player_names(row.table_id, lang)
             if table is not None:
-                self.send(table.chat_id, t(lang, "note.timeout", name=names[seat], seat=render.seat_name(lang, seat)))
+                key = "note.timeout_forfeit" if action.startswith("sys forfeit_deal") else "note.timeout"
+                self.send(table.chat_id, t(lang, key, name=names[seat], seat=render.seat_name(lang, seat)))
             await self._after(match_id, applied, source="clock", seat=seat)
 
     # --- rendering -------------------------------------------------------------------------

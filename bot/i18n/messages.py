@@ -113,6 +113,7 @@ UI: dict[str, tuple[str, str]] = {
     "gd.counts": ("张数: {list}", "Counts: {list}"),
     "gd.more_than_10": (">10", ">10"),
     "note.timeout": ("⏱ {seat} {name} 超时, 自动出牌", "⏱ {seat} {name} ran out of time: played automatically"),
+    "note.timeout_forfeit": ("⏱ {seat} {name} 超时, 本副判负", "⏱ {seat} {name} ran out of time: the deal is forfeited"),
     "note.cannot_dm": ("⚠️ 无法私信 {seat} {name}(未开始或已屏蔽机器人)。请点下面的按钮打开私聊。", "⚠️ Cannot message {seat} {name} privately (never started or blocked the bot). Press the button below to open the chat."),
     "ann.match_over": ("🏆 比赛结束 · {side} 获胜 · {a} {la} · {b} {lb} ({reason})", "🏆 Match over · {side} win · {a} {la} · {b} {lb} ({reason})"),
     "ann.throw_failed": ("甩牌失败: {who} {cards}, 罚 {penalty} 分", "Failed throw: {who} {cards}, penalty {penalty}"),
