@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -53,7 +53,7 @@ async def _lang(tb: TournamentBot, update: Update) -> str:
 
 
 def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable[None]]
-            ) -> Callable[[Update, Ctx], Awaitable[None]]:
+            ) -> Callable[[Update, Ctx], Coroutine[Any, Any, None]]:
     """Upsert the user, work out the language, translate RuleErrors, never leak a stack trace; stop."""
     async def handler(update: Update, context: Ctx) -> None:
         tb = tb_of(context)
@@ -778,7 +778,7 @@ async def on_button(update: Update, context: Ctx) -> None:
     raise ApplicationHandlerStop
 
 
-COMMANDS: dict[str, Callable[[Update, Ctx], Awaitable[None]]] = {
+COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "tournament": cmd_tournament, "cancel": cmd_cancel, "tournament_group": cmd_tournament_group,
     "table_register": cmd_table_register, "withdraw": cmd_withdraw, "register": cmd_register,
     "remove": cmd_remove, "replace": cmd_replace, "team": cmd_team, "entries": cmd_entries, "role": cmd_role,
