@@ -98,9 +98,32 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                 say()
                 say(format_chat(sim, PEOPLE[0][0], mode="final", lang=lang, show_time=False))
                 say()
+                snapshot = hand_snapshot(sim, PEOPLE[0][0], lang)
+                if snapshot:
+                    say(snapshot)
+                    say()
                 for game, figures in out.items():
                     say(f"[{game}] " + ", ".join(f"{k}={v}" for k, v in figures.items()))  # type: ignore[union-attr]
     return out
+
+
+def hand_snapshot(sim: object, user_id: int, lang: str) -> str | None:
+    """One mid-deal version of a player's first hand message, with its keyboard (the chat above
+    shows only the final version, when the hand is empty)."""
+    your_turn = t(lang, "hand.your_turn")
+    header = t(lang, "hand.yours", n="").split("(")[0]
+    for msg in sim.bot_messages(user_id):  # type: ignore[attr-defined]
+        versions = [v for v in msg.versions if header in (v.text or "")]
+        if not versions:
+            continue
+        turn = [v for v in versions if your_turn in (v.text or "") and v.reply_markup]
+        v = turn[len(turn) // 3] if turn else versions[len(versions) // 2]
+        rows = (v.reply_markup or {}).get("inline_keyboard", [])
+        keyboard = "\n".join("    [" + "] [".join(b.get("text", "") for b in row) + "]" for row in rows)
+        title = "── 张伟 的手牌消息 (第 1 副中途的一个版本) ──" if lang == "zh" else \
+            "── 张伟's hand message (one version, mid-deal 1) ──"
+        return f"{title}\n" + "\n".join("    " + line for line in (v.text or "").split("\n")) + "\n" + keyboard
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
