@@ -1111,7 +1111,8 @@ async def undo_lateness(db: Database, tid: int, key: str, actor: int, reason: st
             row.state_json = eng.to_dict()
             m.result_json = None
         m.lateness_json = dec.to_dict()
-        m.table_results = {}
+        m.table_results = {k: v for k, v in m.table_results.items()
+                           if not (k.isdigit() and isinstance(v, dict) and v.get("absent"))}
         m.status = "scheduled"
         _audit(s, tid, actor, "undo_forfeit", match=key, reason=reason)
         await _sync_matches(s, row, eng)

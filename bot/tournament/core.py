@@ -320,10 +320,17 @@ class TournamentBot:
         preset = load_preset(row.preset_id)
         options = ts.rule_options(row)
         ids: list[int | None] = []
+        existing = list(m.game_tables)
         for k, (pa, pb) in enumerate(await ts.match_players(self.db, m), start=1):
+            old = existing[k - 1] if k - 1 < len(existing) else None
             if str(k) in m.table_results:
-                ids.append(None)
+                ids.append(old)
                 continue
+            if old is not None:  # a table still in play (a team match after a partial forfeit was undone)
+                current = await service.get_table(self.db, int(old))
+                if current is not None and current.status in ("open", "playing", "paused"):
+                    ids.append(old)
+                    continue
             chat = int(m.table_chats[(k - 1) % len(m.table_chats)])
             table = await service.insert_table(self.db, chat, row.preset_id, preset.game, options, row.created_by,
                                                tournament_ref=f"t{row.id}:{m.match_key}:{k}")
@@ -459,8 +466,10 @@ class TournamentBot:
             res = MatchResult(winner, "played", (tr,), "tables") if count == 1 else team_result(done)
             try:
                 rec = await ts.record_result(self.db, tid, key, res, None)
-            except RuleError as err:
-                log.warning("result of %s in tournament %s not recorded: %s", key, tid, err)
+            except RuleError as err:  # a level team match in the knockout: the referee decides
+                log.info("result of %s in tournament %s not recorded: %s", key, tid, err)
+                row = await ts.get_tournament(self.db, tid)
+                await self.tell_match(row, m, tt(self.glang(), "result.referee_decides", key=key))
                 return
             await self.after_result(tid, rec)
 

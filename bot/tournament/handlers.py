@@ -246,6 +246,9 @@ async def cmd_table_register(update: Update, context: Ctx, tb: TournamentBot, la
     await ts.add_table_group(tb.db, row.id, user.id, chat.id, getattr(chat, "title", "") or "")
     count = len(await ts.table_groups(tb.db, row.id))
     reply(update, tb, tt(lang, "table.registered", id=row.id, count=count))
+    if row.state_json is not None and row.status == "running":  # matches waiting for tables get them now
+        async with tb.lock(row.id):
+            await tb._schedule(row)
 
 
 # --- registration -----------------------------------------------------------------------------------

@@ -120,6 +120,7 @@ T: dict[str, tuple[str, str]] = {
     "result.corrected": ("✏️ 裁判更正 {key}（{reason}）：{line}", "✏️ Referee correction of {key} ({reason}): {line}"),
     "result.conflict": ("无法更正：后续比赛 {matches} 已开始。若确需更正并作废这些比赛结果，请在命令最后加 force。",
                         "Cannot correct: later matches {matches} have begun. To correct anyway and void them, add force."),
+    "result.referee_decides": ("⚖️ {key} 各桌结果持平，请裁判决定：/result {key} a|b 理由", "⚖️ {key} is level on tables; a referee decides: /result {key} a|b reason"),
     "result.confirmed": ("✔️ {key} 结果已由裁判长确认。", "✔️ The result of {key} is confirmed by the chief referee."),
     "result.usage": ("/result 场次 confirm | /result 场次 a|b [级数a 级数b] 理由 [force]", "/result match confirm | /result match a|b [level_a level_b] reason [force]"),
     "forfeit.usage": ("/forfeit 场次 a|b|both 理由", "/forfeit match a|b|both reason"),
