@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import time
+import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -310,7 +311,9 @@ class Outbox:
                 mid = op.message_id
         except RetryAfter as exc:
             self.stats.retry_after += 1
-            delay = _seconds(exc.retry_after) / self.rate_scale  # Telegram seconds
+            with warnings.catch_warnings():  # PTB 22.2+: retry_after may become a timedelta
+                warnings.simplefilter("ignore")
+                delay = _seconds(exc.retry_after) / self.rate_scale  # Telegram seconds
             log.warning("outbox: RetryAfter %.2fs (chat %s)", delay, op.chat_id)
             self._blocked_until = self.clock() + delay
             self._retry(op)

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
+
 from bot import store
 from bot.autodrive import drive
 from bot.views import seat_name
 from engine.cards import counts_of, parse_cards
 from engine.errors import RuleError
 from storage import service
+from storage.models import Match as MatchRow
 
 JOIN = "入座 {seat}"
 
@@ -177,13 +180,19 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     h.assert_no_errors()
 
 
-async def test_restart_mid_deal_continues_without_loss(harness):
+@pytest.mark.parametrize("command,stop_at", [("/newtable guandan-team deals=1", 20),
+                                              ("/newtable shengji-17-deals deals=1 bid_window_seconds=1", 60)])
+async def test_restart_mid_deal_continues_without_loss(harness, command, stop_at):
+    """Restart: the Application stops mid-deal; a new one on the same database finishes the deal."""
     h = harness
-    match_id = await open_table(h, "/newtable guandan-team deals=1")
-    await drive(h.sim, lambda: rt(h), match_id, users(h), stop=lambda m: len(m.log) >= 20, timeout=120)
-    row = await store.get_match_row(rt(h).db, match_id)
-    version = row.version
-    await h.restart()
+    match_id = await open_table(h, command)
+    await drive(h.sim, lambda: rt(h), match_id, users(h), stop=lambda m: len(m.log) >= stop_at, timeout=120)
+    await h.stop_bot()
+    db = await _db(h)
+    async with db.session() as s:
+        version = (await s.get(MatchRow, match_id)).version
+    await db.dispose()
+    await h.start_bot()
     row = await store.get_match_row(rt(h).db, match_id)
     assert row.version == version
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
@@ -191,15 +200,27 @@ async def test_restart_mid_deal_continues_without_loss(harness):
     assert await service.replay_check(rt(h).db, match_id)
     summaries = [m for m in h.group_messages() if "第 1 副结束" in (m.text or "")]
     assert len(summaries) == 1
+    h.assert_no_errors()
 
 
-async def test_restart_mid_clock_the_clock_fires(harness_factory):
+async def _db(h):
+    from storage.db import open_database
+    return await open_database(h.database_url)
+
+
+async def test_restart_mid_clock_the_clock_fires_once(harness_factory):
+    """Restart while a move clock runs: it is re-armed from the database and fires once."""
     async with harness_factory() as h:
         match_id = await open_table(h, "/newtable guandan-team deals=1 play_clock=2")
         await h.settle()
+        pending = await rt(h).scheduler.pending(rt(h).db, "move_clock")
+        assert len(pending) == 1
         row = await store.get_match_row(rt(h).db, match_id)
         version = row.version
         await h.restart()
         await h.sim.wait_for_message(h.group_id, lambda m: "超时" in (m.text or ""), timeout=20)
-        row = await store.get_match_row(rt(h).db, match_id)
-        assert row.version > version
+        await h.settle()
+        records = await service.action_log(rt(h).db, match_id)
+        timed_out = [r for r in records if (r.dedupe_key or "").startswith("clock:")]
+        assert [r.seq for r in timed_out][:1] == [version + 1]
+        assert len([m for m in h.group_messages() if "超时" in (m.text or "")]) == len(timed_out)
