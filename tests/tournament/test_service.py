@@ -228,3 +228,50 @@ async def test_team_event_leader_forms_teams(db: Database) -> None:
     rows = await ts.schedule_ready(db, tid, NOW)
     assert len(rows[0].table_chats) == 3  # pair k v pair k at three simultaneous tables
     assert len(await ts.match_players(db, rows[0])) == 3
+
+
+async def test_team_partial_lateness_forfeits_only_the_incomplete_table_and_undo_restores_it(db: Database) -> None:
+    tid = await make(db, "guandan-team", union_groups=[{"name": "机关", "quota": 1}, {"name": "理学院", "quota": 1}])
+    ids = [await pair(db, tid, 1001 + 2 * i, 1002 + 2 * i, "机关" if i < 3 else "理学院") for i in range(6)]
+    await ts.form_team(db, tid, ORG, ids[:3], "机关队")
+    await ts.form_team(db, tid, ORG, ids[3:], "理学院队")
+    await ts.freeze(db, tid, b"\x03" * 32)
+    await ts.hold_draw(db, tid)
+    (m,) = await ts.schedule_ready(db, tid, NOW)
+    tables = await ts.match_players(db, m)
+    assert m.start_at is not None
+    for k, (a, b) in enumerate(tables, start=1):
+        for p in (*a, *b):
+            if not (k == 2 and p == b[0]):  # one player of side b's pair 2 never comes
+                await ts.check_in(db, tid, m.match_key, p, m.start_at)
+    dec, rec = await ts.decide_lateness(db, tid, m.match_key)
+    assert dec.action == "partial" and rec is None
+    m = await ts.get_match(db, tid, m.match_key)
+    assert list(m.table_results) == ["2"] and m.table_results["2"]["winner"] == "a"
+    await ts.undo_lateness(db, tid, m.match_key, ORG, "arrived")
+    m = await ts.get_match(db, tid, m.match_key)
+    assert m.table_results == {}
+
+
+async def test_correction_conflicts_once_the_next_match_has_begun_and_force_voids_it(db: Database) -> None:
+    tid = await make(db, "shengji-17-deals", union_groups=[])
+    for i in range(4):
+        await pair(db, tid, 1001 + 2 * i, 1002 + 2 * i, "")
+    await ts.freeze(db, tid, b"\x09" * 32)
+    await ts.hold_draw(db, tid)
+    r1, r2 = await ts.schedule_ready(db, tid, NOW)
+    await ts.record_result(db, tid, r1.match_key, pair_result("a"), None)
+    rec = await ts.record_result(db, tid, r2.match_key, pair_result("a"), None)
+    final = rec.new_matches[0]
+    await ts.mark_started(db, tid, final.match_key)
+    await ts.grant(db, tid, ORG, 1020, "referee")
+    refused = await ts.correct_result(db, tid, r1.match_key, pair_result("b"), 1020, "sheet")
+    assert not refused.applied and refused.conflicts == (final.match_key,)
+    assert (await ts.get_match(db, tid, final.match_key)).side_a == r1.side_a
+    with pytest.raises(RuleError) as exc:
+        await ts.correct_result(db, tid, r1.match_key, pair_result("b"), 1020, "  ")
+    assert code(exc) == "reason_required"
+    forced = await ts.correct_result(db, tid, r1.match_key, pair_result("b"), 1020, "sheet", force=True)
+    assert forced.applied
+    final = await ts.get_match(db, tid, final.match_key)
+    assert final.side_a == r1.side_b and final.status == "scheduled" and final.start_at is None
