@@ -277,9 +277,9 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
     else:
         await _answer(update, t(lang, "err.stale"))
         return
-    ok, err = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{update.callback_query.id}",
-                           lang=lang, t0=t0)
-    await _answer(update, err if err else None)
+    query_id = update.callback_query.id if update.callback_query is not None else None
+    _ok, problem = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0)
+    await _answer(update, problem if problem else None)
 
 
 async def _toggle(rt: Any, op: str, parts: list[str], match_id: int, seat: int, deal: int,
@@ -376,10 +376,10 @@ async def on_private_text(update: Update, context: Ctx) -> None:
                 labels = " / ".join(r.label(level) if level is not None else r.reading_id() for r in readings)
                 _reply(context, msg.chat_id, t(lang, "err.choose_reading", cards=cards_text(cards), labels=labels))
                 return
-    ok, err = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}", lang=lang,
-                           t0=t0)
-    if err:
-        _reply(context, msg.chat_id, err)
+    _ok, problem = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}",
+                                lang=lang, t0=t0)
+    if problem:
+        _reply(context, msg.chat_id, problem)
 
 
 # --- errors --------------------------------------------------------------------------------------
