@@ -155,14 +155,29 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     p0.dm("hello there")
     m = await h.sim.wait_for_message(p0.user_id, after=before, timeout=10)
     assert "看不懂" in m.text
-    # a card the player does not hold / an illegal play
+    # the leader types two singles of different ranks: not a combination; a card nobody gave them
     _, eng = await store.load_match(rt(h).db, match_id)
-    hand = set(eng.seat_view(0)["hand"])
-    missing = next(c for c in ("♠2", "♠3", "♠4", "♥9", "♦K", "♣Q") if c not in hand)
-    before = h.sim.last_bot_message(p0.user_id)
-    p0.dm(missing)
-    m = await h.sim.wait_for_message(p0.user_id, after=before, timeout=10)
-    assert "你没有" in m.text or "还没轮到你" in m.text or "没人出牌" in m.text
+    leader = eng.turns()[0].seat
+    lp = h.players[leader]
+    hand = eng.seat_view(leader)["hand"]
+    plain = [c for c in hand if c not in ("BJ", "SJ") and c != "♥" + eng.seat_view(leader)["level_text"]]
+    a = plain[0]
+    b = next(c for c in plain if c[1:] != a[1:])
+    before = h.sim.last_bot_message(lp.user_id)
+    lp.dm(f"{a} {b}")
+    m = await h.sim.wait_for_message(lp.user_id, after=before, timeout=10)
+    assert "不成牌型" in m.text or "不连续" in m.text, m.text
+    missing = next(c for c in ("♠3", "♠4", "♥9", "♦K", "♣Q", "♠5", "♦6") if c not in hand)
+    before = h.sim.last_bot_message(lp.user_id)
+    lp.dm(missing)
+    m = await h.sim.wait_for_message(lp.user_id, after=before, timeout=10)
+    assert "你没有" in m.text, m.text
+    # somebody whose turn it is not
+    other = h.players[(leader + 1) % 4]
+    before = h.sim.last_bot_message(other.user_id)
+    other.dm(eng.seat_view((leader + 1) % 4)["hand"][-1])
+    m = await h.sim.wait_for_message(other.user_id, after=before, timeout=10)
+    assert "还没轮到你" in m.text or "没轮到" in m.text, m.text
     hand_msg = next(m for m in reversed(h.sim.bot_messages(p0.user_id)) if "你的牌" in (m.text or ""))
     data = hand_msg.reply_markup["inline_keyboard"][0][0]["callback_data"]
     # tapping a card only selects it (✅): no action is applied
@@ -224,3 +239,27 @@ async def test_restart_mid_clock_the_clock_fires_once(harness_factory):
         timed_out = [r for r in records if (r.dedupe_key or "").startswith("clock:")]
         assert [r.seq for r in timed_out][:1] == [version + 1]
         assert len([m for m in h.group_messages() if "超时" in (m.text or "")]) == len(timed_out)
+
+
+async def test_double_press_applies_once(harness):
+    """Two presses of one button (sent before the bot answers either) apply one action."""
+    h = harness
+    match_id = await open_table(h, "/newtable guandan-team deals=1")
+    await h.settle()
+    _, eng = await store.load_match(rt(h).db, match_id)
+    leader = eng.turns()[0].seat
+    lowest = eng.auto_action(leader).split(None, 2)[2]
+    h.players[leader].dm(lowest)
+    nxt = (leader + 1) % 4
+    p = h.players[nxt]
+    msg = await h.sim.wait_for_message(p.user_id, lambda m: f"x:{match_id}:" in str(m.reply_markup), timeout=10)
+    data = next(d for d in msg.callback_data() if str(d).startswith("x:"))
+    version = (await store.get_match_row(rt(h).db, match_id)).version
+    q1 = h.sim.press_button(p.user_id, p.user_id, msg.message_id, data)
+    q2 = h.sim.press_button(p.user_id, p.user_id, msg.message_id, data)
+    await h.sim.wait_callback_answer(q1)
+    answer2 = await h.sim.wait_callback_answer(q2)
+    await h.settle()
+    assert (await store.get_match_row(rt(h).db, match_id)).version == version + 1
+    assert "还没轮到你" in (answer2.text or "") or answer2.text is None
+    h.assert_no_errors()
