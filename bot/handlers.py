@@ -83,6 +83,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
             _reply(context, chat.id, t(lang, "start.seated", seat=render.seat_name(lang, int(seat)), table=table_id))
         return
     _reply(context, chat.id, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
+    await rt.refresh_user(user.id)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:

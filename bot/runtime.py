@@ -134,6 +134,9 @@ class Runtime:
         """A private chat refused a message (blocked, never started): tell that user's table."""
         if chat_id < 0 or self.db is None:
             return
+        before = await store.get_user(self.db, chat_id)
+        if before is not None and before.blocked_bot:
+            return  # reported already; nothing is sent to them until they /start again
         await store.set_user_blocked(self.db, chat_id, True)
         for table in await store.live_tables(self.db):
             for seat in await store.seats(self.db, table.id):
@@ -380,6 +383,16 @@ class Runtime:
             if s.user_id == user_id:
                 return s.seat
         return None
+
+    async def refresh_user(self, user_id: int) -> None:
+        """After /start: show the user's current hand again (a new message if needed)."""
+        found = await self.user_match(user_id)
+        if found is None:
+            return
+        match_id, seat = found
+        async with self.lock(match_id):
+            row, m = await store.load_match(self.db, match_id)
+            await self.render_hand(row, m, seat, user_id)
 
     async def user_match(self, user_id: int) -> tuple[int, int] | None:
         """The (match id, seat) the user plays in now (latest)."""
@@ -648,9 +661,13 @@ class Runtime:
                                             self.title(lang, table.preset_id), clocks=table.options_json)
         if table.table_message_id is not None:
             self.outbox.edit(table.chat_id, table.table_message_id, text, markup)
+        users = await store.get_users(self.db, [s.user_id for s in seats if s.user_id is not None])
         for s in seats:
             if s.user_id is None:
                 continue
+            u = users.get(s.user_id)
+            if u is not None and u.blocked_bot:
+                continue  # the table was told; their hand comes back when they /start again
             await self.render_hand(row, m, s.seat, s.user_id, names)
 
     async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None) -> None:

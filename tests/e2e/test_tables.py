@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot import store
+from bot.autodrive import drive
 from tests.e2e.test_play import open_table, rt
 
 
@@ -52,4 +53,14 @@ async def test_blocked_player_is_reported_to_the_table(harness):
     await open_table(h, "/newtable guandan-team deals=1")
     note = await h.sim.wait_for_message(h.group_id, lambda m: "无法私信" in (m.text or ""), timeout=20)
     assert "刘洋" in note.text
+    match_id = (await store.match_of_table(rt(h).db, (await store.open_table_in_chat(rt(h).db, h.group_id)).id)).id
+    await drive(h.sim, lambda: rt(h), match_id, {0: h.players[0].user_id, 1: h.players[1].user_id,
+                                                 2: h.players[2].user_id},
+                stop=lambda m: m.turns() and m.turns()[0].seat == 3, timeout=60)
+    await h.settle()
+    assert len([m for m in h.group_messages() if "无法私信" in (m.text or "")]) == 1
+    # they start the bot again: their hand arrives
+    before = h.sim.last_bot_message(h.players[3].user_id)
+    h.sim.unblock_bot(h.players[3].user_id)
+    await h.sim.wait_for_message(h.players[3].user_id, lambda m: "你的牌" in (m.text or ""), after=before, timeout=10)
     h.assert_no_errors()
