@@ -22,9 +22,13 @@ def register_tournament_deadlines(scheduler: Any, tb: TournamentBot) -> None:
 
 
 def register_tournament_handlers(application: Any) -> TournamentBot:
-    """Add the tournament handlers to ``application`` and hook its start-up and shut-down."""
+    """Add the tournament handlers to ``application`` and hook its start-up and shut-down (idempotent:
+    a second call returns the first one's TournamentBot)."""
     from bot.tournament.handlers import register
 
+    existing = application.bot_data.get("tournaments")
+    if isinstance(existing, TournamentBot):
+        return existing
     tb = TournamentBot(application)
     application.bot_data["tournaments"] = tb
     register(application)

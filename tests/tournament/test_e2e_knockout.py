@@ -160,7 +160,7 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
         # both matches finish by themselves and report: side b wins match 1, side a match 2
         await S.finish_table(h, int(m1.game_tables[0]), 1, (9, 14))
         await S.finish_table(h, int(m2.game_tables[0]), 0, (14, 5))
-        assert S.find(h, GROUP_ID, f"🏁 {m1.match_key}")
+        assert len(S.find(h, GROUP_ID, f"🏁 {m1.match_key}")) == 1  # announced once
         state = await ts.engine_state(S.db(h), tid)
         winner1 = m1.side_b
         nxt = [k for k in state.ready_matches()]
