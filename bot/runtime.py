@@ -95,6 +95,9 @@ class Runtime:
         for h in self._timers.values():
             h.cancel()
         self._timers.clear()
+        # let steps in flight finish (a cancelled database call would be logged as an error)
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=10)
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
