@@ -100,7 +100,7 @@ async def resolve(tb: TournamentBot, update: Update, args: list[str]) -> Tournam
         row = await ts.tournament_of_group(tb.db, chat.id)
         if row is not None:
             return row
-    mine = [r for r in await ts.tournaments_of_user(tb.db, user.id) if r.status != "setup"]
+    mine = [r for r in await ts.tournaments_of_user(tb.db, user.id) if r.status not in ("setup", "cancelled")]
     if not mine:
         raise RuleError("no_tournament", "No tournament")
     return mine[0]
@@ -215,7 +215,7 @@ async def _by_arg_or_own(tb: TournamentBot, user_id: int, args: list[str]) -> To
         row = await ts.get_tournament(tb.db, int(args[0].lstrip("#")))
     else:
         own = [r for r in await ts.tournaments_of_user(tb.db, user_id)
-               if "organiser" in await ts.roles_of(tb.db, r.id, user_id) and r.status != "setup"]
+               if "organiser" in await ts.roles_of(tb.db, r.id, user_id) and r.status not in ("setup", "cancelled")]
         if not own:
             raise RuleError("no_tournament", "No tournament")
         row = own[0]
