@@ -78,11 +78,23 @@ class TournamentBot:
         return self.rt.send(chat_id, text, markup)
 
     async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str = "") -> None:
-        try:
-            await self.app.bot.send_document(chat_id=chat_id, document=data, filename=filename,
-                                             caption=caption or None)
-        except Exception as exc:  # never fatal: the text announcement is already out
-            log.warning("sendDocument to %s failed: %s", chat_id, exc)
+        """Send a file (the outbox has no document op): waits out flood control, never raises."""
+        from telegram.error import RetryAfter
+
+        scale = max(1.0, float(getattr(self.rt.settings, "TELEGRAM_RATE_SCALE", 1.0) or 1.0))
+        for attempt in range(5):
+            try:
+                await self.app.bot.send_document(chat_id=chat_id, document=data, filename=filename,
+                                                 caption=caption or None)
+                return
+            except RetryAfter as exc:
+                wait = getattr(exc, "_retry_after", 1)  # a timedelta (PTB 22.2+) or seconds; no warning
+                seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+                await asyncio.sleep(min(30.0, seconds / scale + 0.05 * (attempt + 1)))
+            except Exception as exc:  # never fatal: the text announcement is already out
+                log.warning("sendDocument to %s failed: %s", chat_id, exc)
+                return
+        log.warning("sendDocument to %s failed: flood control", chat_id)
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
