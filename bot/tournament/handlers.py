@@ -781,6 +781,11 @@ async def on_button(update: Update, context: Ctx) -> None:
     raise ApplicationHandlerStop
 
 
+@guarded
+async def cmd_help(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+    reply(update, tb, tt(lang, "help"))
+
+
 COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "tournament": cmd_tournament, "cancel": cmd_cancel, "tournament_group": cmd_tournament_group,
     "table_register": cmd_table_register, "withdraw": cmd_withdraw, "register": cmd_register,
@@ -788,7 +793,7 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "audit": cmd_audit, "draw": cmd_draw, "close_registration": cmd_close, "result": cmd_result,
     "forfeit": cmd_forfeit, "undo_forfeit": cmd_undo_forfeit, "violation": cmd_violation, "reverse": cmd_reverse,
     "pause": cmd_pause, "resume": cmd_resume, "bracket": cmd_bracket, "standings": cmd_standings,
-    "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export,
+    "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
 }
 
 

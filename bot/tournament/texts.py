@@ -24,6 +24,20 @@ T: dict[str, tuple[str, str]] = {
     "usage": ("用法：{usage}", "Usage: {usage}"),
     "unknown_user": ("找不到用户 {who}（对方需要先私聊机器人发送 /start）。",
                      "Unknown user {who} (they must send /start to the bot first)."),
+    "help": ("比赛命令（详见 docs/organiser-guide.md）：\n"
+             "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw\n"
+             "单位负责人：/team\n"
+             "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/pause、/resume、/audit、/export\n"
+             "选手：报名按钮、/withdraw、签到按钮\n"
+             "所有人：/bracket、/standings、/schedule、/results\n"
+             "私聊中可在命令后写 #编号 指定比赛。",
+             "Tournament commands (see docs/organiser-guide.md):\n"
+             "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw\n"
+             "Union group leaders: /team\n"
+             "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /pause, /resume, /audit, /export\n"
+             "Players: the Register button, /withdraw, the Check in button\n"
+             "Everyone: /bracket, /standings, /schedule, /results\n"
+             "In a private chat, put #<id> after a command to name the tournament."),
     # --- set-up
     "setup.admin_only": ("只有机器人管理员（BOT_ADMIN_IDS）可以创建比赛。",
                          "Only the bot's admins (BOT_ADMIN_IDS) may create tournaments."),

@@ -46,4 +46,6 @@ async def test_english_answers_and_bad_input_change_nothing(tmp_path: Path) -> N
         full = await S.follow(h, EN, S.url_button(ann), "choose your union group")
         answer = await S.press(h, EN, EN, full, "Admin")
         assert answer.text == "The quota of Admin (1) is full."
+        help_en = await S.dm(h, EN, "/tournament_help", "Tournament commands")
+        assert "/undo_forfeit" in (help_en.text or "")
         h.assert_no_errors()
