@@ -576,7 +576,8 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
 
 async def register_pair(db: Database, tid: int, actor: int, players: Sequence[int], union_group: str,
                         now: datetime | None = None, name: str | None = None) -> TournamentEntry:
-    """An organiser registers a pair on the players' behalf (both must have started the bot)."""
+    """An organiser (any time before the freeze) or the union group's leader (before the deadline) registers
+    a pair on the players' behalf; both players must have started the bot."""
     if len(players) != 2:
         raise _err("bad_arguments", "Give two players")
     a, b = int(players[0]), int(players[1])
@@ -584,8 +585,13 @@ async def register_pair(db: Database, tid: int, actor: int, players: Sequence[in
         raise _err("partner_is_self", "You cannot be your own partner")
     async with db.session() as s:
         row = await _get(s, tid)
-        await _require(s, tid, actor, ("organiser",))
-        _check_open(row, now, organiser=True)
+        roles = (await s.execute(select(TournamentRole).where(TournamentRole.tournament_id == tid,
+                                                              TournamentRole.user_id == actor))).scalars().all()
+        organiser = any(r.role == "organiser" for r in roles)
+        leader = any(r.role == "leader" and r.union_group == union_group for r in roles)
+        if not organiser and not leader:
+            raise _err("not_allowed", "You are not allowed to do this")
+        _check_open(row, now, organiser=organiser)
         _check_group(row, union_group)
         for uid in (a, b):
             user = await s.get(User, uid)

@@ -327,11 +327,12 @@ async def cmd_withdraw(update: Update, context: Ctx, tb: TournamentBot, lang: st
 
 @guarded
 async def cmd_register(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    """Organiser: /register @a @b [union group]."""
+    """Organiser, or the union group's leader: /register @a @b [union group]."""
     user = update.effective_user
     assert user is not None
     row = await resolve(tb, update, args)
-    await require(tb, row, user.id, ORG)
+    if not (await ts.roles_of(tb.db, row.id, user.id)) & {"organiser", "leader"}:
+        raise RuleError("not_allowed", "")
     if len(args) < 2:
         reply(update, tb, tt(lang, "usage", usage="/register @a @b [单位]"))
         return

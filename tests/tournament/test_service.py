@@ -275,3 +275,17 @@ async def test_correction_conflicts_once_the_next_match_has_begun_and_force_void
     assert forced.applied
     final = await ts.get_match(db, tid, final.match_key)
     assert final.side_a == r1.side_b and final.status == "scheduled" and final.start_at is None
+
+
+async def test_union_group_leader_registers_pairs_of_their_own_group_before_the_deadline(db: Database) -> None:
+    tid = await make(db)
+    await ts.grant(db, tid, ORG, 1010, "leader", "理学院")
+    e = await ts.register_pair(db, tid, 1010, [1001, 1002], "理学院", NOW)
+    assert e.union_group == "理学院"
+    with pytest.raises(RuleError) as exc:
+        await ts.register_pair(db, tid, 1010, [1003, 1004], "机关", NOW)
+    assert code(exc) == "not_allowed"
+    with pytest.raises(RuleError) as exc:
+        await ts.register_pair(db, tid, 1010, [1003, 1004], "理学院", NOW + timedelta(days=2))
+    assert code(exc) == "deadline_passed"
+    await ts.register_pair(db, tid, ORG, [1003, 1004], "理学院", NOW + timedelta(days=2))  # organiser: until the draw
