@@ -84,6 +84,8 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                     started = time.perf_counter()
                     await drive(sim, lambda: real.app.bot_data.get("runtime") if real.app else None, row.id,
                                 {i: h.user_id for i, h in enumerate(handles)}, seed=seed, timeout=600)
+                    # the result message may wait on the group's rate limit: wait for it
+                    await sim.wait_for_message(GROUP, lambda m: "🏆" in (m.text or ""), after=last, timeout=120)
                     await sim.wait_quiet(quiet=0.5, timeout=60)
                     calls = sim.stats.calls_excluding_polling() - calls0
                     cards = rt.metrics.cards_played - cards0

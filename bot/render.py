@@ -392,10 +392,15 @@ def shengji_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
     if d.get("capture"):
         lines[0] += t(lang, "sum.sj_capture", capture=d.get("capture"), mult=d.get("capture_multiplier"))
     winner = d.get("winner")
+    role = None
     if isinstance(winner, str) and dealer is not None:
-        winner = dealer % 2 if winner.startswith("dealer") else (dealer + 1) % 2
+        role = "dealers" if winner.startswith("dealer") else "defenders"
+        winner = dealer % 2 if role == "dealers" else (dealer + 1) % 2
     if isinstance(winner, int):
-        key = "sum.sj_winner" if d.get("steps") else "sum.sj_hold"
+        if d.get("steps"):
+            key = "sum.sj_winner"
+        else:
+            key = "sum.sj_takeover" if role == "defenders" else "sum.sj_hold"
         lines[0] += " → " + t(lang, key, side=side_name(lang, int(winner)), steps=d.get("steps", 0))
     lines.append(t(lang, "sum.kitty", cards=ctext(lang, d.get("kitty", ""))))
     next_part = ""
