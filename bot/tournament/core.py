@@ -77,15 +77,21 @@ class TournamentBot:
             return None
         return self.rt.send(chat_id, text, markup)
 
-    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str = "") -> None:
-        """Send a file (the outbox has no document op): waits out flood control, never raises."""
+    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str = "",
+                            photo: bool = False) -> None:
+        """Send a file or a photo (the outbox has no op for them): waits out flood control, never raises."""
         from telegram.error import RetryAfter
 
         scale = max(1.0, float(getattr(self.rt.settings, "TELEGRAM_RATE_SCALE", 1.0) or 1.0))
+        if self.rt.outbox is not None:
+            await self.rt.outbox.flush()
         for attempt in range(5):
             try:
-                await self.app.bot.send_document(chat_id=chat_id, document=data, filename=filename,
-                                                 caption=caption or None)
+                if photo:
+                    await self.app.bot.send_photo(chat_id=chat_id, photo=data, caption=caption or None)
+                else:
+                    await self.app.bot.send_document(chat_id=chat_id, document=data, filename=filename,
+                                                     caption=caption or None)
                 return
             except RetryAfter as exc:
                 wait = getattr(exc, "_retry_after", 1)  # a timedelta (PTB 22.2+) or seconds; no warning

@@ -660,12 +660,7 @@ async def cmd_bracket(update: Update, context: Ctx, tb: TournamentBot, lang: str
     png = _bracket_png(eng, lang)
     chat = update.effective_chat
     if png is not None and chat is not None:
-        if tb.rt.outbox is not None:
-            await tb.rt.outbox.flush()
-        try:
-            await context.bot.send_photo(chat_id=chat.id, photo=png)
-        except Exception as exc:
-            log.warning("sendPhoto failed: %s", exc)
+        await tb.send_document(chat.id, png, "bracket.png", photo=True)
 
 
 def _bracket_png(eng: Any, lang: str) -> bytes | None:
