@@ -118,6 +118,13 @@ def _as_utc(value: Any, tz: str, key: str) -> datetime | None:
     raise _err("bad_spec_value", "{key} must be a date and time", key=key)
 
 
+def check_time_order(deadline: datetime | None, draw_at: datetime | None, first: datetime | None) -> None:
+    """Registration deadline <= draw time <= first round (RuleError ``times_out_of_order``)."""
+    known = [t for t in (deadline, draw_at, first) if t is not None]
+    if known != sorted(known):
+        raise _err("times_out_of_order", "The registration deadline, the draw and the first round must be in order")
+
+
 SPEC_KEYS = {"name", "preset", "time_zone", "registration_deadline", "draw_at", "first_round", "round_gap_minutes",
              "invite_hours", "rules", "tournament", "union_groups"}
 
@@ -166,6 +173,7 @@ def spec_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
         "draw_at": _as_utc(data.get("draw_at"), tz, "draw_at"),
         "first_round_at": _as_utc(data.get("first_round"), tz, "first_round"),
     }
+    check_time_order(out["registration_deadline"], out["draw_at"], out["first_round_at"])
     for key in ("round_gap_minutes", "invite_hours"):
         if key in data:
             value = data[key]

@@ -113,6 +113,9 @@ async def answer(tb: Any, row: Tournament, user_id: int, lang: str, text: str) -
         elif step in ("deadline", "draw", "first"):
             when = ts.parse_local_time(text, row.time_zone)
             field = {"deadline": "registration_deadline", "draw": "draw_at", "first": "first_round_at"}[step]
+            times = {"registration_deadline": row.registration_deadline, "draw_at": row.draw_at,
+                     "first_round_at": row.first_round_at, field: when}
+            ts.check_time_order(times["registration_deadline"], times["draw_at"], times["first_round_at"])
             row = await ts.update_setup(tb.db, row.id, user_id, **{field: when}, setup_step=_next(step))
         elif step == "length":
             m = re.fullmatch(r"(\d+)\s*(副|deals?)", text, re.I)

@@ -205,6 +205,7 @@ T: dict[str, tuple[str, str]] = {
     "err.too_few_entries": ("至少需要 2 个参赛者，目前 {count} 个。", "At least 2 entries are needed; there are {count}."),
     "err.not_enough_tables": ("每场需要 {need} 个桌群，目前只有 {have} 个", "a match needs {need} table groups; the pool has {have}"),
     "err.bad_time": ("时间格式不对：{value}（如 2026-12-01 18:00）", "Not a time: {value} (write 2026-12-01 18:00)"),
+    "err.times_out_of_order": ("时间顺序不对：报名截止 ≤ 抽签 ≤ 第一轮开赛。", "The times are out of order: registration deadline ≤ draw ≤ first round."),
     "err.bad_time_zone": ("未知时区 {zone}", "Unknown time zone {zone}"),
     "err.bad_toml": ("不是有效的 TOML：{reason}", "Not valid TOML: {reason}"),
     "err.unknown_spec_key": ("未知设置项 {key}；可用：{allowed}", "Unknown key {key}; keys: {allowed}"),

@@ -32,6 +32,8 @@ async def test_seventeen_deals_guided_setup_conduct_and_double_forfeit(tmp_path:
         bad = await S.dm(h, ORG, "明天下午", "时间格式不对")
         assert bad.text
         await S.dm(h, ORG, local(timedelta(hours=1)), "抽签时间")
+        order = await S.dm(h, ORG, local(timedelta(minutes=30)), "时间顺序不对")  # a draw before the deadline
+        assert order.text
         await S.dm(h, ORG, local(timedelta(hours=2)), "第一轮开赛时间")
         length = await S.dm(h, ORG, local(timedelta(days=1, hours=2)), "每场比赛长度")
         assert "17 副" in (length.text or "")

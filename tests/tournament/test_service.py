@@ -65,7 +65,9 @@ quota = 3
                       ('name = "x"\npreset = "guandan-team"\n[tournament]\nlate_forfeit_minutes = "ten"', "bad_option"),
                       ('name = "x"\npreset = "guandan-team"\n[rules]\nno_such_rule = 1', None),
                       ('name = "x"\npreset = "guandan-team"\ndraw_at = "tomorrow"', "bad_time"),
-                      ("name = ", "bad_toml")):
+                      ("name = ", "bad_toml"),
+                      ('name = "x"\npreset = "guandan-team"\ndraw_at = "2026-12-01 10:00"\n'
+                       'registration_deadline = "2026-12-02 10:00"', "times_out_of_order")):
         with pytest.raises(RuleError) as exc:
             ts.spec_from_toml(bad)
         if want:
