@@ -263,3 +263,22 @@ async def test_double_press_applies_once(harness):
     assert (await store.get_match_row(rt(h).db, match_id)).version == version + 1
     assert "还没轮到你" in (answer2.text or "") or answer2.text is None
     h.assert_no_errors()
+
+
+async def test_guandan_second_deal_with_tribute_through_buttons(harness_factory):
+    """Guandan deal 2 starts with tribute and return (rules.md 2.6): paid and returned through the keyboard."""
+    async with harness_factory(rate_scale=60) as h:
+        await _tribute_game(h)
+
+
+async def _tribute_game(h):
+    match_id = await open_table(h, "/newtable guandan-team deals=2 seed=11")
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=300, buttons=frozenset({0, 1, 2, 3}))
+    await h.sim.wait_for_message(h.group_id, lambda m: "第 2 副结束" in (m.text or ""), timeout=30)
+    records = await service.action_log(rt(h).db, match_id)
+    by_button = [r.action for r in records if (r.dedupe_key or "").startswith("cb:")]
+    print("actions through buttons:", len(by_button), "of", len([r for r in records if r.actor_user_id]))
+    assert any(" tribute " in a for a in by_button) and any(" return " in a for a in by_button)
+    assert any(" play " in a for a in by_button) and any(a.endswith(" pass") for a in by_button)
+    assert await service.replay_check(rt(h).db, match_id)
+    h.assert_no_errors()
