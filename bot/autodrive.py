@@ -65,6 +65,18 @@ async def press_action(sim: Any, uid: int, match_id: int, action: str) -> bool:
                  "tribute": f"t:{d}", "return": f"t:{d}"}[verb]
         await _press(sim, uid, msg, final)
         return True
+    if verb in ("bid", "overturn"):
+        want = sorted(parse_cards(arg))
+        prefix = f"{'o' if verb == 'overturn' else 'b'}:{d}:"
+        for data in msg.callback_data():
+            text = str(data)
+            if text.startswith(prefix) and sorted(int(x) for x in text[len(prefix):].split(".")) == want:
+                await _press(sim, uid, msg, text)
+                return True
+        return False
+    if verb == "choose":
+        await _press(sim, uid, msg, f"h:{d}:{arg.strip()}")
+        return True
     if verb == "pass":
         await _press(sim, uid, msg, f"x:{d}")
         return True

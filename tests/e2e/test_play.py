@@ -88,11 +88,15 @@ async def test_computer_match_of_each_game_has_no_429(harness_factory):
 async def test_full_shengji_deal_between_four_people_and_privacy(harness):
     """A full Shengji deal played by four people (typed plays) to the deal summary; hands stay private."""
     h = harness
-    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1")
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
     # seats 0 and 2 use the hand keyboard (tap cards, then Play / Bury / No bid), seats 1 and 3 type
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, buttons=frozenset({0, 2}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     await h.settle()
+    records = await service.action_log(rt(h).db, match_id)
+    by_button = [r.action for r in records if (r.dedupe_key or "").startswith("cb:")]
+    typed = [r.action for r in records if (r.dedupe_key or "").startswith("upd:")]
+    assert any(" play " in a for a in by_button) and any(" play " in a for a in typed)
     # privacy: every version of every hand message shows only cards its own seat held at some point
     held = await cards_ever_held(h, match_id)
     for seat, p in enumerate(h.players):
@@ -116,7 +120,7 @@ async def test_full_shengji_deal_between_four_people_and_privacy(harness):
 
 async def test_full_guandan_deal_between_four_people(harness):
     h = harness
-    match_id = await open_table(h, "/newtable guandan-team deals=1")
+    match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, buttons=frozenset({1, 3}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     assert await service.replay_check(rt(h).db, match_id)
@@ -140,14 +144,14 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     assert "deals=999" in m.text
     # a user who is not seated presses Start: not their table
     last = h.sim.last_bot_message(h.group_id)
-    p0.say(h.group_id, "/newtable guandan-team deals=1")
+    p0.say(h.group_id, "/newtable guandan-team deals=1 seed=3")
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
     answer = await h.stranger.tap(h.group_id, "▶️ 开始")
     assert "这不是你的牌桌" in (answer.text or "")
     assert await store.match_of_table(rt(h).db, (await store.open_table_in_chat(rt(h).db, h.group_id)).id) is None
     p0.say(h.group_id, "/stop")
     await h.settle()
-    match_id = await open_table(h, "/newtable guandan-team deals=1")
+    match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
     row0 = await store.get_match_row(rt(h).db, match_id)
     # garbage text in a private chat
@@ -195,8 +199,8 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     h.assert_no_errors()
 
 
-@pytest.mark.parametrize("command,stop_at", [("/newtable guandan-team deals=1", 20),
-                                              ("/newtable shengji-17-deals deals=1 bid_window_seconds=1", 60)])
+@pytest.mark.parametrize("command,stop_at", [("/newtable guandan-team deals=1 seed=3", 20),
+                                              ("/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5", 60)])
 async def test_restart_mid_deal_continues_without_loss(harness, command, stop_at):
     """Restart: the Application stops mid-deal; a new one on the same database finishes the deal."""
     h = harness
@@ -244,7 +248,7 @@ async def test_restart_mid_clock_the_clock_fires_once(harness_factory):
 async def test_double_press_applies_once(harness):
     """Two presses of one button (sent before the bot answers either) apply one action."""
     h = harness
-    match_id = await open_table(h, "/newtable guandan-team deals=1")
+    match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
     _, eng = await store.load_match(rt(h).db, match_id)
     leader = eng.turns()[0].seat
