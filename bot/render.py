@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -29,6 +30,8 @@ from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
 
 __all__ = ["lobby", "open_chat_button", "seat_name", "table_message", "hand_message", "announcement", "ANNOUNCED"]
+
+SCREEN_TZ = ZoneInfo("Asia/Shanghai")  # time is UTC inside, China time on screen
 
 ANNOUNCED = {"deal_over", "match_over", "throw_failed", "paused", "redeal", "time_up", "counts", "blackout",
              "kitty_turned"}
@@ -63,6 +66,9 @@ def _turn_line(lang: str, game: str, p: dict[str, Any], names: list[str]) -> str
         seconds = (p.get("_clocks") or {}).get(tr["clock"])
     if seconds:
         line += f" ⏱ {seconds}s"
+        due = p.get("_deadline")
+        if isinstance(due, datetime):
+            line += " " + t(lang, "table.until", time=due.astimezone(SCREEN_TZ).strftime("%H:%M:%S"))
     return line
 
 
@@ -92,6 +98,7 @@ def table_message(lang: str, game: str, view: dict[str, Any], names: list[str], 
                   ) -> tuple[str, InlineKeyboardMarkup | None]:
     p = dict(_pub(view))
     p["_clocks"] = clocks or {}
+    p["_deadline"] = deadline
     lines = shengji_table(lang, p, names, title) if game == "shengji" else guandan_table(lang, p, names, title)
     markup = None
     if bot_username:
@@ -211,6 +218,12 @@ def guandan_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
     return lines
 
 
+def _until(lang: str, deadline: datetime | None) -> str:
+    if deadline is None:
+        return ""
+    return " ⏱ " + t(lang, "table.until", time=deadline.astimezone(SCREEN_TZ).strftime("%H:%M:%S"))
+
+
 def _count_text(lang: str, v: Any) -> str:
     return t(lang, "gd.more_than_10") if v == "more_than_10" else str(v)
 
@@ -255,7 +268,7 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
             lines.append(t(lang, "table.trick") + "  " + _trick_line(lang, trick, names, "shengji", nxt))
         if my and any(k in ("lead", "follow", "kitty", "rebury", "choose", "overturn") for k in my) or (
                 "bid" in my and phase in ("window", "blackout")):
-            lines.append("👉 " + t(lang, "hand.your_turn"))
+            lines.append("👉 " + t(lang, "hand.your_turn") + _until(lang, deadline))
         elif turns:
             tr = turns[0]
             lines.append(t(lang, "table.turn", who=f"{seat_name(lang, tr['seat'])} {names[tr['seat']]}",
@@ -307,7 +320,7 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         mr = trib["my_return"]
         lines.append(t(lang, "gd.my_return", frm=names[mr["from"]], to=names[mr["to"]], card=ctext(lang, mr["card"])))
     if hint:
-        lines.append("👉 " + t(lang, f"gd.hint_{hint['kind']}"))
+        lines.append("👉 " + t(lang, f"gd.hint_{hint['kind']}") + _until(lang, deadline))
     else:
         turns = p.get("turns") or []
         if turns:

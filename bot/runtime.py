@@ -444,9 +444,9 @@ class Runtime:
             if ev.kind == "play":
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
         await self.announce(match_id, applied.events, source=source, seat=seat)
+        await self.arm_clock(match_id, applied.match, applied.version)
         if render_now:
             await self.render_match(match_id)
-        await self.arm_clock(match_id, applied.match, applied.version)
         self.schedule_next(match_id, applied.match)
 
     # --- pacing ----------------------------------------------------------------------------
@@ -510,8 +510,8 @@ class Runtime:
                     break
             if applied is not None:
                 await self.announce(match_id, applied.events, source="sys")
-                await self.render_match(match_id)
                 await self.arm_clock(match_id, applied.match, applied.version)
+                await self.render_match(match_id)
                 self.schedule_next(match_id, applied.match)
             return
         if step is not None:

@@ -79,6 +79,7 @@ UI: dict[str, tuple[str, str]] = {
     "table.deal_over": ("本副结束", "Deal over"),
     "table.time_up": ("⏰ 比赛时间到: 打完本副结束", "⏰ Time is up: this is the last deal"),
     "table.turn": ("轮到 {who} {what}", "{who} to {what}"),
+    "table.until": ("(截止 {time})", "(until {time} China time)"),
     "table.stopped": ("牌桌 {table} 已结束。", "Table {table} was stopped."),
     "turn.bid": ("亮主", "declare"),
     "turn.kitty": ("扣底", "bury the kitty"),

@@ -234,6 +234,8 @@ async def test_restart_mid_clock_the_clock_fires_once(harness_factory):
         await h.settle()
         pending = await rt(h).scheduler.pending(rt(h).db, "move_clock")
         assert len(pending) == 1
+        table_msg = next(m for m in h.group_messages() if "轮到" in (m.text or ""))
+        assert "⏱ 2s (截止 " in table_msg.text
         row = await store.get_match_row(rt(h).db, match_id)
         version = row.version
         await h.restart()
