@@ -41,6 +41,15 @@ async def _lang(context: Ctx, update: Update) -> str:
     return await rt.user_lang(user.id, user.language_code)
 
 
+async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
+    """Store the user (name, language) once per process and whenever those change."""
+    key = (user.id, user.first_name, user.username, user.language_code, bool(started))
+    if key in rt.seen_users:
+        return
+    await store.upsert_user(rt.db, user, started=started)
+    rt.seen_users.add(key)
+
+
 def _reply(context: Ctx, chat_id: int, text: str, markup: Any = None) -> None:
     rt_of(context).send(chat_id, text, markup)
 
@@ -170,7 +179,7 @@ async def on_button(update: Update, context: Ctx) -> None:
     data = q.data or ""
     parts = data.split(":")
     user = q.from_user
-    await store.upsert_user(rt.db, user)
+    await _known(rt, user)
     lang = await rt.user_lang(user.id, user.language_code)
     op = parts[0]
     try:
@@ -319,7 +328,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     msg, user = update.effective_message, update.effective_user
     if msg is None or user is None or not msg.text:
         return
-    await store.upsert_user(rt.db, user, started=True)
+    await _known(rt, user, started=True)
     lang = await rt.user_lang(user.id, user.language_code)
     found = await rt.user_match(user.id)
     if found is None:

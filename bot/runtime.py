@@ -66,6 +66,7 @@ class Runtime:
         self._stopping = False
         self.deadlines: dict[int, datetime] = {}
         self._seeds: dict[int, int] = {}
+        self.seen_users: set[tuple[Any, ...]] = set()  # users stored since start-up (handlers skip the write)
 
     # --- life cycle -------------------------------------------------------------------------
 
@@ -141,6 +142,7 @@ class Runtime:
         if before is not None and before.blocked_bot:
             return  # reported already; nothing is sent to them until they /start again
         await store.set_user_blocked(self.db, chat_id, True)
+        self.seen_users = {k for k in self.seen_users if k[0] != chat_id}
         for table in await store.live_tables(self.db):
             for seat in await store.seats(self.db, table.id):
                 if seat.user_id == chat_id:

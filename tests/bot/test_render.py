@@ -94,3 +94,20 @@ def test_selected_cards_are_marked():
     hand = parse_hand(view)
     text, markup = render.hand_message("en", "guandan", 7, m, seat, view, [hand[0]], NAMES, None)
     assert sum(1 for b in _buttons(markup) if b.text.startswith("✅")) == 1
+
+
+def test_shengji_summary_says_who_keeps_or_takes_the_deal():
+    base = {"deal": 1, "dealer": 0, "points": 85, "steps": 0, "levels_before": [2, 2], "levels_after": [2, 2],
+            "next_dealer": 1, "kitty": "♠5 BJ", "capture": 0}
+    take = render.shengji_summary("zh", dict(base, winner="defenders"), NAMES)
+    assert "东西 上台" in take and "底牌: ♠5 大王" in take and "东 李四 坐庄" in take
+    keep = render.shengji_summary("en", dict(base, winner="dealer", points=40, next_dealer=2), NAMES)
+    assert "N-S keep the deal" in keep
+    up = render.shengji_summary("zh", dict(base, winner="dealer", points=0, steps=3, levels_after=[5, 2],
+                                           next_dealer=2), NAMES)
+    assert "南北 升 3 级" in up and "南北 5" in up
+
+
+def test_deal_marker_changes_with_each_deal_and_redeal():
+    assert render.deal_marker("shengji", {"table": {"phase": "play", "deal": 3, "redeal": 1}}) == 301
+    assert render.deal_marker("guandan", {"phase": "play", "deal_no": 2}) == 2
