@@ -517,6 +517,8 @@ class Runtime:
                 self.schedule_next(match_id, applied.match)
             return
         if step is not None:
+            if step == "sys close_bidding":
+                await self._disarm_window(match_id)
             applied = await self._apply_sys(match_id, step)
             if applied is not None:
                 await self._after(match_id, applied, source="sys")
@@ -526,19 +528,21 @@ class Runtime:
             # an optional window (the bid window): close it when its time is up, or when no human may act
             humans = [tr for tr in turns if tr.seat not in computers]
             if not humans:
+                await self._disarm_window(match_id)
                 applied = await self._apply_sys(match_id, "sys close_bidding")
                 if applied is not None:
                     await self._after(match_id, applied, source="sys")
                 return
-            if self._window_armed.get(match_id) != row.version and not self._window_is_armed(match_id):
+            if match_id not in self._window_armed:
                 seconds = int(table.options_json.get("bid_window_seconds", 10) or 0)
                 due = self.scheduler.now() + timedelta(seconds=seconds)
                 await self.scheduler.schedule(self.db, "bid_window", f"match:{match_id}:window", due,
-                                              {"match_id": match_id, "deal": getattr(m, "deal_no", 0)})
+                                              {"match_id": match_id, "deal": _deal_key(m)}, replace=True)
                 self._window_armed[match_id] = row.version
 
-    def _window_is_armed(self, match_id: int) -> bool:
-        return match_id in self._window_armed
+    async def _disarm_window(self, match_id: int) -> None:
+        if self._window_armed.pop(match_id, None) is not None:
+            await self.scheduler.cancel(self.db, "bid_window", f"match:{match_id}:window")
 
     async def _on_bid_window(self, deadline: DeadlineData) -> None:
         payload = deadline.payload
@@ -546,7 +550,7 @@ class Runtime:
         self._window_armed.pop(match_id, None)
         async with self.lock(match_id):
             row, m = await store.load_match(self.db, match_id)
-            if row.status != "playing" or getattr(m, "deal_no", 0) != payload.get("deal"):
+            if row.status != "playing" or _deal_key(m) != payload.get("deal"):
                 return
             turns = m.turns()
             if turns and all(not tr.required for tr in turns) and m.system_step() is None:
@@ -709,3 +713,8 @@ class Runtime:
                 self.schedule_next(row.id, m)
             except Exception:
                 log.exception("could not resume match %s", row.id)
+
+
+def _deal_key(m: Any) -> str:
+    """Which deal (and redeal) a bid window belongs to."""
+    return f"{getattr(m, 'deal_no', 0)}.{getattr(m, 'redeal_no', 0)}"
