@@ -190,7 +190,7 @@ async def on_button(update: Update, context: Ctx) -> None:
             return
         if op == "u" and len(parts) == 2:
             err = await rt.resume_match(int(parts[1]), user)
-            await _answer(update, err or t(lang, "start.ok"))
+            await _answer(update, err or t(lang, "resume.ok"))
             return
         if op in ("j", "g", "l") and len(parts) >= 2:
             await table_button(update, context, op, parts, user, lang)

@@ -25,6 +25,7 @@ UI: dict[str, tuple[str, str]] = {
     "help.presets": ("可用规则: {presets}", "Presets: {presets}"),
     "start.welcome": ("你好! 你已经可以接收手牌了。", "Hello! You can now receive your cards here."),
     "start.seated": ("✅ 你已入座 {seat} (牌桌 {table})。开局后手牌会发到这里。", "✅ You are seated at {seat} (table {table}). Your cards will arrive here when the game starts."),
+    "resume.ok": ("继续打牌", "Resumed"),
     "start.ok": ("开局!", "Starting!"),
     "lang.set": ("语言: 中文", "Language: English"),
     "lang.choose": ("选择语言 / Choose a language", "Choose a language / 选择语言"),

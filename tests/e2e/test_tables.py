@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot import store
 from bot.autodrive import drive
 from tests.e2e.test_play import open_table, rt
@@ -63,4 +65,24 @@ async def test_blocked_player_is_reported_to_the_table(harness):
     before = h.sim.last_bot_message(h.players[3].user_id)
     h.sim.unblock_bot(h.players[3].user_id)
     await h.sim.wait_for_message(h.players[3].user_id, lambda m: "你的牌" in (m.text or ""), after=before, timeout=10)
+    h.assert_no_errors()
+
+
+async def test_table_pauses_after_redeals_and_a_player_resumes_it(harness):
+    """Product: after three redeals in a row with no declaration the table pauses; a player resumes it."""
+    h = harness
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=0 seed=4")
+    note = await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and m.reply_markup,
+                                        timeout=60)
+    assert "3" in note.text
+    version = (await store.get_match_row(rt(h).db, match_id)).version
+    await h.settle()
+    assert (await store.get_match_row(rt(h).db, match_id)).version == version  # nothing moves while paused
+    answer = await h.players[2].tap(h.group_id, "▶️ 继续")
+    assert answer.text == "继续打牌"
+    for _ in range(100):
+        if (await store.get_match_row(rt(h).db, match_id)).version > version:
+            break
+        await asyncio.sleep(0.05)
+    assert (await store.get_match_row(rt(h).db, match_id)).version > version
     h.assert_no_errors()
