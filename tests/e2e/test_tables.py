@@ -86,3 +86,22 @@ async def test_table_pauses_after_redeals_and_a_player_resumes_it(harness):
         await asyncio.sleep(0.05)
     assert (await store.get_match_row(rt(h).db, match_id)).version > version
     h.assert_no_errors()
+
+
+async def test_match_time_limit_ends_the_match_after_the_deal_in_progress(harness):
+    """rules.md 1.8 / D2: when the match time is up the deal in progress finishes, then the match ends."""
+    h = harness
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, "/newtable shengji-50min bid_window_seconds=0 bots=4 seed=9")
+    await h.sim.wait_for_message(h.group_id, lambda m: "轮到" in (m.text or "") or "发牌" in (m.text or ""),
+                                 after=last, timeout=20)
+    table = await store.open_table_in_chat(rt(h).db, h.group_id)
+    row = await store.match_of_table(rt(h).db, table.id)
+    fired = await rt(h).scheduler.trigger("match_time", f"match:{row.id}:time")
+    assert fired == 1
+    await h.sim.wait_for_message(h.group_id, lambda m: "比赛时间到" in (m.text or ""), timeout=20)
+    end = await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=120)
+    assert "时间到" in end.text
+    summaries = [m for m in h.group_messages() if "副结束" in (m.text or "") and "比赛" not in (m.text or "")]
+    assert len(summaries) <= 2
+    h.assert_no_errors()
