@@ -62,6 +62,7 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                          shengji_deals),
                         ("guandan", f"/newtable guandan-team deals={guandan_deals} seed={seed}", guandan_deals)):
                     calls0 = sim.stats.calls_excluding_polling()
+                    methods0 = dict(sim.stats.calls)
                     rt = real.app.bot_data["runtime"]
                     cards0, lat0 = rt.metrics.cards_played, len(rt.metrics.latencies)
                     last = sim.last_bot_message(GROUP)
@@ -88,6 +89,8 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                     await sim.wait_for_message(GROUP, lambda m: "🏆" in (m.text or ""), after=last, timeout=120)
                     await sim.wait_quiet(quiet=0.5, timeout=60)
                     calls = sim.stats.calls_excluding_polling() - calls0
+                    by_method = {k: v - methods0.get(k, 0) for k, v in sim.stats.calls.items()
+                                 if k != "getUpdates" and v - methods0.get(k, 0)}
                     cards = rt.metrics.cards_played - cards0
                     lats = sorted(rt.metrics.latencies[lat0:])
                     p50 = lats[len(lats) // 2] * 1000 if lats else 0.0
@@ -95,7 +98,7 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                     out[game] = {"calls": calls, "cards": cards, "calls_per_card": round(calls / max(cards, 1), 3),
                                  "p50_ms": round(p50, 1), "p99_ms": round(p99, 1), "actions": len(lats),
                                  "seconds": round(time.perf_counter() - started, 1),
-                                 "rate_limited_429": sim.stats.rate_limited}
+                                 "rate_limited_429": sim.stats.rate_limited, "by_method": by_method}
                 say(format_chat(sim, GROUP, mode="final", lang=lang, show_time=False))
                 say()
                 say(format_chat(sim, PEOPLE[0][0], mode="final", lang=lang, show_time=False))
