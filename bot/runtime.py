@@ -228,7 +228,8 @@ class Runtime:
             if mid is not None:
                 await store.set_table(self.db, table_id, table_message_id=mid)
                 await store.save_ref(self.db, chat_id=table.chat_id, message_id=mid, purpose="table",
-                                     table_id=table_id)
+                                     table_id=table_id, digest=self.outbox.known_hash(table.chat_id, mid)
+                                     if self.outbox else None)
         else:
             assert self.outbox is not None
             self.outbox.edit(table.chat_id, table.table_message_id, text, markup)
@@ -698,7 +699,7 @@ class Runtime:
         mid = await self.send(user_id, text, markup)
         if mid is not None:
             await store.save_ref(self.db, chat_id=user_id, message_id=mid, purpose="hand", match_id=row.id,
-                                 seat=seat, deal_no=deal)
+                                 seat=seat, deal_no=deal, digest=self.outbox.known_hash(user_id, mid))
 
     async def resume_all(self) -> None:
         """After a restart: re-render live tables and continue their next step."""
