@@ -138,6 +138,7 @@ class Outbox:
         self._chat_last: dict[int, float] = {}
         self._group_windows: dict[int, _Window] = {}
         self._blocked_until = 0.0
+        self._started_at = -1e18
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -149,6 +150,7 @@ class Outbox:
     def start(self) -> None:
         if self._task is None or self._task.done():
             self._closing = False
+            self._started_at = self.clock()
             self._task = asyncio.get_running_loop().create_task(self._run(), name="outbox")
 
     async def stop(self, drain: bool = True, timeout: float = 10.0) -> None:
@@ -223,7 +225,8 @@ class Outbox:
         self._wake.set()
 
     def _chat_ready_at(self, chat_id: int, now: float) -> float:
-        at = self._chat_last.get(chat_id, -1e18) + self.per_chat_interval
+        # a chat not used since start-up counts as used at start-up: a restarted bot does not burst
+        at = self._chat_last.get(chat_id, self._started_at) + self.per_chat_interval
         if chat_id < 0:
             win = self._group_windows.get(chat_id)
             if win is not None:
