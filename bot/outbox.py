@@ -100,6 +100,7 @@ class OutboxStats:
 
 ErrorHook = Callable[[int, Exception], Awaitable[None]]
 SentHook = Callable[[int, int, str], Awaitable[None]]
+MissingHook = Callable[[int, int], Awaitable[None]]
 
 
 class Outbox:
@@ -116,6 +117,7 @@ class Outbox:
         max_retries: int = 5,
         on_error: ErrorHook | None = None,
         on_sent: SentHook | None = None,
+        on_missing: MissingHook | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
@@ -128,6 +130,7 @@ class Outbox:
         self.max_retries = max_retries
         self.on_error = on_error
         self.on_sent = on_sent
+        self.on_missing = on_missing  # an edited message is gone (deleted): the owner may send a new one
         self.clock = clock
         self._sleep = sleep or asyncio.sleep
         self.rate_scale = scale
@@ -325,6 +328,16 @@ class Outbox:
             msg = str(exc).lower()
             if "not modified" in msg:
                 mid = op.message_id
+            elif "message to edit not found" in msg and op.message_id is not None:
+                self.stats.errors += 1
+                self._finish(op, None)
+                self._last_hash.pop((op.chat_id, op.message_id), None)
+                if self.on_missing is not None:
+                    try:
+                        await self.on_missing(op.chat_id, op.message_id)
+                    except Exception:
+                        log.exception("outbox: on_missing hook failed")
+                return
             elif "chat not found" in msg or "user not found" in msg or "bot was blocked" in msg:
                 await self._report(op, exc)
                 return

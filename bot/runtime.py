@@ -74,7 +74,7 @@ class Runtime:
         self._stopping = False
         self.db = await open_database(self.settings.DATABASE_URL)
         self.outbox = Outbox(BotSender(self.app.bot), rate_scale=self.settings.TELEGRAM_RATE_SCALE,
-                             on_error=self._send_refused, on_sent=self._sent)
+                             on_error=self._send_refused, on_sent=self._sent, on_missing=self._message_gone)
         self.outbox.start()
         for ref in await store.all_refs(self.db):
             self.outbox.remember(ref.chat_id, ref.message_id, ref.last_text_hash)
@@ -133,6 +133,37 @@ class Runtime:
     async def _sent(self, chat_id: int, message_id: int, digest: str) -> None:
         if self.db is not None:
             await store.set_ref_hash(self.db, chat_id, message_id, digest)
+
+    async def _message_gone(self, chat_id: int, message_id: int) -> None:
+        """A live message was deleted: forget it and send a new one (in a task: the outbox is waiting)."""
+        if self.db is not None:
+            self._spawn(self._replace_message(chat_id, message_id))
+
+    async def _replace_message(self, chat_id: int, message_id: int) -> None:
+        if self.db is None:
+            return
+        ref = await store.find_ref(self.db, chat_id, message_id)
+        if ref is None:
+            return
+        await store.delete_ref(self.db, ref.id)
+        if ref.purpose == "table" and ref.table_id is not None:
+            await store.set_table(self.db, ref.table_id, table_message_id=None)
+            table = await store.get_table(self.db, ref.table_id)
+            if table is None:
+                return
+            if table.status == "open":
+                await self.render_lobby(table.id)
+            else:
+                row = await store.match_of_table(self.db, table.id)
+                if row is not None and table.status == "playing":
+                    async with self.lock(row.id):
+                        await self.render_match(row.id)
+        elif ref.purpose == "hand" and ref.match_id is not None and ref.seat is not None:
+            row = await store.get_match_row(self.db, ref.match_id)
+            if row is not None and row.status == "playing":
+                async with self.lock(row.id):
+                    _, m = await store.load_match(self.db, row.id)
+                    await self.render_hand(row, m, ref.seat, chat_id)
 
     async def _send_refused(self, chat_id: int, exc: Exception) -> None:
         """A private chat refused a message (blocked, never started): tell that user's table."""
@@ -671,6 +702,12 @@ class Runtime:
                                             self.title(lang, table.preset_id), clocks=table.options_json)
         if table.table_message_id is not None:
             self.outbox.edit(table.chat_id, table.table_message_id, text, markup)
+        else:
+            mid = await self.send(table.chat_id, text, markup)
+            if mid is not None:
+                await store.set_table(self.db, table.id, table_message_id=mid)
+                await store.save_ref(self.db, chat_id=table.chat_id, message_id=mid, purpose="table",
+                                     table_id=table.id, digest=self.outbox.known_hash(table.chat_id, mid))
         users = await store.get_users(self.db, [s.user_id for s in seats if s.user_id is not None])
         for s in seats:
             if s.user_id is None:

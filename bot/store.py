@@ -248,6 +248,20 @@ async def save_ref(db: Any, *, chat_id: int, message_id: int, purpose: str, tabl
         await s.commit()
 
 
+async def find_ref(db: Any, chat_id: int, message_id: int) -> MessageRef | None:
+    async with db.session() as s:
+        q = select(MessageRef).where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
+        return (await s.execute(q.order_by(MessageRef.id.desc()))).scalars().first()
+
+
+async def delete_ref(db: Any, ref_id: int) -> None:
+    async with db.session() as s:
+        ref = await s.get(MessageRef, ref_id)
+        if ref is not None:
+            await s.delete(ref)
+            await s.commit()
+
+
 async def set_ref_hash(db: Any, chat_id: int, message_id: int, digest: str) -> None:
     async with db.session() as s:
         await s.execute(update(MessageRef).where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)

@@ -133,3 +133,23 @@ async def test_forbidden_chat_is_reported_not_raised():
     assert await box.send(10, "fine") is not None
     await box.stop()
     assert reported == [9]
+
+
+async def test_edit_of_a_deleted_message_is_reported():
+    from telegram.error import BadRequest
+
+    class Gone(FakeSender):
+        async def edit_message_text(self, chat_id, message_id, text, reply_markup):
+            raise BadRequest("Message to edit not found")
+
+    missing: list[tuple[int, int]] = []
+
+    async def on_missing(chat_id, message_id):
+        missing.append((chat_id, message_id))
+
+    box = Outbox(Gone(), rate_scale=100, on_missing=on_missing)
+    box.start()
+    box.edit(-3, 77, "table")
+    await box.flush()
+    await box.stop()
+    assert missing == [(-3, 77)]

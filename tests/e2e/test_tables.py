@@ -105,3 +105,17 @@ async def test_match_time_limit_ends_the_match_after_the_deal_in_progress(harnes
     summaries = [m for m in h.group_messages() if "副结束" in (m.text or "") and "比赛" not in (m.text or "")]
     assert len(summaries) <= 2
     h.assert_no_errors()
+
+
+async def test_deleted_table_message_is_sent_again(harness):
+    """Someone deletes the live table message: the bot notices at its next edit and posts a new one."""
+    h = harness
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, "/newtable guandan-team deals=1 bots=4 seed=3")
+    first = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or ""), after=last, timeout=20)
+    first.deleted = True  # as if an admin deleted it
+    again = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or "") and not m.deleted,
+                                         after=first, timeout=30)
+    assert again.message_id != first.message_id
+    await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=120)
+    h.assert_no_errors()
