@@ -111,3 +111,20 @@ def test_shengji_summary_says_who_keeps_or_takes_the_deal():
 def test_deal_marker_changes_with_each_deal_and_redeal():
     assert render.deal_marker("shengji", {"table": {"phase": "play", "deal": 3, "redeal": 1}}) == 301
     assert render.deal_marker("guandan", {"phase": "play", "deal_no": 2}) == 2
+
+
+def test_guandan_selection_with_several_readings_offers_one_button_each():
+    """ux.md: when a selection has several readings (wild card), one button per reading replaces Play."""
+    from engine.cards import parse_cards
+
+    m = new_match("guandan", GuandanOptions(), 8)
+    m.apply("sys next_deal")
+    seat = m.turns()[0].seat
+    m.hands[seat][:] = sorted(parse_cards("♥2 ♠3 ♠4 ♠5 ♠6 ♣9 ♦9 ♣K"))  # ♥2 is the wild card at level 2
+    selection = parse_cards("♥2 ♠3 ♠4 ♠5 ♠6")
+    text, markup = render.hand_message("zh", "guandan", 9, m, seat, m.seat_view(seat), selection, NAMES, None)
+    labels = [b.text for b in _buttons(markup)]
+    assert "出 同花顺 ♠3-7" in labels and "出 顺子 2-6" in labels
+    assert not any(x.startswith("出牌") for x in labels)
+    datas = [b.callback_data for b in _buttons(markup)]
+    assert "r:9:1:sf7.5" in datas
