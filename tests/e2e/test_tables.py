@@ -119,3 +119,16 @@ async def test_deleted_table_message_is_sent_again(harness):
     assert again.message_id != first.message_id
     await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=120)
     h.assert_no_errors()
+
+
+async def test_ask_counts_is_answered_in_the_group(harness):
+    """rules.md 2.4 (不问不报): a player asks the counts; the answer is public."""
+    h = harness
+    match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
+    p = h.players[1]
+    msg = await h.sim.wait_for_message(p.user_id, lambda m: f"q:{match_id}:" in str(m.reply_markup), timeout=20)
+    data = next(d for d in msg.callback_data() if str(d).startswith("q:"))
+    await p.press_and_wait(p.user_id, msg.message_id, data)
+    note = await h.sim.wait_for_message(h.group_id, lambda m: "问张数" in (m.text or ""), timeout=20)
+    assert "王芳" in note.text and ">10" in note.text
+    h.assert_no_errors()
