@@ -113,6 +113,14 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
     arg = (context.args[0] if context.args else "").lower()
     if arg in ("zh", "zh-cn", "中文", "cn", "en", "english"):
         lang = "en" if arg.startswith("en") else "zh"
+        if chat.type != ChatType.PRIVATE:
+            # in a group: the group's language (its admins only); the user's own stays as it is
+            if not await _is_admin(context, chat.id, user.id):
+                _reply(context, chat.id, t(await _lang(context, update), "err.only_admin"))
+                return
+            await rt.set_chat_lang(chat.id, lang)
+            _reply(context, chat.id, t(lang, "lang.group_set"))
+            return
         await store.set_user_lang(rt.db, user.id, lang)
         _reply(context, chat.id, t(lang, "lang.set"))
         return
@@ -120,6 +128,16 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
     markup = InlineKeyboardMarkup([[InlineKeyboardButton("中文", callback_data="L:zh"),
                                     InlineKeyboardButton("English", callback_data="L:en")]])
     _reply(context, chat.id, t(lang, "lang.choose"), markup)
+
+
+async def _is_admin(context: Ctx, chat_id: int, user_id: int) -> bool:
+    if user_id in rt_of(context).settings.BOT_ADMIN_IDS:
+        return True
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except Exception:
+        return False
+    return member.status in ("administrator", "creator")
 
 
 async def cmd_newtable(update: Update, context: Ctx) -> None:
@@ -213,7 +231,7 @@ async def table_button(update: Update, context: Ctx, op: str, parts: list[str], 
             await _answer(update, t(lang, "join.need_start"), alert=True)
             table = await store.get_table(rt.db, table_id)
             if table is not None:
-                glang = rt.group_lang()
+                glang = await rt.chat_lang(table.chat_id)
                 rt.send(table.chat_id, t(glang, "join.open_chat", name=user.first_name,
                                          seat=render.seat_name(glang, seat)),
                         render.open_chat_button(glang, rt.bot_username, f"join_{table_id}_{seat}"))

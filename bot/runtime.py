@@ -66,6 +66,7 @@ class Runtime:
         self._stopping = False
         self.deadlines: dict[int, datetime] = {}
         self._seeds: dict[int, int] = {}
+        self._chat_langs: dict[int, str] = {}
         self.seen_users: set[tuple[Any, ...]] = set()  # users stored since start-up (handlers skip the write)
 
     # --- life cycle -------------------------------------------------------------------------
@@ -179,7 +180,7 @@ class Runtime:
                 if seat.user_id == chat_id:
                     user = await store.get_user(self.db, chat_id)
                     name = user.first_name if user else str(chat_id)
-                    lang = self.group_lang()
+                    lang = await self.chat_lang(table.chat_id)
                     self.send(table.chat_id, t(lang, "note.cannot_dm", name=name,
                                                seat=render.seat_name(lang, seat.seat)),
                               render.open_chat_button(lang, self.bot_username, f"t{table.id}"))
@@ -187,7 +188,20 @@ class Runtime:
     # --- helpers ---------------------------------------------------------------------------
 
     def group_lang(self) -> str:
+        """The default language of groups (``BOT_LANGUAGE``)."""
         return normalize(self.settings.BOT_LANGUAGE)
+
+    async def chat_lang(self, chat_id: int) -> str:
+        """A group's language: set by an admin's ``/lang`` there, else ``BOT_LANGUAGE``."""
+        if chat_id not in self._chat_langs:
+            chat = await store.get_chat(self.db, chat_id) if self.db is not None else None
+            self._chat_langs[chat_id] = normalize(chat.language if chat is not None and chat.language else None,
+                                                  self.settings.BOT_LANGUAGE)
+        return self._chat_langs[chat_id]
+
+    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        await store.set_chat_language(self.db, chat_id, lang)
+        self._chat_langs[chat_id] = lang
 
     async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
         if user_id is not None and self.db is not None:
@@ -250,7 +264,7 @@ class Runtime:
         table = await store.get_table(self.db, table_id)
         if table is None:
             return
-        lang = self.group_lang()
+        lang = await self.chat_lang(table.chat_id)
         names, computers, _ = await self.table_names(table_id)
         title = self.title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, self.bot_username)
@@ -274,7 +288,6 @@ class Runtime:
 
     async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
         """Create a table from ``/newtable`` arguments; returns an error text or None."""
-        lang = self.group_lang()
         ulang = await self.user_lang(user.id, user.language_code)
         if not args:
             from engine.options import preset_ids
@@ -312,7 +325,6 @@ class Runtime:
         await self.render_lobby(table.id)
         if bots == 4:
             await self.start_table(table.id, None)
-        del lang
         return None
 
     async def join(self, table_id: int, seat: int, user: Any) -> str | None:
@@ -376,7 +388,7 @@ class Runtime:
             h = self._timers.pop(row.id, None)
             if h:
                 h.cancel()
-        self.send(table.chat_id, t(self.group_lang(), "table.stopped", table=table_id))
+        self.send(table.chat_id, t(await self.chat_lang(table.chat_id), "table.stopped", table=table_id))
         return None
 
     async def resume_match(self, match_id: int, user: Any) -> str | None:
@@ -651,8 +663,8 @@ class Runtime:
                 return
             if applied.duplicate:
                 return
-            lang = self.group_lang()
             table = await store.get_table(self.db, row.table_id)
+            lang = await self.chat_lang(table.chat_id) if table is not None else self.group_lang()
             names = await self.player_names(row.table_id, lang)
             if table is not None:
                 key = "note.timeout_forfeit" if action.startswith("sys forfeit_deal") else "note.timeout"
@@ -671,7 +683,7 @@ class Runtime:
         table = await store.get_table(self.db, row.table_id)
         if table is None:
             return
-        lang = self.group_lang()
+        lang = await self.chat_lang(table.chat_id)
         names = await self.player_names(row.table_id, lang)
         for ev in interesting:
             try:
@@ -695,7 +707,7 @@ class Runtime:
         row, m, table, seats = await self.match_context(match_id)
         if table is None or self.outbox is None:
             return
-        lang = self.group_lang()
+        lang = await self.chat_lang(table.chat_id)
         names = await self.player_names(row.table_id, lang)
         deadline = self.deadlines.get(match_id)
         text, markup = render.table_message(lang, row.game, m.public_view(), names, deadline, self.bot_username,
@@ -715,12 +727,13 @@ class Runtime:
             u = users.get(s.user_id)
             if u is not None and u.blocked_bot:
                 continue  # the table was told; their hand comes back when they /start again
-            await self.render_hand(row, m, s.seat, s.user_id, names)
+            await self.render_hand(row, m, s.seat, s.user_id, names, lang)
 
-    async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None) -> None:
+    async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None,
+                          names_lang: str | None = None) -> None:
         assert self.outbox is not None
         lang = await self.user_lang(user_id)
-        if names is None or lang != self.group_lang():
+        if names is None or lang != names_lang:
             names = await self.player_names(row.table_id, lang)
         view = m.seat_view(seat)
         deal = render.deal_marker(row.game, view)

@@ -82,6 +82,21 @@ async def upsert_chat(db: Any, tg_chat: Any) -> None:
         await s.commit()
 
 
+async def get_chat(db: Any, chat_id: int) -> Chat | None:
+    async with db.session() as s:
+        return await s.get(Chat, chat_id)
+
+
+async def set_chat_language(db: Any, chat_id: int, lang: str | None) -> None:
+    async with db.session() as s:
+        chat = await s.get(Chat, chat_id)
+        if chat is None:
+            s.add(Chat(id=chat_id, kind="group", title=None, language=lang))
+        else:
+            chat.language = lang
+        await s.commit()
+
+
 # --- tables -----------------------------------------------------------------------------------
 
 async def create_table(db: Any, chat_id: int, preset_id: str, game: str, options: Any, created_by: int | None,

@@ -9,7 +9,7 @@ UI: dict[str, tuple[str, str]] = {
     "cmd.start": ("开始 / 加入牌桌", "Start / join a table"),
     "cmd.help": ("帮助", "Help"),
     "cmd.newtable": ("在群里开一桌: /newtable <规则> [选项=值] [bots=N]", "Open a table in a group: /newtable <preset> [option=value] [bots=N]"),
-    "cmd.lang": ("切换语言 (中文/English)", "Language (中文/English)"),
+    "cmd.lang": ("切换语言 (中文/English); 在群里由管理员设置本群语言", "Language (中文/English); in a group, its admins set the group's"),
     "cmd.leave": ("离开牌桌(开局前)", "Leave the table (before it starts)"),
     "cmd.stop": ("结束牌桌(开桌人)", "Stop the table (its creator)"),
     "help.text": ("🃏 双升 / 掼蛋 机器人\n"
@@ -28,6 +28,7 @@ UI: dict[str, tuple[str, str]] = {
     "resume.ok": ("继续打牌", "Resumed"),
     "start.ok": ("开局!", "Starting!"),
     "lang.set": ("语言: 中文", "Language: English"),
+    "lang.group_set": ("本群语言: 中文", "This group's language: English"),
     "lang.choose": ("选择语言 / Choose a language", "Choose a language / 选择语言"),
     "newtable.usage": ("用法: /newtable <规则> [选项=值 ...] [bots=N]\n可用规则: {presets}", "Usage: /newtable <preset> [option=value ...] [bots=N]\nPresets: {presets}"),
     "newtable.group_only": ("请在群里用 /newtable 开桌。", "Use /newtable in a group."),
@@ -153,6 +154,7 @@ UI: dict[str, tuple[str, str]] = {
     "err.not_seated": ("你没有入座", "You have no seat here"),
     "err.no_table": ("本群没有牌桌。用 /newtable 开一桌。", "No table in this group. /newtable opens one."),
     "err.only_creator": ("只有开桌人可以结束牌桌", "Only the table's creator can stop it"),
+    "err.only_admin": ("只有群管理员可以设置本群语言", "Only the group's admins can set its language"),
     "err.bad_link": ("链接无效", "This link is not valid"),
 }
 

@@ -132,3 +132,20 @@ async def test_ask_counts_is_answered_in_the_group(harness):
     note = await h.sim.wait_for_message(h.group_id, lambda m: "问张数" in (m.text or ""), timeout=20)
     assert "王芳" in note.text and ">10" in note.text
     h.assert_no_errors()
+
+
+async def test_group_admin_sets_the_group_language(harness):
+    h = harness
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[1].say(h.group_id, "/lang en")  # not an admin
+    m = await h.sim.wait_for_message(h.group_id, after=last, timeout=10)
+    assert "管理员" in m.text
+    h.players[0].say(h.group_id, "/lang en")  # the group's owner
+    m = await h.sim.wait_for_message(h.group_id, after=m, timeout=10)
+    assert m.text == "This group's language: English"
+    h.players[0].say(h.group_id, "/newtable guandan-team deals=1")
+    lobby = await h.sim.wait_for_message(h.group_id, lambda x: "Join S" in str(x.reply_markup), after=m, timeout=10)
+    assert "Guandan" in lobby.text
+    # a Chinese-speaking player still gets Chinese answers
+    answer = await h.players[1].tap(h.group_id, "Join E")
+    assert answer.text == "已入座 东"
