@@ -15,7 +15,6 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import t
 from bot.views import (
     ctext,
-    group_hand,
     hand_keyboard,
     hand_lines,
     lobby,
@@ -26,7 +25,7 @@ from bot.views import (
     side_name,
     suit_text,
 )
-from engine.cards import cards_text, parse_cards
+from engine.cards import parse_cards
 from engine.errors import RuleError
 
 __all__ = ["lobby", "open_chat_button", "seat_name", "table_message", "hand_message", "announcement", "ANNOUNCED"]
@@ -422,7 +421,6 @@ def shengji_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
                               level=rank_text(after[nd % 2]))
     lines.append(t(lang, "sum.levels", a=side_name(lang, 0), la=rank_text(after[0]), b=side_name(lang, 1),
                    lb=rank_text(after[1])) + next_part)
-    del dealer
     return "\n".join(lines)
 
 
@@ -439,11 +437,3 @@ def guandan_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
         lines.append(t(lang, "sum.gd_gain", side=side_name(lang, int(ws)), gain=d.get("gain", 0)))
     lines.append(t(lang, "sum.levels", a=side_name(lang, 0), la=lv[0], b=side_name(lang, 1), lb=lv[1]))
     return "\n".join(lines)
-
-
-def group_rows(game: str, hand: list[int], trump: int | None, level: int | None) -> int:
-    return len(group_hand(game, hand, trump, level))
-
-
-def cards_label(lang: str, cards: list[int]) -> str:
-    return ctext(lang, cards_text(cards))
