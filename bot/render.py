@@ -404,9 +404,14 @@ def shengji_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
     if d.get("capture"):
         lines[0] += t(lang, "sum.sj_capture", capture=d.get("capture"), mult=d.get("capture_multiplier"))
     winner = d.get("winner")
+    # the engine gives ``winner`` as a side (int) and ``winner_role`` ("dealer" / "defenders")
+    role_text = d.get("winner_role")
+    if not isinstance(role_text, str):
+        role_text = winner if isinstance(winner, str) else None
     role = None
+    if role_text is not None:
+        role = "dealers" if role_text.startswith("dealer") else "defenders"
     if isinstance(winner, str) and dealer is not None:
-        role = "dealers" if winner.startswith("dealer") else "defenders"
         winner = dealer % 2 if role == "dealers" else (dealer + 1) % 2
     if isinstance(winner, int):
         if d.get("steps"):

@@ -108,6 +108,22 @@ def test_shengji_summary_says_who_keeps_or_takes_the_deal():
     assert "南北 升 3 级" in up and "南北 5" in up
 
 
+def test_shengji_summary_announces_a_defenders_takeover_from_the_engine_summary():
+    """rules.md deal settlement: defenders with 80-115 take the deal without a level change (上台), not 保庄.
+
+    The engine's deal_over gives ``winner`` as a side number and ``winner_role`` as the role."""
+    from engine.game import Event
+
+    d = {"deal": 2, "dealer": 0, "points": 95, "steps": 0, "levels_before": [3, 2], "levels_after": [3, 2],
+         "next_dealer": 1, "kitty": "♠5", "capture": 0, "winner": 1, "winner_role": "defenders"}
+    zh = render.announcement("zh", "shengji", Event("deal_over", d), NAMES)
+    assert "东西 上台" in zh and "保庄" not in zh
+    en = render.shengji_summary("en", d, NAMES)
+    assert "E-W take the deal" in en
+    kept = render.shengji_summary("zh", dict(d, points=60, winner=0, winner_role="dealer", next_dealer=2), NAMES)
+    assert "南北 保庄" in kept
+
+
 def test_deal_marker_changes_with_each_deal_and_redeal():
     assert render.deal_marker("shengji", {"table": {"phase": "play", "deal": 3, "redeal": 1}}) == 301
     assert render.deal_marker("guandan", {"phase": "play", "deal_no": 2}) == 2
