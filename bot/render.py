@@ -33,7 +33,12 @@ __all__ = ["lobby", "open_chat_button", "seat_name", "table_message", "hand_mess
 SCREEN_TZ = ZoneInfo("Asia/Shanghai")  # time is UTC inside, China time on screen
 
 ANNOUNCED = {"deal_over", "match_over", "throw_failed", "paused", "redeal", "time_up", "counts", "blackout",
-             "kitty_turned"}
+             "kitty_turned", "deal_abandoned"}
+
+
+def _finishes_deal(options: dict[str, Any] | None) -> bool:
+    """D2: the option ``time_up_finishes_deal`` (default True): is the deal in progress played out at time-up?"""
+    return bool((options or {}).get("time_up_finishes_deal", True))
 
 
 def _pub(view: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +168,7 @@ def shengji_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
     elif phase in ("deal_over", "match_over"):
         lines.append(t(lang, "table.deal_over"))
     if p.get("time_up"):
-        lines.append(t(lang, "table.time_up"))
+        lines.append(t(lang, "table.time_up" if _finishes_deal(p.get("_clocks")) else "table.time_up_stop"))
     lines.append(_turn_line(lang, "shengji", p, names))
     return lines
 
@@ -212,7 +217,7 @@ def guandan_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
         lines.append(t(lang, "gd.counts", list=" · ".join(
             f"{seat_name(lang, int(s))} {_count_text(lang, v)}" for s, v in sorted(ans.items()))))
     if p.get("time_up"):
-        lines.append(t(lang, "table.time_up"))
+        lines.append(t(lang, "table.time_up" if _finishes_deal(p.get("_clocks")) else "table.time_up_stop"))
     lines.append(_turn_line(lang, "guandan", p, names))
     return lines
 
@@ -364,7 +369,9 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
 
 # --- announcements -------------------------------------------------------------------------------
 
-def announcement(lang: str, game: str, ev: Any, names: list[str]) -> str | None:
+def announcement(lang: str, game: str, ev: Any, names: list[str],
+                 options: dict[str, Any] | None = None) -> str | None:
+    """The group announcement of an engine event (None: not announced); ``options`` are the match's rules."""
     d = ev.data
     k = ev.kind
     if k == "deal_over":
@@ -376,14 +383,19 @@ def announcement(lang: str, game: str, ev: Any, names: list[str]) -> str | None:
                  la=lv[0], b=side_name(lang, 1), lb=lv[1], reason=t(lang, f"reason.{d.get('reason')}"),
                  deals=d.get("deals", ""))
     if k == "throw_failed":
-        return t(lang, "ann.throw_failed", who=names[d["seat"]], cards=ctext(lang, d.get("cards", "")),
+        if d.get("holder") is not None and d.get("beating") and d.get("unit"):
+            return t(lang, "ann.throw_failed", holder=names[int(d["holder"])], beating=ctext(lang, d["beating"]),
+                     unit=ctext(lang, d["unit"]), penalty=d.get("penalty", 0))
+        return t(lang, "ann.throw_failed_plain", who=names[d["seat"]], cards=ctext(lang, d.get("cards", "")),
                  penalty=d.get("penalty", 0))
     if k == "paused":
         return t(lang, "ann.paused", n=d.get("redeals", ""))
     if k == "redeal":
         return t(lang, "ann.redeal")
     if k == "time_up":
-        return t(lang, "ann.time_up")
+        return t(lang, "ann.time_up" if _finishes_deal(options) else "ann.time_up_stop")
+    if k == "deal_abandoned":
+        return t(lang, "ann.deal_abandoned", deal=d.get("deal", d.get("deal_no", "")))
     if k == "counts":
         ans = d.get("answer") or {}
         return t(lang, "ann.counts", who=names[int(d["by"])], list=" · ".join(

@@ -687,7 +687,7 @@ class Runtime:
         names = await self.player_names(row.table_id, lang)
         for ev in interesting:
             try:
-                text = render.announcement(lang, row.game, ev, names)
+                text = render.announcement(lang, row.game, ev, names, table.options_json)
             except Exception:
                 log.exception("could not render %s", ev.kind)
                 text = None

@@ -57,3 +57,19 @@ def test_language_choice():
     assert cards("zh", "SJ ♠10 BJ") == "小王 ♠10 大王"
     assert t("zh", "err.stale") == "这个按钮已过期"
     assert t("en", "err.not_your_table") == "This is not your seat"
+
+
+def test_guandan_return_errors_name_the_configured_rank_limit():
+    """D8 with return_max_rank = J: the error says J, not a hard-coded 10."""
+    from engine.cards import parse_cards
+    from engine.guandan.tribute import check_return
+
+    hand = parse_cards("♠3 ♠J ♥Q ♥K")
+    with pytest.raises(RuleError) as above:
+        check_return(hand, 2, parse_cards("♥Q")[0], max_rank=11)
+    assert "J 或以下" in rule_error("zh", above.value) and "10" not in rule_error("zh", above.value)
+    assert "rank J or lower" in rule_error("en", above.value)
+    high = parse_cards("♥Q ♥K ♠A")
+    with pytest.raises(RuleError) as lowest:
+        check_return(high, 2, parse_cards("♠A")[0], max_rank=11)
+    assert "你没有 J 或以下的牌" in rule_error("zh", lowest.value)

@@ -144,3 +144,37 @@ def test_guandan_selection_with_several_readings_offers_one_button_each():
     assert not any(x.startswith("出牌") for x in labels)
     datas = [b.callback_data for b in _buttons(markup)]
     assert "r:9:1:sf7.5" in datas
+
+
+def test_failed_throw_announcement_names_holder_beating_cards_and_forced_unit():
+    """rules.md 甩牌: the table is told who beats the throw, with what, and which unit is played instead."""
+    from engine.game import Event
+
+    ev = Event("throw_failed", {"seat": 0, "cards": "♥A ♥Q ♥Q", "penalty": 40, "holder": 1,
+                                "beating": "♥K ♥K", "unit": "♥Q ♥Q"})
+    assert render.announcement("zh", "shengji", ev, NAMES) == "甩牌失败:李四有更大的 ♥K ♥K,改出 ♥Q ♥Q,罚 40 分"
+    assert render.announcement("en", "shengji", ev, NAMES) == (
+        "Failed throw: 李四 holds higher ♥K ♥K; ♥Q ♥Q is played instead, 40 points charged")
+
+
+def test_time_up_without_finishing_the_deal_announces_the_abandoned_deal():
+    """D2 with time_up_finishes_deal = false: no "the deal in progress is the last"; the stopped deal is told."""
+    from engine.game import Event
+
+    stop = {"time_up_finishes_deal": False}
+    zh = render.announcement("zh", "shengji", Event("time_up", {}), NAMES, stop)
+    en = render.announcement("en", "guandan", Event("time_up", {"deal_no": 3}), NAMES, stop)
+    assert "打完本副" not in zh and "last" not in en and "⏰" in zh
+    assert "打完本副" in render.announcement("zh", "shengji", Event("time_up", {}), NAMES, {})
+    assert "deal 4 stops" in render.announcement("en", "shengji", Event("deal_abandoned", {"deal": 4}), NAMES, stop)
+    assert "第 2 副" in render.announcement("zh", "guandan", Event("deal_abandoned", {"deal_no": 2}), NAMES, stop)
+
+
+def test_time_up_table_line_follows_time_up_finishes_deal():
+    """D2: the table message does not promise the deal is played out when the option is off."""
+    m = new_match("shengji", ShengjiOptions(bid_window_seconds=0, time_up_finishes_deal=False), 5)
+    m = _play_until(m, lambda x: x.public_view()["table"]["phase"] == "play")
+    m.apply("sys time_up")
+    text, _ = render.table_message("zh", "shengji", m.public_view(), NAMES, None, None, "T",
+                                   clocks={"time_up_finishes_deal": False})
+    assert "比赛时间到" in text and "打完本副" not in text
