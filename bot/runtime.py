@@ -650,7 +650,8 @@ class Runtime:
             if row.status != "playing" or row.version != version or m.finished:
                 return
             try:
-                if row.game == "shengji" and getattr(m.options, "on_timeout", "autoplay") == "forfeit_deal":
+                # D6: both engines take "sys forfeit_deal <seat>" (Shengji and Guandan)
+                if getattr(m.options, "on_timeout", "autoplay") == "forfeit_deal":
                     action = f"sys forfeit_deal {seat}"
                 else:
                     action = m.auto_action(seat)

@@ -6,6 +6,7 @@ import asyncio
 
 from bot import store
 from bot.autodrive import drive
+from storage import service
 from tests.e2e.test_play import open_table, rt
 
 
@@ -149,3 +150,15 @@ async def test_group_admin_sets_the_group_language(harness):
     # a Chinese-speaking player still gets Chinese answers
     answer = await h.players[1].tap(h.group_id, "Join E")
     assert answer.text == "已入座 东"
+
+
+async def test_guandan_move_clock_with_forfeit_deal_forfeits_the_deal(harness):
+    """D6 on_timeout = forfeit_deal in Guandan: the player who runs out of time loses the deal (not auto-played)."""
+    h = harness
+    last = h.sim.last_bot_message(h.group_id)
+    match_id = await open_table(h, "/newtable guandan-team deals=2 play_clock=1 on_timeout=forfeit_deal")
+    note = await h.sim.wait_for_message(h.group_id, lambda m: "超时" in (m.text or ""), after=last, timeout=30)
+    assert "本副判负" in note.text and "自动出牌" not in note.text
+    await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), after=last, timeout=20)
+    records = await service.action_log(rt(h).db, match_id)
+    assert any(r.action.startswith("sys forfeit_deal") for r in records)
