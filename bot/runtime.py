@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -68,6 +69,9 @@ class Runtime:
         self._seeds: dict[int, int] = {}
         self._chat_langs: dict[int, str] = {}
         self.seen_users: set[tuple[Any, ...]] = set()  # users stored since start-up (handlers skip the write)
+        # called with (match_id, match_over event data) once a match's result is committed and announced
+        # (in a task of their own, one after the other; a hook that raises is logged and the next one runs)
+        self.match_over_hooks: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
 
     # --- life cycle -------------------------------------------------------------------------
 
@@ -703,6 +707,18 @@ class Runtime:
                 await store.set_table(self.db, table.id, status="finished")
                 await self.scheduler.cancel(self.db, "move_clock", f"match:{match_id}")
                 await self.scheduler.cancel(self.db, "match_time", f"match:{match_id}:time")
+                if self.match_over_hooks:
+                    self._spawn(self._match_over(match_id, dict(ev.data)))
+
+    async def _match_over(self, match_id: int, data: dict[str, Any]) -> None:
+        """Run ``match_over_hooks`` (the tournament side records the result and moves the bracket on)."""
+        for hook in list(self.match_over_hooks):
+            try:
+                await hook(match_id, dict(data))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("match_over hook %r failed for match %s", hook, match_id)
 
     async def render_match(self, match_id: int) -> None:
         row, m, table, seats = await self.match_context(match_id)

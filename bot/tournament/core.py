@@ -119,19 +119,8 @@ class TournamentBot:
         if clock is not None:
             self.scheduler.clock = clock
         register_deadlines(self.scheduler, self)
-        hooks = getattr(self.rt, "match_over_hooks", None)
-        if isinstance(hooks, list):
-            hooks.append(self.on_match_over)
-        else:
-            original = self.rt.announce
-
-            async def announce(match_id: int, events: list[Any], **kw: Any) -> None:
-                await original(match_id, events, **kw)
-                for ev in events:
-                    if ev.kind == "match_over":
-                        self.spawn(self.on_match_over(match_id, dict(ev.data)))
-
-            self.rt.announce = announce
+        if self.on_match_over not in self.rt.match_over_hooks:
+            self.rt.match_over_hooks.append(self.on_match_over)
         await self.scheduler.rearm()
         await self.catch_up()
 
