@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,10 @@ class SimUserHandle:
     def dm(self, text: str) -> SimMessage:
         """Write to the bot in the private chat."""
         return self.sim.user_sends_text(self.user_id, self.user_id, text)
+
+    def send_document(self, chat_id: int, content: bytes | str, file_name: str, **kwargs: Any) -> SimMessage:
+        """Send a file (``mime_type``, ``caption``, ``reply_to_message_id`` optional); private chat: ``user_id``."""
+        return self.sim.user_sends_document(self.user_id, chat_id, content, file_name, **kwargs)
 
     def press(self, chat_id: int, message_id: int, callback_data: str | None = None, *, text: str | None = None) -> str:
         return self.sim.press_button(self.user_id, chat_id, message_id, callback_data, text=text)
@@ -106,6 +111,13 @@ class SimulatorClient:
 
     async def send(self, user_id: int, chat_id: int, text: str) -> Any:
         return await self._call("POST", "send", {"user_id": user_id, "chat_id": chat_id, "text": text})
+
+    async def send_document(self, user_id: int, chat_id: int, content: bytes | str, file_name: str,
+                            mime_type: str | None = None, caption: str | None = None) -> Any:
+        data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+        return await self._call("POST", "document", {
+            "user_id": user_id, "chat_id": chat_id, "file_name": file_name, "mime_type": mime_type,
+            "caption": caption, "content_base64": base64.b64encode(data).decode("ascii")})
 
     async def start(self, user_id: int, payload: str | None = None) -> Any:
         return await self._call("POST", "start", {"user_id": user_id, "payload": payload})

@@ -5,6 +5,7 @@ All take and return JSON. Errors: ``{"ok": false, "error": "..."}`` with status 
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,9 @@ def message_view(sim: BotApiSimulator, message: SimMessage) -> dict[str, Any]:
         "reply_markup": message.reply_markup,
         "edit_count": message.edit_count,
         "deleted": message.deleted,
+        "document": None if message.document is None else {
+            "file_id": message.document["file_id"], "file_name": message.document.get("filename"),
+            "mime_type": message.document.get("mime_type"), "file_size": len(message.document.get("bytes", b""))},
     }
 
 
@@ -67,6 +71,15 @@ def add_control_routes(app: web.Application, sim: BotApiSimulator) -> None:
     def send(b: dict[str, Any]) -> Any:
         return message_view(sim, sim.user_sends_text(int(b["user_id"]), int(b["chat_id"]), str(b["text"])))
 
+    def document(b: dict[str, Any]) -> Any:
+        if "content_base64" in b:
+            content: bytes | str = base64.b64decode(str(b["content_base64"]), validate=True)
+        else:
+            content = str(b["content"])
+        return message_view(sim, sim.user_sends_document(int(b["user_id"]), int(b["chat_id"]), content,
+                                                         str(b["file_name"]), mime_type=b.get("mime_type"),
+                                                         caption=b.get("caption")))
+
     def start(b: dict[str, Any]) -> Any:
         return message_view(sim, sim.user_starts_bot(int(b["user_id"]), b.get("payload")))
 
@@ -99,6 +112,7 @@ def add_control_routes(app: web.Application, sim: BotApiSimulator) -> None:
         "groups": add_group,
         "send": send,
         "start": start,
+        "document": document,
         "press": press,
         "block": block,
     }.items():

@@ -17,6 +17,7 @@ import itertools
 import json
 import logging
 import math
+import mimetypes
 import re
 import time
 from collections import Counter
@@ -1207,6 +1208,60 @@ class BotApiSimulator:
                                                       reply_to=reply_to_message_id))
         self._event("user_text", chat.id, message_id=message.message_id, user_id=user_id, text=text)
         if self._delivered_to_bot(chat, text, entities, reply_to_message_id):
+            self._enqueue("message", self.message_api(message))
+        else:
+            self._bump()
+        return message
+
+    def user_sends_document(self, user_id: int, chat_id: int, content: bytes | str, file_name: str, *,
+                            mime_type: str | None = None, caption: str | None = None,
+                            reply_to_message_id: int | None = None) -> SimMessage:
+        """The user sends a file (a ``Message`` with ``document``) in ``chat_id`` (private chat: ``user_id``).
+
+        The file is stored like the bot's uploads: ``getFile`` gives its ``file_path`` and the bot downloads it
+        from ``/file/bot<token>/<file_path>`` (PTB: ``base_file_url``). ``str`` content is sent as UTF-8.
+        A caption starting with a command gets ``bot_command`` entities; in groups with privacy mode on the
+        bot receives the document only when its caption is a command for it or it replies to the bot.
+        """
+        user = self._user(user_id)
+        data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+        if not data:
+            raise SimulatorError("empty file")  # Telegram refuses to send an empty file
+        if not file_name:
+            raise SimulatorError("a document needs a file name")
+        if chat_id == user_id:
+            if user.blocked:
+                raise SimulatorError(f"user {user_id} blocked the bot: user_starts_bot() unblocks it")
+            chat = self._private_chat(user_id)
+            user.started = True
+        else:
+            group = self.chats.get(chat_id)
+            if group is None or not group.is_group:
+                raise SimulatorError(f"no chat {chat_id} the user can write in (private chat id = user id)")
+            chat = group
+            if user_id not in chat.members:
+                raise SimulatorError(f"user {user_id} is not a member of group {chat_id}")
+        if reply_to_message_id is not None and reply_to_message_id not in chat.messages:
+            raise SimulatorError(f"no message {reply_to_message_id} in chat {chat_id}")
+        if mime_type is None:
+            mime_type = mimetypes.guess_type(file_name)[0] or "application/octet-stream"
+        number = next(self._file_ids)
+        safe_name = re.sub(r"[^A-Za-z0-9._-]", "_", file_name)
+        stored = StoredFile(file_id=f"SIMFILE{number:06d}-user-document", file_unique_id=f"SIMU{number:06d}",
+                            content=data, filename=file_name, mime_type=mime_type,
+                            path=f"documents/user_{number}_{safe_name}")
+        self.files[stored.file_id] = stored
+        entities = command_entities(caption) if caption else []
+        version = MessageVersion(text=None, entities=entities, reply_markup=None, date=self._now(), caption=caption,
+                                 method="user")
+        message = self._new_message(chat, from_id=user_id, from_bot=False, version=version,
+                                    reply_to=reply_to_message_id)
+        message.document = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "bytes": data,
+                            "filename": file_name, "mime_type": mime_type}
+        self._store(chat, message)
+        self._event("user_document", chat.id, message_id=message.message_id, user_id=user_id, text=caption,
+                    data={"filename": file_name, "size": len(data)})
+        if self._delivered_to_bot(chat, caption or "", entities, reply_to_message_id):
             self._enqueue("message", self.message_api(message))
         else:
             self._bump()

@@ -145,7 +145,7 @@ def format_chat(
             if e.chat_id != chat_id or e.seq <= since_seq:
                 continue
             message = chat.messages.get(e.message_id or 0)
-            if e.kind in ("send", "user_text") and message is not None:
+            if e.kind in ("send", "user_text", "user_document") and message is not None:
                 out.append(head(message, message.versions[0].date))
                 out.extend(textwrap.indent("\n".join(_body(message.versions[0], message, show_buttons)), indent).splitlines())
             elif e.kind == "edit" and message is not None:
