@@ -11,6 +11,8 @@
   (blocked, never started) and "chat not found" are handed to ``on_error`` and never raised.
 
 Calls to one chat keep their order.  ``send`` returns the new message id (or None on failure).
+Files go through the same queues: ``send_document`` (bytes and a file name) and ``send_photo``
+(PNG/JPEG bytes), with the same rate limits, RetryAfter handling and error reporting.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
 
 
 class Sender(Protocol):
@@ -40,6 +43,15 @@ class Sender(Protocol):
     async def send_message(self, chat_id: int, text: str, reply_markup: Any | None) -> int: ...
 
     async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None: ...
+
+
+class FileSender(Protocol):
+    """The file calls (``send_document`` / ``send_photo`` ops need a sender that has them)."""
+
+    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str | None,
+                            reply_markup: Any | None) -> int: ...
+
+    async def send_photo(self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None) -> int: ...
 
 
 def markup_json(markup: Any | None) -> Any:
@@ -58,11 +70,13 @@ def content_hash(text: str, markup: Any | None) -> str:
 
 @dataclass
 class _Op:
-    kind: str  # "send" | "edit"
+    kind: str  # "send" | "edit" | "document" | "photo" (text: the caption)
     chat_id: int
     text: str
     markup: Any | None
     message_id: int | None = None
+    data: bytes | None = None
+    filename: str | None = None
     future: asyncio.Future[int | None] | None = None
     tries: int = 0
     done_events: list[asyncio.Event] = field(default_factory=list)
@@ -92,6 +106,7 @@ class OutboxStats:
     calls: int = 0
     sends: int = 0
     edits: int = 0
+    files: int = 0  # documents and photos sent
     skipped_edits: int = 0
     coalesced_edits: int = 0
     retry_after: int = 0
@@ -203,6 +218,28 @@ class Outbox:
         """Queue a new message; returns its id once sent (None when Telegram refused it)."""
         return await self.send_nowait(chat_id, text, markup)
 
+    def send_document_nowait(self, chat_id: int, data: bytes, filename: str, caption: str = "",
+                             markup: Any | None = None) -> asyncio.Future[int | None]:
+        fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Op("document", chat_id, _clip(caption, MAX_CAPTION), markup, future=fut, data=bytes(data),
+                          filename=filename))
+        return fut
+
+    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str = "",
+                            markup: Any | None = None) -> int | None:
+        """Queue a file (bytes named ``filename``); returns its message id once sent (None when refused)."""
+        return await self.send_document_nowait(chat_id, data, filename, caption, markup)
+
+    def send_photo_nowait(self, chat_id: int, data: bytes, caption: str = "",
+                          markup: Any | None = None) -> asyncio.Future[int | None]:
+        fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Op("photo", chat_id, _clip(caption, MAX_CAPTION), markup, future=fut, data=bytes(data)))
+        return fut
+
+    async def send_photo(self, chat_id: int, data: bytes, caption: str = "", markup: Any | None = None) -> int | None:
+        """Queue a picture (PNG/JPEG bytes); returns its message id once sent (None when refused)."""
+        return await self.send_photo_nowait(chat_id, data, caption, markup)
+
     def edit(self, chat_id: int, message_id: int, text: str, markup: Any | None = None) -> None:
         """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes."""
         text = _clip(text)
@@ -310,6 +347,14 @@ class Outbox:
             if op.kind == "send":
                 mid = await self.sender.send_message(op.chat_id, text, markup)
                 self.stats.sends += 1
+            elif op.kind in ("document", "photo"):
+                files: Any = self.sender
+                assert op.data is not None
+                if op.kind == "document":
+                    mid = await files.send_document(op.chat_id, op.data, op.filename or "file", text or None, markup)
+                else:
+                    mid = await files.send_photo(op.chat_id, op.data, text or None, markup)
+                self.stats.files += 1
             else:
                 assert op.message_id is not None
                 await self.sender.edit_message_text(op.chat_id, op.message_id, text, markup)
@@ -354,6 +399,9 @@ class Outbox:
             await self._sleep(min(2.0, 0.2 * (2 ** op.tries)) / max(1.0, self.rate_scale / 4))
             self._retry(op)
             return
+        if op.kind in ("document", "photo"):  # never edited: no hash to keep
+            self._finish(op, mid)
+            return
         digest = content_hash(text, markup)
         if mid is not None:
             self._last_hash[(op.chat_id, mid)] = digest
@@ -391,8 +439,8 @@ class Outbox:
                 log.exception("outbox: on_error hook failed")
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+def _clip(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _seconds(value: object) -> float:
@@ -414,3 +462,13 @@ class BotSender:
     async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None:
         await self.bot.edit_message_text(chat_id=chat_id, message_id=message_id, text=text,
                                          reply_markup=reply_markup)
+
+    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str | None,
+                            reply_markup: Any | None) -> int:
+        msg = await self.bot.send_document(chat_id=chat_id, document=data, filename=filename, caption=caption,
+                                           reply_markup=reply_markup)
+        return int(msg.message_id)
+
+    async def send_photo(self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None) -> int:
+        msg = await self.bot.send_photo(chat_id=chat_id, photo=data, caption=caption, reply_markup=reply_markup)
+        return int(msg.message_id)

@@ -2,7 +2,7 @@
 
 ``TournamentBot`` lives in ``application.bot_data["tournaments"]``; it uses the play side's runtime
 (``bot_data["runtime"]``: database, outbox, deadline scheduler, tables) and never calls Telegram
-except through the outbox (documents go through ``send_document``, which the outbox has no op for).
+except through the outbox (texts, and files and pictures through ``send_document``).
 
 Timers are deadline rows (kinds in ``KINDS``), so they survive restarts; each payload carries the
 match's start time, and a handler whose match was moved or decided meanwhile does nothing.
@@ -78,29 +78,15 @@ class TournamentBot:
         return self.rt.send(chat_id, text, markup)
 
     async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str = "",
-                            photo: bool = False) -> None:
-        """Send a file or a photo (the outbox has no op for them): waits out flood control, never raises."""
-        from telegram.error import RetryAfter
-
-        scale = max(1.0, float(getattr(self.rt.settings, "TELEGRAM_RATE_SCALE", 1.0) or 1.0))
-        if self.rt.outbox is not None:
-            await self.rt.outbox.flush()
-        for attempt in range(5):
-            try:
-                if photo:
-                    await self.app.bot.send_photo(chat_id=chat_id, photo=data, caption=caption or None)
-                else:
-                    await self.app.bot.send_document(chat_id=chat_id, document=data, filename=filename,
-                                                     caption=caption or None)
-                return
-            except RetryAfter as exc:
-                wait = getattr(exc, "_retry_after", 1)  # a timedelta (PTB 22.2+) or seconds; no warning
-                seconds = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
-                await asyncio.sleep(min(30.0, seconds / scale + 0.05 * (attempt + 1)))
-            except Exception as exc:  # never fatal: the text announcement is already out
-                log.warning("sendDocument to %s failed: %s", chat_id, exc)
-                return
-        log.warning("sendDocument to %s failed: flood control", chat_id)
+                            photo: bool = False) -> int | None:
+        """Send a file (or, ``photo``, a picture) through the outbox: after the texts queued before it, at
+        the chat's pace, RetryAfter waited out, a refused chat reported; returns the message id or None."""
+        outbox = self.rt.outbox
+        if outbox is None:
+            return None
+        if photo:
+            return await outbox.send_photo(chat_id, data, caption)  # type: ignore[no-any-return]
+        return await outbox.send_document(chat_id, data, filename, caption)  # type: ignore[no-any-return]
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -204,8 +190,6 @@ class TournamentBot:
             target = row.group_chat_id or row.created_by
             self.send(target, text)
             data = json.dumps(eng.draw.published(reveal=True), ensure_ascii=False, indent=1).encode("utf-8")
-            if self.rt.outbox is not None:
-                await self.rt.outbox.flush()
             await self.send_document(target, data, f"draw-{tid}.json", tt(lang, "draw.caption"))
             await self._schedule(row)
         return None

@@ -710,8 +710,6 @@ async def cmd_export(update: Update, context: Ctx, tb: TournamentBot, lang: str,
     users = await ts.user_names(tb.db, players)
     eng = ts.load_engine(row) if row.state_json else None
     rows = await ts.matches(tb.db, row.id)
-    if tb.rt.outbox is not None:
-        await tb.rt.outbox.flush()
     files = _rendered_exports(tb, row, eng, rows, users, lang) if eng is not None else None
     if files is None:
         files = [(f"tournament-{row.id}.csv", views.export_csv(row, entries, rows, eng, users))]

@@ -23,6 +23,12 @@ class FakeSender:
     async def edit_message_text(self, chat_id, message_id, text, reply_markup):
         await self._call("edit", chat_id, text)
 
+    async def send_document(self, chat_id, data, filename, caption, reply_markup):
+        return await self._call("document", chat_id, f"{filename}:{len(data)}:{caption}")
+
+    async def send_photo(self, chat_id, data, caption, reply_markup):
+        return await self._call("photo", chat_id, f"{len(data)}:{caption}")
+
     async def _call(self, kind, chat_id, text):
         if chat_id in self.forbidden:
             raise Forbidden("Forbidden: bot was blocked by the user")
@@ -153,3 +159,42 @@ async def test_edit_of_a_deleted_message_is_reported():
     await box.flush()
     await box.stop()
     assert missing == [(-3, 77)]
+
+
+async def test_documents_and_photos_share_the_chat_queue_order_and_rate_limit():
+    """Files (the draw JSON, exports, the bracket picture) keep their place among the texts and the pacing."""
+    sender = FakeSender()
+    scale = 10
+    box = Outbox(sender, rate_scale=scale)
+    box.start()
+    first = box.send_nowait(-7, "the draw")
+    doc = box.send_document_nowait(-7, b"{}", "draw-1.json", "the draw file")
+    photo = box.send_photo_nowait(-7, b"\x89PNG", "bracket")
+    await asyncio.gather(first, doc, photo)
+    await box.stop()
+    assert [(c[1], c[3]) for c in sender.calls] == [("send", "the draw"), ("document", "draw-1.json:2:the draw file"),
+                                                    ("photo", "4:bracket")]
+    assert doc.result() is not None and photo.result() is not None
+    times = [c[0] for c in sender.calls]
+    assert all(b - a >= 1.0 / scale - 0.01 for a, b in zip(times, times[1:], strict=False))
+    assert box.stats.files == 2
+
+
+async def test_document_waits_out_retry_after_and_refused_chat_is_reported():
+    sender = FakeSender()
+    sender.fail_once = RetryAfter(1)
+    reported: list[int] = []
+
+    async def on_error(chat_id, exc):
+        reported.append(chat_id)
+
+    box = Outbox(sender, rate_scale=2, on_error=on_error)
+    box.start()
+    t0 = time.monotonic()
+    assert await box.send_document(3, b"abc", "export.csv") is not None
+    assert [c[1] for c in sender.calls] == ["fail", "document"]
+    assert sender.calls[1][0] - t0 >= 0.48
+    sender.forbidden.add(9)
+    assert await box.send_photo(9, b"png") is None
+    await box.stop()
+    assert reported == [9]
