@@ -15,9 +15,14 @@ def main() -> int:
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    from bot.app import build_application
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import-time noise
+    from bot.app import StartupError, build_application
 
-    app = build_application(settings)
+    try:
+        app = build_application(settings)
+    except StartupError as exc:  # one clear line for the person starting the bot
+        print(str(exc), file=sys.stderr)
+        return 3
     app.run_polling(allowed_updates=["message", "callback_query"], timeout=settings.POLL_TIMEOUT)
     return 0
 

@@ -9,6 +9,7 @@ pending deadlines), resume live tables and register the commands in both languag
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from telegram.ext import Application, ApplicationBuilder
@@ -16,6 +17,23 @@ from telegram.ext import Application, ApplicationBuilder
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+class StartupError(RuntimeError):
+    """The bot cannot start; the message is one line saying what to do (``python -m bot`` prints it)."""
+
+
+def check_cjk_font() -> Path:
+    """Start-up check: a CJK font that draws Chinese, for the bracket image (else tofu boxes).
+
+    StartupError (one line: what to install, or how to point ``BOT_CJK_FONT`` at a font) when missing."""
+    from bot.tournament_render import FontMissing, ensure_cjk_font
+
+    try:
+        return ensure_cjk_font()
+    except FontMissing as exc:
+        line = " ".join(str(exc).split())
+        raise StartupError(f"CJK font missing: {line}") from exc
 
 
 class BotApplication(Application):  # type: ignore[type-arg]
@@ -49,10 +67,13 @@ async def _post_init(app: Any) -> None:
 
 
 def build_application(settings: Settings | None = None) -> Any:
-    """The PTB 22 Application of the bot (long polling by default)."""
+    """The PTB 22 Application of the bot (long polling by default).
+
+    StartupError when the bot cannot run (no CJK font for the bracket image)."""
     from bot.handlers import register
 
     settings = settings or Settings()
+    check_cjk_font()
     builder = (
         ApplicationBuilder()
         .application_class(BotApplication)
