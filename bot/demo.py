@@ -1,11 +1,15 @@
-"""``make demo``: the offline demo (no token needed).
+"""``make demo``: the offline demo (no token needed), in two parts.
 
-Starts the Bot API simulator, the real bot on SQLite in a temporary folder, and four simulated
+Part 1 (play): starts the Bot API simulator, the real bot on SQLite in a temporary folder, and four simulated
 people.  They start the bot, join a table in the group through the join buttons, press Start,
 and play their seats by typing in their private chats (the engine's computer player chooses
 what they type).  A short Shengji match (``deals=3``) and one Guandan deal follow; the demo
 prints what the group saw and what one player's private chat saw, then the Telegram calls per
 card played and the p50/p99 time from update received to action committed.
+
+Part 2 (tournament, ``bot.tournament.demo``): a small single-elimination tournament of 8 pairs
+from 3 union groups, with the draw and its verification, a late pair forfeiting, the prize list
+and the bracket image saved under ``demo-output/``.  ``--only play|tournament`` runs one part.
 
 ``--replay shengji|guandan`` prints a computer-played deal in the terminal instead
 (``python -m bot.demo --replay shengji --seed 7``).
@@ -20,6 +24,7 @@ import os
 import sys
 import tempfile
 import time
+from typing import Any
 
 from bot.i18n import t
 
@@ -42,6 +47,17 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
 
     out: dict[str, object] = {}
     say = (lambda *a: None) if quiet else print
+    zh = lang != "en"
+    say("== " + (f"第一部分：群里开桌，四个模拟用户在私聊里打牌（双升 {shengji_deals} 副，掼蛋 {guandan_deals} 副）" if zh
+                 else f"Part 1: a table in a group, four simulated people playing from their private chats "
+                      f"(Shengji {shengji_deals} deal{'s' if shengji_deals != 1 else ''}, "
+                      f"Guandan {guandan_deals} deal{'s' if guandan_deals != 1 else ''})"))
+    say("   " + ("张伟、王芳、李娜、刘洋 通过按钮入座；每一步由电脑选择，再由他们在私聊里打字出牌。" if zh else
+                 "张伟, 王芳, 李娜 and 刘洋 take their seats with the buttons; the computer player chooses each "
+                 "move and they type it in their private chats."))
+    say("   " + ("下面先是群里看到的（每条消息的最终样子），再是 张伟 的私聊。" if zh else
+                 "Below: what the group saw (each message as it ended), then 张伟's private chat."))
+    say()
     with tempfile.TemporaryDirectory() as tmp:
         async with BotApiSimulator(rate_scale=rate_scale) as sim:
             code = "en" if lang == "en" else "zh-hans"
@@ -63,6 +79,7 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                         ("guandan", f"/newtable guandan-team deals={guandan_deals} seed={seed}", guandan_deals)):
                     calls0 = sim.stats.calls_excluding_polling()
                     methods0 = dict(sim.stats.calls)
+                    rl0 = sim.stats.rate_limited
                     rt = real.app.bot_data["runtime"]
                     cards0, lat0 = rt.metrics.cards_played, len(rt.metrics.latencies)
                     last = sim.last_bot_message(GROUP)
@@ -98,18 +115,95 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                     out[game] = {"calls": calls, "cards": cards, "calls_per_card": round(calls / max(cards, 1), 3),
                                  "p50_ms": round(p50, 1), "p99_ms": round(p99, 1), "actions": len(lats),
                                  "seconds": round(time.perf_counter() - started, 1),
-                                 "rate_limited_429": sim.stats.rate_limited, "by_method": by_method}
+                                 "rate_limited_429": sim.stats.rate_limited - rl0, "rate_scale": rate_scale, "by_method": by_method}
                 say(format_chat(sim, GROUP, mode="final", lang=lang, show_time=False))
                 say()
-                say(format_chat(sim, PEOPLE[0][0], mode="final", lang=lang, show_time=False))
+                say(private_chat(sim, PEOPLE[0][0], lang))
                 say()
                 snapshot = hand_snapshot(sim, PEOPLE[0][0], lang)
                 if snapshot:
                     say(snapshot)
                     say()
-                for game, figures in out.items():
-                    say(f"[{game}] " + ", ".join(f"{k}={v}" for k, v in figures.items()))  # type: ignore[union-attr]
+                say(figures_text(out, lang))
     return out
+
+
+MAX_ITEMS = 10
+
+
+def _items_line(name: str, items: list[str], lang: str) -> list[str]:
+    """A run of what one person typed or tapped, on one or two lines: the first few, then a count."""
+    zh = lang != "en"
+    shown = items if len(items) <= MAX_ITEMS + 2 else items[:MAX_ITEMS]
+    rest = len(items) - len(shown)
+    head = (f"{name} 打字/点按 {len(items)} 次: " if zh else
+            f"{name} typed/tapped {len(items)} time{'s' if len(items) != 1 else ''}: ")
+    body = " · ".join(shown)
+    if rest:
+        body += f" … 另外 {rest} 次" if zh else f" … {rest} more"
+    return [head + body]
+
+
+def private_chat(sim: Any, user_id: int, lang: str, indent: str = "    ") -> str:
+    """A player's private chat, condensed: the bot's messages in their final state (hand messages
+    with their edit count), and each run of the player's own typed plays and button taps on one line."""
+    from bot.simulator.transcript import LABELS, chat_title
+
+    labels = LABELS["en" if lang == "en" else "zh"]
+    chat = sim.chat(user_id)
+    user = sim.users.get(user_id)
+    name = user.display_name if user else str(user_id)
+    items: list[tuple[int, str, Any]] = [(m.seq, "message", m) for m in chat.messages.values()]
+    items += [(e.seq, "press", e) for e in sim.events if e.chat_id == user_id and e.kind == "press"]
+    out = [f"══ {chat_title(sim, user_id, lang)} ══"]
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            out.extend(indent + line for line in _items_line(name, run, lang))
+            run.clear()
+
+    for _seq, kind, item in sorted(items, key=lambda x: x[0]):
+        if kind == "press":
+            run.append(f"[{item.text}]")
+            continue
+        if not item.from_bot:
+            text = (item.text or "").strip()
+            if text.startswith("/"):
+                flush()
+                out.append(f"{name}: {text}")
+            else:
+                run.append(text)
+            continue
+        flush()
+        notes = [labels["edited"].format(n=item.edit_count)] if item.edit_count else []
+        if item.deleted:
+            notes.append(labels["deleted"])
+        out.append(f"{labels['bot']}{' (' + ', '.join(notes) + ')' if notes else ''}:")
+        content = item.text if item.text is not None else (item.caption or "")
+        out.extend(indent + line for line in content.splitlines())
+    flush()
+    return "\n".join(out)
+
+
+def figures_text(out: dict[str, Any], lang: str) -> str:
+    """The figures of part 1 (docs/performance.md), one paragraph per game."""
+    zh = lang != "en"
+    lines = ["== " + ("数字（写在 docs/performance.md）" if zh else "Figures (see docs/performance.md)")]
+    for game, f in out.items():
+        title = {"shengji": "双升" if zh else "Shengji", "guandan": "掼蛋" if zh else "Guandan"}.get(game, game)
+        methods = ", ".join(f"{k} {v}" for k, v in sorted(f["by_method"].items(), key=lambda kv: -kv[1]))
+        if zh:
+            lines.append(f"  {title}: 出牌 {f['cards']} 张, Telegram 调用 {f['calls']} 次 ({methods}), "
+                         f"每张牌 {f['calls_per_card']} 次; 收到更新 → 动作落库 p50 {f['p50_ms']} ms / "
+                         f"p99 {f['p99_ms']} ms ({f['actions']} 个动作); 429 回复 {f['rate_limited_429']} 次; "
+                         f"用时 {f['seconds']} s")
+        else:
+            lines.append(f"  {title}: {f['cards']} cards played, {f['calls']} Telegram calls ({methods}), "
+                         f"{f['calls_per_card']} per card; update received → action committed p50 {f['p50_ms']} ms / "
+                         f"p99 {f['p99_ms']} ms ({f['actions']} actions); 429 answers {f['rate_limited_429']}; "
+                         f"{f['seconds']} s")
+    return "\n".join(lines)
 
 
 def hand_snapshot(sim: object, user_id: int, lang: str) -> str | None:
@@ -139,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026, help="the deals' seed (same seed, same deals)")
     parser.add_argument("--lang", choices=["zh", "en"], default=None, help="language (default: zh, or en if LANG=en*)")
     parser.add_argument("--deals", type=int, default=3, help="Shengji deals in the demo match")
+    parser.add_argument("--only", choices=["play", "tournament"], default=None,
+                        help="run only one part (default: both, play first)")
+    parser.add_argument("--out", default="demo-output", help="folder for the bracket image (part 2)")
     args = parser.parse_args(argv)
     if args.replay is not None:
         if args.replay in ("shengji", "both"):
@@ -149,8 +246,19 @@ def main(argv: list[str] | None = None) -> int:
             guandan_replay(args.seed, args.lang)
         return 0
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(run_demo(_lang(args.lang), args.seed, shengji_deals=args.deals))
-    return 0
+    lang = _lang(args.lang)
+    ok = True
+    if args.only in (None, "play"):
+        figures = asyncio.run(run_demo(lang, args.seed, shengji_deals=args.deals))
+        ok = all(f.get("rate_limited_429") == 0 for f in figures.values())  # type: ignore[union-attr]
+    if args.only in (None, "tournament"):
+        from bot.tournament.demo import run_tournament_demo
+
+        if args.only is None:
+            print()
+        result = asyncio.run(run_tournament_demo(lang, out_dir=args.out))
+        ok = ok and bool(result.get("finished")) and bool(result.get("verified"))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 import tempfile
 import types
@@ -38,7 +39,10 @@ NAMES = ["赵一", "钱二", "孙三", "李四", "周五", "吴六", "郑七", "
 
 
 async def run_tournament_demo(lang: str = "zh", seed: int = 7, out_dir: str = "demo-output",
-                              quiet: bool = False) -> dict[str, Any]:
+                              quiet: bool = False, pairs: int = 8) -> dict[str, Any]:
+    """Run the tournament; ``pairs`` (4..8) entries, the first registering through the button."""
+    if not 4 <= pairs <= 8:
+        raise ValueError("pairs must be between 4 and 8")
     from bot.autodrive import drive
     from bot.simulator import BotApiSimulator
     from bot.simulator.runner import RealBot
@@ -47,12 +51,12 @@ async def run_tournament_demo(lang: str = "zh", seed: int = 7, out_dir: str = "d
     say = (lambda *a: None) if quiet else print
     result: dict[str, Any] = {}
     clock = ManualClock(datetime.now(UTC).replace(second=0, microsecond=0))
-    players = [4001 + i for i in range(16)]
+    players = [4001 + i for i in range(2 * pairs)]
     with tempfile.TemporaryDirectory() as tmp:
         async with BotApiSimulator(rate_scale=20.0) as sim:
             code = "en" if lang == "en" else "zh-hans"
             sim.add_user(ORGANISER, "组织者" if lang == "zh" else "Organiser", username="organiser", language_code=code)
-            for uid, name in zip(players, NAMES, strict=True):
+            for uid, name in zip(players, NAMES, strict=False):
                 sim.add_user(uid, name, username=f"u{uid}", language_code=code)
             sim.add_group(GROUP, "教工双升赛" if lang == "zh" else "Staff Shengji cup", players, [ORGANISER])
             for n, gid in enumerate(TABLES, start=1):
@@ -125,7 +129,17 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
     def local(delta: timedelta) -> str:
         return ts.local_text(clock.now() + delta, "Asia/Shanghai")
 
-    say("== " + ("第二部分：单败淘汰赛（8 对，3 个单位）" if zh else "Part 2: a single-elimination tournament (8 pairs, 3 union groups)"))
+    n = len(players) // 2
+    say("== " + (f"第二部分：单败淘汰赛（{n} 对，3 个单位，其中一对迟到判负）" if zh else
+                 f"Part 2: a single-elimination tournament ({n} pairs from 3 union groups, one pair late and forfeiting)"))
+    say("   " + ("组织者在私聊里发规程文件建赛；第一对点按钮报名并邀请搭档，其余由组织者 /register 登记；"
+                 "时钟加速：报名截止、抽签、签到、开赛按时自动进行，每场 1 副，由电脑代打。" if zh else
+                 "The organiser creates it by sending a spec file in a private chat; the first pair registers "
+                 "with the button and a partner invitation, the others through /register; clocks are "
+                 "accelerated: registration closes, the draw, check-in and the matches run on their own, "
+                 "1 deal a match, played by the computer."))
+    say("   " + ("以 | 开头的行是比赛通知群里看到的消息。" if zh else
+                 "Lines starting with | are what the tournament's announcement group saw."))
     spec = (f'name = "{"教工双升杯" if zh else "Staff Shengji cup"}"\npreset = "shengji-17-deals"\n'
             f'registration_deadline = "{local(timedelta(hours=1))}"\ndraw_at = "{local(timedelta(hours=2))}"\n'
             f'first_round = "{local(timedelta(days=1))}"\nround_gap_minutes = 40\n'
@@ -156,7 +170,7 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
     await sim.press_and_wait(players[1], players[1], offer.message_id, text="接受邀请" if zh else "Accept")
     done = await sim.wait_for_message(players[1], "报名成功" if zh else "Registered", after=offer, timeout=20)
     say("  " + (done.text or ""))
-    plan = [0, 0, 1, 1, 1, 2, 2]
+    plan = [(i * 3) // n for i in range(1, n)]  # 8 pairs: 机关 3, 理学院 3, 医学院 2
     for i, g in enumerate(plan, start=1):
         r = await dm(ORGANISER, f"/register {players[2 * i]} {players[2 * i + 1]} {groups[g]}")
         say("  " + (r.text or ""))
@@ -244,17 +258,20 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
         saved.write_text(views.bracket_text("en" if not zh else "zh", state, names), encoding="utf-8")
     say(("对阵图已保存：" if zh else "Bracket saved: ") + str(saved))
     return {"finished": state.finished, "verified": report.ok, "ranking": [r.to_dict() for r in state.ranking()],
-            "bracket": str(saved)}
+            "bracket": str(saved), "rate_limited_429": sim.stats.rate_limited}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--lang", choices=("zh", "en"), default="zh")
+    parser.add_argument("--lang", choices=("zh", "en"), default=None,
+                        help="language (default: zh, or en if LANG=en*)")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--out", default="demo-output")
+    parser.add_argument("--out", default="demo-output", help="folder for the bracket image")
+    parser.add_argument("--pairs", type=int, default=8, help="number of pairs (4..8)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
-    out = asyncio.run(run_tournament_demo(args.lang, args.seed, args.out))
+    lang = args.lang or ("en" if os.environ.get("LANG", "").lower().startswith("en") else "zh")
+    out = asyncio.run(run_tournament_demo(lang, args.seed, args.out, pairs=args.pairs))
     return 0 if out.get("finished") and out.get("verified") else 1
 
 
