@@ -18,15 +18,27 @@ from telegram.ext import (
     filters,
 )
 
-from bot import render, store
+from bot import render
 from bot.i18n import normalize, rule_error, t
 from bot.views import parse_hand
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
+from storage import service
 
 log = logging.getLogger(__name__)
 
 Ctx = ContextTypes.DEFAULT_TYPE
+
+
+async def save_user(db: Any, user: Any, *, started: bool | None = None) -> None:
+    """Store a Telegram user (name, username, language); ``started=True``: they started the bot in private."""
+    await service.upsert_user(db, user.id, user.first_name or "", user.username, user.language_code,
+                              started_bot=True if started else None)
+
+
+async def save_chat(db: Any, chat: Any) -> None:
+    """Store a Telegram chat (kind and title)."""
+    await service.upsert_chat(db, chat.id, chat.type, getattr(chat, "title", None))
 
 
 def rt_of(context: Ctx) -> Any:
@@ -46,7 +58,7 @@ async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
     key = (user.id, user.first_name, user.username, user.language_code, bool(started))
     if key in rt.seen_users:
         return
-    await store.upsert_user(rt.db, user, started=started)
+    await save_user(rt.db, user, started=started)
     rt.seen_users.add(key)
 
 
@@ -72,7 +84,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
     if user is None or chat is None:
         return
     private = chat.type == ChatType.PRIVATE
-    await store.upsert_user(rt.db, user, started=private or None)
+    await save_user(rt.db, user, started=private or None)
     lang = await _lang(context, update)
     if not private:
         _reply(context, chat.id, t(lang, "help.text"))
@@ -109,7 +121,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
-    await store.upsert_user(rt.db, user)
+    await save_user(rt.db, user)
     arg = (context.args[0] if context.args else "").lower()
     if arg in ("zh", "zh-cn", "中文", "cn", "en", "english"):
         lang = "en" if arg.startswith("en") else "zh"
@@ -121,7 +133,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
             await rt.set_chat_lang(chat.id, lang)
             _reply(context, chat.id, t(lang, "lang.group_set"))
             return
-        await store.set_user_lang(rt.db, user.id, lang)
+        await service.set_lang_override(rt.db, user.id, lang)
         _reply(context, chat.id, t(lang, "lang.set"))
         return
     lang = await _lang(context, update)
@@ -145,12 +157,12 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
-    await store.upsert_user(rt.db, user)
+    await save_user(rt.db, user)
     lang = await _lang(context, update)
     if chat.type == ChatType.PRIVATE:
         _reply(context, chat.id, t(lang, "newtable.group_only"))
         return
-    await store.upsert_chat(rt.db, chat)
+    await save_chat(rt.db, chat)
     err = await rt.new_table(chat, user, list(context.args or []))
     if err:
         _reply(context, chat.id, err)
@@ -162,7 +174,7 @@ async def cmd_leave(update: Update, context: Ctx) -> None:
     if user is None or chat is None:
         return
     lang = await _lang(context, update)
-    table = await store.open_table_in_chat(rt.db, chat.id)
+    table = await service.open_table_in_chat(rt.db, chat.id)
     if table is None:
         _reply(context, chat.id, t(lang, "err.no_table"))
         return
@@ -177,7 +189,7 @@ async def cmd_stop(update: Update, context: Ctx) -> None:
     if user is None or chat is None:
         return
     lang = await _lang(context, update)
-    table = await store.open_table_in_chat(rt.db, chat.id)
+    table = await service.open_table_in_chat(rt.db, chat.id)
     if table is None:
         _reply(context, chat.id, t(lang, "err.no_table"))
         return
@@ -203,7 +215,7 @@ async def on_button(update: Update, context: Ctx) -> None:
     try:
         if op == "L" and len(parts) == 2:
             new = normalize(parts[1])
-            await store.set_user_lang(rt.db, user.id, new)
+            await service.set_lang_override(rt.db, user.id, new)
             await _answer(update, t(new, "lang.set"))
             return
         if op == "u" and len(parts) == 2:
@@ -229,7 +241,7 @@ async def table_button(update: Update, context: Ctx, op: str, parts: list[str], 
         err = await rt.join(table_id, seat, user)
         if err == "need_start":
             await _answer(update, t(lang, "join.need_start"), alert=True)
-            table = await store.get_table(rt.db, table_id)
+            table = await service.get_table(rt.db, table_id)
             if table is not None:
                 glang = await rt.chat_lang(table.chat_id)
                 rt.send(table.chat_id, t(glang, "join.open_chat", name=user.first_name,
@@ -251,7 +263,7 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
                       t0: float) -> None:
     rt = rt_of(context)
     match_id, deal = int(parts[1]), int(parts[2])
-    row = await store.get_match_row(rt.db, match_id)
+    row = await service.get_match_row(rt.db, match_id)
     if row is None:
         await _answer(update, t(lang, "err.stale"))
         return
@@ -262,7 +274,7 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
     if row.status not in ("playing", "paused"):
         await _answer(update, t(lang, "err.stale"))
         return
-    _, m = await store.load_match(rt.db, match_id)
+    _, m = await service.load_match_row(rt.db, match_id)
     view = m.seat_view(seat)
     if render.deal_marker(row.game, view) != deal:
         await _answer(update, t(lang, "err.stale"))
@@ -273,11 +285,10 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
         await _answer(update, None if ok else t(lang, "err.stale"))
         if ok:
             async with rt.lock(match_id):
-                row2, m2 = await store.load_match(rt.db, match_id)
+                row2, m2 = await service.load_match_row(rt.db, match_id)
                 await rt.render_hand(row2, m2, seat, user.id)
         return
-    sel_text, sel_deal = await store.get_selection(rt.db, match_id, seat)
-    selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
+    selection = await _selection(rt, match_id, seat, deal)
     my = _my_kinds(view)
     sel = cards_text(selection)
     if op in ("p", "k", "t", "r") and not selection:
@@ -310,11 +321,18 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
     await _answer(update, problem if problem else None)
 
 
+async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
+    """The cards the seat has tapped in this deal's hand message."""
+    sel = await service.get_selection(rt.db, match_id, seat)
+    if sel is None or not sel.cards_text or sel.deal_no != deal:
+        return []
+    return parse_cards(sel.cards_text)
+
+
 async def _toggle(rt: Any, op: str, parts: list[str], match_id: int, seat: int, deal: int,
                   view: dict[str, Any]) -> bool:
     """Tap a card (select / unselect that copy) or clear; False when the card is no longer held."""
-    sel_text, sel_deal = await store.get_selection(rt.db, match_id, seat)
-    selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
+    selection = await _selection(rt, match_id, seat, deal)
     if op == "c":
         selection = []
     else:
@@ -324,7 +342,7 @@ async def _toggle(rt: Any, op: str, parts: list[str], match_id: int, seat: int, 
         have = selection.count(card)
         selection = [c for c in selection if c != card]
         selection += [card] * (copy if have > copy else copy + 1)
-    await store.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
+    await service.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
     return True
 
 
@@ -353,7 +371,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         _reply(context, msg.chat_id, t(lang, "typed.no_match"))
         return
     match_id, seat = found
-    row, m = await store.load_match(rt.db, match_id)
+    row, m = await service.load_match_row(rt.db, match_id)
     view = m.seat_view(seat)
     my = _my_kinds(view)
     text = msg.text.strip()
@@ -396,9 +414,9 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             if len(readings) > 1:
                 # several readings (wild cards): select the cards so the hand keyboard offers one button each
                 deal = render.deal_marker(row.game, view)
-                await store.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
+                await service.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
                 async with rt.lock(match_id):
-                    row2, m2 = await store.load_match(rt.db, match_id)
+                    row2, m2 = await service.load_match_row(rt.db, match_id)
                     await rt.render_hand(row2, m2, seat, user.id)
                 level = view.get("level")
                 labels = " / ".join(r.label(level) if level is not None else r.reading_id() for r in readings)

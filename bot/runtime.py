@@ -21,14 +21,15 @@ from typing import Any
 
 from telegram import BotCommand, BotCommandScopeDefault
 
-from bot import render, store
+from bot import render
 from bot.i18n import normalize, rule_error, t
 from bot.outbox import BotSender, Outbox
 from bot.settings import Settings
 from engine.errors import RuleError
-from engine.options import load_preset
+from engine.options import load_preset, options_to_dict
 from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData, DeadlineScheduler
+from storage import service
 from storage.db import open_database
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,7 @@ class Runtime:
         self.outbox = Outbox(BotSender(self.app.bot), rate_scale=self.settings.TELEGRAM_RATE_SCALE,
                              on_error=self._send_refused, on_sent=self._sent, on_missing=self._message_gone)
         self.outbox.start()
-        for ref in await store.all_refs(self.db):
+        for ref in await service.list_message_refs(self.db):
             self.outbox.remember(ref.chat_id, ref.message_id, ref.last_text_hash)
         try:
             self.bot_username = self.app.bot.username
@@ -137,7 +138,7 @@ class Runtime:
 
     async def _sent(self, chat_id: int, message_id: int, digest: str) -> None:
         if self.db is not None:
-            await store.set_ref_hash(self.db, chat_id, message_id, digest)
+            await service.set_message_hash_of(self.db, chat_id, message_id, digest)
 
     async def _message_gone(self, chat_id: int, message_id: int) -> None:
         """A live message was deleted: forget it and send a new one (in a task: the outbox is waiting)."""
@@ -147,42 +148,42 @@ class Runtime:
     async def _replace_message(self, chat_id: int, message_id: int) -> None:
         if self.db is None:
             return
-        ref = await store.find_ref(self.db, chat_id, message_id)
+        ref = await service.find_message_ref(self.db, chat_id, message_id)
         if ref is None:
             return
-        await store.delete_ref(self.db, ref.id)
+        await service.delete_message_ref(self.db, ref.id)
         if ref.purpose == "table" and ref.table_id is not None:
-            await store.set_table(self.db, ref.table_id, table_message_id=None)
-            table = await store.get_table(self.db, ref.table_id)
+            await service.set_table_message_id(self.db, ref.table_id, None)
+            table = await service.get_table(self.db, ref.table_id)
             if table is None:
                 return
             if table.status == "open":
                 await self.render_lobby(table.id)
             else:
-                row = await store.match_of_table(self.db, table.id)
+                row = await service.current_match(self.db, table.id)
                 if row is not None and table.status == "playing":
                     async with self.lock(row.id):
                         await self.render_match(row.id)
         elif ref.purpose == "hand" and ref.match_id is not None and ref.seat is not None:
-            row = await store.get_match_row(self.db, ref.match_id)
+            row = await service.get_match_row(self.db, ref.match_id)
             if row is not None and row.status == "playing":
                 async with self.lock(row.id):
-                    _, m = await store.load_match(self.db, row.id)
+                    _, m = await service.load_match_row(self.db, row.id)
                     await self.render_hand(row, m, ref.seat, chat_id)
 
     async def _send_refused(self, chat_id: int, exc: Exception) -> None:
         """A private chat refused a message (blocked, never started): tell that user's table."""
         if chat_id < 0 or self.db is None:
             return
-        before = await store.get_user(self.db, chat_id)
+        before = await service.get_user(self.db, chat_id)
         if before is not None and before.blocked_bot:
             return  # reported already; nothing is sent to them until they /start again
-        await store.set_user_blocked(self.db, chat_id, True)
+        await service.set_blocked(self.db, chat_id, True)
         self.seen_users = {k for k in self.seen_users if k[0] != chat_id}
-        for table in await store.live_tables(self.db):
-            for seat in await store.seats(self.db, table.id):
+        for table in await service.active_tables(self.db):
+            for seat in await service.get_seats(self.db, table.id):
                 if seat.user_id == chat_id:
-                    user = await store.get_user(self.db, chat_id)
+                    user = await service.get_user(self.db, chat_id)
                     name = user.first_name if user else str(chat_id)
                     lang = await self.chat_lang(table.chat_id)
                     self.send(table.chat_id, t(lang, "note.cannot_dm", name=name,
@@ -198,18 +199,18 @@ class Runtime:
     async def chat_lang(self, chat_id: int) -> str:
         """A group's language: set by an admin's ``/lang`` there, else ``BOT_LANGUAGE``."""
         if chat_id not in self._chat_langs:
-            chat = await store.get_chat(self.db, chat_id) if self.db is not None else None
+            chat = await service.get_chat(self.db, chat_id) if self.db is not None else None
             self._chat_langs[chat_id] = normalize(chat.language if chat is not None and chat.language else None,
                                                   self.settings.BOT_LANGUAGE)
         return self._chat_langs[chat_id]
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
-        await store.set_chat_language(self.db, chat_id, lang)
+        await service.set_chat_language(self.db, chat_id, lang)
         self._chat_langs[chat_id] = lang
 
     async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
         if user_id is not None and self.db is not None:
-            user = await store.get_user(self.db, user_id)
+            user = await service.get_user(self.db, user_id)
             if user is not None:
                 return normalize(user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE)
         return normalize(tg_code, self.settings.BOT_LANGUAGE)
@@ -242,9 +243,9 @@ class Runtime:
     # --- tables ----------------------------------------------------------------------------
 
     async def table_names(self, table_id: int) -> tuple[list[str | None], list[bool], list[int | None]]:
-        seats = await store.seats(self.db, table_id)
+        seats = await service.get_seats(self.db, table_id)
         ids = [s.user_id for s in seats]
-        users = await store.get_users(self.db, [i for i in ids if i is not None])
+        users = await service.get_users(self.db, [i for i in ids if i is not None])
         names: list[str | None] = []
         for s in seats:
             if s.user_id is not None:
@@ -265,7 +266,7 @@ class Runtime:
         return out
 
     async def render_lobby(self, table_id: int) -> None:
-        table = await store.get_table(self.db, table_id)
+        table = await service.get_table(self.db, table_id)
         if table is None:
             return
         lang = await self.chat_lang(table.chat_id)
@@ -275,10 +276,9 @@ class Runtime:
         if table.table_message_id is None:
             mid = await self.send(table.chat_id, text, markup)
             if mid is not None:
-                await store.set_table(self.db, table_id, table_message_id=mid)
-                await store.save_ref(self.db, chat_id=table.chat_id, message_id=mid, purpose="table",
-                                     table_id=table_id, digest=self.outbox.known_hash(table.chat_id, mid)
-                                     if self.outbox else None)
+                await service.set_table_message(self.db, table_id, table.chat_id, mid,
+                                                text_hash=self.outbox.known_hash(table.chat_id, mid)
+                                                if self.outbox else None)
         else:
             assert self.outbox is not None
             self.outbox.edit(table.chat_id, table.table_message_id, text, markup)
@@ -318,12 +318,12 @@ class Runtime:
             preset = preset.with_overrides(overrides)
         except RuleError as err:
             return rule_error(ulang, err)
-        existing = await store.open_table_in_chat(self.db, chat.id)
+        existing = await service.open_table_in_chat(self.db, chat.id)
         if existing is not None:
             return t(ulang, "newtable.exists", table=existing.id)
         order = [3, 1, 2, 0]
-        table = await store.create_table(self.db, chat.id, preset.id, preset.game, preset.rules, user.id,
-                                         sorted(order[:bots]))
+        table = await service.insert_table(self.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
+                                           user.id, computer_seats=sorted(order[:bots]))
         if seed is not None:
             self._seeds[table.id] = seed
         await self.render_lobby(table.id)
@@ -334,14 +334,14 @@ class Runtime:
     async def join(self, table_id: int, seat: int, user: Any) -> str | None:
         """Seat ``user``; returns an error text (in the user's language) or None."""
         lang = await self.user_lang(user.id, getattr(user, "language_code", None))
-        table = await store.get_table(self.db, table_id)
+        table = await service.get_table(self.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
-        u = await store.get_user(self.db, user.id)
+        u = await service.get_user(self.db, user.id)
         if u is None or not u.started_bot:
             return "need_start"
         try:
-            await store.take_seat(self.db, table_id, seat, user.id)
+            await service.seat_user(self.db, table_id, seat, user.id)
         except RuleError as err:
             return rule_error(lang, err)
         await self.render_lobby(table_id)
@@ -349,25 +349,34 @@ class Runtime:
 
     async def leave(self, table_id: int, user: Any) -> str | None:
         lang = await self.user_lang(user.id, getattr(user, "language_code", None))
-        table = await store.get_table(self.db, table_id)
+        table = await service.get_table(self.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.cannot_leave")
-        seat = await store.leave_seat(self.db, table_id, user.id)
+        seat = await service.seat_of_user(self.db, table_id, user.id)
         if seat is None:
             return t(lang, "err.not_seated")
+        try:
+            await service.unseat(self.db, table_id, user_id=user.id)
+        except RuleError:
+            return t(lang, "err.cannot_leave")
         await self.render_lobby(table_id)
         return None
 
     async def start_table(self, table_id: int, user: Any | None) -> str | None:
-        table = await store.get_table(self.db, table_id)
+        table = await service.get_table(self.db, table_id)
         lang = await self.user_lang(user.id if user else None, getattr(user, "language_code", None))
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
         names, computers, ids = await self.table_names(table_id)
         if user is not None and user.id not in ids and user.id != table.created_by:
             return t(lang, "err.not_your_table")
-        await store.fill_computers(self.db, table_id)
-        row = await store.start_match(self.db, table, self._seeds.pop(table_id, None))
+        try:
+            await service.fill_computer_seats(self.db, table_id)
+            started = await service.start_match(self.db, table_id, self._seeds.pop(table_id, None))
+        except RuleError:  # started (or stopped) meanwhile by another press
+            return t(lang, "err.table_closed")
+        row = await service.get_match_row(self.db, started.match_id)
+        assert row is not None
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:
             due = self.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
@@ -378,16 +387,15 @@ class Runtime:
         return None
 
     async def stop_table(self, table_id: int, user: Any) -> str | None:
-        table = await store.get_table(self.db, table_id)
+        table = await service.get_table(self.db, table_id)
         lang = await self.user_lang(user.id, getattr(user, "language_code", None))
         if table is None:
             return t(lang, "err.table_closed")
         if user.id != table.created_by and user.id not in self.settings.BOT_ADMIN_IDS:
             return t(lang, "err.only_creator")
-        await store.set_table(self.db, table_id, status="aborted")
-        row = await store.match_of_table(self.db, table_id)
+        row = await service.current_match(self.db, table_id)
+        await service.abort_table(self.db, table_id)  # the table aborted, its unfinished match finished
         if row is not None and row.status != "finished":
-            await store.set_match_status(self.db, row.id, "aborted")
             await self.scheduler.cancel(self.db, "move_clock", f"match:{row.id}")
             h = self._timers.pop(row.id, None)
             if h:
@@ -398,16 +406,16 @@ class Runtime:
     async def resume_match(self, match_id: int, user: Any) -> str | None:
         """A seated player (or the creator, or an admin) resumes a paused table."""
         lang = await self.user_lang(user.id, getattr(user, "language_code", None))
-        row = await store.get_match_row(self.db, match_id)
+        row = await service.get_match_row(self.db, match_id)
         if row is None:
             return t(lang, "err.stale")
-        table = await store.get_table(self.db, row.table_id)
+        table = await service.get_table(self.db, row.table_id)
         seat = await self.seat_of_user(match_id, user.id)
         if seat is None and (table is None or user.id != table.created_by) and user.id not in self.settings.BOT_ADMIN_IDS:
             return t(lang, "err.not_your_table")
         async with self.lock(match_id):
             try:
-                applied = await store.apply_action(self.db, match_id, "sys resume", actor_user_id=user.id)
+                applied = await service.apply_action(self.db, match_id, "sys resume", actor_user_id=user.id)
             except RuleError as err:
                 return rule_error(lang, err)
             await self._after(match_id, applied, source="player")
@@ -423,16 +431,16 @@ class Runtime:
     # --- seats of a match ------------------------------------------------------------------
 
     async def match_context(self, match_id: int) -> tuple[Any, Any, Any, list[Any]]:
-        row, m = await store.load_match(self.db, match_id)
-        table = await store.get_table(self.db, row.table_id)
-        seats = await store.seats(self.db, row.table_id)
+        row, m = await service.load_match_row(self.db, match_id)
+        table = await service.get_table(self.db, row.table_id)
+        seats = await service.get_seats(self.db, row.table_id)
         return row, m, table, seats
 
     async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
-        row = await store.get_match_row(self.db, match_id)
+        row = await service.get_match_row(self.db, match_id)
         if row is None:
             return None
-        for s in await store.seats(self.db, row.table_id):
+        for s in await service.get_seats(self.db, row.table_id):
             if s.user_id == user_id:
                 return s.seat
         return None
@@ -444,14 +452,14 @@ class Runtime:
             return
         match_id, seat = found
         async with self.lock(match_id):
-            row, m = await store.load_match(self.db, match_id)
+            row, m = await service.load_match_row(self.db, match_id)
             await self.render_hand(row, m, seat, user_id)
 
     async def user_match(self, user_id: int) -> tuple[int, int] | None:
         """The (match id, seat) the user plays in now (latest)."""
         best: tuple[int, int] | None = None
-        for row in await store.playing_matches(self.db):
-            for s in await store.seats(self.db, row.table_id):
+        for row in await service.active_matches(self.db):
+            for s in await service.get_seats(self.db, row.table_id):
                 if s.user_id == user_id and (best is None or row.id > best[0]):
                     best = (row.id, s.seat)
         return best
@@ -462,15 +470,15 @@ class Runtime:
                   lang: str, t0: float | None = None, source: str = "player") -> tuple[bool, str | None]:
         """Apply ``action`` for ``seat``; returns (applied, error text in ``lang``)."""
         async with self.lock(match_id):
-            row = await store.get_match_row(self.db, match_id)
+            row = await service.get_match_row(self.db, match_id)
             if row is None or row.status not in ("playing", "paused"):
                 return False, t(lang, "err.stale")
             try:
-                applied = await store.apply_action(self.db, match_id, action, expected_version=row.version,
+                applied = await service.apply_action(self.db, match_id, action, expected_version=row.version,
                                                    actor_user_id=user_id, dedupe_key=dedupe)
             except RuleError as err:
                 return False, rule_error(lang, err)
-            except store.StaleVersion:
+            except service.StaleVersion:
                 return False, t(lang, "err.stale")
             if applied.duplicate:
                 return False, None
@@ -481,8 +489,8 @@ class Runtime:
 
     async def _apply_sys(self, match_id: int, action: str) -> Any | None:
         try:
-            applied = await store.apply_action(self.db, match_id, action)
-        except (RuleError, store.StaleVersion) as err:
+            applied = await service.apply_action(self.db, match_id, action)
+        except (RuleError, service.StaleVersion) as err:
             log.info("match %s: %s not applied: %s", match_id, action, err)
             return None
         return applied
@@ -597,7 +605,7 @@ class Runtime:
         match_id = int(payload["match_id"])
         self._window_armed.pop(match_id, None)
         async with self.lock(match_id):
-            row, m = await store.load_match(self.db, match_id)
+            row, m = await service.load_match_row(self.db, match_id)
             if row.status != "playing" or _deal_key(m) != payload.get("deal"):
                 return
             turns = m.turns()
@@ -610,7 +618,7 @@ class Runtime:
         payload = deadline.payload
         match_id = int(payload["match_id"])
         async with self.lock(match_id):
-            row, m = await store.load_match(self.db, match_id)
+            row, m = await service.load_match_row(self.db, match_id)
             if row.status != "playing" or m.finished:
                 return
             applied = await self._apply_sys(match_id, "sys time_up")
@@ -627,10 +635,10 @@ class Runtime:
         await self.scheduler.cancel(self.db, "move_clock", ref)
         if m.finished:
             return
-        row = await store.get_match_row(self.db, match_id)
+        row = await service.get_match_row(self.db, match_id)
         if row is None:
             return
-        seats = await store.seats(self.db, row.table_id)
+        seats = await service.get_seats(self.db, row.table_id)
         computers = {s.seat for s in seats if s.is_computer}
         for turn in m.turns():
             if not turn.required or not turn.clock or turn.seat in computers:
@@ -650,7 +658,7 @@ class Runtime:
         payload = deadline.payload
         match_id, version, seat = int(payload["match_id"]), int(payload["version"]), int(payload["seat"])
         async with self.lock(match_id):
-            row, m = await store.load_match(self.db, match_id)
+            row, m = await service.load_match_row(self.db, match_id)
             if row.status != "playing" or row.version != version or m.finished:
                 return
             try:
@@ -662,13 +670,13 @@ class Runtime:
             except RuleError:
                 return
             try:
-                applied = await store.apply_action(self.db, match_id, action, expected_version=version,
+                applied = await service.apply_action(self.db, match_id, action, expected_version=version,
                                                    dedupe_key=f"clock:{version}")
-            except (RuleError, store.StaleVersion):
+            except (RuleError, service.StaleVersion):
                 return
             if applied.duplicate:
                 return
-            table = await store.get_table(self.db, row.table_id)
+            table = await service.get_table(self.db, row.table_id)
             lang = await self.chat_lang(table.chat_id) if table is not None else self.group_lang()
             names = await self.player_names(row.table_id, lang)
             if table is not None:
@@ -682,10 +690,10 @@ class Runtime:
         interesting = [e for e in events if e.kind in render.ANNOUNCED]
         if not interesting:
             return
-        row = await store.get_match_row(self.db, match_id)
+        row = await service.get_match_row(self.db, match_id)
         if row is None:
             return
-        table = await store.get_table(self.db, row.table_id)
+        table = await service.get_table(self.db, row.table_id)
         if table is None:
             return
         lang = await self.chat_lang(table.chat_id)
@@ -703,8 +711,7 @@ class Runtime:
                     markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "btn.resume"),
                                                                          callback_data=f"u:{match_id}")]])
                 self.send(table.chat_id, text, markup)
-            if ev.kind == "match_over":
-                await store.set_table(self.db, table.id, status="finished")
+            if ev.kind == "match_over":  # the table was marked finished with the result (storage.service)
                 await self.scheduler.cancel(self.db, "move_clock", f"match:{match_id}")
                 await self.scheduler.cancel(self.db, "match_time", f"match:{match_id}:time")
                 if self.match_over_hooks:
@@ -734,10 +741,9 @@ class Runtime:
         else:
             mid = await self.send(table.chat_id, text, markup)
             if mid is not None:
-                await store.set_table(self.db, table.id, table_message_id=mid)
-                await store.save_ref(self.db, chat_id=table.chat_id, message_id=mid, purpose="table",
-                                     table_id=table.id, digest=self.outbox.known_hash(table.chat_id, mid))
-        users = await store.get_users(self.db, [s.user_id for s in seats if s.user_id is not None])
+                await service.set_table_message(self.db, table.id, table.chat_id, mid,
+                                                text_hash=self.outbox.known_hash(table.chat_id, mid))
+        users = await service.get_users(self.db, [s.user_id for s in seats if s.user_id is not None])
         for s in seats:
             if s.user_id is None:
                 continue
@@ -754,29 +760,30 @@ class Runtime:
             names = await self.player_names(row.table_id, lang)
         view = m.seat_view(seat)
         deal = render.deal_marker(row.game, view)
-        sel_text, sel_deal = await store.get_selection(self.db, row.id, seat)
+        sel = await service.get_selection(self.db, row.id, seat)
+        sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
         from engine.cards import parse_cards
         selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
         text, markup = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
                                            self.deadlines.get(row.id))
-        ref = await store.message_ref(self.db, purpose="hand", match_id=row.id, seat=seat)
+        ref = await service.get_hand_message(self.db, row.id, seat)
         if ref is not None and ref.deal_no == deal:
             self.outbox.edit(ref.chat_id, ref.message_id, text, markup)
             return
         mid = await self.send(user_id, text, markup)
         if mid is not None:
-            await store.save_ref(self.db, chat_id=user_id, message_id=mid, purpose="hand", match_id=row.id,
-                                 seat=seat, deal_no=deal, digest=self.outbox.known_hash(user_id, mid))
+            await service.set_hand_message(self.db, row.id, seat, user_id, mid, deal_no=deal,
+                                           text_hash=self.outbox.known_hash(user_id, mid))
 
     async def resume_all(self) -> None:
         """After a restart: re-render live tables and continue their next step."""
-        for row in await store.playing_matches(self.db):
-            table = await store.get_table(self.db, row.table_id)
+        for row in await service.active_matches(self.db):
+            table = await service.get_table(self.db, row.table_id)
             if table is None or table.status != "playing":
                 continue
             try:
                 async with self.lock(row.id):
-                    _, m = await store.load_match(self.db, row.id)
+                    _, m = await service.load_match_row(self.db, row.id)
                     await self.render_match(row.id)
                 self.schedule_next(row.id, m)
             except Exception:

@@ -264,9 +264,17 @@ async def get_chat(db: Database, chat_id: int) -> Chat | None:
 
 
 async def set_chat_language(db: Database, chat_id: int, language: str | None) -> None:
+    """A group's language (``/lang`` by one of its admins); a chat not stored yet is stored as a group."""
     async with db.session() as s:
-        await s.execute(update(Chat).where(Chat.id == chat_id).values(language=language))
-        await s.commit()
+        result = await s.execute(update(Chat).where(Chat.id == chat_id).values(language=language))
+        if result.rowcount == 0:  # type: ignore[attr-defined]
+            s.add(Chat(id=chat_id, kind="group", title=None, language=language, created_at=utcnow()))
+        try:
+            await s.commit()
+        except IntegrityError:  # stored concurrently: set it on that row
+            await s.rollback()
+            await s.execute(update(Chat).where(Chat.id == chat_id).values(language=language))
+            await s.commit()
 
 
 # --- tables and seats ----------------------------------------------------------------------------
@@ -285,9 +293,10 @@ async def create_table(db: Database, chat_id: int, preset_id: str, options: Mapp
 
 
 async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, options_json: Mapping[str, Any],
-                       created_by: int | None = None, *, tournament_ref: str | None = None) -> GameTable:
+                       created_by: int | None = None, *, tournament_ref: str | None = None,
+                       computer_seats: Sequence[int] = ()) -> GameTable:
     """A table from already validated option values (``create_table`` validates; the tournament code may
-    build its own)."""
+    build its own); ``computer_seats`` are given to computer players from the start."""
     async with db.session() as s:
         table = GameTable(chat_id=chat_id, preset_id=preset_id, game=game, options_json=dict(options_json),
                           status="open", created_by=created_by, tournament_ref=tournament_ref,
@@ -295,7 +304,7 @@ async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, op
         s.add(table)
         await s.flush()
         for seat in range(SEATS):
-            s.add(TableSeat(table_id=table.id, seat=seat, user_id=None, is_computer=False))
+            s.add(TableSeat(table_id=table.id, seat=seat, user_id=None, is_computer=seat in computer_seats))
         await s.commit()
         return table
 
@@ -303,6 +312,23 @@ async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, op
 async def get_table(db: Database, table_id: int) -> GameTable | None:
     async with db.session() as s:
         return await s.get(GameTable, table_id)
+
+
+async def open_table_in_chat(db: Database, chat_id: int) -> GameTable | None:
+    """The chat's newest table that is open, playing or paused (the one its commands act on), or None."""
+    async with db.session() as s:
+        rows = await s.execute(select(GameTable).where(GameTable.chat_id == chat_id,
+                                                       GameTable.status.in_(ACTIVE_TABLE_STATUSES))
+                               .order_by(GameTable.id.desc()).limit(1))
+        return rows.scalars().first()
+
+
+async def active_tables(db: Database) -> list[GameTable]:
+    """Every table that is open, playing or paused, oldest first."""
+    async with db.session() as s:
+        rows = await s.execute(select(GameTable).where(GameTable.status.in_(ACTIVE_TABLE_STATUSES))
+                               .order_by(GameTable.id))
+        return list(rows.scalars().all())
 
 
 async def active_tables_in_chat(db: Database, chat_id: int) -> list[GameTable]:
@@ -494,6 +520,15 @@ async def _load_engine(db: Database, s: AsyncSession, row: Match, *, take: bool)
     if not take:
         _cache_put(db, row.id, row.version, engine_match)
     return engine_match
+
+
+async def load_match_row(db: Database, match_id: int) -> tuple[Match, EngineMatch]:
+    """The match row and its engine state at the row's version, read together (RuleError ``match_not_found``)."""
+    async with db.session() as s:
+        row = await s.get(Match, match_id)
+        if row is None:
+            raise _not_found("match", match_id)
+        return row, await _load_engine(db, s, row, take=False)
 
 
 async def load_match(db: Database, match_id: int) -> tuple[EngineMatch, int]:
@@ -779,6 +814,21 @@ async def find_message_ref(db: Database, chat_id: int, message_id: int) -> Messa
                                                         MessageRef.message_id == message_id)
                                .order_by(MessageRef.id.desc()).limit(1))
         return rows.scalars().first()
+
+
+async def set_message_hash_of(db: Database, chat_id: int, message_id: int, text_hash: str | None) -> None:
+    """``set_message_hash`` by the Telegram message (the outbox knows the chat and message, not the row)."""
+    async with db.session() as s:
+        await s.execute(update(MessageRef).where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
+                        .values(last_text_hash=text_hash, updated_at=utcnow()))
+        await s.commit()
+
+
+async def delete_message_ref(db: Database, ref_id: int) -> None:
+    """Forget one message row (the message was deleted in Telegram)."""
+    async with db.session() as s:
+        await s.execute(delete(MessageRef).where(MessageRef.id == ref_id))
+        await s.commit()
 
 
 async def set_message_hash(db: Database, ref_id: int, text_hash: str | None) -> None:

@@ -27,7 +27,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import store
+from bot.handlers import save_chat, save_user
 from bot.tournament import setup, views
 from bot.tournament.core import TournamentBot
 from bot.tournament.texts import error_text, tt
@@ -61,9 +61,9 @@ def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable
         if user is None or chat is None:
             return
         private = chat.type == ChatType.PRIVATE
-        await store.upsert_user(tb.db, user, started=True if private else None)
+        await save_user(tb.db, user, started=True if private else None)
         if not private:
-            await store.upsert_chat(tb.db, chat)
+            await save_chat(tb.db, chat)
         lang = await _lang(tb, update)
         try:
             await fn(update, context, tb, lang, list(context.args or []))
@@ -262,7 +262,7 @@ async def on_start_payload(update: Update, context: Ctx) -> None:
     payload = context.args[0]
     if not payload.startswith(("reg_", "inv_")):
         return
-    await store.upsert_user(tb.db, user, started=True)
+    await save_user(tb.db, user, started=True)
     lang = await _lang(tb, update)
     try:
         if payload.startswith("reg_"):
@@ -745,7 +745,7 @@ async def on_button(update: Update, context: Ctx) -> None:
     tb = tb_of(context)
     user = update.effective_user
     assert user is not None
-    await store.upsert_user(tb.db, user)
+    await save_user(tb.db, user)
     lang = await _lang(tb, update)
     parts = (q.data or "").split(":")
     answer: str | None = None

@@ -7,7 +7,6 @@ import contextlib
 
 import pytest
 
-from bot import store
 from bot.autodrive import drive
 from bot.views import seat_name
 from engine.cards import counts_of, parse_cards
@@ -29,9 +28,9 @@ async def open_table(h, command: str, seats: int = 4):
     for seat in range(seats):
         await h.players[seat].tap(h.group_id, JOIN.format(seat=seat_name("zh", seat)))
     await h.players[0].tap(h.group_id, "▶️ 开始")
-    table = await store.open_table_in_chat(rt(h).db, h.group_id)
+    table = await service.open_table_in_chat(rt(h).db, h.group_id)
     for _ in range(100):
-        row = await store.match_of_table(rt(h).db, table.id)
+        row = await service.current_match(rt(h).db, table.id)
         if row is not None:
             return row.id
         await asyncio.sleep(0.05)
@@ -52,7 +51,7 @@ def hand_section_cards(text: str) -> list[int]:
 
 async def cards_ever_held(h, match_id: int) -> list[list[int]]:
     """Per seat, the most copies of each card kind the seat ever held (replaying the stored log)."""
-    row = await store.get_match_row(rt(h).db, match_id)
+    row = await service.get_match_row(rt(h).db, match_id)
     actions = [r.action for r in await service.action_log(rt(h).db, match_id)]
     m = service.new_engine_match(row.game, row.options_json, row.seed)
     held = [[0] * 54 for _ in range(4)]
@@ -148,19 +147,19 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
     answer = await h.stranger.tap(h.group_id, "▶️ 开始")
     assert "这不是你的牌桌" in (answer.text or "")
-    assert await store.match_of_table(rt(h).db, (await store.open_table_in_chat(rt(h).db, h.group_id)).id) is None
+    assert await service.current_match(rt(h).db, (await service.open_table_in_chat(rt(h).db, h.group_id)).id) is None
     p0.say(h.group_id, "/stop")
     await h.settle()
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
-    row0 = await store.get_match_row(rt(h).db, match_id)
+    row0 = await service.get_match_row(rt(h).db, match_id)
     # garbage text in a private chat
     before = h.sim.last_bot_message(p0.user_id)
     p0.dm("hello there")
     m = await h.sim.wait_for_message(p0.user_id, after=before, timeout=10)
     assert "看不懂" in m.text
     # the leader types two singles of different ranks: not a combination; a card nobody gave them
-    _, eng = await store.load_match(rt(h).db, match_id)
+    _, eng = await service.load_match_row(rt(h).db, match_id)
     leader = eng.turns()[0].seat
     lp = h.players[leader]
     hand = eng.seat_view(leader)["hand"]
@@ -187,7 +186,7 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     # tapping a card only selects it (✅): no action is applied
     await p0.press_and_wait(p0.user_id, hand_msg.message_id, data)
     await h.settle()
-    row1 = await store.get_match_row(rt(h).db, match_id)
+    row1 = await service.get_match_row(rt(h).db, match_id)
     assert row1.version == row0.version
     # the table is stopped: its hand buttons are stale now
     last = h.sim.last_bot_message(h.group_id)
@@ -195,7 +194,7 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     await h.sim.wait_for_message(h.group_id, lambda m: "已结束" in (m.text or ""), after=last, timeout=10)
     answer = await p0.press_and_wait(p0.user_id, hand_msg.message_id, data)
     assert "过期" in (answer.text or "")
-    assert (await store.get_match_row(rt(h).db, match_id)).version == row0.version
+    assert (await service.get_match_row(rt(h).db, match_id)).version == row0.version
     h.assert_no_errors()
 
 
@@ -212,7 +211,7 @@ async def test_restart_mid_deal_continues_without_loss(harness, command, stop_at
         version = (await s.get(MatchRow, match_id)).version
     await db.dispose()
     await h.start_bot()
-    row = await store.get_match_row(rt(h).db, match_id)
+    row = await service.get_match_row(rt(h).db, match_id)
     assert row.version == version
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
@@ -236,7 +235,7 @@ async def test_restart_mid_clock_the_clock_fires_once(harness_factory):
         assert len(pending) == 1
         table_msg = next(m for m in h.group_messages() if "轮到" in (m.text or ""))
         assert "⏱ 2s (截止 " in table_msg.text
-        row = await store.get_match_row(rt(h).db, match_id)
+        row = await service.get_match_row(rt(h).db, match_id)
         version = row.version
         await h.restart()
         await h.sim.wait_for_message(h.group_id, lambda m: "超时" in (m.text or ""), timeout=20)
@@ -252,7 +251,7 @@ async def test_double_press_applies_once(harness):
     h = harness
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
-    _, eng = await store.load_match(rt(h).db, match_id)
+    _, eng = await service.load_match_row(rt(h).db, match_id)
     leader = eng.turns()[0].seat
     lowest = eng.auto_action(leader).split(None, 2)[2]
     h.players[leader].dm(lowest)
@@ -260,13 +259,13 @@ async def test_double_press_applies_once(harness):
     p = h.players[nxt]
     msg = await h.sim.wait_for_message(p.user_id, lambda m: f"x:{match_id}:" in str(m.reply_markup), timeout=10)
     data = next(d for d in msg.callback_data() if str(d).startswith("x:"))
-    version = (await store.get_match_row(rt(h).db, match_id)).version
+    version = (await service.get_match_row(rt(h).db, match_id)).version
     q1 = h.sim.press_button(p.user_id, p.user_id, msg.message_id, data)
     q2 = h.sim.press_button(p.user_id, p.user_id, msg.message_id, data)
     await h.sim.wait_callback_answer(q1)
     answer2 = await h.sim.wait_callback_answer(q2)
     await h.settle()
-    assert (await store.get_match_row(rt(h).db, match_id)).version == version + 1
+    assert (await service.get_match_row(rt(h).db, match_id)).version == version + 1
     assert "还没轮到你" in (answer2.text or "") or answer2.text is None
     h.assert_no_errors()
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import store
 from bot.autodrive import drive
 from storage import service
 from tests.e2e.test_play import open_table, rt
@@ -24,15 +23,15 @@ async def test_player_who_never_started_the_bot_gets_a_link_then_is_seated(harne
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
     answer = await h.stranger.tap(h.group_id, "入座 北")
     assert "私聊" in (answer.text or "")
-    table = await store.open_table_in_chat(rt(h).db, h.group_id)
-    seats = await store.seats(rt(h).db, table.id)
+    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    seats = await service.get_seats(rt(h).db, table.id)
     assert seats[2].user_id is None
     note = await h.sim.wait_for_message(h.group_id, lambda m: "打开私聊" in str(m.reply_markup), timeout=10)
     assert "陈静" in note.text
     h.stranger.open_link_button(h.group_id, "打开私聊")
     reply = await h.sim.wait_for_message(h.stranger.user_id, lambda m: "入座" in (m.text or ""), timeout=10)
     assert "北" in reply.text
-    seats = await store.seats(rt(h).db, table.id)
+    seats = await service.get_seats(rt(h).db, table.id)
     assert seats[2].user_id == h.stranger.user_id
 
 
@@ -56,7 +55,7 @@ async def test_blocked_player_is_reported_to_the_table(harness):
     await open_table(h, "/newtable guandan-team deals=1")
     note = await h.sim.wait_for_message(h.group_id, lambda m: "无法私信" in (m.text or ""), timeout=20)
     assert "刘洋" in note.text
-    match_id = (await store.match_of_table(rt(h).db, (await store.open_table_in_chat(rt(h).db, h.group_id)).id)).id
+    match_id = (await service.current_match(rt(h).db, (await service.open_table_in_chat(rt(h).db, h.group_id)).id)).id
     await drive(h.sim, lambda: rt(h), match_id, {0: h.players[0].user_id, 1: h.players[1].user_id,
                                                  2: h.players[2].user_id},
                 stop=lambda m: m.turns() and m.turns()[0].seat == 3, timeout=60)
@@ -76,16 +75,16 @@ async def test_table_pauses_after_redeals_and_a_player_resumes_it(harness):
     note = await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and m.reply_markup,
                                         timeout=60)
     assert "3" in note.text
-    version = (await store.get_match_row(rt(h).db, match_id)).version
+    version = (await service.get_match_row(rt(h).db, match_id)).version
     await h.settle()
-    assert (await store.get_match_row(rt(h).db, match_id)).version == version  # nothing moves while paused
+    assert (await service.get_match_row(rt(h).db, match_id)).version == version  # nothing moves while paused
     answer = await h.players[2].tap(h.group_id, "▶️ 继续")
     assert answer.text == "继续打牌"
     for _ in range(100):
-        if (await store.get_match_row(rt(h).db, match_id)).version > version:
+        if (await service.get_match_row(rt(h).db, match_id)).version > version:
             break
         await asyncio.sleep(0.05)
-    assert (await store.get_match_row(rt(h).db, match_id)).version > version
+    assert (await service.get_match_row(rt(h).db, match_id)).version > version
     h.assert_no_errors()
 
 
@@ -96,8 +95,8 @@ async def test_match_time_limit_ends_the_match_after_the_deal_in_progress(harnes
     h.players[0].say(h.group_id, "/newtable shengji-50min bid_window_seconds=0 bots=4 seed=9")
     await h.sim.wait_for_message(h.group_id, lambda m: "轮到" in (m.text or "") or "发牌" in (m.text or ""),
                                  after=last, timeout=20)
-    table = await store.open_table_in_chat(rt(h).db, h.group_id)
-    row = await store.match_of_table(rt(h).db, table.id)
+    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    row = await service.current_match(rt(h).db, table.id)
     fired = await rt(h).scheduler.trigger("match_time", f"match:{row.id}:time")
     assert fired == 1
     await h.sim.wait_for_message(h.group_id, lambda m: "比赛时间到" in (m.text or ""), timeout=20)
@@ -162,3 +161,23 @@ async def test_guandan_move_clock_with_forfeit_deal_forfeits_the_deal(harness):
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), after=last, timeout=20)
     records = await service.action_log(rt(h).db, match_id)
     assert any(r.action.startswith("sys forfeit_deal") for r in records)
+
+
+async def test_two_players_taking_one_seat_at_once_only_one_gets_it(harness):
+    """Seats: two people pressing the same free seat at the same moment: one sits, the other is told it is taken."""
+    from types import SimpleNamespace
+
+    h = harness
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, "/newtable guandan-team deals=1")
+    await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
+    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    people = [SimpleNamespace(id=p.user_id, language_code="zh-hans") for p in h.players[1:3]]
+    for seat in range(3):
+        answers = await asyncio.gather(*[rt(h).join(table.id, seat, u) for u in people])
+        seated = [u.id for u, a in zip(people, answers, strict=True) if a is None]
+        assert len(seated) == 1, answers
+        refused = next(a for a in answers if a is not None)
+        assert "已经有人" in refused
+        assert (await service.get_seats(rt(h).db, table.id))[seat].user_id == seated[0]
+        await rt(h).leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))

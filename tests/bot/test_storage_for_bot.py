@@ -1,0 +1,55 @@
+"""The storage.service calls the bot uses directly (issue 4: one storage layer, no bot-side copy)."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage import service
+from storage.db import open_database
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    try:
+        yield database
+    finally:
+        await database.dispose()
+
+
+async def test_table_with_computer_seats_and_the_chats_current_table(db):
+    """/newtable ... bots=1 gives East (seat 3) to the computer; commands act on the chat's newest live table."""
+    older = await service.insert_table(db, -5, "guandan-team", "guandan", {}, 1)
+    newer = await service.insert_table(db, -5, "guandan-team", "guandan", {}, 1, computer_seats=[3])
+    assert [s.is_computer for s in await service.get_seats(db, newer.id)] == [False, False, False, True]
+    assert (await service.open_table_in_chat(db, -5)).id == newer.id
+    await service.abort_table(db, newer.id)
+    assert (await service.open_table_in_chat(db, -5)).id == older.id
+    assert [t.id for t in await service.active_tables(db)] == [older.id]
+    assert await service.open_table_in_chat(db, -6) is None
+
+
+async def test_group_language_of_a_chat_not_seen_before_is_kept(db):
+    await service.set_chat_language(db, -77, "en")
+    assert (await service.get_chat(db, -77)).language == "en"
+    await service.set_chat_language(db, -77, "zh")
+    assert (await service.get_chat(db, -77)).language == "zh"
+
+
+async def test_message_hash_by_telegram_message_and_forgetting_a_deleted_message(db):
+    table = await service.create_table(db, -5, "guandan-team", created_by=1)
+    ref = await service.set_table_message(db, table.id, -5, 900, text_hash="a")
+    await service.set_message_hash_of(db, -5, 900, "b")
+    assert (await service.find_message_ref(db, -5, 900)).last_text_hash == "b"
+    await service.delete_message_ref(db, ref.id)
+    assert await service.find_message_ref(db, -5, 900) is None
+
+
+async def test_load_match_row_gives_the_row_and_engine_at_one_version(db):
+    table = await service.create_table(db, -5, "guandan-team", created_by=1)
+    await service.fill_computer_seats(db, table.id)
+    started = await service.start_match(db, table.id, seed=3)
+    step = started.match.system_step()
+    await service.apply_action(db, started.match_id, step)
+    row, engine = await service.load_match_row(db, started.match_id)
+    assert row.version == 1 and len(engine.log) == 1
