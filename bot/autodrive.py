@@ -16,8 +16,9 @@ from bot import store
 from engine.cards import parse_cards
 
 
-def typed_form(action: str) -> str | None:
-    """What a person types for an engine action text (None: nothing typeable)."""
+def typed_form(action: str, lang: str = "zh") -> str | None:
+    """What a person types for an engine action text (None: nothing typeable); an English speaker
+    (``lang="en"``) types "pass" where a Chinese speaker types 不要 / 不亮 / 不反."""
     parts = action.split(None, 2)
     if len(parts) < 2:
         return None
@@ -29,6 +30,8 @@ def typed_form(action: str) -> str | None:
             return None
         return cards
     if verb in ("pass", "pass_bid", "pass_overturn"):
+        if lang == "en":
+            return "pass"
         return {"pass": "不要", "pass_bid": "不亮", "pass_overturn": "不反"}[verb]
     if verb == "choose":
         return arg
@@ -93,7 +96,8 @@ async def _press(sim: Any, uid: int, msg: Any, data: str) -> None:
 
 async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict[int, int], *,
                 seed: int = 1, stop: Callable[[Any], bool] | None = None, timeout: float = 300.0,
-                on_action: Callable[[int, str], None] | None = None, buttons: frozenset[int] = frozenset()) -> None:
+                on_action: Callable[[int, str], None] | None = None, buttons: frozenset[int] = frozenset(),
+                lang: str = "zh") -> None:
     """Play the human seats ``users`` (seat -> Telegram user id) until the match ends or ``stop(match)``."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
@@ -122,13 +126,13 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
                 action = m.ai_action(turn.seat, rng)
             except Exception:
                 action = None
-            text = typed_form(action) if action else None
+            text = typed_form(action, lang) if action else None
             if text is None:
                 try:
                     action = m.auto_action(turn.seat)
                 except Exception:
                     continue
-                text = typed_form(action)
+                text = typed_form(action, lang)
             if text is None:
                 continue
             version = row.version

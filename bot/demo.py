@@ -101,7 +101,8 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                     assert row is not None
                     started = time.perf_counter()
                     await drive(sim, lambda: real.app.bot_data.get("runtime") if real.app else None, row.id,
-                                {i: h.user_id for i, h in enumerate(handles)}, seed=seed, timeout=600)
+                                {i: h.user_id for i, h in enumerate(handles)}, seed=seed, timeout=600,
+                                lang=lang)
                     # the result message may wait on the group's rate limit: wait for it
                     await sim.wait_for_message(GROUP, lambda m: "🏆" in (m.text or ""), after=last, timeout=120)
                     await sim.wait_quiet(quiet=0.5, timeout=60)
@@ -136,8 +137,11 @@ def _items_line(name: str, items: list[str], lang: str) -> list[str]:
     zh = lang != "en"
     shown = items if len(items) <= MAX_ITEMS + 2 else items[:MAX_ITEMS]
     rest = len(items) - len(shown)
-    head = (f"{name} 打字/点按 {len(items)} 次: " if zh else
-            f"{name} typed/tapped {len(items)} time{'s' if len(items) != 1 else ''}: ")
+    taps = sum(1 for i in items if i.startswith("["))
+    verb_zh = "点按" if taps == len(items) else "打字/点按" if taps else "打字"
+    verb_en = "tapped" if taps == len(items) else "typed/tapped" if taps else "typed"
+    head = (f"{name} {verb_zh} {len(items)} 次: " if zh else
+            f"{name} {verb_en} {len(items)} time{'s' if len(items) != 1 else ''}: ")
     body = " · ".join(shown)
     if rest:
         body += f" … 另外 {rest} 次" if zh else f" … {rest} more"

@@ -28,9 +28,9 @@ async def test_play_demo_prints_group_and_condensed_private_chat_with_no_429(cap
     assert group.count("🏆") == 2  # a result message for the Shengji match and for the Guandan deal
     assert "第 1 副结束" in group and "底牌" in group  # deal summaries with the kitty
     private = _section(out, "══ 张伟 与机器人的私聊", "── 张伟 的手牌消息")
-    # the typed plays are condensed: a few runs of "张伟 打字/点按 N 次: ..." rather than one line a play
-    runs = [line for line in private.splitlines() if "张伟 打字/点按" in line]
-    assert runs and sum(int(line.split("打字/点按 ")[1].split(" 次")[0]) for line in runs) >= 25
+    # the typed plays are condensed: a few runs of "张伟 打字 N 次: ..." rather than one line a play
+    runs = [line for line in private.splitlines() if "张伟 打字 " in line]
+    assert runs and sum(int(line.split("打字 ")[1].split(" 次")[0]) for line in runs) >= 25
     assert not any(line.startswith("张伟:") and "/start" not in line for line in private.splitlines())
     assert len(private.splitlines()) < 60
     snapshot = _section(out, "── 张伟 的手牌消息", "== 数字")
