@@ -9,7 +9,9 @@ arrives late and forfeits, and the final prize list is printed.  The bracket ima
 is saved under ``demo-output/``.
 
 Clocks are accelerated: the deadline scheduler runs on a manual clock that jumps to the next
-timer between rounds and advances 5 s every 0.1 s while the tables play.
+timer between rounds and advances 5 s every 0.1 s while the tables play.  The declaration window
+is therefore 20 s of that clock (0.4 s real), and a table may redeal up to 20 times before it
+pauses: with a 1 s window nobody could declare in time, and three redeals paused the table.
 """
 
 from __future__ import annotations
@@ -143,7 +145,7 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
     spec = (f'name = "{"教工双升杯" if zh else "Staff Shengji cup"}"\npreset = "shengji-17-deals"\n'
             f'registration_deadline = "{local(timedelta(hours=1))}"\ndraw_at = "{local(timedelta(hours=2))}"\n'
             f'first_round = "{local(timedelta(days=1))}"\nround_gap_minutes = 40\n'
-            "[rules]\ndeals = 1\nbid_window_seconds = 1\n[tournament]\nseparate_union_groups = true\n"
+            "[rules]\ndeals = 1\nbid_window_seconds = 20\nmax_redeals_before_pause = 20\n[tournament]\nseparate_union_groups = true\n"
             "reminder_minutes = [15]\nprize_table = \"by_round_eliminated\"\n"
             "round_prizes = [\"third\", \"second\", \"first\"]\nchampion_prize = \"champion\"\n"
             + "".join(f'[[union_groups]]\nname = "{g}"\nquota = 3\n' for g in groups))
@@ -221,7 +223,7 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
                 seats = {s.seat: int(s.user_id) for s in await service.get_seats(rt.db, int(table_id)) if s.user_id}
                 driven[int(table_id)] = asyncio.create_task(drive(
                     sim, lambda: real.app.bot_data.get("runtime") if real.app else None, match_row.id, seats,
-                    seed=seed + k + len(driven), timeout=300))
+                    seed=seed + k + len(driven), timeout=300, lang=lang))
         busy = any(not t.done() for t in driven.values()) or any(m.status in ("open", "playing") for m in rows)
         if busy:
             await run_due(timedelta(seconds=5), quiet=False)
