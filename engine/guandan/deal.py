@@ -97,8 +97,8 @@ class DealPlay:
                 from engine.cards import card_text
                 raise RuleError("not_in_hand", "You do not hold {card}", card=card_text(c))
         if self.to_beat is not None and not beats(combo, self.to_beat):
-            raise RuleError("does_not_beat", "{play} does not beat {table}",
-                            play=combo.to_text(), table=self.to_beat.to_text())
+            raise RuleError("does_not_beat", "{cards} does not beat {table}",
+                            cards=combo.to_text(), table=self.to_beat.to_text())
 
     def play(self, seat: int, combo: Combo) -> bool:
         """Play ``combo`` (checked); True when it ended the deal."""

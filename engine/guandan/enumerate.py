@@ -331,12 +331,12 @@ def validate_play(hand: Sequence[Card], cards: Sequence[Card], level: int, to_be
     from engine.guandan.combos import classify_or_error
 
     if not contains(hand, cards):
-        raise RuleError("not_in_hand", "You do not hold {cards}", cards=cards_text(cards))
+        raise RuleError("not_in_hand", "You do not hold {card}", card=cards_text(cards))
     rs = classify_or_error(cards, level)
     if to_beat is None:
         return rs
     ok = [r for r in rs if beats(r, to_beat)]
     if not ok:
-        raise RuleError("does_not_beat", "{cards} does not beat {other}", cards=cards_text(cards),
-                        other=cards_text(to_beat.cards))
+        raise RuleError("does_not_beat", "{cards} does not beat {table}", cards=cards_text(cards),
+                        table=cards_text(to_beat.cards))
     return ok

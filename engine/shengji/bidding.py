@@ -156,7 +156,7 @@ def check_bid(ctx: BidContext, seat: int, cards: Sequence[Card], hand: Sequence[
     have = counts_of(hand)
     for k, n in enumerate(counts_of(cs)):
         if n and have[k] < n:
-            raise RuleError("not_in_hand", "You do not hold {cards}", cards=text)
+            raise RuleError("not_in_hand", "You do not hold {card}", card=text)
     shape, suit, rank = classify_bid(cs, opts)
     levels = allowed_levels(ctx, seat)
     if rank is None:

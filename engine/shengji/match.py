@@ -538,7 +538,7 @@ class ShengjiMatch:
         if len(cards) != dealmod.KITTY:
             raise RuleError("bury_eight", "Bury exactly 8 cards, not {n}", n=len(cards))
         if not _holds(self.hands[seat], cards):
-            raise RuleError("not_in_hand", "You do not hold {cards}", cards=cards_text(cards))
+            raise RuleError("not_in_hand", "You do not hold {card}", card=cards_text(cards))
         buried = self.ctx.sort_for_display(cards)
         _remove(self.hands[seat], cards)
         self.kitty = buried
@@ -597,7 +597,7 @@ class ShengjiMatch:
         assert ctx is not None
         hand = self.hands[seat]
         if not _holds(hand, cards):
-            raise RuleError("not_in_hand", "You do not hold {cards}", cards=cards_text(ctx.sort_for_display(cards)))
+            raise RuleError("not_in_hand", "You do not hold {card}", card=cards_text(ctx.sort_for_display(cards)))
         shown = tuple(ctx.sort_for_display(cards))
         text = f"{seat} play {cards_text(shown)}"
         events: list[Event] = []

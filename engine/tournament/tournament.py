@@ -126,8 +126,8 @@ class Tournament:
         if self._stage_of(match_id) == "groups":
             assert self.groups is not None
             if self.groups.match(match_id).result is not None:
-                raise RuleError("result_already_recorded", "Match {match} already has a result; correct it",
-                                match=match_id)
+                raise RuleError("result_already_recorded", "Match {match} already has a result ({state}); correct it",
+                                match=match_id, state="done")
             self.groups.record(match_id, result)
             if self.groups.finished and self.bracket is None:
                 self.bracket = self._new_bracket(self.groups.knockout_slots(self.lot_seed,
