@@ -188,6 +188,8 @@ ERRORS: dict[str, tuple[str, str]] = {
     "bid_needs_joker": ("{cards}: 亮主需要级牌加王", "{cards}: a declaration shows a level card with a joker"),
     "bid_no_direct_fix": ("{cards}: 请先用一张级牌亮主", "{cards}: declare with one level card first"),
     "bid_no_trump_direct": ("{cards}: 对王不能亮主, 只能反主", "{cards}: a joker pair cannot declare, only overturn"),
+    "bid_own_overturn": ("不能反自己亮的主 ({current})", "You cannot overturn your own declaration {current}"),
+    "bad_group_number": ("{count} 个参赛方分不成 {groups} 个小组", "{groups} groups cannot be made from {count} entries"),
     "bid_not_higher": ("{cards} 反不了现在的主", "{cards} does not beat the current trump"),
     "bid_not_level": ("{cards}: 现在的级牌是 {level}", "{cards}: the level card now is {level}"),
     "bid_own": ("不能反自己亮的主; 只能用第二张 {suit} 级牌加固", "You cannot overturn your own declaration; you may only reinforce it with a second {suit} level card"),

@@ -224,7 +224,7 @@ def _check_overturn(ctx: BidContext, seat: int, cs: tuple[Card, ...], shape: str
                 and not ctx.overturned):
             return Bid(seat, cs, shape, suit, level, strength, "defend")
         if style == "suit_order" or opts.declarer_overturn_after_other:
-            raise RuleError("bid_own", "You cannot overturn your own declaration {current}", current=cur.text)
+            raise RuleError("bid_own_overturn", "You cannot overturn your own declaration {current}", current=cur.text)
     if shape in (SINGLE, SINGLE_JOKER):
         raise RuleError("bid_not_higher", "{cards} does not beat {current}", cards=text, current=cur.text)
     if strength <= cur.strength:

@@ -62,7 +62,7 @@ class DrawOptions:
             raise RuleError("bad_draw_format", "Draw format {format} is not allowed; allowed: {allowed}",
                             format=self.format, allowed=" | ".join(FORMATS))
         if self.format == "groups" and not 1 <= self.groups <= max(1, entry_count // 2):
-            raise RuleError("bad_group_count", "{groups} groups cannot be made from {count} entries",
+            raise RuleError("bad_group_number", "{groups} groups cannot be made from {count} entries",
                             groups=self.groups, count=entry_count)
 
 

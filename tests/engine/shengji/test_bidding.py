@@ -94,7 +94,7 @@ def test_rules_1_3_a_direct_fix_then_only_a_higher_rung() -> None:
 
 def test_rules_1_3_a_declarer_overturns_only_after_somebody_else() -> None:
     first = bid(ctx(O17), 1, "♠2 SJ")
-    assert code(ctx(O17, first), 1, "♥2 ♥2 BJ") == "bid_own"
+    assert code(ctx(O17, first), 1, "♥2 ♥2 BJ") == "bid_own_overturn"
     other = bid(ctx(O17, first), 2, "♣2 ♣2 SJ")
     assert bid(ctx(O17, other, overturned=True), 1, "♥2 ♥2 BJ").kind == "overturn"
 
@@ -176,12 +176,12 @@ def test_rules_1_3_b_defend_adds_the_second_card_before_any_overturn() -> None:
     assert code(ctx(O2H, d), 2, "♦2 ♦2") == "bid_not_higher"  # 防反: ♣ pair beats ♦ pair
     assert bid(ctx(O2H, d), 2, "♥2 ♥2").kind == "overturn"
     # once somebody overturned, the first declarer may not add its second card
-    assert code(ctx(O2H, first, overturned=True), 1, "♣2 ♣2") == "bid_own"
+    assert code(ctx(O2H, first, overturned=True), 1, "♣2 ♣2") == "bid_own_overturn"
 
 
 def test_rules_1_3_b_nobody_overturns_their_own_declaration() -> None:
     first = bid(ctx(O2H), 1, "♣2")
-    assert code(ctx(O2H, first), 1, "♠2 ♠2") == "bid_own"
+    assert code(ctx(O2H, first), 1, "♠2 ♠2") == "bid_own_overturn"
 
 
 # --- C. who may declare, at which level --------------------------------------------------------
