@@ -18,6 +18,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
 
@@ -77,7 +78,7 @@ def _sqlite_on_connect(dbapi_conn: Any, _record: Any) -> None:
 
 
 def create_engine_for(url: str, *, schema: str | None = None, echo: bool = False) -> AsyncEngine:
-    """An async engine for ``url`` with the SQLite pragmas (WAL, foreign keys, busy timeout) set.
+    """An async engine for ``url`` with the SQLite pragmas (foreign keys, busy timeout) set on each connection.
 
     ``schema`` (PostgreSQL only) puts the tables in that schema through ``search_path``
     (the tests use a fresh schema per test).
@@ -96,15 +97,34 @@ def create_engine_for(url: str, *, schema: str | None = None, echo: bool = False
     engine = create_async_engine(parsed, **kwargs)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
-        if parsed.database not in (None, "", ":memory:"):
-            event.listen(engine.sync_engine, "first_connect", _sqlite_wal)
     return engine
 
 
-def _sqlite_wal(dbapi_conn: Any, _record: Any) -> None:
-    cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA journal_mode = WAL")
-    cursor.close()
+def _is_sqlite_file(engine: AsyncEngine) -> bool:
+    return engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:")
+
+
+async def use_wal(engine: AsyncEngine) -> None:
+    """Put an SQLite file in WAL mode (it stays so in the file); retried while another process does the same.
+
+    Switching a fresh file to WAL reads its header under a shared lock and then needs the write lock.
+    SQLite never runs the busy handler for that upgrade (waiting could deadlock), so when two processes
+    start together on a new file the loser gets "database is locked" at once, whatever the busy timeout.
+    Once the winner is done the file is WAL and the retry has nothing left to do.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    delay = 0.01
+    while True:
+        try:
+            async with engine.connect() as conn:
+                await conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+            return
+        except OperationalError as err:
+            if "locked" not in str(err.orig) or loop.time() >= deadline:
+                raise
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.2)
 
 
 def load_all_models() -> Any:
@@ -147,10 +167,13 @@ async def migrate(engine: AsyncEngine, revision: str = "head", *, downgrade: boo
 
 async def open_database(url: str | None = None, *, schema: str | None = None, migrate_to: str | None = "head",
                         echo: bool = False) -> Database:
-    """Open ``url`` (None: ``DATABASE_URL`` or the default), migrate to head, return the Database."""
+    """Open ``url`` (None: ``DATABASE_URL`` or the default), switch an SQLite file to WAL, migrate to head,
+    return the Database.  Several processes may open the same database at once: one migrates, the others wait."""
     resolved = database_url(url)
     engine = create_engine_for(resolved, schema=schema, echo=echo)
     try:
+        if _is_sqlite_file(engine):
+            await use_wal(engine)
         if migrate_to is not None:
             await migrate(engine, migrate_to)
     except BaseException:

@@ -49,6 +49,33 @@ async def test_two_processes_starting_together_migrate_once(target: Target) -> N
     assert (await service.get_user(second, 3)) is not None
 
 
+async def test_a_fresh_sqlite_file_opens_while_another_process_holds_its_write_lock(tmp_path: Path) -> None:
+    """Two workers starting together on a new SQLite file: the one that loses the race to switch it to WAL
+    must wait for the other, not crash with "database is locked" (SQLite skips the busy timeout there)."""
+    import asyncio
+    import sqlite3
+
+    path = tmp_path / "bot.db"
+    other = sqlite3.connect(path, isolation_level=None)  # the other process, in the middle of its own start
+    other.execute("BEGIN IMMEDIATE")
+    opening = asyncio.ensure_future(open_database(f"sqlite+aiosqlite:///{path}"))
+    try:
+        # while the other holds the write lock the open can only wait; before the fix it failed at once
+        await asyncio.wait({opening}, timeout=1.0)
+        assert not opening.done(), f"open_database gave up while another process held the lock: {opening.exception()!r}"
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    db = await asyncio.wait_for(opening, 60)
+    try:
+        async with db.engine.connect() as conn:
+            assert (await conn.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
+        await service.upsert_user(db, 4, "D")
+        assert (await service.get_user(db, 4)) is not None
+    finally:
+        await db.dispose()
+
+
 def test_the_migration_history_is_one_line() -> None:
     script = ScriptDirectory.from_config(alembic_config())
     assert len(script.get_heads()) == 1
