@@ -46,6 +46,7 @@ def _pub(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def deal_marker(game: str, view: dict[str, Any]) -> int:
+    """Which deal (and Shengji redeal) a view shows; 0 while nothing is dealt yet (no hand message then)."""
     p = _pub(view)
     if game == "shengji":
         return int(p.get("deal") or 0) * 100 + int(p.get("redeal") or 0)

@@ -760,6 +760,8 @@ class Runtime:
             names = await self.player_names(row.table_id, lang)
         view = m.seat_view(seat)
         deal = render.deal_marker(row.game, view)
+        if deal == 0:
+            return  # nothing dealt yet (Guandan before deal 1): the hand message comes with the deal
         sel = await service.get_selection(self.db, row.id, seat)
         sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
         from engine.cards import parse_cards

@@ -126,6 +126,25 @@ async def test_full_guandan_deal_between_four_people(harness):
     h.assert_no_errors()
 
 
+async def test_guandan_each_player_gets_one_hand_message_per_deal_and_none_for_deal_0(harness):
+    """Guandan: after a deal each player's private chat holds exactly one hand message, for deal 1;
+    no dead "第 0 副" hand message is sent before the first deal."""
+    h = harness
+    match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
+    await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
+    await h.settle()
+    for seat, p in enumerate(h.players):
+        hands = [m for m in h.sim.bot_messages(p.user_id, include_deleted=True)
+                 if any("你的牌" in (v.text or "") for v in m.versions)]
+        assert len(hands) == 1, (seat, [m.versions[0].text for m in hands])
+        texts = [v.text or "" for v in hands[0].versions]
+        assert all(x.startswith("第 1 副") for x in texts), (seat, texts)
+        assert not any("第 0 副" in (v.text or "") for m in h.sim.bot_messages(p.user_id, include_deleted=True)
+                       for v in m.versions)
+    h.assert_no_errors()
+
+
 async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     h = harness
     p0 = h.players[0]
