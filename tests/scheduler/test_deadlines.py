@@ -13,7 +13,7 @@ from scheduler import DeadlineData, DeadlineScheduler, ManualClock, ScaledClock
 from storage.db import Database
 from tests.storage.support import Target
 
-WAIT = 20.0  # generous real-time bound for a job that is due within a fraction of a second
+WAIT = 60.0  # generous real-time bound (a loaded 2-core CI machine) for a job due within a fraction of a second
 
 
 class Recorder:
@@ -103,7 +103,8 @@ async def test_pending_deadlines_are_rearmed_after_a_restart(target: Target) -> 
     first = DeadlineScheduler(ScaledClock(1.0), poll_interval=None)
     first.register("move_clock", Recorder())
     await first.start(db)
-    later = await first.schedule(db, "move_clock", "match:2", first.now() + timedelta(hours=1), {"v": 1})
+    # far enough that the 100x clock below cannot reach it however slow the machine is (30 days = 7 h real)
+    later = await first.schedule(db, "move_clock", "match:2", first.now() + timedelta(days=30), {"v": 1})
     soon = await first.schedule(db, "bid_window", "match:2", first.now() + timedelta(seconds=3), {"v": 2})
     await first.shutdown()
     await db.dispose()
@@ -241,7 +242,8 @@ async def test_a_handler_cut_short_by_shutdown_fires_again_after_the_restart(tar
         started.set()
         await asyncio.sleep(3600)
 
-    first = DeadlineScheduler(ScaledClock(100.0), poll_interval=None)
+    fast = ScaledClock(100.0)
+    first = DeadlineScheduler(fast, poll_interval=None)
     first.register("move_clock", slow)
     await first.start(db)
     deadline_id = await first.schedule_in(db, "move_clock", "match:1", 1, {"version": 4})
@@ -252,7 +254,9 @@ async def test_a_handler_cut_short_by_shutdown_fires_again_after_the_restart(tar
     await db.dispose()
 
     db = await target.open()
-    second = DeadlineScheduler(poll_interval=None)
+    # the restarted process keeps the clock (same anchor): with a real-time clock the stored due time would
+    # lie 99x the real time spent before scheduling in the future, beyond WAIT on a slow machine
+    second = DeadlineScheduler(ScaledClock(100.0, anchor=fast.anchor), poll_interval=None)
     rec = Recorder()
     second.register("move_clock", rec)
     await second.start(db)
