@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from bot import store
 from engine.cards import parse_cards
+from storage import service
 
 
 def typed_form(action: str, lang: str = "zh") -> str | None:
@@ -108,7 +108,7 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
             await asyncio.sleep(0.05)
             continue
         try:
-            row, m = await store.load_match(rt.db, match_id)
+            row, m = await service.load_match_row(rt.db, match_id)
         except Exception:
             await asyncio.sleep(0.05)
             continue
@@ -149,7 +149,7 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
                 on_action(turn.seat, text)
             for _ in range(400):
                 await asyncio.sleep(0.01)
-                r2 = await store.get_match_row(runtime().db, match_id) if runtime() is not None else None
+                r2 = await service.get_match_row(runtime().db, match_id) if runtime() is not None else None
                 if r2 is not None and r2.version != version:
                     break
             acted = True

@@ -40,10 +40,10 @@ def _lang(arg: str | None) -> str:
 
 async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals: int = 3,
                    guandan_deals: int = 1, quiet: bool = False) -> dict[str, object]:
-    from bot import store
     from bot.autodrive import drive
     from bot.simulator import BotApiSimulator, SimUserHandle, format_chat
     from bot.simulator.runner import RealBot
+    from storage import service
 
     out: dict[str, object] = {}
     say = (lambda *a: None) if quiet else print
@@ -90,11 +90,11 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                         label = t(lang, "btn.join", seat=__import__("bot.views", fromlist=["x"]).seat_name(lang, seat))
                         await h.tap(GROUP, label)
                     await handles[0].tap(GROUP, t(lang, "btn.start"))
-                    table = await store.open_table_in_chat(rt.db, GROUP)
+                    table = await service.open_table_in_chat(rt.db, GROUP)
                     assert table is not None
                     row = None
                     for _ in range(200):
-                        row = await store.match_of_table(rt.db, table.id)
+                        row = await service.current_match(rt.db, table.id)
                         if row is not None:
                             break
                         await asyncio.sleep(0.05)
