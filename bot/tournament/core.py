@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,6 +36,29 @@ from storage.tournament_models import Tournament, TournamentMatch
 log = logging.getLogger(__name__)
 
 KINDS = ("t_close", "t_draw", "t_remind", "t_checkin", "t_start", "t_late")
+
+
+def tie_break_of(result: Mapping[str, Any]) -> str | None:
+    """How a game decided a match whose levels are equal: the engine's ``tie_break`` (Shengji:
+    ``dealer_side`` / ``cut``), else Guandan's rule 2.7 (the side of the last 上游); None when the
+    levels differ or the match was not decided on levels."""
+    levels = list(result.get("levels") or [None, None])
+    if levels[0] is None or levels[0] != levels[1]:
+        return None
+    if result.get("tie_break"):
+        return str(result["tie_break"])
+    if result.get("last_upstream") is not None:
+        return "last_upstream"
+    return None
+
+
+def table_match_result(result: Mapping[str, Any], table: int) -> MatchResult:
+    """The tournament result of one table from the engine's match result (tie-break kept in ``extra``)."""
+    levels = list(result.get("levels") or [None, None])
+    winner = "a" if int(result.get("winner", 0)) == 0 else "b"
+    tr = TableResult(table, winner, levels[0], levels[1], None)
+    tie = tie_break_of(result)
+    return MatchResult(winner, "played", (tr,), "tables", extra={"tie_break": tie} if tie else {})
 
 
 class TournamentBot:
@@ -445,16 +469,15 @@ class TournamentBot:
                 return
             if m.status in ("finished", "void") or m.result_json is not None:
                 return
-            levels = list(result.get("levels") or [None, None])
-            winner = "a" if int(result.get("winner", 0)) == 0 else "b"
-            tr = TableResult(int(k), winner, levels[0], levels[1], None)
+            res1 = table_match_result(result, int(k))
+            tr = res1.tables[0]
             results = {**m.table_results, str(k): tr.to_dict()}
             m = await ts.set_match_fields(self.db, m.id, table_results=results)
             count = len(await ts.match_players(self.db, m))
             done = [TableResult.from_dict(v) for kk, v in results.items() if kk.isdigit()]
             if len(done) < count:
                 return
-            res = MatchResult(winner, "played", (tr,), "tables") if count == 1 else team_result(done)
+            res = res1 if count == 1 else team_result(done)
             try:
                 rec = await ts.record_result(self.db, tid, key, res, None)
             except RuleError as err:  # a level team match in the knockout: the referee decides

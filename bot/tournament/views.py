@@ -69,6 +69,13 @@ def summary(lang: str, row: Tournament) -> str:
               tz=row.time_zone)
 
 
+def _score(lang: str, la: Any, lb: Any, how: Any) -> str:
+    """``（2:2）``, or with an equal score how the winner was decided: ``（2:2，台上方胜）``."""
+    if how in ("dealer_side", "cut", "last_upstream", "level_difference", "table_1"):
+        return tt(lang, "result.levels_how", la=la, lb=lb, how=tt(lang, f"result.how.{how}"))
+    return tt(lang, "result.levels", la=la, lb=lb)
+
+
 def result_line(lang: str, key: str, result: MatchResult | Mapping[str, Any], a: str, b: str) -> str:
     res = result if isinstance(result, MatchResult) else MatchResult.from_dict(result)
     if res.winner is None:
@@ -79,9 +86,10 @@ def result_line(lang: str, key: str, result: MatchResult | Mapping[str, Any], a:
         detail = tt(lang, "result.forfeit")
     elif len(res.tables) == 1 and res.tables[0].level_a is not None:
         t = res.tables[0]
-        detail = tt(lang, "result.levels", la=t.level_a, lb=t.level_b)
+        detail = _score(lang, t.level_a, t.level_b, res.extra.get("tie_break") if t.level_a == t.level_b else None)
     elif len(res.tables) > 1:
-        detail = tt(lang, "result.levels", la=res.tables_won("a"), lb=res.tables_won("b"))
+        la, lb = res.tables_won("a"), res.tables_won("b")
+        detail = _score(lang, la, lb, res.decided_by if la == lb else None)
     return tt(lang, "result.line", key=key, winner=winner, loser=loser, detail=detail)
 
 

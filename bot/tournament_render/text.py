@@ -77,6 +77,9 @@ WEEKDAYS = {"zh": "一二三四五六日", "en": ("Mon", "Tue", "Wed", "Thu", "F
 MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 DECIDED_SHORT = {"level_difference": ("级差决胜", "on level difference"), "table_1": ("第1桌决胜", "on table 1"),
                  "referee": ("裁判判定", "referee's decision")}
+# how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournament/core.py)
+TIE_BREAK_SHORT = {"dealer_side": ("台上方胜", "dealing side wins"), "cut": ("搬点决胜", "decided by a cut"),
+                   "last_upstream": ("末副上游方胜", "first out in the last deal wins")}
 
 
 def _t(lang: str, key: str, **params: object) -> str:
@@ -245,6 +248,8 @@ def result_line(t: Tournament, mv: MatchView, lang: str) -> str:
         line += f" {ws}:{ls}"
     if res.decided_by in DECIDED_SHORT:
         line += _t(lang, "by", how=DECIDED_SHORT[res.decided_by][0 if lang == "zh" else 1])
+    elif ws == ls and res.extra.get("tie_break") in TIE_BREAK_SHORT:
+        line += _t(lang, "by", how=TIE_BREAK_SHORT[res.extra["tie_break"]][0 if lang == "zh" else 1])
     if team and res.outcome == "forfeit":
         line += _t(lang, "forfeit", l=loser)
     return line

@@ -121,6 +121,40 @@ def test_results_put_the_winner_first_with_levels_and_forfeits() -> None:
     assert results_text(single_elim(4, play=False), "en").endswith("No results yet.")
 
 
+@pytest.mark.parametrize("engine_result,zh,en", [
+    ({"winner": 1, "levels": [2, 2], "reason": "deals", "tie_break": "dealer_side"}, "（台上方胜）",
+     "(dealing side wins)"),
+    ({"winner": 0, "levels": [5, 5], "reason": "time_up", "tie_break": "cut"}, "（搬点决胜）", "(decided by a cut)"),
+    ({"winner": 1, "levels": [7, 7], "reason": "deals", "last_upstream": 3}, "（末副上游方胜）",
+     "(first out in the last deal wins)"),
+])
+def test_results_with_equal_levels_say_how_the_winner_was_decided(engine_result, zh, en) -> None:  # type: ignore[no-untyped-def]
+    """rules.md 1.8 / 2.7: equal levels at the end are decided by the preset's tie-break; the results
+    text names it instead of showing a winner with an equal score and no explanation."""
+    from bot.tournament.core import table_match_result
+
+    t = single_elim(4, play=False)
+    mid = t.ready_matches()[0]
+    t.record(mid, table_match_result(engine_result, 1))
+    names = _names(t)
+    a, b = t.sides(mid)
+    win, lose = (a, b) if engine_result["winner"] == 0 else (b, a)
+    la = engine_result["levels"][0]
+    assert f"· {names[str(win)]} 胜 {names[str(lose)]} {la}:{la}{zh}" in results_text(t, "zh")
+    assert f"{la}:{la} {en}" in results_text(t, "en")
+
+
+def test_results_with_different_levels_carry_no_tie_break_note() -> None:
+    from bot.tournament.core import table_match_result
+
+    t = single_elim(4, play=False)
+    mid = t.ready_matches()[0]
+    t.record(mid, table_match_result({"winner": 0, "levels": [9, 6], "reason": "deals", "tie_break": None,
+                                      "last_upstream": 2}, 1))
+    text = results_text(t, "zh")
+    assert "9:6" in text and "决胜" not in text and "方胜" not in text
+
+
 def test_team_results_show_tables_won() -> None:
     t = groups_knockout(10)
     text = results_text(t, "en")
