@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -168,7 +169,10 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
         _reply(context, chat.id, err)
 
 
-async def cmd_leave(update: Update, context: Ctx) -> None:
+async def _on_open_table(update: Update, context: Ctx,
+                         act: Callable[[Any, int, Any], Awaitable[str | None]]) -> None:
+    """A group command acting on the chat's open table: ``act(runtime, table_id, user)`` returns an
+    error text (or None); no open table gets "no table"."""
     rt = rt_of(context)
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
@@ -178,24 +182,17 @@ async def cmd_leave(update: Update, context: Ctx) -> None:
     if table is None:
         _reply(context, chat.id, t(lang, "err.no_table"))
         return
-    err = await rt.leave(table.id, user)
+    err = await act(rt, table.id, user)
     if err:
         _reply(context, chat.id, err)
+
+
+async def cmd_leave(update: Update, context: Ctx) -> None:
+    await _on_open_table(update, context, lambda rt, table_id, user: rt.leave(table_id, user))
 
 
 async def cmd_stop(update: Update, context: Ctx) -> None:
-    rt = rt_of(context)
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
-        return
-    lang = await _lang(context, update)
-    table = await service.open_table_in_chat(rt.db, chat.id)
-    if table is None:
-        _reply(context, chat.id, t(lang, "err.no_table"))
-        return
-    err = await rt.stop_table(table.id, user)
-    if err:
-        _reply(context, chat.id, err)
+    await _on_open_table(update, context, lambda rt, table_id, user: rt.stop_table(table_id, user))
 
 
 # --- buttons -------------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from bot.autodrive import drive
+from bot.views import seat_name
 from storage import service
-from tests.e2e.test_play import open_table, rt
+from tests.e2e.test_play import JOIN, open_table, rt
 
 
 async def test_commands_are_registered_in_both_languages(harness):
@@ -181,3 +182,32 @@ async def test_two_players_taking_one_seat_at_once_only_one_gets_it(harness):
         assert "已经有人" in refused
         assert (await service.get_seats(rt(h).db, table.id))[seat].user_id == seated[0]
         await rt(h).leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))
+
+
+async def test_leave_frees_the_seat_and_leave_or_stop_without_a_table_say_so(harness):
+    """/leave in the lobby frees the sender's seat; a second /leave says they are not seated;
+    /leave and /stop in a group with no open table point to /newtable."""
+    h = harness
+    p0, p1 = h.players[0], h.players[1]
+    for command in ("/leave", "/stop"):
+        last = h.sim.last_bot_message(h.group_id)
+        p1.say(h.group_id, command)
+        answer = await h.sim.wait_for_message(h.group_id, lambda m: "/newtable" in (m.text or ""), after=last,
+                                              timeout=10)
+        assert "没有牌桌" in answer.text
+    last = h.sim.last_bot_message(h.group_id)
+    p0.say(h.group_id, "/newtable guandan-team deals=1")
+    await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
+    await p1.tap(h.group_id, JOIN.format(seat=seat_name("zh", 1)))
+    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    assert await service.seat_of_user(rt(h).db, table.id, p1.user_id) is not None
+    p1.say(h.group_id, "/leave")
+    for _ in range(100):
+        if await service.seat_of_user(rt(h).db, table.id, p1.user_id) is None:
+            break
+        await asyncio.sleep(0.05)
+    assert await service.seat_of_user(rt(h).db, table.id, p1.user_id) is None
+    last = h.sim.last_bot_message(h.group_id)
+    p1.say(h.group_id, "/leave")
+    await h.sim.wait_for_message(h.group_id, lambda m: "你没有入座" in (m.text or ""), after=last, timeout=10)
+    h.assert_no_errors()
