@@ -94,6 +94,38 @@ async def _press(sim: Any, uid: int, msg: Any, data: str) -> None:
     await sim.press_and_wait(uid, uid, msg.message_id, data)
 
 
+async def _wait_committed(runtime: Callable[[], Any], match_id: int, seat: int, version: int,
+                          limit: float = 10.0) -> None:
+    """Wait until the move just sent for ``seat`` is stored (an action of that seat after ``version``), so the
+    next decision never repeats it: another seat's move or a system step also moves the version. Stop early
+    when the match ends or the seat has no turn any more (its move was refused or overtaken), and after
+    ``limit`` seconds in any case (then the caller decides again)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    seen = version
+    prefix = f"{seat} "
+    while loop.time() < end:
+        await asyncio.sleep(0.01)
+        rt = runtime()
+        if rt is None or rt.db is None:
+            continue  # restarting
+        try:
+            row = await service.get_match_row(rt.db, match_id)
+            if row is None or row.version == seen:
+                continue
+            if row.status != "playing":
+                return
+            seen = row.version
+            if any(r.seq > version and r.action.startswith(prefix)
+                   for r in await service.action_log(rt.db, match_id)):
+                return
+            _, m = await service.load_match_row(rt.db, match_id)
+            if m.finished or not any(tr.seat == seat for tr in m.turns()):
+                return
+        except Exception:
+            continue  # the database is being swapped (restart): look again
+
+
 async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict[int, int], *,
                 seed: int = 1, stop: Callable[[Any], bool] | None = None, timeout: float = 300.0,
                 on_action: Callable[[int, str], None] | None = None, buttons: frozenset[int] = frozenset(),
@@ -147,11 +179,7 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
                 sim.user_sends_text(uid, uid, text)
             if on_action is not None:
                 on_action(turn.seat, text)
-            for _ in range(400):
-                await asyncio.sleep(0.01)
-                r2 = await service.get_match_row(runtime().db, match_id) if runtime() is not None else None
-                if r2 is not None and r2.version != version:
-                    break
+            await _wait_committed(runtime, match_id, turn.seat, version)
             acted = True
             break
         if not acted:

@@ -145,6 +145,28 @@ async def test_guandan_each_player_gets_one_hand_message_per_deal_and_none_for_d
     h.assert_no_errors()
 
 
+async def test_simulated_people_never_type_a_play_twice(harness_factory):
+    """The driver (demo people) waits for its move to be stored before deciding again: four people typing a
+    Guandan or a Shengji deal (with its bid window) never get "还没轮到你" for a repeated play."""
+    async with harness_factory(rate_scale=20) as h:
+        await _typed_deal_without_repeats(h, "/newtable guandan-team deals=1 seed=3")
+    async with harness_factory(rate_scale=20) as h:
+        await _typed_deal_without_repeats(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+
+
+async def _typed_deal_without_repeats(h, command):
+    match_id = await open_table(h, command)
+    sent: list[tuple[int, str]] = []
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, on_action=lambda s, x: sent.append((s, x)))
+    await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
+    await h.settle()
+    assert sent
+    for p in h.players:
+        assert not [m.text for m in h.sim.bot_messages(p.user_id) if "还没轮到你" in (m.text or "")]
+    assert not [m.text for m in h.group_messages() if "还没轮到你" in (m.text or "")]
+    h.assert_no_errors()
+
+
 async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     h = harness
     p0 = h.players[0]
