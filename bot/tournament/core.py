@@ -506,6 +506,13 @@ class TournamentBot:
         for kind in ("t_remind", "t_checkin", "t_start", "t_late"):
             await self.scheduler.cancel(self.db, kind, f"tm:{m.id}")
 
+    async def halt_match(self, m: TournamentMatch) -> None:
+        """A result was imposed (award, correction, disqualification): stop its timers and its tables."""
+        await self.cancel_match_timers(m)
+        for table_id in m.game_tables:
+            if table_id is not None:
+                await self._abort_table(int(table_id))
+
     # --- referee tools ---------------------------------------------------------------------------
 
     async def undo_forfeit(self, tid: int, key: str, actor: int, reason: str) -> None:

@@ -517,10 +517,7 @@ async def cmd_result(update: Update, context: Ctx, tb: TournamentBot, lang: str,
         if not rec.applied:
             reply(update, tb, tt(lang, "result.conflict", matches=", ".join(rec.conflicts)))
             return
-        await tb.cancel_match_timers(rec.match)
-        for table_id in rec.match.game_tables:
-            if table_id is not None:
-                await tb._abort_table(int(table_id))
+        await tb.halt_match(rec.match)
         names = await tb._names(row.id)
         line = views.result_line(tb.glang(), key, result, names.get(m.side_a or "", "?"),
                                  names.get(m.side_b or "", "?"))
@@ -547,10 +544,7 @@ async def cmd_forfeit(update: Update, context: Ctx, tb: TournamentBot, lang: str
             rec = await ts.record_result(tb.db, row.id, key, result, user.id, "award_forfeit", reason)
         else:
             rec = await ts.correct_result(tb.db, row.id, key, result, user.id, reason, True)
-        await tb.cancel_match_timers(m)
-        for table_id in m.game_tables:
-            if table_id is not None:
-                await tb._abort_table(int(table_id))
+        await tb.halt_match(m)
         names = await tb._names(row.id)
         line = views.result_line(tb.glang(), key, result, names.get(m.side_a or "", "?"),
                                  names.get(m.side_b or "", "?"))
@@ -590,10 +584,7 @@ async def cmd_violation(update: Update, context: Ctx, tb: TournamentBot, lang: s
         text = tt(glang, "conduct.recorded", key=key, entry=entry, note=note, id=rid, count=outcome.active_violations)
         if outcome.newly_disqualified:
             text += "\n" + tt(glang, "conduct.disqualified", entry=entry, count=outcome.active_violations)
-            for table_id in m.game_tables:
-                if table_id is not None:
-                    await tb._abort_table(int(table_id))
-            await tb.cancel_match_timers(m)
+            await tb.halt_match(m)
         await tb.tell_match(row, m, text)
         if rec is not None:
             await tb.after_result(row.id, rec, announce=False)
