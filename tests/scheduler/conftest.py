@@ -1,31 +1,3 @@
-from __future__ import annotations
+"""The scheduler tests use the storage tests' database fixtures (SQLite, and PostgreSQL when set)."""
 
-from collections.abc import AsyncIterator
-
-import pytest
-
-from storage import service
-from storage.db import Database
-from tests.storage.support import BACKENDS, CountingGame, Target
-
-
-@pytest.fixture(params=BACKENDS)
-async def target(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[Target]:
-    t = Target(request.param, tmp_path)
-    await t.setup()
-    try:
-        yield t
-    finally:
-        await t.cleanup()
-
-
-@pytest.fixture
-async def db(target: Target) -> Database:
-    return await target.open()
-
-
-@pytest.fixture
-def counting_game(monkeypatch: pytest.MonkeyPatch) -> type[CountingGame]:
-    """Register the fake game with the service's engine registry for one test."""
-    monkeypatch.setitem(service.ENGINE_FACTORIES, "counting", lambda options, seed: CountingGame(dict(options), seed))
-    return CountingGame
+from tests.storage.conftest import counting_game, db, target  # noqa: F401  (pytest fixtures)
