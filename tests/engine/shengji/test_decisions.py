@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, card_text, full_deck, parse_cards
+from engine.cards import card_text, parse_cards
 from engine.errors import RuleError
 from engine.game import Event, replay
 from engine.options import load_preset, option_specs
@@ -23,6 +23,7 @@ from engine.shengji.ai import ai_step
 from engine.shengji.match import SYS_VERBS, ShengjiMatch
 from engine.shengji.options import ShengjiOptions
 from engine.shengji.scoring import kitty_multiplier
+from tests.engine.shengji.rigging import rig
 
 SHENGJI_PRESETS = ["shengji-17-deals", "shengji-50min", "shengji-timed-2h"]
 DECISION_OPTIONS = {"throw_check_partner": True, "time_up_finishes_deal": True, "passing_a_ends_match": True,
@@ -36,27 +37,6 @@ def options(preset: str, **over: Any) -> ShengjiOptions:
     rules = p.with_overrides(over).rules if over else p.rules
     assert isinstance(rules, ShengjiOptions)
     return rules
-
-
-def rig(m: ShengjiMatch, want: dict[int, str], kitty: str = "") -> None:
-    """Test set-up: the next deal gives seats the named cards (and the kitty the named cards)."""
-    pool = full_deck(2)
-    hands: dict[int, list[Card]] = {}
-    for seat in range(4):
-        hands[seat] = parse_cards(want.get(seat, ""))
-        for c in hands[seat]:
-            pool.remove(c)
-    kit = parse_cards(kitty)
-    for c in kit:
-        pool.remove(c)
-    random.Random(7).shuffle(pool)
-    for seat in range(4):
-        while len(hands[seat]) < 25:
-            hands[seat].append(pool.pop())
-    kit += pool
-    assert len(kit) == 8
-    m.deck = [hands[(m.first_drawer + i) % 4][i // 4] for i in range(100)] + kit
-    m.kitty = list(kit)
 
 
 def deal_all(m: ShengjiMatch, bids: dict[int, str] | None = None) -> None:

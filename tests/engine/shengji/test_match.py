@@ -7,40 +7,17 @@ from typing import Any
 
 import pytest
 
-from engine.cards import Card, card_text, full_deck, parse_cards, total_points
+from engine.cards import card_text, parse_cards, total_points
 from engine.errors import RuleError
 from engine.game import replay
 from engine.options import load_preset
 from engine.shengji.ai import ai_step
 from engine.shengji.match import ShengjiMatch
+from tests.engine.shengji.rigging import rig
 
 
 def options(preset: str, **over: Any) -> Any:
     return load_preset(preset).with_overrides(over).rules if over else load_preset(preset).rules
-
-
-def rig(m: ShengjiMatch, want: dict[int, str], kitty: str = "") -> None:
-    """Test set-up: give seats the named cards first (drawn in the first rounds), the kitty the named cards."""
-    pool = full_deck(2)
-    hands: dict[int, list[Card]] = {}
-    for seat in range(4):
-        hands[seat] = parse_cards(want.get(seat, ""))
-        for c in hands[seat]:
-            pool.remove(c)
-    kit = parse_cards(kitty)
-    for c in kit:
-        pool.remove(c)
-    random.Random(7).shuffle(pool)
-    for seat in range(4):
-        while len(hands[seat]) < 25:
-            hands[seat].append(pool.pop())
-    kit += pool
-    assert len(kit) == 8
-    deck = [0] * 100
-    for i in range(100):
-        deck[i] = hands[(m.first_drawer + i) % 4][i // 4]
-    m.deck = deck + kit
-    m.kitty = list(kit)
 
 
 def deal_all(m: ShengjiMatch, bids: dict[int, str] | None = None) -> None:
