@@ -1188,6 +1188,21 @@ class BotApiSimulator:
         user = self._user(user_id)
         if not text:
             raise SimulatorError("empty message")
+        chat = self._chat_user_writes_in(user, chat_id, reply_to_message_id)
+        entities = command_entities(text)
+        version = MessageVersion(text=text, entities=entities, reply_markup=None, date=self._now(), method="user")
+        message = self._store(chat, self._new_message(chat, from_id=user_id, from_bot=False, version=version,
+                                                      reply_to=reply_to_message_id))
+        self._event("user_text", chat.id, message_id=message.message_id, user_id=user_id, text=text)
+        if self._delivered_to_bot(chat, text, entities, reply_to_message_id):
+            self._enqueue("message", self.message_api(message))
+        else:
+            self._bump()
+        return message
+
+    def _chat_user_writes_in(self, user: SimUser, chat_id: int, reply_to_message_id: int | None) -> SimChat:
+        """The chat ``user`` may write in (their private chat with the bot, or a group they belong to)."""
+        user_id = user.id
         if chat_id == user_id:
             if user.blocked:
                 raise SimulatorError(f"user {user_id} blocked the bot: user_starts_bot() unblocks it")
@@ -1202,16 +1217,7 @@ class BotApiSimulator:
                 raise SimulatorError(f"user {user_id} is not a member of group {chat_id}")
         if reply_to_message_id is not None and reply_to_message_id not in chat.messages:
             raise SimulatorError(f"no message {reply_to_message_id} in chat {chat_id}")
-        entities = command_entities(text)
-        version = MessageVersion(text=text, entities=entities, reply_markup=None, date=self._now(), method="user")
-        message = self._store(chat, self._new_message(chat, from_id=user_id, from_bot=False, version=version,
-                                                      reply_to=reply_to_message_id))
-        self._event("user_text", chat.id, message_id=message.message_id, user_id=user_id, text=text)
-        if self._delivered_to_bot(chat, text, entities, reply_to_message_id):
-            self._enqueue("message", self.message_api(message))
-        else:
-            self._bump()
-        return message
+        return chat
 
     def user_sends_document(self, user_id: int, chat_id: int, content: bytes | str, file_name: str, *,
                             mime_type: str | None = None, caption: str | None = None,
@@ -1229,20 +1235,7 @@ class BotApiSimulator:
             raise SimulatorError("empty file")  # Telegram refuses to send an empty file
         if not file_name:
             raise SimulatorError("a document needs a file name")
-        if chat_id == user_id:
-            if user.blocked:
-                raise SimulatorError(f"user {user_id} blocked the bot: user_starts_bot() unblocks it")
-            chat = self._private_chat(user_id)
-            user.started = True
-        else:
-            group = self.chats.get(chat_id)
-            if group is None or not group.is_group:
-                raise SimulatorError(f"no chat {chat_id} the user can write in (private chat id = user id)")
-            chat = group
-            if user_id not in chat.members:
-                raise SimulatorError(f"user {user_id} is not a member of group {chat_id}")
-        if reply_to_message_id is not None and reply_to_message_id not in chat.messages:
-            raise SimulatorError(f"no message {reply_to_message_id} in chat {chat_id}")
+        chat = self._chat_user_writes_in(user, chat_id, reply_to_message_id)
         if mime_type is None:
             mime_type = mimetypes.guess_type(file_name)[0] or "application/octet-stream"
         number = next(self._file_ids)
