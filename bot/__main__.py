@@ -9,6 +9,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from typing import Any
+
+
+def with_heartbeat(app: Any) -> Any:
+    """``app`` with a job that writes the heartbeat ``python -m bot.health`` reads (from the bot's event loop)."""
+    from bot.health import HEARTBEAT_EVERY, heartbeat_job
+
+    app.job_queue.run_repeating(heartbeat_job, interval=HEARTBEAT_EVERY, first=1, name="heartbeat")
+    return app
 
 
 def main() -> int:
@@ -24,7 +33,7 @@ def main() -> int:
         asyncio.run(preflight(settings))
         from bot.app import build_application
 
-        app = build_application(settings)
+        app = with_heartbeat(build_application(settings))
     except StartupError as exc:  # one clear line for the person starting the bot
         print(exc.line(lang), file=sys.stderr)
         return EXIT_STARTUP
