@@ -2,7 +2,8 @@
 
 Prints check_follow validations per second, random_legal_play calls per second, and the play phase of
 complete random-legal deals per second (25 tricks x 4 plays, with lead classification, throw checks and
-trick winners; no bidding).  Run with ``make bench``.
+trick winners; no bidding).  Run with ``make bench``.  Times are CPU time of this process
+(``time.process_time``), so other work on the machine does not inflate them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from engine.shengji.legal import lowest_legal_play, random_legal_play
 from engine.shengji.order import TrumpContext, trump_context
 from engine.shengji.throw import check_throw
 from engine.shengji.trick import trick_winner
+from tests.perf.machine import describe
 
 
 def _positions(n: int, seed: int) -> list[tuple[TrumpContext, Lead, list[int], list[int]]]:
@@ -73,30 +75,31 @@ def _play_phase(ctx: TrumpContext, rng: random.Random, throws: bool) -> None:
 
 def test_bench_check_follow_validations_per_second() -> None:
     pos = _positions(20000, 1)
-    t = time.perf_counter()
+    t = time.process_time()
     for ctx, lead, hand, play in pos:
         check_follow(ctx, lead, hand, play)
-    dt = time.perf_counter() - t
+    dt = time.process_time() - t
     multi = [p for p in pos if len(p[1].cards) > 1]
-    t = time.perf_counter()
+    t = time.process_time()
     for ctx, lead, hand, play in multi:
         check_follow(ctx, lead, hand, play)
-    dt_multi = time.perf_counter() - t
-    print(f"\ncheck_follow: {len(pos) / dt:,.0f} validations/s ({dt / len(pos) * 1e6:.1f} us each); "
+    dt_multi = time.process_time() - t
+    print(f"\n{describe()}")
+    print(f"check_follow: {len(pos) / dt:,.0f} validations/s ({dt / len(pos) * 1e6:.1f} us each); "
           f"multi-card leads only: {len(multi) / dt_multi:,.0f}/s ({dt_multi / len(multi) * 1e6:.1f} us each)")
 
 
 def test_bench_random_and_lowest_legal_play_per_second() -> None:
     pos = _positions(20000, 2)
     rng = random.Random(3)
-    t = time.perf_counter()
+    t = time.process_time()
     for ctx, lead, hand, _ in pos:
         random_legal_play(ctx, hand, lead, rng, True)
-    dt = time.perf_counter() - t
-    t = time.perf_counter()
+    dt = time.process_time() - t
+    t = time.process_time()
     for ctx, lead, hand, _ in pos:
         lowest_legal_play(ctx, hand, lead)
-    dt_low = time.perf_counter() - t
+    dt_low = time.process_time() - t
     print(f"\nrandom_legal_play (follows): {len(pos) / dt:,.0f} calls/s; "
           f"lowest_legal_play (follows): {len(pos) / dt_low:,.0f} calls/s")
 
@@ -105,9 +108,9 @@ def test_bench_play_phase_deals_per_second() -> None:
     rng = random.Random(4)
     for throws in (True, False):
         n = 300
-        t = time.perf_counter()
+        t = time.process_time()
         for _ in range(n):
             ctx = trump_context(rng.randint(2, 14), rng.choice([None, 0, 1, 2, 3]))
             _play_phase(ctx, rng, throws)
-        dt = time.perf_counter() - t
+        dt = time.process_time() - t
         print(f"\nplay phase of random-legal deals (throws={throws}): {n / dt:,.0f} deals/s")
