@@ -446,6 +446,7 @@ class BotApiMethods(SimWorld):
                                                       reply_to=reply_to))
         self._event("send", chat.id, message_id=message.message_id, text=text)
         self._bump()
+        self._notify_bot_message(message)
         return self.message_api(message)
 
     def _upload(self, p: Params, field_name: str, default_name: str, default_mime: str | None) -> StoredFile:
@@ -500,6 +501,7 @@ class BotApiMethods(SimWorld):
         self._store(chat, message)
         self._event("send", chat.id, message_id=message.message_id, text=caption, data={"media": kind, "filename": stored.filename})
         self._bump()
+        self._notify_bot_message(message)
         return self.message_api(message)
 
     def api_sendPhoto(self, p: Params) -> JSON:
@@ -574,12 +576,14 @@ class BotApiMethods(SimWorld):
         self._event("edit", message.chat_id, message_id=message.message_id, text=version.text or version.caption,
                     data={"method": version.method, "version": len(message.versions) - 1})
         self._bump()
+        self._notify_bot_message(message)
         return self.message_api(message)
 
     def api_deleteMessage(self, p: Params) -> bool:
         chat, message = self._bot_message(p, for_edit=False)
         if not message.from_bot and chat.is_group and not chat.bot_is_admin:
             raise ApiError(400, "Bad Request: message can't be deleted")
+        self._rate_check(chat)  # deletes count against the chat's, the group's and the token's limits
         message.deleted = True
         self._event("delete", chat.id, message_id=message.message_id)
         self._bump()
