@@ -12,6 +12,7 @@ methods), ``people`` (simulated users and groups), ``observing`` (views and wait
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import logging
@@ -40,12 +41,16 @@ _TOKEN_RE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")
 class BotApiSimulator(BotApiMethods, SimulatedPeople, ChatViews):
     """The fake Bot API: an aiohttp server on 127.0.0.1 plus a Python API to act as users.
 
-    Options are those of :class:`bot.simulator.world.SimWorld` (``rate_scale``, ``limits``,
-    ``enforce_rate_limits``, ``clock`` ...).
+    ``rtt_ms`` adds a simulated network round trip to every Bot API call (half before the call is
+    handled, half before its answer leaves): a bot far from Telegram. Other options are those of
+    :class:`bot.simulator.world.SimWorld` (``rate_scale``, ``limits``, ``enforce_rate_limits``, ``clock`` ...).
     """
 
-    def __init__(self, token: str | None = DEFAULT_TOKEN, **options: Any) -> None:
+    def __init__(self, token: str | None = DEFAULT_TOKEN, *, rtt_ms: float = 0.0, **options: Any) -> None:
         super().__init__(token, **options)
+        if rtt_ms < 0:
+            raise ValueError("rtt_ms must be >= 0")
+        self.rtt_ms = rtt_ms  # simulated network round trip added to every Bot API call (half each way)
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
         self.app = self._build_app()
@@ -141,6 +146,27 @@ class BotApiSimulator(BotApiMethods, SimulatedPeople, ChatViews):
         return web.json_response(body, status=exc.code)
 
     async def _handle_api(self, request: web.Request) -> web.Response:
+        """One Bot API call; with ``rtt_ms`` each way of the round trip takes half of it."""
+        half_trip = self.rtt_ms / 2000.0
+        if half_trip > 0:
+            await asyncio.sleep(half_trip)  # the request travelling to Telegram
+        response = await self._answer_api(request)
+        if half_trip > 0:
+            await asyncio.sleep(half_trip)  # the answer travelling back
+        return response
+
+    def _chat_kind(self, params: Params) -> str:
+        """"private", "group" (groups and supergroups) or "none" (no chat, or one the simulator does not know)."""
+        value = params.raw("chat_id")
+        try:
+            chat = self.chats.get(int(value)) if value not in (None, "") else None
+        except (TypeError, ValueError):
+            chat = None
+        if chat is None:
+            return "none"
+        return "group" if chat.is_group else "private"
+
+    async def _answer_api(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
         method = request.match_info["method"]
         if not self._check_token(token):
@@ -152,12 +178,17 @@ class BotApiSimulator(BotApiMethods, SimulatedPeople, ChatViews):
             self._last_bot_call = time.monotonic()
         if handler is None:
             return self._error(method, ApiError(404, "Not Found"))
+        kind = "none"
         try:
             params = await self._read_params(request)
+            kind = self._chat_kind(params)
+            self.stats.calls_by_chat_kind[(name, kind)] += 1
             result = handler(params)
             if inspect.isawaitable(result):
                 result = await result
         except ApiError as exc:
+            if exc.code == 429:
+                self.stats.rate_limited_by_chat_kind[kind] += 1
             return self._error(name, exc)
         self.stats.statuses[200] += 1
         if name != "getUpdates":

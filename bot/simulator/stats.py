@@ -18,6 +18,9 @@ class SimStats:
     statuses: Counter[int] = field(default_factory=Counter)
     errors: list[tuple[str, int, str]] = field(default_factory=list)  # (method, code, description)
     retry_after: list[int] = field(default_factory=list)
+    # Calls by (method, chat kind): kind is "private", "group" or "none" (no chat_id, or an unknown chat).
+    calls_by_chat_kind: Counter[tuple[str, str]] = field(default_factory=Counter)
+    rate_limited_by_chat_kind: Counter[str] = field(default_factory=Counter)  # 429 answers by chat kind
     # Seconds from getUpdates handing a callback query to the bot to the bot's answerCallbackQuery.
     callback_latencies: list[float] = field(default_factory=list)
 
@@ -44,6 +47,12 @@ class SimStats:
         """Calls that send or edit a message (the ones the rate limits count)."""
         return sum(n for method, n in self.calls.items() if method in RATE_LIMITED_METHODS)
 
+    def message_calls_by(self, *, method: str | None = None, chat_kind: str | None = None) -> int:
+        """Message calls (sends, edits, deletes) of one method and/or one chat kind."""
+        return sum(n for (m, kind), n in self.calls_by_chat_kind.items()
+                   if m in RATE_LIMITED_METHODS and (method is None or m == method)
+                   and (chat_kind is None or kind == chat_kind))
+
     @property
     def total_calls(self) -> int:
         return sum(self.calls.values())
@@ -61,6 +70,8 @@ class SimStats:
             "rate_limited": self.rate_limited,
             "client_errors": self.client_errors,
             "errors": [list(e) for e in self.errors[-50:]],
+            "calls_by_chat_kind": {f"{m}/{kind}": n for (m, kind), n in sorted(self.calls_by_chat_kind.items())},
+            "rate_limited_by_chat_kind": dict(sorted(self.rate_limited_by_chat_kind.items())),
             "callback_answers": len(self.callback_latencies),
             "callback_latency_p50_s": self.callback_latency(0.5),
             "callback_latency_p99_s": self.callback_latency(0.99),

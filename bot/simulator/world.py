@@ -94,6 +94,8 @@ class SimWorld:
         self._changed = asyncio.Event()
         self._version = 0
         self._last_bot_call = 0.0
+        # Called with each message the bot sends or edits, right after the change (load harness, observers).
+        self.bot_message_listeners: list[Callable[[SimMessage], None]] = []
 
 
     @property
@@ -127,6 +129,10 @@ class SimWorld:
 
 
     # ------------------------------------------------------------------ plumbing
+
+    def _notify_bot_message(self, message: SimMessage) -> None:
+        for listener in self.bot_message_listeners:
+            listener(message)
 
     def _now(self) -> int:
         return int(time.time())
