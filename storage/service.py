@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.errors import RuleError
-from engine.game import Event
+from engine.events import DEAL_OVER, DEAL_STARTED, Event, upgrade_event
 from engine.game import Match as EngineMatch
 from storage.db import Database
 from storage.models import (
@@ -150,7 +150,8 @@ def _events_to_json(events: Sequence[Event]) -> list[Any]:
 
 
 def _events_from_json(raw: Sequence[Any] | None) -> list[Event]:
-    return [Event(str(e.get("kind", "")), dict(e.get("data") or {})) for e in (raw or [])]
+    """Stored events in the current vocabulary (events stored before rules version 2 are renamed)."""
+    return [upgrade_event(str(e.get("kind", "")), e.get("data") or {}) for e in (raw or [])]
 
 
 def _seat_of(action: str) -> int | None:
@@ -676,22 +677,17 @@ async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_
 
 # --- deals ---------------------------------------------------------------------------------------
 
-DEAL_START_EVENTS = ("deal_start", "deal_started")  # Shengji, Guandan
-DEAL_END_EVENTS = ("deal_over",)
-
-
 def _deal_number(data: Mapping[str, Any]) -> int | None:
-    for key in ("deal", "deal_no"):
-        value = data.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
+    value = data.get("deal_no")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
     return None
 
 
 async def _track_deals(s: AsyncSession, match_id: int, seq: int, events: Sequence[Event], now: Any) -> None:
     """Keep the Deal rows from the engine's events, in the action's transaction."""
     for event in events:
-        starting, ending = event.kind in DEAL_START_EVENTS, event.kind in DEAL_END_EVENTS
+        starting, ending = event.kind == DEAL_STARTED, event.kind == DEAL_OVER
         if not (starting or ending):
             continue
         deal_no = _deal_number(event.data)
@@ -717,7 +713,7 @@ async def _track_deals(s: AsyncSession, match_id: int, seq: int, events: Sequenc
 async def record_deal(db: Database, match_id: int, deal_no: int, *, finished: bool = False,
                       summary: Mapping[str, Any] | None = None) -> None:
     """Create or update a deal row by hand (``apply_action`` already keeps them from the engine's
-    ``deal_start``/``deal_started`` and ``deal_over`` events)."""
+    ``deal_started`` and ``deal_over`` events)."""
     async with db.session() as s:
         deal = (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no))
                 ).scalars().first()
