@@ -7,7 +7,9 @@ Two presses of one button, a replayed Telegram update, or two processes cannot a
 ``dedupe_key`` catches the replays, the version check catches everything else.
 
 Engine objects returned here (``ApplyResult.match``, ``load_match``) are the live cached state:
-read them (views, turns, auto_action, ai_action), never call ``apply`` on them.
+read them (views, turns, auto_action, ai_action), never call ``apply`` on them.  An engine object that
+refused an action is dropped from the cache (the next load replays the log), so a refusal that changed
+the state by mistake cannot leak into later actions.
 """
 
 from __future__ import annotations
@@ -631,7 +633,8 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         try:
             events = engine_match.apply(action)
         except RuleError:
-            _cache_put(db, match_id, version, engine_match)  # the engine leaves the state unchanged
+            # Not put back: a refusal should change nothing, but the cache never relies on it.  The next
+            # load replays the stored log (about 25 ms for half a 17-deal Shengji match).
             raise
         stored_action = engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip()
         finished = bool(engine_match.finished)

@@ -77,7 +77,8 @@ class CountingGame:
 
     With option ``deal_every=N`` every N moves make a "deal" (``deal_started`` / ``deal_over`` events).
     Action texts: ``"<seat> add <n>"`` (``"2 add 03"`` is stored as ``"2 add 3"``), ``"sys note"``
-    (always allowed, changes nothing but the log).  Each seat has a private "secret" in its view.
+    (always allowed, changes nothing but the log), ``"sys spoil"`` (refused, but adds 100 to the total
+    first: a buggy refusal).  Each seat has a private "secret" in its view.
     """
 
     game = "counting"
@@ -101,6 +102,9 @@ class CountingGame:
         if parts == ["sys", "note"]:
             self.log.append("sys note")
             return [Event("note")]
+        if parts == ["sys", "spoil"]:  # a refusal that breaks the engine's promise: it changes the state
+            self.total += 100
+            raise RuleError("spoiled", "Refused after changing the total")
         if len(parts) != 3 or parts[1] != "add" or not parts[0].isdigit() or not parts[2].isdigit():
             raise RuleError("bad_action", "Cannot read {action}", action=action)
         if self.winner is not None:
