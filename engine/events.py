@@ -20,9 +20,10 @@ play           :class:`Played` (a seat played cards)
 forfeit        ``{"seat": int}``
 ============== ==============================================================================
 
-The deal number is ``deal_no`` everywhere (events, summaries, charges).  Until rules version 2
-Shengji used ``deal_start`` and the key ``deal``: :func:`upgrade_event` maps a stored old event
-to the current names (``storage`` applies it to events read back from the database).
+The deal number is ``deal_no`` everywhere (events, summaries, charges).  Events stored before the
+names were unified (November 2026) have Shengji's ``deal_start`` and the key ``deal``:
+:func:`upgrade_event` maps a stored old event to the current names (``storage`` applies it to events
+read back from the database; replays re-derive events from the actions and need nothing).
 """
 
 from __future__ import annotations
@@ -162,6 +163,6 @@ def upgrade_data(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def upgrade_event(kind: str, data: Mapping[str, Any]) -> Event:
-    """A stored event (possibly written before rules version 2) in the current vocabulary."""
+    """A stored event (possibly written with the old names) in the current vocabulary."""
     new_kind = _OLD_KINDS.get(kind, kind)
     return Event(new_kind, upgrade_data(new_kind, data))

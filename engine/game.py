@@ -24,8 +24,34 @@ from typing import Any, Protocol
 from engine.events import DealSummary, Event, MatchResult
 from engine.views import PublicView, SeatView
 
-__all__ = ["Event", "Match", "MatchOptions", "MatchResult", "Reading", "Turn", "computer_step", "new_match",
-           "replay", "timeout_action"]
+__all__ = ["RULES_VERSION", "SUPPORTED_RULES_VERSIONS", "Event", "Match", "MatchOptions", "MatchResult", "Reading",
+           "RulesVersionError", "Turn", "check_rules_version", "computer_step", "new_match", "replay",
+           "timeout_action"]
+
+
+RULES_VERSION = 1
+"""The version of the rules this engine plays.  Bump it (and add the old number to
+``SUPPORTED_RULES_VERSIONS`` only if the engine still replays it exactly) whenever a change would make
+a stored action log replay differently: a rule, an option's meaning, a shuffle, the action texts.
+Storage records it with each match; tests/fixtures/replays catch a change that forgot to bump it."""
+
+SUPPORTED_RULES_VERSIONS = frozenset({RULES_VERSION})
+
+
+class RulesVersionError(ValueError):
+    """A stored match was played under a rules version this engine cannot replay."""
+
+    def __init__(self, version: int) -> None:
+        known = ", ".join(str(v) for v in sorted(SUPPORTED_RULES_VERSIONS))
+        newer = " (newer than this engine: run the release that started it)" if version > RULES_VERSION else ""
+        super().__init__(f"rules version {version} is not supported{newer}; this engine replays version {known}")
+        self.version = version
+
+
+def check_rules_version(version: int) -> None:
+    """RulesVersionError unless this engine replays matches of rules ``version`` exactly."""
+    if version not in SUPPORTED_RULES_VERSIONS:
+        raise RulesVersionError(version)
 
 
 @dataclass(frozen=True)

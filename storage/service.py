@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.errors import RuleError
 from engine.events import DEAL_OVER, DEAL_STARTED, Event, upgrade_event
+from engine.game import RULES_VERSION, RulesVersionError, check_rules_version
 from engine.game import Match as EngineMatch
 from storage.db import Database
 from storage.models import (
@@ -92,7 +93,14 @@ class ReplayError(RuntimeError):
     """A stored log no longer replays (the engine changed under it): a bug, not a user error."""
 
 
-def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str]) -> EngineMatch:
+def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str],
+               rules_version: int = RULES_VERSION) -> EngineMatch:
+    """The engine state after ``actions``; ReplayError when the match's rules version is not this
+    engine's or an action no longer applies."""
+    try:
+        check_rules_version(rules_version)
+    except RulesVersionError as err:
+        raise ReplayError(f"{game} match stored under {err}") from err
     match = new_engine_match(game, options_json, seed)
     for number, action in enumerate(actions, 1):
         try:
@@ -467,7 +475,7 @@ async def start_match(db: Database, table_id: int, seed: int | None = None) -> M
             await s.rollback()
             raise RuleError("table_not_open", "Table {table} is not taking seats now", table=table_id)
         row = Match(table_id=table_id, game=table.game, options_json=dict(table.options_json), seed=seed,
-                    version=0, status="playing", started_at=utcnow())
+                    version=0, rules_version=RULES_VERSION, status="playing", started_at=utcnow())
         s.add(row)
         await s.commit()
         _cache_put(db, row.id, 0, engine_match)
@@ -519,7 +527,7 @@ async def _load_engine(db: Database, s: AsyncSession, row: Match, *, take: bool)
                                .order_by(ActionRecord.seq))).scalars().all()
     if len(actions) != row.version:
         raise RuntimeError(f"match {row.id}: {len(actions)} actions stored for version {row.version}")
-    engine_match = replay_log(row.game, row.options_json, row.seed, actions)
+    engine_match = replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
     if not take:
         _cache_put(db, row.id, row.version, engine_match)
     return engine_match
@@ -570,7 +578,7 @@ async def replay_check(db: Database, match_id: int) -> bool:
         live = await _load_engine(db, s, row, take=False)
         actions = (await s.execute(select(ActionRecord.action).where(ActionRecord.match_id == match_id)
                                    .order_by(ActionRecord.seq))).scalars().all()
-    rebuilt = replay_log(row.game, row.options_json, row.seed, actions)
+    rebuilt = replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
     return bool(_state_fingerprint(live) == _state_fingerprint(rebuilt))
 
 
@@ -746,7 +754,7 @@ async def state_after(db: Database, match_id: int, seq: int) -> EngineMatch:
         actions = (await s.execute(select(ActionRecord.action)
                                    .where(ActionRecord.match_id == match_id, ActionRecord.seq <= seq)
                                    .order_by(ActionRecord.seq))).scalars().all()
-    return replay_log(row.game, row.options_json, row.seed, actions)
+    return replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
 
 
 # --- live messages ------------------------------------------------------------------------------

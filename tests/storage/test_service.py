@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from engine.errors import OptionError, RuleError
 from storage import service
@@ -336,3 +336,23 @@ async def test_events_stored_with_old_names_read_back_in_the_current_vocabulary(
     assert again.duplicate
     assert [(e.kind, e.data) for e in again.events] == [("deal_started", {"deal_no": 2, "dealer": 1}),
                                                          ("deal_abandoned", {"deal_no": 2, "phase": "play"})]
+
+
+async def test_each_match_records_its_rules_version_and_a_newer_one_is_refused_clearly(
+        db: Database, counting_game: type) -> None:
+    from engine.game import RULES_VERSION
+
+    match_id = await counting_match(db)
+    await service.apply_action(db, match_id, "0 add 1")
+    row = await service.get_match_row(db, match_id)
+    assert row is not None and row.rules_version == RULES_VERSION
+    async with db.session() as s:
+        await s.execute(update(Match).where(Match.id == match_id).values(rules_version=RULES_VERSION + 1))
+        await s.commit()
+    db.match_cache.clear()  # as after a restart (or in another process)
+    with pytest.raises(service.ReplayError) as caught:
+        await service.load_match(db, match_id)
+    assert f"rules version {RULES_VERSION + 1} is not supported (newer than this engine" in str(caught.value)
+    with pytest.raises(service.ReplayError):
+        await service.apply_action(db, match_id, "1 add 1")
+    assert await stored_actions(db, match_id) == ["0 add 1"]
