@@ -26,7 +26,7 @@ from engine.views import PublicView, SeatView
 
 __all__ = ["RULES_VERSION", "SUPPORTED_RULES_VERSIONS", "Event", "Match", "MatchOptions", "MatchResult", "Reading",
            "RulesVersionError", "Turn", "check_rules_version", "computer_step", "new_match", "replay",
-           "timeout_action"]
+           "state_fingerprint", "timeout_action"]
 
 
 RULES_VERSION = 1
@@ -199,3 +199,17 @@ def computer_step(match: Match, rng: random.Random) -> str | None:
     if not due:
         return "sys resume"  # a Shengji table paused after redeals: the referee resumes it
     return match.auto_action(due[0].seat)
+
+
+def state_fingerprint(match: Match) -> str:
+    """SHA-256 (hex) of everything a match shows: its log, the public view, the four seat views, the
+    finished deals' summaries and the result (canonical JSON, sorted keys).  Two matches with equal
+    fingerprints look the same to every player (replay fixtures compare these)."""
+    import hashlib
+    import json
+
+    state = {"log": list(match.log), "public": match.public_view(),
+             "seats": [match.seat_view(seat) for seat in range(4)], "history": list(match.history),
+             "finished": match.finished, "result": match.result()}
+    text = json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
