@@ -30,7 +30,7 @@ from engine.tournament.results import MatchResult
 from engine.tournament.schedule import match_timers
 from scheduler.deadlines import DeadlineData
 from storage import service
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentMatch
 
 log = logging.getLogger(__name__)

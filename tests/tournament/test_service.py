@@ -9,7 +9,7 @@ import pytest
 
 from engine.errors import RuleError
 from engine.tournament import pair_result, verify
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.db import Database
 
 NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
