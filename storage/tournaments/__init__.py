@@ -22,12 +22,16 @@ from storage.tournaments.draw import (
     hold_draw,
 )
 from storage.tournaments.lateness import (
+    Lateness,
     check_in,
     decide_lateness,
+    table_deadline,
+    table_of_player,
     undo_lateness,
 )
 from storage.tournaments.lookup import (
     OPEN_STATUSES,
+    active_table_of_ref,
     all_tournaments,
     checkins,
     draft_of,
@@ -107,6 +111,10 @@ from storage.tournaments.times import (
 )
 
 __all__ = [
+    "active_table_of_ref",
+    "Lateness",
+    "table_deadline",
+    "table_of_player",
     "Built",
     "DEFAULT_TZ",
     "OPEN_STATUSES",

@@ -10,8 +10,10 @@ from storage.tournaments.lookup import _err, _get, _match
 from storage.tournaments.results import Recorded
 from storage.tournaments.roles import _audit, _require
 from storage.tournaments.state import _sync_matches, load_engine
+from storage.tournaments.tx import retrying
 
 
+@retrying
 async def add_conduct(db: Database, tid: int, key: str, side: str, actor: int, kind: str, note: str,
                       player: int | None = None, levels: int = 0) -> tuple[Any, Recorded | None, str]:
     """Record a conduct item against side a/b of a match; a disqualification ends the match in progress."""
@@ -47,6 +49,7 @@ async def add_conduct(db: Database, tid: int, key: str, side: str, actor: int, k
         return outcome, rec, rid
 
 
+@retrying
 async def reverse_conduct(db: Database, tid: int, record_id: str, actor: int, reason: str) -> Any:
     if not reason.strip():
         raise _err("reason_required", "Give a reason")

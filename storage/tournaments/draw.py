@@ -25,6 +25,7 @@ from storage.tournaments.lookup import (
 )
 from storage.tournaments.roles import _audit, _require
 from storage.tournaments.state import _sync_matches
+from storage.tournaments.tx import retrying
 
 
 def _engine_settings(row: Tournament) -> TournamentSettings:
@@ -37,6 +38,7 @@ async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
     return Engine.create(row.name, _engine_settings(row), entries)
 
 
+@retrying
 async def freeze(db: Database, tid: int, secret: bytes, actor: int | None = None) -> dict[str, Any]:
     """Freeze the entry list and commit to ``secret``: returns the announcement (list hash, commitment)."""
     async with db.session() as s:
@@ -59,6 +61,7 @@ async def freeze(db: Database, tid: int, secret: bytes, actor: int | None = None
         return ann.to_dict()
 
 
+@retrying
 async def hold_draw(db: Database, tid: int, actor: int | None = None) -> tuple[Engine, list[TournamentMatch]]:
     """Run the draw with the committed secret; creates the ready matches' rows (not scheduled yet)."""
     async with db.session() as s:

@@ -13,7 +13,7 @@ from engine.errors import RuleError
 from engine.options import load_preset, options_to_dict
 from engine.tournament import Entry, TournamentSettings
 from storage.db import Database
-from storage.models import User
+from storage.models import GameTable, User
 from storage.tournament_models import (
     CheckIn,
     TableGroupLink,
@@ -219,3 +219,11 @@ def rule_options(row: Tournament) -> dict[str, Any]:
     if row.rule_overrides:
         preset = preset.with_overrides(dict(row.rule_overrides))
     return options_to_dict(preset.rules)
+
+
+async def active_table_of_ref(db: Database, ref: str) -> int | None:
+    """The game table (open, playing or paused) made for ``ref`` (``t<id>:<match>:<table no>``), if any."""
+    async with db.session() as s:
+        return (await s.execute(select(GameTable.id).where(GameTable.tournament_ref == ref,
+                                                           GameTable.status.in_(("open", "playing", "paused")))
+                                .order_by(GameTable.id.desc()))).scalars().first()

@@ -6,7 +6,9 @@ import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.db import Database
 from storage.models import User, utcnow
@@ -14,6 +16,7 @@ from storage.tournament_models import (
     PairInvite,
     Tournament,
     TournamentEntry,
+    TournamentPlayer,
     TournamentRole,
 )
 from storage.tournaments.lookup import (
@@ -26,6 +29,7 @@ from storage.tournaments.lookup import (
     _names,
 )
 from storage.tournaments.roles import _audit, _roles
+from storage.tournaments.tx import retrying, touch
 
 
 def _quota(row: Tournament, union_group: str) -> int:
@@ -59,6 +63,21 @@ def _check_quota(row: Tournament, entries: Sequence[TournamentEntry], union_grou
         raise _err("quota_full", "Union group {group} may enter {quota} entries", group=union_group, quota=quota)
 
 
+async def _claim_players(s: AsyncSession, tid: int, entry_id: int, players: Sequence[int]) -> None:
+    """A player is in one active pair of a tournament: the unique row refuses a second (a race included)."""
+    for uid in players:
+        s.add(TournamentPlayer(tournament_id=tid, user_id=int(uid), entry_id=entry_id))
+    try:
+        await s.flush()
+    except IntegrityError as exc:
+        raise _err("partner_already_paired", "You are already in a pair in this tournament") from exc
+
+
+async def _release_players(s: AsyncSession, entry_id: int) -> None:
+    await s.execute(delete(TournamentPlayer).where(TournamentPlayer.entry_id == entry_id))
+
+
+@retrying
 async def create_invite(db: Database, tid: int, user_id: int, union_group: str, now: datetime) -> PairInvite:
     """The first player of a pair asks for a one-time partner link (their older open links are cancelled)."""
     async with db.session() as s:
@@ -89,13 +108,20 @@ async def get_invite(db: Database, token: str) -> PairInvite:
         return inv
 
 
+@retrying
 async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -> TournamentEntry:
-    """The partner accepts: the pair exists now."""
+    """The partner accepts: the pair exists now.  A second press (a double tap, or a second person with
+    the same link) finds the invitation used: the invitation is taken by a conditional update, the
+    players by unique rows, the quota under the tournament's version."""
     async with db.session() as s:
         inv = (await s.execute(select(PairInvite).where(PairInvite.token == token))).scalars().first()
         if inv is None:
             raise _err("invite_unknown", "This invitation link is not valid")
         if inv.status == "used":
+            mine = None if inv.entry_id is None else await s.get(TournamentEntry, inv.entry_id)
+            if mine is not None and user_id in [int(p) for p in mine.players_json]:
+                raise _err("invite_accepted_already", "You have already accepted this invitation: {pair}",
+                           pair=mine.name)
             raise _err("invite_used", "This invitation has already been used")
         if inv.status != "open" or now > inv.expires_at:
             raise _err("invite_expired", "This invitation has expired")
@@ -115,14 +141,19 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
                                 status="active", created_by=inv.inviter_id, created_at=utcnow())
         s.add(entry)
         await s.flush()
-        inv.status = "used"
-        inv.entry_id = entry.id
+        await _claim_players(s, row.id, entry.id, [inv.inviter_id, user_id])
+        taken = await s.execute(update(PairInvite).where(PairInvite.id == inv.id, PairInvite.status == "open")
+                                .values(status="used", entry_id=entry.id))
+        if taken.rowcount != 1:  # type: ignore[attr-defined]
+            raise _err("invite_used", "This invitation has already been used")
+        touch(row)
         _audit(s, row.id, user_id, "pair_registered", entry=entry.id, players=[inv.inviter_id, user_id],
                union_group=inv.union_group)
         await s.commit()
         return entry
 
 
+@retrying
 async def register_pair(db: Database, tid: int, actor: int, players: Sequence[int], union_group: str,
                         now: datetime | None = None, name: str | None = None) -> TournamentEntry:
     """An organiser (any time before the freeze) or the union group's leader (before the deadline) registers
@@ -158,11 +189,14 @@ async def register_pair(db: Database, tid: int, actor: int, players: Sequence[in
                                 created_at=utcnow())
         s.add(entry)
         await s.flush()
+        await _claim_players(s, tid, entry.id, [a, b])
+        touch(row)
         _audit(s, tid, actor, "register_on_behalf", entry=entry.id, players=[a, b], union_group=union_group)
         await s.commit()
         return entry
 
 
+@retrying
 async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int], name: str,
                     now: datetime | None = None) -> TournamentEntry:
     """A union group leader (or an organiser) forms a team from registered pairs of one union group."""
@@ -205,11 +239,13 @@ async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int]
         await s.flush()
         for e in pairs:
             e.team_id = team.id
+        touch(row)
         _audit(s, tid, leader, "team_formed", entry=team.id, pairs=[e.id for e in pairs], name=team.name)
         await s.commit()
         return team
 
 
+@retrying
 async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datetime | None = None) -> TournamentEntry:
     """Withdraw an entry before the draw: one of its players, or an organiser."""
     async with db.session() as s:
@@ -222,6 +258,8 @@ async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datet
             raise _err("not_allowed", "You are not allowed to do this")
         _check_open(row, None, organiser=True)
         entry.status = "withdrawn"
+        await _release_players(s, entry.id)
+        touch(row)
         if entry.kind == "team":
             for p in (await s.execute(select(TournamentEntry).where(TournamentEntry.team_id == entry.id)
                                       )).scalars().all():
@@ -235,6 +273,7 @@ async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datet
         return entry
 
 
+@retrying
 async def replace_player(db: Database, tid: int, entry_id: int, old: int, new: int, actor: int) -> TournamentEntry:
     """Replace a player of an entry before the draw (an organiser, or the entry's other player)."""
     async with db.session() as s:
@@ -257,6 +296,11 @@ async def replace_player(db: Database, tid: int, entry_id: int, old: int, new: i
             raise _err("partner_already_paired", "You are already in a pair in this tournament")
         players[players.index(old)] = new
         entry.players_json = players
+        await s.execute(delete(TournamentPlayer).where(TournamentPlayer.entry_id == entry.id,
+                                                       TournamentPlayer.user_id == old))
+        if entry.kind == "pair":
+            await _claim_players(s, tid, entry.id, [new])
+        touch(row)
         names = await _names(s, players)
         entry.name = " / ".join(names[p] for p in players)
         _audit(s, tid, actor, "replace_player", entry=entry.id, old=old, new=new)
@@ -264,6 +308,7 @@ async def replace_player(db: Database, tid: int, entry_id: int, old: int, new: i
         return entry
 
 
+@retrying
 async def close_registration(db: Database, tid: int, actor: int | None = None) -> Tournament:
     async with db.session() as s:
         row = await _get(s, tid)

@@ -5,17 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.tournament import MatchResult
 from engine.tournament import Tournament as Engine
 from engine.tournament.results import forfeit_result
 from storage.db import Database
-from storage.tournament_models import (
-    TournamentMatch,
-)
+from storage.tournament_models import Tournament, TournamentMatch
 from storage.tournaments.lookup import _err, _get, _match
 from storage.tournaments.roles import _audit, _require
 from storage.tournaments.state import _sync_matches, load_engine
+from storage.tournaments.tx import retrying
 
 
 @dataclass
@@ -29,25 +29,35 @@ class Recorded:
     applied: bool = True
 
 
+@retrying
 async def record_result(db: Database, tid: int, key: str, result: MatchResult, actor: int | None,
                         action: str = "result", reason: str = "") -> Recorded:
     """Record a match result (a finished table, a forfeit, a referee decision): the bracket advances."""
     async with db.session() as s:
         row = await _get(s, tid)
-        eng = load_engine(row)
         m = await _match(s, tid, key)
-        eng.record(key, result)
-        row.state_json = eng.to_dict()
-        m.result_json = result.to_dict()
-        m.status = "finished"
-        _audit(s, tid, actor, action, match=key, winner=result.winner, outcome=result.outcome, reason=reason)
-        new = await _sync_matches(s, row, eng)
-        if eng.finished:
-            row.status = "finished"
+        rec = await _record(s, row, m, result, actor, action, reason)
         await s.commit()
-        return Recorded(m, new, eng.finished)
+        return rec
 
 
+async def _record(s: AsyncSession, row: Tournament, m: TournamentMatch, result: MatchResult, actor: int | None,
+                  action: str, reason: str = "") -> Recorded:
+    """Record ``result`` inside the caller's transaction (the tournament row's version guards the state)."""
+    eng = load_engine(row)
+    eng.record(m.match_key, result)
+    row.state_json = eng.to_dict()
+    m.result_json = result.to_dict()
+    m.status = "finished"
+    _audit(s, row.id, actor, action, match=m.match_key, winner=result.winner, outcome=result.outcome,
+           reason=reason)
+    new = await _sync_matches(s, row, eng)
+    if eng.finished:
+        row.status = "finished"
+    return Recorded(m, new, eng.finished)
+
+
+@retrying
 async def correct_result(db: Database, tid: int, key: str, result: MatchResult, actor: int, reason: str,
                          force: bool = False) -> Recorded:
     """A referee corrects a recorded result (with a reason); a change of who advances is refused while a
@@ -80,6 +90,7 @@ async def correct_result(db: Database, tid: int, key: str, result: MatchResult, 
         return Recorded(m, new, eng.finished)
 
 
+@retrying
 async def confirm_result(db: Database, tid: int, key: str, actor: int) -> TournamentMatch:
     async with db.session() as s:
         await _get(s, tid)

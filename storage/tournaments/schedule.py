@@ -14,8 +14,10 @@ from storage.tournament_models import (
 )
 from storage.tournaments.lookup import _err, _get, settings_of
 from storage.tournaments.state import load_engine
+from storage.tournaments.tx import retrying
 
 
+@retrying
 async def schedule_ready(db: Database, tid: int, now: datetime) -> list[TournamentMatch]:
     """Give every unscheduled match a start time and table groups (greedy: tables free earliest, and an
     entry never plays two matches at once).  Round 1 starts at ``first_round_at``; later matches at
@@ -67,6 +69,7 @@ def _round_key(key: str) -> tuple[int, int, str]:
     return (rnd, 1 if key.startswith("P") else 0, key)
 
 
+@retrying
 async def mark_started(db: Database, tid: int, key: str) -> None:
     """The match's tables have begun: a later correction upstream then conflicts with it (bracket rules)."""
     async with db.session() as s:

@@ -22,6 +22,7 @@ from storage.tournament_models import (
 from storage.tournaments.lookup import _err, _get
 from storage.tournaments.roles import _audit, _require
 from storage.tournaments.times import DEFAULT_TZ, _as_utc, check_time_order, local_text, zone
+from storage.tournaments.tx import retrying
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,7 @@ async def create_tournament(db: Database, *, name: str, preset_id: str, created_
         return row
 
 
+@retrying
 async def update_setup(db: Database, tid: int, actor: int | None, **values: Any) -> Tournament:
     """Change set-up fields (the guided set-up); ``rule_overrides`` / ``settings_overrides`` re-validated."""
     async with db.session() as s:
@@ -198,6 +200,7 @@ def _plain(v: Any) -> Any:
     return v
 
 
+@retrying
 async def set_status(db: Database, tid: int, status: str, actor: int | None = None) -> None:
     async with db.session() as s:
         row = await _get(s, tid)
@@ -206,6 +209,7 @@ async def set_status(db: Database, tid: int, status: str, actor: int | None = No
         await s.commit()
 
 
+@retrying
 async def link_group(db: Database, tid: int, actor: int, chat_id: int) -> Tournament:
     async with db.session() as s:
         row = await _get(s, tid)
