@@ -235,6 +235,8 @@ T: dict[str, tuple[str, str]] = {
     "err.partner_is_self": ("不能邀请自己做搭档。", "You cannot be your own partner."),
     "err.partner_already_paired": ("该队员已在本比赛的另一对中。", "That player is already in a pair in this tournament."),
     "err.invite_expired": ("邀请已过期，请让对方重新生成。", "The invitation has expired; ask for a new one."),
+    "err.invite_accepted_already": ("你已接受过这个邀请，搭档：{pair}。", "You have already accepted this invitation: {pair}."),
+    "err.busy": ("同时有多项操作，请再试一次。", "Many changes at once; please try again."),
     "err.invite_used": ("邀请已被使用。", "The invitation has already been used."),
     "err.invite_unknown": ("邀请链接无效。", "The invitation link is not valid."),
     "err.partner_not_started": ("{name} 还没有私聊机器人发送 /start，请先让对方打开机器人。", "{name} has not started the bot yet; ask them to open it first."),

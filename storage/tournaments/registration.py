@@ -108,6 +108,14 @@ async def get_invite(db: Database, token: str) -> PairInvite:
         return inv
 
 
+async def _used(s: AsyncSession, inv: PairInvite, user_id: int) -> None:
+    """An invitation already used: by this very player (a second press), or by someone else."""
+    mine = None if inv.entry_id is None else await s.get(TournamentEntry, inv.entry_id)
+    if mine is not None and user_id in [int(p) for p in mine.players_json]:
+        raise _err("invite_accepted_already", "You have already accepted this invitation: {pair}", pair=mine.name)
+    raise _err("invite_used", "This invitation has already been used")
+
+
 @retrying
 async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -> TournamentEntry:
     """The partner accepts: the pair exists now.  A second press (a double tap, or a second person with
@@ -118,11 +126,7 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
         if inv is None:
             raise _err("invite_unknown", "This invitation link is not valid")
         if inv.status == "used":
-            mine = None if inv.entry_id is None else await s.get(TournamentEntry, inv.entry_id)
-            if mine is not None and user_id in [int(p) for p in mine.players_json]:
-                raise _err("invite_accepted_already", "You have already accepted this invitation: {pair}",
-                           pair=mine.name)
-            raise _err("invite_used", "This invitation has already been used")
+            await _used(s, inv, user_id)
         if inv.status != "open" or now > inv.expires_at:
             raise _err("invite_expired", "This invitation has expired")
         if inv.inviter_id == user_id:
@@ -139,13 +143,15 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
         entry = TournamentEntry(tournament_id=row.id, kind="pair", name=f"{names[inv.inviter_id]} / {names[user_id]}",
                                 union_group=inv.union_group, players_json=[inv.inviter_id, user_id],
                                 status="active", created_by=inv.inviter_id, created_at=utcnow())
+        taken = await s.execute(update(PairInvite).where(PairInvite.id == inv.id, PairInvite.status == "open")
+                                .values(status="used"))
+        if taken.rowcount != 1:  # type: ignore[attr-defined]  # another press took it first
+            await s.refresh(inv)
+            await _used(s, inv, user_id)
         s.add(entry)
         await s.flush()
         await _claim_players(s, row.id, entry.id, [inv.inviter_id, user_id])
-        taken = await s.execute(update(PairInvite).where(PairInvite.id == inv.id, PairInvite.status == "open")
-                                .values(status="used", entry_id=entry.id))
-        if taken.rowcount != 1:  # type: ignore[attr-defined]
-            raise _err("invite_used", "This invitation has already been used")
+        await s.execute(update(PairInvite).where(PairInvite.id == inv.id).values(entry_id=entry.id))
         touch(row)
         _audit(s, row.id, user_id, "pair_registered", entry=entry.id, players=[inv.inviter_id, user_id],
                union_group=inv.union_group)
