@@ -574,6 +574,69 @@ class TournamentBot:
             await self.tell_match(row, m, tt(self.glang(), "late.undone", key=key, reason=reason))
             await self.open_tables(row, m, force=True)
 
+    async def referee_start(self, tid: int, key: str, actor: int) -> str:
+        """A referee starts a match's tables now, whoever has checked in (audited); returns the answer."""
+        lang = await self.ulang(actor)
+        async with self.lock(tid):
+            row = await ts.get_tournament(self.db, tid)
+            await ts.require(self.db, tid, actor, ("referee", "chief_referee", "organiser"))
+            m = await ts.get_match(self.db, tid, key)
+            if m.status not in ("scheduled", "open", "playing") or m.start_at is None:
+                return error_text(lang, RuleError("match_not_ready", "", match=key))
+            await ts.audit(self.db, tid, actor, "referee_start", match=key)
+            if m.status == "scheduled":  # its start deadline then finds it open and does nothing
+                await self.open_tables(row, m, force=True)
+            else:
+                await self._start_ready_tables(tid, key, force=True)
+            self.send(row.group_chat_id, tt(self.glang(), "ref.started", key=key))
+        return tt(lang, "done")
+
+    async def seat_substitute(self, tid: int, key: str, old: int, new: int, actor: int, reason: str) -> str:
+        """A referee seats a substitute (before their table has begun): the match's players change, the
+        open table's seat too; the group, the table group and both people are told."""
+        async with self.lock(tid):
+            m, k = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+            row = await ts.get_tournament(self.db, tid)
+            table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
+            if table_id is not None:
+                table = await service.get_table(self.db, int(table_id))
+                seat = await service.seat_of_user(self.db, int(table_id), old)
+                if table is not None and table.status == "open" and seat is not None:
+                    await service.unseat(self.db, int(table_id), user_id=old)
+                    await service.seat_user(self.db, int(table_id), seat, new)
+                    await self.rt.render_lobby(int(table_id))
+            names = await ts.user_names(self.db, [old, new])
+            text = tt(self.glang(), "ref.substitute", key=key, table=k, new=names[new], old=names[old],
+                      reason=reason or "-")
+            self.send(row.group_chat_id, text)
+            if m.table_chats:
+                self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), text)
+            for uid in (old, new):
+                self.send(uid, tt(await self.ulang(uid), "ref.substitute", key=key, table=k, new=names[new],
+                                  old=names[old], reason=reason or "-"))
+            if m.status in ("open", "playing"):
+                await self._start_ready_tables(tid, key)
+            return tt(await self.ulang(actor), "done")
+
+    async def extend_lateness(self, tid: int, key: str, table: int | None, minutes: int, actor: int) -> str:
+        """A referee gives a table (or every table waiting) more time: a new lateness deadline per table."""
+        async with self.lock(tid):
+            m, deadlines = await ts.extend_lateness(self.db, tid, key, table, minutes, actor, self.now())
+            row = await ts.get_tournament(self.db, tid)
+            assert m.start_at is not None
+            for k, due in deadlines.items():
+                await self.scheduler.schedule(self.db, "t_late", f"tm:{m.id}", due,
+                                              {"tid": tid, "key": key, "start": m.start_at.isoformat(), "table": k})
+            lang = self.glang()
+            lines = [tt(lang, "ref.extended", key=key, table=k, minutes=minutes,
+                        until=ts.local_text(due, row.time_zone)[-5:]) for k, due in sorted(deadlines.items())]
+            text = "\n".join(lines)
+            self.send(row.group_chat_id, text)
+            for k in deadlines:
+                if m.table_chats:
+                    self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), lines[sorted(deadlines).index(k)])
+            return tt(await self.ulang(actor), "done")
+
     async def live_engine_matches(self, tid: int, key: str) -> list[int]:
         m = await ts.get_match(self.db, tid, key)
         out = []

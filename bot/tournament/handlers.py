@@ -598,6 +598,39 @@ async def cmd_reverse(c: Call) -> None:
         c.reply(text)
 
 
+@command(REF)
+async def cmd_start_match(c: Call) -> None:
+    """/start_match <match>: a referee starts the match's tables now (seats stay bound to the entries)."""
+    if not c.args:
+        c.reply(tt(c.lang, "usage", usage="/start_match <match>"))
+        return
+    c.reply(await c.tb.referee_start(c.row.id, c.args[0].upper(), c.user.id))
+
+
+@command(REF)
+async def cmd_substitute(c: Call) -> None:
+    """/substitute <match> @absent @substitute [reason]: a referee-approved substitute takes the seat."""
+    if len(c.args) < 3:
+        c.reply(tt(c.lang, "usage", usage="/substitute <match> @old @new [理由]"))
+        return
+    old, new = await ts.find_user(c.tb.db, c.args[1]), await ts.find_user(c.tb.db, c.args[2])
+    if old is None or new is None:
+        c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
+        return
+    c.reply(await c.tb.seat_substitute(c.row.id, c.args[0].upper(), old.id, new.id, c.user.id,
+                                       " ".join(c.args[3:])))
+
+
+@command(REF)
+async def cmd_extend(c: Call) -> None:
+    """/extend <match> <minutes> [table]: more time before the lateness rule, for one table or all waiting."""
+    if len(c.args) < 2 or not c.args[1].isdigit() or (len(c.args) > 2 and not c.args[2].isdigit()):
+        c.reply(tt(c.lang, "usage", usage="/extend <match> <minutes> [table]"))
+        return
+    table = int(c.args[2]) if len(c.args) > 2 else None
+    c.reply(await c.tb.extend_lateness(c.row.id, c.args[0].upper(), table, int(c.args[1]), c.user.id))
+
+
 async def _pause(c: Call, paused: bool) -> None:
     if not c.args:
         c.reply(tt(c.lang, "usage", usage="/pause <match>" if paused else "/resume <match>"))
@@ -756,7 +789,8 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "remove": cmd_remove, "replace": cmd_replace, "team": cmd_team, "entries": cmd_entries, "role": cmd_role,
     "audit": cmd_audit, "draw": cmd_draw, "close_registration": cmd_close, "result": cmd_result,
     "forfeit": cmd_forfeit, "undo_forfeit": cmd_undo_forfeit, "violation": cmd_violation, "reverse": cmd_reverse,
-    "pause": cmd_pause, "resume": cmd_resume, "bracket": cmd_bracket, "standings": cmd_standings,
+    "pause": cmd_pause, "resume": cmd_resume, "start_match": cmd_start_match, "substitute": cmd_substitute,
+    "extend": cmd_extend, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
 }
 

@@ -102,6 +102,7 @@ from storage.tournaments.state import (
     load_engine,
     published_draw,
 )
+from storage.tournaments.tables import extend_lateness, substitute
 from storage.tournaments.times import (
     DEFAULT_TZ,
     check_time_order,
@@ -111,6 +112,8 @@ from storage.tournaments.times import (
 )
 
 __all__ = [
+    "extend_lateness",
+    "substitute",
     "active_table_of_ref",
     "Lateness",
     "table_deadline",

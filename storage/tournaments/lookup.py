@@ -175,8 +175,9 @@ async def match_players(db: Database, m: TournamentMatch) -> list[tuple[list[int
 async def _match_players(s: AsyncSession, m: TournamentMatch) -> list[tuple[list[int], list[int]]]:
     a = await s.get(TournamentEntry, int(m.side_a)) if m.side_a else None
     b = await s.get(TournamentEntry, int(m.side_b)) if m.side_b else None
-    pa = [int(p) for p in a.players_json] if a else []
-    pb = [int(p) for p in b.players_json] if b else []
+    subs = {int(k): int(v) for k, v in (m.substitutes or {}).items()}  # a referee-approved substitute sits instead
+    pa = [subs.get(int(p), int(p)) for p in a.players_json] if a else []
+    pb = [subs.get(int(p), int(p)) for p in b.players_json] if b else []
     tables = max(len(pa), len(pb)) // 2
     return [(pa[2 * i:2 * i + 2], pb[2 * i:2 * i + 2]) for i in range(tables)]
 

@@ -228,3 +228,41 @@ async def test_a_failing_result_leaves_no_lateness_decision(db: Database, monkey
     monkeypatch.undo()
     lat = await ts.decide_lateness(db, tid, r1.match_key, r1.start_at + timedelta(minutes=16))
     assert lat.decision is not None and lat.decision.action == "double_forfeit" and lat.recorded is not None
+
+
+async def test_a_referee_substitute_plays_instead_and_checks_in(db: Database) -> None:
+    tid, (r1, _) = await drawn(db)
+    (a, b), = await ts.match_players(db, r1)
+    with pytest.raises(RuleError) as exc:
+        await ts.substitute(db, tid, r1.match_key, a[0], 1020, a[1], "ill")
+    assert exc.value.code == "not_allowed"  # a player cannot bring their own substitute
+    await ts.grant(db, tid, ORG, 1019, "referee")
+    with pytest.raises(RuleError) as exc:
+        await ts.substitute(db, tid, r1.match_key, a[0], b[0], 1019, "ill")
+    assert exc.value.code == "already_in_match"
+    m, k = await ts.substitute(db, tid, r1.match_key, a[0], 1020, 1019, "ill")
+    assert k == 1 and (await ts.match_players(db, m))[0][0] == [1020, a[1]]
+    assert r1.start_at is not None
+    await ts.check_in(db, tid, r1.match_key, 1020, r1.start_at)
+    with pytest.raises(RuleError) as exc:
+        await ts.check_in(db, tid, r1.match_key, a[0], r1.start_at)
+    assert exc.value.code == "not_your_match"
+    assert [x.action for x in await ts.audit_log(db, tid)][-1] == "substitute"
+
+
+async def test_extending_one_table_moves_only_its_deadline(db: Database) -> None:
+    tid, (r1, _) = await drawn(db)
+    await ts.grant(db, tid, ORG, 1019, "referee")
+    assert r1.start_at is not None
+    m, deadlines = await ts.extend_lateness(db, tid, r1.match_key, 1, 5, 1019, r1.start_at)
+    assert deadlines == {1: r1.start_at + timedelta(minutes=15 + 5)}
+    (a, b), = await ts.match_players(db, m)
+    for p in (*a, *b[:1]):
+        await ts.check_in(db, tid, r1.match_key, p, r1.start_at + timedelta(minutes=18))  # late, inside 20
+    nothing = await ts.decide_lateness(db, tid, r1.match_key, r1.start_at + timedelta(minutes=15))
+    assert nothing.new_tables == () and nothing.waiting == (1,)
+    lat = await ts.decide_lateness(db, tid, r1.match_key, r1.start_at + timedelta(minutes=20))
+    assert lat.recorded is not None and lat.recorded.match.result_json["winner"] == "a"
+    with pytest.raises(RuleError) as exc:
+        await ts.extend_lateness(db, tid, r1.match_key, 1, 5, 1019, r1.start_at + timedelta(minutes=21))
+    assert exc.value.code == "match_not_ready"
