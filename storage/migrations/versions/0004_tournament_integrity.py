@@ -2,7 +2,7 @@
 (unique), the draw commitment published at registration, per-table lateness extensions and substitutes.
 
 Revision ID: 0004_tournament_integrity
-Revises: 0002_tournaments
+Revises: 0003_rules_version
 Create Date: 2026-11-30
 """
 
