@@ -13,7 +13,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo run bench lint lint-docker clean print-python
+.PHONY: install test demo run bench loadtest lint lint-docker clean print-python
 
 define ENSURE_VENV
 set -eu
@@ -59,6 +59,19 @@ run: install
 
 bench: install
 	$(BIN)/python -m pytest tests/perf -q -s -p no:xdist -o addopts=""
+
+# Load test (docs/performance.md "Bot under load"): the real bot in its own process against the simulator at
+# Telegram's rates. make loadtest TABLES=16 PRESET=shengji-17-deals THINK=1.5 DB=sqlite RTT=80 DURATION=150
+TABLES ?= 4
+PRESET ?= shengji-17-deals
+DEALS ?= 1
+THINK ?= 1.5
+DB ?= sqlite
+RTT ?= 80
+DURATION ?= 150
+loadtest: install
+	$(BIN)/python -m bot.loadtest --tables $(TABLES) --preset $(PRESET) --deals $(DEALS) --think $(THINK) \
+		--db $(DB) --rtt $(RTT) --duration $(DURATION) $(LOADTEST_ARGS)
 
 # ruff on everything; mypy --strict on engine/ and scheduler/ (pyproject.toml); the Dockerfile.
 lint: install lint-docker
