@@ -192,6 +192,8 @@ def _group_shows(sim: BotApiSimulator, group_id: int, text: str) -> bool:
 def _group_marker(table: Table) -> tuple[str | None, bool]:
     """The group table message's trick line for the replica's state, and whether the trick just ended."""
     view = _pub(table.replica.public_view())
+    if table.game == "shengji" and view.get("phase") not in ("play", "choose", "late"):
+        return None, False  # the deal ended: the group shows its summary, not a trick (not timed)
     trick = view.get("trick") or []
     if trick:
         return t(LANG, "table.trick") + "  " + _trick_line(LANG, trick, table.names, table.game, None), False
