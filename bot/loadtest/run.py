@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import tempfile
 import time
 from collections import Counter
@@ -121,6 +122,10 @@ async def run(options: Options) -> Figures:
                 await asyncio.gather(*drivers, return_exceptions=True)
                 await db.dispose()
                 await bot.stop()
+                kept = Path(tempfile.gettempdir()) / f"loadtest-bot-{seed}.log"
+                with contextlib.suppress(OSError):
+                    shutil.copyfile(folder / "bot.log", kept)
+                    _say(f"the bot's log: {kept}")
             figures = compute(
                 tables=options.tables,
                 plays_by_table={t.index: t.plays for t in tables},
