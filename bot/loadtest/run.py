@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.loadtest import players
 from bot.loadtest.botprocess import BotProcess, sample
 from bot.loadtest.database import fresh_database
-from bot.loadtest.report import HEADER, Figures, compute
+from bot.loadtest.report import HEADER, Figures, compute, quantile
 from bot.simulator import BotApiSimulator
 
 log = logging.getLogger(__name__)
@@ -98,11 +98,13 @@ async def run(options: Options) -> Figures:
                 limited0 = Counter(sim.stats.rate_limited_by_chat_kind)
                 cpu0 = sample(bot.pid)
                 harness0 = sample(os.getpid())
+                answers0 = len(sim.stats.callback_latencies)
                 window_start = time.time()
                 await asyncio.sleep(options.duration)
                 window_end = time.time()
                 cpu1 = sample(bot.pid)
                 harness1 = sample(os.getpid())
+                answers = sim.stats.callback_latencies[answers0:]
                 calls = Counter(sim.stats.calls_by_chat_kind)
                 calls.subtract(calls0)
                 limited = Counter(sim.stats.rate_limited_by_chat_kind)
@@ -140,6 +142,9 @@ async def run(options: Options) -> Figures:
             figures.values.update({
                 "playing_tables": playing,
                 "failed_tables": len(failed),
+                # a button press delivered to the bot → its answerCallbackQuery (what the finger waits for)
+                "button_answer_p50_s": quantile(answers, 0.5),
+                "button_answer_p99_s": quantile(answers, 0.99),
                 # the simulator and the people: if this nears 100 %, the harness, not the bot, sets the pace
                 "harness_cpu_percent": 100 * (harness1.cpu_seconds - harness0.cpu_seconds) / (window_end - window_start),
                 "finished_tables": sum(1 for t in tables if t.finished),
