@@ -99,6 +99,17 @@ async def settle(h: E2EHarness) -> None:
     await h.settle(quiet=0.15)
 
 
+async def eventually(check: Any, timeout: float = 15.0) -> Any:
+    """Await ``check()`` until it returns something true (a handler may still be at work); return it."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        got = await check()
+        if got or loop.time() > end:
+            return got
+        await asyncio.sleep(0.05)
+
+
 async def say(h: E2EHarness, user_id: int, chat_id: int, text: str, expect: str | None = None) -> Any:
     """``user_id`` writes ``text``; waits for the bot's next message in ``chat_id`` (containing ``expect``)."""
     before = h.sim.last_bot_message(chat_id)

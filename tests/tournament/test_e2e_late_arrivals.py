@@ -27,6 +27,7 @@ async def team_match(h: object) -> tuple[int, object]:
     await S.dm(h, ORG, f'name = "掼蛋团体赛"\npreset = "guandan-team"\nfirst_round = "{first}"\n{TEAM}',  # type: ignore[arg-type]
                "已从文件创建比赛")
     await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")  # type: ignore[arg-type]
+    await S.dm(h, ORG, "/role 1 add referee @p12", "添加")  # type: ignore[arg-type]  # as the set-up's hint writes it
     for gid in S.TABLE_GROUPS:
         await S.say(h, ORG, gid, "/table_register", "比赛桌")  # type: ignore[arg-type]
     for i in range(6):
