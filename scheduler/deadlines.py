@@ -31,6 +31,7 @@ from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from scheduler.clock import Clock, ScaledClock
 from storage.db import Database
@@ -62,7 +63,7 @@ class DeadlineData:
                    row.fired_at, row.status)
 
 
-Handler = Callable[[DeadlineData], Awaitable[Any]]
+Handler = Callable[[DeadlineData], Awaitable[object]]
 
 
 class DeadlineScheduler:
@@ -185,7 +186,7 @@ class DeadlineScheduler:
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
     @staticmethod
-    async def _cancel_rows(s: Any, kind: str, ref: str) -> list[int]:
+    async def _cancel_rows(s: AsyncSession, kind: str, ref: str) -> list[int]:
         ids = list((await s.execute(select(Deadline.id).where(Deadline.kind == kind, Deadline.ref == ref,
                                                               Deadline.status == "pending"))).scalars().all())
         if ids:

@@ -2,7 +2,7 @@
 (unique), the draw commitment published at registration, per-table lateness extensions and substitutes.
 
 Revision ID: 0004_tournament_integrity
-Revises: 0002_tournaments
+Revises: 0003_rules_version
 Create Date: 2026-11-30
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004_tournament_integrity"
-down_revision: str | None = "0002_tournaments"
+down_revision: str | None = "0003_rules_version"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
