@@ -170,6 +170,10 @@ T: dict[str, tuple[str, str]] = {
                        "🔁 The referee approved a substitute: at {key} table {table}, {new} plays instead of {old} ({reason})."),
     "ref.extended": ("⏳ 裁判延长 {key} 第 {table} 桌的迟到时限 {minutes} 分钟，至 {until}。",
                      "⏳ The referee gave {key} table {table} {minutes} more minutes: forfeit if not here by {until}."),
+    "table.locked": ("这是比赛桌：座位已按抽签固定，只有本场选手（或裁判批准的替补）可以就座；签到齐后自动开始。",
+                     "This is a tournament table: the seats are bound to the draw; only this match's players (or a substitute the referee approved) sit here, and it starts when they have checked in."),
+    "table.locked_hint": ("🔒 比赛桌：座位按抽签固定，选手签到齐后自动开始；迟到按规程判负；裁判可 /start_match、/substitute、/pause。",
+                          "🔒 Tournament table: seats bound to the draw; it starts when the players have checked in; lateness as the rules say; referees: /start_match, /substitute, /pause."),
     "late.undone": ("↩️ {key}：裁判撤销了迟到判负（{reason}），比赛现在开始。", "↩️ {key}: the referee undid the lateness forfeit ({reason}); the match starts now."),
     # --- results
     "result.line": ("{key}：{winner} 胜 {loser}{detail}", "{key}: {winner} beat {loser}{detail}"),

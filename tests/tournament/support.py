@@ -131,6 +131,11 @@ async def press(h: E2EHarness, user_id: int, chat_id: int, message: Any, text: s
     return await h.sim.press_and_wait(user_id, chat_id, message.message_id, text=text, timeout=15)
 
 
+def bot_link(h: E2EHarness, payload: str) -> str:
+    """The bot's deep link ``https://t.me/<bot>?start=<payload>``."""
+    return str(h.app.bot_data["tournaments"].bot_link(payload))
+
+
 def url_button(message: Any) -> str:
     return str(next(b["url"] for b in message.buttons() if "url" in b))
 
