@@ -85,7 +85,7 @@ class Driver:
         if step == "sys deal":
             self.kick(match_id, s.deal_delay)
         elif step == "sys next_deal":
-            first = not getattr(m, "history", None) and not m.log
+            first = not m.history and not m.log
             self.kick(match_id, 0 if first else max(s.deal_delay * 2, s.ai_delay))
         else:
             self.kick(match_id, s.ai_delay)
@@ -310,7 +310,7 @@ class Driver:
         for turn in m.turns():
             if not turn.required or not turn.clock or turn.seat in computers:
                 continue
-            seconds = int(getattr(m.options, turn.clock, 0) or 0)
+            seconds = m.clock_seconds(turn.clock)
             if seconds <= 0:
                 continue
             due = rt.scheduler.now() + timedelta(seconds=seconds)
@@ -330,11 +330,7 @@ class Driver:
             if row.status != "playing" or row.version != version or m.finished:
                 return
             try:
-                # D6: both engines take "sys forfeit_deal <seat>" (Shengji and Guandan)
-                if getattr(m.options, "on_timeout", "autoplay") == "forfeit_deal":
-                    action = f"sys forfeit_deal {seat}"
-                else:
-                    action = m.auto_action(seat)
+                action = m.timeout_action(seat)  # D6: auto-play or "sys forfeit_deal <seat>"
             except RuleError:
                 return
             try:
@@ -359,4 +355,4 @@ class Driver:
 
 def _deal_key(m: Any) -> str:
     """Which deal (and redeal) a bid window belongs to."""
-    return f"{getattr(m, 'deal_no', 0)}.{getattr(m, 'redeal_no', 0)}"
+    return f"{m.deal_no}.{m.redeal_no}"

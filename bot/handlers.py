@@ -404,7 +404,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             if view.get("legal_bids") and "bid" in my:
                 verb = "bid"
         action = f"{seat} {verb} {cards_text(cards)}"
-        if verb == "play" and hasattr(m, "readings_for"):
+        if verb == "play":
             try:
                 readings = m.readings_for(seat, cards)
             except RuleError:

@@ -350,7 +350,7 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
     last: list[tuple[str, str]] = []
     if hint and hint["kind"] in ("lead", "play"):
         readings: list[Any] = []
-        if n and hasattr(m, "readings_for"):
+        if n:
             try:
                 readings = list(m.readings_for(seat, selection))
             except RuleError:
@@ -405,7 +405,7 @@ def announcement(lang: str, game: str, ev: Any, names: list[str],
     if k == "time_up":
         return t(lang, "ann.time_up" if _finishes_deal(options) else "ann.time_up_stop")
     if k == "deal_abandoned":
-        return t(lang, "ann.deal_abandoned", deal=d.get("deal", d.get("deal_no", "")))
+        return t(lang, "ann.deal_abandoned", deal=d.get("deal_no", ""))
     if k == "counts":
         ans = d.get("answer") or {}
         return t(lang, "ann.counts", who=names[int(d["by"])], list=" · ".join(
@@ -422,7 +422,7 @@ def shengji_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
     after = d.get("levels_after") or before
     dealer = d.get("dealer")
     nd = d.get("next_dealer")
-    lines = [t(lang, "sum.sj_head", deal=d.get("deal"), points=d.get("points", 0))]
+    lines = [t(lang, "sum.sj_head", deal=d.get("deal_no"), points=d.get("points", 0))]
     if d.get("capture"):
         lines[0] += t(lang, "sum.sj_capture", capture=d.get("capture"), mult=d.get("capture_multiplier"))
     winner = d.get("winner")

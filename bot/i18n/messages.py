@@ -152,6 +152,7 @@ UI: dict[str, tuple[str, str]] = {
     "err.internal": ("出错了, 请再试一次。", "Something went wrong; please try again."),
     "err.stale": ("这个按钮已过期", "This button is out of date"),
     "err.stale_version": ("这个按钮已过期", "This button is out of date"),
+    "err.busy": ("同时有太多更改，请稍后再试", "Too many changes at once; please try again"),
     "err.not_your_table": ("这不是你的牌桌", "This is not your seat"),
     "err.select_first": ("请先点选要出的牌", "Select cards first"),
     "err.card_played": ("这张牌已经出过了, 不在你手里", "You have played that card already: it is no longer in your hand"),
