@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     DEAL_BATCH_DELAY: float = 1.0
     # Cards dealt per batch while dealing (one "sys deal" is one card).
     DEAL_BATCH: int = 25
+    # Seconds a card tap waits before the hand message shows it (the tap's answer says it at once; a Play
+    # pressed meanwhile makes the edit unneeded: one Telegram call saved per card played by buttons).
+    TAP_EDIT_DELAY: float = 1.0
     # Multiplies every pacing delay (demo: DEMO_PACE=0.2 plays faster).
     DEMO_PACE: float = 1.0
     # Long-polling timeout passed to getUpdates.

@@ -831,6 +831,19 @@ async def set_message_hash_of(db: Database, chat_id: int, message_id: int, text_
         await s.commit()
 
 
+async def set_message_hashes(db: Database, hashes: dict[tuple[int, int], str]) -> None:
+    """``set_message_hash_of`` for many messages in one transaction (the outbox's changes, now and then)."""
+    if not hashes:
+        return
+    now = utcnow()
+    async with db.session() as s:
+        for (chat_id, message_id), text_hash in hashes.items():
+            await s.execute(update(MessageRef)
+                            .where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
+                            .values(last_text_hash=text_hash, updated_at=now))
+        await s.commit()
+
+
 async def delete_message_ref(db: Database, ref_id: int) -> None:
     """Forget one message row (the message was deleted in Telegram)."""
     async with db.session() as s:
