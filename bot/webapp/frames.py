@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.views import group_hand, parse_hand
-from engine.cards import card_text, cards_text, parse_cards
+from engine.cards import card_text, cards_text, parse_card
 from engine.errors import RuleError
 
 PHASES_WITH_HAND_LEVEL = ("dealing", "window", "blackout", "bury", "rebury", "late", "play", "choose")
@@ -171,5 +171,8 @@ def parse_request_cards(raw: Any) -> list[int]:
         raise RuleError("bad_card", "Not one card: {text}", text=str(raw)[:40])
     out: list[int] = []
     for text in raw:
-        out.extend(parse_cards(text))
+        try:
+            out.append(parse_card(text))
+        except RuleError:
+            raise RuleError("bad_card", "Not one card: {text}", text=text) from None
     return out

@@ -25,7 +25,7 @@ GROUP = -1009000000001
 
 
 async def open_local_table(sim: Any, real: Any, command: str, user_id: int, *, lang: str = "zh",
-                           timeout: float = 30.0) -> int:
+                           group_id: int = GROUP, timeout: float = 30.0) -> int:
     """The user (who started the bot) opens ``command`` in the group, sits at seat 0 and starts it;
     the match id."""
     from bot.i18n import t
@@ -33,16 +33,16 @@ async def open_local_table(sim: Any, real: Any, command: str, user_id: int, *, l
     from storage import service
 
     handle = SimUserHandle(sim, user_id)
-    last = sim.last_bot_message(GROUP)
-    handle.say(GROUP, command)
+    last = sim.last_bot_message(group_id)
+    handle.say(group_id, command)
     start_label = t(lang, "btn.start")
-    await sim.wait_for_message(GROUP, lambda m: start_label in str(m.reply_markup), after=last, timeout=timeout)
+    await sim.wait_for_message(group_id, lambda m: start_label in str(m.reply_markup), after=last, timeout=timeout)
     rt = real.app.bot_data["runtime"]
-    table = await service.open_table_in_chat(rt.db, GROUP)
+    table = await service.open_table_in_chat(rt.db, group_id)
     seats = await service.get_seats(rt.db, table.id)
     if seats[0].user_id != user_id:
-        await handle.tap(GROUP, t(lang, "btn.join", seat=seat_name(lang, 0)))
-    await handle.tap(GROUP, start_label)
+        await handle.tap(group_id, t(lang, "btn.join", seat=seat_name(lang, 0)))
+    await handle.tap(group_id, start_label)
     for _ in range(400):
         row = await service.current_match(rt.db, table.id)
         if row is not None:

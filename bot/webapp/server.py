@@ -213,7 +213,9 @@ class WebAppServer:
                     await send({"type": "error", "code": "bad_frame", "message": t(lang, "web.bad_frame")})
                     continue
                 kind = data["type"]
-                if kind == "ping":
+                if kind not in ("ping", "hello", "act"):
+                    await send({"type": "error", "code": "bad_frame", "message": t(lang, "web.bad_frame")})
+                elif kind == "ping":
                     await send({"type": "pong"})
                 elif kind == "hello":
                     if viewer is not None:
@@ -224,10 +226,8 @@ class WebAppServer:
                         break
                 elif viewer is None:
                     await send({"type": "error", "code": "hello_first", "message": t(lang, "web.hello_first")})
-                elif kind == "act":
-                    await self._act(viewer, send, data)
                 else:
-                    await send({"type": "error", "code": "bad_frame", "message": t(lang, "web.bad_frame")})
+                    await self._act(viewer, send, data)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
