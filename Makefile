@@ -4,13 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo run bench lint clean
+.PHONY: install test demo run bench lint clean webapp
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "Python 3.11 is needed: set PY=/path/to/python3.11"; exit 1; }
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "chromium is missing (apt-get install chromium): the table page's browser tests need it"
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -23,6 +24,9 @@ demo: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m bot
+
+webapp: $(STAMP)
+	$(BIN)/python -m bot.webapp.local $(WEBAPP_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest tests/perf -q -s -p no:xdist -o addopts=""

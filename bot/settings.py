@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     WEBAPP_URL: str | None = None
     WEBAPP_SHORT_NAME: str | None = None  # the Mini App's short name at @BotFather: t.me/<bot>/<name> links
     WEBAPP_DEV: bool = False
+    WEBAPP_DEV_SECRET: str | None = None  # dev mode's signing secret (None: a new one at each start)
     WEBAPP_INIT_MAX_AGE: int = 24 * 3600  # seconds an initData stays valid
 
     @field_validator("BOT_ADMIN_IDS", mode="before")

@@ -36,6 +36,7 @@ async def start_for(app: Any) -> Any | None:
                                 "Telegram: unset WEBAPP_DEV")
     server = WebAppServer(RuntimeBridge(rt), bot_token=settings.TELEGRAM_BOT_TOKEN,
                           default_lang=settings.BOT_LANGUAGE, dev=settings.WEBAPP_DEV,
+                          dev_secret=settings.WEBAPP_DEV_SECRET,
                           max_age=settings.WEBAPP_INIT_MAX_AGE, webhook=app.bot_data.get("webhook_route"))
     await server.start(settings.WEBAPP_HOST, settings.WEBAPP_PORT)
     rt.db.version_listeners.append(server.version_listener)

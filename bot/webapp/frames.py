@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.views import group_hand, parse_hand
-from engine.cards import card_text, cards_text, parse_card
+from engine.cards import card_text, cards_text, parse_card, rank_of
 from engine.errors import RuleError
 
 PHASES_WITH_HAND_LEVEL = ("dealing", "window", "blackout", "bury", "rebury", "late", "play", "choose")
@@ -43,8 +43,14 @@ def _hand_groups(game: str, view: dict[str, Any], p: dict[str, Any], seat: int) 
     if game == "shengji":
         trump, level = _shengji_trump_level(p, seat)
         groups = group_hand(game, hand, trump, level)
-    else:
-        groups = group_hand(game, hand, None, None)
+    else:  # the engine's display order (jokers, level, A … 2) in runs of one rank, so pairs and bombs show
+        groups = []
+        for _label, cards in group_hand(game, hand, None, None):
+            for c in cards:
+                if groups and rank_of(groups[-1][1][-1]) == rank_of(c):
+                    groups[-1][1].append(c)
+                else:
+                    groups.append(("", [c]))
     return [{"label": label, "cards": [card_text(c) for c in cards]} for label, cards in groups]
 
 

@@ -65,12 +65,12 @@ class WebAppServer:
     """One aiohttp application serving the page for a running bot (``bridge``: ``RuntimeBridge``)."""
 
     def __init__(self, bridge: Any, *, bot_token: str, default_lang: str = "zh", dev: bool = False,
-                 max_age: int = 24 * 3600, webhook: Any = None) -> None:
+                 dev_secret: str | None = None, max_age: int = 24 * 3600, webhook: Any = None) -> None:
         self.bridge = bridge
         self.hub = Hub(bridge)
         self.dev = dev
         # dev mode signs with its own secret: a link made here is worthless against the real bot
-        self.signing_token = secrets.token_urlsafe(32) if dev else bot_token
+        self.signing_token = (dev_secret or secrets.token_urlsafe(32)) if dev else bot_token
         self.default_lang = normalize(default_lang)
         self.max_age = max_age
         self.webhook = webhook  # (path, handler) of the bot's webhook, or None

@@ -149,7 +149,7 @@
     if (!sj && p.level_text) title += ' · ' + tr('table.playing_level', { level: p.level_text });
     if (sj && (p.trump !== null && p.trump !== undefined)) title += ' · ' + tr('table.trump', { trump: ['♠', '♥', '♣', '♦'][p.trump] || p.trump });
     else if (sj && ['play', 'choose', 'late', 'bury', 'rebury'].indexOf(p.phase) >= 0) title += ' · ' + tr('table.no_trump');
-    $('title').textContent = '🃏 ' + title;
+    $('title').textContent = title;
     // info: levels, points, declaration, counts
     var info = $('info'); info.innerHTML = '';
     var lv = sj ? (p.levels || [2, 2]).map(levelText) : (p.level_texts || []);
@@ -220,7 +220,7 @@
 
   function renderStatus() {
     var f = S.frame, p = pub(), sj = f.game === 'shengji', st = $('status');
-    var text = '';
+    var text = '', mine = false;
     if (f.status === 'finished') {
       var r = p.result;
       text = r && r.winner !== undefined && r.winner !== null ? tr('web.match_over', { side: tr('web.side' + r.winner) }) : tr('web.match_stopped');
@@ -228,13 +228,14 @@
     else if (sj && p.phase === 'dealing') text = tr('table.dealing', { n: p.cards_dealt || 0, total: 100 });
     else {
       var turns = requiredTurns();
-      var mine = f.me && (f.me.actions.turns || []).length && turns.some(function (t) { return t.seat === S.seat; });
-      if (mine) text = '👉 ' + tr('web.your_turn') + ': ' + tr('turn.' + turns.filter(function (t) { return t.seat === S.seat; })[0].kind);
+      mine = f.me && (f.me.actions.turns || []).length && turns.some(function (t) { return t.seat === S.seat; });
+      if (mine) text = tr('web.your_turn') + ': ' + tr('turn.' + turns.filter(function (t) { return t.seat === S.seat; })[0].kind);
       else if (turns.length) text = tr('table.turn', { who: seatName(turns[0].seat) + ' ' + f.names[turns[0].seat], what: tr('turn.' + turns[0].kind) });
       else if (sj && (p.phase === 'window' || p.phase === 'blackout')) text = tr('table.bid_window');
       else if (p.phase === 'deal_over') text = tr('table.deal_over');
     }
     st.textContent = text;
+    st.className = mine ? 'mine' : '';
   }
 
   function renderExtra() {
@@ -279,9 +280,11 @@
     renderHand(); renderActions();
   }
 
-  function button(text, onclick, cls, disabled) {
+  function button(text, onclick, cls, disabled, op, extra) {
     var b = el('button', cls || '', text);
     b.onclick = onclick; b.disabled = !!disabled || !!S.pending;
+    if (op) b.dataset.op = op;
+    if (extra) b.dataset.arg = extra;
     return b;
   }
   function renderActions() {
@@ -292,21 +295,21 @@
     if (f.me && f.status === 'playing') {
       (a.bids || []).forEach(function (b) {
         nav.appendChild(button(tr(b.verb === 'overturn' ? 'btn.overturn' : 'btn.bid', { cards: cardsLabel(b.cards) }),
-          function () { act(b.verb, b.cards.split(' ')); }));
+          function () { act(b.verb, b.cards.split(' ')); }, '', false, b.verb, b.cards));
       });
-      if (a.pass_bid) nav.appendChild(button(tr('btn.pass_bid'), function () { act('pass_bid'); }, 'secondary'));
-      if (a.pass_overturn) nav.appendChild(button(tr('btn.pass_overturn'), function () { act('pass_bid'); }, 'secondary'));
-      if (a.bury) nav.appendChild(button(tr('btn.bury', { n: n }), function () { act('bury', selectedCards()); }, '', n !== a.bury));
-      if (a.play) nav.appendChild(button(tr('btn.play', { n: n }), function () { act('play', selectedCards()); }, '', !n));
-      if (a.pass) nav.appendChild(button(tr('btn.pass'), function () { act('pass'); }, 'secondary'));
-      (a.choose || []).forEach(function (opt) { nav.appendChild(button(tr('btn.choose_' + opt), function () { act('choose', [], opt); })); });
-      if (a.tribute) nav.appendChild(button(tr('btn.tribute', { n: n }), function () { act('tribute', selectedCards()); }, '', n !== 1));
-      if (a['return']) nav.appendChild(button(tr('btn.return', { n: n }), function () { act('tribute', selectedCards()); }, '', n !== 1));
-      if (a.ask_counts) nav.appendChild(button(tr('btn.ask_counts'), function () { act('ask_counts'); }, 'secondary'));
-      if (n) nav.appendChild(button(tr('btn.clear'), function () { S.sel = []; render(); }, 'secondary'));
+      if (a.pass_bid) nav.appendChild(button(tr('btn.pass_bid'), function () { act('pass_bid'); }, 'secondary', false, 'pass_bid'));
+      if (a.pass_overturn) nav.appendChild(button(tr('btn.pass_overturn'), function () { act('pass_bid'); }, 'secondary', false, 'pass_bid'));
+      if (a.bury) nav.appendChild(button(tr('btn.bury', { n: n }), function () { act('bury', selectedCards()); }, '', n !== a.bury, 'bury'));
+      if (a.play) nav.appendChild(button(tr('btn.play', { n: n }), function () { act('play', selectedCards()); }, '', !n, 'play'));
+      if (a.pass) nav.appendChild(button(tr('btn.pass'), function () { act('pass'); }, 'secondary', false, 'pass'));
+      (a.choose || []).forEach(function (opt) { nav.appendChild(button(tr('btn.choose_' + opt), function () { act('choose', [], opt); }, '', false, 'choose', opt)); });
+      if (a.tribute) nav.appendChild(button(tr('btn.tribute', { n: n }), function () { act('tribute', selectedCards()); }, '', n !== 1, 'tribute'));
+      if (a['return']) nav.appendChild(button(tr('btn.return', { n: n }), function () { act('tribute', selectedCards()); }, '', n !== 1, 'tribute'));
+      if (a.ask_counts) nav.appendChild(button(tr('btn.ask_counts'), function () { act('ask_counts'); }, 'secondary', false, 'ask_counts'));
+      if (n) nav.appendChild(button(tr('btn.clear'), function () { S.sel = []; render(); }, 'secondary', false, 'clear'));
     }
     var last = sj ? (p.last_trick && p.last_trick.plays) : p.last_trick;
-    if (last && last.length) nav.appendChild(button(tr('web.last_trick'), function () { showLastTrick(); }, 'secondary'));
+    if (last && last.length) nav.appendChild(button(tr('web.last_trick'), function () { showLastTrick(); }, 'secondary', false, 'last_trick'));
   }
 
   function sheet(build) {
@@ -344,6 +347,7 @@
   var toastTimer = null;
   function toast(text) {
     if (!text) return;
+    S.lastError = text;
     var t = $('toast'); t.textContent = text; t.hidden = false;
     clearTimeout(toastTimer); toastTimer = setTimeout(function () { t.hidden = true; }, 3500);
   }
