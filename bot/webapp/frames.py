@@ -127,24 +127,24 @@ def clock(game: str, p: dict[str, Any], options: dict[str, Any], computers: list
     return None, None
 
 
-def state_frame(*, game: str, match_id: int, version: int, status: str, m: Any, seat: int | None,
-                names: list[str], computers: list[bool], options: dict[str, Any],
-                since: datetime | None, now: datetime) -> dict[str, Any]:
-    """The frame for one viewer (``seat`` None: a spectator).  ``since``: when this version was
-    committed (the move clock started then); times are epoch milliseconds."""
-    p = public_part(game, m)
-    clock_seat, seconds = clock(game, p, options, computers)
+def state_frame(*, game: str, match_id: int, version: int, status: str, public: dict[str, Any],
+                me: dict[str, Any] | None, seat: int | None, names: list[str], computers: list[bool],
+                options: dict[str, Any], since: datetime | None, now: datetime) -> dict[str, Any]:
+    """The frame for one viewer: ``public`` (``public_part``) and, for a seat, ``me`` (``seat_part``)
+    of the same version.  ``since``: when this version was committed (the move clock started then);
+    times are epoch milliseconds."""
+    clock_seat, seconds = clock(game, public, options, computers)
     deadline = None
     if seconds and since is not None and status == "playing":
         deadline = int(since.timestamp() * 1000) + seconds * 1000
     frame: dict[str, Any] = {
         "type": "state", "match": match_id, "version": version, "game": game, "status": status,
-        "seat": seat, "names": names, "computers": computers, "table": p,
+        "seat": seat, "names": names, "computers": computers, "table": public,
         "clock": {"seat": clock_seat, "seconds": seconds, "deadline": deadline} if seconds else None,
         "now": int(now.timestamp() * 1000),
     }
-    if seat is not None:
-        frame["me"] = seat_part(game, m, seat)
+    if seat is not None and me is not None:
+        frame["me"] = me
     return frame
 
 

@@ -117,19 +117,32 @@ class Hub:
             when = when.replace(tzinfo=UTC)
         return when
 
+    async def snapshot(self, match_id: int) -> dict[str, Any]:
+        """The match's row, public part and the four seats' parts, all of one version.
+
+        Taken under the storage's match lock: the cached engine state is the live object that
+        ``apply_action`` changes in place, so it is read only while no action is being applied."""
+        db = self.bridge.db
+        async with db.match_lock(match_id):
+            row, m = await service.load_match_row(db, match_id)
+            public = frames.public_part(row.game, m)
+            seats = {seat: frames.seat_part(row.game, m, seat) for seat in range(4)}
+            since = await self.committed_at(match_id, row.version)
+        return {"row": row, "public": public, "seats": seats, "since": since, "names": {}}
+
     async def frame_for(self, match_id: int, seat: int | None, lang: str,
                         context: dict[str, Any] | None = None) -> dict[str, Any]:
         """The current frame of a match for one viewer (``context`` caches what viewers share)."""
         ctx = context if context is not None else {}
         if "row" not in ctx:
-            row, m = await service.load_match_row(self.bridge.db, match_id)
-            ctx.update(row=row, m=m, since=await self.committed_at(match_id, row.version), names={})
+            ctx.update(await self.snapshot(match_id))
         row = ctx["row"]
         if lang not in ctx["names"]:
             ctx["names"][lang] = await self.bridge.names(row.table_id, lang)
         names, computers = ctx["names"][lang]
         return frames.state_frame(game=row.game, match_id=match_id, version=row.version, status=row.status,
-                                  m=ctx["m"], seat=seat, names=names, computers=computers,
+                                  public=ctx["public"], me=ctx["seats"].get(seat) if seat is not None else None,
+                                  seat=seat, names=names, computers=computers,
                                   options=dict(row.options_json or {}), since=ctx["since"],
                                   now=datetime.now(UTC))
 

@@ -72,6 +72,7 @@ class PagePlayer:
         self.page, self.table, self.seat = page, table, seat
         self.declare_first = declare_first
         self.used: list[str] = []  # the verbs played through the page, in order
+        self.stale = 0  # moves refused because the table moved on meanwhile
 
     async def frame(self) -> dict[str, Any] | None:
         return await self.page.evaluate("window.__table.frame")  # type: ignore[no-any-return]
@@ -96,6 +97,9 @@ class PagePlayer:
         if row.version != f["version"]:
             return None  # the page has not got the newest frame yet
         a = f["me"]["actions"]
+        others = [t for t in f["table"]["turns"] if t["seat"] != self.seat]
+        if f["game"] == "shengji" and a.get("bids") and others:
+            return None  # declare after the computers have said their word: the same order every run
         if self.declare_first and a.get("bids") and "bid" not in self.used:
             bid = a["bids"][0]
             await self.click(f'#actions button[data-op="{bid["verb"]}"][data-arg="{bid["cards"]}"]')
@@ -163,6 +167,9 @@ class PagePlayer:
             error = await self.page.evaluate("window.__table.lastError || null")
             if error and not await self.page.evaluate("!!window.__table.pending"):
                 await self.page.evaluate("window.__table.lastError = null")
+                if error == await self.page.evaluate("window.__table.texts['web.stale']"):
+                    self.stale += 1  # a computer moved at the same moment (tribute): the page refreshed, try again
+                    return
                 raise AssertionError(f"the page refused a move: {error} (played {self.used[-5:]})")
             await asyncio.sleep(0.05)
         raise AssertionError(f"version {version} did not move on")

@@ -12,8 +12,8 @@ from storage.service import new_engine_match
 from tests.webapp.browser import PagePlayer, chromium, open_page, screenshot_path
 from tests.webapp.helpers import local_table
 
-SHENGJI = "/newtable shengji-17-deals deals=1 bid_window_seconds=3 seed={seed} bots=3"
-GUANDAN = "/newtable guandan-team deals=1 seed={seed} bots=3"
+SHENGJI = "/newtable shengji-17-deals deals=1 bid_window_seconds=30 seed={seed} bots=3"
+GUANDAN = "/newtable guandan-team deals={deals} seed={seed} bots=3"
 
 
 def finished(frame) -> bool:
@@ -74,7 +74,7 @@ async def test_a_person_plays_a_whole_shengji_deal_on_the_page(tmp_path):
         await player.play_until(finished, after_move=snap)
         log = [r for r in await table.actions()]
         by_page = [r.action for r in log if (r.dedupe_key or "").startswith("web:")]
-        assert any(a.startswith("0 bid") for a in by_page), by_page[:5]
+        assert any(a.startswith("0 bid") for a in by_page), [r.action for r in log if not r.action.startswith("sys deal")][:12]
         assert any(a.startswith("0 bury") for a in by_page), "seat 0 did not bury: the seed no longer makes it dealer"
         assert sum(a.startswith("0 play") for a in by_page) >= 20  # a whole deal's worth of tricks (25 cards)
         final = await player.frame()
@@ -84,8 +84,10 @@ async def test_a_person_plays_a_whole_shengji_deal_on_the_page(tmp_path):
         assert await service.replay_check(table.rt.db, table.match_id)
 
 
-async def test_a_person_plays_a_whole_guandan_deal_on_the_page_in_english(tmp_path):
-    async with local_table(tmp_path, GUANDAN.format(seed=3), lang="en") as table, chromium() as browser:
+async def test_a_person_plays_two_guandan_deals_on_the_page_in_english(tmp_path):
+    """Seed 18: seat 0 once selects cards that read two ways (the page asks which), and returns a card
+    in the second deal's tribute."""
+    async with local_table(tmp_path, GUANDAN.format(seed=18, deals=2), lang="en") as table, chromium() as browser:
         page, seat_log = await open_page(browser, table.link(name="You", lang="en"))
         player = PagePlayer(page, table)
         assert await page.locator("#dev").inner_text() == "DEV"
@@ -106,13 +108,15 @@ async def test_a_person_plays_a_whole_guandan_deal_on_the_page_in_english(tmp_pa
         records = await table.actions()
         assert sum(r.action.startswith("0 play") and (r.dedupe_key or "").startswith("web:") for r in records) >= 3
         assert "play" in player.used and shot.get("last")
+        assert "reading" in player.used and "return" in player.used, player.used
+        assert any(r.action.startswith("0 return") and (r.dedupe_key or "").startswith("web:") for r in records)
         assert "Match over" in await page.locator("#status").inner_text()
         await check_privacy(table, seat_log.states(), [{"type": "state"}])
         assert not page.errors  # type: ignore[attr-defined]
 
 
 async def test_the_bot_restarts_mid_deal_and_the_page_carries_on(tmp_path):
-    async with local_table(tmp_path, GUANDAN.format(seed=5)) as table, chromium() as browser:
+    async with local_table(tmp_path, GUANDAN.format(seed=5, deals=1)) as table, chromium() as browser:
         page, seat_log = await open_page(browser, table.link())
         player = PagePlayer(page, table)
         moves = {"n": 0}

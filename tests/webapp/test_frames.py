@@ -16,7 +16,9 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 def frame(m, seat, game, computers=(False, True, True, True), options=None):
-    return frames.state_frame(game=game, match_id=1, version=len(m.log), status="playing", m=m, seat=seat,
+    return frames.state_frame(game=game, match_id=1, version=len(m.log), status="playing",
+                              public=frames.public_part(game, m),
+                              me=None if seat is None else frames.seat_part(game, m, seat), seat=seat,
                               names=NAMES, computers=list(computers), options=options or {}, since=NOW, now=NOW)
 
 
