@@ -38,7 +38,13 @@ async def start_for(app: Any) -> Any | None:
                           default_lang=settings.BOT_LANGUAGE, dev=settings.WEBAPP_DEV,
                           dev_secret=settings.WEBAPP_DEV_SECRET,
                           max_age=settings.WEBAPP_INIT_MAX_AGE, webhook=app.bot_data.get("webhook_route"))
-    await server.start(settings.WEBAPP_HOST, settings.WEBAPP_PORT)
+    try:
+        await server.start(settings.WEBAPP_HOST, settings.WEBAPP_PORT)
+    except OSError as exc:  # the port is taken: the bot plays on in the chats, without the page
+        if app.bot_data.get("webhook_route") is not None:
+            raise
+        log.warning("the table page is not served: %s:%s: %s", settings.WEBAPP_HOST, settings.WEBAPP_PORT, exc)
+        return None
     rt.db.version_listeners.append(server.version_listener)
     app.bot_data["webapp"] = server
     return server
