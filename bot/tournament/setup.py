@@ -26,7 +26,7 @@ from bot.tournament import views
 from bot.tournament.texts import error_text, tt
 from engine.errors import RuleError
 from engine.options import load_preset, preset_ids
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.tournament_models import Tournament
 
 # The main questions, in order; the sub-questions below follow the answer of their parent.

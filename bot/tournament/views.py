@@ -10,7 +10,7 @@ from typing import Any
 from bot.tournament.texts import prize_label, tt
 from engine.tournament import MatchResult
 from engine.tournament import Tournament as Engine
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentAudit, TournamentEntry, TournamentMatch
 
 

@@ -26,8 +26,8 @@ class RuntimeBridge:
         return normalize(await self.rt.user_lang(user_id, tg_code))
 
     async def names(self, table_id: int, lang: str) -> tuple[list[str], list[bool]]:
-        names = await self.rt.player_names(table_id, lang)
-        _, computers, _ = await self.rt.table_names(table_id)
+        names = await self.rt.lobby.player_names(table_id, lang)
+        _, computers, _ = await self.rt.lobby.table_names(table_id)
         return list(names), list(computers)
 
     async def user_match(self, user_id: int) -> int | None:
@@ -49,7 +49,7 @@ class RuntimeBridge:
             applied = await service.apply_action(self.db, match_id, action, expected_version=expected_version,
                                                actor_user_id=user_id, dedupe_key=dedupe_key)
             if not applied.duplicate:
-                await self.rt._after(match_id, applied, source="player", seat=seat)
+                await self.rt.driver.after(match_id, applied, source="player", seat=seat)
             return applied
 
     def stale_text(self, lang: str) -> str:

@@ -29,11 +29,24 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, card_text, cards_text, counts_of, full_deck, parse_cards, rank_of, total_points
 from engine.errors import RuleError
-from engine.game import Event, Turn
+from engine.events import (
+    DEAL_ABANDONED,
+    DEAL_STARTED,
+    TIME_UP,
+    Charge,
+    DealAbandoned,
+    DealStarted,
+    Event,
+    MatchResult,
+    ShengjiDealSummary,
+    TimeUp,
+)
+from engine.game import Reading, Turn, timeout_action
 from engine.rng import rng_for
 from engine.shengji import deal as dealmod
 from engine.shengji.bidding import Bid, BidContext, bid_options, canonical_bid_cards, check_bid
@@ -45,10 +58,12 @@ from engine.shengji.order import TrumpContext, trump_context
 from engine.shengji.scoring import kitty_capture, settle_deal, takeover_threshold
 from engine.shengji.throw import ThrowResult, check_throw, penalty
 from engine.shengji.trick import trick_winner, winning_is_trump
+from engine.views import ShengjiBidEntry, ShengjiPublicView, ShengjiSeatView, ShengjiTrickSummary
 
 PLAYER_VERBS = ("bid", "pass_bid", "bury", "overturn", "pass_overturn", "play", "choose")
 SYS_VERBS = ("deal", "close_bidding", "next_deal", "time_up", "resume", "forfeit_deal", "reverse_charge")
 DEAL_PHASES = ("bury", "late", "rebury", "play", "choose")
+CLOCKS = ("lead_clock", "follow_clock", "kitty_clock")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -107,9 +122,9 @@ class ShengjiMatch:
         self.deals_played = 0
         self.time_up = False
         self.paused_reason: str | None = None
-        self._result: dict[str, Any] | None = None
-        self.history: list[dict[str, Any]] = []  # one summary per finished deal
-        self.penalties: list[dict[str, Any]] = []  # every charge of the match (D9)
+        self._result: MatchResult | None = None
+        self.history: list[ShengjiDealSummary] = []  # one summary per finished deal
+        self.penalties: list[Charge] = []  # every charge of the match (D9)
         self._start_deal()
 
     # ------------------------------------------------------------------ deal set-up
@@ -123,7 +138,7 @@ class ShengjiMatch:
         self.hands: list[list[Card]] = [[], [], [], []]
         self.kitty: list[Card] = self.deck[dealmod.DRAWS:]
         self.bid: Bid | None = None
-        self.bids: list[dict[str, Any]] = []
+        self.bids: list[ShengjiBidEntry] = []
         self.first_declarer: int | None = None
         self.own_level_dealer: int | None = None
         self.overturned = False
@@ -141,21 +156,21 @@ class ShengjiMatch:
         self.leader: int | None = None
         self.trick: list[tuple[int, tuple[Card, ...]]] = []
         self.lead: Lead | None = None
-        self.tricks: list[dict[str, Any]] = []
+        self.tricks: list[ShengjiTrickSummary] = []
         self.defender_points = 0
-        self.charges: list[dict[str, Any]] = []
+        self.charges: list[Charge] = []
         self.capture = 0
         self.capture_multiplier = 0
         self.pending_choice: dict[str, Any] | None = None
-        self.deal_result: dict[str, Any] | None = None
+        self.deal_result: ShengjiDealSummary | None = None
 
     # ------------------------------------------------------------------ protocol
     @property
     def finished(self) -> bool:
         return self._result is not None
 
-    def result(self) -> dict[str, Any] | None:
-        return None if self._result is None else dict(self._result)
+    def result(self) -> MatchResult | None:
+        return None if self._result is None else self._result.copy()
 
     @property
     def dealer_side(self) -> int | None:
@@ -236,15 +251,25 @@ class ShengjiMatch:
             return f"{seat} choose {self.pending_choice['default']}"
         raise RuleError("not_your_turn", "It is not your turn")
 
+    def timeout_action(self, seat: int) -> str:
+        return timeout_action(self, seat)
+
+    def clock_seconds(self, clock: str | None) -> int:
+        return int(getattr(self.options, clock)) if clock in CLOCKS else 0
+
+    def readings_for(self, seat: int, cards: Sequence[Card]) -> list[Reading]:
+        """Shengji reads a play one way only: never a choice of readings."""
+        return []
+
     def ai_action(self, seat: int, rng: random.Random) -> str | None:
         from engine.shengji.ai import choose_action
         return choose_action(self, seat, rng)
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
+    def seat_view(self, seat: int) -> ShengjiSeatView:
         from engine.shengji.views import seat_view
         return seat_view(self, seat)
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> ShengjiPublicView:
         from engine.shengji.views import public_view
         return public_view(self)
 
@@ -310,12 +335,14 @@ class ShengjiMatch:
             self.deal_no += 1
             self.redeal_no = 0
             self._start_deal()
-            return [Event("deal_start", {"deal": self.deal_no, "dealer": self.dealer})], "sys next_deal"
+            started: DealStarted = {"deal_no": self.deal_no, "levels": list(self.levels), "dealer": self.dealer}
+            return [Event(DEAL_STARTED, dict(started))], "sys next_deal"
         if verb == "time_up":
             if self.time_up:
                 raise RuleError("time_already_up", "The match time is already up")
             self.time_up = True
-            events = [Event("time_up", {})]
+            up: TimeUp = {"deal_no": self.deal_no}
+            events = [Event(TIME_UP, dict(up))]
             if ph in ("deal_over", "paused"):
                 events += self._end_match("time_up")
             elif not self.options.time_up_finishes_deal:
@@ -358,8 +385,9 @@ class ShengjiMatch:
         Its charges stay recorded in ``penalties`` (marked ``abandoned``) but change no level."""
         for c in self.charges:
             c["abandoned"] = True
-        events = [Event("deal_abandoned", {"deal": self.deal_no, "phase": self.phase,
-                                           "charges": [dict(c) for c in self.charges]})]
+        abandoned: DealAbandoned = {"deal_no": self.deal_no, "phase": self.phase,
+                                    "charges": [c.copy() for c in self.charges]}
+        events = [Event(DEAL_ABANDONED, dict(abandoned))]
         self.pending_choice = None
         self.trick = []
         return events + self._end_match("time_up", abandoned_deal=self.deal_no)
@@ -681,7 +709,7 @@ class ShengjiMatch:
         """D9: a charge is recorded; a defender's lowers the defenders' points, a dealer side's raises them."""
         assert self.dealer is not None
         signed = pen if _side(seat) == _side(self.dealer) else -pen
-        entry = {"deal": self.deal_no, "seat": seat, "points": pen, "signed": signed, "reason": reason,
+        entry: Charge = {"deal_no": self.deal_no, "seat": seat, "points": pen, "signed": signed, "reason": reason,
                  "cards": detail}
         self.charges.append(entry)
         self.penalties.append(entry)
@@ -738,8 +766,8 @@ class ShengjiMatch:
         old_dealer = self.dealer
         before = (self.levels[0], self.levels[1])
         st = settle_deal(self.options.level_table, before, self.dealer, points)
-        summary = {
-            "deal": self.deal_no, "dealer": self.dealer, "level": self.level, "trump": self.trump_suit,
+        summary: ShengjiDealSummary = {
+            "deal_no": self.deal_no, "dealer": self.dealer, "level": self.level, "trump": self.trump_suit,
             "levels_before": list(before), "levels_after": list(st.levels), "points": points,
             "trick_points": self.defender_points, "capture": self.capture,
             "capture_multiplier": self.capture_multiplier, "charges": list(self.charges),
@@ -767,8 +795,8 @@ class ShengjiMatch:
 
     def _end_match(self, reason: str, winner: int | None = None,
                    abandoned_deal: int | None = None) -> list[Event]:
-        res: dict[str, Any] = {"reason": reason, "levels": list(self.levels), "deals": self.deals_played,
-                               "tie_break": None}
+        res: MatchResult = {"winner": 0, "reason": reason, "levels": list(self.levels), "deals": self.deals_played,
+                            "tie_break": None}
         if abandoned_deal is not None:
             res["abandoned_deal"] = abandoned_deal
         if winner is None:

@@ -21,7 +21,7 @@ from sqlalchemy import update
 from engine.game import Event
 from scheduler.clock import ManualClock
 from storage import service
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.models import Match
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID, E2EHarness, e2e_harness
 

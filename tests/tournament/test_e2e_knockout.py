@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from engine.tournament import verify
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.tournament import support as S
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlalchemy import update
 
 from storage import service
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.models import Match
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.tournament import support as S

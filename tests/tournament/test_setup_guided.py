@@ -13,7 +13,7 @@ import pytest
 
 from bot.tournament import setup
 from engine.errors import RuleError
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.db import Database
 from tests.e2e.harness import ORGANISER_ID
 from tests.tournament import support as S
