@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import buttons, render
 from bot.i18n import t
+from bot.webapp import links
 from engine.cards import parse_cards
 from storage import service
 
@@ -82,6 +83,7 @@ class Live:
         deadline = rt.driver.deadlines.get(match_id)
         text, markup = render.table_message(lang, row.game, m.public_view(), names, deadline, rt.bot_username,
                                             rt.lobby.title(lang, table.preset_id), clocks=table.options_json)
+        markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
         if table.table_message_id is not None:
             rt.outbox.edit(table.chat_id, table.table_message_id, text, markup)
         else:
@@ -114,6 +116,7 @@ class Live:
         selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
         text, markup = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
                                            rt.driver.deadlines.get(row.id))
+        markup = links.with_hand_button(markup, rt.settings, row.id, lang)  # opens the table page (Mini App)
         ref = await service.get_hand_message(rt.db, row.id, seat)
         if ref is not None and ref.deal_no == deal:
             rt.outbox.edit(ref.chat_id, ref.message_id, text, markup)
