@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     WEBAPP_DEV: bool = False
     WEBAPP_DEV_SECRET: str | None = None  # dev mode's signing secret (None: a new one at each start)
     WEBAPP_INIT_MAX_AGE: int = 24 * 3600  # seconds an initData stays valid
+    # Live updates between bot processes sharing one database: redis://host:6379/0 (None: one process).
+    WEBAPP_RELAY_URL: str | None = None
     # Webhook instead of long polling: Telegram posts updates to WEBAPP_URL/telegram/webhook (same server).
     TELEGRAM_WEBHOOK: bool = False
     TELEGRAM_WEBHOOK_SECRET: str | None = None  # default: derived from the token

@@ -46,6 +46,11 @@ async def start_for(app: Any) -> Any | None:
         log.warning("the table page is not served: %s:%s: %s", settings.WEBAPP_HOST, settings.WEBAPP_PORT, exc)
         return None
     rt.db.version_listeners.append(server.version_listener)
+    if settings.WEBAPP_RELAY_URL:  # pages connected to other processes hear of this process's versions
+        from bot.webapp.relay import RedisRelay
+
+        server.relay = RedisRelay(server.hub, settings.WEBAPP_RELAY_URL)
+        await server.relay.start()
     app.bot_data["webapp"] = server
     return server
 
@@ -57,4 +62,6 @@ async def stop_for(app: Any) -> None:
     rt = app.bot_data.get("runtime")
     if rt is not None and rt.db is not None and server.version_listener in rt.db.version_listeners:
         rt.db.version_listeners.remove(server.version_listener)
+    if server.relay is not None:
+        await server.relay.stop()
     await server.stop()

@@ -78,6 +78,7 @@ class WebAppServer:
         self.runner: web.AppRunner | None = None
         self.port: int | None = None
         self.host: str = "127.0.0.1"
+        self.relay: Any = None  # bot.webapp.relay.RedisRelay between processes
 
     # --- set-up ---------------------------------------------------------------------------------
 
