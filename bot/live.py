@@ -119,6 +119,8 @@ class Live:
         markup = links.with_hand_button(markup, rt.settings, row.id, lang)  # opens the table page (Mini App)
         ref = await service.get_hand_message(rt.db, row.id, seat)
         if ref is not None and ref.deal_no == deal:
+            if links.page_open(rt, row.id, user_id):
+                return  # the table page shows this hand; the message catches up when the page closes
             rt.outbox.edit(ref.chat_id, ref.message_id, text, markup)
             return
         mid = await rt.send(user_id, text, markup)

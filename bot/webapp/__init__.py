@@ -46,6 +46,7 @@ async def start_for(app: Any) -> Any | None:
         log.warning("the table page is not served: %s:%s: %s", settings.WEBAPP_HOST, settings.WEBAPP_PORT, exc)
         return None
     rt.db.version_listeners.append(server.version_listener)
+    server.hub.on_seat_closed.append(lambda match_id, user_id, seat: rt.spawn(_catch_up(rt, match_id, user_id, seat)))
     if settings.WEBAPP_RELAY_URL:  # pages connected to other processes hear of this process's versions
         from bot.webapp.relay import RedisRelay
 
@@ -53,6 +54,18 @@ async def start_for(app: Any) -> Any | None:
         await server.relay.start()
     app.bot_data["webapp"] = server
     return server
+
+
+async def _catch_up(rt: Any, match_id: int, user_id: int, seat: int) -> None:
+    """A seat's page closed: bring its chat hand message up to date (it was not edited meanwhile)."""
+    from storage import service
+
+    if rt.stopping or rt.db is None:
+        return
+    async with rt.lock(match_id):
+        row, m = await service.load_match_row(rt.db, match_id)
+        if row.status == "playing":
+            await rt.live.render_hand(row, m, seat, user_id)
 
 
 async def stop_for(app: Any) -> None:

@@ -45,6 +45,8 @@ class Hub:
         self._running: dict[int, asyncio.Task[None]] = {}
         self.pushes = 0
         self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
+        # called with (match_id, user_id, seat) when a seat's last page on this process closes
+        self.on_seat_closed: list[Callable[[int, int, int], None]] = []
 
     # --- viewers ---------------------------------------------------------------------------
 
@@ -53,10 +55,21 @@ class Hub:
 
     def remove(self, viewer: Viewer) -> None:
         group = self.viewers.get(viewer.match_id)
-        if group is not None:
-            group.discard(viewer)
-            if not group:
-                self.viewers.pop(viewer.match_id, None)
+        if group is None or viewer not in group:
+            return
+        group.discard(viewer)
+        if not group:
+            self.viewers.pop(viewer.match_id, None)
+        if viewer.seat is not None and not self.watching(viewer.match_id, viewer.user_id):
+            for hook in list(self.on_seat_closed):
+                try:
+                    hook(viewer.match_id, viewer.user_id, viewer.seat)
+                except Exception:
+                    log.exception("seat-closed hook failed")
+
+    def watching(self, match_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` has the page of ``match_id`` open on this process (as a seated player)."""
+        return any(v.user_id == user_id and v.seat is not None for v in self.viewers.get(match_id, ()))
 
     def count(self) -> int:
         return sum(len(v) for v in self.viewers.values())

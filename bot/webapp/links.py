@@ -14,6 +14,13 @@ from bot.i18n import t
 MAX_BUTTONS = 100  # Telegram's limit per inline keyboard
 
 
+def page_open(runtime: Any, match_id: int, user_id: int) -> bool:
+    """Whether the seat's player has the table page open (on this process): the chat's hand message is
+    then not edited at every card (Mini App mode); it is brought up to date when the page closes."""
+    server = runtime.app.bot_data.get("webapp") if runtime.app is not None else None
+    return server is not None and server.hub.watching(match_id, user_id)
+
+
 def page_url(settings: Any, match_id: int) -> str | None:
     base = (getattr(settings, "WEBAPP_URL", None) or "").rstrip("/")
     if not base.startswith("https://"):

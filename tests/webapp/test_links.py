@@ -40,3 +40,27 @@ def test_nothing_is_added_without_a_public_https_address():
     https = make_settings(WEBAPP_URL="https://x.org/")
     assert with_hand_button(markup, https, 7, "en").inline_keyboard[0][0].web_app.url == "https://x.org/?m=7"
     assert with_table_button(markup, https, "bot", 7, "en") is markup  # no short name: no group link
+
+
+async def test_with_the_page_open_the_hand_message_waits_and_catches_up_when_it_closes(tmp_path):
+    from tests.webapp.helpers import PageClient, my_turn
+
+    async with local_table(tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3") as table:
+        def hand():
+            found = [m for m in table.sim.bot_messages(table.user_id) if any("callback_data" in b for b in buttons(m))]
+            return found[-1] if found else None
+
+        await wait_until(hand)
+        page = await PageClient.open(table)
+        await page.hello(table.init_data(), table.match_id)
+        await table.sim.wait_quiet(quiet=0.5, timeout=30)
+        edits = len(hand().versions)
+        for _ in range(2):  # two of my moves, and the computers' in between
+            frame = await page.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
+            a = frame["me"]["actions"]
+            answer = await page.act("pass") if a["pass"] else await page.act("play", frame["me"]["hand"][-1]["cards"][:1])
+            assert answer["ok"]
+        await table.sim.wait_quiet(quiet=0.5, timeout=30)
+        assert len(hand().versions) == edits  # no hand message edit while the page is open
+        await page.close()
+        await wait_until(lambda: len(hand().versions) > edits)  # brought up to date once the page closed
