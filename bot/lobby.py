@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.i18n import rule_error, t
+from bot.tournament import locked
 from engine.errors import RuleError
 from engine.options import load_preset, options_to_dict
 from storage import service
@@ -23,6 +24,7 @@ class Lobby:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self._seeds: dict[int, int] = {}  # table id -> the deal seed asked with ``seed=`` (tests, demos)
+        self._names: dict[tuple[int, str], list[str]] = {}  # (table, lang) -> names; seats are fixed in play
 
     # --- names ------------------------------------------------------------------------------
 
@@ -41,6 +43,10 @@ class Lobby:
         return names, [s.is_computer for s in seats], ids
 
     async def player_names(self, table_id: int, lang: str) -> list[str]:
+        """The four names shown at a table (kept while the table plays: its seats do not change)."""
+        cached = self._names.get((table_id, lang))
+        if cached is not None:
+            return cached
         names, computers, _ = await self.table_names(table_id)
         out = []
         for seat in range(4):
@@ -48,7 +54,12 @@ class Lobby:
                 out.append(t(lang, "name.computer_n", n=seat + 1))
             else:
                 out.append(names[seat] or "?")
+        self._names[(table_id, lang)] = out
         return out
+
+    def forget_names(self, table_id: int) -> None:
+        for key in [k for k in self._names if k[0] == table_id]:
+            del self._names[key]
 
     @staticmethod
     def title(lang: str, preset_id: str) -> str:
@@ -69,12 +80,10 @@ class Lobby:
         names, computers, _ = await self.table_names(table_id)
         title = self.title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, rt.bot_username)
+        if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
+            text, markup = locked.lobby(lang, text)
         if table.table_message_id is None:
-            mid = await rt.send(table.chat_id, text, markup)
-            if mid is not None:
-                await service.set_table_message(rt.db, table_id, table.chat_id, mid,
-                                                text_hash=rt.outbox.known_hash(table.chat_id, mid)
-                                                if rt.outbox else None)
+            rt.live.create(("table", table_id), table.chat_id, text, markup, rt.live.table_created(table_id))
         else:
             assert rt.outbox is not None
             rt.outbox.edit(table.chat_id, table.table_message_id, text, markup)
@@ -130,6 +139,8 @@ class Lobby:
         table = await service.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
+        if locked.is_locked(table):  # seats bound to the drawn entries: no join, by button or by link
+            return locked.refusal(lang)
         u = await service.get_user(rt.db, user.id)
         if u is None or not u.started_bot:
             return "need_start"
@@ -146,6 +157,8 @@ class Lobby:
         table = await service.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.cannot_leave")
+        if locked.is_locked(table):
+            return locked.refusal(lang)
         seat = await service.seat_of_user(rt.db, table_id, user.id)
         if seat is None:
             return t(lang, "err.not_seated")
@@ -162,22 +175,27 @@ class Lobby:
         lang = await rt.user_lang(user.id if user else None, getattr(user, "language_code", None))
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
+        if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
+            return locked.refusal(lang)
         names, computers, ids = await self.table_names(table_id)
         if user is not None and user.id not in ids and user.id != table.created_by:
             return t(lang, "err.not_your_table")
         try:
-            await service.fill_computer_seats(rt.db, table_id)
+            if not locked.is_locked(table):  # a tournament seat never goes to a computer player
+                await service.fill_computer_seats(rt.db, table_id)
             started = await service.start_match(rt.db, table_id, self._seeds.pop(table_id, None))
         except RuleError:  # started (or stopped) meanwhile by another press
             return t(lang, "err.table_closed")
         row = await service.get_match_row(rt.db, started.match_id)
         assert row is not None
+        self.forget_names(table_id)  # computer seats were filled
+        rt.seats.add(row.id, table_id, await service.get_seats(rt.db, table_id))
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:
             due = rt.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
             await rt.scheduler.schedule(rt.db, "match_time", f"match:{row.id}:time", due, {"match_id": row.id})
         async with rt.lock(row.id):
-            await rt.live.render_match(row.id)
+            await rt.live.render_match(row.id, everything=True)
         rt.driver.kick(row.id, 0)
         return None
 
@@ -194,5 +212,7 @@ class Lobby:
         if row is not None and row.status != "finished":
             await rt.scheduler.cancel(rt.db, "move_clock", f"match:{row.id}")
             rt.driver.cancel_kick(row.id)
+        if row is not None:
+            rt.seats.remove(row.id)
         rt.send(table.chat_id, t(await rt.chat_lang(table.chat_id), "table.stopped", table=table_id))
         return None
