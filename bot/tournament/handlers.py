@@ -361,11 +361,24 @@ async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
 
 @command()
 async def cmd_withdraw(c: Call) -> None:
+    """/withdraw: a player withdraws their pair (of a team: that pair alone; the team's leader is told)."""
     entry = await ts.entry_of_user(c.tb.db, c.row.id, c.user.id)
     if entry is None:
         raise RuleError("unknown_entry", "", id="-")
-    await ts.withdraw(c.tb.db, c.row.id, entry.id, c.user.id, c.tb.now())
+    done = await ts.withdraw(c.tb.db, c.row.id, entry.id, c.user.id, c.tb.now())
     c.reply(tt(c.lang, "reg.withdrawn", entry=entry.name))
+    await tell_withdrawal(c.tb, done, c.user.id)
+
+
+async def tell_withdrawal(tb: TournamentBot, done: ts.Withdrawn, actor: int) -> None:
+    """The other players of the entry and, for a pair of a team, the team's leader are told."""
+    for uid in {int(p) for p in done.entry.players_json} - {actor}:
+        tb.send(uid, tt(await tb.ulang(uid), "reg.withdrawn_you", entry=done.entry.name))
+    if done.team is not None:
+        per = int((await ts.get_tournament(tb.db, done.team.tournament_id)).settings_json.get("pairs_per_team", 1))
+        for uid in done.leaders:
+            tb.send(uid, tt(await tb.ulang(uid), "reg.team_pair_left", team=done.team.name, pair=done.entry.name,
+                            have=len(done.team.players_json) // 2, need=per, team_id=done.team.id))
 
 
 @command()
@@ -392,12 +405,14 @@ async def cmd_remove(c: Call) -> None:
     if not c.args or not c.args[0].isdigit():
         c.reply(tt(c.lang, "usage", usage="/remove <entry no>"))
         return
-    entry = await ts.withdraw(c.tb.db, c.row.id, int(c.args[0]), c.user.id)
-    c.reply(tt(c.lang, "reg.withdrawn", entry=entry.name))
+    done = await ts.withdraw(c.tb.db, c.row.id, int(c.args[0]), c.user.id)
+    c.reply(tt(c.lang, "reg.withdrawn", entry=done.entry.name))
+    await tell_withdrawal(c.tb, done, c.user.id)
 
 
 @command()
 async def cmd_replace(c: Call) -> None:
+    """/replace <entry no> @old @new: ``new`` is asked and takes the place once they accept."""
     if len(c.args) != 3 or not c.args[0].isdigit():
         c.reply(tt(c.lang, "usage", usage="/replace <entry no> @old @new"))
         return
@@ -405,8 +420,26 @@ async def cmd_replace(c: Call) -> None:
     if old is None or new is None:
         c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
         return
-    entry = await ts.replace_player(c.tb.db, c.row.id, int(c.args[0]), old.id, new.id, c.user.id)
-    c.reply(tt(c.lang, "reg.replaced", entry=entry.name))
+    offer = await ts.offer_replacement(c.tb.db, c.row.id, int(c.args[0]), old.id, new.id, c.user.id, c.tb.now())
+    names = await ts.user_names(c.tb.db, [old.id, new.id, c.user.id])
+    entries = {e.id: e for e in await ts.entries(c.tb.db, c.row.id)}
+    entry = entries[int(c.args[0])]
+    nl = await c.tb.ulang(new.id)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(nl, "reg.accept"), callback_data=f"T:r:{offer.token}")]])
+    c.tb.send(new.id, tt(nl, "reg.replace_ask", who=names[c.user.id], old=names[old.id], entry=entry.name,
+                         name=c.row.name, hours=c.row.invite_hours), markup)
+    c.reply(tt(c.lang, "reg.replace_sent", new=names[new.id], old=names[old.id]))
+
+
+async def accept_replacement(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
+    entry, old = await ts.accept_replacement(tb.db, token, user_id, tb.now())
+    names = await ts.user_names(tb.db, [old, user_id])
+    tb.send(old, tt(await tb.ulang(old), "reg.replaced_you", new=names[user_id], entry=entry.name))
+    for uid in {int(p) for p in entry.players_json} - {user_id}:
+        tb.send(uid, tt(await tb.ulang(uid), "reg.replaced", entry=entry.name))
+    text = tt(lang, "reg.replaced", entry=entry.name)
+    tb.send(user_id, text)
+    return text
 
 
 @command()
@@ -768,13 +801,15 @@ async def on_button(update: Update, context: Ctx) -> None:
             await make_invite(tb, user.id, lang, tid, str(row.union_groups[idx]["name"]))
         elif op == "a":  # accept an invitation
             answer = await accept(tb, user.id, lang, parts[2])
+        elif op == "r":  # accept a replacement offer
+            answer = await accept_replacement(tb, user.id, lang, parts[2])
         elif op == "c":  # check in
             answer = await tb.check_in(int(parts[2]), parts[3], user.id)
         elif op == "s":  # guided set-up button
             answer = await setup.button(tb, user.id, lang, parts[2:])
     except RuleError as err:
         answer = error_text(lang, err)
-        if parts[1] in ("a", "g"):
+        if parts[1] in ("a", "g", "r"):
             tb.send(user.id, answer)
     except Exception:
         log.exception("tournament button failed")

@@ -53,14 +53,16 @@ from storage.tournaments.lookup import (
     user_names,
 )
 from storage.tournaments.registration import (
+    Withdrawn,
     accept_invite,
+    accept_replacement,
     check_registration_open,
     close_registration,
     create_invite,
     form_team,
     get_invite,
+    offer_replacement,
     register_pair,
-    replace_player,
     withdraw,
 )
 from storage.tournaments.results import (
@@ -166,7 +168,9 @@ __all__ = [
     "published_draw",
     "record_result",
     "register_pair",
-    "replace_player",
+    "Withdrawn",
+    "accept_replacement",
+    "offer_replacement",
     "require",
     "reverse_conduct",
     "revoke",

@@ -34,8 +34,13 @@ def _engine_settings(row: Tournament) -> TournamentSettings:
 
 
 async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
-    entries = [engine_entry(e) for e in await _active_entries(s, row.id) if e.kind == _kind(row)]
-    return Engine.create(row.name, _engine_settings(row), entries)
+    rows = [e for e in await _active_entries(s, row.id) if e.kind == _kind(row)]
+    per = settings_of(row).pairs_per_team
+    for e in rows:  # a team a pair has left must be completed (or withdrawn) before the list is frozen
+        if e.kind == "team" and len(e.players_json) != 2 * per:
+            raise _err("team_incomplete", "Team {team} has {have} of {need} pairs", team=e.name,
+                       have=len(e.players_json) // 2, need=per)
+    return Engine.create(row.name, _engine_settings(row), [engine_entry(e) for e in rows])
 
 
 @retrying
