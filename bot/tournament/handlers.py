@@ -460,14 +460,28 @@ async def cmd_team(c: Call) -> None:
     name = " ".join(a for a in c.args if not a.isdigit())
     team = await ts.form_team(c.tb.db, c.row.id, c.user.id, [int(n) for n in nums], name, c.tb.now())
     c.reply(tt(c.lang, "reg.team_formed", team=team.name, id=team.id))
+    people = await ts.user_names(c.tb.db, [int(p) for p in team.players_json])
+    roster = "、".join(people[int(p)] for p in team.players_json)
+    for uid in people:  # every member is told they are in the team
+        c.tb.send(uid, tt(await c.tb.ulang(uid), "reg.team_you", name=c.row.name, team=team.name,
+                          group=team.union_group or "-", players=roster))
 
 
 @command()
 async def cmd_entries(c: Call) -> None:
+    """/entries: pairs and teams counted apart (a team's pairs are listed under it)."""
     entries = await ts.entries(c.tb.db, c.row.id)
-    lines = "\n".join(f"{e.id}. {e.name}（{e.union_group or '-'}）{' [' + e.kind + ']' if e.kind == 'team' else ''}"
-                      for e in entries)
-    c.reply(tt(c.lang, "reg.entries", count=len(entries), lines=lines or "-"))
+    pairs = [e for e in entries if e.kind == "pair"]
+    teams = [e for e in entries if e.kind == "team"]
+    lines = []
+    for t in teams:
+        lines.append(f"{t.id}. {t.name}（{t.union_group or '-'}）[{tt(c.lang, 'unit.team')}]")
+        lines += [f"   {p.id}. {p.name}" for p in pairs if p.team_id == t.id]
+    lines += [f"{p.id}. {p.name}（{p.union_group or '-'}）" for p in pairs if p.team_id is None]
+    counts = tt(c.lang, "reg.count_pairs", n=len(pairs))
+    if c.row.settings_json.get("entrant") == "team":
+        counts = tt(c.lang, "reg.count_teams", n=len(teams)) + ("，" if c.lang != "en" else ", ") + counts
+    c.reply(tt(c.lang, "reg.entries", counts=counts, lines="\n".join(lines) or "-"))
 
 
 # --- roles, audit, draw ----------------------------------------------------------------------------
