@@ -276,7 +276,7 @@ def announce_registration(tb: TournamentBot, row: Tournament) -> None:
     preset = load_preset(row.preset_id)
     text = tt(lang, "reg.announce", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
               entrant=views.entrant_text(lang, row), deadline=ts.local_text(row.registration_deadline, row.time_zone),
-              draw=ts.local_text(row.draw_at, row.time_zone))
+              draw=ts.local_text(row.draw_at, row.time_zone), commitment=row.commitment or "-")
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "reg.button"), url=tb.bot_link(f"reg_{row.id}"))]])
     tb.send(row.group_chat_id, text, markup)
 
@@ -787,7 +787,9 @@ def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[A
         slots = [Slot(m.match_key, tuple(str(c) for c in m.table_chats), m.start_at) for m in rows if m.start_at]
         groups = {str(g.chat_id): g.title or str(g.chat_id) for g in table_groups}
         files = export_all(eng, lang, slots=slots, tz=row.time_zone,
-                           player_names={str(k): v for k, v in users.items()}, table_names=groups)
+                           player_names={**{str(k): v for k, v in users.items()},
+                                         **{ts.player_label(v, k): v for k, v in users.items()}},
+                           table_names=groups)
         return [(f.filename, f.data) for f in files]
     except Exception as exc:
         log.warning("rendered export failed, sending the plain CSV: %s", exc)

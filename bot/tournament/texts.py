@@ -113,8 +113,8 @@ T: dict[str, tuple[str, str]] = {
     "group.linked": ("本群已设为比赛 #{id}「{name}」的通知群。", "This group is now the tournament group of #{id} “{name}”."),
     "table.registered": ("本群已加入比赛 #{id} 的比赛桌（共 {count} 个桌群）。", "This group is now a table group of #{id} ({count} table groups)."),
     # --- registration
-    "reg.announce": ("📣 {name} 开始报名！\n规程：{preset}\n参赛形式：{entrant}\n报名截止：{deadline}\n抽签：{draw}\n点击下方按钮，在私聊中报名。",
-                     "📣 Registration for {name} is open!\nRules: {preset}\nEntrants: {entrant}\nDeadline: {deadline}\nDraw: {draw}\nPress the button to register in a private chat."),
+    "reg.announce": ("📣 {name} 开始报名！\n规程：{preset}\n参赛形式：{entrant}\n报名截止：{deadline}\n抽签：{draw}\n抽签密钥承诺（SHA-256，抽签时公开密钥，可复核）：{commitment}\n点击下方按钮，在私聊中报名。",
+                     "📣 Registration for {name} is open!\nRules: {preset}\nEntrants: {entrant}\nDeadline: {deadline}\nDraw: {draw}\nDraw secret commitment (SHA-256; the secret is revealed at the draw, anyone can check): {commitment}\nPress the button to register in a private chat."),
     "reg.button": ("报名", "Register"),
     "reg.choose_group": ("「{name}」报名：请选择你的单位（工会小组）：", "Registering for “{name}”: choose your union group:"),
     "reg.invite": ("已为你生成搭档邀请（一次性，{hours} 小时内有效）。请把下面的链接发给你的搭档，对方接受后你们就报名成功：\n{link}",
@@ -135,8 +135,8 @@ T: dict[str, tuple[str, str]] = {
     "unit.pair": ("对", "pairs"),
     "unit.team": ("队", "teams"),
     # --- draw
-    "draw.frozen": ("🔒 「{name}」参赛名单已冻结（{count} 个）。\n名单 SHA-256：{list_hash}\n密钥承诺（密钥的 SHA-256）：{commitment}\n现在开始抽签。",
-                    "🔒 The entry list of “{name}” is frozen ({count} entries).\nList SHA-256: {list_hash}\nCommitment (SHA-256 of the secret): {commitment}\nThe draw follows now."),
+    "draw.frozen": ("🔒 「{name}」参赛名单已冻结（{count} 个）。\n名单 SHA-256：{list_hash}\n密钥承诺（密钥的 SHA-256，报名开始时已公布）：{commitment}\n现在开始抽签。",
+                    "🔒 The entry list of “{name}” is frozen ({count} entries).\nList SHA-256: {list_hash}\nCommitment (SHA-256 of the secret, published when registration opened): {commitment}\nThe draw follows now."),
     "draw.done": ("🎲 抽签完成。公开密钥：{secret}\n抽签种子：{seed}\n任何人都可以用 python -m bot.verify_draw draw.json 复核（见 docs/draw.md）。\n\n{bracket}",
                   "🎲 The draw is made. Secret revealed: {secret}\nDraw seed: {seed}\nAnyone can check it with python -m bot.verify_draw draw.json (docs/draw.md).\n\n{bracket}"),
     "draw.caption": ("抽签复核数据（JSON）", "Draw verification data (JSON)"),

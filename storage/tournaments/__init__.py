@@ -44,6 +44,7 @@ from storage.tournaments.lookup import (
     get_tournament,
     match_players,
     matches,
+    player_label,
     rule_options,
     set_match_fields,
     settings_of,
@@ -114,6 +115,7 @@ from storage.tournaments.times import (
 )
 
 __all__ = [
+    "player_label",
     "extend_lateness",
     "substitute",
     "active_table_of_ref",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from sqlalchemy import select
 
 from engine.options import load_preset
 from engine.tournament import TournamentSettings
+from engine.tournament.draw import commitment
 from storage.db import Database
 from storage.models import utcnow
 from storage.tournament_models import (
@@ -157,6 +159,8 @@ async def create_tournament(db: Database, *, name: str, preset_id: str, created_
                          registration_deadline=registration_deadline, draw_at=draw_at,
                          first_round_at=first_round_at, round_gap_minutes=round_gap_minutes,
                          invite_hours=invite_hours, created_at=utcnow())
+        if status == "registration":
+            seal(row)
         s.add(row)
         await s.flush()
         s.add(TournamentRole(tournament_id=row.id, user_id=created_by, role="organiser", union_group="",
@@ -188,10 +192,21 @@ async def update_setup(db: Database, tid: int, actor: int | None, **values: Any)
             if key == "time_zone":
                 zone(value)
             setattr(row, key, value)
+        if values.get("status") == "registration":
+            seal(row)
         if actor is not None:
             _audit(s, tid, actor, "setup", **{k: _plain(v) for k, v in values.items()})
         await s.commit()
         return row
+
+
+def seal(row: Tournament) -> None:
+    """Choose the draw's secret now, as registration opens, and keep its commitment (SHA-256) to publish
+    with the registration announcement: the secret is fixed before anyone knows the entry list."""
+    if row.secret_hex is None:
+        secret = secrets.token_bytes(32)
+        row.secret_hex = secret.hex()
+        row.commitment = commitment(secret)
 
 
 def _plain(v: Any) -> Any:
