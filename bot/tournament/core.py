@@ -66,6 +66,8 @@ class TournamentBot:
         self.app = app
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        # (organiser, tournament) -> ("cancel" | "delete", reason) waiting for the confirmation button
+        self.pending: dict[tuple[int, int], tuple[str, str]] = {}
 
     # --- plumbing -------------------------------------------------------------------------
 
@@ -683,6 +685,73 @@ class TournamentBot:
             for k in deadlines:
                 if m.table_chats:
                     self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), lines[sorted(deadlines).index(k)])
+            return tt(await self.ulang(actor), "done")
+
+    # --- the organiser's control after creation ---------------------------------------------------
+
+    async def cancel_tournament(self, tid: int, actor: int, reason: str, delete: bool) -> str:
+        """Cancel (or delete) a tournament: its timers stop, its tables are aborted, everyone is told."""
+        async with self.lock(tid):
+            row = await ts.cancel(self.db, tid, actor, reason, delete)
+            for kind in ("t_close", "t_draw"):
+                await self.scheduler.cancel(self.db, kind, f"t:{tid}")
+            for m in await ts.matches(self.db, tid):
+                await self.halt_match(m)
+            lang = self.glang()
+            key = "ctl.deleted" if delete else "ctl.cancelled"
+            self.send(row.group_chat_id, tt(lang, key, name=row.name, reason=reason))
+            told: set[int] = set()
+            for e in await ts.entries(self.db, tid):
+                for uid in (int(p) for p in e.players_json):
+                    if uid not in told:
+                        told.add(uid)
+                        self.send(uid, tt(await self.ulang(uid), key, name=row.name, reason=reason))
+            return tt(await self.ulang(actor), key, name=row.name, reason=reason)
+
+    async def rearm_match(self, row: Tournament, m: TournamentMatch, text_key: str, **params: Any) -> None:
+        """A match moved (time or tables): new timers; the group and its players are told."""
+        await self.cancel_match_timers(m)
+        await self.arm_match(row, m)
+        names = await self._names(row.id)
+        where = await self._table_titles(row.id, m)
+        lang = self.glang()
+        values = {"key": m.match_key, "a": names.get(m.side_a or "", "?"), "b": names.get(m.side_b or "", "?"),
+                  "time": ts.local_text(m.start_at, row.time_zone), "tables": where, **params}
+        self.send(row.group_chat_id, tt(lang, text_key, **values))
+        for pa, pb in await ts.match_players(self.db, m):
+            for uid in (*pa, *pb):
+                self.send(uid, tt(await self.ulang(uid), text_key, **values))
+
+    async def edit_time(self, tid: int, actor: int, what: str, when: datetime) -> str:
+        async with self.lock(tid):
+            edited = await ts.edit_time(self.db, tid, actor, what, when)
+            row = edited.row
+            await self.arm_tournament(row)
+            for m in edited.moved:
+                await self.rearm_match(row, m, "ctl.rescheduled")
+            self.send(row.group_chat_id, tt(self.glang(), "ctl.time_edited", name=row.name,
+                                            what=tt(self.glang(), "ctl.what." + what),
+                                            time=ts.local_text(when, row.time_zone)))
+            return tt(await self.ulang(actor), "done")
+
+    async def reschedule(self, tid: int, actor: int, key: str, when: datetime) -> str:
+        async with self.lock(tid):
+            m = await ts.reschedule(self.db, tid, actor, key, when)
+            await self.rearm_match(await ts.get_tournament(self.db, tid), m, "ctl.rescheduled")
+            return tt(await self.ulang(actor), "done")
+
+    async def swap(self, tid: int, actor: int, first: str, second: str) -> str:
+        async with self.lock(tid):
+            a, b = await ts.swap(self.db, tid, actor, first, second)
+            row = await ts.get_tournament(self.db, tid)
+            for m in (a, b):
+                await self.rearm_match(row, m, "ctl.rescheduled")
+            return tt(await self.ulang(actor), "done")
+
+    async def move_table(self, tid: int, actor: int, key: str, table: int, chat_id: int) -> str:
+        async with self.lock(tid):
+            m = await ts.move_table(self.db, tid, actor, key, table, chat_id)
+            await self.rearm_match(await ts.get_tournament(self.db, tid), m, "ctl.table_moved", table=table)
             return tt(await self.ulang(actor), "done")
 
     async def live_engine_matches(self, tid: int, key: str) -> list[int]:

@@ -100,9 +100,10 @@ async def resolve(tb: TournamentBot, update: Update, args: list[str]) -> Tournam
     assert chat is not None and user is not None
     if chat.type != ChatType.PRIVATE:
         row = await ts.tournament_of_group(tb.db, chat.id)
-        if row is not None:
+        if row is not None and row.status != "deleted":
             return row
-    mine = [r for r in await ts.tournaments_of_user(tb.db, user.id) if r.status not in ("setup", "cancelled")]
+    mine = [r for r in await ts.tournaments_of_user(tb.db, user.id)
+            if r.status not in ("setup", "cancelled", "deleted")]
     if not mine:
         raise RuleError("no_tournament", "No tournament")
     return mine[0]
@@ -208,13 +209,23 @@ async def on_private_text(update: Update, context: Ctx) -> None:
 
 
 async def create_from_toml(tb: TournamentBot, user_id: int, lang: str, text: str) -> None:
+    """A tournament file: a new tournament, or (with ``id``) an update of that tournament."""
     try:
         spec = ts.spec_from_toml(text)
-        row = await ts.create_tournament(tb.db, created_by=user_id, **spec)
+        tid = spec.pop("id", None)
+        if tid is not None:
+            row = await ts.update_from_spec(tb.db, int(tid), user_id, spec)
+        else:
+            row = await ts.create_tournament(tb.db, created_by=user_id, **spec)
     except RuleError as err:
         tb.send(user_id, tt(lang, "toml.error", reason=error_text(lang, err)))
         return
     await tb.arm_tournament(row)
+    if tid is not None:
+        tb.send(user_id, tt(lang, "toml.updated", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row))
+        if row.group_chat_id:
+            tb.send(row.group_chat_id, tt(tb.glang(), "ctl.updated", name=row.name))
+        return
     tb.send(user_id, tt(lang, "toml.created", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row)
             + "\n\n" + tt(lang, "setup.created", id=row.id, name=row.name))
 
@@ -526,6 +537,83 @@ async def cmd_close(c: Call) -> None:
     c.reply(tt(c.lang, "done"))
 
 
+# --- organiser control after creation --------------------------------------------------------------
+
+def _time_args(c: Call, words: list[str]) -> Any:
+    """``2026-12-01 18:00`` (two words) or ``2026-12-01T18:00`` in the tournament's time zone."""
+    return ts.parse_local_time(" ".join(words), c.row.time_zone)
+
+
+@command(ORG)
+async def cmd_edit(c: Call) -> None:
+    """/edit deadline|draw|first <time>."""
+    if len(c.args) < 2:
+        c.reply(tt(c.lang, "usage", usage="/edit deadline|draw|first 2026-12-01 18:00"))
+        return
+    c.reply(await c.tb.edit_time(c.row.id, c.user.id, c.args[0].lower(), _time_args(c, c.args[1:])))
+
+
+@command(ORG)
+async def cmd_reschedule(c: Call) -> None:
+    """/reschedule <match> <time>."""
+    if len(c.args) < 2:
+        c.reply(tt(c.lang, "usage", usage="/reschedule R1-M1 2026-12-03 10:00"))
+        return
+    c.reply(await c.tb.reschedule(c.row.id, c.user.id, c.args[0].upper(), _time_args(c, c.args[1:])))
+
+
+@command(ORG)
+async def cmd_swap(c: Call) -> None:
+    """/swap <match> <match>: two matches not begun exchange times and tables."""
+    if len(c.args) != 2:
+        c.reply(tt(c.lang, "usage", usage="/swap R1-M1 R1-M2"))
+        return
+    c.reply(await c.tb.swap(c.row.id, c.user.id, c.args[0].upper(), c.args[1].upper()))
+
+
+@command(ORG)
+async def cmd_move_table(c: Call) -> None:
+    """/move_table <match> <table no> <table group title or chat id>."""
+    if len(c.args) < 3 or not c.args[1].isdigit():
+        c.reply(tt(c.lang, "usage", usage="/move_table R1-M1 1 比赛桌2"))
+        return
+    wanted = " ".join(c.args[2:])
+    groups = await ts.table_groups(c.tb.db, c.row.id)
+    chat = next((g.chat_id for g in groups if g.title == wanted or str(g.chat_id) == wanted), None)
+    if chat is None:
+        raise RuleError("unknown_table_group", "")
+    c.reply(await c.tb.move_table(c.row.id, c.user.id, c.args[0].upper(), int(c.args[1]), chat))
+
+
+async def _confirm(c: Call, op: str) -> None:
+    reason = " ".join(c.args).strip()
+    if not reason:
+        raise RuleError("reason_required", "")
+    c.tb.pending[(c.user.id, c.row.id)] = (op, reason)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=f"T:x:{c.row.id}:{op}"),
+                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=f"T:x:{c.row.id}:no")]])
+    c.reply(tt(c.lang, "ctl.confirm", op=tt(c.lang, "ctl.op." + op), name=c.row.name, reason=reason), markup)
+
+
+@command(ORG)
+async def cmd_cancel_tournament(c: Call) -> None:
+    """/cancel_tournament <reason>: asks for confirmation, then cancels and tells everyone."""
+    await _confirm(c, "cancel")
+
+
+@command(ORG)
+async def cmd_delete_tournament(c: Call) -> None:
+    """/delete_tournament <reason>: like cancelling, and hidden from every list (the audit log stays)."""
+    await _confirm(c, "delete")
+
+
+async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: str) -> str:
+    pending = tb.pending.pop((user_id, tid), None)
+    if op == "no" or pending is None or pending[0] != op:
+        return tt(lang, "ctl.kept")
+    return await tb.cancel_tournament(tid, user_id, pending[1], delete=op == "delete")
+
+
 # --- referee tools ------------------------------------------------------------------------------------
 
 def _levels(args: list[str]) -> tuple[int | None, int | None, list[str]]:
@@ -817,6 +905,9 @@ async def on_button(update: Update, context: Ctx) -> None:
             await make_invite(tb, user.id, lang, tid, str(row.union_groups[idx]["name"]))
         elif op == "a":  # accept an invitation
             answer = await accept(tb, user.id, lang, parts[2])
+        elif op == "x":  # confirm cancelling / deleting a tournament
+            answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3])
+            tb.send(user.id, answer)
         elif op == "r":  # accept a replacement offer
             answer = await accept_replacement(tb, user.id, lang, parts[2])
         elif op == "c":  # check in
@@ -849,7 +940,9 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "audit": cmd_audit, "draw": cmd_draw, "close_registration": cmd_close, "result": cmd_result,
     "forfeit": cmd_forfeit, "undo_forfeit": cmd_undo_forfeit, "violation": cmd_violation, "reverse": cmd_reverse,
     "pause": cmd_pause, "resume": cmd_resume, "start_match": cmd_start_match, "substitute": cmd_substitute,
-    "extend": cmd_extend, "bracket": cmd_bracket, "standings": cmd_standings,
+    "extend": cmd_extend, "edit": cmd_edit, "reschedule": cmd_reschedule, "swap": cmd_swap,
+    "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
+    "delete_tournament": cmd_delete_tournament, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
 }
 

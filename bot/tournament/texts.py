@@ -25,14 +25,14 @@ T: dict[str, tuple[str, str]] = {
     "unknown_user": ("找不到用户 {who}（对方需要先私聊机器人发送 /start）。",
                      "Unknown user {who} (they must send /start to the bot first)."),
     "help": ("比赛命令（详见 docs/organiser-guide.md）：\n"
-             "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw\n"
+             "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard\n"
              "单位负责人：/team\n"
              "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/start_match、/pause、/resume、/substitute、/extend、/audit、/export\n"
              "选手：报名按钮、/withdraw、签到按钮\n"
              "所有人：/bracket、/standings、/schedule、/results\n"
              "私聊中可在命令后写 #编号 指定比赛。",
              "Tournament commands (see docs/organiser-guide.md):\n"
-             "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw\n"
+             "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard\n"
              "Union group leaders: /team\n"
              "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /start_match, /pause, /resume, /substitute, /extend, /audit, /export\n"
              "Players: the Register button, /withdraw, the Check in button\n"
@@ -190,6 +190,27 @@ T: dict[str, tuple[str, str]] = {
     "result.out": ("你们在本次比赛中的比赛已全部结束，谢谢参与！", "Your matches in this tournament are over. Thank you for playing!"),
     "result.tournament_over": ("比赛已全部结束，获奖名单见比赛群。", "The tournament is over; the prize list is in the tournament group."),
     "reg.team_you": ("👥 你已加入「{name}」的 {team}（{group}）。队员：{players}", "👥 You are in {team} ({group}) for “{name}”. Players: {players}"),
+    "toml.updated": ("已按文件更新比赛 #{id}「{name}」。", "Tournament #{id} “{name}” updated from the file."),
+    "ctl.updated": ("ℹ️ 「{name}」的设置已由组织者更新，请用 /schedule 查看。", "ℹ️ The organiser updated the set-up of “{name}”; see /schedule."),
+    "ctl.confirm": ("确定要{op}「{name}」吗？理由：{reason}\n此操作会通知所有参赛者并记入操作记录。",
+                    "Really {op} “{name}”? Reason: {reason}\nEveryone taking part is told, and it goes in the audit log."),
+    "ctl.op.cancel": ("取消比赛", "cancel"),
+    "ctl.op.delete": ("删除比赛", "delete"),
+    "ctl.yes": ("确定", "Yes"),
+    "ctl.no": ("不了", "No"),
+    "ctl.kept": ("未作更改。", "Nothing was changed."),
+    "ctl.cancelled": ("🛑 「{name}」已取消：{reason}", "🛑 “{name}” is cancelled: {reason}"),
+    "ctl.deleted": ("🗑 「{name}」已删除（记录保留在操作记录中）：{reason}", "🗑 “{name}” is deleted (kept in the audit log): {reason}"),
+    "ctl.time_edited": ("🕒 「{name}」的{what}改为 {time}。", "🕒 {what} of “{name}” changed to {time}."),
+    "ctl.what.deadline": ("报名截止时间", "The registration deadline"),
+    "ctl.what.draw": ("抽签时间", "The draw time"),
+    "ctl.what.first": ("第一轮开赛时间", "The first round"),
+    "ctl.rescheduled": ("🗓 改期：{key} {a} vs {b} 改为 {time}，在「{tables}」。", "🗓 Moved: {key} {a} vs {b} now at {time}, at “{tables}”."),
+    "ctl.table_moved": ("🗓 {key} 第 {table} 桌改到「{tables}」，{time} 开赛。", "🗓 {key} table {table} moves: “{tables}”, starting {time}."),
+    "err.match_begun": ("{match} 已经开始（或尚未安排），不能改动。", "Match {match} has begun (or is not scheduled): it cannot be moved."),
+    "err.bad_time_field": ("请写 deadline（报名截止）、draw（抽签）或 first（第一轮）。", "Write deadline, draw or first."),
+    "err.tournament_ended": ("「{name}」已结束或已取消。", "“{name}” is over or cancelled."),
+    "err.unknown_table_group": ("该群不是本比赛的比赛桌群（先在群里发送 /table_register）。", "That group is not one of the tournament's table groups (send /table_register there first)."),
     "late.undone": ("↩️ {key}：裁判撤销了迟到判负（{reason}），比赛现在开始。", "↩️ {key}: the referee undid the lateness forfeit ({reason}); the match starts now."),
     # --- results
     "result.line": ("{key}：{winner} 胜 {loser}{detail}", "{key}: {winner} beat {loser}{detail}"),

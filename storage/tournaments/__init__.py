@@ -17,6 +17,15 @@ from storage.tournaments.conduct import (
     add_conduct,
     reverse_conduct,
 )
+from storage.tournaments.control import (
+    Edited,
+    cancel,
+    edit_time,
+    move_table,
+    reschedule,
+    swap,
+    update_from_spec,
+)
 from storage.tournaments.draw import (
     freeze,
     hold_draw,
@@ -85,6 +94,7 @@ from storage.tournaments.roles import (
 )
 from storage.tournaments.schedule import (
     mark_started,
+    match_minutes,
     schedule_ready,
 )
 from storage.tournaments.setup import (
@@ -115,6 +125,14 @@ from storage.tournaments.times import (
 )
 
 __all__ = [
+    "match_minutes",
+    "Edited",
+    "cancel",
+    "edit_time",
+    "move_table",
+    "reschedule",
+    "swap",
+    "update_from_spec",
     "player_label",
     "extend_lateness",
     "substitute",

@@ -49,7 +49,7 @@ def build_setup(preset_id: str, rule_overrides: Mapping[str, Any] | None = None,
     return Built(preset.id, preset.game, rules, settings)
 
 
-SPEC_KEYS = {"name", "preset", "time_zone", "registration_deadline", "draw_at", "first_round", "round_gap_minutes",
+SPEC_KEYS = {"id", "name", "preset", "time_zone", "registration_deadline", "draw_at", "first_round", "round_gap_minutes",
              "invite_hours", "rules", "tournament", "union_groups"}
 
 
@@ -98,6 +98,10 @@ def spec_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
         "first_round_at": _as_utc(data.get("first_round"), tz, "first_round"),
     }
     check_time_order(out["registration_deadline"], out["draw_at"], out["first_round_at"])
+    if "id" in data:  # the file of an existing tournament: sending it again updates that tournament
+        if isinstance(data["id"], bool) or not isinstance(data["id"], int) or data["id"] < 1:
+            raise _err("bad_spec_value", "{key} must be a whole number", key="id")
+        out["id"] = data["id"]
     for key in ("round_gap_minutes", "invite_hours"):
         if key in data:
             value = data[key]
@@ -121,7 +125,9 @@ def spec_to_toml(row: Tournament) -> str:
             return "[" + ", ".join(val(x) for x in v) + "]"
         return q(str(v))
 
-    lines = [f"name = {q(row.name)}", f"preset = {q(row.preset_id)}", f"time_zone = {q(row.time_zone)}"]
+    lines = [f"# id: sending this file again updates tournament #{row.id} (before its draw); delete the line for a new one"
+             , f"id = {row.id}",
+             f"name = {q(row.name)}", f"preset = {q(row.preset_id)}", f"time_zone = {q(row.time_zone)}"]
     for key, when in (("registration_deadline", row.registration_deadline), ("draw_at", row.draw_at),
                       ("first_round", row.first_round_at)):
         if when is not None:
