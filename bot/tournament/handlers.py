@@ -30,7 +30,7 @@ from telegram.ext import (
 )
 
 from bot.handlers import save_chat, save_user
-from bot.tournament import setup, views
+from bot.tournament import dashboard, setup, views
 from bot.tournament.core import TournamentBot
 from bot.tournament.texts import error_text, tt
 from engine.errors import RuleError
@@ -367,7 +367,16 @@ async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
     tb.send(inviter, tt(await tb.ulang(inviter), "reg.partner_joined", partner=names[user_id], id=entry.id))
     text = tt(lang, "reg.paired", pair=entry.name, group=entry.union_group or "-", id=entry.id)
     tb.send(user_id, text)
+    await tell_organisers_new_entry(tb, entry)
     return text
+
+
+async def tell_organisers_new_entry(tb: TournamentBot, entry: Any) -> None:
+    """Registrations as they come in: each organiser gets one line (the full picture: /dashboard)."""
+    count = len([e for e in await ts.entries(tb.db, entry.tournament_id) if e.kind == entry.kind])
+    for r in await ts.role_members(tb.db, entry.tournament_id, "organiser"):
+        tb.send(r.user_id, tt(await tb.ulang(r.user_id), "reg.new_entry", entry=entry.name,
+                              group=entry.union_group or "-", count=count))
 
 
 @command()
@@ -583,6 +592,17 @@ async def cmd_move_table(c: Call) -> None:
     if chat is None:
         raise RuleError("unknown_table_group", "")
     c.reply(await c.tb.move_table(c.row.id, c.user.id, c.args[0].upper(), int(c.args[1]), chat))
+
+
+@command(ORG)
+async def cmd_dashboard(c: Call) -> None:
+    """/dashboard: the organiser's overview, in the private chat."""
+    chat = c.update.effective_chat
+    if chat is None or chat.type != ChatType.PRIVATE:
+        c.reply(tt(c.lang, "private_only"))
+        return
+    text, markup = await dashboard.dashboard(c.tb, c.row, c.lang)
+    c.reply(text, markup)
 
 
 async def _confirm(c: Call, op: str) -> None:
@@ -905,6 +925,11 @@ async def on_button(update: Update, context: Ctx) -> None:
             await make_invite(tb, user.id, lang, tid, str(row.union_groups[idx]["name"]))
         elif op == "a":  # accept an invitation
             answer = await accept(tb, user.id, lang, parts[2])
+        elif op == "d":  # refresh the dashboard
+            tid = int(parts[2])
+            await ts.require(tb.db, tid, user.id, ORG)
+            text, markup = await dashboard.dashboard(tb, await ts.get_tournament(tb.db, tid), lang)
+            tb.send(user.id, text, markup)
         elif op == "x":  # confirm cancelling / deleting a tournament
             answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3])
             tb.send(user.id, answer)
@@ -942,7 +967,7 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "pause": cmd_pause, "resume": cmd_resume, "start_match": cmd_start_match, "substitute": cmd_substitute,
     "extend": cmd_extend, "edit": cmd_edit, "reschedule": cmd_reschedule, "swap": cmd_swap,
     "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
-    "delete_tournament": cmd_delete_tournament, "bracket": cmd_bracket, "standings": cmd_standings,
+    "delete_tournament": cmd_delete_tournament, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
 }
 

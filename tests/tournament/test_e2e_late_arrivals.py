@@ -6,6 +6,7 @@ is lost at the limit, and the notice names the entry and the player; the organis
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -74,6 +75,12 @@ async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path
         assert waiting and names[late] in waiting[-1].text and names[never] in waiting[-1].text
         assert "第 2 桌" in waiting[-1].text and "第 3 桌" in waiting[-1].text
         assert S.find(h, ORG, f"{key} 第 3 桌等待签到：{names[never]}")  # the organiser sees who is missing
+        # the organiser's dashboard: entries by group, who is missing, the table running
+        board = await S.dm(h, ORG, "/dashboard", "组织者面板")
+        text = board.text or ""
+        assert "机关：1/1 队（3 对）" in text and names[never] in text and names[late] in text
+        assert re.search(rf"{key} 第1桌：第 \d+ 副，\d+:\d+，剩 \d+′", text), text
+        assert any("刷新" in b for b in board.button_texts()) and "代报名" in text
         # 30 s late, inside the 1-minute limit, while table 1 already plays: accepted, and table 2 starts
         h.clock.advance(timedelta(seconds=30))  # type: ignore[attr-defined]
         answer = await S.press(h, late, GROUP_ID, note, "签到")
