@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.i18n import rule_error, t
+from bot.seats import MatchSeats, SeatInfo
 from engine.errors import RuleError
 from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData
@@ -91,32 +92,37 @@ class Driver:
 
     # --- seats of a match ------------------------------------------------------------------
 
-    async def match_context(self, match_id: int) -> tuple[Any, Any, Any, list[Any]]:
+    async def match_context(self, match_id: int) -> tuple[Any, Any, Any, tuple[SeatInfo, ...]]:
         db = self.rt.db
         row, m = await service.load_match_row(db, match_id)
         table = await service.get_table(db, row.table_id)
-        seats = await service.get_seats(db, row.table_id)
-        return row, m, table, seats
+        entry = await self.seats(match_id, row.table_id)
+        return row, m, table, entry.seats if entry is not None else ()
+
+    async def seats(self, match_id: int, table_id: int | None = None) -> MatchSeats | None:
+        """The match's seats, from the index (the database once, when the index does not have them)."""
+        entry = self.rt.seats.get(match_id)
+        if entry is None:
+            if table_id is None:
+                row = await service.get_match_row(self.rt.db, match_id)
+                if row is None:
+                    return None
+                table_id = row.table_id
+            entry = self.rt.seats.add(match_id, table_id, await service.get_seats(self.rt.db, table_id))
+        return entry
 
     async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
-        db = self.rt.db
-        row = await service.get_match_row(db, match_id)
-        if row is None:
-            return None
-        for s in await service.get_seats(db, row.table_id):
-            if s.user_id == user_id:
-                return s.seat
-        return None
+        entry = await self.seats(match_id)
+        return entry.seat_of(user_id) if entry is not None else None
 
     async def user_match(self, user_id: int) -> tuple[int, int] | None:
-        """The (match id, seat) the user plays in now (latest)."""
-        db = self.rt.db
-        best: tuple[int, int] | None = None
-        for row in await service.active_matches(db):
-            for s in await service.get_seats(db, row.table_id):
-                if s.user_id == user_id and (best is None or row.id > best[0]):
-                    best = (row.id, s.seat)
-        return best
+        """The (match id, seat) the user plays in now (the newest of their live matches), by the index."""
+        for match_id, seat in self.rt.seats.matches_of(user_id):
+            row = await service.get_match_row(self.rt.db, match_id)
+            if row is not None and row.status in ("playing", "paused"):
+                return match_id, seat
+            self.rt.seats.remove(match_id)  # ended (or its table aborted) since it was indexed
+        return None
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -175,6 +181,8 @@ class Driver:
         for ev in applied.events:
             if ev.kind == "play":
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
+        if seat is not None and source in ("player", "clock"):
+            self.rt.live.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
         await self.rt.live.announce(match_id, applied.events, source=source, seat=seat)
         await self.arm_clock(match_id, applied.match, applied.version)
         await self.rt.live.render_match(match_id)
@@ -295,11 +303,10 @@ class Driver:
         await rt.scheduler.cancel(rt.db, "move_clock", ref)
         if m.finished:
             return
-        row = await service.get_match_row(rt.db, match_id)
-        if row is None:
+        entry = await self.seats(match_id)
+        if entry is None:
             return
-        seats = await service.get_seats(rt.db, row.table_id)
-        computers = {s.seat for s in seats if s.is_computer}
+        computers = entry.computers
         for turn in m.turns():
             if not turn.required or not turn.clock or turn.seat in computers:
                 continue
@@ -334,11 +341,15 @@ class Driver:
             if applied.duplicate:
                 return
             table = await service.get_table(rt.db, row.table_id)
-            lang = await rt.chat_lang(table.chat_id) if table is not None else rt.group_lang()
-            names = await rt.lobby.player_names(row.table_id, lang)
             if table is not None:
-                key = "note.timeout_forfeit" if action.startswith("sys forfeit_deal") else "note.timeout"
-                rt.send(table.chat_id, t(lang, key, name=names[seat], seat=render.seat_name(lang, seat)))
+                lang = await rt.chat_lang(table.chat_id)
+                names = await rt.lobby.player_names(row.table_id, lang)
+                who = f"{render.seat_name(lang, seat)} {names[seat]}"
+                if action.startswith("sys forfeit_deal"):  # a notice of record: a message of its own
+                    rt.send(table.chat_id, t(lang, "note.timeout_forfeit", name=names[seat],
+                                             seat=render.seat_name(lang, seat)))
+                else:  # folded into the table message
+                    rt.live.note_autoplay(match_id, who)
             await self.after(match_id, applied, source="clock", seat=seat)
 
 

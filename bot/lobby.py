@@ -24,6 +24,7 @@ class Lobby:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self._seeds: dict[int, int] = {}  # table id -> the deal seed asked with ``seed=`` (tests, demos)
+        self._names: dict[tuple[int, str], list[str]] = {}  # (table, lang) -> names; seats are fixed in play
 
     # --- names ------------------------------------------------------------------------------
 
@@ -42,6 +43,10 @@ class Lobby:
         return names, [s.is_computer for s in seats], ids
 
     async def player_names(self, table_id: int, lang: str) -> list[str]:
+        """The four names shown at a table (kept while the table plays: its seats do not change)."""
+        cached = self._names.get((table_id, lang))
+        if cached is not None:
+            return cached
         names, computers, _ = await self.table_names(table_id)
         out = []
         for seat in range(4):
@@ -49,7 +54,12 @@ class Lobby:
                 out.append(t(lang, "name.computer_n", n=seat + 1))
             else:
                 out.append(names[seat] or "?")
+        self._names[(table_id, lang)] = out
         return out
+
+    def forget_names(self, table_id: int) -> None:
+        for key in [k for k in self._names if k[0] == table_id]:
+            del self._names[key]
 
     @staticmethod
     def title(lang: str, preset_id: str) -> str:
@@ -73,11 +83,7 @@ class Lobby:
         if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
             text, markup = locked.lobby(lang, text)
         if table.table_message_id is None:
-            mid = await rt.send(table.chat_id, text, markup)
-            if mid is not None:
-                await service.set_table_message(rt.db, table_id, table.chat_id, mid,
-                                                text_hash=rt.outbox.known_hash(table.chat_id, mid)
-                                                if rt.outbox else None)
+            rt.live.create(("table", table_id), table.chat_id, text, markup, rt.live.table_created(table_id))
         else:
             assert rt.outbox is not None
             rt.outbox.edit(table.chat_id, table.table_message_id, text, markup)
@@ -182,12 +188,14 @@ class Lobby:
             return t(lang, "err.table_closed")
         row = await service.get_match_row(rt.db, started.match_id)
         assert row is not None
+        self.forget_names(table_id)  # computer seats were filled
+        rt.seats.add(row.id, table_id, await service.get_seats(rt.db, table_id))
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:
             due = rt.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
             await rt.scheduler.schedule(rt.db, "match_time", f"match:{row.id}:time", due, {"match_id": row.id})
         async with rt.lock(row.id):
-            await rt.live.render_match(row.id)
+            await rt.live.render_match(row.id, everything=True)
         rt.driver.kick(row.id, 0)
         return None
 
@@ -204,5 +212,7 @@ class Lobby:
         if row is not None and row.status != "finished":
             await rt.scheduler.cancel(rt.db, "move_clock", f"match:{row.id}")
             rt.driver.cancel_kick(row.id)
+        if row is not None:
+            rt.seats.remove(row.id)
         rt.send(table.chat_id, t(await rt.chat_lang(table.chat_id), "table.stopped", table=table_id))
         return None

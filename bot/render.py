@@ -47,6 +47,11 @@ def _pub(view: dict[str, Any]) -> dict[str, Any]:
     return view.get("table", view) if isinstance(view.get("table"), dict) and "phase" in view["table"] else view
 
 
+def public_part(view: dict[str, Any]) -> dict[str, Any]:
+    """The public part of a view (``public_view``, or the table inside a Shengji ``seat_view``)."""
+    return _pub(view)
+
+
 def deal_marker(game: str, view: dict[str, Any]) -> int:
     """Which deal (and Shengji redeal) a view shows; 0 while nothing is dealt yet (no hand message then)."""
     p = _pub(view)
@@ -212,6 +217,9 @@ def guandan_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
                            cards=ctext(lang, tb.get("cards", ""))))
         if trick:
             lines.append(t(lang, "table.trick") + "  " + _trick_line(lang, trick[-4:], names, "guandan", nxt))
+        elif p.get("last_trick"):  # a trick just completed: the group sees how it ended
+            lines.append(t(lang, "table.last_trick") + "  "
+                         + _trick_line(lang, p["last_trick"][-4:], names, "guandan", None))
     elif phase in ("deal_over", "over"):
         lines.append(t(lang, "table.deal_over"))
     ca = p.get("counts_asked")
