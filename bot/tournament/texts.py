@@ -50,7 +50,7 @@ T: dict[str, tuple[str, str]] = {
     "setup.minutes": ("{n} 分钟", "{n} minutes"),
     "setup.summary": ("名称：{name}\n规程：{preset}\n参赛形式：{entrant}\n单位与名额：{groups}\n报名截止：{deadline}\n抽签：{draw}\n第一轮：{first}\n赛制：{format}\n每场：{length}\n迟到判负：{late} 分钟\n时区：{tz}",
                       "Name: {name}\nRules: {preset}\nEntrants: {entrant}\nUnion groups and quotas: {groups}\nRegistration deadline: {deadline}\nDraw: {draw}\nFirst round: {first}\nFormat: {format}\nMatch length: {length}\nLateness limit: {late} minutes\nTime zone: {tz}"),
-    # guided set-up questions (bot/tournament/setup.py; {step} is "第 3/13 步：")
+    # guided set-up questions (bot/tournament/setup.py; {step} is "第 3/14 步：")
     "setup.step": ("第 {i}/{n} 步：", "Step {i}/{n}: "),
     "setup.try_again": ("⚠️ {error}\n未作更改，请重新回答。\n\n{question}", "⚠️ {error}\nNothing was changed; please answer again.\n\n{question}"),
     "setup.q.name": ("创建比赛（随时发送 /cancel 放弃）。\n{step}比赛名称？", "New tournament (send /cancel to give up at any time).\n{step}the tournament's name?"),
@@ -81,6 +81,8 @@ T: dict[str, tuple[str, str]] = {
                        "{step}match length. The preset says: {default}.\nPress the button to keep it, or send “17 deals” / “50 minutes”."),
     "setup.q.late": ("{step}迟到判负时间。规程默认：{minutes} 分钟。按按钮保留，或发送分钟数。",
                      "{step}lateness limit. The preset says {minutes} minutes. Press the button to keep it, or send a number of minutes."),
+    "setup.q.gap": ("{step}两场比赛之间至少间隔多少分钟（后面几轮在上一场实际结束后再隔这么久开赛）？目前：{minutes} 分钟。按按钮保留，或发送分钟数。",
+                    "{step}the gap between matches: later rounds start this many minutes after the previous match really ended. Now: {minutes} minutes. Press the button to keep it, or send a number of minutes."),
     "setup.q.prizes": ("{step}奖项。规程默认：{default}。请按按钮选择：", "{step}prize table. The preset says: {default}. Press a button:"),
     "setup.prizes.places": ("按名次：一、二、三等奖", "By place: first, second, third prizes"),
     "setup.prizes.rounds": ("按淘汰轮次", "By the round eliminated"),
