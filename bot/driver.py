@@ -132,13 +132,13 @@ class Driver:
         """Apply ``action`` for ``seat``; returns (applied, error text in ``lang``)."""
         rt = self.rt
         async with rt.lock(match_id):
-            row = await service.get_match_row(rt.db, match_id)
-            if row is None or row.status not in ("playing", "paused"):
-                return False, t(lang, "err.stale")
+            # under the lock nothing else moves the match: the current version is the one decided on
             try:
-                applied = await service.apply_action(rt.db, match_id, action, expected_version=row.version,
-                                                   actor_user_id=user_id, dedupe_key=dedupe)
+                applied = await service.apply_action(rt.db, match_id, action, actor_user_id=user_id,
+                                                   dedupe_key=dedupe)
             except RuleError as err:
+                if err.code in ("match_finished", "match_not_found"):
+                    return False, t(lang, "err.stale")
                 return False, rule_error(lang, err)
             except service.StaleVersion:
                 return False, t(lang, "err.stale")
