@@ -13,7 +13,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo run bench loadtest lint lint-docker clean print-python
+.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp
 
 define ENSURE_VENV
 set -eu
@@ -47,6 +47,7 @@ export ENSURE_VENV
 
 install:
 	@PY='$(PY)' VENV='$(VENV)' TARGET='$(or $(MAKECMDGOALS),install)' sh -c "$$ENSURE_VENV"
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "make: chromium is missing (apt-get install chromium): the table page's browser tests need it"
 
 test: install
 	$(BIN)/python -m pytest -n 2 -p xdist
@@ -56,6 +57,9 @@ demo: install
 
 run: install
 	$(BIN)/python -m bot
+
+webapp: install
+	$(BIN)/python -m bot.webapp.local $(WEBAPP_ARGS)
 
 bench: install
 	$(BIN)/python -m pytest tests/perf -q -s -p no:xdist -o addopts=""
@@ -75,7 +79,7 @@ loadtest: install
 
 # ruff on everything; mypy --strict on engine/ and scheduler/ (pyproject.toml); the Dockerfile.
 lint: install lint-docker
-	$(BIN)/ruff check bot engine storage scheduler tests
+	$(BIN)/ruff check .
 	$(BIN)/mypy engine scheduler
 
 lint-docker: install

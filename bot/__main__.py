@@ -40,7 +40,27 @@ def main() -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import-time noise
+    if settings.WEBAPP_PORT is None:  # the table page on a local port unless configured otherwise
+        settings.WEBAPP_PORT = 8080
+    if settings.TELEGRAM_WEBHOOK:  # one web server: the table page and the bot's webhook (bot/webapp/webhook.py)
+        return _run_webhook(app, settings)
     app.run_polling(allowed_updates=["message", "callback_query"], timeout=settings.POLL_TIMEOUT)
+    return 0
+
+
+def _run_webhook(app: Any, settings: Any) -> int:
+    import signal
+
+    from bot.webapp.webhook import run_webhook
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await run_webhook(app, settings, stop=stop)
+
+    asyncio.run(run())
     return 0
 
 

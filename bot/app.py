@@ -35,6 +35,9 @@ class BotApplication(Application):  # type: ignore[type-arg]
         await super().stop()
 
     async def shutdown(self) -> None:
+        from bot.webapp import stop_for
+
+        await stop_for(self)
         rt = self.bot_data.get("runtime")
         if rt is not None:
             await rt.shutdown()
@@ -49,6 +52,10 @@ async def _post_init(app: Any) -> None:
     rt = app.bot_data.get("runtime") or Runtime(app, app.bot_data["settings"])
     app.bot_data["runtime"] = rt
     await rt.startup()
+    if app.bot_data.get("webapp") is None:  # the table page (Mini App) when WEBAPP_PORT is set
+        from bot.webapp import start_for
+
+        await start_for(app)
 
 
 def build_application(settings: Settings | None = None) -> Any:

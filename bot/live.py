@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import buttons, render
 from bot.i18n import t
+from bot.webapp import links
 from engine.cards import parse_cards
 from storage import service
 
@@ -183,6 +184,7 @@ class Live:
             text, markup = render.table_message(lang, row.game, public, names, deadline, rt.bot_username,
                                                 rt.lobby.title(lang, table.preset_id), clocks=table.options_json)
             text = self._with_notes(match_id, stage, lang, text)
+            markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
             if mid is not None:
                 rt.outbox.edit(table.chat_id, mid, text, markup)
             else:
@@ -238,7 +240,10 @@ class Live:
             selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
         text, markup = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
                                            rt.driver.deadlines.get(row.id))
+        markup = links.with_hand_button(markup, rt.settings, row.id, lang)  # opens the table page (Mini App)
         if ref is not None and ref[2] == deal:
+            if links.page_open(rt, row.id, user_id):
+                return  # the table page shows this hand; the message catches up when the page closes
             rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay)
             return
         self.create(creating, user_id, text, markup, self._hand_created(row.id, seat, user_id, deal))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.i18n import rule_error, t
+from bot.tournament import locked
 from engine.errors import RuleError
 from engine.options import load_preset, options_to_dict
 from storage import service
@@ -79,6 +80,8 @@ class Lobby:
         names, computers, _ = await self.table_names(table_id)
         title = self.title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, rt.bot_username)
+        if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
+            text, markup = locked.lobby(lang, text)
         if table.table_message_id is None:
             rt.live.create(("table", table_id), table.chat_id, text, markup, rt.live.table_created(table_id))
         else:
@@ -136,6 +139,8 @@ class Lobby:
         table = await service.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
+        if locked.is_locked(table):  # seats bound to the drawn entries: no join, by button or by link
+            return locked.refusal(lang)
         u = await service.get_user(rt.db, user.id)
         if u is None or not u.started_bot:
             return "need_start"
@@ -152,6 +157,8 @@ class Lobby:
         table = await service.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.cannot_leave")
+        if locked.is_locked(table):
+            return locked.refusal(lang)
         seat = await service.seat_of_user(rt.db, table_id, user.id)
         if seat is None:
             return t(lang, "err.not_seated")
@@ -168,11 +175,14 @@ class Lobby:
         lang = await rt.user_lang(user.id if user else None, getattr(user, "language_code", None))
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
+        if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
+            return locked.refusal(lang)
         names, computers, ids = await self.table_names(table_id)
         if user is not None and user.id not in ids and user.id != table.created_by:
             return t(lang, "err.not_your_table")
         try:
-            await service.fill_computer_seats(rt.db, table_id)
+            if not locked.is_locked(table):  # a tournament seat never goes to a computer player
+                await service.fill_computer_seats(rt.db, table_id)
             started = await service.start_match(rt.db, table_id, self._seeds.pop(table_id, None))
         except RuleError:  # started (or stopped) meanwhile by another press
             return t(lang, "err.table_closed")

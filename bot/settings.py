@@ -39,6 +39,21 @@ class Settings(BaseSettings):
     DEMO_PACE: float = 1.0
     # Long-polling timeout passed to getUpdates.
     POLL_TIMEOUT: int = 10
+    # The table page (Mini App, bot/webapp): its local port (None: no page; `python -m bot` uses 8080),
+    # its public HTTPS base URL behind a TLS proxy (None: no web_app buttons in Telegram), dev mode
+    # (local play without Telegram: initData signed with a generated secret; refused with the real Telegram).
+    WEBAPP_PORT: int | None = None
+    WEBAPP_HOST: str = "127.0.0.1"
+    WEBAPP_URL: str | None = None
+    WEBAPP_SHORT_NAME: str | None = None  # the Mini App's short name at @BotFather: t.me/<bot>/<name> links
+    WEBAPP_DEV: bool = False
+    WEBAPP_DEV_SECRET: str | None = None  # dev mode's signing secret (None: a new one at each start)
+    WEBAPP_INIT_MAX_AGE: int = 24 * 3600  # seconds an initData stays valid
+    # Live updates between bot processes sharing one database: redis://host:6379/0 (None: one process).
+    WEBAPP_RELAY_URL: str | None = None
+    # Webhook instead of long polling: Telegram posts updates to WEBAPP_URL/telegram/webhook (same server).
+    TELEGRAM_WEBHOOK: bool = False
+    TELEGRAM_WEBHOOK_SECRET: str | None = None  # default: derived from the token
 
     @field_validator("BOT_ADMIN_IDS", mode="before")
     @classmethod

@@ -15,6 +15,7 @@ the state by mistake cannot leak into later actions.
 from __future__ import annotations
 
 import json
+import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ from storage.models import (
     User,
     utcnow,
 )
+
+log = logging.getLogger(__name__)
 
 SEATS = 4
 ACTIVE_TABLE_STATUSES = ("open", "playing", "paused")
@@ -669,7 +672,16 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         _cache_put(db, match_id, version + 1, engine_match)
+        _version_committed(db, match_id, version + 1)
         return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action)
+
+
+def _version_committed(db: Database, match_id: int, version: int) -> None:
+    for listener in list(db.version_listeners):
+        try:
+            listener(match_id, version)
+        except Exception:  # a listener's failure never undoes or hides a committed action
+            log.exception("version listener failed for match %s", match_id)
 
 
 async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_key: str | None,

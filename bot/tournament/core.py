@@ -470,8 +470,10 @@ class TournamentBot:
                                 late=late, winner=winner))
         if count > 1:
             if lat.recorded is not None and lat.recorded.match.result_json is not None:
+                eng = await ts.engine_state(self.db, row.id)
                 lines.append(tt(lang, "late.match", line=views.result_line(lang, m.match_key,
-                                                                           lat.recorded.match.result_json, a, b)))
+                                                                           lat.recorded.match.result_json, a, b,
+                                                                           eng)))
             else:
                 lines.append(tt(lang, "late.others_play"))
         return "\n".join(lines)
@@ -544,7 +546,8 @@ class TournamentBot:
         if announce and rec.match.result_json is not None:
             names = await self._names(tid)
             line = views.result_line(lang, rec.match.match_key, rec.match.result_json,
-                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"))
+                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"),
+                                     ts.load_engine(row))
             self.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
         if rec.finished:
             eng = ts.load_engine(row)

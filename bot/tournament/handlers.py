@@ -137,15 +137,18 @@ class Call:
         return chat is not None and chat.id != self.row.group_chat_id
 
 
-def command(roles: tuple[str, ...] | None = None
+def command(roles: tuple[str, ...] | None = None, bare_id: tuple[str, ...] = ()
             ) -> Callable[[Callable[[Call], Awaitable[None]]], Callable[[Update, Ctx], Coroutine[Any, Any, None]]]:
     """A command about one tournament: ``guarded``, the tournament resolved (``#id`` popped from the
-    arguments), and, with ``roles``, the sender must hold one of them (RuleError ``not_allowed``)."""
+    arguments), and, with ``roles``, the sender must hold one of them (RuleError ``not_allowed``).
+    ``bare_id``: words that may follow a tournament number written without ``#`` (``/role 1 add ...``)."""
     def wrap(fn: Callable[[Call], Awaitable[None]]) -> Callable[[Update, Ctx], Coroutine[Any, Any, None]]:
         @guarded
         async def run(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
             user = update.effective_user
             assert user is not None
+            if bare_id and len(args) > 1 and args[0].isdigit() and args[1] in bare_id:
+                args[0] = "#" + args[0]
             row = await resolve(tb, update, args)
             call = Call(update, context, tb, lang, args, user, row)
             if roles:
@@ -436,7 +439,7 @@ async def cmd_entries(c: Call) -> None:
 
 # --- roles, audit, draw ----------------------------------------------------------------------------
 
-@command(ORG)
+@command(ORG, bare_id=("add", "remove"))
 async def cmd_role(c: Call) -> None:
     if len(c.args) < 3 or c.args[0] not in ("add", "remove"):
         c.reply(tt(c.lang, "usage", usage=tt(c.lang, "role.usage")))
@@ -524,8 +527,9 @@ async def cmd_result(c: Call) -> None:
             return
         await c.tb.halt_match(rec.match)
         names = await c.tb._names(c.row.id)
+        eng = await ts.engine_state(c.tb.db, c.row.id)
         line = views.result_line(c.tb.glang(), key, result, names.get(m.side_a or "", "?"),
-                                 names.get(m.side_b or "", "?"))
+                                 names.get(m.side_b or "", "?"), eng)
         await c.tb.after_result(c.row.id, rec, text=tt(c.tb.glang(), "result.corrected", key=key, reason=reason, line=line))
     if c.elsewhere:
         c.reply(tt(c.lang, "done"))
@@ -547,8 +551,9 @@ async def cmd_forfeit(c: Call) -> None:
             rec = await ts.correct_result(c.tb.db, c.row.id, key, result, c.user.id, reason, True)
         await c.tb.halt_match(m)
         names = await c.tb._names(c.row.id)
+        eng = await ts.engine_state(c.tb.db, c.row.id)
         line = views.result_line(c.tb.glang(), key, result, names.get(m.side_a or "", "?"),
-                                 names.get(m.side_b or "", "?"))
+                                 names.get(m.side_b or "", "?"), eng)
         text = tt(c.tb.glang(), "forfeit.awarded", key=key, line=line, reason=reason)
         await c.tb.tell_match(c.row, m, text)
         await c.tb.after_result(c.row.id, rec, announce=False)
@@ -701,7 +706,8 @@ async def cmd_schedule(c: Call) -> None:
 
 @command()
 async def cmd_results(c: Call) -> None:
-    c.reply(views.results_text(c.lang, await ts.matches(c.tb.db, c.row.id), await c.tb._names(c.row.id)))
+    eng = ts.load_engine(c.row) if c.row.state_json is not None else None
+    c.reply(views.results_text(c.lang, eng, await ts.matches(c.tb.db, c.row.id), await c.tb._names(c.row.id)))
 
 
 @command(REF)
@@ -713,7 +719,8 @@ async def cmd_export(c: Call) -> None:
     users = await ts.user_names(c.tb.db, players)
     eng = ts.load_engine(c.row) if c.row.state_json else None
     rows = await ts.matches(c.tb.db, c.row.id)
-    files = _rendered_exports(c.tb, c.row, eng, rows, users, c.lang) if eng is not None else None
+    groups = await ts.table_groups(c.tb.db, c.row.id)
+    files = _rendered_exports(c.tb, c.row, eng, rows, users, c.lang, groups) if eng is not None else None
     if files is None:
         files = [(f"tournament-{c.row.id}.csv", views.export_csv(c.row, entries, rows, eng, users))]
     for i, (filename, data) in enumerate(files):
@@ -722,7 +729,7 @@ async def cmd_export(c: Call) -> None:
 
 
 def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[Any], users: dict[int, str],
-                      lang: str) -> list[tuple[str, bytes]] | None:
+                      lang: str, table_groups: list[Any]) -> list[tuple[str, bytes]] | None:
     """CSV files and the .xlsx workbook from bot/tournament_render (None: not available, use the plain CSV)."""
     try:
         from bot.tournament_render.export import export_all
@@ -731,8 +738,9 @@ def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[A
         return None
     try:
         slots = [Slot(m.match_key, tuple(str(c) for c in m.table_chats), m.start_at) for m in rows if m.start_at]
+        groups = {str(g.chat_id): g.title or str(g.chat_id) for g in table_groups}
         files = export_all(eng, lang, slots=slots, tz=row.time_zone,
-                           player_names={str(k): v for k, v in users.items()})
+                           player_names={str(k): v for k, v in users.items()}, table_names=groups)
         return [(f.filename, f.data) for f in files]
     except Exception as exc:
         log.warning("rendered export failed, sending the plain CSV: %s", exc)

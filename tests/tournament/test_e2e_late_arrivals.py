@@ -27,6 +27,7 @@ async def team_match(h: object) -> tuple[int, object]:
     await S.dm(h, ORG, f'name = "掼蛋团体赛"\npreset = "guandan-team"\nfirst_round = "{first}"\n{TEAM}',  # type: ignore[arg-type]
                "已从文件创建比赛")
     await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")  # type: ignore[arg-type]
+    await S.dm(h, ORG, "/role 1 add referee @p12", "添加")  # type: ignore[arg-type]  # as the set-up's hint writes it
     for gid in S.TABLE_GROUPS:
         await S.say(h, ORG, gid, "/table_register", "比赛桌")  # type: ignore[arg-type]
     for i in range(6):
@@ -84,7 +85,12 @@ async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path
         # tables 1 and 2 finish: side b wins both, table 3 went to side b by forfeit: 3:0
         await S.finish_table(h, int(m.game_tables[0]), 1, (9, 14))
         await S.finish_table(h, int(m.game_tables[1]), 1, (10, 14))
-        m = await S.tournament_match(h, tid, key)
-        assert m.result_json is not None and m.result_json["winner"] == "b"
+
+        async def decided() -> object:
+            got = await S.tournament_match(h, tid, key)
+            return got if got.result_json is not None else None
+
+        m = await S.eventually(decided)
+        assert m is not None and m.result_json["winner"] == "b"
         assert [t["winner"] for t in m.result_json["tables"]] == ["b", "b", "b"]
         h.assert_no_errors()
