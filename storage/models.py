@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -88,9 +89,17 @@ class Chat(Base):
 
 # --- tables and matches ----------------------------------------------------------------------
 
+LIVE_TABLE_SQL = "status IN ('open', 'playing', 'paused') AND tournament_ref IS NULL"
+
+
 class GameTable(Base):
     __tablename__ = "game_tables"
-    __table_args__ = (Index("ix_game_tables_chat_status", "chat_id", "status"),)
+    __table_args__ = (
+        Index("ix_game_tables_chat_status", "chat_id", "status"),
+        # one live /newtable table per chat (migration 0005); tournament tables are exempt
+        Index("uq_game_tables_one_live_per_chat", "chat_id", unique=True,
+              sqlite_where=text(LIVE_TABLE_SQL), postgresql_where=text(LIVE_TABLE_SQL)),
+    )
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     chat_id: Mapped[int] = mapped_column(BigInteger)

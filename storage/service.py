@@ -296,13 +296,22 @@ async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, op
                        created_by: int | None = None, *, tournament_ref: str | None = None,
                        computer_seats: Sequence[int] = ()) -> GameTable:
     """A table from already validated option values (``create_table`` validates; the tournament code may
-    build its own); ``computer_seats`` are given to computer players from the start."""
+    build its own); ``computer_seats`` are given to computer players from the start.
+
+    A chat has at most one live table outside tournaments (a partial unique index, migration 0005):
+    RuleError ``table_exists`` names the live one, also when several requests race."""
     async with db.session() as s:
         table = GameTable(chat_id=chat_id, preset_id=preset_id, game=game, options_json=dict(options_json),
                           status="open", created_by=created_by, tournament_ref=tournament_ref,
                           created_at=utcnow())
         s.add(table)
-        await s.flush()
+        try:
+            await s.flush()
+        except IntegrityError:
+            await s.rollback()
+            live = await open_table_in_chat(db, chat_id)
+            raise RuleError("table_exists", "This group already has a table (table {table}); /stop ends it",
+                            table=live.id if live is not None else "?") from None
         for seat in range(SEATS):
             s.add(TableSeat(table_id=table.id, seat=seat, user_id=None, is_computer=seat in computer_seats))
         await s.commit()

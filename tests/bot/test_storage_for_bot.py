@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+
+from engine.errors import RuleError
 
 from storage import service
 from storage.db import open_database
@@ -18,15 +22,37 @@ async def db(tmp_path):
 
 
 async def test_table_with_computer_seats_and_the_chats_current_table(db):
-    """/newtable ... bots=1 gives East (seat 3) to the computer; commands act on the chat's newest live table."""
-    older = await service.insert_table(db, -5, "guandan-team", "guandan", {}, 1)
-    newer = await service.insert_table(db, -5, "guandan-team", "guandan", {}, 1, computer_seats=[3])
-    assert [s.is_computer for s in await service.get_seats(db, newer.id)] == [False, False, False, True]
-    assert (await service.open_table_in_chat(db, -5)).id == newer.id
-    await service.abort_table(db, newer.id)
+    """/newtable ... bots=1 gives East (seat 3) to the computer; a chat has one live table, then a new one."""
+    older = await service.insert_table(db, -5, "guandan-team", "guandan", {}, 1, computer_seats=[3])
+    assert [s.is_computer for s in await service.get_seats(db, older.id)] == [False, False, False, True]
+    with pytest.raises(RuleError) as refused:
+        await service.insert_table(db, -5, "guandan-team", "guandan", {}, 1)
+    assert refused.value.code == "table_exists" and refused.value.params["table"] == older.id
     assert (await service.open_table_in_chat(db, -5)).id == older.id
-    assert [t.id for t in await service.active_tables(db)] == [older.id]
+    await service.abort_table(db, older.id)
+    newer = await service.insert_table(db, -5, "guandan-team", "guandan", {}, 1)
+    assert (await service.open_table_in_chat(db, -5)).id == newer.id
+    assert [t.id for t in await service.active_tables(db)] == [newer.id]
     assert await service.open_table_in_chat(db, -6) is None
+
+
+async def test_six_tables_at_once_in_one_group_make_one(db):
+    """Six /newtable racing (PTB runs 16 updates at once): one table; the five others are told which one."""
+    results = await asyncio.gather(*(service.insert_table(db, -9, "guandan-team", "guandan", {}, 1)
+                                     for _ in range(6)), return_exceptions=True)
+    made = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(made) == 1 and len(refused) == 5
+    assert all(isinstance(e, RuleError) and e.code == "table_exists" and e.params["table"] == made[0].id
+               for e in refused)
+    assert [t.id for t in await service.active_tables_in_chat(db, -9)] == [made[0].id]
+
+
+async def test_tournament_tables_may_share_a_table_group(db):
+    """A tournament places its tables itself (one per match slot): they are not held to one per chat."""
+    a = await service.insert_table(db, -7, "guandan-team", "guandan", {}, 1, tournament_ref="t1:R1-1:1")
+    b = await service.insert_table(db, -7, "guandan-team", "guandan", {}, 1, tournament_ref="t1:R1-1:2")
+    assert {t.id for t in await service.active_tables_in_chat(db, -7)} == {a.id, b.id}
 
 
 async def test_group_language_of_a_chat_not_seen_before_is_kept(db):

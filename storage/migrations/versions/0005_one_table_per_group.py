@@ -1,0 +1,39 @@
+"""One live table per group: a partial unique index on the chat of open/playing/paused tables.
+
+Tables opened by ``/newtable`` (``tournament_ref`` NULL) are at most one live per chat; a tournament
+may still place several of its tables in one table group (they are opened by the tournament side,
+one per match slot).  Before the index is made, older duplicates of a chat (made before this
+revision by quick repeated ``/newtable``) are closed as ``aborted``, keeping the newest.
+
+Revision ID: 0005_one_table_per_group
+Revises: 0002_tournaments
+Create Date: 2026-11-30
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0005_one_table_per_group"
+down_revision: str | None = "0002_tournaments"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+INDEX = "uq_game_tables_one_live_per_chat"
+LIVE = "status IN ('open', 'playing', 'paused') AND tournament_ref IS NULL"
+
+
+def upgrade() -> None:
+    op.execute(sa.text(
+        "UPDATE game_tables SET status = 'aborted' WHERE " + LIVE + " AND id < "
+        "(SELECT MAX(g2.id) FROM game_tables g2 WHERE g2.chat_id = game_tables.chat_id AND "
+        "g2.status IN ('open', 'playing', 'paused') AND g2.tournament_ref IS NULL)"))
+    op.create_index(INDEX, "game_tables", ["chat_id"], unique=True,
+                    sqlite_where=sa.text(LIVE), postgresql_where=sa.text(LIVE))
+
+
+def downgrade() -> None:
+    op.drop_index(INDEX, table_name="game_tables")
