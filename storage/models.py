@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.engine import Dialect
@@ -111,6 +112,9 @@ class GameTable(Base):
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
     tournament_ref: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # ``seed=`` of /newtable (a bot admin's, or a practice table's): the match uses it (else a random seed)
+    fixed_seed: Mapped[int | None] = mapped_column(BigInteger)
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class TableSeat(Base):

@@ -294,7 +294,8 @@ async def create_table(db: Database, chat_id: int, preset_id: str, options: Mapp
 
 async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, options_json: Mapping[str, Any],
                        created_by: int | None = None, *, tournament_ref: str | None = None,
-                       computer_seats: Sequence[int] = ()) -> GameTable:
+                       computer_seats: Sequence[int] = (), fixed_seed: int | None = None,
+                       practice: bool = False) -> GameTable:
     """A table from already validated option values (``create_table`` validates; the tournament code may
     build its own); ``computer_seats`` are given to computer players from the start.
 
@@ -303,7 +304,7 @@ async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, op
     async with db.session() as s:
         table = GameTable(chat_id=chat_id, preset_id=preset_id, game=game, options_json=dict(options_json),
                           status="open", created_by=created_by, tournament_ref=tournament_ref,
-                          created_at=utcnow())
+                          created_at=utcnow(), fixed_seed=fixed_seed, practice=practice)
         s.add(table)
         try:
             await s.flush()
@@ -455,12 +456,13 @@ async def abort_table(db: Database, table_id: int) -> None:
 async def start_match(db: Database, table_id: int, seed: int | None = None) -> MatchState:
     """Start the match of an open table whose four seats are filled (players or computers).
 
-    RuleError: ``table_not_found``, ``table_not_open``, ``table_not_full``.  ``seed`` None: a random one.
+    RuleError: ``table_not_found``, ``table_not_open``, ``table_not_full``.  ``seed`` None: the table's
+    ``fixed_seed`` (``seed=`` of /newtable), else a random one from the system's secure source.
     """
-    if seed is None:
-        seed = random.SystemRandom().randrange(MAX_SEED)
     async with db.session() as s:
         table = await _open_table(s, table_id)
+        if seed is None:
+            seed = table.fixed_seed if table.fixed_seed is not None else random.SystemRandom().randrange(MAX_SEED)
         seats = await _seats(s, table_id)
         empty = [x.seat for x in seats if x.user_id is None and not x.is_computer]
         if empty or len(seats) != SEATS:

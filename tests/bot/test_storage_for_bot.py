@@ -79,3 +79,24 @@ async def test_load_match_row_gives_the_row_and_engine_at_one_version(db):
     await service.apply_action(db, started.match_id, step)
     row, engine = await service.load_match_row(db, started.match_id)
     assert row.version == 1 and len(engine.log) == 1
+
+
+async def test_a_fixed_seed_and_practice_mode_are_kept_with_the_table(tmp_path):
+    """seed= of /newtable is stored with the table (not only in memory): a restart keeps it for the match."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'seeded.db'}"
+    first = await open_database(url)
+    table = await service.insert_table(first, -8, "guandan-team", "guandan", {}, 1, computer_seats=[0, 1, 2, 3],
+                                       fixed_seed=42, practice=True)
+    await first.dispose()
+    again = await open_database(url)
+    try:
+        stored = await service.get_table(again, table.id)
+        assert stored.fixed_seed == 42 and stored.practice is True
+        started = await service.start_match(again, table.id)
+        assert (await service.get_match_row(again, started.match_id)).seed == 42
+        other = await service.insert_table(again, -11, "guandan-team", "guandan", {}, 1, computer_seats=[0, 1, 2, 3])
+        assert other.fixed_seed is None and other.practice is False
+        second = await service.start_match(again, other.id)
+        assert (await service.get_match_row(again, second.match_id)).seed != 42
+    finally:
+        await again.dispose()

@@ -1,4 +1,5 @@
-"""One live table per group: a partial unique index on the chat of open/playing/paused tables.
+"""One live table per group: a partial unique index on the chat of open/playing/paused tables;
+a table's fixed seed and practice mode kept on its row (``seed=`` of ``/newtable``).
 
 Tables opened by ``/newtable`` (``tournament_ref`` NULL) are at most one live per chat; a tournament
 may still place several of its tables in one table group (they are opened by the tournament side,
@@ -31,9 +32,15 @@ def upgrade() -> None:
         "UPDATE game_tables SET status = 'aborted' WHERE " + LIVE + " AND id < "
         "(SELECT MAX(g2.id) FROM game_tables g2 WHERE g2.chat_id = game_tables.chat_id AND "
         "g2.status IN ('open', 'playing', 'paused') AND g2.tournament_ref IS NULL)"))
+    with op.batch_alter_table("game_tables") as batch:
+        batch.add_column(sa.Column("fixed_seed", sa.BigInteger(), nullable=True))
+        batch.add_column(sa.Column("practice", sa.Boolean(), nullable=False, server_default=sa.false()))
     op.create_index(INDEX, "game_tables", ["chat_id"], unique=True,
                     sqlite_where=sa.text(LIVE), postgresql_where=sa.text(LIVE))
 
 
 def downgrade() -> None:
     op.drop_index(INDEX, table_name="game_tables")
+    with op.batch_alter_table("game_tables") as batch:
+        batch.drop_column("practice")
+        batch.drop_column("fixed_seed")
