@@ -1,8 +1,10 @@
 """Telegram's documented limits and the simulator's rate limiter.
 
-Rate limits (product.md "Telegram constraints"): about 1 message per second per chat (a small
-burst is tolerated), 20 messages per minute per group, 30 messages per second overall. Sends and
-edits share them. Every time window is divided by ``rate_scale`` (and shortened by ``RateLimits.tolerance``, 5 %) so accelerated tests and the demo
+Rate limits (Telegram's Bot FAQ, "My bot is hitting limits"): about 1 message per second per
+chat (a small burst is tolerated), 20 messages per minute per group, 30 messages per second
+overall for one token. Every call that sends, edits or deletes a message counts against all three
+(sends, photos, documents, ``editMessageText``/``ReplyMarkup``/``Caption``/``Media``,
+``deleteMessage``); ``answerCallbackQuery``, ``getUpdates`` and the other methods do not. Every time window is divided by ``rate_scale`` (and shortened by ``RateLimits.tolerance``, 5 %) so accelerated tests and the demo
 run fast; ``retry_after`` is reported in *Telegram seconds* (unscaled, an integer >= 1, as the
 real API does): a client waits ``retry_after / rate_scale`` real seconds.
 """
@@ -23,7 +25,7 @@ MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_COMMANDS = 100
 CALLBACK_QUERY_TIMEOUT = 15.0  # seconds (real time, not scaled) before a query is "too old"
 
-# Methods that send or edit a message: the ones the rate limits apply to.
+# Methods that send, edit or delete a message: the ones the rate limits apply to ("message calls").
 RATE_LIMITED_METHODS = frozenset(
     {
         "sendMessage",
@@ -36,6 +38,7 @@ RATE_LIMITED_METHODS = frozenset(
         "editMessageReplyMarkup",
         "editMessageCaption",
         "editMessageMedia",
+        "deleteMessage",
     }
 )
 

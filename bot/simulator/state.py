@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +80,7 @@ class MessageVersion:
     date: int
     caption: str | None = None
     method: str = "sendMessage"
+    at: float = field(default_factory=time.time)  # wall-clock seconds when this version appeared (load harness)
 
 
 @dataclass
