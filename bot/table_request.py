@@ -14,20 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.bad_input import clip
 from bot.i18n import t
 from engine.errors import RuleError
 from engine.options import Preset, load_preset, option_specs, options_class, preset_ids
 
-ECHO_MAX = 30
 MAX_ARGS = 40
 YES = ("yes", "true", "on", "1", "是", "开")
 NO = ("no", "false", "off", "0", "否", "关")
-
-
-def clip(text: object, limit: int = ECHO_MAX) -> str:
-    """User text shown back: one line, at most ``limit`` characters (an ellipsis when cut)."""
-    s = " ".join(str(text).split())
-    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 @dataclass

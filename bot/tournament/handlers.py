@@ -10,6 +10,7 @@ the user has a role or an entry.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
@@ -648,7 +649,7 @@ async def cmd_bracket(update: Update, context: Ctx, tb: TournamentBot, lang: str
         return
     eng = ts.load_engine(row)
     reply(update, tb, views.bracket_text(lang, eng, await tb._names(row.id)))
-    png = _bracket_png(eng, lang)
+    png = await asyncio.to_thread(_bracket_png, eng, lang)  # drawing takes 0.1-0.6 s: off the event loop
     chat = update.effective_chat
     if png is not None and chat is not None:
         await tb.send_document(chat.id, png, "bracket.png", photo=True)
@@ -701,7 +702,8 @@ async def cmd_export(update: Update, context: Ctx, tb: TournamentBot, lang: str,
     users = await ts.user_names(tb.db, players)
     eng = ts.load_engine(row) if row.state_json else None
     rows = await ts.matches(tb.db, row.id)
-    files = _rendered_exports(tb, row, eng, rows, users, lang) if eng is not None else None
+    files = (await asyncio.to_thread(_rendered_exports, tb, row, eng, rows, users, lang)  # off the event loop
+             if eng is not None else None)
     if files is None:
         files = [(f"tournament-{row.id}.csv", views.export_csv(row, entries, rows, eng, users))]
     for i, (filename, data) in enumerate(files):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from bot.table_request import ECHO_MAX, TableRequest, clip, problems_message, read_request
+from bot.bad_input import ECHO_MAX, clip
+from bot.table_request import TableRequest, problems_message, read_request
 
 ASCII_WORDS = re.compile(r"[A-Za-z]{4,}")
 
@@ -52,3 +53,15 @@ def test_good_request_and_usage():
     ok = read_request("zh", ["guandan-team", "deals=1", "bots=2"], may_fix_seed=False)
     assert isinstance(ok, TableRequest) and ok.seed is None and ok.bots == 2
     assert "shengji-17-deals" in read_request("zh", [], may_fix_seed=False)[0]
+
+
+def test_rule_errors_echo_long_input_short():
+    from bot.bad_input import rule_error_clipped
+    from engine.cards import parse_cards
+    from engine.errors import RuleError
+
+    try:
+        parse_cards("x" * 5000)
+    except RuleError as err:
+        text = rule_error_clipped("zh", err)
+    assert len(text) < 60 and "x" * (ECHO_MAX + 1) not in text and text.endswith("…")
