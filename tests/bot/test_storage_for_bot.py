@@ -7,7 +7,6 @@ import asyncio
 import pytest
 
 from engine.errors import RuleError
-
 from storage import service
 from storage.db import open_database
 
