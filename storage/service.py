@@ -936,3 +936,21 @@ async def count_actions(db: Database, match_id: int) -> int:
     async with db.session() as s:
         return int((await s.execute(select(func.count()).select_from(ActionRecord)
                                     .where(ActionRecord.match_id == match_id))).scalar_one())
+
+
+# --- deal review (bot/review_requests.py) ------------------------------------------------------------
+
+async def latest_match_of_user(db: Database, user_id: int) -> Match | None:
+    """The newest match (any status) at a table where ``user_id`` holds a seat, or None."""
+    async with db.session() as s:
+        rows = await s.execute(select(Match).join(TableSeat, TableSeat.table_id == Match.table_id)
+                               .where(TableSeat.user_id == user_id).order_by(Match.id.desc()).limit(1))
+        return rows.scalars().first()
+
+
+async def latest_match_in_chat(db: Database, chat_id: int) -> Match | None:
+    """The newest match (any status) of a table in ``chat_id``, or None."""
+    async with db.session() as s:
+        rows = await s.execute(select(Match).join(GameTable, GameTable.id == Match.table_id)
+                               .where(GameTable.chat_id == chat_id).order_by(Match.id.desc()).limit(1))
+        return rows.scalars().first()
