@@ -115,6 +115,10 @@ class GameTable(Base):
     # ``seed=`` of /newtable (a bot admin's, or a practice table's): the match uses it (else a random seed)
     fixed_seed: Mapped[int | None] = mapped_column(BigInteger)
     practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # tournament tables (docs/fairness.md): the server seed committed in the lobby, and the words the seated
+    # players mixed in with /mix before the start; the match seed is mixed_match_seed(server_seed, mix)
+    server_seed: Mapped[int | None] = mapped_column(BigInteger)
+    mix_words: Mapped[list[Any] | None] = mapped_column(JSON)
 
 
 class TableSeat(Base):

@@ -304,7 +304,9 @@ async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, op
     async with db.session() as s:
         table = GameTable(chat_id=chat_id, preset_id=preset_id, game=game, options_json=dict(options_json),
                           status="open", created_by=created_by, tournament_ref=tournament_ref,
-                          created_at=utcnow(), fixed_seed=fixed_seed, practice=practice)
+                          created_at=utcnow(), fixed_seed=fixed_seed, practice=practice,
+                          server_seed=(random.SystemRandom().randrange(MAX_SEED)
+                                       if tournament_ref is not None and fixed_seed is None else None))
         s.add(table)
         try:
             await s.flush()
@@ -461,8 +463,12 @@ async def start_match(db: Database, table_id: int, seed: int | None = None) -> M
     """
     async with db.session() as s:
         table = await _open_table(s, table_id)
-        if seed is None:
-            seed = table.fixed_seed if table.fixed_seed is not None else random.SystemRandom().randrange(MAX_SEED)
+        if seed is None and table.fixed_seed is not None:
+            seed = table.fixed_seed
+        elif seed is None and table.server_seed is not None:
+            seed = mixed_seed_of(table, await _seats(s, table_id))
+        elif seed is None:
+            seed = random.SystemRandom().randrange(MAX_SEED)
         seats = await _seats(s, table_id)
         empty = [x.seat for x in seats if x.user_id is None and not x.is_computer]
         if empty or len(seats) != SEATS:
@@ -954,3 +960,40 @@ async def latest_match_in_chat(db: Database, chat_id: int) -> Match | None:
         rows = await s.execute(select(Match).join(GameTable, GameTable.id == Match.table_id)
                                .where(GameTable.chat_id == chat_id).order_by(Match.id.desc()).limit(1))
         return rows.scalars().first()
+
+
+# --- tournament tables: the committed server seed and the mix (docs/fairness.md) ----------------------
+
+MAX_MIX_WORDS = 8
+
+
+def mix_values(table: GameTable, seats: Sequence[TableSeat]) -> list[str]:
+    """The public values mixed into a tournament table's match seed: table id, seating, players' /mix words."""
+    seating = ",".join(str(x.user_id if x.user_id is not None else "-") for x in sorted(seats, key=lambda x: x.seat))
+    return [f"table:{table.id}", f"seats:{seating}", *(str(w) for w in (table.mix_words or []))]
+
+
+def mixed_seed_of(table: GameTable, seats: Sequence[TableSeat]) -> int:
+    from engine.fairness import contributions_mix, mixed_match_seed
+
+    assert table.server_seed is not None
+    return mixed_match_seed(table.server_seed, contributions_mix(mix_values(table, seats)))
+
+
+async def add_mix_words(db: Database, table_id: int, user_id: int, words: str) -> list[str]:
+    """A seated player's /mix words on an open tournament table; returns every word so far.
+
+    RuleError: ``table_not_open``, ``not_seated``, ``no_mix`` (not a tournament table), ``mix_full``."""
+    async with db.session() as s:
+        table = await _open_table(s, table_id)
+        if table.server_seed is None:
+            raise RuleError("no_mix", "This table has no mixed-in seed")
+        if not any(x.user_id == user_id for x in await _seats(s, table_id)):
+            raise RuleError("not_seated", "You are not seated at this table")
+        current = list(table.mix_words or [])
+        if len(current) >= MAX_MIX_WORDS:
+            raise RuleError("mix_full", "Enough words were mixed in ({n})", n=MAX_MIX_WORDS)
+        current.append(f"{user_id}:{words}")
+        await s.execute(update(GameTable).where(GameTable.id == table_id).values(mix_words=current))
+        await s.commit()
+        return current

@@ -1,5 +1,6 @@
 """One live table per group: a partial unique index on the chat of open/playing/paused tables;
-a table's fixed seed and practice mode kept on its row (``seed=`` of ``/newtable``).
+a table's fixed seed and practice mode kept on its row (``seed=`` of ``/newtable``); for tournament
+tables the committed server seed and the players' mix-in words (docs/fairness.md).
 
 Tables opened by ``/newtable`` (``tournament_ref`` NULL) are at most one live per chat; a tournament
 may still place several of its tables in one table group (they are opened by the tournament side,
@@ -35,6 +36,8 @@ def upgrade() -> None:
     with op.batch_alter_table("game_tables") as batch:
         batch.add_column(sa.Column("fixed_seed", sa.BigInteger(), nullable=True))
         batch.add_column(sa.Column("practice", sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch.add_column(sa.Column("server_seed", sa.BigInteger(), nullable=True))
+        batch.add_column(sa.Column("mix_words", sa.JSON(), nullable=True))
     op.create_index(INDEX, "game_tables", ["chat_id"], unique=True,
                     sqlite_where=sa.text(LIVE), postgresql_where=sa.text(LIVE))
 
@@ -42,5 +45,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index(INDEX, table_name="game_tables")
     with op.batch_alter_table("game_tables") as batch:
+        batch.drop_column("mix_words")
+        batch.drop_column("server_seed")
         batch.drop_column("practice")
         batch.drop_column("fixed_seed")
