@@ -136,3 +136,32 @@ def check_proof(data: dict[str, Any]) -> Check:
         ok &= same
         lines.append(("OK   " if same else "FAIL ") + "kitty " + ("is what the seed deals" if same else "differs"))
     return Check(ok, lines, cards.hands, cards.kitty)
+
+
+# --- lines for the table message and the deal summary ----------------------------------------------
+
+def commitment_line(lang: str, game: str, match_seed: int, m: Any) -> str | None:
+    """``🔒 本副承诺 …`` for the deal in play (or about to start); None once the match is over."""
+    from bot.i18n import t
+
+    live = live_deal(game, m)
+    if live is None:
+        return None
+    return t(lang, "table.commitment", commitment=proof_for(game, match_seed, *live).shown)
+
+
+def reveal_line(lang: str, game: str, match_seed: int, deal_no: int, redeal_no: int = 0) -> str:
+    """``🔑 种子 … · salt …`` for a finished deal (its summary)."""
+    from bot.i18n import t
+
+    proof = proof_for(game, match_seed, deal_no, redeal_no)
+    return t(lang, "sum.reveal", seed=proof.seed, salt=proof.salt.hex())
+
+
+def match_commitment_line(lang: str, server_seed: int, words: int) -> str:
+    """The lobby line of a tournament table: the commitment to its server seed."""
+    from engine.fairness import match_commitment
+
+    from bot.i18n import t
+
+    return t(lang, "lobby.match_commitment", commitment=match_commitment(server_seed)[:SHOWN_DIGITS], n=words)
