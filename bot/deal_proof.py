@@ -165,3 +165,28 @@ def match_commitment_line(lang: str, server_seed: int, words: int) -> str:
     from bot.i18n import t
 
     return t(lang, "lobby.match_commitment", commitment=match_commitment(server_seed)[:SHOWN_DIGITS], n=words)
+
+
+def record_proof(game: str, preset: str, match_id: int, match_seed: int, rec: Any) -> dict[str, Any]:
+    """The proof file of a finished deal from its review record (``bot.review.DealRecord``)."""
+    from engine.cards import card_text
+
+    proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
+    hands = [[card_text(c) for c in h] for h in rec.hands] if rec.hands else None
+    kitty = [card_text(c) for c in rec.kitty] if rec.kitty else None
+    return proof_json(proof, preset=preset, match_id=match_id, first_drawer=rec.first_drawer, hands=hands,
+                      kitty=kitty)
+
+
+def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[str, str]:
+    """The fairness block of a deal in the review file: commitment, and once the deal is over its seed,
+    salt and the command that checks it."""
+    proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
+    out = {"commitment": proof.commitment}
+    if rec.finished:
+        out["deal_seed"] = str(proof.seed)
+        out["salt"] = proof.salt.hex()
+        drawer = f" --first-drawer {rec.first_drawer}" if game == "shengji" and rec.first_drawer is not None else ""
+        out["verify"] = (f"python -m bot.verify_deal --preset {preset} --seed {proof.seed} --salt {proof.salt.hex()} "
+                         f"--commitment {proof.commitment}{drawer}")
+    return out

@@ -43,6 +43,7 @@ class DealRecord:
     redeals: int = 0
     hands: list[list[int]] | None = None  # the four starting hands as dealt (before kitty / tribute)
     kitty: list[int] | None = None  # Shengji: the 8 kitty cards as dealt
+    first_drawer: int | None = None  # Shengji: the seat that drew the first card
     bids: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, kind, cards text)
     trump: dict[str, Any] | None = None  # Shengji: {"dealer", "level", "trump"}
     buried: list[tuple[int, str]] = field(default_factory=list)  # (seat, cards text)
@@ -88,6 +89,7 @@ def deal_records(game: str, options_json: Mapping[str, Any], seed: int, actions:
                     and (current.hands is None or current.redeals != m.redeal_no):
                 current.hands = [sorted(h) for h in m.hands]
                 current.kitty = list(m.kitty)
+                current.first_drawer = int(m.first_drawer)
                 current.redeals = m.redeal_no
         elif current.hands is None and getattr(m, "deal_no", None) == current.deal_no and any(m.hands):
             current.hands = [list(h) for h in m.hands]
@@ -275,7 +277,7 @@ def _deal_section(lang: str, game: str, rec: DealRecord, names: Sequence[str],
         parts.append("<p>" + "<br>".join(e(x) for x in text.split("\n")) + "</p>")
     if fairness:
         parts.append(f"<h3>{e(t(lang, 'review.fairness'))}</h3><table>")
-        for key in ("commitment", "deal_seed", "mix", "verify"):
+        for key in ("commitment", "deal_seed", "salt", "mix", "verify"):
             if fairness.get(key):
                 parts.append(f"<tr><th>{e(t(lang, 'review.f_' + key))}</th>"
                              f"<td class=\"mono\">{e(str(fairness[key]))}</td></tr>")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.bad_input import clip
+from bot.deal_proof import review_fairness
 from bot.i18n import t
 from bot.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
 from storage import service
@@ -136,7 +137,9 @@ async def _document(rt: Any, chat_id: int, lang: str, table: Any, row: Any, reco
                     whole_match: bool) -> Delivery:
     names = await _names(rt, table.id, lang)
     title = _title(lang, table.preset_id)
-    page = await asyncio.to_thread(review_html, lang, game=row.game, title=title, names=names, records=records)
+    fairness = {r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r) for r in records}
+    page = await asyncio.to_thread(lambda: review_html(lang, game=row.game, title=title, names=names,
+                                                       records=records, fairness=fairness))
     if whole_match:
         filename = f"match-{row.id}.html"
         caption = t(lang, "review.caption_match", title=title)
