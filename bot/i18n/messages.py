@@ -337,6 +337,10 @@ UI.update({
     "review.f_salt": ("salt (发牌后公开)", "Salt (revealed after the deal)"),
 })
 ERRORS.update({
+    "only_creator_or_admin": ("只有开桌人或群管理员可以结束牌桌", "Only the table's creator or a group admin can stop it"),
+    "not_your_move": ("现在不是你做这一步", "This is not your move now"),
+    "bad_language": ("没有这种语言; 可选: 中文 / English", "No such language; choose 中文 / English"),
+    "not_your_card": ("这不是你的牌", "That card is not in your hand"),
     "slow_down": ("操作太快了, 请稍等几秒再试", "Too fast: please wait a few seconds and try again"),
     "table_exists": ("本群已有一桌进行中(牌桌 {table})。用 /stop 结束它。", "This group already has a table (table {table}). /stop ends it."),
     "no_mix": ("这张牌桌不用混入值 (只有比赛桌用)", "This table takes no mixed-in words (tournament tables only)"),
