@@ -160,9 +160,8 @@ def reveal_line(lang: str, game: str, match_seed: int, deal_no: int, redeal_no: 
 
 def match_commitment_line(lang: str, server_seed: int, words: int) -> str:
     """The lobby line of a tournament table: the commitment to its server seed."""
-    from engine.fairness import match_commitment
-
     from bot.i18n import t
+    from engine.fairness import match_commitment
 
     return t(lang, "lobby.match_commitment", commitment=match_commitment(server_seed)[:SHOWN_DIGITS], n=words)
 
@@ -189,4 +188,33 @@ def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[s
         drawer = f" --first-drawer {rec.first_drawer}" if game == "shengji" and rec.first_drawer is not None else ""
         out["verify"] = (f"python -m bot.verify_deal --preset {preset} --seed {proof.seed} --salt {proof.salt.hex()} "
                          f"--commitment {proof.commitment}{drawer}")
+    return out
+
+
+def lobby_lines(lang: str, table: Any) -> list[str]:
+    """What the lobby says about the table's seed: a practice table's public seed, an admin's fixed seed,
+    or a tournament table's commitment to its server seed (with how many /mix words so far)."""
+    from bot.i18n import t
+
+    if getattr(table, "practice", False) and table.fixed_seed is not None:
+        return [t(lang, "lobby.practice", seed=table.fixed_seed)]
+    if getattr(table, "fixed_seed", None) is not None:
+        return [t(lang, "lobby.fixed_seed")]
+    if getattr(table, "server_seed", None) is not None:
+        return [match_commitment_line(lang, table.server_seed, len(table.mix_words or []))]
+    return []
+
+
+def table_lines(lang: str, game: str, match_seed: int, m: Any, table: Any) -> list[str]:
+    """What the live table message adds: the practice / fixed-seed mark and the current deal's commitment."""
+    from bot.i18n import t
+
+    out = []
+    if getattr(table, "practice", False):
+        out.append(t(lang, "lobby.practice", seed=table.fixed_seed))
+    elif getattr(table, "fixed_seed", None) is not None:
+        out.append(t(lang, "lobby.fixed_seed"))
+    line = commitment_line(lang, game, match_seed, m)
+    if line:
+        out.append(line)
     return out

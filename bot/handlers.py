@@ -20,7 +20,8 @@ from telegram.ext import (
 )
 
 from bot import render
-from bot.i18n import normalize, rule_error, t
+from bot.bad_input import rule_error_clipped
+from bot.i18n import normalize, t
 from bot.views import parse_hand
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
@@ -192,7 +193,11 @@ async def cmd_leave(update: Update, context: Ctx) -> None:
 
 
 async def cmd_stop(update: Update, context: Ctx) -> None:
-    await _on_open_table(update, context, lambda rt, table_id, user: rt.stop_table(table_id, user))
+    chat, user = update.effective_chat, update.effective_user
+    admin = chat is not None and user is not None and chat.type != ChatType.PRIVATE and \
+        await _is_admin(context, chat.id, user.id)
+    await _on_open_table(update, context,
+                         lambda rt, table_id, user: rt.stop_table(table_id, user, group_admin=admin))
 
 
 # --- buttons -------------------------------------------------------------------------------------
@@ -211,6 +216,9 @@ async def on_button(update: Update, context: Ctx) -> None:
     op = parts[0]
     try:
         if op == "L" and len(parts) == 2:
+            if parts[1] not in ("zh", "en"):  # a forged or stale language code: say so, change nothing
+                await _answer(update, t(lang, "err.bad_language"))
+                return
             new = normalize(parts[1])
             await service.set_lang_override(rt.db, user.id, new)
             await _answer(update, t(new, "lang.set"))
@@ -279,7 +287,7 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
     if op in ("s", "c"):
         async with rt.selection_lock(match_id, seat):
             ok = await _toggle(rt, op, parts, match_id, seat, deal, view)
-        await _answer(update, None if ok else t(lang, "err.stale"))
+        await _answer(update, None if ok else t(lang, "err.not_your_card"))
         if ok:
             async with rt.lock(match_id):
                 row2, m2 = await service.load_match_row(rt.db, match_id)
@@ -288,6 +296,11 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
     selection = await _selection(rt, match_id, seat, deal)
     my = _my_kinds(view)
     sel = cards_text(selection)
+    wanted = {"k": ("kitty", "rebury"), "t": ("tribute", "return"), "b": ("bid", "overturn"),
+              "o": ("overturn", "bid"), "h": ("choose",)}.get(op)
+    if wanted is not None and not set(wanted) & set(my):
+        await _answer(update, t(lang, "err.not_your_move"))  # e.g. a forged bury press by a non-dealer
+        return
     if op in ("p", "k", "t", "r") and not selection:
         await _answer(update, t(lang, "err.select_first"))
         return
@@ -388,7 +401,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         try:
             cards = parse_cards(text)
         except RuleError as err:
-            _reply(context, msg.chat_id, rule_error(lang, err) + "\n" + t(lang, "typed.hint"))
+            _reply(context, msg.chat_id, rule_error_clipped(lang, err) + "\n" + t(lang, "typed.hint"))
             return
         if not cards:
             _reply(context, msg.chat_id, t(lang, "typed.hint"))
@@ -447,6 +460,10 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
+    from bot import fair_handlers, ratelimit
+
+    ratelimit.install(app)  # the per-user rate limit runs before every other handler
+    fair_handlers.register(app)
     app.add_handler(CommandHandler("start", cmd_start))
     app.add_handler(CommandHandler("help", cmd_help))
     app.add_handler(CommandHandler("lang", cmd_lang))

@@ -157,3 +157,39 @@ def deliver(rt: Any, deliveries: list[Delivery]) -> None:
             rt.outbox.send_document_nowait(d.chat_id, data, filename, caption)
         if d.text:
             rt.send(d.chat_id, d.text)
+
+
+async def save_match_files(db: Any, match_id: int, folder: str, lang: str, tag: str) -> tuple[list[str], int, int]:
+    """Write the match's review (``review-<tag>.html``) and one proof file per finished deal
+    (``deal-proof-<tag>-<deal>.json``) into ``folder``; each proof is checked as ``python -m bot.verify_deal``
+    would.  Returns (paths written, deals verified, deals)."""
+    import json
+    from pathlib import Path
+
+    from bot.deal_proof import check_proof, record_proof
+
+    row = await service.get_match_row(db, match_id)
+    if row is None:
+        return [], 0, 0
+    table = await service.get_table(db, row.table_id)
+    actions = [a.action for a in await service.action_log(db, row.id)]
+    records = [r for r in await asyncio.to_thread(deal_records, row.game, row.options_json, row.seed, actions)
+               if r.finished]
+    preset = table.preset_id if table is not None else row.game
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    rt_like = type("R", (), {"db": db})()
+    names = await _names(rt_like, row.table_id, lang)
+    fairness = {r.deal_no: review_fairness(row.game, preset, row.seed, r) for r in records}
+    page = review_html(lang, game=row.game, title=_title(lang, preset), names=names, records=records,
+                       fairness=fairness)
+    paths = [str(out / f"review-{tag}.html")]
+    Path(paths[0]).write_text(page, encoding="utf-8")
+    verified = 0
+    for rec in records:
+        proof = record_proof(row.game, preset, row.id, row.seed, rec)
+        path = out / f"deal-proof-{tag}-{rec.deal_no}.json"
+        path.write_text(json.dumps(proof, ensure_ascii=False, indent=1), encoding="utf-8")
+        paths.append(str(path))
+        verified += check_proof(proof).ok
+    return paths, verified, len(records)

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,9 +23,11 @@ from typing import Any
 from telegram import BotCommand, BotCommandScopeDefault
 
 from bot import render
+from bot.deal_proof import lobby_lines, reveal_line, table_lines
 from bot.i18n import normalize, rule_error, t
 from bot.outbox import BotSender, Outbox
 from bot.settings import Settings
+from bot.table_request import problems_message, read_request
 from engine.errors import RuleError
 from engine.options import load_preset, options_to_dict
 from engine.rng import rng_for
@@ -34,7 +37,7 @@ from storage.db import open_database
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop")
+COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "replay")
 
 
 class Metrics:
@@ -61,13 +64,13 @@ class Runtime:
         self.bot_username: str | None = None
         self.metrics = Metrics()
         self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        # a lock lives while someone holds or waits on it (weak values): the map never outgrows the live matches
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._window_armed: dict[int, int] = {}
         self._clock_armed: dict[int, tuple[int, int]] = {}
         self._stopping = False
         self.deadlines: dict[int, datetime] = {}
-        self._seeds: dict[int, int] = {}
         self._chat_langs: dict[int, str] = {}
         self.seen_users: set[tuple[Any, ...]] = set()  # users stored since start-up (handlers skip the write)
         # called with (match_id, match_over event data) once a match's result is committed and announced
@@ -273,6 +276,7 @@ class Runtime:
         names, computers, _ = await self.table_names(table_id)
         title = self.title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, self.bot_username)
+        text = "\n".join([text, *lobby_lines(lang, table)])
         if table.table_message_id is None:
             mid = await self.send(table.chat_id, text, markup)
             if mid is not None:
@@ -291,43 +295,29 @@ class Runtime:
             return preset_id
 
     async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
-        """Create a table from ``/newtable`` arguments; returns an error text or None."""
+        """Create a table from ``/newtable`` arguments; returns an error text or None.
+
+        Every bad option is reported in one message (``bot.table_request``); ``seed=`` only from a bot
+        admin or at a practice table; one live table per group (the database refuses a second, also when
+        several /newtable race)."""
         ulang = await self.user_lang(user.id, user.language_code)
-        if not args:
-            from engine.options import preset_ids
-            return t(ulang, "newtable.usage", presets=", ".join(preset_ids()))
-        preset_id, rest = args[0], args[1:]
-        overrides: dict[str, str] = {}
-        bots = 0
-        seed: int | None = None
-        try:
-            preset = load_preset(preset_id)
-            for arg in rest:
-                key, sep, value = arg.partition("=")
-                if not sep:
-                    raise RuleError("bad_argument", "Not option=value: {arg}", arg=arg)
-                if key == "bots":
-                    if not value.isdigit() or not 0 <= int(value) <= 4:
-                        raise RuleError("bad_option", "Option {field}={value} is not allowed; allowed: {allowed}",
-                                        field="bots", value=value, allowed="0..4")
-                    bots = int(value)
-                elif key == "seed" and value.isdigit():
-                    seed = int(value)
-                else:
-                    overrides[key] = value
-            preset = preset.with_overrides(overrides)
-        except RuleError as err:
-            return rule_error(ulang, err)
+        req = read_request(ulang, args, may_fix_seed=user.id in self.settings.BOT_ADMIN_IDS)
+        if isinstance(req, list):
+            return problems_message(ulang, req)
         existing = await service.open_table_in_chat(self.db, chat.id)
         if existing is not None:
             return t(ulang, "newtable.exists", table=existing.id)
         order = [3, 1, 2, 0]
-        table = await service.insert_table(self.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
-                                           user.id, computer_seats=sorted(order[:bots]))
-        if seed is not None:
-            self._seeds[table.id] = seed
+        preset = req.preset
+        try:
+            table = await service.insert_table(self.db, chat.id, preset.id, preset.game,
+                                               options_to_dict(preset.rules), user.id,
+                                               computer_seats=sorted(order[:req.bots]), fixed_seed=req.seed,
+                                               practice=req.practice)
+        except RuleError as err:
+            return rule_error(ulang, err)
         await self.render_lobby(table.id)
-        if bots == 4:
+        if req.bots == 4:
             await self.start_table(table.id, None)
         return None
 
@@ -372,7 +362,7 @@ class Runtime:
             return t(lang, "err.not_your_table")
         try:
             await service.fill_computer_seats(self.db, table_id)
-            started = await service.start_match(self.db, table_id, self._seeds.pop(table_id, None))
+            started = await service.start_match(self.db, table_id)
         except RuleError:  # started (or stopped) meanwhile by another press
             return t(lang, "err.table_closed")
         row = await service.get_match_row(self.db, started.match_id)
@@ -386,13 +376,14 @@ class Runtime:
         self.kick(row.id, 0)
         return None
 
-    async def stop_table(self, table_id: int, user: Any) -> str | None:
+    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
+        """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``)."""
         table = await service.get_table(self.db, table_id)
         lang = await self.user_lang(user.id, getattr(user, "language_code", None))
         if table is None:
             return t(lang, "err.table_closed")
-        if user.id != table.created_by and user.id not in self.settings.BOT_ADMIN_IDS:
-            return t(lang, "err.only_creator")
+        if user.id != table.created_by and user.id not in self.settings.BOT_ADMIN_IDS and not group_admin:
+            return t(lang, "err.only_creator_or_admin")
         row = await service.current_match(self.db, table_id)
         await service.abort_table(self.db, table_id)  # the table aborted, its unfinished match finished
         if row is not None and row.status != "finished":
@@ -701,6 +692,13 @@ class Runtime:
         for ev in interesting:
             try:
                 text = render.announcement(lang, row.game, ev, names, table.options_json)
+                if text and ev.kind == "deal_over":  # the deal's seed is revealed with its summary
+                    _, m = await service.load_match_row(self.db, match_id)
+                    deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
+                    redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
+                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
+                if text and ev.kind == "match_over" and table.server_seed is not None:
+                    text += "\n" + t(lang, "sum.server_seed", seed=table.server_seed)
             except Exception:
                 log.exception("could not render %s", ev.kind)
                 text = None
@@ -734,8 +732,11 @@ class Runtime:
         lang = await self.chat_lang(table.chat_id)
         names = await self.player_names(row.table_id, lang)
         deadline = self.deadlines.get(match_id)
+        computers = frozenset(s.seat for s in seats if s.is_computer)
         text, markup = render.table_message(lang, row.game, m.public_view(), names, deadline, self.bot_username,
-                                            self.title(lang, table.preset_id), clocks=table.options_json)
+                                            self.title(lang, table.preset_id), clocks=table.options_json,
+                                            computers=computers)
+        text = "\n".join([text, *table_lines(lang, row.game, row.seed, m, table)])
         if table.table_message_id is not None:
             self.outbox.edit(table.chat_id, table.table_message_id, text, markup)
         else:

@@ -310,7 +310,7 @@ UI.update({
     "opt.too_many": ("选项太多: 只看前 {n} 个", "Too many options: only the first {n} were read"),
     "opt.not_key_value": ("应写成 选项=值: {arg}", "Write option=value: {arg}"),
     "opt.bad_value": ("选项 {field}={value} 不允许; 可选: {allowed}", "Option {field}={value} is not allowed; allowed: {allowed}"),
-    "opt.unknown": ("没有这些选项: {fields}; 可用选项: {allowed}", "No such options: {fields}; options: {allowed}"),
+    "opt.unknown": ("没有选项 {fields}; 可用选项: {allowed}", "No option {fields}; options: {allowed}"),
     "opt.seed_admin_only": ("seed= 会让人预知所有牌: 只有机器人管理员可用, 或开练习桌 (加 practice=yes)", "seed= lets anyone who knows it see every hand: only bot admins may use it, or open a practice table (add practice=yes)"),
     "opt.problems": ("有 {n} 处问题, 牌桌没有开:", "{n} problems, no table was opened:"),
     "lobby.practice": ("🧪 练习桌: 种子 {seed} 已公开, 每副牌都可预先算出 — 仅供练习", "🧪 Practice table: seed {seed} is public, every deal can be worked out in advance — for practice only"),
