@@ -1,29 +1,66 @@
-"""``python -m bot`` (``make run``): the bot with long polling."""
+"""``python -m bot`` (``make run``): the bot with long polling.
+
+Before polling, ``bot.startup`` checks the token, the CJK font, the database and Telegram; a failure is
+one translated line on stderr (no traceback) and exit code 2 (no token) or 3 (any other start-up error).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
+from typing import Any
+
+
+def with_heartbeat(app: Any) -> Any:
+    """``app`` with a job that writes the heartbeat ``python -m bot.health`` reads (from the bot's event loop)."""
+    from bot.health import HEARTBEAT_EVERY, heartbeat_job
+
+    app.job_queue.run_repeating(heartbeat_job, interval=HEARTBEAT_EVERY, first=1, name="heartbeat")
+    return app
 
 
 def main() -> int:
-    from bot.settings import TOKEN_HELP, Settings
+    from bot.settings import Settings
+    from bot.startup import EXIT_NO_TOKEN, EXIT_STARTUP, StartupError, console_language, preflight
 
+    lang = console_language()
     settings = Settings()
     if not settings.TELEGRAM_BOT_TOKEN:
-        print(TOKEN_HELP, file=sys.stderr)
-        return 2
+        print(StartupError("startup.no_token").line(lang), file=sys.stderr)
+        return EXIT_NO_TOKEN
+    try:
+        asyncio.run(preflight(settings))
+        from bot.app import build_application
+
+        app = with_heartbeat(build_application(settings))
+    except StartupError as exc:  # one clear line for the person starting the bot
+        print(exc.line(lang), file=sys.stderr)
+        return EXIT_STARTUP
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import-time noise
-    from bot.app import StartupError, build_application
-
-    try:
-        app = build_application(settings)
-    except StartupError as exc:  # one clear line for the person starting the bot
-        print(str(exc), file=sys.stderr)
-        return 3
+    if settings.WEBAPP_PORT is None:  # the table page on a local port unless configured otherwise
+        settings.WEBAPP_PORT = 8080
+    if settings.TELEGRAM_WEBHOOK:  # one web server: the table page and the bot's webhook (bot/webapp/webhook.py)
+        return _run_webhook(app, settings)
     app.run_polling(allowed_updates=["message", "callback_query"], timeout=settings.POLL_TIMEOUT)
+    return 0
+
+
+def _run_webhook(app: Any, settings: Any) -> int:
+    import signal
+
+    from bot.webapp.webhook import run_webhook
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await run_webhook(app, settings, stop=stop)
+
+    asyncio.run(run())
     return 0
 
 

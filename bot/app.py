@@ -9,31 +9,16 @@ pending deadlines), resume live tables and register the commands in both languag
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any
 
 from telegram.ext import Application, ApplicationBuilder
 
 from bot.settings import Settings
+from bot.startup import StartupError, check_cjk_font
 
 log = logging.getLogger(__name__)
 
-
-class StartupError(RuntimeError):
-    """The bot cannot start; the message is one line saying what to do (``python -m bot`` prints it)."""
-
-
-def check_cjk_font() -> Path:
-    """Start-up check: a CJK font that draws Chinese, for the bracket image (else tofu boxes).
-
-    StartupError (one line: what to install, or how to point ``BOT_CJK_FONT`` at a font) when missing."""
-    from bot.tournament_render import FontMissing, ensure_cjk_font
-
-    try:
-        return ensure_cjk_font()
-    except FontMissing as exc:
-        line = " ".join(str(exc).split())
-        raise StartupError(f"CJK font missing: {line}") from exc
+__all__ = ["BotApplication", "StartupError", "build_application", "check_cjk_font"]
 
 
 class BotApplication(Application):  # type: ignore[type-arg]
@@ -50,6 +35,9 @@ class BotApplication(Application):  # type: ignore[type-arg]
         await super().stop()
 
     async def shutdown(self) -> None:
+        from bot.webapp import stop_for
+
+        await stop_for(self)
         rt = self.bot_data.get("runtime")
         if rt is not None:
             await rt.shutdown()
@@ -64,6 +52,10 @@ async def _post_init(app: Any) -> None:
     rt = app.bot_data.get("runtime") or Runtime(app, app.bot_data["settings"])
     app.bot_data["runtime"] = rt
     await rt.startup()
+    if app.bot_data.get("webapp") is None:  # the table page (Mini App) when WEBAPP_PORT is set
+        from bot.webapp import start_for
+
+        await start_for(app)
 
 
 def build_application(settings: Settings | None = None) -> Any:

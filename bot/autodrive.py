@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot import buttons
+from bot.buttons import HandOp
 from engine.cards import parse_cards
 from storage import service
 
@@ -38,10 +40,19 @@ def typed_form(action: str, lang: str = "zh") -> str | None:
     return None
 
 
+def _hand_buttons(msg: Any) -> list[tuple[str, buttons.HandButton]]:
+    """The hand buttons of a message: (callback data, decoded button)."""
+    out = []
+    for data in (msg.callback_data() if hasattr(msg, "callback_data") else []):
+        button = buttons.parse(str(data))
+        if isinstance(button, buttons.HandButton):
+            out.append((str(data), button))
+    return out
+
+
 def _hand_message(sim: Any, uid: int, match_id: int) -> Any | None:
     for msg in reversed(sim.bot_messages(uid)):
-        data = msg.callback_data() if hasattr(msg, "callback_data") else []
-        if any(str(d).startswith(f"s:{match_id}:") for d in data):
+        if any(b.op is HandOp.TAP and b.match_id == match_id for _, b in _hand_buttons(msg)):
             return msg
     return None
 
@@ -54,37 +65,37 @@ async def press_action(sim: Any, uid: int, match_id: int, action: str) -> bool:
     msg = _hand_message(sim, uid, match_id)
     if msg is None:
         return False
-    sample = next(str(d) for d in msg.callback_data() if str(d).startswith(f"s:{match_id}:"))
-    deal = sample.split(":")[2]
-    d = f"{match_id}:{deal}"
+    deal = next(b.deal for _, b in _hand_buttons(msg) if b.op is HandOp.TAP and b.match_id == match_id)
     if verb in ("play", "bury", "tribute", "return"):
         cards_part, sep, reading = arg.partition(" as ")
         pressed: dict[int, int] = {}
         for c in parse_cards(cards_part):
             k = pressed.get(c, 0)
             pressed[c] = k + 1
-            await _press(sim, uid, msg, f"s:{d}:{c}:{k}")
-        final = {"play": f"r:{d}:{reading.strip()}" if sep else f"p:{d}", "bury": f"k:{d}",
-                 "tribute": f"t:{d}", "return": f"t:{d}"}[verb]
+            await _press(sim, uid, msg, buttons.tap(match_id, deal, c, k))
+        if verb == "play":
+            final = (buttons.hand(HandOp.PLAY_AS, match_id, deal, word=reading.strip()) if sep
+                     else buttons.hand(HandOp.PLAY, match_id, deal))
+        else:
+            final = buttons.hand(HandOp.BURY if verb == "bury" else HandOp.TRIBUTE, match_id, deal)
         await _press(sim, uid, msg, final)
         return True
     if verb in ("bid", "overturn"):
         want = sorted(parse_cards(arg))
-        prefix = f"{'o' if verb == 'overturn' else 'b'}:{d}:"
-        for data in msg.callback_data():
-            text = str(data)
-            if text.startswith(prefix) and sorted(int(x) for x in text[len(prefix):].split(".")) == want:
-                await _press(sim, uid, msg, text)
+        op = HandOp.OVERTURN if verb == "overturn" else HandOp.BID
+        for data, b in _hand_buttons(msg):
+            if b.op is op and b.match_id == match_id and b.deal == deal and sorted(b.cards) == want:
+                await _press(sim, uid, msg, data)
                 return True
         return False
     if verb == "choose":
-        await _press(sim, uid, msg, f"h:{d}:{arg.strip()}")
+        await _press(sim, uid, msg, buttons.hand(HandOp.CHOOSE, match_id, deal, word=arg.strip()))
         return True
     if verb == "pass":
-        await _press(sim, uid, msg, f"x:{d}")
+        await _press(sim, uid, msg, buttons.hand(HandOp.PASS, match_id, deal))
         return True
     if verb in ("pass_bid", "pass_overturn"):
-        await _press(sim, uid, msg, f"n:{d}")
+        await _press(sim, uid, msg, buttons.hand(HandOp.PASS_BID, match_id, deal))
         return True
     return False
 
@@ -129,8 +140,11 @@ async def _wait_committed(runtime: Callable[[], Any], match_id: int, seat: int, 
 async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict[int, int], *,
                 seed: int = 1, stop: Callable[[Any], bool] | None = None, timeout: float = 300.0,
                 on_action: Callable[[int, str], None] | None = None, buttons: frozenset[int] = frozenset(),
-                lang: str = "zh") -> None:
-    """Play the human seats ``users`` (seat -> Telegram user id) until the match ends or ``stop(match)``."""
+                lang: str = "zh", think: float = 0.0,
+                before_turn: Callable[[int, Any], Awaitable[None]] | None = None) -> None:
+    """Play the human seats ``users`` (seat -> Telegram user id) until the match ends or ``stop(match)``;
+    ``think``: seconds a person looks at their turn before pressing or typing; ``before_turn(seat, match)``
+    is awaited before each move (a test looks at what that person sees then)."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -169,6 +183,10 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
                 continue
             version = row.version
             uid = users[turn.seat]
+            if before_turn is not None:
+                await before_turn(turn.seat, m)
+            if think > 0:
+                await asyncio.sleep(think)
             pressed = False
             if turn.seat in buttons and action:
                 try:

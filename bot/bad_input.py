@@ -24,3 +24,22 @@ def rule_error_clipped(lang: str, err: RuleError) -> str:
 
     params = {k: clip(v) if isinstance(v, str) and len(v) > ECHO_MAX else v for k, v in err.params.items()}
     return rule_error(lang, RuleError(err.code, err.template, **params))
+
+
+async def card_left_my_hand(db: object, match_id: int, seat: int, card: int) -> bool:
+    """Whether ``seat`` gave ``card`` away in the deal in play (played, buried, paid or returned it): a press on
+    it is "already played"; a card the seat never held is "not your card" (a forged or misdirected press)."""
+    from engine.cards import parse_cards
+    from storage import service
+
+    gone: list[int] = []
+    for record in reversed(await service.action_log(db, match_id)):  # type: ignore[arg-type]
+        if record.action == "sys next_deal":
+            break
+        words = record.action.split(None, 2)
+        if len(words) == 3 and words[0] == str(seat) and words[1] in ("play", "bury", "tribute", "return"):
+            try:
+                gone += parse_cards(words[2].split(" as ")[0])
+            except RuleError:
+                continue
+    return card in gone

@@ -19,10 +19,10 @@ from telegram.ext import (
     filters,
 )
 
-from bot import render
-from bot.bad_input import rule_error_clipped
+from bot import buttons, render
+from bot.bad_input import card_left_my_hand, rule_error_clipped
 from bot.i18n import normalize, t
-from bot.views import parse_hand
+from bot.views import ctext, parse_hand
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
 from storage import service
@@ -61,6 +61,9 @@ async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
     if key in rt.seen_users:
         return
     await save_user(rt.db, user, started=started)
+    rt.forget_user_lang(user.id)
+    if len(rt.seen_users) >= 10_000:  # bounded: forgetting only costs one more write of a user
+        rt.seen_users.clear()
     rt.seen_users.add(key)
 
 
@@ -87,6 +90,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     private = chat.type == ChatType.PRIVATE
     await save_user(rt.db, user, started=private or None)
+    rt.forget_user_lang(user.id)
     lang = await _lang(context, update)
     if not private:
         _reply(context, chat.id, t(lang, "help.text"))
@@ -124,6 +128,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
     if user is None or chat is None:
         return
     await save_user(rt.db, user)
+    rt.forget_user_lang(user.id)
     arg = (context.args[0] if context.args else "").lower()
     if arg in ("zh", "zh-cn", "中文", "cn", "en", "english"):
         lang = "en" if arg.startswith("en") else "zh"
@@ -136,11 +141,12 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
             _reply(context, chat.id, t(lang, "lang.group_set"))
             return
         await service.set_lang_override(rt.db, user.id, lang)
+        rt.forget_user_lang(user.id)
         _reply(context, chat.id, t(lang, "lang.set"))
         return
     lang = await _lang(context, update)
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton("中文", callback_data="L:zh"),
-                                    InlineKeyboardButton("English", callback_data="L:en")]])
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton("中文", callback_data=buttons.LangButton("zh").encode()),
+                                    InlineKeyboardButton("English", callback_data=buttons.LangButton("en").encode())]])
     _reply(context, chat.id, t(lang, "lang.choose"), markup)
 
 
@@ -160,6 +166,7 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
     if user is None or chat is None:
         return
     await save_user(rt.db, user)
+    rt.forget_user_lang(user.id)
     lang = await _lang(context, update)
     if chat.type == ChatType.PRIVATE:
         _reply(context, chat.id, t(lang, "newtable.group_only"))
@@ -208,41 +215,33 @@ async def on_button(update: Update, context: Ctx) -> None:
     if q is None or q.from_user is None:
         return
     rt = rt_of(context)
-    data = q.data or ""
-    parts = data.split(":")
     user = q.from_user
     await _known(rt, user)
     lang = await rt.user_lang(user.id, user.language_code)
-    op = parts[0]
-    try:
-        if op == "L" and len(parts) == 2:
-            if parts[1] not in ("zh", "en"):  # a forged or stale language code: say so, change nothing
-                await _answer(update, t(lang, "err.bad_language"))
-                return
-            new = normalize(parts[1])
-            await service.set_lang_override(rt.db, user.id, new)
-            await _answer(update, t(new, "lang.set"))
-            return
-        if op == "u" and len(parts) == 2:
-            err = await rt.resume_match(int(parts[1]), user)
-            await _answer(update, err or t(lang, "resume.ok"))
-            return
-        if op in ("j", "g", "l") and len(parts) >= 2:
-            await table_button(update, context, op, parts, user, lang)
-            return
-        if op in ("s", "c", "p", "k", "b", "o", "n", "x", "r", "t", "q", "h") and len(parts) >= 3:
-            await hand_button(update, context, op, parts, user, lang, t0)
-            return
-    except ValueError:
-        pass
-    await _answer(update, t(lang, "err.stale"))
+    button = buttons.parse(q.data)
+    if isinstance(button, buttons.LangButton) and button.lang not in ("zh", "en"):
+        await _answer(update, t(lang, "err.bad_language"))  # a forged or stale code: say so, change nothing
+    elif isinstance(button, buttons.LangButton):
+        new = normalize(button.lang)
+        await service.set_lang_override(rt.db, user.id, new)
+        rt.forget_user_lang(user.id)
+        await _answer(update, t(new, "lang.set"))
+    elif isinstance(button, buttons.ResumeButton):
+        err = await rt.resume_match(button.match_id, user)
+        await _answer(update, err or t(lang, "resume.ok"))
+    elif isinstance(button, buttons.TableButton):
+        await table_button(update, context, button, user, lang)
+    elif isinstance(button, buttons.HandButton):
+        await hand_button(update, context, button, user, lang, t0)
+    else:
+        await _answer(update, t(lang, "err.stale"))
 
 
-async def table_button(update: Update, context: Ctx, op: str, parts: list[str], user: Any, lang: str) -> None:
+async def table_button(update: Update, context: Ctx, button: buttons.TableButton, user: Any, lang: str) -> None:
     rt = rt_of(context)
-    table_id = int(parts[1])
-    if op == "j":
-        seat = int(parts[2])
+    table_id = button.table_id
+    if button.op is buttons.TableOp.JOIN:
+        seat = int(button.seat or 0)
         err = await rt.join(table_id, seat, user)
         if err == "need_start":
             await _answer(update, t(lang, "join.need_start"), alert=True)
@@ -254,20 +253,19 @@ async def table_button(update: Update, context: Ctx, op: str, parts: list[str], 
                         render.open_chat_button(glang, rt.bot_username, f"join_{table_id}_{seat}"))
             return
         await _answer(update, err or t(lang, "join.ok", seat=render.seat_name(lang, seat)))
-        return
-    if op == "g":
+    elif button.op is buttons.TableOp.START:
         err = await rt.start_table(table_id, user)
         await _answer(update, err or t(lang, "start.ok"))
-        return
-    if op == "l":
+    else:
         err = await rt.leave(table_id, user)
         await _answer(update, err or t(lang, "leave.ok"))
 
 
-async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], user: Any, lang: str,
+async def hand_button(update: Update, context: Ctx, button: buttons.HandButton, user: Any, lang: str,
                       t0: float) -> None:
     rt = rt_of(context)
-    match_id, deal = int(parts[1]), int(parts[2])
+    Op = buttons.HandOp
+    match_id, deal, op = button.match_id, button.deal, button.op
     row = await service.get_match_row(rt.db, match_id)
     if row is None:
         await _answer(update, t(lang, "err.stale"))
@@ -279,53 +277,43 @@ async def hand_button(update: Update, context: Ctx, op: str, parts: list[str], u
     if row.status not in ("playing", "paused"):
         await _answer(update, t(lang, "err.stale"))
         return
+    if op in (Op.TAP, Op.CLEAR):
+        await _tap(update, rt, button, seat, user, lang)
+        return
     _, m = await service.load_match_row(rt.db, match_id)
     view = m.seat_view(seat)
     if render.deal_marker(row.game, view) != deal:
         await _answer(update, t(lang, "err.stale"))
         return
-    if op in ("s", "c"):
-        async with rt.selection_lock(match_id, seat):
-            ok = await _toggle(rt, op, parts, match_id, seat, deal, view)
-        await _answer(update, None if ok else t(lang, "err.not_your_card"))
-        if ok:
-            async with rt.lock(match_id):
-                row2, m2 = await service.load_match_row(rt.db, match_id)
-                await rt.render_hand(row2, m2, seat, user.id)
-        return
     selection = await _selection(rt, match_id, seat, deal)
     my = _my_kinds(view)
     sel = cards_text(selection)
-    wanted = {"k": ("kitty", "rebury"), "t": ("tribute", "return"), "b": ("bid", "overturn"),
-              "o": ("overturn", "bid"), "h": ("choose",)}.get(op)
+    wanted = {Op.BURY: ("kitty", "rebury"), Op.TRIBUTE: ("tribute", "return"), Op.BID: ("bid", "overturn"),
+              Op.OVERTURN: ("overturn", "bid"), Op.CHOOSE: ("choose",)}.get(op)
     if wanted is not None and not set(wanted) & set(my):
         await _answer(update, t(lang, "err.not_your_move"))  # e.g. a forged bury press by a non-dealer
         return
-    if op in ("p", "k", "t", "r") and not selection:
+    if op in (Op.PLAY, Op.BURY, Op.TRIBUTE, Op.PLAY_AS) and not selection:
         await _answer(update, t(lang, "err.select_first"))
         return
-    if op == "p":
+    if op is Op.PLAY:
         action = f"{seat} play {sel}"
-    elif op == "r":
-        action = f"{seat} play {sel} as {parts[3]}"
-    elif op == "k":
+    elif op is Op.PLAY_AS:
+        action = f"{seat} play {sel} as {button.word}"
+    elif op is Op.BURY:
         action = f"{seat} bury {sel}"
-    elif op == "t":
+    elif op is Op.TRIBUTE:
         action = f"{seat} {'return' if 'return' in my else 'tribute'} {sel}"
-    elif op in ("b", "o"):
-        cards = [int(x) for x in parts[3].split(".")]
-        action = f"{seat} {'overturn' if op == 'o' else 'bid'} {cards_text(cards)}"
-    elif op == "n":
+    elif op in (Op.BID, Op.OVERTURN):
+        action = f"{seat} {'overturn' if op is Op.OVERTURN else 'bid'} {cards_text(list(button.cards))}"
+    elif op is Op.PASS_BID:
         action = f"{seat} {'pass_overturn' if 'overturn' in my else 'pass_bid'}"
-    elif op == "x":
+    elif op is Op.PASS:
         action = f"{seat} pass"
-    elif op == "q":
+    elif op is Op.ASK_COUNTS:
         action = f"{seat} ask_counts"
-    elif op == "h":
-        action = f"{seat} choose {parts[3]}"
-    else:
-        await _answer(update, t(lang, "err.stale"))
-        return
+    else:  # Op.CHOOSE
+        action = f"{seat} choose {button.word}"
     query_id = update.callback_query.id if update.callback_query is not None else None
     _ok, problem = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0)
     await _answer(update, problem if problem else None)
@@ -339,21 +327,36 @@ async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
     return parse_cards(sel.cards_text)
 
 
-async def _toggle(rt: Any, op: str, parts: list[str], match_id: int, seat: int, deal: int,
-                  view: dict[str, Any]) -> bool:
-    """Tap a card (select / unselect that copy) or clear; False when the card is no longer held."""
-    selection = await _selection(rt, match_id, seat, deal)
-    if op == "c":
-        selection = []
-    else:
-        card, copy = int(parts[3]), int(parts[4])
-        if parse_hand(view).count(card) <= copy:
-            return False
-        have = selection.count(card)
-        selection = [c for c in selection if c != card]
-        selection += [card] * (copy if have > copy else copy + 1)
-    await service.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
-    return True
+async def _tap(update: Update, rt: Any, button: buttons.HandButton, seat: int, user: Any, lang: str) -> None:
+    """Tap a card (select / unselect that copy) or clear the selection.  Under the match's lock, so a
+    tap never races a play of the same seat (a clock's auto-play clears the selection).  The answer
+    on the button says what is selected; the hand message shows it after a short delay (a Play
+    pressed meanwhile makes that edit unneeded)."""
+    match_id, deal = button.match_id, button.deal
+    async with rt.lock(match_id):
+        row, m = await service.load_match_row(rt.db, match_id)
+        view = m.seat_view(seat)
+        if row.status not in ("playing", "paused") or render.deal_marker(row.game, view) != deal:
+            answer = t(lang, "err.stale")
+        else:
+            selection = await _selection(rt, match_id, seat, deal)
+            if button.op is buttons.HandOp.CLEAR:
+                selection = []
+                answer = t(lang, "tap.cleared")
+            else:
+                card, copy = int(button.card or 0), button.copy
+                if parse_hand(view).count(card) <= copy:
+                    played = await card_left_my_hand(rt.db, match_id, seat, card)
+                    await _answer(update, t(lang, "err.card_played" if played else "err.not_your_card"))
+                    return
+                have = selection.count(card)
+                selection = [c for c in selection if c != card]
+                selection += [card] * (copy if have > copy else copy + 1)
+                answer = (t(lang, "tap.selected", cards=ctext(lang, cards_text(selection))) if selection
+                          else t(lang, "tap.cleared"))
+            await service.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
+            await rt.live.render_hand(row, m, seat, user.id, view=view, delay=rt.settings.TAP_EDIT_DELAY)
+    await _answer(update, answer)
 
 
 def _my_kinds(view: dict[str, Any]) -> list[str]:
@@ -416,7 +419,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             if view.get("legal_bids") and "bid" in my:
                 verb = "bid"
         action = f"{seat} {verb} {cards_text(cards)}"
-        if verb == "play" and hasattr(m, "readings_for"):
+        if verb == "play":
             try:
                 readings = m.readings_for(seat, cards)
             except RuleError:

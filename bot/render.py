@@ -12,6 +12,8 @@ from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.buttons import HandOp
+from bot.buttons import hand as hbtn
 from bot.i18n import t
 from bot.views import (
     ctext,
@@ -43,6 +45,11 @@ def _finishes_deal(options: dict[str, Any] | None) -> bool:
 
 def _pub(view: dict[str, Any]) -> dict[str, Any]:
     return view.get("table", view) if isinstance(view.get("table"), dict) and "phase" in view["table"] else view
+
+
+def public_part(view: dict[str, Any]) -> dict[str, Any]:
+    """The public part of a view (``public_view``, or the table inside a Shengji ``seat_view``)."""
+    return _pub(view)
 
 
 def deal_marker(game: str, view: dict[str, Any]) -> int:
@@ -214,6 +221,9 @@ def guandan_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
                            cards=ctext(lang, tb.get("cards", ""))))
         if trick:
             lines.append(t(lang, "table.trick") + "  " + _trick_line(lang, trick[-4:], names, "guandan", nxt))
+        elif p.get("last_trick"):  # a trick just completed: the group sees how it ended
+            lines.append(t(lang, "table.last_trick") + "  "
+                         + _trick_line(lang, p["last_trick"][-4:], names, "guandan", None))
     elif phase in ("deal_over", "over"):
         lines.append(t(lang, "table.deal_over"))
     ca = p.get("counts_asked")
@@ -245,7 +255,6 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
     p = _pub(view)
     deal = deal_marker(game, view)
     hand = parse_hand(view)
-    d = f"{match_id}:{deal}"
     actions: list[list[tuple[str, str]]] = []
     n = len(selection)
     lines: list[str] = []
@@ -289,24 +298,24 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         # buttons
         for bid in view.get("legal_bids") or []:
             verb = "o" if phase == "late" else "b"
-            code = ".".join(str(c) for c in parse_cards(bid))
+            code = tuple(parse_cards(bid))
             actions.append([(t(lang, "btn.overturn" if verb == "o" else "btn.bid", cards=ctext(lang, bid)),
-                             f"{verb}:{d}:{code}")])
+                             hbtn(HandOp.OVERTURN if verb == "o" else HandOp.BID, match_id, deal, cards=code))])
         if "bid" in my and phase in ("window", "blackout"):
-            actions.append([(t(lang, "btn.pass_bid"), f"n:{d}")])
+            actions.append([(t(lang, "btn.pass_bid"), hbtn(HandOp.PASS_BID, match_id, deal))])
         if "overturn" in my:
-            actions.append([(t(lang, "btn.pass_overturn"), f"n:{d}")])
+            actions.append([(t(lang, "btn.pass_overturn"), hbtn(HandOp.PASS_BID, match_id, deal))])
         last = []
         if "kitty" in my or "rebury" in my:
-            last.append((t(lang, "btn.bury", n=n), f"k:{d}"))
+            last.append((t(lang, "btn.bury", n=n), hbtn(HandOp.BURY, match_id, deal)))
         if "lead" in my or "follow" in my:
-            last.append((t(lang, "btn.play", n=n), f"p:{d}"))
+            last.append((t(lang, "btn.play", n=n), hbtn(HandOp.PLAY, match_id, deal)))
         if "choose" in my:
             pc = p.get("pending_choice") or {}
             for opt in pc.get("options") or []:
-                actions.append([(t(lang, f"btn.choose_{opt}"), f"h:{d}:{opt}")])
+                actions.append([(t(lang, f"btn.choose_{opt}"), hbtn(HandOp.CHOOSE, match_id, deal, word=opt))])
         if n:
-            last.append((t(lang, "btn.clear"), f"c:{d}"))
+            last.append((t(lang, "btn.clear"), hbtn(HandOp.CLEAR, match_id, deal)))
         if last:
             actions.append(last)
         return "\n".join(lines), hand_keyboard(lang, game, match_id, deal, hand, selection, groups_trump, level,
@@ -345,7 +354,7 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
     last: list[tuple[str, str]] = []
     if hint and hint["kind"] in ("lead", "play"):
         readings: list[Any] = []
-        if n and hasattr(m, "readings_for"):
+        if n:
             try:
                 readings = list(m.readings_for(seat, selection))
             except RuleError:
@@ -354,21 +363,21 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         if len(readings) > 1:
             for combo in readings[:6]:
                 label = combo.label(level) if level is not None else combo.reading_id()
-                actions.append([(t(lang, "btn.play_as", label=ctext(lang, label)), f"r:{d}:{combo.reading_id()}")])
+                actions.append([(t(lang, "btn.play_as", label=ctext(lang, label)), hbtn(HandOp.PLAY_AS, match_id, deal, word=combo.reading_id()))])
         else:
-            last.append((t(lang, "btn.play", n=n), f"p:{d}"))
+            last.append((t(lang, "btn.play", n=n), hbtn(HandOp.PLAY, match_id, deal)))
         if hint.get("can_pass"):
-            last.append((t(lang, "btn.pass"), f"x:{d}"))
+            last.append((t(lang, "btn.pass"), hbtn(HandOp.PASS, match_id, deal)))
     if hint and hint["kind"] == "tribute":
-        last.append((t(lang, "btn.tribute", n=n), f"t:{d}"))
+        last.append((t(lang, "btn.tribute", n=n), hbtn(HandOp.TRIBUTE, match_id, deal)))
     if hint and hint["kind"] == "return":
-        last.append((t(lang, "btn.return", n=n), f"t:{d}"))
+        last.append((t(lang, "btn.return", n=n), hbtn(HandOp.TRIBUTE, match_id, deal)))
     if n:
-        last.append((t(lang, "btn.clear"), f"c:{d}"))
+        last.append((t(lang, "btn.clear"), hbtn(HandOp.CLEAR, match_id, deal)))
     if last:
         actions.append(last)
     if phase == "play" and not p.get("counts"):
-        actions.append([(t(lang, "btn.ask_counts"), f"q:{d}")])
+        actions.append([(t(lang, "btn.ask_counts"), hbtn(HandOp.ASK_COUNTS, match_id, deal))])
     return "\n".join(lines), hand_keyboard(lang, game, match_id, deal, hand, selection, None, None, actions)
 
 
@@ -400,7 +409,7 @@ def announcement(lang: str, game: str, ev: Any, names: list[str],
     if k == "time_up":
         return t(lang, "ann.time_up" if _finishes_deal(options) else "ann.time_up_stop")
     if k == "deal_abandoned":
-        return t(lang, "ann.deal_abandoned", deal=d.get("deal", d.get("deal_no", "")))
+        return t(lang, "ann.deal_abandoned", deal=d.get("deal_no", ""))
     if k == "counts":
         ans = d.get("answer") or {}
         return t(lang, "ann.counts", who=names[int(d["by"])], list=" · ".join(
@@ -417,7 +426,7 @@ def shengji_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
     after = d.get("levels_after") or before
     dealer = d.get("dealer")
     nd = d.get("next_dealer")
-    lines = [t(lang, "sum.sj_head", deal=d.get("deal"), points=d.get("points", 0))]
+    lines = [t(lang, "sum.sj_head", deal=d.get("deal_no"), points=d.get("points", 0))]
     if d.get("capture"):
         lines[0] += t(lang, "sum.sj_capture", capture=d.get("capture"), mult=d.get("capture_multiplier"))
     winner = d.get("winner")

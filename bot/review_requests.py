@@ -40,10 +40,7 @@ async def is_referee(db: Any, tournament_ref: str | None, user_id: int) -> bool:
     head = tournament_ref[1:].split(":", 1)[0]
     if not head.isdigit():
         return False
-    try:
-        from storage.tournaments import roles_of  # type: ignore[attr-defined]
-    except ImportError:
-        from storage.tournament_service import roles_of
+    from storage.tournaments import roles_of
     return bool(set(await roles_of(db, int(head), user_id)) & REFEREE_ROLES)
 
 

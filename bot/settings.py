@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     DEAL_BATCH_DELAY: float = 1.0
     # Cards dealt per batch while dealing (one "sys deal" is one card).
     DEAL_BATCH: int = 25
+    # Seconds a card tap waits before the hand message shows it (the tap's answer says it at once; a Play
+    # pressed meanwhile makes the edit unneeded: one Telegram call saved per card played by buttons).
+    TAP_EDIT_DELAY: float = 1.0
     # Multiplies every pacing delay (demo: DEMO_PACE=0.2 plays faster).
     DEMO_PACE: float = 1.0
     # Long-polling timeout passed to getUpdates.
@@ -40,6 +43,21 @@ class Settings(BaseSettings):
     # RATE_LIMIT_PER_SECOND (times TELEGRAM_RATE_SCALE, the simulator's accelerated clock); 0 turns it off.
     RATE_LIMIT_PER_SECOND: float = 2.0
     RATE_LIMIT_BURST: int = 12
+    # The table page (Mini App, bot/webapp): its local port (None: no page; `python -m bot` uses 8080),
+    # its public HTTPS base URL behind a TLS proxy (None: no web_app buttons in Telegram), dev mode
+    # (local play without Telegram: initData signed with a generated secret; refused with the real Telegram).
+    WEBAPP_PORT: int | None = None
+    WEBAPP_HOST: str = "127.0.0.1"
+    WEBAPP_URL: str | None = None
+    WEBAPP_SHORT_NAME: str | None = None  # the Mini App's short name at @BotFather: t.me/<bot>/<name> links
+    WEBAPP_DEV: bool = False
+    WEBAPP_DEV_SECRET: str | None = None  # dev mode's signing secret (None: a new one at each start)
+    WEBAPP_INIT_MAX_AGE: int = 24 * 3600  # seconds an initData stays valid
+    # Live updates between bot processes sharing one database: redis://host:6379/0 (None: one process).
+    WEBAPP_RELAY_URL: str | None = None
+    # Webhook instead of long polling: Telegram posts updates to WEBAPP_URL/telegram/webhook (same server).
+    TELEGRAM_WEBHOOK: bool = False
+    TELEGRAM_WEBHOOK_SECRET: str | None = None  # default: derived from the token
 
     @field_validator("BOT_ADMIN_IDS", mode="before")
     @classmethod

@@ -1,16 +1,6 @@
 """Text and keyboards built from engine views (never from hidden state).
 
-Callback data (at most 64 bytes, ASCII):
-
-* ``j:<table>:<seat>`` join, ``g:<table>`` start, ``l:<table>`` leave (table message);
-* ``s:<match>:<deal>:<card>:<copy>`` tap a card, ``c:<match>:<deal>`` clear,
-  ``p:<match>:<deal>`` play the selection, ``k:<match>:<deal>`` bury the selection,
-  ``b:<match>:<deal>:<c.c.c>`` bid / overturn with those cards, ``n:<match>:<deal>`` pass a bid,
-  ``x:<match>:<deal>`` pass (Guandan), ``r:<match>:<deal>:<reading>`` play the selection as that
-  reading, ``t:<match>:<deal>`` tribute / return the selected card, ``q:<match>:<deal>`` ask counts,
-  ``h:<match>:<deal>:<what>`` choose after a failed throw.
-
-``<deal>`` is the deal marker: a press from an older deal's hand message is stale.
+Button callback data is encoded by ``bot.buttons`` (the one codec of the play side's buttons).
 """
 
 from __future__ import annotations
@@ -20,6 +10,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.buttons import TableButton, TableOp, tap
 from bot.i18n import cards as tcards
 from bot.i18n import t
 from engine.cards import JOKER_SUIT, SUIT_SYMBOLS, card_text, parse_cards, rank_of, suit_of
@@ -73,11 +64,11 @@ def lobby(lang: str, table_id: int, title: str, names: list[str | None], compute
     for seat in range(4):
         if not computers[seat] and not names[seat]:
             row.append(InlineKeyboardButton(t(lang, "btn.join", seat=seat_name(lang, seat)),
-                                            callback_data=f"j:{table_id}:{seat}"))
+                                            callback_data=TableButton(TableOp.JOIN, table_id, seat).encode()))
     if row:
         rows.append(row)
-    rows.append([InlineKeyboardButton(t(lang, "btn.start"), callback_data=f"g:{table_id}"),
-                 InlineKeyboardButton(t(lang, "btn.leave"), callback_data=f"l:{table_id}")])
+    rows.append([InlineKeyboardButton(t(lang, "btn.start"), callback_data=TableButton(TableOp.START, table_id).encode()),
+                 InlineKeyboardButton(t(lang, "btn.leave"), callback_data=TableButton(TableOp.LEAVE, table_id).encode())])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
@@ -141,7 +132,7 @@ def hand_keyboard(lang: str, game: str, match_id: int, deal: int, hand: list[int
             label = ctext(lang, card_text(c))
             if sel.get(c, 0) > copy:
                 label = "✅" + label
-            buttons.append(InlineKeyboardButton(label, callback_data=f"s:{match_id}:{deal}:{c}:{copy}"))
+            buttons.append(InlineKeyboardButton(label, callback_data=tap(match_id, deal, c, copy)))
         rows.extend(chunk(buttons, 8))
     for arow in actions:
         rows.append([InlineKeyboardButton(text, callback_data=data) for text, data in arow])

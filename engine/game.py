@@ -17,8 +17,41 @@ Views are JSON-able dicts with no card a seat may not see (``public_view``: no h
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
+
+from engine.events import DealSummary, Event, MatchResult
+from engine.views import PublicView, SeatView
+
+__all__ = ["RULES_VERSION", "SUPPORTED_RULES_VERSIONS", "Event", "Match", "MatchOptions", "MatchResult", "Reading",
+           "RulesVersionError", "Turn", "check_rules_version", "computer_step", "new_match", "replay",
+           "state_fingerprint", "timeout_action"]
+
+
+RULES_VERSION = 1
+"""The version of the rules this engine plays.  Bump it (and add the old number to
+``SUPPORTED_RULES_VERSIONS`` only if the engine still replays it exactly) whenever a change would make
+a stored action log replay differently: a rule, an option's meaning, a shuffle, the action texts.
+Storage records it with each match; tests/fixtures/replays catch a change that forgot to bump it."""
+
+SUPPORTED_RULES_VERSIONS = frozenset({RULES_VERSION})
+
+
+class RulesVersionError(ValueError):
+    """A stored match was played under a rules version this engine cannot replay."""
+
+    def __init__(self, version: int) -> None:
+        known = ", ".join(str(v) for v in sorted(SUPPORTED_RULES_VERSIONS))
+        newer = " (newer than this engine: run the release that started it)" if version > RULES_VERSION else ""
+        super().__init__(f"rules version {version} is not supported{newer}; this engine replays version {known}")
+        self.version = version
+
+
+def check_rules_version(version: int) -> None:
+    """RulesVersionError unless this engine replays matches of rules ``version`` exactly."""
+    if version not in SUPPORTED_RULES_VERSIONS:
+        raise RulesVersionError(version)
 
 
 @dataclass(frozen=True)
@@ -31,19 +64,54 @@ class Turn:
     required: bool = True  # False for optional actions (a bid during dealing)
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened, for announcements (the bot renders it; text never comes from here)."""
+class MatchOptions(Protocol):
+    """What every game's options offer (``ShengjiOptions``, ``GuandanOptions``)."""
 
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    @property
+    def on_timeout(self) -> str:
+        """What a move-clock expiry does (D6): "autoplay" or "forfeit_deal"."""
+
+    @property
+    def deals(self) -> int:
+        """Deals in a match (0: no deal limit)."""
+
+    @property
+    def time_up_finishes_deal(self) -> bool:
+        """D2: after ``sys time_up`` the deal in progress is played out."""
+
+
+class Reading(Protocol):
+    """One way to read a selection of cards (Guandan's wild cards: ``engine.guandan.combos.Combo``)."""
+
+    def reading_id(self) -> str:
+        """The id an action names with ``as <id>``."""
+
+    def label(self, level: int) -> str:
+        """A short text naming the combination at ``level``."""
 
 
 class Match(Protocol):
+    """What the bot, storage and scheduler may use of a match (both games implement all of it)."""
+
     game: str
-    options: Any
     seed: int
     log: list[str]
+
+    @property
+    def options(self) -> MatchOptions:
+        """The match's rule options (a frozen dataclass of the game)."""
+
+    @property
+    def deal_no(self) -> int:
+        """The deal in progress or last played (1-based; Guandan: 0 before the first ``sys next_deal``)."""
+
+    @property
+    def redeal_no(self) -> int:
+        """How many times the deal in progress was dealt again (Shengji; Guandan: always 0)."""
+
+    @property
+    def history(self) -> Sequence[DealSummary]:
+        """One summary per finished deal, in order (the ``deal_over`` event data)."""
 
     def apply(self, action: str) -> list[Event]:
         """Apply one action text; RuleError (state unchanged) when not allowed."""
@@ -51,27 +119,47 @@ class Match(Protocol):
     def turns(self) -> list[Turn]:
         """Who may act now (several seats while bids are possible; empty when the table itself moves)."""
 
+    def clock_seconds(self, clock: str | None) -> int:
+        """The seconds of the move clock a ``Turn.clock`` names (0: no clock)."""
+
     def system_step(self) -> str | None:
         """The table's next own action ("sys deal", "sys next_deal", ...) or None while waiting on players."""
 
     def auto_action(self, seat: int) -> str:
-        """The action a move-clock expiry takes for ``seat`` (the lowest legal play, a pass, ...)."""
+        """The action a move-clock expiry takes for ``seat`` with on_timeout = autoplay (the lowest legal
+        play, a pass, ...)."""
+
+    def timeout_action(self, seat: int) -> str:
+        """The action a move-clock expiry takes for ``seat`` under the match's ``on_timeout`` option
+        (``auto_action`` or ``sys forfeit_deal <seat>``)."""
 
     def ai_action(self, seat: int, rng: random.Random) -> str | None:
         """The computer player's action for ``seat`` now, or None when it has nothing to do."""
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: own hand, public table, legal options."""
+    def readings_for(self, seat: int, cards: Sequence[int]) -> Sequence[Reading]:
+        """The readings of ``cards`` that ``seat`` may play now; more than one means the player must
+        choose (``play ... as <reading id>``).  Shengji reads a play one way: always empty.
+        Guandan: RuleError with the reason when ``cards`` cannot be played now."""
 
-    def public_view(self) -> dict[str, Any]:
-        """What everybody may see: no hidden card."""
+    def seat_view(self, seat: int) -> SeatView:
+        """What ``seat`` may see: own hand, public table, legal options (engine.views)."""
+
+    def public_view(self) -> PublicView:
+        """What everybody may see: no hidden card (engine.views)."""
 
     @property
     def finished(self) -> bool:
         """True when the match is over."""
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> MatchResult | None:
         """The match result once finished: winner side (0 = seats 0/2, 1 = seats 1/3), levels, reason."""
+
+
+def timeout_action(match: Match, seat: int) -> str:
+    """``timeout_action`` for any match: ``sys forfeit_deal <seat>`` or the match's ``auto_action``."""
+    if match.options.on_timeout == "forfeit_deal":
+        return f"sys forfeit_deal {seat}"
+    return match.auto_action(seat)
 
 
 def new_match(game: str, options: Any, seed: int) -> Match:
@@ -91,3 +179,37 @@ def replay(game: str, options: Any, seed: int, log: list[str]) -> Match:
     for action in log:
         match.apply(action)
     return match
+
+
+def computer_step(match: Match, rng: random.Random) -> str | None:
+    """The next action of a table where the computer plays every seat (fixtures, tests, benchmarks).
+
+    Any seat the computer player wants to act for (optional bids included), else the table's own step,
+    else the move-clock action of the first seat due.  None once the match is over."""
+    if match.finished:
+        return None
+    for turn in match.turns():
+        action = match.ai_action(turn.seat, rng)
+        if action is not None:
+            return action
+    step = match.system_step()
+    if step is not None:
+        return step
+    due = [t for t in match.turns() if t.required]
+    if not due:
+        return "sys resume"  # a Shengji table paused after redeals: the referee resumes it
+    return match.auto_action(due[0].seat)
+
+
+def state_fingerprint(match: Match) -> str:
+    """SHA-256 (hex) of everything a match shows: its log, the public view, the four seat views, the
+    finished deals' summaries and the result (canonical JSON, sorted keys).  Two matches with equal
+    fingerprints look the same to every player (replay fixtures compare these)."""
+    import hashlib
+    import json
+
+    state = {"log": list(match.log), "public": match.public_view(),
+             "seats": [match.seat_view(seat) for seat in range(4)], "history": list(match.history),
+             "finished": match.finished, "result": match.result()}
+    text = json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -2,11 +2,14 @@
 
 ``schedule`` writes a ``Deadline`` row and arms a job; ``start`` re-arms every pending row (an overdue
 one fires at once); a periodic poll also picks up rows written by other processes.  Firing claims the
-row with a conditional UPDATE (pending -> fired); only the caller whose UPDATE changed the row runs the
+row with a conditional UPDATE (pending -> running); only the caller whose UPDATE changed the row runs the
 handler, so a deadline that fires twice, after ``cancel``, or in two processes runs its handler once.
-The row is claimed before the handler runs; a handler that raises is logged, the row stays fired and the
-scheduler carries on.  A handler cancelled by ``shutdown`` gives its row back (pending), so a restart
-mid-clock fires it again: handlers must be idempotent (check the version, pass a dedupe key).
+The row is marked ``fired`` once the handler has returned.  A handler that raises is logged, its row is
+marked ``failed`` and the scheduler carries on; a handler cancelled by ``shutdown`` gives its row back
+(pending).  ``start`` takes back the rows left ``running`` (the process died inside the handler) or
+``failed`` and fires them again: a deadline is done only when its handler completed.  Handlers must
+therefore be idempotent (check the version, pass a dedupe key, look for what a first run made).
+(One process runs the handlers of a database: Telegram's long polling allows one bot process.)
 A kind with no registered handler stays pending.
 
 Move clocks (the bot's handlers decide what to auto-play; this is only the mechanism): after each
@@ -28,6 +31,7 @@ from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from scheduler.clock import Clock, ScaledClock
 from storage.db import Database
@@ -59,7 +63,7 @@ class DeadlineData:
                    row.fired_at, row.status)
 
 
-Handler = Callable[[DeadlineData], Awaitable[Any]]
+Handler = Callable[[DeadlineData], Awaitable[object]]
 
 
 class DeadlineScheduler:
@@ -101,12 +105,23 @@ class DeadlineScheduler:
         if self._aps is not None:
             return
         self.db = db
+        await self._recover(db)
         self._aps = AsyncIOScheduler(event_loop=asyncio.get_running_loop(), timezone=UTC)
         self._aps.start()
         if self.poll_interval:
             self._aps.add_job(self._poll, "interval", seconds=self.poll_interval, id="deadline-poll",
                               coalesce=True, max_instances=1, misfire_grace_time=None)
         await self.rearm()
+
+    @staticmethod
+    async def _recover(db: Database) -> None:
+        """Rows whose handler never completed (left running by a crash, or failed) are pending again."""
+        async with db.session() as s:
+            result = await s.execute(update(Deadline).where(Deadline.status.in_(("running", "failed")))
+                                     .values(status="pending", fired_at=None))
+            await s.commit()
+        if result.rowcount:  # type: ignore[attr-defined]
+            log.warning("%d deadline(s) whose handler did not complete will run again", result.rowcount)  # type: ignore[attr-defined]
 
     async def shutdown(self, timeout: float = 10.0) -> None:
         """Stop arming; wait (up to ``timeout`` s) for handlers already running, then cancel the rest
@@ -171,7 +186,7 @@ class DeadlineScheduler:
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
     @staticmethod
-    async def _cancel_rows(s: Any, kind: str, ref: str) -> list[int]:
+    async def _cancel_rows(s: AsyncSession, kind: str, ref: str) -> list[int]:
         ids = list((await s.execute(select(Deadline.id).where(Deadline.kind == kind, Deadline.ref == ref,
                                                               Deadline.status == "pending"))).scalars().all())
         if ids:
@@ -246,7 +261,8 @@ class DeadlineScheduler:
     # --- firing -------------------------------------------------------------------------------
 
     async def fire(self, deadline_id: int) -> bool:
-        """Claim the deadline (pending -> fired) and run its handler; False if it was not ours to run."""
+        """Claim the deadline (pending -> running), run its handler, mark it fired (or failed); False if it was
+        not ours to run."""
         db = self.db
         if db is None:
             return False
@@ -263,12 +279,12 @@ class DeadlineScheduler:
                 fired_at = utcnow()
                 claimed = await s.execute(update(Deadline)
                                           .where(Deadline.id == deadline_id, Deadline.status == "pending")
-                                          .values(status="fired", fired_at=fired_at))
+                                          .values(status="running", fired_at=fired_at))
                 if claimed.rowcount != 1:  # type: ignore[attr-defined]
                     await s.rollback()
                     return False
                 data = DeadlineData(row.id, row.kind, row.ref, row.due_at, dict(row.payload_json or {}),
-                                    row.created_at, fired_at, "fired")
+                                    row.created_at, fired_at, "running")
                 await s.commit()
         except Exception:
             log.exception("claiming deadline %s failed", deadline_id)
@@ -282,13 +298,26 @@ class DeadlineScheduler:
             raise
         except Exception:
             log.exception("deadline handler for %s %s (id %s) failed", data.kind, data.ref, data.id)
+            await self._finish(db, data, "failed")
+            return True
+        await self._finish(db, data, "fired")
         return True
+
+    @staticmethod
+    async def _finish(db: Database, data: DeadlineData, status: str) -> None:
+        try:
+            async with db.session() as s:
+                await s.execute(update(Deadline).where(Deadline.id == data.id, Deadline.status == "running")
+                                .values(status=status))
+                await s.commit()
+        except Exception:  # left running: it runs again after a restart
+            log.exception("could not mark deadline %s %s", data.id, status)
 
     @staticmethod
     async def _release(db: Database, data: DeadlineData) -> None:
         try:
             async with db.session() as s:
-                await s.execute(update(Deadline).where(Deadline.id == data.id, Deadline.status == "fired",
+                await s.execute(update(Deadline).where(Deadline.id == data.id, Deadline.status == "running",
                                                        Deadline.fired_at == data.fired_at)
                                 .values(status="pending", fired_at=None))
                 await s.commit()

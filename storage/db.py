@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +45,9 @@ class Database:
         # match_id -> (version, engine match at that version); owned by storage.service
         self.match_cache: dict[int, tuple[int, EngineMatch]] = {}
         self._match_locks: dict[int, asyncio.Lock] = {}
+        # called as listener(match_id, version) after a new version of a match is committed in this
+        # process (the table page's live hub); a listener must not block and must not raise
+        self.version_listeners: list[Callable[[int, int], None]] = []
 
     @property
     def dialect(self) -> str:

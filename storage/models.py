@@ -142,6 +142,8 @@ class Match(Base):
     options_json: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     version: Mapped[int] = mapped_column(Integer, default=0)  # number of applied actions
+    # engine.game.RULES_VERSION when the match started: its log replays only under that version's rules
+    rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing|paused|finished
     result_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)

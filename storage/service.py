@@ -7,12 +7,15 @@ Two presses of one button, a replayed Telegram update, or two processes cannot a
 ``dedupe_key`` catches the replays, the version check catches everything else.
 
 Engine objects returned here (``ApplyResult.match``, ``load_match``) are the live cached state:
-read them (views, turns, auto_action, ai_action), never call ``apply`` on them.
+read them (views, turns, auto_action, ai_action), never call ``apply`` on them.  An engine object that
+refused an action is dropped from the cache (the next load replays the log), so a refusal that changed
+the state by mistake cannot leak into later actions.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,7 +26,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.errors import RuleError
-from engine.game import Event
+from engine.events import DEAL_OVER, DEAL_STARTED, Event, upgrade_event
+from engine.game import RULES_VERSION, RulesVersionError, check_rules_version
 from engine.game import Match as EngineMatch
 from storage.db import Database
 from storage.models import (
@@ -38,6 +42,8 @@ from storage.models import (
     User,
     utcnow,
 )
+
+log = logging.getLogger(__name__)
 
 SEATS = 4
 ACTIVE_TABLE_STATUSES = ("open", "playing", "paused")
@@ -90,7 +96,14 @@ class ReplayError(RuntimeError):
     """A stored log no longer replays (the engine changed under it): a bug, not a user error."""
 
 
-def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str]) -> EngineMatch:
+def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str],
+               rules_version: int = RULES_VERSION) -> EngineMatch:
+    """The engine state after ``actions``; ReplayError when the match's rules version is not this
+    engine's or an action no longer applies."""
+    try:
+        check_rules_version(rules_version)
+    except RulesVersionError as err:
+        raise ReplayError(f"{game} match stored under {err}") from err
     match = new_engine_match(game, options_json, seed)
     for number, action in enumerate(actions, 1):
         try:
@@ -150,7 +163,8 @@ def _events_to_json(events: Sequence[Event]) -> list[Any]:
 
 
 def _events_from_json(raw: Sequence[Any] | None) -> list[Event]:
-    return [Event(str(e.get("kind", "")), dict(e.get("data") or {})) for e in (raw or [])]
+    """Stored events in the current vocabulary (events stored before rules version 2 are renamed)."""
+    return [upgrade_event(str(e.get("kind", "")), e.get("data") or {}) for e in (raw or [])]
 
 
 def _seat_of(action: str) -> int | None:
@@ -481,7 +495,7 @@ async def start_match(db: Database, table_id: int, seed: int | None = None) -> M
             await s.rollback()
             raise RuleError("table_not_open", "Table {table} is not taking seats now", table=table_id)
         row = Match(table_id=table_id, game=table.game, options_json=dict(table.options_json), seed=seed,
-                    version=0, status="playing", started_at=utcnow())
+                    version=0, rules_version=RULES_VERSION, status="playing", started_at=utcnow())
         s.add(row)
         await s.commit()
         _cache_put(db, row.id, 0, engine_match)
@@ -533,7 +547,7 @@ async def _load_engine(db: Database, s: AsyncSession, row: Match, *, take: bool)
                                .order_by(ActionRecord.seq))).scalars().all()
     if len(actions) != row.version:
         raise RuntimeError(f"match {row.id}: {len(actions)} actions stored for version {row.version}")
-    engine_match = replay_log(row.game, row.options_json, row.seed, actions)
+    engine_match = replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
     if not take:
         _cache_put(db, row.id, row.version, engine_match)
     return engine_match
@@ -584,7 +598,7 @@ async def replay_check(db: Database, match_id: int) -> bool:
         live = await _load_engine(db, s, row, take=False)
         actions = (await s.execute(select(ActionRecord.action).where(ActionRecord.match_id == match_id)
                                    .order_by(ActionRecord.seq))).scalars().all()
-    rebuilt = replay_log(row.game, row.options_json, row.seed, actions)
+    rebuilt = replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
     return bool(_state_fingerprint(live) == _state_fingerprint(rebuilt))
 
 
@@ -647,7 +661,8 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         try:
             events = engine_match.apply(action)
         except RuleError:
-            _cache_put(db, match_id, version, engine_match)  # the engine leaves the state unchanged
+            # Not put back: a refusal should change nothing, but the cache never relies on it.  The next
+            # load replays the stored log (about 25 ms for half a 17-deal Shengji match).
             raise
         stored_action = engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip()
         finished = bool(engine_match.finished)
@@ -674,7 +689,16 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         _cache_put(db, match_id, version + 1, engine_match)
+        _version_committed(db, match_id, version + 1)
         return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action)
+
+
+def _version_committed(db: Database, match_id: int, version: int) -> None:
+    for listener in list(db.version_listeners):
+        try:
+            listener(match_id, version)
+        except Exception:  # a listener's failure never undoes or hides a committed action
+            log.exception("version listener failed for match %s", match_id)
 
 
 async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_key: str | None,
@@ -693,22 +717,17 @@ async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_
 
 # --- deals ---------------------------------------------------------------------------------------
 
-DEAL_START_EVENTS = ("deal_start", "deal_started")  # Shengji, Guandan
-DEAL_END_EVENTS = ("deal_over",)
-
-
 def _deal_number(data: Mapping[str, Any]) -> int | None:
-    for key in ("deal", "deal_no"):
-        value = data.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
+    value = data.get("deal_no")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
     return None
 
 
 async def _track_deals(s: AsyncSession, match_id: int, seq: int, events: Sequence[Event], now: Any) -> None:
     """Keep the Deal rows from the engine's events, in the action's transaction."""
     for event in events:
-        starting, ending = event.kind in DEAL_START_EVENTS, event.kind in DEAL_END_EVENTS
+        starting, ending = event.kind == DEAL_STARTED, event.kind == DEAL_OVER
         if not (starting or ending):
             continue
         deal_no = _deal_number(event.data)
@@ -734,7 +753,7 @@ async def _track_deals(s: AsyncSession, match_id: int, seq: int, events: Sequenc
 async def record_deal(db: Database, match_id: int, deal_no: int, *, finished: bool = False,
                       summary: Mapping[str, Any] | None = None) -> None:
     """Create or update a deal row by hand (``apply_action`` already keeps them from the engine's
-    ``deal_start``/``deal_started`` and ``deal_over`` events)."""
+    ``deal_started`` and ``deal_over`` events)."""
     async with db.session() as s:
         deal = (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no))
                 ).scalars().first()
@@ -764,7 +783,7 @@ async def state_after(db: Database, match_id: int, seq: int) -> EngineMatch:
         actions = (await s.execute(select(ActionRecord.action)
                                    .where(ActionRecord.match_id == match_id, ActionRecord.seq <= seq)
                                    .order_by(ActionRecord.seq))).scalars().all()
-    return replay_log(row.game, row.options_json, row.seed, actions)
+    return replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
 
 
 # --- live messages ------------------------------------------------------------------------------
@@ -838,6 +857,19 @@ async def set_message_hash_of(db: Database, chat_id: int, message_id: int, text_
     async with db.session() as s:
         await s.execute(update(MessageRef).where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
                         .values(last_text_hash=text_hash, updated_at=utcnow()))
+        await s.commit()
+
+
+async def set_message_hashes(db: Database, hashes: dict[tuple[int, int], str]) -> None:
+    """``set_message_hash_of`` for many messages in one transaction (the outbox's changes, now and then)."""
+    if not hashes:
+        return
+    now = utcnow()
+    async with db.session() as s:
+        for (chat_id, message_id), text_hash in hashes.items():
+            await s.execute(update(MessageRef)
+                            .where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
+                            .values(last_text_hash=text_hash, updated_at=now))
         await s.commit()
 
 

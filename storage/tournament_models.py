@@ -7,6 +7,8 @@
 * ``TournamentAudit``: every change by an organiser or referee (``/audit`` reads it back).
 * ``TournamentEntry``: a pair (two players) or a team (N pairs of one union group).
 * ``PairInvite``: a one-time partner invitation (the pair exists when the partner accepts).
+* ``TournamentPlayer``: one row per player of an active pair: a player is in one pair of a tournament
+  (a unique constraint, so two registrations racing cannot both succeed).
 * ``TableGroupLink``: the pool of table groups where matches are played.
 * ``TournamentMatch``: a match of the bracket/groups as scheduled: start time, table groups, status,
   result, lateness decision; ``CheckIn`` rows record who is present.
@@ -47,6 +49,13 @@ class Tournament(Base):
     secret_hex: Mapped[str | None] = mapped_column(String(64))  # kept private until the reveal
     state_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # engine.tournament.Tournament.to_dict()
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # every UPDATE of the row is conditional on this version (SQLAlchemy raises StaleDataError when another
+    # transaction changed the row first; the service retries on the fresh row): no lost update of state_json
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime | None] = mapped_column()  # touched to take the version (registrations)
+    commitment: Mapped[str | None] = mapped_column(String(64))  # sha256(secret), published at registration
+
+    __mapper_args__ = {"version_id_col": version}
 
 
 class TournamentRole(Base):
@@ -105,6 +114,18 @@ class PairInvite(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class TournamentPlayer(Base):
+    """A player's place in an active pair entry: at most one per tournament (withdrawing frees it)."""
+
+    __tablename__ = "tournament_players"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id", name="uq_tournament_players"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("tournament_entries.id", ondelete="CASCADE"))
+
+
 class TableGroupLink(Base):
     __tablename__ = "tournament_table_groups"
     __table_args__ = (UniqueConstraint("tournament_id", "chat_id", name="uq_tournament_table_groups"),)
@@ -135,6 +156,9 @@ class TournamentMatch(Base):
     lateness_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     confirmed_by: Mapped[int | None] = mapped_column(BigInteger)
     note: Mapped[str] = mapped_column(Text, default="")
+    # per table ("1", "2", ...): extra lateness minutes a referee granted; substitutes {"old user": new user}
+    late_extra: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    substitutes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -30,7 +30,7 @@ from engine.tournament.results import MatchResult
 from engine.tournament.schedule import match_timers
 from scheduler.deadlines import DeadlineData
 from storage import service
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentMatch
 
 log = logging.getLogger(__name__)
@@ -317,7 +317,7 @@ class TournamentBot:
                 m = await ts.check_in(self.db, tid, key, user_id, self.now())
             except RuleError as err:
                 return error_text(lang, err)
-            if m.status == "open":
+            if m.status in ("open", "playing"):
                 await self._start_ready_tables(tid, key)
         return tt(lang, "checkin.ok")
 
@@ -331,7 +331,8 @@ class TournamentBot:
 
     async def open_tables(self, row: Tournament, m: TournamentMatch, force: bool = False) -> None:
         """Create the match's table(s) in the assigned table groups, seat the players (pair k of side a at
-        seats 0 and 2, of side b at 1 and 3) and start every table whose four players are present."""
+        seats 0 and 2, of side b at 1 and 3) and start every table whose four players are present.
+        Run again (a deadline after a restart) it reuses the tables it made: one table per ``tournament_ref``."""
         preset = load_preset(row.preset_id)
         options = ts.rule_options(row)
         ids: list[int | None] = []
@@ -346,9 +347,14 @@ class TournamentBot:
                 if current is not None and current.status in ("open", "playing", "paused"):
                     ids.append(old)
                     continue
+            ref = f"t{row.id}:{m.match_key}:{k}"
+            made = await ts.active_table_of_ref(self.db, ref)
+            if made is not None:  # opened before a restart
+                ids.append(made)
+                continue
             chat = int(m.table_chats[(k - 1) % len(m.table_chats)])
             table = await service.insert_table(self.db, chat, row.preset_id, preset.game, options, row.created_by,
-                                               tournament_ref=f"t{row.id}:{m.match_key}:{k}")
+                                               tournament_ref=ref)
             for seat, uid in ((0, pa[0]), (1, pb[0]), (2, pa[1]), (3, pb[1])):
                 await service.seat_user(self.db, table.id, seat, uid)
             ids.append(table.id)
@@ -360,13 +366,16 @@ class TournamentBot:
         text = tt(lang, "start.open", key=m.match_key, a=names.get(m.side_a or "", "?"),
                   b=names.get(m.side_b or "", "?"), tables=where)
         self.send(row.group_chat_id, text)
-        await self._start_ready_tables(row.id, m.match_key, force)
+        waiting = await self._start_ready_tables(row.id, m.match_key, force)
+        if waiting:
+            await self.tell_missing(row, m, waiting)
 
-    async def _start_ready_tables(self, tid: int, key: str, force: bool = False) -> None:
-        row = await ts.get_tournament(self.db, tid)
+    async def _start_ready_tables(self, tid: int, key: str, force: bool = False) -> dict[int, list[int]]:
+        """Start each open table whose four players have checked in (``force``: all of them); returns the
+        players still missing, per table."""
         m = await ts.get_match(self.db, tid, key)
         present = await ts.checkins(self.db, tid, key)
-        waiting: list[int] = []
+        waiting: dict[int, list[int]] = {}
         started = False
         for k, (pa, pb) in enumerate(await ts.match_players(self.db, m), start=1):
             table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
@@ -378,52 +387,96 @@ class TournamentBot:
                 continue
             missing = [u for u in (*pa, *pb) if u not in present]
             if missing and not force:
-                waiting += missing
+                waiting[k] = missing
                 continue
             err = await self.rt.start_table(int(table_id), None)
             if err:
                 log.warning("could not start table %s: %s", table_id, err)
             else:
                 started = True
-        if started:
+        if started and m.status != "playing":
             await ts.set_match_fields(self.db, m.id, status="playing")
             await ts.mark_started(self.db, tid, key)
-        if waiting:
-            names = await ts.user_names(self.db, waiting)
-            lang = self.glang()
-            for chat in {int(c) for c in m.table_chats}:
-                self.send(chat, tt(lang, "start.waiting", key=key, names="、".join(names.values()),
-                                   late=row.settings_json.get("late_forfeit_minutes", 15)))
+        return waiting
+
+    async def tell_missing(self, row: Tournament, m: TournamentMatch, waiting: dict[int, list[int]]) -> None:
+        """Who has not checked in, table by table, with each table's own deadline: in that table's group,
+        in the tournament group and to the organisers."""
+        names = await ts.user_names(self.db, [u for us in waiting.values() for u in us])
+        lang = self.glang()
+        lines = []
+        for k, users in sorted(waiting.items()):
+            until = ts.local_text(ts.table_deadline(row, m, k), row.time_zone)[-5:]
+            line = tt(lang, "start.waiting", key=m.match_key, table=k, names="、".join(names[u] for u in users),
+                      until=until)
+            lines.append(line)
+            if m.table_chats:
+                self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), line)
+        text = "\n".join(lines)
+        self.send(row.group_chat_id, text)
+        for r in await ts.role_members(self.db, row.id, "organiser"):
+            self.send(r.user_id, text)
 
     async def on_late(self, d: DeadlineData) -> None:
+        """A lateness deadline: every table due is decided (one transaction with the match result when
+        that completes it); each forfeited table is announced with the entry and the players missing."""
         got = await self._current(d, ("scheduled", "open", "playing"))
         if got is None:
             return
         row, m = got
         async with self.lock(row.id):
-            dec, rec = await ts.decide_lateness(self.db, row.id, m.match_key)
-            if dec.action == "play":
+            lat = await ts.decide_lateness(self.db, row.id, m.match_key, self.now())
+            if not lat.new_tables:
                 return
-            names = await self._names(row.id)
-            lang = self.glang()
-            a, b = names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?")
-            late = row.settings_json.get("late_forfeit_minutes", 15)
-            forfeited = {t.table for t in dec.tables if t.absent is not None}
-            for k, table_id in enumerate(m.game_tables, start=1):
-                if table_id is not None and (dec.forfeits or k in forfeited):
-                    await self._abort_table(int(table_id))
-            if dec.action == "double_forfeit":
-                text = tt(lang, "late.double", key=m.match_key)
-            elif dec.action == "forfeit":
-                res = rec.match.result_json if rec else {}
-                winner = a if (res or {}).get("winner") == "a" else b
-                absent = b if winner == a else a
-                text = tt(lang, "late.forfeit", key=m.match_key, absent=absent, late=late, winner=winner)
+            m = await ts.get_match(self.db, row.id, m.match_key)
+            for t in lat.new_forfeits:
+                if t.table - 1 < len(m.game_tables) and m.game_tables[t.table - 1] is not None:
+                    await self._abort_table(int(m.game_tables[t.table - 1]))
+            if lat.new_forfeits:
+                await self.tell_match(row, m, await self.lateness_text(row, m, lat))
+            if lat.recorded is not None:
+                await self.after_result(row.id, lat.recorded, announce=False)
             else:
-                text = tt(lang, "late.partial", key=m.match_key, tables=", ".join(str(t) for t in sorted(forfeited)))
-            await self.tell_match(row, m, text)
-            if rec is not None:
-                await self.after_result(row.id, rec, announce=False)
+                await self._start_ready_tables(row.id, m.match_key)
+
+    async def lateness_text(self, row: Tournament, m: TournamentMatch, lat: ts.Lateness) -> str:
+        """The forfeit notice: per table, the entry late and who of it did not come, and who wins."""
+        lang = self.glang()
+        names = await self._names(row.id)
+        a, b = names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?")
+        missing = [int(p) for t in lat.new_forfeits for p in (*t.absent_a, *t.absent_b)]
+        people = await ts.user_names(self.db, missing)
+
+        def who(players: tuple[str, ...]) -> str:
+            return "、".join(people.get(int(p), p) for p in players)
+
+        count = len(await ts.match_players(self.db, m))
+        lines = []
+        for t in lat.new_forfeits:
+            late = int((ts.table_deadline(row, m, t.table) - m.start_at).total_seconds() // 60) if m.start_at else 0
+            gone = who((*t.absent_a, *t.absent_b))
+            if count == 1:
+                if t.absent == "both":
+                    lines.append(tt(lang, "late.double", key=m.match_key, players=gone))
+                else:
+                    absent, winner = (a, b) if t.absent == "a" else (b, a)
+                    lines.append(tt(lang, "late.forfeit", key=m.match_key, absent=absent, players=gone, late=late,
+                                    winner=winner))
+            elif t.absent == "both":
+                lines.append(tt(lang, "late.table_double", key=m.match_key, table=t.table, players=gone))
+            else:
+                absent, winner = (a, b) if t.absent == "a" else (b, a)
+                lines.append(tt(lang, "late.table", key=m.match_key, table=t.table, absent=absent, players=gone,
+                                late=late, winner=winner))
+        if count > 1:
+            if lat.recorded is not None and lat.recorded.match.result_json is not None:
+                eng = await ts.engine_state(self.db, row.id)
+                lines.append(tt(lang, "late.match", line=views.result_line(lang, m.match_key,
+                                                                           lat.recorded.match.result_json, a, b,
+                                                                           eng)))
+            else:
+                lines.append(tt(lang, "late.others_play"))
+        return "\n".join(lines)
 
     async def _abort_table(self, table_id: int) -> None:
         table = await service.get_table(self.db, table_id)
@@ -493,7 +546,8 @@ class TournamentBot:
         if announce and rec.match.result_json is not None:
             names = await self._names(tid)
             line = views.result_line(lang, rec.match.match_key, rec.match.result_json,
-                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"))
+                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"),
+                                     ts.load_engine(row))
             self.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
         if rec.finished:
             eng = ts.load_engine(row)
@@ -522,6 +576,69 @@ class TournamentBot:
             await self.cancel_match_timers(m)
             await self.tell_match(row, m, tt(self.glang(), "late.undone", key=key, reason=reason))
             await self.open_tables(row, m, force=True)
+
+    async def referee_start(self, tid: int, key: str, actor: int) -> str:
+        """A referee starts a match's tables now, whoever has checked in (audited); returns the answer."""
+        lang = await self.ulang(actor)
+        async with self.lock(tid):
+            row = await ts.get_tournament(self.db, tid)
+            await ts.require(self.db, tid, actor, ("referee", "chief_referee", "organiser"))
+            m = await ts.get_match(self.db, tid, key)
+            if m.status not in ("scheduled", "open", "playing") or m.start_at is None:
+                return error_text(lang, RuleError("match_not_ready", "", match=key))
+            await ts.audit(self.db, tid, actor, "referee_start", match=key)
+            if m.status == "scheduled":  # its start deadline then finds it open and does nothing
+                await self.open_tables(row, m, force=True)
+            else:
+                await self._start_ready_tables(tid, key, force=True)
+            self.send(row.group_chat_id, tt(self.glang(), "ref.started", key=key))
+        return tt(lang, "done")
+
+    async def seat_substitute(self, tid: int, key: str, old: int, new: int, actor: int, reason: str) -> str:
+        """A referee seats a substitute (before their table has begun): the match's players change, the
+        open table's seat too; the group, the table group and both people are told."""
+        async with self.lock(tid):
+            m, k = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+            row = await ts.get_tournament(self.db, tid)
+            table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
+            if table_id is not None:
+                table = await service.get_table(self.db, int(table_id))
+                seat = await service.seat_of_user(self.db, int(table_id), old)
+                if table is not None and table.status == "open" and seat is not None:
+                    await service.unseat(self.db, int(table_id), user_id=old)
+                    await service.seat_user(self.db, int(table_id), seat, new)
+                    await self.rt.render_lobby(int(table_id))
+            names = await ts.user_names(self.db, [old, new])
+            text = tt(self.glang(), "ref.substitute", key=key, table=k, new=names[new], old=names[old],
+                      reason=reason or "-")
+            self.send(row.group_chat_id, text)
+            if m.table_chats:
+                self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), text)
+            for uid in (old, new):
+                self.send(uid, tt(await self.ulang(uid), "ref.substitute", key=key, table=k, new=names[new],
+                                  old=names[old], reason=reason or "-"))
+            if m.status in ("open", "playing"):
+                await self._start_ready_tables(tid, key)
+            return tt(await self.ulang(actor), "done")
+
+    async def extend_lateness(self, tid: int, key: str, table: int | None, minutes: int, actor: int) -> str:
+        """A referee gives a table (or every table waiting) more time: a new lateness deadline per table."""
+        async with self.lock(tid):
+            m, deadlines = await ts.extend_lateness(self.db, tid, key, table, minutes, actor, self.now())
+            row = await ts.get_tournament(self.db, tid)
+            assert m.start_at is not None
+            for k, due in deadlines.items():
+                await self.scheduler.schedule(self.db, "t_late", f"tm:{m.id}", due,
+                                              {"tid": tid, "key": key, "start": m.start_at.isoformat(), "table": k})
+            lang = self.glang()
+            lines = [tt(lang, "ref.extended", key=key, table=k, minutes=minutes,
+                        until=ts.local_text(due, row.time_zone)[-5:]) for k, due in sorted(deadlines.items())]
+            text = "\n".join(lines)
+            self.send(row.group_chat_id, text)
+            for k in deadlines:
+                if m.table_chats:
+                    self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), lines[sorted(deadlines).index(k)])
+            return tt(await self.ulang(actor), "done")
 
     async def live_engine_matches(self, tid: int, key: str) -> list[int]:
         m = await ts.get_match(self.db, tid, key)

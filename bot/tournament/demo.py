@@ -30,7 +30,7 @@ from typing import Any
 from engine.tournament import verify
 from scheduler.clock import ManualClock
 from storage import service
-from storage import tournament_service as ts
+from storage import tournaments as ts
 
 ORGANISER = 3000
 GROUP = -1003000000001

@@ -14,9 +14,11 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import User as TgUser
 from telegram.constants import ChatType
 from telegram.ext import (
     Application,
@@ -35,7 +37,7 @@ from bot.tournament.texts import error_text, tt
 from engine.errors import RuleError
 from engine.tournament import pair_result, played_table, team_result
 from engine.tournament.results import referee_result
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.tournament_models import Tournament
 
 log = logging.getLogger(__name__)
@@ -107,12 +109,56 @@ async def resolve(tb: TournamentBot, update: Update, args: list[str]) -> Tournam
     return mine[0]
 
 
-async def require(tb: TournamentBot, row: Tournament, user_id: int, roles: tuple[str, ...]) -> None:
-    await ts.require(tb.db, row.id, user_id, roles)
-
-
 ORG = ("organiser",)
 REF = ("referee", "chief_referee", "organiser")
+
+
+@dataclass
+class Call:
+    """One tournament command being handled: who sent it, about which tournament, in which language."""
+
+    update: Update
+    context: Ctx
+    tb: TournamentBot
+    lang: str
+    args: list[str]
+    user: TgUser
+    row: Tournament
+
+    def reply(self, text: str, markup: Any = None) -> None:
+        reply(self.update, self.tb, text, markup)
+
+    async def require(self, roles: tuple[str, ...]) -> None:
+        await ts.require(self.tb.db, self.row.id, self.user.id, roles)
+
+    @property
+    def elsewhere(self) -> bool:
+        """The command was sent somewhere other than the tournament group (a private chat, a table group)."""
+        chat = self.update.effective_chat
+        return chat is not None and chat.id != self.row.group_chat_id
+
+
+def command(roles: tuple[str, ...] | None = None, bare_id: tuple[str, ...] = ()
+            ) -> Callable[[Callable[[Call], Awaitable[None]]], Callable[[Update, Ctx], Coroutine[Any, Any, None]]]:
+    """A command about one tournament: ``guarded``, the tournament resolved (``#id`` popped from the
+    arguments), and, with ``roles``, the sender must hold one of them (RuleError ``not_allowed``).
+    ``bare_id``: words that may follow a tournament number written without ``#`` (``/role 1 add ...``)."""
+    def wrap(fn: Callable[[Call], Awaitable[None]]) -> Callable[[Update, Ctx], Coroutine[Any, Any, None]]:
+        @guarded
+        async def run(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+            user = update.effective_user
+            assert user is not None
+            if bare_id and len(args) > 1 and args[0].isdigit() and args[1] in bare_id:
+                args[0] = "#" + args[0]
+            row = await resolve(tb, update, args)
+            call = Call(update, context, tb, lang, args, user, row)
+            if roles:
+                await call.require(roles)
+            await fn(call)
+        run.__name__ = run.__qualname__ = fn.__name__
+        run.__doc__ = fn.__doc__
+        return run
+    return wrap
 
 
 # --- set-up ---------------------------------------------------------------------------------------
@@ -314,158 +360,124 @@ async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
     return text
 
 
-@guarded
-async def cmd_withdraw(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    entry = await ts.entry_of_user(tb.db, row.id, user.id)
+@command()
+async def cmd_withdraw(c: Call) -> None:
+    entry = await ts.entry_of_user(c.tb.db, c.row.id, c.user.id)
     if entry is None:
         raise RuleError("unknown_entry", "", id="-")
-    await ts.withdraw(tb.db, row.id, entry.id, user.id, tb.now())
-    reply(update, tb, tt(lang, "reg.withdrawn", entry=entry.name))
+    await ts.withdraw(c.tb.db, c.row.id, entry.id, c.user.id, c.tb.now())
+    c.reply(tt(c.lang, "reg.withdrawn", entry=entry.name))
 
 
-@guarded
-async def cmd_register(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+@command()
+async def cmd_register(c: Call) -> None:
     """Organiser, or the union group's leader: /register @a @b [union group]."""
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    if not (await ts.roles_of(tb.db, row.id, user.id)) & {"organiser", "leader"}:
+    if not (await ts.roles_of(c.tb.db, c.row.id, c.user.id)) & {"organiser", "leader"}:
         raise RuleError("not_allowed", "")
-    if len(args) < 2:
-        reply(update, tb, tt(lang, "usage", usage="/register @a @b [单位]"))
+    if len(c.args) < 2:
+        c.reply(tt(c.lang, "usage", usage="/register @a @b [单位]"))
         return
     ids = []
-    for who in args[:2]:
-        u = await ts.find_user(tb.db, who)
+    for who in c.args[:2]:
+        u = await ts.find_user(c.tb.db, who)
         if u is None:
-            reply(update, tb, tt(lang, "unknown_user", who=who))
+            c.reply(tt(c.lang, "unknown_user", who=who))
             return
         ids.append(u.id)
-    entry = await ts.register_pair(tb.db, row.id, user.id, ids, " ".join(args[2:]), tb.now())
-    reply(update, tb, tt(lang, "reg.paired", pair=entry.name, group=entry.union_group or "-", id=entry.id))
+    entry = await ts.register_pair(c.tb.db, c.row.id, c.user.id, ids, " ".join(c.args[2:]), c.tb.now())
+    c.reply(tt(c.lang, "reg.paired", pair=entry.name, group=entry.union_group or "-", id=entry.id))
 
 
-@guarded
-async def cmd_remove(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, ORG)
-    if not args or not args[0].isdigit():
-        reply(update, tb, tt(lang, "usage", usage="/remove <entry no>"))
+@command(ORG)
+async def cmd_remove(c: Call) -> None:
+    if not c.args or not c.args[0].isdigit():
+        c.reply(tt(c.lang, "usage", usage="/remove <entry no>"))
         return
-    entry = await ts.withdraw(tb.db, row.id, int(args[0]), user.id)
-    reply(update, tb, tt(lang, "reg.withdrawn", entry=entry.name))
+    entry = await ts.withdraw(c.tb.db, c.row.id, int(c.args[0]), c.user.id)
+    c.reply(tt(c.lang, "reg.withdrawn", entry=entry.name))
 
 
-@guarded
-async def cmd_replace(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    if len(args) != 3 or not args[0].isdigit():
-        reply(update, tb, tt(lang, "usage", usage="/replace <entry no> @old @new"))
+@command()
+async def cmd_replace(c: Call) -> None:
+    if len(c.args) != 3 or not c.args[0].isdigit():
+        c.reply(tt(c.lang, "usage", usage="/replace <entry no> @old @new"))
         return
-    old, new = await ts.find_user(tb.db, args[1]), await ts.find_user(tb.db, args[2])
+    old, new = await ts.find_user(c.tb.db, c.args[1]), await ts.find_user(c.tb.db, c.args[2])
     if old is None or new is None:
-        reply(update, tb, tt(lang, "unknown_user", who=args[1] if old is None else args[2]))
+        c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
         return
-    entry = await ts.replace_player(tb.db, row.id, int(args[0]), old.id, new.id, user.id)
-    reply(update, tb, tt(lang, "reg.replaced", entry=entry.name))
+    entry = await ts.replace_player(c.tb.db, c.row.id, int(c.args[0]), old.id, new.id, c.user.id)
+    c.reply(tt(c.lang, "reg.replaced", entry=entry.name))
 
 
-@guarded
-async def cmd_team(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+@command()
+async def cmd_team(c: Call) -> None:
     """Union group leader: /team (list pairs) or /team <name> <pair no> <pair no> ..."""
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    per = int(row.settings_json.get("pairs_per_team", 1))
-    if len(args) < 2:
-        leads = {r.union_group for r in await ts.role_members(tb.db, row.id, "leader") if r.user_id == user.id}
-        organiser = "organiser" in await ts.roles_of(tb.db, row.id, user.id)
+    per = int(c.row.settings_json.get("pairs_per_team", 1))
+    if len(c.args) < 2:
+        leads = {r.union_group for r in await ts.role_members(c.tb.db, c.row.id, "leader") if r.user_id == c.user.id}
+        organiser = "organiser" in await ts.roles_of(c.tb.db, c.row.id, c.user.id)
         if not leads and not organiser:
             raise RuleError("not_allowed", "")
-        pairs = [e for e in await ts.entries(tb.db, row.id, "pair")
+        pairs = [e for e in await ts.entries(c.tb.db, c.row.id, "pair")
                  if e.team_id is None and (organiser or e.union_group in leads)]
         lines = "\n".join(f"{e.id}. {e.name}（{e.union_group}）" for e in pairs) or "-"
-        reply(update, tb, tt(lang, "reg.team_list", n=per, pairs=lines))
+        c.reply(tt(c.lang, "reg.team_list", n=per, pairs=lines))
         return
-    nums = [a for a in args if a.isdigit()]
-    name = " ".join(a for a in args if not a.isdigit())
-    team = await ts.form_team(tb.db, row.id, user.id, [int(n) for n in nums], name, tb.now())
-    reply(update, tb, tt(lang, "reg.team_formed", team=team.name, id=team.id))
+    nums = [a for a in c.args if a.isdigit()]
+    name = " ".join(a for a in c.args if not a.isdigit())
+    team = await ts.form_team(c.tb.db, c.row.id, c.user.id, [int(n) for n in nums], name, c.tb.now())
+    c.reply(tt(c.lang, "reg.team_formed", team=team.name, id=team.id))
 
 
-@guarded
-async def cmd_entries(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    row = await resolve(tb, update, args)
-    entries = await ts.entries(tb.db, row.id)
+@command()
+async def cmd_entries(c: Call) -> None:
+    entries = await ts.entries(c.tb.db, c.row.id)
     lines = "\n".join(f"{e.id}. {e.name}（{e.union_group or '-'}）{' [' + e.kind + ']' if e.kind == 'team' else ''}"
                       for e in entries)
-    reply(update, tb, tt(lang, "reg.entries", count=len(entries), lines=lines or "-"))
+    c.reply(tt(c.lang, "reg.entries", count=len(entries), lines=lines or "-"))
 
 
 # --- roles, audit, draw ----------------------------------------------------------------------------
 
-@guarded
-async def cmd_role(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, ORG)
-    if len(args) < 3 or args[0] not in ("add", "remove"):
-        reply(update, tb, tt(lang, "usage", usage=tt(lang, "role.usage")))
+@command(ORG, bare_id=("add", "remove"))
+async def cmd_role(c: Call) -> None:
+    if len(c.args) < 3 or c.args[0] not in ("add", "remove"):
+        c.reply(tt(c.lang, "usage", usage=tt(c.lang, "role.usage")))
         return
-    op, role, who = args[0], args[1], args[2]
-    target = await ts.find_user(tb.db, who)
+    op, role, who = c.args[0], c.args[1], c.args[2]
+    target = await ts.find_user(c.tb.db, who)
     if target is None:
-        reply(update, tb, tt(lang, "unknown_user", who=who))
+        c.reply(tt(c.lang, "unknown_user", who=who))
         return
     if op == "add":
-        await ts.grant(tb.db, row.id, user.id, target.id, role, " ".join(args[3:]))
+        await ts.grant(c.tb.db, c.row.id, c.user.id, target.id, role, " ".join(c.args[3:]))
     else:
-        await ts.revoke(tb.db, row.id, user.id, target.id, role)
-    reply(update, tb, tt(lang, "role.done", op=tt(lang, "role.added" if op == "add" else "role.removed"),
+        await ts.revoke(c.tb.db, c.row.id, c.user.id, target.id, role)
+    c.reply(tt(c.lang, "role.done", op=tt(c.lang, "role.added" if op == "add" else "role.removed"),
                          user=target.first_name or who, role=role))
 
 
-@guarded
-async def cmd_audit(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, REF)
-    rows = await ts.audit_log(tb.db, row.id, 40)
-    users = await ts.user_names(tb.db, [a.actor_id for a in rows if a.actor_id is not None])
-    reply(update, tb, views.audit_text(lang, rows, row.time_zone, users))
+@command(REF)
+async def cmd_audit(c: Call) -> None:
+    rows = await ts.audit_log(c.tb.db, c.row.id, 40)
+    users = await ts.user_names(c.tb.db, [a.actor_id for a in rows if a.actor_id is not None])
+    c.reply(views.audit_text(c.lang, rows, c.row.time_zone, users))
 
 
-@guarded
-async def cmd_draw(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, ORG)
-    err = await tb.draw(row.id, user.id)
-    chat = update.effective_chat
+@command(ORG)
+async def cmd_draw(c: Call) -> None:
+    err = await c.tb.draw(c.row.id, c.user.id)
     if err:
-        reply(update, tb, err)
-    elif chat is not None and chat.id != row.group_chat_id:
-        reply(update, tb, tt(lang, "done"))
+        c.reply(err)
+    elif c.elsewhere:
+        c.reply(tt(c.lang, "done"))
 
 
-@guarded
-async def cmd_close(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, ORG)
-    await ts.close_registration(tb.db, row.id, user.id)
-    reply(update, tb, tt(lang, "done"))
+@command(ORG)
+async def cmd_close(c: Call) -> None:
+    await ts.close_registration(c.tb.db, c.row.id, c.user.id)
+    c.reply(tt(c.lang, "done"))
 
 
 # --- referee tools ------------------------------------------------------------------------------------
@@ -476,26 +488,22 @@ def _levels(args: list[str]) -> tuple[int | None, int | None, list[str]]:
     return None, None, args
 
 
-@guarded
-async def cmd_result(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+@command(REF)
+async def cmd_result(c: Call) -> None:
     """/result <match> confirm | /result <match> a|b [levels a b] <reason> [force]."""
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, REF)
-    if len(args) < 2:
-        reply(update, tb, tt(lang, "usage", usage=tt(lang, "result.usage")))
+    if len(c.args) < 2:
+        c.reply(tt(c.lang, "usage", usage=tt(c.lang, "result.usage")))
         return
-    key, what = args[0].upper(), args[1].lower()
+    key, what = c.args[0].upper(), c.args[1].lower()
     if what == "confirm":
-        await ts.confirm_result(tb.db, row.id, key, user.id)
-        tb.send(row.group_chat_id, tt(tb.glang(), "result.confirmed", key=key))
-        if update.effective_chat and update.effective_chat.id != row.group_chat_id:
-            reply(update, tb, tt(lang, "result.confirmed", key=key))
+        await ts.confirm_result(c.tb.db, c.row.id, key, c.user.id)
+        c.tb.send(c.row.group_chat_id, tt(c.tb.glang(), "result.confirmed", key=key))
+        if c.elsewhere:
+            c.reply(tt(c.lang, "result.confirmed", key=key))
         return
     if what not in ("a", "b"):
         raise RuleError("bad_side", "", side=what)
-    rest = args[2:]
+    rest = c.args[2:]
     force = bool(rest) and rest[-1].lower() == "force"
     if force:
         rest = rest[:-1]
@@ -503,156 +511,170 @@ async def cmd_result(update: Update, context: Ctx, tb: TournamentBot, lang: str,
     reason = " ".join(rest)
     if not reason:
         raise RuleError("reason_required", "")
-    async with tb.lock(row.id):
-        m = await ts.get_match(tb.db, row.id, key)
-        tables = len(await ts.match_players(tb.db, m))
+    async with c.tb.lock(c.row.id):
+        m = await ts.get_match(c.tb.db, c.row.id, key)
+        tables = len(await ts.match_players(c.tb.db, m))
         if tables == 1:
             result = pair_result(what, la, lb, note=reason)
         else:
             result = team_result([played_table(what, la, lb, k) for k in range(1, tables + 1)], note=reason)
         if m.result_json is None:
             result = referee_result(what, result.tables, reason)
-            rec = await ts.record_result(tb.db, row.id, key, result, user.id, "referee_result", reason)
+            rec = await ts.record_result(c.tb.db, c.row.id, key, result, c.user.id, "referee_result", reason)
         else:
-            rec = await ts.correct_result(tb.db, row.id, key, result, user.id, reason, force)
+            rec = await ts.correct_result(c.tb.db, c.row.id, key, result, c.user.id, reason, force)
         if not rec.applied:
-            reply(update, tb, tt(lang, "result.conflict", matches=", ".join(rec.conflicts)))
+            c.reply(tt(c.lang, "result.conflict", matches=", ".join(rec.conflicts)))
             return
-        await tb.halt_match(rec.match)
-        names = await tb._names(row.id)
-        line = views.result_line(tb.glang(), key, result, names.get(m.side_a or "", "?"),
-                                 names.get(m.side_b or "", "?"))
-        await tb.after_result(row.id, rec, text=tt(tb.glang(), "result.corrected", key=key, reason=reason, line=line))
-    if update.effective_chat and update.effective_chat.id != row.group_chat_id:
-        reply(update, tb, tt(lang, "done"))
+        await c.tb.halt_match(rec.match)
+        names = await c.tb._names(c.row.id)
+        eng = await ts.engine_state(c.tb.db, c.row.id)
+        line = views.result_line(c.tb.glang(), key, result, names.get(m.side_a or "", "?"),
+                                 names.get(m.side_b or "", "?"), eng)
+        await c.tb.after_result(c.row.id, rec, text=tt(c.tb.glang(), "result.corrected", key=key, reason=reason, line=line))
+    if c.elsewhere:
+        c.reply(tt(c.lang, "done"))
 
 
-@guarded
-async def cmd_forfeit(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, REF)
-    if len(args) < 3 or args[1].lower() not in ("a", "b", "both"):
-        reply(update, tb, tt(lang, "usage", usage=tt(lang, "forfeit.usage")))
+@command(REF)
+async def cmd_forfeit(c: Call) -> None:
+    if len(c.args) < 3 or c.args[1].lower() not in ("a", "b", "both"):
+        c.reply(tt(c.lang, "usage", usage=tt(c.lang, "forfeit.usage")))
         return
-    key, absent, reason = args[0].upper(), args[1].lower(), " ".join(args[2:])
-    async with tb.lock(row.id):
-        m = await ts.get_match(tb.db, row.id, key)
-        tables = len(await ts.match_players(tb.db, m))
+    key, absent, reason = c.args[0].upper(), c.args[1].lower(), " ".join(c.args[2:])
+    async with c.tb.lock(c.row.id):
+        m = await ts.get_match(c.tb.db, c.row.id, key)
+        tables = len(await ts.match_players(c.tb.db, m))
         result = ts.forfeit(absent, tables, reason)
         if m.result_json is None:
-            rec = await ts.record_result(tb.db, row.id, key, result, user.id, "award_forfeit", reason)
+            rec = await ts.record_result(c.tb.db, c.row.id, key, result, c.user.id, "award_forfeit", reason)
         else:
-            rec = await ts.correct_result(tb.db, row.id, key, result, user.id, reason, True)
-        await tb.halt_match(m)
-        names = await tb._names(row.id)
-        line = views.result_line(tb.glang(), key, result, names.get(m.side_a or "", "?"),
-                                 names.get(m.side_b or "", "?"))
-        text = tt(tb.glang(), "forfeit.awarded", key=key, line=line, reason=reason)
-        await tb.tell_match(row, m, text)
-        await tb.after_result(row.id, rec, announce=False)
+            rec = await ts.correct_result(c.tb.db, c.row.id, key, result, c.user.id, reason, True)
+        await c.tb.halt_match(m)
+        names = await c.tb._names(c.row.id)
+        eng = await ts.engine_state(c.tb.db, c.row.id)
+        line = views.result_line(c.tb.glang(), key, result, names.get(m.side_a or "", "?"),
+                                 names.get(m.side_b or "", "?"), eng)
+        text = tt(c.tb.glang(), "forfeit.awarded", key=key, line=line, reason=reason)
+        await c.tb.tell_match(c.row, m, text)
+        await c.tb.after_result(c.row.id, rec, announce=False)
 
 
-@guarded
-async def cmd_undo_forfeit(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, REF)
-    if len(args) < 2:
-        reply(update, tb, tt(lang, "usage", usage="/undo_forfeit <match> <reason>"))
+@command(REF)
+async def cmd_undo_forfeit(c: Call) -> None:
+    if len(c.args) < 2:
+        c.reply(tt(c.lang, "usage", usage="/undo_forfeit <match> <reason>"))
         return
-    await tb.undo_forfeit(row.id, args[0].upper(), user.id, " ".join(args[1:]))
+    await c.tb.undo_forfeit(c.row.id, c.args[0].upper(), c.user.id, " ".join(c.args[1:]))
 
 
-@guarded
-async def cmd_violation(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, REF)
-    if len(args) < 3 or args[1].lower() not in ("a", "b"):
-        reply(update, tb, tt(lang, "usage", usage=tt(lang, "conduct.usage")))
+@command(REF)
+async def cmd_violation(c: Call) -> None:
+    if len(c.args) < 3 or c.args[1].lower() not in ("a", "b"):
+        c.reply(tt(c.lang, "usage", usage=tt(c.lang, "conduct.usage")))
         return
-    key, side, note = args[0].upper(), args[1].lower(), " ".join(args[2:])
-    async with tb.lock(row.id):
-        outcome, rec, rid = await ts.add_conduct(tb.db, row.id, key, side, user.id, "violation", note)
-        m = await ts.get_match(tb.db, row.id, key)
-        names = await tb._names(row.id)
+    key, side, note = c.args[0].upper(), c.args[1].lower(), " ".join(c.args[2:])
+    async with c.tb.lock(c.row.id):
+        outcome, rec, rid = await ts.add_conduct(c.tb.db, c.row.id, key, side, c.user.id, "violation", note)
+        m = await ts.get_match(c.tb.db, c.row.id, key)
+        names = await c.tb._names(c.row.id)
         entry = names.get((m.side_a if side == "a" else m.side_b) or "", "?")
-        glang = tb.glang()
+        glang = c.tb.glang()
         text = tt(glang, "conduct.recorded", key=key, entry=entry, note=note, id=rid, count=outcome.active_violations)
         if outcome.newly_disqualified:
             text += "\n" + tt(glang, "conduct.disqualified", entry=entry, count=outcome.active_violations)
-            await tb.halt_match(m)
-        await tb.tell_match(row, m, text)
+            await c.tb.halt_match(m)
+        await c.tb.tell_match(c.row, m, text)
         if rec is not None:
-            await tb.after_result(row.id, rec, announce=False)
+            await c.tb.after_result(c.row.id, rec, announce=False)
 
 
-@guarded
-async def cmd_reverse(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, REF)
-    if len(args) < 2:
-        reply(update, tb, tt(lang, "usage", usage="/reverse <C1> <reason>"))
+@command(REF)
+async def cmd_reverse(c: Call) -> None:
+    if len(c.args) < 2:
+        c.reply(tt(c.lang, "usage", usage="/reverse <C1> <reason>"))
         return
-    rid, reason = args[0].upper(), " ".join(args[1:])
-    outcome = await ts.reverse_conduct(tb.db, row.id, rid, user.id, reason)
-    names = await tb._names(row.id)
-    extra = tt(tb.glang(), "conduct.reinstated", entry=names.get(outcome.entry_id, "?")) if outcome.reinstated else ""
-    text = tt(tb.glang(), "conduct.reversed", id=rid, reason=reason, extra=extra)
-    tb.send(row.group_chat_id, text)
-    if update.effective_chat and update.effective_chat.id != row.group_chat_id:
-        reply(update, tb, text)
+    rid, reason = c.args[0].upper(), " ".join(c.args[1:])
+    outcome = await ts.reverse_conduct(c.tb.db, c.row.id, rid, c.user.id, reason)
+    names = await c.tb._names(c.row.id)
+    extra = tt(c.tb.glang(), "conduct.reinstated", entry=names.get(outcome.entry_id, "?")) if outcome.reinstated else ""
+    text = tt(c.tb.glang(), "conduct.reversed", id=rid, reason=reason, extra=extra)
+    c.tb.send(c.row.group_chat_id, text)
+    if c.elsewhere:
+        c.reply(text)
 
 
-async def _pause(update: Update, tb: TournamentBot, lang: str, args: list[str], paused: bool) -> None:
-    user = update.effective_user
-    assert user is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, REF)
-    if not args:
-        reply(update, tb, tt(lang, "usage", usage="/pause <match>" if paused else "/resume <match>"))
+@command(REF)
+async def cmd_start_match(c: Call) -> None:
+    """/start_match <match>: a referee starts the match's tables now (seats stay bound to the entries)."""
+    if not c.args:
+        c.reply(tt(c.lang, "usage", usage="/start_match <match>"))
         return
-    key = args[0].upper()
-    if not await tb.pause(row.id, key, paused):
-        reply(update, tb, tt(lang, "no_table", key=key))
+    c.reply(await c.tb.referee_start(c.row.id, c.args[0].upper(), c.user.id))
+
+
+@command(REF)
+async def cmd_substitute(c: Call) -> None:
+    """/substitute <match> @absent @substitute [reason]: a referee-approved substitute takes the seat."""
+    if len(c.args) < 3:
+        c.reply(tt(c.lang, "usage", usage="/substitute <match> @old @new [理由]"))
         return
-    await ts.audit(tb.db, row.id, user.id, "pause" if paused else "resume", match=key)
-    m = await ts.get_match(tb.db, row.id, key)
-    text = tt(tb.glang(), "pause.done" if paused else "resume.done", key=key)
-    for chat in {row.group_chat_id, *[int(c) for c in m.table_chats]}:
-        tb.send(chat, text)
+    old, new = await ts.find_user(c.tb.db, c.args[1]), await ts.find_user(c.tb.db, c.args[2])
+    if old is None or new is None:
+        c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
+        return
+    c.reply(await c.tb.seat_substitute(c.row.id, c.args[0].upper(), old.id, new.id, c.user.id,
+                                       " ".join(c.args[3:])))
 
 
-@guarded
-async def cmd_pause(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    await _pause(update, tb, lang, args, True)
+@command(REF)
+async def cmd_extend(c: Call) -> None:
+    """/extend <match> <minutes> [table]: more time before the lateness rule, for one table or all waiting."""
+    if len(c.args) < 2 or not c.args[1].isdigit() or (len(c.args) > 2 and not c.args[2].isdigit()):
+        c.reply(tt(c.lang, "usage", usage="/extend <match> <minutes> [table]"))
+        return
+    table = int(c.args[2]) if len(c.args) > 2 else None
+    c.reply(await c.tb.extend_lateness(c.row.id, c.args[0].upper(), table, int(c.args[1]), c.user.id))
 
 
-@guarded
-async def cmd_resume(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    await _pause(update, tb, lang, args, False)
+async def _pause(c: Call, paused: bool) -> None:
+    if not c.args:
+        c.reply(tt(c.lang, "usage", usage="/pause <match>" if paused else "/resume <match>"))
+        return
+    key = c.args[0].upper()
+    if not await c.tb.pause(c.row.id, key, paused):
+        c.reply(tt(c.lang, "no_table", key=key))
+        return
+    await ts.audit(c.tb.db, c.row.id, c.user.id, "pause" if paused else "resume", match=key)
+    m = await ts.get_match(c.tb.db, c.row.id, key)
+    text = tt(c.tb.glang(), "pause.done" if paused else "resume.done", key=key)
+    for chat in {c.row.group_chat_id, *[int(x) for x in m.table_chats]}:
+        c.tb.send(chat, text)
+
+
+@command(REF)
+async def cmd_pause(c: Call) -> None:
+    await _pause(c, True)
+
+
+@command(REF)
+async def cmd_resume(c: Call) -> None:
+    await _pause(c, False)
 
 
 # --- outputs ------------------------------------------------------------------------------------------
 
-@guarded
-async def cmd_bracket(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    row = await resolve(tb, update, args)
-    if row.state_json is None:
-        reply(update, tb, tt(lang, "out.no_draw"))
+@command()
+async def cmd_bracket(c: Call) -> None:
+    if c.row.state_json is None:
+        c.reply(tt(c.lang, "out.no_draw"))
         return
-    eng = ts.load_engine(row)
-    reply(update, tb, views.bracket_text(lang, eng, await tb._names(row.id)))
-    png = await asyncio.to_thread(_bracket_png, eng, lang)  # drawing takes 0.1-0.6 s: off the event loop
-    chat = update.effective_chat
+    eng = ts.load_engine(c.row)
+    c.reply(views.bracket_text(c.lang, eng, await c.tb._names(c.row.id)))
+    png = await asyncio.to_thread(_bracket_png, eng, c.lang)  # drawing takes 0.1-0.6 s: off the event loop
+    chat = c.update.effective_chat
     if png is not None and chat is not None:
-        await tb.send_document(chat.id, png, "bracket.png", photo=True)
+        await c.tb.send_document(chat.id, png, "bracket.png", photo=True)
 
 
 def _bracket_png(eng: Any, lang: str) -> bytes | None:
@@ -667,52 +689,49 @@ def _bracket_png(eng: Any, lang: str) -> bytes | None:
         return None
 
 
-@guarded
-async def cmd_standings(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    row = await resolve(tb, update, args)
-    if row.state_json is None:
-        reply(update, tb, tt(lang, "out.no_draw"))
+@command()
+async def cmd_standings(c: Call) -> None:
+    if c.row.state_json is None:
+        c.reply(tt(c.lang, "out.no_draw"))
         return
-    reply(update, tb, views.standings_text(lang, ts.load_engine(row), await tb._names(row.id)))
+    c.reply(views.standings_text(c.lang, ts.load_engine(c.row), await c.tb._names(c.row.id)))
 
 
-@guarded
-async def cmd_schedule(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    row = await resolve(tb, update, args)
-    rows = [m for m in await ts.matches(tb.db, row.id) if m.status in ("scheduled", "open", "playing")]
-    tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(tb.db, row.id)}
-    lines = views.schedule_lines(lang, row, rows, await tb._names(row.id), tables)
-    reply(update, tb, tt(lang, "sched.round", lines="\n".join(lines)) if lines else tt(lang, "sched.none"))
+@command()
+async def cmd_schedule(c: Call) -> None:
+    rows = [m for m in await ts.matches(c.tb.db, c.row.id) if m.status in ("scheduled", "open", "playing")]
+    tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(c.tb.db, c.row.id)}
+    lines = views.schedule_lines(c.lang, c.row, rows, await c.tb._names(c.row.id), tables)
+    c.reply(tt(c.lang, "sched.round", lines="\n".join(lines)) if lines else tt(c.lang, "sched.none"))
 
 
-@guarded
-async def cmd_results(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    row = await resolve(tb, update, args)
-    reply(update, tb, views.results_text(lang, await ts.matches(tb.db, row.id), await tb._names(row.id)))
+@command()
+async def cmd_results(c: Call) -> None:
+    eng = ts.load_engine(c.row) if c.row.state_json is not None else None
+    c.reply(views.results_text(c.lang, eng, await ts.matches(c.tb.db, c.row.id), await c.tb._names(c.row.id)))
 
 
-@guarded
-async def cmd_export(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    user, chat = update.effective_user, update.effective_chat
-    assert user is not None and chat is not None
-    row = await resolve(tb, update, args)
-    await require(tb, row, user.id, REF)
-    entries = await ts.entries(tb.db, row.id, include_withdrawn=True)
+@command(REF)
+async def cmd_export(c: Call) -> None:
+    chat = c.update.effective_chat
+    assert chat is not None
+    entries = await ts.entries(c.tb.db, c.row.id, include_withdrawn=True)
     players = sorted({int(p) for e in entries for p in e.players_json})
-    users = await ts.user_names(tb.db, players)
-    eng = ts.load_engine(row) if row.state_json else None
-    rows = await ts.matches(tb.db, row.id)
-    files = (await asyncio.to_thread(_rendered_exports, tb, row, eng, rows, users, lang)  # off the event loop
+    users = await ts.user_names(c.tb.db, players)
+    eng = ts.load_engine(c.row) if c.row.state_json else None
+    rows = await ts.matches(c.tb.db, c.row.id)
+    groups = await ts.table_groups(c.tb.db, c.row.id)
+    files = (await asyncio.to_thread(_rendered_exports, c.tb, c.row, eng, rows, users, c.lang, groups)  # off the loop
              if eng is not None else None)
     if files is None:
-        files = [(f"tournament-{row.id}.csv", views.export_csv(row, entries, rows, eng, users))]
+        files = [(f"tournament-{c.row.id}.csv", views.export_csv(c.row, entries, rows, eng, users))]
     for i, (filename, data) in enumerate(files):
-        await tb.send_document(chat.id, data, filename, tt(lang, "out.export") if i == 0 else "")
-    await tb.send_document(chat.id, ts.spec_to_toml(row).encode("utf-8"), f"tournament-{row.id}.toml")
+        await c.tb.send_document(chat.id, data, filename, tt(c.lang, "out.export") if i == 0 else "")
+    await c.tb.send_document(chat.id, ts.spec_to_toml(c.row).encode("utf-8"), f"tournament-{c.row.id}.toml")
 
 
 def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[Any], users: dict[int, str],
-                      lang: str) -> list[tuple[str, bytes]] | None:
+                      lang: str, table_groups: list[Any]) -> list[tuple[str, bytes]] | None:
     """CSV files and the .xlsx workbook from bot/tournament_render (None: not available, use the plain CSV)."""
     try:
         from bot.tournament_render.export import export_all
@@ -721,8 +740,9 @@ def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[A
         return None
     try:
         slots = [Slot(m.match_key, tuple(str(c) for c in m.table_chats), m.start_at) for m in rows if m.start_at]
+        groups = {str(g.chat_id): g.title or str(g.chat_id) for g in table_groups}
         files = export_all(eng, lang, slots=slots, tz=row.time_zone,
-                           player_names={str(k): v for k, v in users.items()})
+                           player_names={str(k): v for k, v in users.items()}, table_names=groups)
         return [(f.filename, f.data) for f in files]
     except Exception as exc:
         log.warning("rendered export failed, sending the plain CSV: %s", exc)
@@ -779,7 +799,8 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "remove": cmd_remove, "replace": cmd_replace, "team": cmd_team, "entries": cmd_entries, "role": cmd_role,
     "audit": cmd_audit, "draw": cmd_draw, "close_registration": cmd_close, "result": cmd_result,
     "forfeit": cmd_forfeit, "undo_forfeit": cmd_undo_forfeit, "violation": cmd_violation, "reverse": cmd_reverse,
-    "pause": cmd_pause, "resume": cmd_resume, "bracket": cmd_bracket, "standings": cmd_standings,
+    "pause": cmd_pause, "resume": cmd_resume, "start_match": cmd_start_match, "substitute": cmd_substitute,
+    "extend": cmd_extend, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
 }
 

@@ -26,7 +26,7 @@ from bot.tournament import views
 from bot.tournament.texts import error_text, tt
 from engine.errors import RuleError
 from engine.options import load_preset, preset_ids
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.tournament_models import Tournament
 
 # The main questions, in order; the sub-questions below follow the answer of their parent.
@@ -265,6 +265,14 @@ def parse_length(text: str) -> dict[str, int]:
     raise _err("bad_length", "Write 17 deals or 50 minutes")
 
 
+def parse_minutes(text: str) -> int:
+    """``10``, ``10分钟`` / ``10 分`` / ``10 min`` / ``10 minutes`` -> 10 (1 to MAX_LATE_MINUTES)."""
+    m = re.fullmatch(r"(\d+)\s*(分钟|分|min|mins|minutes?)?", text.strip(), re.I)
+    if m is None or not 1 <= int(m.group(1)) <= MAX_LATE_MINUTES:
+        raise _err("bad_minutes", "Send a number of minutes, 1 to {max}", max=MAX_LATE_MINUTES)
+    return int(m.group(1))
+
+
 def parse_prize_counts(text: str) -> dict[str, Any]:
     """``1 2 3`` (first, second, third prizes), optionally ``+纪念奖`` / ``+souvenir`` for everybody else."""
     souvenir = bool(re.search(r"\+\s*(纪念奖|souvenirs?)", text, re.I))
@@ -331,9 +339,7 @@ async def _apply_text(tb: Any, row: Tournament, user_id: int, lang: str, step: s
     if step == "length":
         return await ts.update_setup(db, row.id, user_id, rule_overrides=parse_length(text), setup_step=_next(step))
     if step == "late":
-        if not text.isdigit() or not 1 <= int(text) <= MAX_LATE_MINUTES:
-            raise _err("bad_minutes", "Send a number of minutes, 1 to {max}", max=MAX_LATE_MINUTES)
-        return await ts.update_setup(db, row.id, user_id, settings_overrides={"late_forfeit_minutes": int(text)},
+        return await ts.update_setup(db, row.id, user_id, settings_overrides={"late_forfeit_minutes": parse_minutes(text)},
                                      setup_step=_next(step))
     if step == "prize_counts":
         return await ts.update_setup(db, row.id, user_id, settings_overrides=parse_prize_counts(text),

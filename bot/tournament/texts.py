@@ -27,14 +27,14 @@ T: dict[str, tuple[str, str]] = {
     "help": ("比赛命令（详见 docs/organiser-guide.md）：\n"
              "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw\n"
              "单位负责人：/team\n"
-             "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/pause、/resume、/audit、/export\n"
+             "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/start_match、/pause、/resume、/substitute、/extend、/audit、/export\n"
              "选手：报名按钮、/withdraw、签到按钮\n"
              "所有人：/bracket、/standings、/schedule、/results\n"
              "私聊中可在命令后写 #编号 指定比赛。",
              "Tournament commands (see docs/organiser-guide.md):\n"
              "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw\n"
              "Union group leaders: /team\n"
-             "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /pause, /resume, /audit, /export\n"
+             "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /start_match, /pause, /resume, /substitute, /extend, /audit, /export\n"
              "Players: the Register button, /withdraw, the Check in button\n"
              "Everyone: /bracket, /standings, /schedule, /results\n"
              "In a private chat, put #<id> after a command to name the tournament."),
@@ -155,11 +155,25 @@ T: dict[str, tuple[str, str]] = {
     "checkin.ok": ("已签到。", "Checked in."),
     "checkin.status": ("{key} 已签到：{names}", "{key} checked in: {names}"),
     "start.open": ("▶️ {key} 开赛：{a} vs {b}，请到「{tables}」就座。", "▶️ {key} starts: {a} vs {b}; please go to “{tables}”."),
-    "start.waiting": ("{key}：等待签到：{names}（{late} 分钟内未到判负）。", "{key}: waiting for {names} ({late} minutes, then forfeit)."),
-    "late.forfeit": ("⚠️ {key}：{absent} 迟到超过 {late} 分钟，判负。{winner} 晋级。裁判可撤销：/undo_forfeit {key} 理由",
-                     "⚠️ {key}: {absent} more than {late} minutes late: forfeit. {winner} goes on. A referee may undo it: /undo_forfeit {key} reason"),
-    "late.double": ("⚠️ {key}：双方均未按时到场，双方判负。", "⚠️ {key}: both sides absent: double forfeit."),
-    "late.partial": ("⚠️ {key}：第 {tables} 桌缺席判负，其余桌照常进行。", "⚠️ {key}: table(s) {tables} forfeited for absence; the other tables play."),
+    "start.waiting": ("{key} 第 {table} 桌等待签到：{names}（{until} 前未到判负）。", "{key} table {table}: waiting for {names} (forfeit if not here by {until})."),
+    "late.forfeit": ("⚠️ {key}：{absent}（未到：{players}）迟到超过 {late} 分钟，判负。{winner} 晋级。裁判可撤销：/undo_forfeit {key} 理由",
+                     "⚠️ {key}: {absent} ({players} not here) more than {late} minutes late: forfeit. {winner} goes on. A referee may undo it: /undo_forfeit {key} reason"),
+    "late.double": ("⚠️ {key}：双方均未按时到场（未到：{players}），双方判负。", "⚠️ {key}: both sides absent ({players} not here): double forfeit."),
+    "late.table": ("⚠️ {key} 第 {table} 桌：{absent}（未到：{players}）迟到超过 {late} 分钟，该桌判负，{winner} 胜该桌。",
+                   "⚠️ {key} table {table}: {absent} ({players} not here) more than {late} minutes late: the table is lost, {winner} wins it."),
+    "late.table_double": ("⚠️ {key} 第 {table} 桌：双方均未到（{players}），该桌双方判负。",
+                          "⚠️ {key} table {table}: both sides absent ({players}): the table is lost by both."),
+    "late.others_play": ("其余桌照常进行。", "The other tables play on."),
+    "late.match": ("比赛结果：{line}", "Match result: {line}"),
+    "ref.started": ("▶️ 裁判宣布 {key} 开始。", "▶️ The referee starts {key}."),
+    "ref.substitute": ("🔁 裁判批准替补：{key} 第 {table} 桌由 {new} 代替 {old}（{reason}）。",
+                       "🔁 The referee approved a substitute: at {key} table {table}, {new} plays instead of {old} ({reason})."),
+    "ref.extended": ("⏳ 裁判延长 {key} 第 {table} 桌的迟到时限 {minutes} 分钟，至 {until}。",
+                     "⏳ The referee gave {key} table {table} {minutes} more minutes: forfeit if not here by {until}."),
+    "table.locked": ("这是比赛桌：座位已按抽签固定，只有本场选手（或裁判批准的替补）可以就座；签到齐后自动开始。",
+                     "This is a tournament table: the seats are bound to the draw; only this match's players (or a substitute the referee approved) sit here, and it starts when they have checked in."),
+    "table.locked_hint": ("🔒 比赛桌：座位按抽签固定，选手签到齐后自动开始；迟到按规程判负；裁判可 /start_match、/substitute、/pause。",
+                          "🔒 Tournament table: seats bound to the draw; it starts when the players have checked in; lateness as the rules say; referees: /start_match, /substitute, /pause."),
     "late.undone": ("↩️ {key}：裁判撤销了迟到判负（{reason}），比赛现在开始。", "↩️ {key}: the referee undid the lateness forfeit ({reason}); the match starts now."),
     # --- results
     "result.line": ("{key}：{winner} 胜 {loser}{detail}", "{key}: {winner} beat {loser}{detail}"),
@@ -198,7 +212,6 @@ T: dict[str, tuple[str, str]] = {
     "out.no_draw": ("还没有抽签。", "The draw has not been held yet."),
     "out.ranking_line": ("{place}. {name}{prize}", "{place}. {name}{prize}"),
     "out.group": ("{group} 组：", "Group {group}:"),
-    "out.group_line": ("{rank}. {name} 积分 {points} 胜桌 {tw} 级差 {ld}{tb}", "{rank}. {name} pts {points} tables {tw} levels {ld}{tb}"),
     "out.bye": ("轮空", "bye"),
     "out.tbd": ("待定", "TBD"),
     "out.export": ("比赛数据导出", "Tournament export"),
@@ -230,6 +243,15 @@ T: dict[str, tuple[str, str]] = {
     "err.partner_is_self": ("不能邀请自己做搭档。", "You cannot be your own partner."),
     "err.partner_already_paired": ("该队员已在本比赛的另一对中。", "That player is already in a pair in this tournament."),
     "err.invite_expired": ("邀请已过期，请让对方重新生成。", "The invitation has expired; ask for a new one."),
+    "err.invite_accepted_already": ("你已接受过这个邀请，搭档：{pair}。", "You have already accepted this invitation: {pair}."),
+    "err.busy": ("同时有多项操作，请再试一次。", "Many changes at once; please try again."),
+    "err.not_in_match": ("该队员不在 {match} 中。", "That player does not play in match {match}."),
+    "err.already_in_match": ("该队员已在 {match} 中。", "That player already plays in match {match}."),
+    "err.table_begun": ("{match} 第 {table} 桌已经开始。", "Table {table} of {match} has already begun."),
+    "err.unknown_table": ("{match} 只有第 1 到 {count} 桌。", "Match {match} has tables 1 to {count}."),
+    "err.lateness_decided": ("{match} 的迟到已经判定。", "The lateness of match {match} has been decided."),
+    "err.third_place_needs_semifinals": ("三四名决赛需要 4 队（对）以上的淘汰赛；{size} 强淘汰赛没有半决赛负者。请选择不设三四名决赛，或更大的淘汰赛。",
+                                         "A 3rd-place match needs a knockout of 4 or more; a knockout of {size} has no semi-final losers. Choose no 3rd-place match, or a larger knockout."),
     "err.invite_used": ("邀请已被使用。", "The invitation has already been used."),
     "err.invite_unknown": ("邀请链接无效。", "The invitation link is not valid."),
     "err.partner_not_started": ("{name} 还没有私聊机器人发送 /start，请先让对方打开机器人。", "{name} has not started the bot yet; ask them to open it first."),

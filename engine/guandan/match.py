@@ -33,11 +33,23 @@ from __future__ import annotations
 import bisect
 import random
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import card_text, cards_text, parse_cards
 from engine.errors import RuleError
-from engine.game import Event, Turn
+from engine.events import (
+    DEAL_ABANDONED,
+    DEAL_STARTED,
+    TIME_UP,
+    DealAbandoned,
+    DealStarted,
+    Event,
+    GuandanDealSummary,
+    MatchResult,
+    TimeUp,
+)
+from engine.game import Turn, timeout_action
 from engine.guandan.combos import KINDS, Combo, classify_or_error, find_reading, playable_readings
 from engine.guandan.deal import DealPlay, deal_hands, first_leader
 from engine.guandan.levels import LevelChange, level_change, side_of, time_winner
@@ -51,8 +63,10 @@ from engine.guandan.tribute import (
     return_choices,
     tribute_choices,
 )
+from engine.views import GuandanPublicView, GuandanSeatView
 
 PHASES = ("new", "tribute", "return", "play", "deal_over", "over")
+CLOCKS = ("play_clock", "tribute_clock", "return_clock")
 _READING_RE = re.compile(r"^(?:[a-z]{1,2}\d+\.\d+|" + "|".join(KINDS) + r")$")
 
 
@@ -73,6 +87,7 @@ class GuandanMatch:
         self.levels: list[int] = [options.start_level, options.start_level]
         self.a_failures: list[int] = [0, 0]
         self.deal_no = 0
+        self.redeal_no = 0  # Guandan never deals again (the Match protocol asks)
         self.phase = "new"
         self.deal_level = options.start_level
         self.hands: list[list[int]] = [[], [], [], []]
@@ -87,17 +102,17 @@ class GuandanMatch:
         self.returned: dict[int, int] = {}  # receiver -> card returned
         self.lead_after_tribute: int | None = None
         self.last_change: LevelChange | None = None
-        self.history: list[dict[str, Any]] = []  # one summary per finished deal
+        self.history: list[GuandanDealSummary] = []  # one summary per finished deal
         self.counts_asked: dict[str, Any] | None = None
         self.plays: list[tuple[int, int, str, Combo | None]] = []  # (trick no, seat, action, combo) this deal
-        self._result: dict[str, Any] | None = None
+        self._result: MatchResult | None = None
 
     # --- the Match protocol ---------------------------------------------------------------
     @property
     def finished(self) -> bool:
         return self.phase == "over"
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> MatchResult | None:
         return self._result
 
     def turns(self) -> list[Turn]:
@@ -147,15 +162,21 @@ class GuandanMatch:
             return f"{seat} return {card_text(self.return_choices(seat)[0])}"
         raise RuleError("not_your_turn", "Seat {seat} has nothing to do now", seat=seat)
 
+    def timeout_action(self, seat: int) -> str:
+        return timeout_action(self, seat)
+
+    def clock_seconds(self, clock: str | None) -> int:
+        return int(getattr(self.options, clock)) if clock in CLOCKS else 0
+
     def ai_action(self, seat: int, rng: random.Random) -> str | None:
         from engine.guandan.ai import choose_action
         return choose_action(self, seat, rng)
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
+    def seat_view(self, seat: int) -> GuandanSeatView:
         from engine.guandan.views import seat_view
         return seat_view(self, seat)
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> GuandanPublicView:
         from engine.guandan.views import public_view
         return public_view(self)
 
@@ -169,7 +190,7 @@ class GuandanMatch:
             text += f" as {combo.reading_id()}"
         return text
 
-    def readings_for(self, seat: int, cards: list[int]) -> list[Combo]:
+    def readings_for(self, seat: int, cards: Sequence[int]) -> list[Combo]:
         """The readings of ``cards`` that ``seat`` may play now (RuleError with the reason when none)."""
         play = self._need_play()
         play.check_turn(seat)
@@ -207,12 +228,14 @@ class GuandanMatch:
             if self.time_up:
                 raise RuleError("time_already_up", "The match time is already up")
             self.time_up = True
-            events = [Event("time_up", {"deal_no": self.deal_no})]
+            up: TimeUp = {"deal_no": self.deal_no}
+            events = [Event(TIME_UP, dict(up))]
             if self.phase == "deal_over":
                 events += self._end_match("time_up")
             elif not self.options.time_up_finishes_deal and self.history:
                 # D2 off: the deal in progress stops and does not count
-                events.append(Event("deal_abandoned", {"deal_no": self.deal_no, "phase": self.phase}))
+                abandoned: DealAbandoned = {"deal_no": self.deal_no, "phase": self.phase}
+                events.append(Event(DEAL_ABANDONED, dict(abandoned)))
                 if self.play is not None:
                     self.play.over = True
                     self.play.turn = -1
@@ -252,8 +275,8 @@ class GuandanMatch:
         self.counts_asked = None
         self.plays = []
         self.play = None
-        events = [Event("deal_started", {"deal_no": self.deal_no, "level": self.deal_level,
-                                         "levels": list(self.levels)})]
+        started: DealStarted = {"deal_no": self.deal_no, "level": self.deal_level, "levels": list(self.levels)}
+        events = [Event(DEAL_STARTED, dict(started))]
         if self.deal_no == 1 or not self.prev_order:
             self.tribute = None
             leader = first_leader(self.seed)
@@ -411,7 +434,7 @@ class GuandanMatch:
         self.a_failures = list(change.a_failures)
         self.prev_order = order
         self.last_upstream = order[0]
-        summary = {"deal_no": self.deal_no, "level": self.deal_level, "order": order, "result": change.result,
+        summary: GuandanDealSummary = {"deal_no": self.deal_no, "level": self.deal_level, "order": order, "result": change.result,
                    "winner_side": change.winner_side, "gain": change.gain, "levels": list(self.levels),
                    "reset_sides": list(change.reset_sides), "forfeit": forfeit}
         self.history.append(summary)
@@ -429,9 +452,10 @@ class GuandanMatch:
         if winner is None:
             winner = time_winner(self.levels, self.last_upstream if self.last_upstream is not None else 0)
         self.phase = "over"
-        self._result = {"winner": winner, "levels": list(self.levels), "reason": reason,
-                        "deals": self.deal_no if abandoned_deal is None else len(self.history),
-                        "last_upstream": self.last_upstream}
+        result: MatchResult = {"winner": winner, "levels": list(self.levels), "reason": reason,
+                               "deals": self.deal_no if abandoned_deal is None else len(self.history),
+                               "last_upstream": self.last_upstream}
         if abandoned_deal is not None:
-            self._result["abandoned_deal"] = abandoned_deal
-        return [Event("match_over", dict(self._result))]
+            result["abandoned_deal"] = abandoned_deal
+        self._result = result
+        return [Event("match_over", dict(result))]

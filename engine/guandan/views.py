@@ -16,28 +16,29 @@ from engine.cards import card_text, cards_text
 from engine.guandan.levels import level_text
 from engine.guandan.ranks import sort_for_display
 from engine.guandan.tribute import tribute_choices
+from engine.views import GuandanComboView, GuandanHint, GuandanPublicView, GuandanSeatView, GuandanTrickEntry
 
 if TYPE_CHECKING:
     from engine.guandan.combos import Combo
     from engine.guandan.match import GuandanMatch
 
 
-def _combo(combo: Combo | None, level: int) -> dict[str, Any] | None:
+def _combo(combo: Combo | None, level: int) -> GuandanComboView | None:
     if combo is None:
         return None
     return {"cards": cards_text(combo.cards), "kind": combo.kind, "reading": combo.reading_id(),
             "label": combo.label(level), "bomb": combo.is_bomb}
 
 
-def _trick(entries: list[Any], level: int) -> list[dict[str, Any]]:
+def _trick(entries: list[Any], level: int) -> list[GuandanTrickEntry]:
     return [{"seat": e.seat, "action": "pass" if e.combo is None else "play", "play": _combo(e.combo, level)}
             for e in entries]
 
 
-def public_view(m: GuandanMatch) -> dict[str, Any]:
+def public_view(m: GuandanMatch) -> GuandanPublicView:
     """What everybody may see."""
     level = m.deal_level
-    view: dict[str, Any] = {
+    view: GuandanPublicView = {
         "game": "guandan",
         "phase": m.phase,
         "deal_no": m.deal_no,
@@ -84,14 +85,12 @@ def public_view(m: GuandanMatch) -> dict[str, Any]:
     return view
 
 
-def seat_view(m: GuandanMatch, seat: int) -> dict[str, Any]:
+def seat_view(m: GuandanMatch, seat: int) -> GuandanSeatView:
     """What ``seat`` may see: the public view, its own hand, and hints when it is its turn."""
-    view = public_view(m)
     level = m.deal_level
     hand = sort_for_display(m.hands[seat], level)
-    view["seat"] = seat
-    view["hand"] = [card_text(c) for c in hand]
-    view["hand_size"] = len(hand)
+    view: GuandanSeatView = {**public_view(m), "seat": seat, "hand": [card_text(c) for c in hand],
+                             "hand_size": len(hand), "hint": None}
     if m.tribute is not None and view["tribute"] is not None:
         mine: dict[str, Any] = {}
         for receiver, c in m.returned.items():
@@ -99,7 +98,7 @@ def seat_view(m: GuandanMatch, seat: int) -> dict[str, Any]:
             if seat in (receiver, payer):
                 mine = {"from": receiver, "to": payer, "card": card_text(c)}
         view["tribute"]["my_return"] = mine or None
-    hint: dict[str, Any] | None = None
+    hint: GuandanHint | None = None
     for t in m.turns():
         if t.seat != seat:
             continue

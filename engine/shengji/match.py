@@ -29,11 +29,34 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
-from engine.cards import Card, card_text, cards_text, counts_of, full_deck, parse_cards, rank_of, total_points
+from engine.cards import (
+    NUM_KINDS,
+    Card,
+    card_text,
+    cards_text,
+    counts_of,
+    full_deck,
+    parse_cards,
+    rank_of,
+    total_points,
+)
 from engine.errors import RuleError
-from engine.game import Event, Turn
+from engine.events import (
+    DEAL_ABANDONED,
+    DEAL_STARTED,
+    TIME_UP,
+    Charge,
+    DealAbandoned,
+    DealStarted,
+    Event,
+    MatchResult,
+    ShengjiDealSummary,
+    TimeUp,
+)
+from engine.game import Reading, Turn, timeout_action
 from engine.rng import rng_for
 from engine.shengji import deal as dealmod
 from engine.shengji.bidding import Bid, BidContext, bid_options, canonical_bid_cards, check_bid
@@ -45,15 +68,36 @@ from engine.shengji.order import TrumpContext, trump_context
 from engine.shengji.scoring import kitty_capture, settle_deal, takeover_threshold
 from engine.shengji.throw import ThrowResult, check_throw, penalty
 from engine.shengji.trick import trick_winner, winning_is_trump
+from engine.views import ShengjiBidEntry, ShengjiPublicView, ShengjiSeatView, ShengjiTrickSummary
 
 PLAYER_VERBS = ("bid", "pass_bid", "bury", "overturn", "pass_overturn", "play", "choose")
 SYS_VERBS = ("deal", "close_bidding", "next_deal", "time_up", "resume", "forfeit_deal", "reverse_charge")
+CARD_VERBS = ("bid", "bury", "overturn", "play")
 DEAL_PHASES = ("bury", "late", "rebury", "play", "choose")
+CLOCKS = ("lead_clock", "follow_clock", "kitty_clock")
+
+
+class Move(NamedTuple):
+    """An action already read: what ``ShengjiMatch.apply_move`` takes (``apply`` reads the text into one).
+
+    ``seat`` None for the table's own steps (``sys``); ``cards`` for bid / bury / overturn / play;
+    ``arg`` the raw argument of the other verbs (``choose pair``, ``sys forfeit_deal 2``)."""
+
+    seat: int | None
+    verb: str
+    cards: tuple[Card, ...] = ()
+    arg: str = ""
+
+    def text(self) -> str:
+        """The action text of this move (``apply`` accepts it; the log holds its canonical form)."""
+        who = "sys" if self.seat is None else str(self.seat)
+        rest = cards_text(self.cards) if self.cards else self.arg
+        return f"{who} {self.verb} {rest}" if rest else f"{who} {self.verb}"
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _parse(action: str) -> tuple[int | None, str, tuple[Card, ...], str]:
-    """``(seat or None for sys, verb, cards, raw argument)`` of an action text."""
+def _parse(action: str) -> Move:
+    """The :class:`Move` of an action text (RuleError when it is not one)."""
     parts = action.strip().split(None, 2)
     if len(parts) < 2:
         raise RuleError("bad_action", "Not an action: {action}", action=action)
@@ -62,15 +106,15 @@ def _parse(action: str) -> tuple[int | None, str, tuple[Card, ...], str]:
     if who == "sys":
         if verb not in SYS_VERBS:
             raise RuleError("bad_action", "Not an action: {action}", action=action)
-        return None, verb, (), arg
+        return Move(None, verb, (), arg)
     if who not in ("0", "1", "2", "3") or verb not in PLAYER_VERBS:
         raise RuleError("bad_action", "Not an action: {action}", action=action)
     cards: tuple[Card, ...] = ()
-    if verb in ("bid", "bury", "overturn", "play"):
+    if verb in CARD_VERBS:
         cards = tuple(parse_cards(arg))
         if not cards:
             raise RuleError("no_cards", "Name the cards to show or play")
-    return int(who), verb, cards, arg
+    return Move(int(who), verb, cards, arg)
 
 
 def _side(seat: int) -> int:
@@ -107,9 +151,9 @@ class ShengjiMatch:
         self.deals_played = 0
         self.time_up = False
         self.paused_reason: str | None = None
-        self._result: dict[str, Any] | None = None
-        self.history: list[dict[str, Any]] = []  # one summary per finished deal
-        self.penalties: list[dict[str, Any]] = []  # every charge of the match (D9)
+        self._result: MatchResult | None = None
+        self.history: list[ShengjiDealSummary] = []  # one summary per finished deal
+        self.penalties: list[Charge] = []  # every charge of the match (D9)
         self._start_deal()
 
     # ------------------------------------------------------------------ deal set-up
@@ -123,7 +167,7 @@ class ShengjiMatch:
         self.hands: list[list[Card]] = [[], [], [], []]
         self.kitty: list[Card] = self.deck[dealmod.DRAWS:]
         self.bid: Bid | None = None
-        self.bids: list[dict[str, Any]] = []
+        self.bids: list[ShengjiBidEntry] = []
         self.first_declarer: int | None = None
         self.own_level_dealer: int | None = None
         self.overturned = False
@@ -140,22 +184,23 @@ class ShengjiMatch:
         self.ctx: TrumpContext | None = None
         self.leader: int | None = None
         self.trick: list[tuple[int, tuple[Card, ...]]] = []
+        self.trick_texts: list[str] = []  # the canonical text of each play in ``trick``
         self.lead: Lead | None = None
-        self.tricks: list[dict[str, Any]] = []
+        self.tricks: list[ShengjiTrickSummary] = []
         self.defender_points = 0
-        self.charges: list[dict[str, Any]] = []
+        self.charges: list[Charge] = []
         self.capture = 0
         self.capture_multiplier = 0
         self.pending_choice: dict[str, Any] | None = None
-        self.deal_result: dict[str, Any] | None = None
+        self.deal_result: ShengjiDealSummary | None = None
 
     # ------------------------------------------------------------------ protocol
     @property
     def finished(self) -> bool:
         return self._result is not None
 
-    def result(self) -> dict[str, Any] | None:
-        return None if self._result is None else dict(self._result)
+    def result(self) -> MatchResult | None:
+        return None if self._result is None else self._result.copy()
 
     @property
     def dealer_side(self) -> int | None:
@@ -165,9 +210,18 @@ class ShengjiMatch:
         """Apply one action text; RuleError (state unchanged) when not allowed.
 
         Every handler validates completely before it changes anything."""
+        return self.apply_move(_parse(action))
+
+    def apply_move(self, move: Move) -> list[Event]:
+        """Apply an action already read (a :class:`Move`: the computer players and benchmarks build them
+        without text); exactly what ``apply`` does with its text, the log included."""
         if self._result is not None:
             raise RuleError("match_over", "The match is over")
-        seat, verb, cards, arg = _parse(action)
+        seat, verb, cards, arg = move
+        if seat is not None and seat not in (0, 1, 2, 3):
+            raise RuleError("bad_action", "Not an action: {action}", action=f"{seat} {verb}")
+        if verb in CARD_VERBS and (not cards or min(cards) < 0 or max(cards) >= NUM_KINDS):
+            raise RuleError("no_cards", "Name the cards to show or play")
         if seat is None:
             events, text = self._apply_sys(verb, arg)
         else:
@@ -236,15 +290,25 @@ class ShengjiMatch:
             return f"{seat} choose {self.pending_choice['default']}"
         raise RuleError("not_your_turn", "It is not your turn")
 
+    def timeout_action(self, seat: int) -> str:
+        return timeout_action(self, seat)
+
+    def clock_seconds(self, clock: str | None) -> int:
+        return int(getattr(self.options, clock)) if clock in CLOCKS else 0
+
+    def readings_for(self, seat: int, cards: Sequence[Card]) -> list[Reading]:
+        """Shengji reads a play one way only: never a choice of readings."""
+        return []
+
     def ai_action(self, seat: int, rng: random.Random) -> str | None:
         from engine.shengji.ai import choose_action
         return choose_action(self, seat, rng)
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
+    def seat_view(self, seat: int) -> ShengjiSeatView:
         from engine.shengji.views import seat_view
         return seat_view(self, seat)
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> ShengjiPublicView:
         from engine.shengji.views import public_view
         return public_view(self)
 
@@ -310,12 +374,14 @@ class ShengjiMatch:
             self.deal_no += 1
             self.redeal_no = 0
             self._start_deal()
-            return [Event("deal_start", {"deal": self.deal_no, "dealer": self.dealer})], "sys next_deal"
+            started: DealStarted = {"deal_no": self.deal_no, "levels": list(self.levels), "dealer": self.dealer}
+            return [Event(DEAL_STARTED, dict(started))], "sys next_deal"
         if verb == "time_up":
             if self.time_up:
                 raise RuleError("time_already_up", "The match time is already up")
             self.time_up = True
-            events = [Event("time_up", {})]
+            up: TimeUp = {"deal_no": self.deal_no}
+            events = [Event(TIME_UP, dict(up))]
             if ph in ("deal_over", "paused"):
                 events += self._end_match("time_up")
             elif not self.options.time_up_finishes_deal:
@@ -358,10 +424,11 @@ class ShengjiMatch:
         Its charges stay recorded in ``penalties`` (marked ``abandoned``) but change no level."""
         for c in self.charges:
             c["abandoned"] = True
-        events = [Event("deal_abandoned", {"deal": self.deal_no, "phase": self.phase,
-                                           "charges": [dict(c) for c in self.charges]})]
+        abandoned: DealAbandoned = {"deal_no": self.deal_no, "phase": self.phase,
+                                    "charges": [c.copy() for c in self.charges]}
+        events = [Event(DEAL_ABANDONED, dict(abandoned))]
         self.pending_choice = None
-        self.trick = []
+        self.trick, self.trick_texts = [], []
         return events + self._end_match("time_up", abandoned_deal=self.deal_no)
 
     def _close_bidding(self) -> list[Event]:
@@ -588,7 +655,7 @@ class ShengjiMatch:
     def _start_play(self) -> list[Event]:
         self.phase = "play"
         self.leader = self.dealer
-        self.trick = []
+        self.trick, self.trick_texts = [], []
         self.lead = None
         return [Event("play_start", {"leader": self.dealer, "trump": self.trump_suit, "level": self.level})]
 
@@ -599,7 +666,8 @@ class ShengjiMatch:
         if not _holds(hand, cards):
             raise RuleError("not_in_hand", "You do not hold {card}", card=cards_text(ctx.sort_for_display(cards)))
         shown = tuple(ctx.sort_for_display(cards))
-        text = f"{seat} play {cards_text(shown)}"
+        shown_text = cards_text(shown)
+        text = f"{seat} play {shown_text}"
         events: list[Event] = []
         if not self.trick:
             lead = classify_lead(ctx, shown, self.options.throws)
@@ -615,7 +683,8 @@ class ShengjiMatch:
             check_follow(ctx, self.lead, hand, shown)
         _remove(hand, shown)
         self.trick.append((seat, shown))
-        events.append(Event("play", {"seat": seat, "cards": cards_text(shown)}))
+        self.trick_texts.append(shown_text)
+        events.append(Event("play", {"seat": seat, "cards": shown_text}))
         if len(self.trick) == 4:
             events += self._finish_trick()
         return events, text
@@ -662,9 +731,11 @@ class ShengjiMatch:
         unit_lead = classify_lead(ctx, cards, True)
         self.lead = unit_lead
         shown = tuple(ctx.sort_for_display(cards))
+        shown_text = cards_text(shown)
         _remove(self.hands[seat], shown)
         self.trick.append((seat, shown))
-        return [Event("play", {"seat": seat, "cards": cards_text(shown), "forced": True})]
+        self.trick_texts.append(shown_text)
+        return [Event("play", {"seat": seat, "cards": shown_text, "forced": True})]
 
     def _choose(self, seat: int, what: str) -> list[Event]:
         pc = self.pending_choice
@@ -681,7 +752,7 @@ class ShengjiMatch:
         """D9: a charge is recorded; a defender's lowers the defenders' points, a dealer side's raises them."""
         assert self.dealer is not None
         signed = pen if _side(seat) == _side(self.dealer) else -pen
-        entry = {"deal": self.deal_no, "seat": seat, "points": pen, "signed": signed, "reason": reason,
+        entry: Charge = {"deal_no": self.deal_no, "seat": seat, "points": pen, "signed": signed, "reason": reason,
                  "cards": detail}
         self.charges.append(entry)
         self.penalties.append(entry)
@@ -696,7 +767,8 @@ class ShengjiMatch:
         defenders = _side(winner) != _side(self.dealer)
         if defenders:
             self.defender_points += pts
-        self.tricks.append({"leader": self.trick[0][0], "plays": [[s, cards_text(c)] for s, c in self.trick],
+        self.tricks.append({"leader": self.trick[0][0],
+                            "plays": [[s, t] for (s, _), t in zip(self.trick, self.trick_texts, strict=True)],
                             "winner": winner, "points": pts})
         events = [Event("trick", {"winner": winner, "points": pts, "defenders": defenders})]
         last = not self.hands[winner]
@@ -711,7 +783,7 @@ class ShengjiMatch:
                 events.append(Event("kitty_capture", {"points": cap, "multiplier": mult, "kitty_points": kp}))
             return events + self._end_deal(None)
         self.leader = winner
-        self.trick = []
+        self.trick, self.trick_texts = [], []
         self.lead = None
         return events
 
@@ -738,8 +810,8 @@ class ShengjiMatch:
         old_dealer = self.dealer
         before = (self.levels[0], self.levels[1])
         st = settle_deal(self.options.level_table, before, self.dealer, points)
-        summary = {
-            "deal": self.deal_no, "dealer": self.dealer, "level": self.level, "trump": self.trump_suit,
+        summary: ShengjiDealSummary = {
+            "deal_no": self.deal_no, "dealer": self.dealer, "level": self.level, "trump": self.trump_suit,
             "levels_before": list(before), "levels_after": list(st.levels), "points": points,
             "trick_points": self.defender_points, "capture": self.capture,
             "capture_multiplier": self.capture_multiplier, "charges": list(self.charges),
@@ -767,8 +839,8 @@ class ShengjiMatch:
 
     def _end_match(self, reason: str, winner: int | None = None,
                    abandoned_deal: int | None = None) -> list[Event]:
-        res: dict[str, Any] = {"reason": reason, "levels": list(self.levels), "deals": self.deals_played,
-                               "tie_break": None}
+        res: MatchResult = {"winner": 0, "reason": reason, "levels": list(self.levels), "deals": self.deals_played,
+                            "tie_break": None}
         if abandoned_deal is not None:
             res["abandoned_deal"] = abandoned_deal
         if winner is None:

@@ -8,10 +8,18 @@ deals' summaries.  Both are JSON-able.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.cards import Card, card_text, cards_text
 from engine.shengji.order import TrumpContext, trump_context
+from engine.views import (
+    ShengjiPlayView,
+    ShengjiPublicView,
+    ShengjiSeatView,
+    ShengjiTable,
+    ShengjiTrickSummary,
+    TurnView,
+)
 
 if TYPE_CHECKING:
     from engine.shengji.match import ShengjiMatch
@@ -31,13 +39,14 @@ def _texts(cards: list[Card]) -> list[str]:
     return [card_text(c) for c in cards]
 
 
-def table(m: ShengjiMatch) -> dict[str, Any]:
+def table(m: ShengjiMatch) -> ShengjiTable:
     """The public table: everything any seat or spectator may see."""
-    turns = [{"seat": t.seat, "kind": t.kind, "clock": t.clock, "required": t.required} for t in m.turns()]
-    trick = [{"seat": s, "cards": cards_text(c)} for s, c in m.trick]
-    last_trick = m.tricks[-1] if m.tricks else None
+    turns: list[TurnView] = [{"seat": t.seat, "kind": t.kind, "clock": t.clock, "required": t.required}
+                             for t in m.turns()]
+    trick: list[ShengjiPlayView] = [{"seat": s, "cards": cards_text(c)} for s, c in m.trick]
+    last_trick: ShengjiTrickSummary | None = m.tricks[-1] if m.tricks else None
     pc = m.pending_choice
-    out: dict[str, Any] = {
+    out: ShengjiTable = {
         "game": "shengji",
         "phase": m.phase,
         "deal": m.deal_no,
@@ -54,7 +63,7 @@ def table(m: ShengjiMatch) -> dict[str, Any]:
         "declaration": None if m.bid is None else {"seat": m.bid.seat, "cards": m.bid.text, "kind": m.bid.kind,
                                                    "trump": m.bid.suit, "level": m.bid.level,
                                                    "locked": m.bid.locked},
-        "bids": [dict(b) for b in m.bids],
+        "bids": [b.copy() for b in m.bids],
         "passed": sorted(m.passed),
         "turned_kitty": _texts(m.turned),
         "kitty_buried_by": m.burier if m.phase in ("late", "play", "choose") else None,
@@ -63,23 +72,23 @@ def table(m: ShengjiMatch) -> dict[str, Any]:
         "last_trick": last_trick,
         "tricks_played": len(m.tricks),
         "points": m.defender_points,
-        "charges": [dict(c) for c in m.charges],
+        "charges": [c.copy() for c in m.charges],
         "defenders_total": m.defenders_total() if m.dealer is not None else 0,
         "pending_choice": None if pc is None else {"thrower": pc["thrower"], "cards": pc["cards"],
                                                    "options": list(pc["options"]), "units": dict(pc["units"])},
         "turns": turns,
         "paused": m.paused_reason,
         "time_up": m.time_up,
-        "last_deal": None if not m.history else dict(m.history[-1]),
+        "last_deal": None if not m.history else m.history[-1].copy(),
         "finished": m.finished,
         "result": m.result(),
     }
     return out
 
 
-def seat_view(m: ShengjiMatch, seat: int) -> dict[str, Any]:
+def seat_view(m: ShengjiMatch, seat: int) -> ShengjiSeatView:
     ctx = display_context(m, seat)
-    view: dict[str, Any] = {
+    view: ShengjiSeatView = {
         "seat": seat,
         "hand": _texts(ctx.sort_for_display(m.hands[seat])),
         "table": table(m),
@@ -91,5 +100,5 @@ def seat_view(m: ShengjiMatch, seat: int) -> dict[str, Any]:
     return view
 
 
-def public_view(m: ShengjiMatch) -> dict[str, Any]:
+def public_view(m: ShengjiMatch) -> ShengjiPublicView:
     return {"table": table(m)}

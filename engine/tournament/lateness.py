@@ -7,7 +7,7 @@ Pure: every time is passed in (aware UTC datetimes); nothing reads a clock.
   比赛开始后10分钟未到场者即视为弃权 / 迟到十分钟以上者判负).  A check-in exactly at the
   deadline counts as present.
 * At the deadline, per table: a side is present when all its players checked in by
-  the deadline.  Both present: play; one absent: the other wins by forfeit; both
+  the table's deadline (a referee may give one table more time: each table has its own).  Both present: play; one absent: the other wins by forfeit; both
   absent: double forfeit.  A team match decides each table separately and aggregates
   them with results.team_result (a table lost by forfeit is a table lost).
 * The referee can undo a forfeit: :func:`undo` turns the decision into ``play`` (the
@@ -112,17 +112,22 @@ class LatenessDecision:
             str(data["action"]), str(data.get("undone_by", "")), str(data.get("undo_reason", "")))
 
 
-def decide(match_id: str, start: datetime, late_forfeit_minutes: int,
-           tables: Sequence[tuple[Sequence[str], Sequence[str]]],
-           checkins: Mapping[str, datetime]) -> LatenessDecision:
-    """Decide at the deadline.  ``tables``: per table (1..N) the players of side a and of side b;
-    ``checkins``: player -> check-in time (players missing never checked in)."""
-    deadline = start + timedelta(minutes=late_forfeit_minutes)
+def decide_table(table: int, deadline: datetime, players_a: Sequence[str], players_b: Sequence[str],
+                 checkins: Mapping[str, datetime], present: bool = False) -> TableDecision:
+    """One table at its own deadline: who of each side had not checked in by then.  ``present``: the
+    table is already being played (its players sat down), nobody is absent."""
+    if present:
+        return TableDecision(table, (), ())
 
     def absent(players: Sequence[str]) -> tuple[str, ...]:
         return tuple(p for p in players if p not in checkins or checkins[p] > deadline)
 
-    rows = tuple(TableDecision(i, absent(a), absent(b)) for i, (a, b) in enumerate(tables, start=1))
+    return TableDecision(table, absent(players_a), absent(players_b))
+
+
+def combine(match_id: str, deadline: datetime, tables: Sequence[TableDecision]) -> LatenessDecision:
+    """The match's decision from its tables' decisions (play | forfeit | double_forfeit | partial)."""
+    rows = tuple(sorted(tables, key=lambda t: t.table))
     states = {t.absent for t in rows}
     if states == {None}:
         action = "play"
@@ -133,6 +138,17 @@ def decide(match_id: str, start: datetime, late_forfeit_minutes: int,
     else:
         action = "forfeit"
     return LatenessDecision(match_id, deadline, rows, action)
+
+
+def decide(match_id: str, start: datetime, late_forfeit_minutes: int,
+           tables: Sequence[tuple[Sequence[str], Sequence[str]]],
+           checkins: Mapping[str, datetime]) -> LatenessDecision:
+    """Decide at the deadline.  ``tables``: per table (1..N) the players of side a and of side b;
+    ``checkins``: player -> check-in time (players missing never checked in).  Every table has the
+    same deadline here; a table given more time is decided on its own with :func:`decide_table`."""
+    deadline = start + timedelta(minutes=late_forfeit_minutes)
+    rows = [decide_table(i, deadline, a, b, checkins) for i, (a, b) in enumerate(tables, start=1)]
+    return combine(match_id, deadline, rows)
 
 
 def undo(decision: LatenessDecision, referee: str, reason: str) -> LatenessDecision:

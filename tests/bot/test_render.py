@@ -97,7 +97,7 @@ def test_selected_cards_are_marked():
 
 
 def test_shengji_summary_says_who_keeps_or_takes_the_deal():
-    base = {"deal": 1, "dealer": 0, "points": 85, "steps": 0, "levels_before": [2, 2], "levels_after": [2, 2],
+    base = {"deal_no": 1, "dealer": 0, "points": 85, "steps": 0, "levels_before": [2, 2], "levels_after": [2, 2],
             "next_dealer": 1, "kitty": "♠5 BJ", "capture": 0}
     take = render.shengji_summary("zh", dict(base, winner="defenders"), NAMES)
     assert "东西 上台" in take and "底牌: ♠5 大王" in take and "东 李四 坐庄" in take
@@ -114,7 +114,7 @@ def test_shengji_summary_announces_a_defenders_takeover_from_the_engine_summary(
     The engine's deal_over gives ``winner`` as a side number and ``winner_role`` as the role."""
     from engine.game import Event
 
-    d = {"deal": 2, "dealer": 0, "points": 95, "steps": 0, "levels_before": [3, 2], "levels_after": [3, 2],
+    d = {"deal_no": 2, "dealer": 0, "points": 95, "steps": 0, "levels_before": [3, 2], "levels_after": [3, 2],
          "next_dealer": 1, "kitty": "♠5", "capture": 0, "winner": 1, "winner_role": "defenders"}
     zh = render.announcement("zh", "shengji", Event("deal_over", d), NAMES)
     assert "东西 上台" in zh and "保庄" not in zh
@@ -166,7 +166,7 @@ def test_time_up_without_finishing_the_deal_announces_the_abandoned_deal():
     en = render.announcement("en", "guandan", Event("time_up", {"deal_no": 3}), NAMES, stop)
     assert "打完本副" not in zh and "last" not in en and "⏰" in zh
     assert "打完本副" in render.announcement("zh", "shengji", Event("time_up", {}), NAMES, {})
-    assert "deal 4 stops" in render.announcement("en", "shengji", Event("deal_abandoned", {"deal": 4}), NAMES, stop)
+    assert "deal 4 stops" in render.announcement("en", "shengji", Event("deal_abandoned", {"deal_no": 4}), NAMES, stop)
     assert "第 2 副" in render.announcement("zh", "guandan", Event("deal_abandoned", {"deal_no": 2}), NAMES, stop)
 
 

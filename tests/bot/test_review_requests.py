@@ -12,7 +12,7 @@ import pytest
 from bot.review_requests import review_request
 from engine.rng import rng_for
 from storage import service
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.db import open_database
 
 GROUP = -4242

@@ -3,7 +3,7 @@
 * ``harness``: simulator (rate_scale 20) + four players who have started the bot + a group, bot running.
 * ``harness_factory``: ``async with harness_factory(rate_scale=..., players_started=..., **settings) as h``.
 
-Both skip the test with a clear reason while ``bot.app`` cannot be imported.
+``bot.app`` is imported at collection: a broken import fails the end-to-end suite, never skips it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import bot.app  # noqa: F401  (a broken bot.app must fail the suite loudly, not skip it)
 from tests.e2e.harness import E2EHarness, HarnessFactory, e2e_harness
 
 
@@ -24,23 +25,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
 
 
-def _require_bot_app() -> None:
-    try:
-        import bot.app  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"bot.app cannot be imported yet ({exc}); the end-to-end tests need the real bot Application")
-
-
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[E2EHarness]:
-    _require_bot_app()
     async with e2e_harness(tmp_path) as h:
         yield h
 
 
 @pytest.fixture
 def harness_factory(tmp_path: Path) -> HarnessFactory:
-    _require_bot_app()
     counter = iter(range(1_000_000))
 
     def factory(**kwargs: Any) -> Any:

@@ -170,7 +170,8 @@ async def test_a_failing_handler_is_logged_and_the_scheduler_carries_on(db: Data
     assert "boom" in caplog.text
     assert len(rec.fired) == 1
     row = await sched.get(db, bad)
-    assert row is not None and row.status == "fired"
+    assert row is not None and row.status == "failed"
+    assert await sched.run_due() == 0  # not again in this process: it would fail the same way
     await sched.shutdown()
 
 
@@ -263,3 +264,63 @@ async def test_a_handler_cut_short_by_shutdown_fires_again_after_the_restart(tar
     await rec.wait()
     assert [(d.id, d.payload) for d in rec.fired] == [(deadline_id, {"version": 4})]
     await second.shutdown()
+
+
+async def test_a_failed_handler_runs_again_after_a_restart_until_it_completes(target: Target) -> None:
+    """Issue 10: a deadline whose handler failed is not lost: the next start runs it again."""
+    db = await target.open()
+    calls: list[int] = []
+
+    async def flaky(deadline: DeadlineData) -> None:
+        calls.append(deadline.id)
+        if len(calls) == 1:
+            raise RuntimeError("database went away")
+
+    first = DeadlineScheduler(ManualClock(), poll_interval=None)
+    first.register("t_draw", flaky)
+    await first.start(db)
+    deadline_id = await first.schedule_in(db, "t_draw", "t:1", 1, {"tid": 1})
+    first.clock.advance(2)  # type: ignore[attr-defined]
+    assert await first.run_due() == 1
+    assert (await first.get(db, deadline_id)).status == "failed"  # type: ignore[union-attr]
+    await first.shutdown()
+    await db.dispose()
+
+    db = await target.open()
+    second = DeadlineScheduler(ManualClock(), poll_interval=None)
+    second.register("t_draw", flaky)
+    await second.start(db)
+    second.clock.advance(2)  # type: ignore[attr-defined]
+    assert await second.run_due() == 1
+    assert calls == [deadline_id, deadline_id]
+    assert (await second.get(db, deadline_id)).status == "fired"  # type: ignore[union-attr]
+    await second.shutdown()
+    await db.dispose()
+    third = await target.open()  # a third start finds nothing left to do
+    again = DeadlineScheduler(ManualClock(), poll_interval=None)
+    again.register("t_draw", flaky)
+    await again.start(third)
+    assert await again.run_due() == 0 and calls == [deadline_id, deadline_id]
+    await again.shutdown()
+
+
+async def test_a_deadline_claimed_by_a_process_that_died_runs_again_at_start(target: Target) -> None:
+    """The process died inside the handler (no shutdown): the row was left claimed; the restart takes it back."""
+    from sqlalchemy import update
+
+    from storage.models import Deadline
+
+    db = await target.open()
+    sched = DeadlineScheduler(ManualClock(), poll_interval=None)
+    deadline_id = await sched.schedule(db, "t_late", "tm:1", sched.now() - timedelta(seconds=5), {"key": "R1-M1"})
+    async with db.session() as s:  # what a claim leaves behind when the process is killed mid-handler
+        await s.execute(update(Deadline).where(Deadline.id == deadline_id).values(status="running",
+                                                                                  fired_at=sched.now()))
+        await s.commit()
+    rec = Recorder()
+    sched.register("t_late", rec)
+    await sched.start(db)
+    assert await sched.run_due() == 1
+    assert [(d.id, d.payload) for d in rec.fired] == [(deadline_id, {"key": "R1-M1"})]
+    assert (await sched.get(db, deadline_id)).status == "fired"  # type: ignore[union-attr]
+    await sched.shutdown()

@@ -9,6 +9,7 @@ import itertools
 import os
 import random
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -75,9 +76,10 @@ class Target:
 class CountingGame:
     """Seats 0..3 in turn add 1..3 to a total; the seat that brings it to ``target`` wins for its side.
 
-    With option ``deal_every=N`` every N moves make a "deal" (``deal_start`` / ``deal_over`` events).
+    With option ``deal_every=N`` every N moves make a "deal" (``deal_started`` / ``deal_over`` events).
     Action texts: ``"<seat> add <n>"`` (``"2 add 03"`` is stored as ``"2 add 3"``), ``"sys note"``
-    (always allowed, changes nothing but the log).  Each seat has a private "secret" in its view.
+    (always allowed, changes nothing but the log), ``"sys spoil"`` (refused, but adds 100 to the total
+    first: a buggy refusal).  Each seat has a private "secret" in its view.
     """
 
     game = "counting"
@@ -101,6 +103,9 @@ class CountingGame:
         if parts == ["sys", "note"]:
             self.log.append("sys note")
             return [Event("note")]
+        if parts == ["sys", "spoil"]:  # a refusal that breaks the engine's promise: it changes the state
+            self.total += 100
+            raise RuleError("spoiled", "Refused after changing the total")
         if len(parts) != 3 or parts[1] != "add" or not parts[0].isdigit() or not parts[2].isdigit():
             raise RuleError("bad_action", "Cannot read {action}", action=action)
         if self.winner is not None:
@@ -114,11 +119,11 @@ class CountingGame:
         moves = sum(1 for a in self.log if a != "sys note")
         events = []
         if every and moves and moves % every == 0:
-            events.append(Event("deal_start", {"deal": moves // every + 1}))
+            events.append(Event("deal_started", {"deal_no": moves // every + 1}))
         self.total += amount
         events.append(Event("added", {"seat": seat, "amount": amount, "total": self.total}))
         if every and (moves + 1) % every == 0:
-            events.append(Event("deal_over", {"deal": (moves + 1) // every, "total": self.total}))
+            events.append(Event("deal_over", {"deal_no": (moves + 1) // every, "total": self.total}))
         if self.total >= self.target:
             self.winner = seat % 2
             events.append(Event("won", {"side": self.winner}))
@@ -134,6 +139,27 @@ class CountingGame:
 
     def auto_action(self, seat: int) -> str:
         return f"{seat} add 1"
+
+    def timeout_action(self, seat: int) -> str:
+        return self.auto_action(seat)
+
+    def clock_seconds(self, clock: str | None) -> int:
+        return int(self.options.get(clock, 0)) if clock else 0
+
+    def readings_for(self, seat: int, cards: Sequence[int]) -> list[Any]:
+        return []
+
+    @property
+    def deal_no(self) -> int:
+        every = int(self.options.get("deal_every", 0))
+        moves = sum(1 for a in self.log if a != "sys note")
+        return moves // every + 1 if every else 1
+
+    redeal_no = 0
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        return []
 
     def ai_action(self, seat: int, rng: random.Random) -> str | None:
         return f"{seat} add {rng.randint(1, 3)}" if seat == self.turn and self.winner is None else None

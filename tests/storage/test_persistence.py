@@ -181,8 +181,8 @@ async def test_deal_rows_follow_the_engine_deal_events(db: Database, counting_ga
             await service.apply_action(db, match_id, "sys note")
     deals = await service.get_deals(db, match_id)
     assert [(d.deal_no, d.first_seq, d.last_seq, d.summary_json, d.finished_at is not None) for d in deals] == [
-        (1, 1, 4, {"deal": 1, "total": 3}, True),
-        (2, 5, 7, {"deal": 2, "total": 6}, True),
+        (1, 1, 4, {"deal_no": 1, "total": 3}, True),
+        (2, 5, 7, {"deal_no": 2, "total": 6}, True),
         (3, 8, None, None, False),
     ]
     end_of_deal_1 = await service.state_after(db, match_id, deals[0].last_seq or 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from engine.errors import OptionError, RuleError
 from storage import service
@@ -296,3 +296,63 @@ async def test_three_processes_pressing_every_turn_apply_each_turn_once(target: 
     assert [r.seq for r in await service.action_log(dbs[0], match_id)] == list(range(1, 11))
     for db in dbs:
         assert await service.replay_check(db, match_id)
+
+
+async def test_a_refusal_that_changed_the_engine_state_does_not_leak(db: Database, counting_game: type) -> None:
+    """The cache never trusts a refused engine object: the next load replays the stored log."""
+    match_id = await counting_match(db)
+    await service.apply_action(db, match_id, "0 add 2")
+    before, _ = await service.load_match(db, match_id)
+    with pytest.raises(RuleError) as caught:
+        await service.apply_action(db, match_id, "sys spoil")
+    assert caught.value.code == "spoiled"
+    after, version = await service.load_match(db, match_id)
+    assert after is not before  # the refused object is not reused
+    assert version == 1 and after.public_view()["total"] == 2
+    result = await service.apply_action(db, match_id, "1 add 3")
+    assert result.match.public_view()["total"] == 5
+    assert await service.replay_check(db, match_id)
+
+
+async def test_an_ordinary_refusal_leaves_the_next_action_working(db: Database, counting_game: type) -> None:
+    match_id = await counting_match(db)
+    with pytest.raises(RuleError):
+        await service.apply_action(db, match_id, "2 add 1")
+    result = await service.apply_action(db, match_id, "0 add 1", expected_version=0)
+    assert result.version == 1 and result.match.public_view()["total"] == 1
+
+
+async def test_events_stored_with_old_names_read_back_in_the_current_vocabulary(db: Database,
+                                                                               counting_game: type) -> None:
+    """A duplicate press answers with the stored events: ones stored before rules version 2 are renamed."""
+    match_id = await counting_match(db)
+    await service.apply_action(db, match_id, "0 add 1", dedupe_key="cb:old")
+    async with db.session() as s:
+        record = (await s.execute(select(ActionRecord).where(ActionRecord.match_id == match_id))).scalars().one()
+        record.events_json = [{"kind": "deal_start", "data": {"deal": 2, "dealer": 1}},
+                              {"kind": "deal_abandoned", "data": {"deal": 2, "phase": "play"}}]
+        await s.commit()
+    again = await service.apply_action(db, match_id, "0 add 1", dedupe_key="cb:old")
+    assert again.duplicate
+    assert [(e.kind, e.data) for e in again.events] == [("deal_started", {"deal_no": 2, "dealer": 1}),
+                                                         ("deal_abandoned", {"deal_no": 2, "phase": "play"})]
+
+
+async def test_each_match_records_its_rules_version_and_a_newer_one_is_refused_clearly(
+        db: Database, counting_game: type) -> None:
+    from engine.game import RULES_VERSION
+
+    match_id = await counting_match(db)
+    await service.apply_action(db, match_id, "0 add 1")
+    row = await service.get_match_row(db, match_id)
+    assert row is not None and row.rules_version == RULES_VERSION
+    async with db.session() as s:
+        await s.execute(update(Match).where(Match.id == match_id).values(rules_version=RULES_VERSION + 1))
+        await s.commit()
+    db.match_cache.clear()  # as after a restart (or in another process)
+    with pytest.raises(service.ReplayError) as caught:
+        await service.load_match(db, match_id)
+    assert f"rules version {RULES_VERSION + 1} is not supported (newer than this engine" in str(caught.value)
+    with pytest.raises(service.ReplayError):
+        await service.apply_action(db, match_id, "1 add 1")
+    assert await stored_actions(db, match_id) == ["0 add 1"]

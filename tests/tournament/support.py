@@ -21,7 +21,7 @@ from sqlalchemy import update
 from engine.game import Event
 from scheduler.clock import ManualClock
 from storage import service
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.models import Match
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID, E2EHarness, e2e_harness
 
@@ -99,6 +99,17 @@ async def settle(h: E2EHarness) -> None:
     await h.settle(quiet=0.15)
 
 
+async def eventually(check: Any, timeout: float = 15.0) -> Any:
+    """Await ``check()`` until it returns something true (a handler may still be at work); return it."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        got = await check()
+        if got or loop.time() > end:
+            return got
+        await asyncio.sleep(0.05)
+
+
 async def say(h: E2EHarness, user_id: int, chat_id: int, text: str, expect: str | None = None) -> Any:
     """``user_id`` writes ``text``; waits for the bot's next message in ``chat_id`` (containing ``expect``)."""
     before = h.sim.last_bot_message(chat_id)
@@ -118,6 +129,11 @@ async def follow(h: E2EHarness, user_id: int, url: str, expect: str | None = Non
 
 async def press(h: E2EHarness, user_id: int, chat_id: int, message: Any, text: str) -> Any:
     return await h.sim.press_and_wait(user_id, chat_id, message.message_id, text=text, timeout=15)
+
+
+def bot_link(h: E2EHarness, payload: str) -> str:
+    """The bot's deep link ``https://t.me/<bot>?start=<payload>``."""
+    return str(h.app.bot_data["tournaments"].bot_link(payload))
 
 
 def url_button(message: Any) -> str:

@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from engine.tournament import verify
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.tournament import support as S
 
@@ -154,13 +154,19 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
         assert refused.text
         await S.say(h, P[11], GROUP_ID, f"/undo_forfeit #{tid} {m1.match_key} 网络故障", "撤销了迟到判负")
         await S.settle(h)
-        m1 = await S.tournament_match(h, tid, m1.match_key)
-        assert m1.result_json is None and m1.status == "playing"
+
+        async def playing() -> object:
+            m = await S.tournament_match(h, tid, m1.match_key)
+            return m if m.status == "playing" else None
+
+        m1 = await S.eventually(playing)
+        assert m1 is not None and m1.result_json is None
 
         # both matches finish by themselves and report: side b wins match 1, side a match 2
         await S.finish_table(h, int(m1.game_tables[0]), 1, (9, 14))
         await S.finish_table(h, int(m2.game_tables[0]), 0, (14, 5))
-        assert len(S.find(h, GROUP_ID, f"🏁 {m1.match_key}")) == 1  # announced once
+        announced = S.find(h, GROUP_ID, f"（{m1.match_key}）")
+        assert len([x for x in announced if x.text.startswith("🏁 第1轮")]) == 1  # announced once, by its name
         state = await ts.engine_state(S.db(h), tid)
         winner1 = m1.side_b
         nxt = [k for k in state.ready_matches()]

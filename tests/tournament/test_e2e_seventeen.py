@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.tournament import support as S
 

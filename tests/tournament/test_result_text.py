@@ -24,9 +24,12 @@ def test_equal_levels_announce_the_tie_break(engine_result, zh, en) -> None:  # 
     assert views.result_line("en", "R1-M1", res, "孙三 / 李四", "褚明 / 卫东").endswith(en)
 
 
-def test_different_levels_show_only_the_score() -> None:
+def test_different_levels_show_only_the_score_winner_first() -> None:
+    """Issue 10: the winner is written first and so is the winner's score."""
     res = table_match_result({"winner": 1, "levels": [6, 11], "reason": "deals", "tie_break": None}, 1)
-    assert views.result_line("zh", "R1-M1", res, "甲", "乙") == "R1-M1：乙 胜 甲（6:11）"
+    assert views.result_line("zh", "R1-M1", res, "甲", "乙") == "R1-M1：乙 胜 甲（11:6）"
+    team = team_result([played_table("b", 4, 14, 1), played_table("b", 8, 10, 2)])
+    assert views.result_line("zh", "R1-M1", team, "机关队", "医学院队") == "R1-M1：医学院队 胜 机关队（2:0）"
 
 
 def test_team_match_level_on_tables_names_the_deciding_rule() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from engine.errors import RuleError
 from engine.tournament import pair_result, verify
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from storage.db import Database
 
 NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
@@ -170,8 +170,9 @@ async def test_schedule_lateness_undo_and_correction_changes_who_advances(db: Da
     assert code(exc) == "checkin_not_open"
     for p in (a1, a2, b1):
         await ts.check_in(db, tid, m.match_key, p, m.start_at - timedelta(minutes=5))
-    dec, rec = await ts.decide_lateness(db, tid, m.match_key)
-    assert dec.action == "forfeit" and rec is not None and rec.match.result_json["winner"] == "a"
+    lat = await ts.decide_lateness(db, tid, m.match_key)
+    assert lat.decision is not None and lat.decision.action == "forfeit"
+    assert lat.recorded is not None and lat.recorded.match.result_json["winner"] == "a"
     with pytest.raises(RuleError) as exc:
         await ts.undo_lateness(db, tid, m.match_key, 1003 if a1 != 1003 else 1004, "arrived")
     assert code(exc) == "not_allowed"
@@ -198,8 +199,8 @@ async def test_double_forfeit_and_conduct_disqualification(db: Database) -> None
     await ts.freeze(db, tid, b"\x01" * 32)
     await ts.hold_draw(db, tid)
     rows = await ts.schedule_ready(db, tid, NOW)
-    dec, rec = await ts.decide_lateness(db, tid, rows[0].match_key)
-    assert dec.action == "double_forfeit" and rec is not None
+    lat = await ts.decide_lateness(db, tid, rows[0].match_key)
+    assert lat.decision is not None and lat.decision.action == "double_forfeit" and lat.recorded is not None
     await ts.grant(db, tid, ORG, 1020, "referee")
     out1, rec1, _ = await ts.add_conduct(db, tid, rows[1].match_key, "a", 1020, "violation", "table talk")
     assert not out1.disqualified and rec1 is None
@@ -246,8 +247,8 @@ async def test_team_partial_lateness_forfeits_only_the_incomplete_table_and_undo
         for p in (*a, *b):
             if not (k == 2 and p == b[0]):  # one player of side b's pair 2 never comes
                 await ts.check_in(db, tid, m.match_key, p, m.start_at)
-    dec, rec = await ts.decide_lateness(db, tid, m.match_key)
-    assert dec.action == "partial" and rec is None
+    lat = await ts.decide_lateness(db, tid, m.match_key)
+    assert lat.decision is not None and lat.decision.action == "partial" and lat.recorded is None
     m = await ts.get_match(db, tid, m.match_key)
     assert list(m.table_results) == ["2"] and m.table_results["2"]["winner"] == "a"
     await ts.undo_lateness(db, tid, m.match_key, ORG, "arrived")

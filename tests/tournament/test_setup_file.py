@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from storage import tournament_service as ts
+from storage import tournaments as ts
 from tests.e2e.harness import ENGLISH_USER, ORGANISER_ID
 from tests.tournament import support as S
 

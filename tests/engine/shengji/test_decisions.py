@@ -200,7 +200,7 @@ def test_d2_off_abandoned_deal_ties_go_to_the_side_dealing_it() -> None:
     m.apply("0 play ♠A ♠Q")  # a failed throw: charged, but the deal will not count
     events = m.apply("sys time_up")
     abandoned = event(events, "deal_abandoned")
-    assert abandoned["deal"] == 1 and abandoned["charges"][0]["abandoned"] is True
+    assert abandoned["deal_no"] == 1 and abandoned["charges"][0]["abandoned"] is True
     res = m.result()
     assert res is not None and (res["levels"], res["tie_break"], res["winner"], res["deals"]) == (
         [2, 2], "dealer_side", 0, 0)

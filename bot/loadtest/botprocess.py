@@ -1,0 +1,91 @@
+"""The bot under test as a child process (``python -m bot``), and its CPU time and memory read from /proc.
+
+The bot runs in its own process so that its CPU time is its own: the simulator and the simulated people
+run in the harness process and never count as the bot's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+@dataclass(frozen=True)
+class ProcessSample:
+    cpu_seconds: float  # user + system time of the whole process (all its threads)
+    rss_mb: float  # resident memory now
+    peak_rss_mb: float  # the most resident memory so far (VmHWM)
+
+
+def sample(pid: int) -> ProcessSample:
+    """CPU time and memory of a live process (Linux /proc)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2:].split()
+    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
+    rss = peak = 0.0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1]) / 1024
+        elif line.startswith("VmHWM:"):
+            peak = int(line.split()[1]) / 1024
+    return ProcessSample(cpu_seconds=(utime + stime) / CLOCK_TICKS, rss_mb=rss, peak_rss_mb=peak)
+
+
+class BotProcess:
+    """``python -m bot`` with the given settings as environment variables; its output goes to ``log_path``."""
+
+    def __init__(self, settings: dict[str, Any], log_path: Path) -> None:
+        self.settings = settings
+        self.log_path = log_path
+        self.process: asyncio.subprocess.Process | None = None
+        self._log: Any = None
+
+    @property
+    def pid(self) -> int:
+        if self.process is None:
+            raise RuntimeError("the bot process is not running")
+        return self.process.pid
+
+    async def start(self) -> None:
+        env = dict(os.environ)
+        env.update({k: str(v) for k, v in self.settings.items()})
+        self._log = self.log_path.open("wb")
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", env=env, stdout=self._log, stderr=asyncio.subprocess.STDOUT)
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    async def stop(self, timeout: float = 20.0) -> int | None:
+        """Interrupt the bot (as Ctrl-C would: it shuts down cleanly), kill it if it does not exit in time."""
+        process = self.process
+        if process is None:
+            return None
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(process.wait(), timeout)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+        if self._log is not None:
+            self._log.close()
+        return process.returncode
+
+    def errors_logged(self) -> list[str]:
+        """Lines of the bot's log at ERROR level or with a traceback."""
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return []
+        return [line for line in text.splitlines() if " ERROR " in line or line.startswith("Traceback")]

@@ -1,0 +1,80 @@
+"""The card table as a Telegram Mini App: a page per match, served by the bot (issue 9).
+
+* ``auth``: checking (and, for local play, signing) Telegram's ``initData``;
+* ``frames``: what a page receives, from the engine's views only;
+* ``hub``: connected pages and the push of each one's frame at every new version;
+* ``bridge``: what the page needs from the running bot (applying an action like a button does);
+* ``server``: the aiohttp server (page, WebSocket, JSON state, the bot's webhook when configured);
+* ``static/``: the page itself (HTML, CSS, vanilla JavaScript; no build step, no CDN).
+
+``start_for(app)`` starts the server for a running bot Application when ``WEBAPP_PORT`` is set.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class WebAppConfigError(RuntimeError):
+    """The page's settings do not fit together (one line saying what to change)."""
+
+
+async def start_for(app: Any) -> Any | None:
+    """Start the table page's server for ``app`` (after the runtime started); None when not configured."""
+    from bot.webapp.bridge import RuntimeBridge
+    from bot.webapp.server import WebAppServer
+
+    settings = app.bot_data["settings"]
+    rt = app.bot_data["runtime"]
+    if settings.WEBAPP_PORT is None:
+        return None
+    if settings.WEBAPP_DEV and not settings.TELEGRAM_API_BASE_URL:
+        raise WebAppConfigError("WEBAPP_DEV is for local play only (the simulator); it is refused with the real "
+                                "Telegram: unset WEBAPP_DEV")
+    server = WebAppServer(RuntimeBridge(rt), bot_token=settings.TELEGRAM_BOT_TOKEN,
+                          default_lang=settings.BOT_LANGUAGE, dev=settings.WEBAPP_DEV,
+                          dev_secret=settings.WEBAPP_DEV_SECRET,
+                          max_age=settings.WEBAPP_INIT_MAX_AGE, webhook=app.bot_data.get("webhook_route"))
+    try:
+        await server.start(settings.WEBAPP_HOST, settings.WEBAPP_PORT)
+    except OSError as exc:  # the port is taken: the bot plays on in the chats, without the page
+        if app.bot_data.get("webhook_route") is not None:
+            raise
+        log.warning("the table page is not served: %s:%s: %s", settings.WEBAPP_HOST, settings.WEBAPP_PORT, exc)
+        return None
+    rt.db.version_listeners.append(server.version_listener)
+    server.hub.on_seat_closed.append(lambda match_id, user_id, seat: rt.spawn(_catch_up(rt, match_id, user_id, seat)))
+    if settings.WEBAPP_RELAY_URL:  # pages connected to other processes hear of this process's versions
+        from bot.webapp.relay import RedisRelay
+
+        server.relay = RedisRelay(server.hub, settings.WEBAPP_RELAY_URL)
+        await server.relay.start()
+    app.bot_data["webapp"] = server
+    return server
+
+
+async def _catch_up(rt: Any, match_id: int, user_id: int, seat: int) -> None:
+    """A seat's page closed: bring its chat hand message up to date (it was not edited meanwhile)."""
+    from storage import service
+
+    if rt.stopping or rt.db is None:
+        return
+    async with rt.lock(match_id):
+        row, m = await service.load_match_row(rt.db, match_id)
+        if row.status == "playing":
+            await rt.live.render_hand(row, m, seat, user_id)
+
+
+async def stop_for(app: Any) -> None:
+    server = app.bot_data.pop("webapp", None)
+    if server is None:
+        return
+    rt = app.bot_data.get("runtime")
+    if rt is not None and rt.db is not None and server.version_listener in rt.db.version_listeners:
+        rt.db.version_listeners.remove(server.version_listener)
+    if server.relay is not None:
+        await server.relay.stop()
+    await server.stop()

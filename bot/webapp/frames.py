@@ -1,0 +1,184 @@
+"""The frames a table page receives: built from the engine's views only.
+
+``state_frame`` gives everybody the same ``table`` part (the engine's ``public_view``: no hidden
+card) and, to a seated player only, a ``me`` part from that seat's ``seat_view``: the hand in the
+order the hand message shows it (``bot.views.group_hand``: Shengji trumps first, then each suit),
+the kitty for whoever buried it, and the actions the rules allow that seat now (the same buttons
+as the hand message, ``bot.render.hand_message``).  A spectator's frame has no ``me``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from bot.views import group_hand, parse_hand
+from engine.cards import card_text, cards_text, parse_card, rank_of
+from engine.errors import RuleError
+
+PHASES_WITH_HAND_LEVEL = ("dealing", "window", "blackout", "bury", "rebury", "late", "play", "choose")
+
+
+def public_part(game: str, m: Any) -> dict[str, Any]:
+    """The public table of a match (Shengji's view wraps it in ``table``)."""
+    view = m.public_view()
+    if game == "shengji":
+        return dict(view["table"])
+    return dict(view)
+
+
+def _shengji_trump_level(p: dict[str, Any], seat: int) -> tuple[int | None, int]:
+    """The trump suit and level a Shengji hand is grouped by (as the hand message does)."""
+    decl = p.get("declaration") or {}
+    level = p.get("level") or decl.get("level")
+    if level is None:
+        side = seat % 2 if p.get("dealer") is None else p["dealer"] % 2
+        level = (p.get("levels") or [2, 2])[side]
+    trump = p.get("trump") if p.get("trump") is not None else decl.get("trump")
+    return trump, int(level)
+
+
+def _hand_groups(game: str, view: dict[str, Any], p: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    hand = parse_hand(view)
+    if game == "shengji":
+        trump, level = _shengji_trump_level(p, seat)
+        groups = group_hand(game, hand, trump, level)
+    else:  # the engine's display order (jokers, level, A … 2) in runs of one rank, so pairs and bombs show
+        groups = []
+        for _label, cards in group_hand(game, hand, None, None):
+            for c in cards:
+                if groups and rank_of(groups[-1][1][-1]) == rank_of(c):
+                    groups[-1][1].append(c)
+                else:
+                    groups.append(("", [c]))
+    return [{"label": label, "cards": [card_text(c) for c in cards]} for label, cards in groups]
+
+
+def _shengji_actions(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
+    my = list(view.get("my_turns") or [])
+    phase = p.get("phase")
+    out: dict[str, Any] = {"turns": my}
+    verb = "overturn" if phase == "late" else "bid"
+    out["bids"] = [{"verb": verb, "cards": bid} for bid in view.get("legal_bids") or []]
+    out["pass_bid"] = "bid" in my and phase in ("window", "blackout")
+    out["pass_overturn"] = "overturn" in my
+    if "kitty" in my or "rebury" in my:
+        out["bury"] = len(view.get("kitty") or []) or 8
+    out["play"] = "lead" in my or "follow" in my
+    if "choose" in my:
+        out["choose"] = list((p.get("pending_choice") or {}).get("options") or [])
+    return out
+
+
+def _guandan_actions(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
+    hint = view.get("hint") or {}
+    kind = hint.get("kind")
+    out: dict[str, Any] = {"turns": [kind] if kind else []}
+    out["play"] = kind in ("lead", "play")
+    out["pass"] = bool(out["play"] and hint.get("can_pass"))
+    if kind == "tribute":
+        out["tribute"] = list(hint.get("choices") or [])
+    if kind == "return":
+        out["return"] = list(hint.get("choices") or [])
+        out["return_to"] = hint.get("to")
+    out["ask_counts"] = p.get("phase") == "play" and not p.get("counts")
+    return out
+
+
+def seat_part(game: str, m: Any, seat: int) -> dict[str, Any]:
+    """What only ``seat`` may see: its hand (grouped), its kitty, its own return, what it may do."""
+    view = m.seat_view(seat)
+    p = public_part(game, m)
+    me: dict[str, Any] = {"hand": _hand_groups(game, view, p, seat), "hand_size": len(parse_hand(view))}
+    if game == "shengji":
+        if view.get("kitty"):
+            me["kitty"] = list(view["kitty"])
+        me["actions"] = _shengji_actions(view, p)
+    else:
+        tribute = view.get("tribute") or {}
+        if tribute.get("my_return"):
+            me["my_return"] = dict(tribute["my_return"])
+        me["actions"] = _guandan_actions(view, p)
+    return me
+
+
+def readings(m: Any, seat: int, cards: list[int]) -> list[dict[str, str]]:
+    """The readings of a Guandan selection that ``seat`` may play now (several: the player chooses)."""
+    if not hasattr(m, "readings_for"):
+        return []
+    try:
+        found = list(m.readings_for(seat, cards))
+    except RuleError:
+        return []
+    level = getattr(m, "deal_level", None)
+    return [{"id": c.reading_id(), "label": c.label(level) if level is not None else c.reading_id()}
+            for c in found]
+
+
+def clock(game: str, p: dict[str, Any], options: dict[str, Any], computers: list[bool]) -> tuple[int | None, int | None]:
+    """(seat, seconds) of the move clock that runs now (a required turn of a person), else (None, None)."""
+    for turn in p.get("turns") or []:
+        if not turn.get("required", True) or not turn.get("clock") or computers[turn["seat"]]:
+            continue
+        seconds = turn.get("seconds") or options.get(turn["clock"])
+        if seconds:
+            return int(turn["seat"]), int(seconds)
+        return None, None
+    return None, None
+
+
+def state_frame(*, game: str, match_id: int, version: int, status: str, public: dict[str, Any],
+                me: dict[str, Any] | None, seat: int | None, names: list[str], computers: list[bool],
+                options: dict[str, Any], since: datetime | None, now: datetime) -> dict[str, Any]:
+    """The frame for one viewer: ``public`` (``public_part``) and, for a seat, ``me`` (``seat_part``)
+    of the same version.  ``since``: when this version was committed (the move clock started then);
+    times are epoch milliseconds."""
+    clock_seat, seconds = clock(game, public, options, computers)
+    deadline = None
+    if seconds and since is not None and status == "playing":
+        deadline = int(since.timestamp() * 1000) + seconds * 1000
+    frame: dict[str, Any] = {
+        "type": "state", "match": match_id, "version": version, "game": game, "status": status,
+        "seat": seat, "names": names, "computers": computers, "table": public,
+        "clock": {"seat": clock_seat, "seconds": seconds, "deadline": deadline} if seconds else None,
+        "now": int(now.timestamp() * 1000),
+    }
+    if seat is not None and me is not None:
+        frame["me"] = me
+    return frame
+
+
+def action_text(game: str, seat: int, me: dict[str, Any], op: str, cards: list[int], arg: str | None) -> str | None:
+    """The engine action for a page's request (None: not a known request).  The engine judges it."""
+    actions = me.get("actions") or {}
+    sel = cards_text(cards)
+    if op == "play":
+        return f"{seat} play {sel}" + (f" as {arg}" if arg else "")
+    if op == "bury":
+        return f"{seat} bury {sel}"
+    if op in ("bid", "overturn"):
+        return f"{seat} {op} {sel}"
+    if op == "pass_bid":
+        return f"{seat} {'pass_overturn' if actions.get('pass_overturn') else 'pass_bid'}"
+    if op == "pass":
+        return f"{seat} pass"
+    if op == "tribute":
+        return f"{seat} {'return' if 'return' in actions else 'tribute'} {sel}"
+    if op == "ask_counts":
+        return f"{seat} ask_counts"
+    if op == "choose" and arg:
+        return f"{seat} choose {arg}"
+    return None
+
+
+def parse_request_cards(raw: Any) -> list[int]:
+    """Card texts from a page (``["♠10", "BJ"]``); RuleError ``bad_card`` for anything else."""
+    if not isinstance(raw, list) or len(raw) > 60 or not all(isinstance(x, str) and len(x) <= 8 for x in raw):
+        raise RuleError("bad_card", "Not one card: {text}", text=str(raw)[:40])
+    out: list[int] = []
+    for text in raw:
+        try:
+            out.append(parse_card(text))
+        except RuleError:
+            raise RuleError("bad_card", "Not one card: {text}", text=text) from None
+    return out

@@ -1,0 +1,182 @@
+"""The live hub: which pages watch which match, and pushing each its own frame on every new version.
+
+``notify(match_id, version)`` (a storage version listener in this process, or a message from another
+process through ``bot.webapp.relay``) schedules one push per match; pushes of one match never run
+at the same time, and a notification that arrives during a push makes one more push after it (the
+latest state wins, nothing is skipped at the end).  A page whose socket fails is dropped quietly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from bot.webapp import frames
+from storage import service
+from storage.models import ActionRecord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One connected page: who (user id, seat or None), in which language, and how to send to it."""
+
+    user_id: int
+    match_id: int
+    seat: int | None
+    lang: str
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    sent: tuple[int, str] | None = None  # (version, status) of the last state frame sent
+
+
+class Hub:
+    def __init__(self, bridge: Any) -> None:
+        self.bridge = bridge
+        self.viewers: dict[int, set[Viewer]] = {}
+        self._dirty: set[int] = set()
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self.pushes = 0
+        self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
+        # called with (match_id, user_id, seat) when a seat's last page on this process closes
+        self.on_seat_closed: list[Callable[[int, int, int], None]] = []
+
+    # --- viewers ---------------------------------------------------------------------------
+
+    def add(self, viewer: Viewer) -> None:
+        self.viewers.setdefault(viewer.match_id, set()).add(viewer)
+
+    def remove(self, viewer: Viewer) -> None:
+        group = self.viewers.get(viewer.match_id)
+        if group is None or viewer not in group:
+            return
+        group.discard(viewer)
+        if not group:
+            self.viewers.pop(viewer.match_id, None)
+        if viewer.seat is not None and not self.watching(viewer.match_id, viewer.user_id):
+            for hook in list(self.on_seat_closed):
+                try:
+                    hook(viewer.match_id, viewer.user_id, viewer.seat)
+                except Exception:
+                    log.exception("seat-closed hook failed")
+
+    def watching(self, match_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` has the page of ``match_id`` open on this process (as a seated player)."""
+        return any(v.user_id == user_id and v.seat is not None for v in self.viewers.get(match_id, ()))
+
+    def count(self) -> int:
+        return sum(len(v) for v in self.viewers.values())
+
+    # --- notifications ---------------------------------------------------------------------
+
+    def local_version(self, match_id: int, version: int) -> None:
+        """A version committed in this process (storage's version listener)."""
+        for hook in list(self.on_local_version):
+            try:
+                hook(match_id, version)
+            except Exception:
+                log.exception("relay hook failed")
+        self.notify(match_id, version)
+
+    def notify(self, match_id: int, version: int | None = None) -> None:
+        """Match ``match_id`` has a new version: push it to its viewers (soon, once)."""
+        if match_id not in self.viewers:
+            return
+        self._dirty.add(match_id)
+        if match_id not in self._running:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            task = loop.create_task(self._drain(match_id))
+            self._running[match_id] = task
+
+    async def _drain(self, match_id: int) -> None:
+        try:
+            while match_id in self._dirty:
+                self._dirty.discard(match_id)
+                try:
+                    await self.push(match_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("push failed for match %s", match_id)
+        finally:
+            self._running.pop(match_id, None)
+
+    async def close(self) -> None:
+        for task in list(self._running.values()):
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    # --- frames ----------------------------------------------------------------------------
+
+    async def committed_at(self, match_id: int, version: int) -> datetime | None:
+        """When ``version`` was committed (the move clock of that version started then)."""
+        if version <= 0:
+            return None
+        async with self.bridge.db.session() as s:
+            when = (await s.execute(select(ActionRecord.created_at).where(
+                ActionRecord.match_id == match_id, ActionRecord.seq == version))).scalar_one_or_none()
+        if when is not None and when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        return when
+
+    async def snapshot(self, match_id: int) -> dict[str, Any]:
+        """The match's row, public part and the four seats' parts, all of one version.
+
+        Taken under the storage's match lock: the cached engine state is the live object that
+        ``apply_action`` changes in place, so it is read only while no action is being applied."""
+        db = self.bridge.db
+        async with db.match_lock(match_id):
+            row, m = await service.load_match_row(db, match_id)
+            public = frames.public_part(row.game, m)
+            seats = {seat: frames.seat_part(row.game, m, seat) for seat in range(4)}
+            since = await self.committed_at(match_id, row.version)
+        return {"row": row, "public": public, "seats": seats, "since": since, "names": {}}
+
+    async def frame_for(self, match_id: int, seat: int | None, lang: str,
+                        context: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The current frame of a match for one viewer (``context`` caches what viewers share)."""
+        ctx = context if context is not None else {}
+        if "row" not in ctx:
+            ctx.update(await self.snapshot(match_id))
+        row = ctx["row"]
+        if lang not in ctx["names"]:
+            ctx["names"][lang] = await self.bridge.names(row.table_id, lang)
+        names, computers = ctx["names"][lang]
+        return frames.state_frame(game=row.game, match_id=match_id, version=row.version, status=row.status,
+                                  public=ctx["public"], me=ctx["seats"].get(seat) if seat is not None else None,
+                                  seat=seat, names=names, computers=computers,
+                                  options=dict(row.options_json or {}), since=ctx["since"],
+                                  now=datetime.now(UTC))
+
+    async def push(self, match_id: int) -> None:
+        viewers = list(self.viewers.get(match_id, ()))
+        if not viewers:
+            return
+        context: dict[str, Any] = {}
+        for viewer in viewers:
+            frame = await self.frame_for(match_id, viewer.seat, viewer.lang, context)
+            if (frame["version"], frame["status"]) == viewer.sent:
+                continue
+            await self.send(viewer, frame)
+        self.pushes += 1
+
+    async def send(self, viewer: Viewer, frame: dict[str, Any]) -> None:
+        try:
+            await viewer.send(frame)
+        except Exception as exc:  # a closed or broken socket: that page reconnects by itself
+            log.info("dropping a page of match %s: %s", viewer.match_id, exc)
+            self.remove(viewer)
+            return
+        if frame.get("type") == "state":
+            viewer.sent = (int(frame["version"]), str(frame["status"]))

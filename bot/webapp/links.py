@@ -1,0 +1,59 @@
+"""Opening the table page from Telegram: a ``web_app`` button on the private hand message, and a link
+for spectators on the group's table message (``t.me/<bot>/<short name>?startapp=m<match>``: Telegram
+allows ``web_app`` buttons only in private chats).  Nothing is added unless ``WEBAPP_URL`` (a public
+HTTPS base) is configured; chat play is unchanged either way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+
+from bot.i18n import t
+
+MAX_BUTTONS = 100  # Telegram's limit per inline keyboard
+
+
+def page_open(runtime: Any, match_id: int, user_id: int) -> bool:
+    """Whether the seat's player has the table page open (on this process): the chat's hand message is
+    then not edited at every card (Mini App mode); it is brought up to date when the page closes."""
+    server = runtime.app.bot_data.get("webapp") if runtime.app is not None else None
+    return server is not None and server.hub.watching(match_id, user_id)
+
+
+def page_url(settings: Any, match_id: int) -> str | None:
+    base = (getattr(settings, "WEBAPP_URL", None) or "").rstrip("/")
+    if not base.startswith("https://"):
+        return None  # Telegram opens Mini Apps only from https addresses
+    return f"{base}/?m={match_id}"
+
+
+def _count(rows: Any) -> int:
+    return sum(len(row) for row in rows)
+
+
+def with_hand_button(markup: InlineKeyboardMarkup | None, settings: Any, match_id: int,
+                     lang: str) -> InlineKeyboardMarkup | None:
+    """The hand message's keyboard with an "Open the table" ``web_app`` button on top (when configured)."""
+    url = page_url(settings, match_id)
+    rows = list(markup.inline_keyboard) if markup is not None else []
+    if url is None or _count(rows) >= MAX_BUTTONS:
+        return markup
+    button = InlineKeyboardButton(t(lang, "web.open_table"), web_app=WebAppInfo(url=url))
+    return InlineKeyboardMarkup([[button], *rows])
+
+
+def with_table_button(markup: InlineKeyboardMarkup | None, settings: Any, bot_username: str | None,
+                      match_id: int, lang: str) -> InlineKeyboardMarkup | None:
+    """The group table message's keyboard with a "Watch" link to the Mini App (when configured)."""
+    short = getattr(settings, "WEBAPP_SHORT_NAME", None)
+    if not bot_username or not short or page_url(settings, match_id) is None:
+        return markup
+    rows = list(markup.inline_keyboard) if markup is not None else []
+    button = InlineKeyboardButton(t(lang, "web.watch_table"),
+                                  url=f"https://t.me/{bot_username}/{short}?startapp=m{match_id}")
+    if rows:
+        rows[-1] = [*rows[-1], button]
+    else:
+        rows = [[button]]
+    return InlineKeyboardMarkup(rows)

@@ -1,0 +1,90 @@
+"""Live updates across processes: "match N has version V" over Redis pub/sub.
+
+Each process's hub publishes the versions committed in that process and pushes the versions other
+processes announce to its own pages (``Hub.notify``); the frames themselves are always read from the
+database, so a lost or repeated message costs a push, never a wrong frame.  ``WEBAPP_RELAY_URL``
+(``redis://127.0.0.1:6379/0``) turns it on; the ``redis`` package (redis-py, the Redis project's own
+client, with asyncio support) is imported only then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "webapp:versions"
+
+
+class RedisRelay:
+    def __init__(self, hub: Any, url: str, channel: str = CHANNEL) -> None:
+        self.hub = hub
+        self.url = url
+        self.channel = channel
+        self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"  # this process: its own messages are skipped
+        self.redis: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._sends: set[asyncio.Task[Any]] = set()
+        self.received = 0
+        self.published = 0
+
+    async def start(self) -> None:
+        import redis.asyncio as aioredis
+
+        self.redis = aioredis.from_url(self.url)
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(self.channel)
+        self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
+        self.hub.on_local_version.append(self.publish)
+
+    async def stop(self) -> None:
+        if self.publish in self.hub.on_local_version:
+            self.hub.on_local_version.remove(self.publish)
+        if self._sends:
+            await asyncio.wait(list(self._sends), timeout=2)
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+        if self.redis is not None:
+            await self.redis.aclose()
+
+    def publish(self, match_id: int, version: int) -> None:
+        message = json.dumps({"o": self.origin, "m": match_id, "v": version})
+        task = asyncio.get_running_loop().create_task(self._publish(message))
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+
+    async def _publish(self, message: str) -> None:
+        try:
+            await self.redis.publish(self.channel, message)
+            self.published += 1
+        except Exception as exc:  # pages on other processes catch up at their next version
+            log.warning("relay publish failed: %s", exc)
+
+    async def _read(self, pubsub: Any) -> None:
+        while True:
+            try:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("relay read failed: %s", exc)
+                await asyncio.sleep(1.0)
+                continue
+            if message is None:
+                continue
+            try:
+                data = json.loads(message["data"])
+                if data.get("o") == self.origin:
+                    continue
+                self.received += 1
+                self.hub.notify(int(data["m"]), int(data["v"]))
+            except (ValueError, KeyError, TypeError):
+                log.info("relay: ignored %r", message.get("data"))

@@ -1,0 +1,81 @@
+"""The draw: freezing the entry list with a commitment, then drawing with the committed secret."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.tournament import Tournament as Engine
+from engine.tournament import TournamentSettings
+from storage.db import Database
+from storage.tournament_models import (
+    Tournament,
+    TournamentMatch,
+)
+from storage.tournaments.lookup import (
+    OPEN_STATUSES,
+    _active_entries,
+    _err,
+    _get,
+    _kind,
+    engine_entry,
+    settings_of,
+)
+from storage.tournaments.roles import _audit, _require
+from storage.tournaments.state import _sync_matches
+from storage.tournaments.tx import retrying
+
+
+def _engine_settings(row: Tournament) -> TournamentSettings:
+    # quotas are enforced at registration (per union group); the engine check would use one quota for all
+    return dataclasses.replace(settings_of(row), group_quota=0)
+
+
+async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
+    entries = [engine_entry(e) for e in await _active_entries(s, row.id) if e.kind == _kind(row)]
+    return Engine.create(row.name, _engine_settings(row), entries)
+
+
+@retrying
+async def freeze(db: Database, tid: int, secret: bytes, actor: int | None = None) -> dict[str, Any]:
+    """Freeze the entry list and commit to ``secret``: returns the announcement (list hash, commitment)."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        if row.state_json is not None:
+            raise _err("draw_already_held", "The draw of {name} has been held", name=row.name)
+        if actor is not None:
+            await _require(s, tid, actor, ("organiser",))
+        if row.announcement_json is not None:
+            return dict(row.announcement_json)
+        eng = await _frozen_engine(s, row)
+        ann = eng.announce(secret)
+        row.announcement_json = ann.to_dict()
+        row.secret_hex = secret.hex()
+        if row.status in OPEN_STATUSES:
+            row.status = "closed"
+        _audit(s, tid, actor, "freeze", list_hash=ann.list_hash, commitment=ann.commitment,
+               entries=len(eng.entries))
+        await s.commit()
+        return ann.to_dict()
+
+
+@retrying
+async def hold_draw(db: Database, tid: int, actor: int | None = None) -> tuple[Engine, list[TournamentMatch]]:
+    """Run the draw with the committed secret; creates the ready matches' rows (not scheduled yet)."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        if row.state_json is not None:
+            raise _err("draw_already_held", "The draw of {name} has been held", name=row.name)
+        if row.announcement_json is None or row.secret_hex is None:
+            raise _err("not_frozen", "Freeze the entry list first")
+        eng = await _frozen_engine(s, row)
+        eng.hold_draw(bytes.fromhex(row.secret_hex))
+        assert eng.draw is not None
+        row.state_json = eng.to_dict()
+        row.status = "running"
+        _audit(s, tid, actor, "draw", list_hash=eng.draw.list_hash, secret=row.secret_hex)
+        new = await _sync_matches(s, row, eng)
+        await s.commit()
+        return eng, new

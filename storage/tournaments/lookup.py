@@ -1,0 +1,230 @@
+"""Reading a tournament's rows: the tournament, its entries, matches, players, table groups, names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.errors import RuleError
+from engine.options import load_preset, options_to_dict
+from engine.tournament import Entry, TournamentSettings
+from storage.db import Database
+from storage.models import GameTable, User
+from storage.tournament_models import (
+    CheckIn,
+    TableGroupLink,
+    Tournament,
+    TournamentEntry,
+    TournamentMatch,
+    TournamentRole,
+)
+
+OPEN_STATUSES = ("registration", "closed")  # entries may still change (before the freeze)
+
+
+def _err(code: str, english: str, **params: Any) -> RuleError:
+    return RuleError(code, english, **params)
+
+
+async def _get(s: AsyncSession, tid: int) -> Tournament:
+    row = await s.get(Tournament, tid)
+    if row is None:
+        raise _err("tournament_not_found", "There is no tournament {id}", id=tid)
+    return row
+
+
+async def get_tournament(db: Database, tid: int) -> Tournament:
+    async with db.session() as s:
+        return await _get(s, tid)
+
+
+async def tournament_of_group(db: Database, chat_id: int) -> Tournament | None:
+    """The newest tournament whose tournament group or table group is this chat."""
+    async with db.session() as s:
+        row = (await s.execute(select(Tournament).where(Tournament.group_chat_id == chat_id)
+                               .order_by(Tournament.id.desc()))).scalars().first()
+        if row is not None:
+            return row
+        link = (await s.execute(select(TableGroupLink).where(TableGroupLink.chat_id == chat_id)
+                                .order_by(TableGroupLink.id.desc()))).scalars().first()
+        return None if link is None else await s.get(Tournament, link.tournament_id)
+
+
+async def tournaments_of_user(db: Database, user_id: int) -> list[Tournament]:
+    """Tournaments where the user has a role or an entry, newest first."""
+    async with db.session() as s:
+        ids = set((await s.execute(select(TournamentRole.tournament_id)
+                                   .where(TournamentRole.user_id == user_id))).scalars().all())
+        for e in (await s.execute(select(TournamentEntry))).scalars().all():
+            if user_id in [int(p) for p in e.players_json]:
+                ids.add(e.tournament_id)
+        if not ids:
+            return []
+        rows = (await s.execute(select(Tournament).where(Tournament.id.in_(ids))
+                                .order_by(Tournament.id.desc()))).scalars().all()
+        return list(rows)
+
+
+async def draft_of(db: Database, user_id: int) -> Tournament | None:
+    """The tournament ``user_id`` is setting up with the guided set-up (status ``setup``), if any."""
+    async with db.session() as s:
+        return (await s.execute(select(Tournament).where(Tournament.created_by == user_id,
+                                                         Tournament.status == "setup")
+                                .order_by(Tournament.id.desc()))).scalars().first()
+
+
+async def all_tournaments(db: Database) -> list[Tournament]:
+    async with db.session() as s:
+        return list((await s.execute(select(Tournament).order_by(Tournament.id))).scalars().all())
+
+
+async def table_groups(db: Database, tid: int) -> list[TableGroupLink]:
+    async with db.session() as s:
+        return list((await s.execute(select(TableGroupLink).where(TableGroupLink.tournament_id == tid)
+                                     .order_by(TableGroupLink.id))).scalars().all())
+
+
+def _check_group(row: Tournament, union_group: str) -> None:
+    names = [g["name"] for g in row.union_groups or []]
+    if names and union_group not in names:
+        raise _err("unknown_union_group", "There is no union group {group}; groups: {allowed}",
+                   group=union_group, allowed=", ".join(names))
+
+
+def settings_of(row: Tournament) -> TournamentSettings:
+    return TournamentSettings.from_mapping(row.settings_json)
+
+
+async def _active_entries(s: AsyncSession, tid: int) -> list[TournamentEntry]:
+    return list((await s.execute(select(TournamentEntry).where(TournamentEntry.tournament_id == tid,
+                                                               TournamentEntry.status == "active")
+                                 .order_by(TournamentEntry.id))).scalars().all())
+
+
+def _entry_of_user(entries: Sequence[TournamentEntry], user_id: int, kind: str = "pair") -> TournamentEntry | None:
+    for e in entries:
+        if e.kind == kind and user_id in [int(p) for p in e.players_json]:
+            return e
+    return None
+
+
+async def _names(s: AsyncSession, ids: Sequence[int]) -> dict[int, str]:
+    rows = (await s.execute(select(User).where(User.id.in_(list(ids))))).scalars().all()
+    got = {u.id: (u.first_name or u.username or str(u.id)) for u in rows}
+    return {i: got.get(i, str(i)) for i in ids}
+
+
+async def entries(db: Database, tid: int, kind: str | None = None, include_withdrawn: bool = False
+                  ) -> list[TournamentEntry]:
+    async with db.session() as s:
+        q = select(TournamentEntry).where(TournamentEntry.tournament_id == tid)
+        if not include_withdrawn:
+            q = q.where(TournamentEntry.status == "active")
+        if kind is not None:
+            q = q.where(TournamentEntry.kind == kind)
+        return list((await s.execute(q.order_by(TournamentEntry.id))).scalars().all())
+
+
+async def entry_of_user(db: Database, tid: int, user_id: int) -> TournamentEntry | None:
+    async with db.session() as s:
+        return _entry_of_user(await _active_entries(s, tid), user_id)
+
+
+def engine_entry(e: TournamentEntry) -> Entry:
+    return Entry(str(e.id), e.name, e.union_group, tuple(str(p) for p in e.players_json), e.seed_no)
+
+
+def _kind(row: Tournament) -> str:
+    return "team" if row.settings_json.get("entrant") == "team" else "pair"
+
+
+async def matches(db: Database, tid: int) -> list[TournamentMatch]:
+    async with db.session() as s:
+        return list((await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid)
+                                     .order_by(TournamentMatch.id))).scalars().all())
+
+
+async def get_match(db: Database, tid: int, key: str) -> TournamentMatch:
+    async with db.session() as s:
+        return await _match(s, tid, key)
+
+
+async def get_match_by_id(db: Database, row_id: int) -> TournamentMatch | None:
+    async with db.session() as s:
+        return await s.get(TournamentMatch, row_id)
+
+
+async def _match(s: AsyncSession, tid: int, key: str) -> TournamentMatch:
+    m = (await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid,
+                                                       TournamentMatch.match_key == key))).scalars().first()
+    if m is None:
+        raise _err("unknown_match", "There is no match {match}", match=key)
+    return m
+
+
+async def match_players(db: Database, m: TournamentMatch) -> list[tuple[list[int], list[int]]]:
+    """Per table (1..N): the players of side a and of side b."""
+    async with db.session() as s:
+        return await _match_players(s, m)
+
+
+async def _match_players(s: AsyncSession, m: TournamentMatch) -> list[tuple[list[int], list[int]]]:
+    a = await s.get(TournamentEntry, int(m.side_a)) if m.side_a else None
+    b = await s.get(TournamentEntry, int(m.side_b)) if m.side_b else None
+    subs = {int(k): int(v) for k, v in (m.substitutes or {}).items()}  # a referee-approved substitute sits instead
+    pa = [subs.get(int(p), int(p)) for p in a.players_json] if a else []
+    pb = [subs.get(int(p), int(p)) for p in b.players_json] if b else []
+    tables = max(len(pa), len(pb)) // 2
+    return [(pa[2 * i:2 * i + 2], pb[2 * i:2 * i + 2]) for i in range(tables)]
+
+
+async def checkins(db: Database, tid: int, key: str) -> dict[int, datetime]:
+    async with db.session() as s:
+        rows = (await s.execute(select(CheckIn).where(CheckIn.tournament_id == tid,
+                                                      CheckIn.match_key == key))).scalars().all()
+        return {r.user_id: r.at for r in rows}
+
+
+async def set_match_fields(db: Database, row_id: int, **values: Any) -> TournamentMatch:
+    async with db.session() as s:
+        m = await s.get(TournamentMatch, row_id)
+        if m is None:
+            raise _err("unknown_match", "There is no match {match}", match=row_id)
+        for k, v in values.items():
+            setattr(m, k, v)
+        await s.commit()
+        return m
+
+
+async def user_names(db: Database, ids: Sequence[int]) -> dict[int, str]:
+    async with db.session() as s:
+        return await _names(s, ids)
+
+
+async def find_user(db: Database, text: str) -> User | None:
+    """A user by ``@username``, username or numeric id."""
+    raw = text.strip().lstrip("@")
+    async with db.session() as s:
+        if raw.isdigit():
+            return await s.get(User, int(raw))
+        return (await s.execute(select(User).where(User.username == raw))).scalars().first()
+
+
+def rule_options(row: Tournament) -> dict[str, Any]:
+    """Every game option value of the tournament (preset + overrides), for its tables."""
+    preset = load_preset(row.preset_id)
+    if row.rule_overrides:
+        preset = preset.with_overrides(dict(row.rule_overrides))
+    return options_to_dict(preset.rules)
+
+
+async def active_table_of_ref(db: Database, ref: str) -> int | None:
+    """The game table (open, playing or paused) made for ``ref`` (``t<id>:<match>:<table no>``), if any."""
+    async with db.session() as s:
+        return (await s.execute(select(GameTable.id).where(GameTable.tournament_ref == ref,
+                                                           GameTable.status.in_(("open", "playing", "paused")))
+                                .order_by(GameTable.id.desc()))).scalars().first()

@@ -1,0 +1,325 @@
+"""Registration: partner invitations, pairs, teams, quotas, withdrawals and replacements."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.db import Database
+from storage.models import User, utcnow
+from storage.tournament_models import (
+    PairInvite,
+    Tournament,
+    TournamentEntry,
+    TournamentPlayer,
+    TournamentRole,
+)
+from storage.tournaments.lookup import (
+    OPEN_STATUSES,
+    _active_entries,
+    _check_group,
+    _entry_of_user,
+    _err,
+    _get,
+    _names,
+)
+from storage.tournaments.roles import _audit, _roles
+from storage.tournaments.tx import retrying, touch
+
+
+def _quota(row: Tournament, union_group: str) -> int:
+    for g in row.union_groups or []:
+        if g["name"] == union_group:
+            return int(g.get("quota", 0))
+    return int(row.settings_json.get("group_quota", 0))
+
+
+def _check_open(row: Tournament, now: datetime | None, organiser: bool = False) -> None:
+    if row.announcement_json is not None or row.status not in OPEN_STATUSES:
+        raise _err("registration_closed", "Registration is closed")
+    if organiser:
+        return
+    if row.status != "registration" or (now is not None and row.registration_deadline is not None
+                                        and now > row.registration_deadline):
+        raise _err("deadline_passed", "The registration deadline has passed")
+
+
+def check_registration_open(row: Tournament, now: datetime | None) -> None:
+    """RuleError ``registration_closed`` / ``deadline_passed`` when a player may not register now."""
+    _check_open(row, now)
+
+
+def _check_quota(row: Tournament, entries: Sequence[TournamentEntry], union_group: str, kind: str) -> None:
+    quota = _quota(row, union_group)
+    if row.settings_json.get("entrant") == "team" and kind == "pair":
+        per = int(row.settings_json.get("pairs_per_team", 1))
+        quota = quota * per if quota else 0
+    if quota and sum(1 for e in entries if e.union_group == union_group and e.kind == kind) >= quota:
+        raise _err("quota_full", "Union group {group} may enter {quota} entries", group=union_group, quota=quota)
+
+
+async def _claim_players(s: AsyncSession, tid: int, entry_id: int, players: Sequence[int]) -> None:
+    """A player is in one active pair of a tournament: the unique row refuses a second (a race included)."""
+    for uid in players:
+        s.add(TournamentPlayer(tournament_id=tid, user_id=int(uid), entry_id=entry_id))
+    try:
+        await s.flush()
+    except IntegrityError as exc:
+        raise _err("partner_already_paired", "You are already in a pair in this tournament") from exc
+
+
+async def _release_players(s: AsyncSession, entry_id: int) -> None:
+    await s.execute(delete(TournamentPlayer).where(TournamentPlayer.entry_id == entry_id))
+
+
+@retrying
+async def create_invite(db: Database, tid: int, user_id: int, union_group: str, now: datetime) -> PairInvite:
+    """The first player of a pair asks for a one-time partner link (their older open links are cancelled)."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        _check_open(row, now)
+        _check_group(row, union_group)
+        entries = await _active_entries(s, tid)
+        if _entry_of_user(entries, user_id) is not None:
+            raise _err("already_registered", "You are already registered")
+        _check_quota(row, entries, union_group, "pair")
+        for old in (await s.execute(select(PairInvite).where(PairInvite.tournament_id == tid,
+                                                             PairInvite.inviter_id == user_id,
+                                                             PairInvite.status == "open"))).scalars().all():
+            old.status = "cancelled"
+        invite = PairInvite(token=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"), tournament_id=tid,
+                            inviter_id=user_id, union_group=union_group, status="open",
+                            expires_at=now + timedelta(hours=row.invite_hours), created_at=utcnow())
+        s.add(invite)
+        await s.commit()
+        return invite
+
+
+async def get_invite(db: Database, token: str) -> PairInvite:
+    async with db.session() as s:
+        inv = (await s.execute(select(PairInvite).where(PairInvite.token == token))).scalars().first()
+        if inv is None:
+            raise _err("invite_unknown", "This invitation link is not valid")
+        return inv
+
+
+async def _used(s: AsyncSession, inv: PairInvite, user_id: int) -> None:
+    """An invitation already used: by this very player (a second press), or by someone else."""
+    mine = None if inv.entry_id is None else await s.get(TournamentEntry, inv.entry_id)
+    if mine is not None and user_id in [int(p) for p in mine.players_json]:
+        raise _err("invite_accepted_already", "You have already accepted this invitation: {pair}", pair=mine.name)
+    raise _err("invite_used", "This invitation has already been used")
+
+
+@retrying
+async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -> TournamentEntry:
+    """The partner accepts: the pair exists now.  A second press (a double tap, or a second person with
+    the same link) finds the invitation used: the invitation is taken by a conditional update, the
+    players by unique rows, the quota under the tournament's version."""
+    async with db.session() as s:
+        inv = (await s.execute(select(PairInvite).where(PairInvite.token == token))).scalars().first()
+        if inv is None:
+            raise _err("invite_unknown", "This invitation link is not valid")
+        if inv.status == "used":
+            await _used(s, inv, user_id)
+        if inv.status != "open" or now > inv.expires_at:
+            raise _err("invite_expired", "This invitation has expired")
+        if inv.inviter_id == user_id:
+            raise _err("partner_is_self", "You cannot be your own partner")
+        row = await _get(s, inv.tournament_id)
+        _check_open(row, now)
+        entries = await _active_entries(s, row.id)
+        if _entry_of_user(entries, user_id) is not None:
+            raise _err("partner_already_paired", "You are already in a pair in this tournament")
+        if _entry_of_user(entries, inv.inviter_id) is not None:
+            raise _err("invite_used", "This invitation has already been used")
+        _check_quota(row, entries, inv.union_group, "pair")
+        names = await _names(s, [inv.inviter_id, user_id])
+        entry = TournamentEntry(tournament_id=row.id, kind="pair", name=f"{names[inv.inviter_id]} / {names[user_id]}",
+                                union_group=inv.union_group, players_json=[inv.inviter_id, user_id],
+                                status="active", created_by=inv.inviter_id, created_at=utcnow())
+        taken = await s.execute(update(PairInvite).where(PairInvite.id == inv.id, PairInvite.status == "open")
+                                .values(status="used"))
+        if taken.rowcount != 1:  # type: ignore[attr-defined]  # another press took it first
+            await s.refresh(inv)
+            await _used(s, inv, user_id)
+        s.add(entry)
+        await s.flush()
+        await _claim_players(s, row.id, entry.id, [inv.inviter_id, user_id])
+        await s.execute(update(PairInvite).where(PairInvite.id == inv.id).values(entry_id=entry.id))
+        touch(row)
+        _audit(s, row.id, user_id, "pair_registered", entry=entry.id, players=[inv.inviter_id, user_id],
+               union_group=inv.union_group)
+        await s.commit()
+        return entry
+
+
+@retrying
+async def register_pair(db: Database, tid: int, actor: int, players: Sequence[int], union_group: str,
+                        now: datetime | None = None, name: str | None = None) -> TournamentEntry:
+    """An organiser (any time before the freeze) or the union group's leader (before the deadline) registers
+    a pair on the players' behalf; both players must have started the bot."""
+    if len(players) != 2:
+        raise _err("bad_arguments", "Give two players")
+    a, b = int(players[0]), int(players[1])
+    if a == b:
+        raise _err("partner_is_self", "You cannot be your own partner")
+    async with db.session() as s:
+        row = await _get(s, tid)
+        roles = (await s.execute(select(TournamentRole).where(TournamentRole.tournament_id == tid,
+                                                              TournamentRole.user_id == actor))).scalars().all()
+        organiser = any(r.role == "organiser" for r in roles)
+        leader = any(r.role == "leader" and r.union_group == union_group for r in roles)
+        if not organiser and not leader:
+            raise _err("not_allowed", "You are not allowed to do this")
+        _check_open(row, now, organiser=organiser)
+        _check_group(row, union_group)
+        for uid in (a, b):
+            user = await s.get(User, uid)
+            if user is None or not user.started_bot:
+                raise _err("partner_not_started", "{name} has not started the bot yet",
+                           name=(user.first_name if user else str(uid)))
+        entries = await _active_entries(s, tid)
+        for uid in (a, b):
+            if _entry_of_user(entries, uid) is not None:
+                raise _err("partner_already_paired", "You are already in a pair in this tournament")
+        _check_quota(row, entries, union_group, "pair")
+        names = await _names(s, [a, b])
+        entry = TournamentEntry(tournament_id=tid, kind="pair", name=name or f"{names[a]} / {names[b]}",
+                                union_group=union_group, players_json=[a, b], status="active", created_by=actor,
+                                created_at=utcnow())
+        s.add(entry)
+        await s.flush()
+        await _claim_players(s, tid, entry.id, [a, b])
+        touch(row)
+        _audit(s, tid, actor, "register_on_behalf", entry=entry.id, players=[a, b], union_group=union_group)
+        await s.commit()
+        return entry
+
+
+@retrying
+async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int], name: str,
+                    now: datetime | None = None) -> TournamentEntry:
+    """A union group leader (or an organiser) forms a team from registered pairs of one union group."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        if row.settings_json.get("entrant") != "team":
+            raise _err("not_a_team_event", "This tournament is for pairs")
+        roles = (await s.execute(select(TournamentRole).where(TournamentRole.tournament_id == tid,
+                                                              TournamentRole.user_id == leader))).scalars().all()
+        organiser = any(r.role == "organiser" for r in roles)
+        led = {r.union_group for r in roles if r.role == "leader"}
+        if not organiser and not led:
+            raise _err("not_allowed", "You are not allowed to do this")
+        _check_open(row, now, organiser=organiser)
+        per = int(row.settings_json.get("pairs_per_team", 1))
+        if len(pair_ids) != per or len(set(pair_ids)) != per:
+            raise _err("wrong_team_size", "Entry {entry} has {count} players; it needs {size}", entry=name,
+                       count=2 * len(set(pair_ids)), size=2 * per)
+        entries = await _active_entries(s, tid)
+        by_id = {e.id: e for e in entries}
+        pairs = []
+        for pid in pair_ids:
+            e = by_id.get(int(pid))
+            if e is None or e.kind != "pair":
+                raise _err("unknown_entry", "There is no entry {id}", id=pid)
+            if e.team_id is not None:
+                raise _err("pair_in_team", "Pair {entry} is already in a team", entry=e.name)
+            pairs.append(e)
+        groups = {e.union_group for e in pairs}
+        if len(groups) != 1:
+            raise _err("mixed_union_groups", "A team's pairs come from one union group")
+        group = groups.pop()
+        if not organiser and group not in led:
+            raise _err("not_allowed", "You are not allowed to do this")
+        _check_quota(row, entries, group, "team")
+        players = [p for e in pairs for p in e.players_json]
+        team = TournamentEntry(tournament_id=tid, kind="team", name=name.strip() or group, union_group=group,
+                               players_json=players, status="active", created_by=leader, created_at=utcnow())
+        s.add(team)
+        await s.flush()
+        for e in pairs:
+            e.team_id = team.id
+        touch(row)
+        _audit(s, tid, leader, "team_formed", entry=team.id, pairs=[e.id for e in pairs], name=team.name)
+        await s.commit()
+        return team
+
+
+@retrying
+async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datetime | None = None) -> TournamentEntry:
+    """Withdraw an entry before the draw: one of its players, or an organiser."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        entry = await s.get(TournamentEntry, entry_id)
+        if entry is None or entry.tournament_id != tid or entry.status != "active":
+            raise _err("unknown_entry", "There is no entry {id}", id=entry_id)
+        organiser = "organiser" in await _roles(s, tid, actor)
+        if not organiser and actor not in [int(p) for p in entry.players_json]:
+            raise _err("not_allowed", "You are not allowed to do this")
+        _check_open(row, None, organiser=True)
+        entry.status = "withdrawn"
+        await _release_players(s, entry.id)
+        touch(row)
+        if entry.kind == "team":
+            for p in (await s.execute(select(TournamentEntry).where(TournamentEntry.team_id == entry.id)
+                                      )).scalars().all():
+                p.team_id = None
+        if entry.team_id is not None:
+            team = await s.get(TournamentEntry, entry.team_id)
+            if team is not None and team.status == "active":
+                team.status = "withdrawn"
+        _audit(s, tid, actor, "withdraw", entry=entry.id, name=entry.name)
+        await s.commit()
+        return entry
+
+
+@retrying
+async def replace_player(db: Database, tid: int, entry_id: int, old: int, new: int, actor: int) -> TournamentEntry:
+    """Replace a player of an entry before the draw (an organiser, or the entry's other player)."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        entry = await s.get(TournamentEntry, entry_id)
+        if entry is None or entry.tournament_id != tid or entry.status != "active":
+            raise _err("unknown_entry", "There is no entry {id}", id=entry_id)
+        players = [int(p) for p in entry.players_json]
+        organiser = "organiser" in await _roles(s, tid, actor)
+        if not organiser and actor not in players:
+            raise _err("not_allowed", "You are not allowed to do this")
+        _check_open(row, None, organiser=True)
+        if old not in players:
+            raise _err("not_in_entry", "That player is not in entry {entry}", entry=entry.name)
+        user = await s.get(User, new)
+        if user is None or not user.started_bot:
+            raise _err("partner_not_started", "{name} has not started the bot yet", name=str(new))
+        if new == (players[1] if players[0] == old else players[0]) or _entry_of_user(
+                await _active_entries(s, tid), new) is not None:
+            raise _err("partner_already_paired", "You are already in a pair in this tournament")
+        players[players.index(old)] = new
+        entry.players_json = players
+        await s.execute(delete(TournamentPlayer).where(TournamentPlayer.entry_id == entry.id,
+                                                       TournamentPlayer.user_id == old))
+        if entry.kind == "pair":
+            await _claim_players(s, tid, entry.id, [new])
+        touch(row)
+        names = await _names(s, players)
+        entry.name = " / ".join(names[p] for p in players)
+        _audit(s, tid, actor, "replace_player", entry=entry.id, old=old, new=new)
+        await s.commit()
+        return entry
+
+
+@retrying
+async def close_registration(db: Database, tid: int, actor: int | None = None) -> Tournament:
+    async with db.session() as s:
+        row = await _get(s, tid)
+        if row.status == "registration":
+            row.status = "closed"
+            _audit(s, tid, actor, "registration_closed")
+            await s.commit()
+        return row

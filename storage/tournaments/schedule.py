@@ -1,0 +1,85 @@
+"""Scheduling matches on the table groups, and marking a match begun."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from engine.errors import RuleError
+from storage.db import Database
+from storage.tournament_models import (
+    TableGroupLink,
+    TournamentMatch,
+)
+from storage.tournaments.lookup import _err, _get, settings_of
+from storage.tournaments.state import load_engine
+from storage.tournaments.tx import retrying
+
+
+@retrying
+async def schedule_ready(db: Database, tid: int, now: datetime) -> list[TournamentMatch]:
+    """Give every unscheduled match a start time and table groups (greedy: tables free earliest, and an
+    entry never plays two matches at once).  Round 1 starts at ``first_round_at``; later matches at
+    least ``round_gap_minutes`` from now.  RuleError ``not_enough_tables`` when the pool is too small."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        settings = settings_of(row)
+        pool = [g.chat_id for g in (await s.execute(select(TableGroupLink).where(
+            TableGroupLink.tournament_id == tid).order_by(TableGroupLink.id))).scalars().all()]
+        per = settings.tables_per_match
+        if len(pool) < per:
+            raise _err("not_enough_tables", "A match needs {need} tables; the pool has {have}", need=per,
+                       have=len(pool))
+        rows = list((await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid)
+                                     .order_by(TournamentMatch.id))).scalars().all())
+        slot = timedelta(minutes=settings.match_slot_minutes)
+        earliest = now + timedelta(minutes=row.round_gap_minutes)
+        if row.first_round_at is not None and row.first_round_at > earliest or row.first_round_at is not None and not any(m.start_at for m in rows) and row.first_round_at > now:
+            earliest = row.first_round_at
+        free = dict.fromkeys(pool, earliest)
+        busy_entry: dict[str, datetime] = {}
+        for m in rows:
+            if m.start_at is not None and m.status in ("scheduled", "open", "playing"):
+                for c in m.table_chats:
+                    free[int(c)] = max(free.get(int(c), earliest), m.start_at + slot)
+                for e in (m.side_a, m.side_b):
+                    if e:
+                        busy_entry[e] = max(busy_entry.get(e, earliest), m.start_at + slot)
+        order = {c: i for i, c in enumerate(pool)}
+        todo = [m for m in rows if m.start_at is None and m.status == "scheduled"]
+        todo.sort(key=lambda m: _round_key(m.match_key))
+        for m in todo:
+            chosen = sorted(pool, key=lambda c: (free[c], order[c]))[:per]
+            start = max([free[c] for c in chosen] + [busy_entry.get(e, earliest) for e in (m.side_a, m.side_b) if e])
+            m.start_at = start
+            m.table_chats = sorted(chosen, key=order.__getitem__)
+            for c in chosen:
+                free[c] = start + slot
+            for e in (m.side_a, m.side_b):
+                if e:
+                    busy_entry[e] = start + slot
+        await s.commit()
+        return todo
+
+
+def _round_key(key: str) -> tuple[int, int, str]:
+    parts = key.split("-")
+    rnd = next((int(p[1:]) for p in parts if p.startswith("R") and p[1:].isdigit()), 99)
+    return (rnd, 1 if key.startswith("P") else 0, key)
+
+
+@retrying
+async def mark_started(db: Database, tid: int, key: str) -> None:
+    """The match's tables have begun: a later correction upstream then conflicts with it (bracket rules)."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        if row.state_json is None:
+            return
+        eng = load_engine(row)
+        try:
+            eng.mark_started(key)
+        except RuleError:
+            return
+        row.state_json = eng.to_dict()
+        await s.commit()

@@ -1,0 +1,77 @@
+"""A match's tables under the referee: a substitute for an absent player, more time for one table.
+
+A tournament table's seats are bound to the drawn entries' players; only a referee changes who sits
+(a substitute approved for this match, kept on the match row and in the audit log).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from storage.db import Database
+from storage.models import User
+from storage.tournament_models import TournamentMatch
+from storage.tournaments.lateness import table_deadline, table_of_player
+from storage.tournaments.lookup import _err, _get, _match, _match_players
+from storage.tournaments.roles import _audit, _require
+from storage.tournaments.tx import retrying
+
+REFEREES = ("referee", "chief_referee", "organiser")
+
+
+@retrying
+async def substitute(db: Database, tid: int, key: str, old: int, new: int, actor: int, reason: str = ""
+                     ) -> tuple[TournamentMatch, int]:
+    """A referee seats ``new`` instead of ``old`` for match ``key`` (before ``old``'s table has begun);
+    returns the match and the table number."""
+    async with db.session() as s:
+        await _get(s, tid)
+        await _require(s, tid, actor, REFEREES)
+        m = await _match(s, tid, key)
+        tables = await _match_players(s, m)
+        k = table_of_player(tables, old)
+        if k is None:
+            raise _err("not_in_match", "That player does not play in match {match}", match=key)
+        if m.status in ("finished", "void") or str(k) in m.table_results:
+            raise _err("table_begun", "Table {table} of {match} has already begun", table=k, match=key)
+        user = await s.get(User, new)
+        if user is None or not user.started_bot:
+            raise _err("partner_not_started", "{name} has not started the bot yet", name=str(new))
+        if table_of_player(tables, new) is not None:
+            raise _err("already_in_match", "That player already plays in match {match}", match=key)
+        subs = {k2: v for k2, v in (m.substitutes or {}).items() if int(v) != old}
+        original = next((int(k2) for k2, v in (m.substitutes or {}).items() if int(v) == old), old)
+        subs[str(original)] = new
+        m.substitutes = subs
+        _audit(s, tid, actor, "substitute", match=key, table=k, old=old, new=new, reason=reason)
+        await s.commit()
+        return m, k
+
+
+@retrying
+async def extend_lateness(db: Database, tid: int, key: str, table: int | None, minutes: int, actor: int,
+                          now: datetime) -> tuple[TournamentMatch, dict[int, datetime]]:
+    """A referee gives table ``table`` (None: every table not decided yet) ``minutes`` more before the
+    lateness rule applies; returns the match and each extended table's new deadline."""
+    if minutes <= 0 or minutes > 240:
+        raise _err("bad_minutes", "Send a number of minutes (a whole number from 1 to {max})", max=240)
+    async with db.session() as s:
+        row = await _get(s, tid)
+        await _require(s, tid, actor, REFEREES)
+        m = await _match(s, tid, key)
+        if m.start_at is None or m.status in ("finished", "void"):
+            raise _err("match_not_ready", "Match {match} is not ready to start", match=key)
+        count = len(await _match_players(s, m))
+        chosen = list(range(1, count + 1)) if table is None else [table]
+        if any(not 1 <= k <= count for k in chosen):
+            raise _err("unknown_table", "Match {match} has tables 1 to {count}", match=key, count=count)
+        chosen = [k for k in chosen if str(k) not in m.table_results and table_deadline(row, m, k) >= now]
+        if not chosen:
+            raise _err("lateness_decided", "The lateness of match {match} has been decided", match=key)
+        extra = dict(m.late_extra or {})
+        for k in chosen:
+            extra[str(k)] = int(extra.get(str(k), 0)) + minutes
+        m.late_extra = extra
+        _audit(s, tid, actor, "extend_lateness", match=key, tables=chosen, minutes=minutes)
+        await s.commit()
+        return m, {k: table_deadline(row, m, k) for k in chosen}

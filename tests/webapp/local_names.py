@@ -1,0 +1,1 @@
+from bot.webapp.local import GROUP as GROUP_ID  # noqa: F401

@@ -1,0 +1,198 @@
+"""The table page's WebSocket against the real bot: sign-in, live frames, actions, and bad input
+(forged or stale initData, another seat, a stale version, garbage, a connection closed mid-action):
+each refused with one clear translated answer, nothing changed, nothing crashes."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import aiohttp
+import pytest
+
+from engine.cards import parse_cards
+from storage import service
+from tests.webapp.helpers import PageClient, local_table, my_turn
+
+GUANDAN = "/newtable guandan-team deals=1 seed=3 bots=3"
+
+
+def ai_move(table, seat: int = 0) -> tuple[str, list[str], str | None]:
+    """The computer player's choice for ``seat`` now: (verb, card texts, reading)."""
+    m, _ = table.rt.db.match_cache[table.match_id][1], None
+    action = m.ai_action(seat, random.Random(7))
+    words = action.split()
+    reading = words[words.index("as") + 1] if "as" in words else None
+    cards = words[2:words.index("as")] if "as" in words else words[2:]
+    return words[1], cards, reading
+
+
+async def seated(table) -> PageClient:
+    client = await PageClient.open(table)
+    hello = await client.hello(table.init_data(), table.match_id)
+    assert hello["type"] == "hello" and hello["seat"] == 0
+    return client
+
+
+async def test_a_seat_plays_through_the_socket_and_every_page_gets_its_own_frame(tmp_path):
+    async with local_table(tmp_path, GUANDAN) as table:
+        me = await seated(table)
+        watcher = await PageClient.open(table)
+        hello = await watcher.hello(table.init_data(user_id=555, name="观众"), table.match_id)
+        assert hello["seat"] is None and hello["texts"]["web.spectating"] == "观战中"
+        frame = await me.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
+        verb, cards, reading = ai_move(table)
+        answer = await me.act("play", cards, arg=reading)
+        assert answer["ok"] is True and answer["version"] == frame["version"] + 1
+        last = (await table.actions())[frame["version"]]
+        assert last.action.startswith("0 play") and last.dedupe_key.startswith("web:")
+        # both pages receive the new version; the spectator's frames never have a hand
+        await me.until(lambda f: f.get("type") == "state" and f["version"] > frame["version"])
+        await watcher.until(lambda f: f.get("type") == "state" and f["version"] > frame["version"])
+        assert all("me" not in f for f in watcher.frames if f.get("type") == "state")
+        assert all('"me"' not in json.dumps(f) and "kitty" not in f for f in watcher.frames)
+        await me.close()
+        await watcher.close()
+
+
+@pytest.mark.parametrize("how,message", [
+    ("forged", "Telegram 登录数据的签名不对 (被改动或伪造)"),
+    ("altered", "Telegram 登录数据的签名不对 (被改动或伪造)"),
+    ("expired", "Telegram 登录数据已过期: 请重新打开牌桌"),
+    ("missing", "没有 Telegram 登录数据: 请在 Telegram 里打开牌桌"),
+])
+async def test_bad_init_data_is_refused_clearly_and_the_socket_closed(tmp_path, how, message):
+    async with local_table(tmp_path, GUANDAN) as table:
+        genuine = table.init_data()
+        init = {"forged": genuine[:-6] + "abcdef",
+                "altered": genuine.replace("1001", "1002"),
+                "expired": table.init_data(auth_date=1_600_000_000),
+                "missing": ""}[how]
+        client = await PageClient.open(table)
+        answer = await client.hello(init, table.match_id)
+        assert answer == {"type": "error", "code": "auth", "fatal": True, "message": message}
+        closing = await client.ws.receive(timeout=5)
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert client.ws.close_code == 4001
+        assert table.server.hub.count() == 0
+        await client.close()
+
+
+async def test_the_english_refusal_for_an_english_user(tmp_path):
+    async with local_table(tmp_path, GUANDAN) as table:
+        client = await PageClient.open(table)
+        answer = await client.hello(table.init_data(lang="en", auth_date=1_600_000_000), table.match_id)
+        assert answer["message"] == "The Telegram sign-in data has expired: open the table again"
+        await client.close()
+
+
+async def test_refused_actions_change_nothing(tmp_path):
+    async with local_table(tmp_path, GUANDAN) as table:
+        me = await seated(table)
+        frame = await me.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
+        before = await table.version()
+        _, cards, reading = ai_move(table)
+        # an action for another seat
+        answer = await me.act("play", cards, seat=1)
+        assert answer == {"type": "ack", "id": answer["id"], "ok": False, "error": "这不是你的座位"}
+        # a stale version: refused, and the page gets the current state again
+        answer = await me.act("play", cards, version=frame["version"] - 1, arg=reading)
+        assert answer["ok"] is False and answer["error"] == "牌局刚刚变了, 已刷新, 请再试一次"
+        refreshed = await me.until(lambda f: f.get("type") == "state")
+        assert refreshed["version"] == before
+        # a card the seat does not hold / not a card at all
+        answer = await me.act("play", ["♠99"])
+        assert answer["ok"] is False and "♠99" in answer["error"]
+        # a spectator acting
+        watcher = await PageClient.open(table)
+        await watcher.hello(table.init_data(user_id=555, name="观众"), table.match_id)
+        await watcher.until(lambda f: f.get("type") == "state")
+        answer = await watcher.act("play", cards, arg=reading)
+        assert answer["error"] == "你在观战: 只有四位玩家能出牌"
+        assert await table.version() == before
+        await me.close()
+        await watcher.close()
+
+
+async def test_garbage_frames_are_answered_and_the_connection_lives_on(tmp_path):
+    async with local_table(tmp_path, GUANDAN) as table:
+        client = await PageClient.open(table)
+        await client.send({"type": "act", "id": "x1", "op": "play", "cards": [], "version": 0})
+        assert (await client.receive())["message"] == "请先登录 (hello)"
+        for garbage in ("not json", "[1, 2]", '{"type": 5}', '{"type": "explode"}'):
+            await client.send(garbage)
+            assert (await client.receive())["message"] == "看不懂这个请求"
+        await client.ws.send_bytes(b"\x00\x01")
+        assert (await client.receive())["message"] == "看不懂这个请求"
+        await client.hello(table.init_data(), table.match_id)
+        await client.until(lambda f: f.get("type") == "state")
+        before = await table.version()
+        for bad in ({"id": "a b c"}, {"op": "explode"}, {"version": "7"}, {"cards": "♠3"}, {"arg": ["x"]}):
+            request = {"type": "act", "id": "ok1", "op": "pass", "cards": [], "version": before, **bad}
+            await client.send(request)
+            answer = await client.until(lambda f: f.get("type") == "ack")
+            assert answer["ok"] is False and answer["error"], bad
+        assert await table.version() == before
+        # an oversized frame closes that connection; the server carries on
+        await client.ws.send_str("x" * 100_000)
+        closing = await client.ws.receive(timeout=5)
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR)
+        await client.close()
+        again = await seated(table)
+        state = await again.until(lambda f: f.get("type") == "state")
+        assert state["match"] == table.match_id
+        await again.close()
+
+
+async def test_a_connection_closed_mid_action_applies_it_at_most_once(tmp_path):
+    async with local_table(tmp_path, GUANDAN) as table:
+        me = await seated(table)
+        frame = await me.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
+        _, cards, reading = ai_move(table)
+        await me.send({"type": "act", "id": "lost1", "op": "play", "cards": cards, "arg": reading,
+                       "version": frame["version"]})
+        await me.close()  # the page goes away before the answer
+        # the page comes back and sends the same request again (as the page does after a reconnect)
+        again = await seated(table)
+        await again.until(lambda f: f.get("type") == "state")
+        answer = await again.act("play", cards, version=frame["version"], rid="lost1", arg=reading)
+        assert answer["ok"] is True
+        records = [r for r in await table.actions() if r.dedupe_key == "web:1001:lost1"]
+        assert len(records) == 1 and records[0].seq == frame["version"] + 1
+        assert await service.replay_check(table.rt.db, table.match_id)
+        await again.close()
+
+
+async def test_the_json_state_endpoint(tmp_path):
+    async with local_table(tmp_path, GUANDAN) as table, aiohttp.ClientSession() as http:
+        url = f"http://127.0.0.1:{table.port}/api/state?m={table.match_id}"
+        async with http.get(url, headers={"Authorization": "tma " + table.init_data()}) as resp:
+            body = await resp.json()
+            assert resp.status == 200 and body["seat"] == 0 and body["me"]["hand"]
+        async with http.get(url, headers={"Authorization": "tma " + table.init_data(user_id=555)}) as resp:
+            assert "me" not in await resp.json()
+        async with http.get(url, headers={"Authorization": "tma forged"}) as resp:
+            assert resp.status == 401 and (await resp.json())["error"] == "Telegram 登录数据格式不对"
+        async with http.get(f"http://127.0.0.1:{table.port}/") as resp:
+            page = await resp.text()
+            assert resp.status == 200 and "window.WEBAPP_DEV = true" in page and "https://" not in page
+
+
+def test_dev_mode_is_refused_with_the_real_telegram():
+    import asyncio
+
+    from bot.simulator.runner import make_settings
+    from bot.webapp import WebAppConfigError, start_for
+
+    class App:
+        bot_data = {"settings": make_settings(TELEGRAM_BOT_TOKEN="1:x", WEBAPP_PORT=0, WEBAPP_DEV=True),
+                    "runtime": object()}
+
+    with pytest.raises(WebAppConfigError):
+        asyncio.run(start_for(App()))
+
+
+def test_parse_cards_of_requests():
+    from bot.webapp.frames import parse_request_cards
+
+    assert parse_request_cards(["♠10", "BJ"]) == parse_cards("♠10 BJ")
