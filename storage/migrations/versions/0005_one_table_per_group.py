@@ -8,7 +8,7 @@ one per match slot).  Before the index is made, older duplicates of a chat (made
 revision by quick repeated ``/newtable``) are closed as ``aborted``, keeping the newest.
 
 Revision ID: 0005_one_table_per_group
-Revises: 0002_tournaments
+Revises: 0004_tournament_integrity
 Create Date: 2026-11-30
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005_one_table_per_group"
-down_revision: str | None = "0002_tournaments"
+down_revision: str | None = "0004_tournament_integrity"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
