@@ -29,6 +29,12 @@ async def test_six_quick_newtables_make_one_table_and_name_it(harness):
     mark = _last_id(h, h.group_id)
     for _ in range(6):
         h.players[1].say(h.group_id, "/newtable guandan-team deals=1")
+
+    def refusals() -> list[str]:
+        return [m.text or "" for m in h.sim.bot_messages(h.group_id)
+                if m.message_id > mark and "本群已有一桌进行中" in (m.text or "")]
+
+    await h.sim.wait_for(lambda: len(refusals()) >= 5, timeout=30)
     texts = await _new_group_texts(h, mark)
     tables = await service.active_tables_in_chat(rt(h).db, h.group_id)
     assert len(tables) == 1
@@ -43,6 +49,7 @@ async def test_a_group_admin_can_stop_a_table_a_member_cannot(harness_factory):
         table = await service.open_table_in_chat(rt(h).db, h.group_id)
         mark = _last_id(h, h.group_id)
         h.players[2].say(h.group_id, "/stop")
+        await h.sim.wait_for_message(h.group_id, lambda m: m.message_id > mark, timeout=20)
         texts = await _new_group_texts(h, mark)
         assert any("群管理员" in x for x in texts)
         assert (await service.get_table(rt(h).db, table.id)).status == "open"
@@ -55,6 +62,7 @@ async def test_seed_is_refused_to_members_and_a_practice_table_says_so(harness):
     h = harness
     mark = _last_id(h, h.group_id)
     h.players[1].say(h.group_id, "/newtable guandan-team seed=42")
+    await h.sim.wait_for_message(h.group_id, lambda m: m.message_id > mark, timeout=20)
     texts = await _new_group_texts(h, mark)
     assert any("seed=" in x and "管理员" in x and "practice=yes" in x for x in texts)
     assert await service.open_table_in_chat(rt(h).db, h.group_id) is None
@@ -69,6 +77,7 @@ async def test_every_bad_option_in_one_translated_message(harness):
     h = harness
     mark = _last_id(h, h.group_id)
     h.players[1].say(h.group_id, "/newtable shengji-17-deals deals=-3 bots=9 foo=bar")
+    await h.sim.wait_for_message(h.group_id, lambda m: m.message_id > mark, timeout=20)
     texts = await _new_group_texts(h, mark)
     assert len(texts) == 1
     assert "有 3 处问题" in texts[0] and "deals=-3" in texts[0] and "bots=9" in texts[0] and "foo" in texts[0]
