@@ -16,12 +16,12 @@ UI: dict[str, tuple[str, str]] = {
                   "• 群里: /newtable <规则> [选项=值 ...] [bots=N] 开一桌, 点「入座」坐下, 点「开始」开局(空位由电脑补上)。\n"
                   "  例: /newtable shengji-17-deals deals=3 lead_clock=20 follow_clock=10\n"
                   "• 私聊: 你的手牌消息随牌局更新; 点牌选中(✅), 再点「出牌」。也可以直接打字: ♥5 ♥5 / h5 h5 / 红桃5 红桃5 / 5h5h; 「不要」= 过。\n"
-                  "• /lang 切换语言, /leave 离座, /stop 结束牌桌(开桌人)。",
+                  "• /lang 切换语言, /leave 离座, /stop 结束牌桌(开桌人或群管理员); /review [第几副] 回顾一副牌, /replay 整场回放。",
                   "🃏 Shengji / Guandan bot\n"
                   "• In a group: /newtable <preset> [option=value ...] [bots=N] opens a table; press Join to sit, Start to play (empty seats get computer players).\n"
                   "  e.g. /newtable shengji-17-deals deals=3 lead_clock=20 follow_clock=10\n"
                   "• In this private chat: your hand message follows the game; tap cards to select (✅), then Play. Typing works too: ♥5 ♥5 / h5 h5 / 5h5h; \"pass\" passes.\n"
-                  "• /lang language, /leave leave your seat, /stop stop the table (its creator)."),
+                  "• /lang language, /leave leave your seat, /stop stop the table (its creator or a group admin); /review [deal] reviews a deal, /replay the whole match."),
     "help.presets": ("可用规则: {presets}", "Presets: {presets}"),
     "start.welcome": ("你好! 你已经可以接收手牌了。", "Hello! You can now receive your cards here."),
     "start.seated": ("✅ 你已入座 {seat} (牌桌 {table})。开局后手牌会发到这里。", "✅ You are seated at {seat} (table {table}). Your cards will arrive here when the game starts."),

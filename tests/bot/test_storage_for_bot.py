@@ -99,3 +99,33 @@ async def test_a_fixed_seed_and_practice_mode_are_kept_with_the_table(tmp_path):
         assert (await service.get_match_row(again, second.match_id)).seed != 42
     finally:
         await again.dispose()
+
+
+async def test_a_tournament_table_mixes_players_words_into_the_committed_seed(db):
+    """docs/fairness.md: the lobby commits to a server seed; the match seed mixes in the seating and the
+    seated players' /mix words, so it is known only once they are fixed."""
+    from engine.fairness import contributions_mix, match_commitment, mixed_match_seed
+
+    table = await service.insert_table(db, -21, "guandan-team", "guandan", {}, 1, tournament_ref="t1:R1-1:1")
+    assert table.server_seed is not None and len(match_commitment(table.server_seed)) == 64
+    for seat, uid in enumerate((31, 32, 33, 34)):
+        await service.upsert_user(db, uid, f"p{uid}", None, "zh", started_bot=True)
+        await service.seat_user(db, table.id, seat, uid)
+    with pytest.raises(RuleError) as stranger:
+        await service.add_mix_words(db, table.id, 99, "hello")
+    assert stranger.value.code == "not_seated"
+    await service.add_mix_words(db, table.id, 32, "红桃 A")
+    stored = await service.get_table(db, table.id)
+    values = service.mix_values(stored, await service.get_seats(db, table.id))
+    assert values == [f"table:{table.id}", "seats:31,32,33,34", "32:红桃 A"]
+    started = await service.start_match(db, table.id)
+    seed = (await service.get_match_row(db, started.match_id)).seed
+    assert seed == mixed_match_seed(table.server_seed, contributions_mix(values))
+    assert seed != mixed_match_seed(table.server_seed, contributions_mix(values[:2]))  # the words count
+    with pytest.raises(RuleError):  # once started, nothing more is mixed in
+        await service.add_mix_words(db, table.id, 31, "late")
+    plain = await service.insert_table(db, -22, "guandan-team", "guandan", {}, 1)
+    assert plain.server_seed is None
+    with pytest.raises(RuleError) as no_mix:
+        await service.add_mix_words(db, plain.id, 1, "x")
+    assert no_mix.value.code == "no_mix"
