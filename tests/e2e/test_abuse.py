@@ -38,8 +38,8 @@ async def test_six_quick_newtables_make_one_table_and_name_it(harness):
     texts = await _new_group_texts(h, mark)
     tables = await service.active_tables_in_chat(rt(h).db, h.group_id)
     assert len(tables) == 1
-    refusals = [x for x in texts if "本群已有一桌进行中" in x]
-    assert len(refusals) == 5 and all(f"牌桌 {tables[0].id}" in x for x in refusals)
+    refused = [x for x in texts if "本群已有一桌进行中" in x]
+    assert len(refused) == 5 and all(f"牌桌 {tables[0].id}" in x for x in refused)
 
 
 async def test_a_group_admin_can_stop_a_table_a_member_cannot(harness_factory):
