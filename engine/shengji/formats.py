@@ -1,4 +1,4 @@
-"""Lead formats (rules.md 1.5): single, pair, tractor, throw; and throw decomposition.
+"""Lead formats (docs/rules.md 1.5): single, pair, tractor, throw; and throw decomposition.
 
 A *unit* is one component of a play: a single card, a pair (two identical cards), or a
 tractor (two or more pairs at adjacent pair positions of one group, see
@@ -194,10 +194,10 @@ def lead_of_unit(ctx: TrumpContext, unit: Unit) -> Lead:
 
 
 def play_multiplier_format(ctx: TrumpContext, lead: Lead, winning_cards: Sequence[Card]) -> tuple[str, int]:
-    """Format of the last trick's winning play for the kitty multiplier (rules.md 1.6).
+    """Format of the last trick's winning play for the kitty multiplier (docs/rules.md 1.6).
 
     Returns ("single", 0), ("pair", 1) or ("tractor", n).  A winning play always has the
-    lead's format (only same-format plays win, rules.md 1.5), so this is the lead's format;
+    lead's format (only same-format plays win, docs/rules.md 1.5), so this is the lead's format;
     a throw counts as its largest component (the one with the most pairs).
     ``winning_cards`` is accepted for clarity; when it has the lead's size it does not change
     the answer.

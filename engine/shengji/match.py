@@ -1,4 +1,4 @@
-"""The Shengji deal and match state machine (rules.md section 1; decisions D1-D4, D6, D9).
+"""The Shengji deal and match state machine (docs/rules.md section 1; decisions D1-D4, D6, D9).
 
 :class:`ShengjiMatch` implements :class:`engine.game.Match`.  Everything that happens is
 one action text in ``log``; replaying the log on a new match with the same options and
@@ -445,7 +445,7 @@ class ShengjiMatch:
             self.trump_suit = bid.suit
             return events + self._take_kitty()
         if self.dealer is None or o.dealer_side_no_bid == "own_level":
-            self.dealer = None  # grabbed again (rules.md 1.3 C)
+            self.dealer = None  # grabbed again (docs/rules.md 1.3 C)
             return events + self._redeal("no_bid")
         if o.dealer_side_no_bid == "kitty_turn":
             first = self.kitty[0]

@@ -1,4 +1,4 @@
-"""Trump and card order for one deal (rules.md 1.2), as precomputed lookup tables.
+"""Trump and card order for one deal (docs/rules.md 1.2), as precomputed lookup tables.
 
 A deal is played at a level L (2..14) with a trump suit T (0..3) or no trump (``None``).
 ``trump_context(level, trump_suit)`` returns a cached, immutable :class:`TrumpContext`;
@@ -8,7 +8,7 @@ Groups (for following suit): 0..3 are the off-suits ♠ ♥ ♣ ♦ (without the
 :data:`TRUMP` (4) is the whole trump group.
 
 Strength is an int comparable only *within one group*, and it doubles as the card's
-*pair position*: two pairs are adjacent for a tractor (rules.md 1.5) exactly when their
+*pair position*: two pairs are adjacent for a tractor (docs/rules.md 1.5) exactly when their
 strengths differ by 1.  The tables:
 
 * off-suit S: ranks 2..A skipping L, numbered 0..11 (A is 11; K when L is A).

@@ -1,4 +1,4 @@
-"""Throw check (甩牌) and failed throws, rules.md 1.5 and decision D1.
+"""Throw check (甩牌) and failed throws, docs/rules.md 1.5 and decision D1.
 
 A throw stands only if none of the other three hands (partner included, D1; only the two
 opponents' hands with option ``throw_check_partner = False``) holds, in the throw's group G:

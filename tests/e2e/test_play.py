@@ -314,7 +314,7 @@ async def test_double_press_applies_once(harness):
 
 
 async def test_guandan_second_deal_with_tribute_through_buttons(harness_factory):
-    """Guandan deal 2 starts with tribute and return (rules.md 2.6): paid and returned through the keyboard."""
+    """Guandan deal 2 starts with tribute and return (docs/rules.md 2.6): paid and returned through the keyboard."""
     async with harness_factory(rate_scale=60) as h:
         await _tribute_game(h)
 

@@ -3,7 +3,7 @@
 Set-up from a TOML file, registration through the deep links with every error the issue lists, the
 verifiable draw, byes, check-in, lateness forfeit and its undo, a referee correction that changes who
 advances, a restart in the middle of a round with the timers intact, and the prize list by the round
-eliminated (rules.md section 3; issue 5).
+eliminated (docs/rules.md section 3; issue 5).
 """
 
 from __future__ import annotations

@@ -78,10 +78,11 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         await S.dm(h, P[11], f"/substitute {key} {b[0]} {sub} 生病", "已完成")
         seats = [s.user_id for s in await service.get_seats(S.db(h), table_id)]
         assert seats == [a[0], sub, a[1], b[1]]
-        assert S.find(h, b[0], "代替") and S.find(h, sub, "代替")
+        assert (await h.sim.wait_for_message(b[0], "代替", timeout=15)).text
+        assert (await h.sim.wait_for_message(sub, "代替", timeout=15)).text
         # the other absent player gets two more minutes; the referee then starts the table
         await S.dm(h, P[11], f"/extend {key} 2", "已完成")
-        assert S.find(h, GROUP_ID, "延长")
+        assert (await h.sim.wait_for_message(GROUP_ID, "延长", timeout=15)).text  # announced through the outbox
         await S.dm(h, P[11], f"/start_match {key}", "已完成")
         table = await service.get_table(S.db(h), table_id)
         assert table is not None and table.status == "playing"

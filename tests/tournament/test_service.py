@@ -1,5 +1,5 @@
 """Tournament service on a real database: set-up, roles and audit, registration errors, draw, schedule,
-check-in and lateness, results and corrections, conduct (rules.md section 3, issue 5)."""
+check-in and lateness, results and corrections, conduct (docs/rules.md section 3, issue 5)."""
 
 from __future__ import annotations
 
