@@ -146,6 +146,8 @@ class Driver:
                 return False, None
             if t0 is not None:
                 self.metrics.latencies.append(time.perf_counter() - t0)
+                if len(self.metrics.latencies) > 200_000:  # bounded: keep the newer half
+                    del self.metrics.latencies[:100_000]
             await self.after(match_id, applied, source=source, seat=seat)
         return True, None
 

@@ -20,7 +20,8 @@ from telegram.ext import (
 )
 
 from bot import buttons, render
-from bot.i18n import normalize, rule_error, t
+from bot.bad_input import card_left_my_hand, rule_error_clipped
+from bot.i18n import normalize, t
 from bot.views import ctext, parse_hand
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
@@ -61,6 +62,8 @@ async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
         return
     await save_user(rt.db, user, started=started)
     rt.forget_user_lang(user.id)
+    if len(rt.seen_users) >= 10_000:  # bounded: forgetting only costs one more write of a user
+        rt.seen_users.clear()
     rt.seen_users.add(key)
 
 
@@ -197,7 +200,11 @@ async def cmd_leave(update: Update, context: Ctx) -> None:
 
 
 async def cmd_stop(update: Update, context: Ctx) -> None:
-    await _on_open_table(update, context, lambda rt, table_id, user: rt.stop_table(table_id, user))
+    chat, user = update.effective_chat, update.effective_user
+    admin = chat is not None and user is not None and chat.type != ChatType.PRIVATE and \
+        await _is_admin(context, chat.id, user.id)
+    await _on_open_table(update, context,
+                         lambda rt, table_id, user: rt.stop_table(table_id, user, group_admin=admin))
 
 
 # --- buttons -------------------------------------------------------------------------------------
@@ -212,7 +219,9 @@ async def on_button(update: Update, context: Ctx) -> None:
     await _known(rt, user)
     lang = await rt.user_lang(user.id, user.language_code)
     button = buttons.parse(q.data)
-    if isinstance(button, buttons.LangButton):
+    if isinstance(button, buttons.LangButton) and button.lang not in ("zh", "en"):
+        await _answer(update, t(lang, "err.bad_language"))  # a forged or stale code: say so, change nothing
+    elif isinstance(button, buttons.LangButton):
         new = normalize(button.lang)
         await service.set_lang_override(rt.db, user.id, new)
         rt.forget_user_lang(user.id)
@@ -279,6 +288,11 @@ async def hand_button(update: Update, context: Ctx, button: buttons.HandButton, 
     selection = await _selection(rt, match_id, seat, deal)
     my = _my_kinds(view)
     sel = cards_text(selection)
+    wanted = {Op.BURY: ("kitty", "rebury"), Op.TRIBUTE: ("tribute", "return"), Op.BID: ("bid", "overturn"),
+              Op.OVERTURN: ("overturn", "bid"), Op.CHOOSE: ("choose",)}.get(op)
+    if wanted is not None and not set(wanted) & set(my):
+        await _answer(update, t(lang, "err.not_your_move"))  # e.g. a forged bury press by a non-dealer
+        return
     if op in (Op.PLAY, Op.BURY, Op.TRIBUTE, Op.PLAY_AS) and not selection:
         await _answer(update, t(lang, "err.select_first"))
         return
@@ -336,7 +350,8 @@ async def _tap(update: Update, rt: Any, button: buttons.HandButton, seat: int, u
             else:
                 card, copy = int(button.card or 0), button.copy
                 if parse_hand(view).count(card) <= copy:
-                    await _answer(update, t(lang, "err.card_played"))
+                    played = await card_left_my_hand(rt.db, match_id, seat, card)
+                    await _answer(update, t(lang, "err.card_played" if played else "err.not_your_card"))
                     return
                 have = selection.count(card)
                 selection = [c for c in selection if c != card]
@@ -394,7 +409,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         try:
             cards = parse_cards(text)
         except RuleError as err:
-            _reply(context, msg.chat_id, rule_error(lang, err) + "\n" + t(lang, "typed.hint"))
+            _reply(context, msg.chat_id, rule_error_clipped(lang, err) + "\n" + t(lang, "typed.hint"))
             return
         if not cards:
             _reply(context, msg.chat_id, t(lang, "typed.hint"))
@@ -453,6 +468,10 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
+    from bot import fair_handlers, ratelimit
+
+    ratelimit.install(app)  # the per-user rate limit runs before every other handler
+    fair_handlers.register(app)
     app.add_handler(CommandHandler("start", cmd_start))
     app.add_handler(CommandHandler("help", cmd_help))
     app.add_handler(CommandHandler("lang", cmd_lang))

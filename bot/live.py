@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot import buttons, render
+from bot.deal_proof import reveal_line, table_lines
 from bot.i18n import t
 from bot.webapp import links
 from engine.cards import parse_cards
@@ -129,6 +130,13 @@ class Live:
         for ev in interesting:
             try:
                 text = render.announcement(lang, row.game, ev, names, table.options_json)
+                if text and ev.kind == "deal_over":  # the deal's seed is revealed with its summary
+                    _, m = await service.load_match_row(rt.db, match_id)
+                    deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
+                    redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
+                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
+                if text and ev.kind == "match_over" and table.server_seed is not None:
+                    text += "\n" + t(lang, "sum.server_seed", seed=table.server_seed)
             except Exception:
                 log.exception("could not render %s", ev.kind)
                 text = None
@@ -181,8 +189,11 @@ class Live:
         mid = table.table_message_id
         if changed or mid is None or rt.outbox.has_pending_edit(table.chat_id, mid):
             deadline = rt.driver.deadlines.get(match_id)
+            computers = frozenset(s.seat for s in seats if s.is_computer)
             text, markup = render.table_message(lang, row.game, public, names, deadline, rt.bot_username,
-                                                rt.lobby.title(lang, table.preset_id), clocks=table.options_json)
+                                                rt.lobby.title(lang, table.preset_id), clocks=table.options_json,
+                                                computers=computers)
+            text = "\n".join([text, *table_lines(lang, row.game, row.seed, m, table)])  # the deal's commitment
             text = self._with_notes(match_id, stage, lang, text)
             markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
             if mid is not None:

@@ -10,7 +10,9 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot import render
+from bot.deal_proof import lobby_lines
 from bot.i18n import rule_error, t
+from bot.table_request import problems_message, read_request
 from bot.tournament import locked
 from engine.errors import RuleError
 from engine.options import load_preset, options_to_dict
@@ -23,7 +25,6 @@ if TYPE_CHECKING:
 class Lobby:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
-        self._seeds: dict[int, int] = {}  # table id -> the deal seed asked with ``seed=`` (tests, demos)
         self._names: dict[tuple[int, str], list[str]] = {}  # (table, lang) -> names; seats are fixed in play
 
     # --- names ------------------------------------------------------------------------------
@@ -80,6 +81,7 @@ class Lobby:
         names, computers, _ = await self.table_names(table_id)
         title = self.title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, rt.bot_username)
+        text = "\n".join([text, *lobby_lines(lang, table)])  # a practice / fixed seed, a tournament commitment
         if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
             text, markup = locked.lobby(lang, text)
         if table.table_message_id is None:
@@ -91,44 +93,29 @@ class Lobby:
     # --- commands and buttons ---------------------------------------------------------------
 
     async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
-        """Create a table from ``/newtable`` arguments; returns an error text or None."""
+        """Create a table from ``/newtable`` arguments; returns an error text or None.
+
+        Every bad option is reported in one message (``bot.table_request``); ``seed=`` only from a bot
+        admin or at a practice table (kept on the table row); one live table per group (the database
+        refuses a second one, also when several /newtable race)."""
         rt = self.rt
         ulang = await rt.user_lang(user.id, user.language_code)
-        if not args:
-            from engine.options import preset_ids
-            return t(ulang, "newtable.usage", presets=", ".join(preset_ids()))
-        preset_id, rest = args[0], args[1:]
-        overrides: dict[str, str] = {}
-        bots = 0
-        seed: int | None = None
-        try:
-            preset = load_preset(preset_id)
-            for arg in rest:
-                key, sep, value = arg.partition("=")
-                if not sep:
-                    raise RuleError("bad_argument", "Not option=value: {arg}", arg=arg)
-                if key == "bots":
-                    if not value.isdigit() or not 0 <= int(value) <= 4:
-                        raise RuleError("bad_option", "Option {field}={value} is not allowed; allowed: {allowed}",
-                                        field="bots", value=value, allowed="0..4")
-                    bots = int(value)
-                elif key == "seed" and value.isdigit():
-                    seed = int(value)
-                else:
-                    overrides[key] = value
-            preset = preset.with_overrides(overrides)
-        except RuleError as err:
-            return rule_error(ulang, err)
+        req = read_request(ulang, args, may_fix_seed=user.id in rt.settings.BOT_ADMIN_IDS)
+        if isinstance(req, list):
+            return problems_message(ulang, req)
         existing = await service.open_table_in_chat(rt.db, chat.id)
         if existing is not None:
             return t(ulang, "newtable.exists", table=existing.id)
         order = [3, 1, 2, 0]
-        table = await service.insert_table(rt.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
-                                           user.id, computer_seats=sorted(order[:bots]))
-        if seed is not None:
-            self._seeds[table.id] = seed
+        preset = req.preset
+        try:
+            table = await service.insert_table(rt.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
+                                               user.id, computer_seats=sorted(order[:req.bots]), fixed_seed=req.seed,
+                                               practice=req.practice)
+        except RuleError as err:
+            return rule_error(ulang, err)
         await self.render_lobby(table.id)
-        if bots == 4:
+        if req.bots == 4:
             await self.start_table(table.id, None)
         return None
 
@@ -183,7 +170,7 @@ class Lobby:
         try:
             if not locked.is_locked(table):  # a tournament seat never goes to a computer player
                 await service.fill_computer_seats(rt.db, table_id)
-            started = await service.start_match(rt.db, table_id, self._seeds.pop(table_id, None))
+            started = await service.start_match(rt.db, table_id)  # the table's fixed seed, or a fresh one
         except RuleError:  # started (or stopped) meanwhile by another press
             return t(lang, "err.table_closed")
         row = await service.get_match_row(rt.db, started.match_id)
@@ -199,14 +186,15 @@ class Lobby:
         rt.driver.kick(row.id, 0)
         return None
 
-    async def stop_table(self, table_id: int, user: Any) -> str | None:
+    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
+        """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``)."""
         rt = self.rt
         table = await service.get_table(rt.db, table_id)
         lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
         if table is None:
             return t(lang, "err.table_closed")
-        if user.id != table.created_by and user.id not in rt.settings.BOT_ADMIN_IDS:
-            return t(lang, "err.only_creator")
+        if user.id != table.created_by and user.id not in rt.settings.BOT_ADMIN_IDS and not group_admin:
+            return t(lang, "err.only_creator_or_admin")
         row = await service.current_match(rt.db, table_id)
         await service.abort_table(rt.db, table_id)  # the table aborted, its unfinished match finished
         if row is not None and row.status != "finished":

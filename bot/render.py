@@ -76,6 +76,8 @@ def _turn_line(lang: str, game: str, p: dict[str, Any], names: list[str]) -> str
     seconds = tr.get("seconds")
     if seconds is None and tr.get("clock"):
         seconds = (p.get("_clocks") or {}).get(tr["clock"])
+    if seat in (p.get("_computers") or ()):
+        seconds = None  # computer players have no move clock
     if seconds:
         line += f" ⏱ {seconds}s"
         due = p.get("_deadline")
@@ -106,10 +108,12 @@ def _trick_line(lang: str, entries: list[dict[str, Any]], names: list[str], game
 
 
 def table_message(lang: str, game: str, view: dict[str, Any], names: list[str], deadline: datetime | None,
-                  bot_username: str | None, title: str, clocks: dict[str, int] | None = None
-                  ) -> tuple[str, InlineKeyboardMarkup | None]:
+                  bot_username: str | None, title: str, clocks: dict[str, int] | None = None,
+                  computers: frozenset[int] = frozenset()) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The group's table message; ``computers``: seats of computer players (no move clock is shown for them)."""
     p = dict(_pub(view))
     p["_clocks"] = clocks or {}
+    p["_computers"] = computers
     p["_deadline"] = deadline
     lines = shengji_table(lang, p, names, title) if game == "shengji" else guandan_table(lang, p, names, title)
     markup = None

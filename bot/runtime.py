@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
@@ -34,7 +35,8 @@ from storage.db import open_database
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop")
+COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "replay")
+CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
 HASH_PERSIST_SECONDS = 5.0
 
 __all__ = ["COMMANDS", "Metrics", "Runtime"]
@@ -50,7 +52,8 @@ class Runtime:
         self.started = False
         self.stopping = False
         self.bot_username: str | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        # a lock lives while someone holds or waits on it (weak values): the map never outgrows the live matches
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._chat_langs: dict[int, str] = {}
         self._user_langs: dict[tuple[int, str | None], str] = {}
@@ -165,6 +168,8 @@ class Runtime:
     async def chat_lang(self, chat_id: int) -> str:
         """A group's language: set by an admin's ``/lang`` there, else ``BOT_LANGUAGE``."""
         if chat_id not in self._chat_langs:
+            if len(self._chat_langs) >= CACHE_MAX:
+                self._chat_langs.clear()
             chat = await service.get_chat(self.db, chat_id) if self.db is not None else None
             self._chat_langs[chat_id] = normalize(chat.language if chat is not None and chat.language else None,
                                                   self.settings.BOT_LANGUAGE)
@@ -185,6 +190,8 @@ class Runtime:
             user = await service.get_user(self.db, user_id)
             if user is not None:
                 lang = normalize(user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE)
+                if len(self._user_langs) >= CACHE_MAX:
+                    self._user_langs.clear()
                 self._user_langs[key] = lang
                 return lang
         return normalize(tg_code, self.settings.BOT_LANGUAGE)
@@ -224,8 +231,8 @@ class Runtime:
     async def start_table(self, table_id: int, user: Any | None) -> str | None:
         return await self.lobby.start_table(table_id, user)
 
-    async def stop_table(self, table_id: int, user: Any) -> str | None:
-        return await self.lobby.stop_table(table_id, user)
+    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
+        return await self.lobby.stop_table(table_id, user, group_admin=group_admin)
 
     async def render_lobby(self, table_id: int) -> None:
         await self.lobby.render_lobby(table_id)

@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     DEMO_PACE: float = 1.0
     # Long-polling timeout passed to getUpdates.
     POLL_TIMEOUT: int = 10
+    # Per-user limit on commands, typed plays and presses (bot/ratelimit.py): RATE_LIMIT_BURST at once, then
+    # RATE_LIMIT_PER_SECOND (times TELEGRAM_RATE_SCALE, the simulator's accelerated clock); 0 turns it off.
+    RATE_LIMIT_PER_SECOND: float = 2.0
+    RATE_LIMIT_BURST: int = 12
     # The table page (Mini App, bot/webapp): its local port (None: no page; `python -m bot` uses 8080),
     # its public HTTPS base URL behind a TLS proxy (None: no web_app buttons in Telegram), dev mode
     # (local play without Telegram: initData signed with a generated secret; refused with the real Telegram).

@@ -16,12 +16,12 @@ UI: dict[str, tuple[str, str]] = {
                   "• 群里: /newtable <规则> [选项=值 ...] [bots=N] 开一桌, 点「入座」坐下, 点「开始」开局(空位由电脑补上)。\n"
                   "  例: /newtable shengji-17-deals deals=3 lead_clock=20 follow_clock=10\n"
                   "• 私聊: 你的手牌消息随牌局更新; 点牌选中(✅), 再点「出牌」。也可以直接打字: ♥5 ♥5 / h5 h5 / 红桃5 红桃5 / 5h5h; 「不要」= 过。\n"
-                  "• /lang 切换语言, /leave 离座, /stop 结束牌桌(开桌人)。",
+                  "• /lang 切换语言, /leave 离座, /stop 结束牌桌(开桌人或群管理员); /review [第几副] 回顾一副牌, /replay 整场回放。",
                   "🃏 Shengji / Guandan bot\n"
                   "• In a group: /newtable <preset> [option=value ...] [bots=N] opens a table; press Join to sit, Start to play (empty seats get computer players).\n"
                   "  e.g. /newtable shengji-17-deals deals=3 lead_clock=20 follow_clock=10\n"
                   "• In this private chat: your hand message follows the game; tap cards to select (✅), then Play. Typing works too: ♥5 ♥5 / h5 h5 / 5h5h; \"pass\" passes.\n"
-                  "• /lang language, /leave leave your seat, /stop stop the table (its creator)."),
+                  "• /lang language, /leave leave your seat, /stop stop the table (its creator or a group admin); /review [deal] reviews a deal, /replay the whole match."),
     "help.presets": ("可用规则: {presets}", "Presets: {presets}"),
     "start.welcome": ("你好! 你已经可以接收手牌了。", "Hello! You can now receive your cards here."),
     "start.seated": ("✅ 你已入座 {seat} (牌桌 {table})。开局后手牌会发到这里。", "✅ You are seated at {seat} (table {table}). Your cards will arrive here when the game starts."),
@@ -35,7 +35,7 @@ UI: dict[str, tuple[str, str]] = {
     "newtable.exists": ("本群已有一桌进行中(牌桌 {table})。用 /stop 结束它。", "This group already has a table (table {table}). /stop ends it."),
     "lobby.title": ("🃏 {title} · 牌桌 {table}", "🃏 {title} · table {table}"),
     "lobby.empty": ("(空)", "(empty)"),
-    "lobby.hint": ("点「入座」坐下; 人齐或点「开始」开局(空位由电脑补上)。", "Press Join to sit; Start begins (empty seats get computer players)."),
+    "lobby.hint": ("点「入座」坐下; 坐好后点「开始」开局, 空位由电脑补上 (人齐也要点「开始」)。", "Press Join to sit, then Start to play; empty seats get computer players (a full table also waits for Start)."),
     "name.computer": ("🤖 电脑", "🤖 Computer"),
     "name.computer_n": ("电脑{n}", "Bot{n}"),
     "btn.join": ("入座 {seat}", "Join {seat}"),
@@ -313,6 +313,76 @@ ERRORS: dict[str, tuple[str, str]] = {
     "wrong_team_size": ("{entry} 有 {count} 人; 需要 {size} 人", "Entry {entry} has {count} players; it needs {size}"),
 }
 
+
+# issue 12 (fair deals, deal review, abuse limits, bad input): kept apart to merge cleanly
+UI.update({
+    "review.heading": ("牌局回顾 · {title}", "Deal review · {title}"),
+    "review.deal": ("第 {deal} 副", "Deal {deal}"),
+    "review.in_progress": ("本副尚未结束 (仅裁判可见)", "This deal is still being played (referees only)"),
+    "review.redeals": ("本副重新发牌 {n} 次; 以下是最后一次发的牌", "Redealt {n} times; these are the cards of the last deal"),
+    "review.hands": ("起手牌", "Starting hands"),
+    "review.kitty": ("底牌 (发牌时)", "Kitty (as dealt)"),
+    "review.bids": ("亮主 / 反主", "Declarations / overturns"),
+    "review.no_bids": ("无人亮主", "Nobody declared"),
+    "review.overturn": ("反主", "overturn"),
+    "review.trump": ("庄家 {dealer} · 打 {level} · 主 {trump}", "Dealer {dealer} · level {level} · trump {trump}"),
+    "review.buried": ("{who} 扣底", "{who} buried"),
+    "review.tribute": ("进贡 / 还贡", "Tribute / return"),
+    "review.tribute_paid": ("{who} 进贡", "{who} paid tribute"),
+    "review.tribute_returned": ("{who} 还贡给 {to}", "{who} returned to {to}"),
+    "review.tricks": ("每一轮出牌", "Every trick"),
+    "review.trick_no": ("轮", "Trick"),
+    "review.winner": ("赢家", "Winner"),
+    "review.points": ("分", "Points"),
+    "review.throw_failed": ("甩牌失败", "failed throw"),
+    "review.result": ("计分与升级", "Scoring and level change"),
+    "review.fairness": ("公平性核验", "Fairness check"),
+    "review.f_commitment": ("发牌前公布的承诺", "Commitment published before the deal"),
+    "review.f_deal_seed": ("本副种子 (发牌后公开)", "Deal seed (revealed after the deal)"),
+    "review.f_mix": ("混入值", "Mixed-in value"),
+    "review.f_verify": ("自行核验", "Check it yourself"),
+    "opt.integer": ("整数", "an integer"),
+    "opt.integer_range": ("整数 {lo}..{hi}", "an integer {lo}..{hi}"),
+    "opt.unknown_preset": ("没有规则 {preset}; 可用规则: {presets}", "No preset {preset}; presets: {presets}"),
+    "opt.too_many": ("选项太多: 只看前 {n} 个", "Too many options: only the first {n} were read"),
+    "opt.not_key_value": ("应写成 选项=值: {arg}", "Write option=value: {arg}"),
+    "opt.bad_value": ("选项 {field}={value} 不允许; 可选: {allowed}", "Option {field}={value} is not allowed; allowed: {allowed}"),
+    "opt.unknown": ("没有选项 {fields}; 可用选项: {allowed}", "No option {fields}; options: {allowed}"),
+    "opt.seed_admin_only": ("seed= 会让人预知所有牌: 只有机器人管理员可用, 或开练习桌 (加 practice=yes)", "seed= lets anyone who knows it see every hand: only bot admins may use it, or open a practice table (add practice=yes)"),
+    "opt.problems": ("有 {n} 处问题, 牌桌没有开:", "{n} problems, no table was opened:"),
+    "lobby.practice": ("🧪 练习桌: 种子 {seed} 已公开, 每副牌都可预先算出 — 仅供练习", "🧪 Practice table: seed {seed} is public, every deal can be worked out in advance — for practice only"),
+    "lobby.fixed_seed": ("⚠️ 管理员固定了种子: 知道种子的人能算出每副牌", "⚠️ An admin fixed the seed: whoever knows it can work out every deal"),
+    "review.no_match": ("没有找到你的牌局: 在自己的私聊里用 /review 查看你坐过的牌桌, 或在牌桌所在的群里用", "No game of yours found: use /review in your private chat for tables you sat at, or in the table's group"),
+    "review.bad_deal": ("请写第几副, 例如 /review 3 (收到的是: {arg})", "Give the deal number, e.g. /review 3 (got: {arg})"),
+    "review.no_deal_yet": ("这局还没有发牌", "Nothing has been dealt yet"),
+    "review.not_finished": ("这一副还没打完; 打完后可以回顾", "This deal is still being played; it can be reviewed once it is over"),
+    "review.no_such_deal": ("没有第 {deal} 副 (本局到第 {n} 副)", "There is no deal {deal} (this match is at deal {n})"),
+    "review.after_match": ("整场比赛结束后群里可以查看; 现在只有本桌的玩家可以查看 (会发到私聊)", "The group can see it once the whole match is over; until then only the table's players can (in private)"),
+    "review.not_seated": ("只有本桌的玩家 (或本赛事的裁判) 可以查看这一副", "Only the table's players (or the tournament's referees) can see this deal"),
+    "review.sent_private": ("牌局回顾已发到你的私聊", "The deal review was sent to your private chat"),
+    "review.caption_deal": ("牌局回顾 · {title} · 第 {deal} 副 (用浏览器打开)", "Deal review · {title} · deal {deal} (open it in a browser)"),
+    "review.caption_match": ("整场回放 · {title} (用浏览器打开)", "Match replay · {title} (open it in a browser)"),
+    "cmd.review": ("回顾一副牌", "Review a deal"),
+    "cmd.replay": ("整场回放", "Replay the whole match"),
+    "mix.usage": ("用法: /mix 任意文字 (比赛桌开局前, 入座的玩家可以混入自己的文字, 让开局种子不由主办方一方决定)", "Usage: /mix any words (before a tournament table starts, its seated players can mix in their own words so the organiser alone does not decide the seed)"),
+    "mix.added": ("已混入: {words}", "Mixed in: {words}"),
+    "cmd.mix": ("比赛桌: 混入自己的文字", "Tournament table: mix in your own words"),
+    "lobby.match_commitment": ("🔒 赛前承诺 {commitment} · 开局前入座玩家可用 /mix 混入文字 ({n} 条)", "🔒 Commitment {commitment} · before the start seated players can mix in words with /mix ({n} so far)"),
+    "table.commitment": ("🔒 本副承诺 {commitment}", "🔒 Deal commitment {commitment}"),
+    "sum.reveal": ("🔑 种子 {seed} · salt {salt} (可用 /review 或 python -m bot.verify_deal 核验)", "🔑 Seed {seed} · salt {salt} (check with /review or python -m bot.verify_deal)"),
+    "sum.server_seed": ("🔑 赛前种子 {seed} (对照开局前的承诺, 可算出每副牌)", "🔑 Server seed {seed} (check it against the commitment shown before the start; it gives every deal)"),
+    "review.f_salt": ("salt (发牌后公开)", "Salt (revealed after the deal)"),
+})
+ERRORS.update({
+    "only_creator_or_admin": ("只有开桌人或群管理员可以结束牌桌", "Only the table's creator or a group admin can stop it"),
+    "not_your_move": ("现在不是你做这一步", "This is not your move now"),
+    "bad_language": ("没有这种语言; 可选: 中文 / English", "No such language; choose 中文 / English"),
+    "not_your_card": ("这不是你的牌", "That card is not in your hand"),
+    "slow_down": ("操作太快了, 请稍等几秒再试", "Too fast: please wait a few seconds and try again"),
+    "table_exists": ("本群已有一桌进行中(牌桌 {table})。用 /stop 结束它。", "This group already has a table (table {table}). /stop ends it."),
+    "no_mix": ("这张牌桌不用混入值 (只有比赛桌用)", "This table takes no mixed-in words (tournament tables only)"),
+    "mix_full": ("混入的词已经够了 ({n} 条)", "Enough words were mixed in ({n})"),
+})
 
 def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

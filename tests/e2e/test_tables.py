@@ -74,7 +74,7 @@ async def test_table_pauses_after_redeals_and_a_player_resumes_it(harness):
     h = harness
     match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=0 seed=4")
     # the announcement names the count (the table message, also with the resume button, just says paused)
-    note = await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and "3" in (m.text or ""),
+    note = await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and "连续" in (m.text or ""),
                                         timeout=60)
     assert "连续 3 次" in note.text
     await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and m.reply_markup, timeout=20)
