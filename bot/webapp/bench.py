@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import faulthandler
 import json
 import logging
 import random
 import resource
+import signal
 import tempfile
 import time
 from typing import Any
@@ -25,6 +28,12 @@ from typing import Any
 import aiohttp
 
 from storage import service
+
+
+def say(text: str) -> None:
+    import sys
+
+    print(text, file=sys.stderr, flush=True)
 
 
 def percentile(xs: list[float], p: float) -> float:
@@ -46,46 +55,53 @@ class PageBot:
 
     async def run(self, session: aiohttp.ClientSession, deadline: float) -> None:
         init = self.server.dev_init_data(self.user_id, f"u{self.user_id}", "zh-hans")
-        async with session.ws_connect(f"{self.server.base_url}/ws", max_msg_size=0) as ws:
-            await ws.send_str(json.dumps({"type": "hello", "init": init, "match": self.match_id}))
-            pending: dict[str, Any] = {}
-            waiting = self.waiting = {}  # requests whose next frame has not come yet
-            acted_at: int | None = None
-            think_task: asyncio.Task[None] | None = None
-            while time.monotonic() < deadline:
-                try:
-                    msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-                except TimeoutError:
-                    break
-                if msg.type != aiohttp.WSMsgType.TEXT:
-                    break
-                frame = json.loads(msg.data)
-                self.stats["frames"] += 1
-                now = time.perf_counter()
-                if frame["type"] == "hello":
-                    self.seat = frame["seat"]
-                    continue
-                if frame["type"] == "ack":
-                    sent = pending.pop(frame["id"], None)
-                    if sent is not None:
-                        self.stats["ack"].append(now - sent[0])
-                        if not frame["ok"]:
-                            self.stats["refused"] += 1
-                            acted_at = None
-                    continue
-                if frame["type"] != "state":
-                    continue
-                for rid, (t0, version) in list(waiting.items()):
-                    if frame["version"] > version:
-                        del waiting[rid]
-                        self.stats["frame"].append(now - t0)
-                if frame["status"] != "playing":
-                    break
-                me = frame.get("me") or {}
-                if (me.get("actions") or {}).get("turns") and acted_at != frame["version"] and (
-                        think_task is None or think_task.done()):
-                    acted_at = frame["version"]
-                    think_task = asyncio.create_task(self.act_later(ws, frame["version"], pending))
+        ws = await session.ws_connect(f"{self.server.base_url}/ws", max_msg_size=0)
+        try:
+            await self.play(ws, init, deadline)
+        finally:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 5)
+
+    async def play(self, ws: Any, init: str, deadline: float) -> None:
+        await ws.send_str(json.dumps({"type": "hello", "init": init, "match": self.match_id}))
+        pending: dict[str, Any] = {}
+        waiting = self.waiting = {}  # requests whose next frame has not come yet
+        acted_at: int | None = None
+        think_task: asyncio.Task[None] | None = None
+        while time.monotonic() < deadline:
+            try:
+                msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            frame = json.loads(msg.data)
+            self.stats["frames"] += 1
+            now = time.perf_counter()
+            if frame["type"] == "hello":
+                self.seat = frame["seat"]
+                continue
+            if frame["type"] == "ack":
+                sent = pending.pop(frame["id"], None)
+                if sent is not None:
+                    self.stats["ack"].append(now - sent[0])
+                    if not frame["ok"]:
+                        self.stats["refused"] += 1
+                        acted_at = None
+                continue
+            if frame["type"] != "state":
+                continue
+            for rid, (t0, version) in list(waiting.items()):
+                if frame["version"] > version:
+                    del waiting[rid]
+                    self.stats["frame"].append(now - t0)
+            if frame["status"] != "playing":
+                break
+            me = frame.get("me") or {}
+            if (me.get("actions") or {}).get("turns") and acted_at != frame["version"] and (
+                    think_task is None or think_task.done()):
+                acted_at = frame["version"]
+                think_task = asyncio.create_task(self.act_later(ws, frame["version"], pending))
 
     async def act_later(self, ws: Any, version: int, pending: dict[str, Any]) -> None:
         await asyncio.sleep(self.think * (0.5 + self.rng.random()))
@@ -94,8 +110,9 @@ class PageBot:
             return
         m = cached[1]
         seat = self.seat
-        try:  # the move clock's choice (cheap: the page clients share the bot's CPU)
-            action = m.auto_action(seat)
+        try:  # Shengji: the computer player's choice (it declares); Guandan: the move clock's (cheap: the
+            # page clients share the bot's CPU, and Guandan's computer player enumerates every combination)
+            action = m.ai_action(seat, self.rng) if m.game == "shengji" else m.auto_action(seat)
         except Exception:
             return
         if not action:
@@ -140,6 +157,7 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                     for uid in users:
                         SimUserHandle(sim, uid).start()
                 await sim.wait_quiet(quiet=1.0, timeout=600)
+                say(f"{tables * 4} people started the bot")
                 matches = []
                 for i, (group, users) in enumerate(groups):
                     await service.upsert_chat(rt.db, group, "supergroup", f"table {i}")
@@ -162,7 +180,10 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                         for uid in users:
                             page = PageBot(server, rt, row.id, uid, think, stats)
                             clients.append(asyncio.create_task(page.run(session, deadline)))
-                    await asyncio.gather(*clients)
+                    done, stuck = await asyncio.wait(clients, timeout=duration + 15)
+                    for task in stuck:
+                        task.cancel()
+                    say(f"clients done: {len(done)}, cancelled: {len(stuck)}")
                 elapsed = time.monotonic() - t0
                 finished = cards = 0
                 for table_id, _ in matches:
@@ -202,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default=None, help="DATABASE_URL (default: SQLite in a temporary folder)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
+    faulthandler.register(signal.SIGUSR1)  # kill -USR1 <pid> prints where it is
+    say("running")
     result = asyncio.run(run(args.tables, args.preset, args.think, args.deals, args.duration, args.database))
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
