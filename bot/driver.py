@@ -50,7 +50,8 @@ class Driver:
         self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._window_armed: dict[int, int] = {}
-        self._clock_armed: dict[int, tuple[int, int]] = {}
+        self._clock_armed: dict[int, tuple[int, int]] = {}  # match -> (version, seat) of its running clock
+        self._clock_known: set[int] = set()  # matches whose clock state this process knows (else: cancel once)
 
     def register_deadlines(self, scheduler: Any) -> None:
         scheduler.register("move_clock", self._on_move_clock)
@@ -131,13 +132,13 @@ class Driver:
         """Apply ``action`` for ``seat``; returns (applied, error text in ``lang``)."""
         rt = self.rt
         async with rt.lock(match_id):
-            row = await service.get_match_row(rt.db, match_id)
-            if row is None or row.status not in ("playing", "paused"):
-                return False, t(lang, "err.stale")
+            # under the lock nothing else moves the match: the current version is the one decided on
             try:
-                applied = await service.apply_action(rt.db, match_id, action, expected_version=row.version,
-                                                   actor_user_id=user_id, dedupe_key=dedupe)
+                applied = await service.apply_action(rt.db, match_id, action, actor_user_id=user_id,
+                                                   dedupe_key=dedupe)
             except RuleError as err:
+                if err.code in ("match_finished", "match_not_found"):
+                    return False, t(lang, "err.stale")
                 return False, rule_error(lang, err)
             except service.StaleVersion:
                 return False, t(lang, "err.stale")
@@ -297,31 +298,37 @@ class Driver:
     # --- move clocks -----------------------------------------------------------------------
 
     async def arm_clock(self, match_id: int, m: Any, version: int) -> None:
-        """Cancel the match's move clock; start one if the next turn has a clock."""
+        """Start the move clock of the next turn that has one (replacing the running one, in one
+        transaction), or cancel the running one.  A match whose clock this process knows is not
+        running costs no database call."""
         rt = self.rt
         if rt.scheduler is None:
             return
         ref = f"match:{match_id}"
-        await rt.scheduler.cancel(rt.db, "move_clock", ref)
-        if m.finished:
+        wanted: tuple[int, int] | None = None
+        entry = None if m.finished else await self.seats(match_id)
+        if entry is not None:
+            computers = entry.computers
+            for turn in m.turns():
+                if not turn.required or not turn.clock or turn.seat in computers:
+                    continue
+                seconds = m.clock_seconds(turn.clock)
+                if seconds > 0:
+                    wanted = (turn.seat, seconds)
+                    break
+        if wanted is None:
+            self.deadlines.pop(match_id, None)
+            if self._clock_armed.pop(match_id, None) is not None or match_id not in self._clock_known:
+                await rt.scheduler.cancel(rt.db, "move_clock", ref)
+            self._clock_known.add(match_id)
             return
-        entry = await self.seats(match_id)
-        if entry is None:
-            return
-        computers = entry.computers
-        for turn in m.turns():
-            if not turn.required or not turn.clock or turn.seat in computers:
-                continue
-            seconds = m.clock_seconds(turn.clock)
-            if seconds <= 0:
-                continue
-            due = rt.scheduler.now() + timedelta(seconds=seconds)
-            await rt.scheduler.schedule(rt.db, "move_clock", ref, due,
-                                        {"match_id": match_id, "version": version, "seat": turn.seat})
-            self._clock_armed[match_id] = (version, turn.seat)
-            self.deadlines[match_id] = due
-            return
-        self.deadlines.pop(match_id, None)
+        seat, seconds = wanted
+        due = rt.scheduler.now() + timedelta(seconds=seconds)
+        await rt.scheduler.schedule(rt.db, "move_clock", ref, due,
+                                    {"match_id": match_id, "version": version, "seat": seat}, replace=True)
+        self._clock_armed[match_id] = (version, seat)
+        self._clock_known.add(match_id)
+        self.deadlines[match_id] = due
 
     async def _on_move_clock(self, deadline: DeadlineData) -> None:
         rt = self.rt

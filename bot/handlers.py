@@ -266,21 +266,21 @@ async def hand_button(update: Update, context: Ctx, button: buttons.HandButton, 
     rt = rt_of(context)
     Op = buttons.HandOp
     match_id, deal, op = button.match_id, button.deal, button.op
-    row = await service.get_match_row(rt.db, match_id)
-    if row is None:
-        await _answer(update, t(lang, "err.stale"))
-        return
     seat = await rt.seat_of_user(match_id, user.id)
     if seat is None:
-        await _answer(update, t(lang, "err.not_your_table"), alert=True)
-        return
-    if row.status not in ("playing", "paused"):
-        await _answer(update, t(lang, "err.stale"))
+        answer = t(lang, "err.stale") if rt.seats.get(match_id) is None else t(lang, "err.not_your_table")
+        await _answer(update, answer, alert=answer != t(lang, "err.stale"))
         return
     if op in (Op.TAP, Op.CLEAR):
         await _tap(update, rt, button, seat, user, lang)
         return
-    _, m = await service.load_match_row(rt.db, match_id)
+    try:
+        row, m = await service.load_match_row(rt.db, match_id)
+    except RuleError:
+        row = m = None
+    if row is None or row.status not in ("playing", "paused"):
+        await _answer(update, t(lang, "err.stale"))
+        return
     view = m.seat_view(seat)
     if render.deal_marker(row.game, view) != deal:
         await _answer(update, t(lang, "err.stale"))
@@ -334,7 +334,11 @@ async def _tap(update: Update, rt: Any, button: buttons.HandButton, seat: int, u
     pressed meanwhile makes that edit unneeded)."""
     match_id, deal = button.match_id, button.deal
     async with rt.lock(match_id):
-        row, m = await service.load_match_row(rt.db, match_id)
+        try:
+            row, m = await service.load_match_row(rt.db, match_id)
+        except RuleError:
+            await _answer(update, t(lang, "err.stale"))
+            return
         view = m.seat_view(seat)
         if row.status not in ("playing", "paused") or render.deal_marker(row.game, view) != deal:
             answer = t(lang, "err.stale")
@@ -355,7 +359,8 @@ async def _tap(update: Update, rt: Any, button: buttons.HandButton, seat: int, u
                 answer = (t(lang, "tap.selected", cards=ctext(lang, cards_text(selection))) if selection
                           else t(lang, "tap.cleared"))
             await service.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
-            await rt.live.render_hand(row, m, seat, user.id, view=view, delay=rt.settings.TAP_EDIT_DELAY)
+            await rt.live.render_hand(row, m, seat, user.id, view=view, selection=selection,
+                                      delay=rt.settings.TAP_EDIT_DELAY)
     await _answer(update, answer)
 
 

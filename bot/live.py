@@ -227,7 +227,8 @@ class Live:
 
     async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None,
                           names_lang: str | None = None, *, view: dict[str, Any] | None = None,
-                          only_if_queued: bool = False, delay: float = 0.0) -> None:
+                          only_if_queued: bool = False, delay: float = 0.0,
+                          selection: list[int] | None = None) -> None:
         """Show ``seat`` its hand (a new message for a new deal).  ``only_if_queued``: only bring an
         edit already queued up to date; ``delay``: the edit waits that long (a card tap)."""
         rt = self.rt
@@ -244,9 +245,10 @@ class Live:
         lang = await rt.user_lang(user_id)
         if names is None or lang != names_lang:
             names = await rt.lobby.player_names(row.table_id, lang)
-        sel = await service.get_selection(rt.db, row.id, seat)
-        sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
-        selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
+        if selection is None:
+            sel = await service.get_selection(rt.db, row.id, seat)
+            sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
+            selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
         text, markup = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
                                            rt.driver.deadlines.get(row.id))
         markup = links.with_hand_button(markup, rt.settings, row.id, lang)  # opens the table page (Mini App)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from storage.service import new_engine_match
 LANG = "zh"
 ACT_WITHOUT_NOTICE_AFTER = 5.0  # seconds: a person who was never told it is their turn acts anyway
 RETRY_AFTER = 10.0  # seconds: a move not committed by then is made again
+TRACE = bool(os.environ.get("LOADTEST_TRACE"))  # print every move the people make
 
 
 @dataclass
@@ -282,3 +284,6 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
         else:
             sim.user_sends_text(uid, uid, text)
             table.typed += 1
+        if TRACE:
+            print(f"{time.strftime('%H:%M:%S')} table {table.index + 1} v{version} seat {turn.seat} "
+                  f"{'pressed' if pressed else 'typed'} {action!r}", flush=True)

@@ -35,11 +35,13 @@ class RuntimeBridge:
         return None if found is None else int(found[0])
 
     async def submit(self, match_id: int, seat: int, action: str, *, expected_version: int, user_id: int,
-                     dedupe_key: str) -> Any:
+                     dedupe_key: str, on_committed: Any = None) -> Any:
         """Apply ``action`` for ``seat`` if the match is still at ``expected_version``.
 
         Returns the ``ApplyResult`` (``duplicate`` when this dedupe key was applied before);
-        raises ``RuleError`` (the engine's reason, ``match_finished``...) or ``service.StaleVersion``."""
+        raises ``RuleError`` (the engine's reason, ``match_finished``...) or ``service.StaleVersion``.
+        ``on_committed(applied)`` runs once the action is committed, before the after-step (the page's
+        answer need not wait for the chat messages)."""
         async with self.rt.lock(match_id):
             row = await service.get_match_row(self.db, match_id)
             if row is None:
@@ -48,6 +50,8 @@ class RuntimeBridge:
                 raise RuleError("match_finished", "The match is over")
             applied = await service.apply_action(self.db, match_id, action, expected_version=expected_version,
                                                actor_user_id=user_id, dedupe_key=dedupe_key)
+            if on_committed is not None:
+                await on_committed(applied)
             if not applied.duplicate:
                 await self.rt.driver.after(match_id, applied, source="player", seat=seat)
             return applied

@@ -44,6 +44,7 @@ class Hub:
         self._dirty: set[int] = set()
         self._running: dict[int, asyncio.Task[None]] = {}
         self.pushes = 0
+        self._names: dict[tuple[int, str], tuple[list[str], list[bool]]] = {}
         self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
         # called with (match_id, user_id, seat) when a seat's last page on this process closes
         self.on_seat_closed: list[Callable[[int, int, int], None]] = []
@@ -141,7 +142,7 @@ class Hub:
             public = frames.public_part(row.game, m)
             seats = {seat: frames.seat_part(row.game, m, seat) for seat in range(4)}
             since = await self.committed_at(match_id, row.version)
-        return {"row": row, "public": public, "seats": seats, "since": since, "names": {}}
+        return {"row": row, "public": public, "seats": seats, "since": since}
 
     async def frame_for(self, match_id: int, seat: int | None, lang: str,
                         context: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -150,9 +151,10 @@ class Hub:
         if "row" not in ctx:
             ctx.update(await self.snapshot(match_id))
         row = ctx["row"]
-        if lang not in ctx["names"]:
-            ctx["names"][lang] = await self.bridge.names(row.table_id, lang)
-        names, computers = ctx["names"][lang]
+        key = (row.table_id, lang)
+        if key not in self._names:  # seats do not change once a match is under way
+            self._names[key] = await self.bridge.names(row.table_id, lang)
+        names, computers = self._names[key]
         return frames.state_frame(game=row.game, match_id=match_id, version=row.version, status=row.status,
                                   public=ctx["public"], me=ctx["seats"].get(seat) if seat is not None else None,
                                   seat=seat, names=names, computers=computers,

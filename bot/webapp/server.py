@@ -298,15 +298,20 @@ class WebAppServer:
         if action is None:
             await refuse(t(lang, "web.bad_frame"))
             return
+        async def committed(applied: Any) -> None:  # answered at once; the chat messages follow
+            try:
+                await send({"type": "ack", "id": rid, "ok": True, "version": applied.version,
+                            "duplicate": bool(applied.duplicate)})
+            except Exception as exc:  # the page went away: the action stands, the page learns it on reconnect
+                log.info("could not answer a page: %s", exc)
+
         try:
-            applied = await self.bridge.submit(viewer.match_id, viewer.seat, action, expected_version=version,
-                                               user_id=viewer.user_id, dedupe_key=f"web:{viewer.user_id}:{rid}")
+            await self.bridge.submit(viewer.match_id, viewer.seat, action, expected_version=version,
+                                     user_id=viewer.user_id, dedupe_key=f"web:{viewer.user_id}:{rid}",
+                                     on_committed=committed)
         except service.StaleVersion:
             await refuse(t(lang, "web.stale"))
             await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
             return
         except RuleError as err:
             await refuse(rule_error(lang, err))
-            return
-        await send({"type": "ack", "id": rid, "ok": True, "version": applied.version,
-                    "duplicate": bool(applied.duplicate)})

@@ -210,18 +210,23 @@ class ShengjiMatch:
         """Apply one action text; RuleError (state unchanged) when not allowed.
 
         Every handler validates completely before it changes anything."""
-        return self.apply_move(_parse(action))
+        return self._apply_read(_parse(action))
 
     def apply_move(self, move: Move) -> list[Event]:
         """Apply an action already read (a :class:`Move`: the computer players and benchmarks build them
         without text); exactly what ``apply`` does with its text, the log included."""
-        if self._result is not None:
-            raise RuleError("match_over", "The match is over")
-        seat, verb, cards, arg = move
+        seat, verb, cards, _ = move
         if seat is not None and seat not in (0, 1, 2, 3):
             raise RuleError("bad_action", "Not an action: {action}", action=f"{seat} {verb}")
         if verb in CARD_VERBS and (not cards or min(cards) < 0 or max(cards) >= NUM_KINDS):
             raise RuleError("no_cards", "Name the cards to show or play")
+        return self._apply_read(move)
+
+    def _apply_read(self, move: Move) -> list[Event]:
+        """Apply a move whose seat and cards are known to be well formed (read from text, or checked)."""
+        if self._result is not None:
+            raise RuleError("match_over", "The match is over")
+        seat, verb, cards, arg = move
         if seat is None:
             events, text = self._apply_sys(verb, arg)
         else:

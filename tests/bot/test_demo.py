@@ -61,6 +61,10 @@ async def test_tournament_demo_small_field_verifies_draw_prints_prizes_saves_bra
     assert "  | 📣 Registration for Staff Shengji cup is open!" in out  # group announcements are printed
     assert "\n  draw verified" in out and "FAIL" not in out
     assert "forfeit" in out  # the late pair
+    # issue 10: a pair 5 minutes late, inside the limit, checks in and plays (its match has a played result)
+    assert "the late pair checks in 5 minutes after the start" in out
+    late_key = out.split("the late pair checks in")[0].rsplit("\n", 1)[-1].strip().rstrip(":")
+    assert any(late_key in line and "beat" in line and "forfeit" not in line for line in out.splitlines())
     prizes = _section(out, "== Ranking and prizes")
     assert "1. " in prizes and "Champion" in prizes
     assert result["finished"] and result["verified"] and result["rate_limited_429"] == 0

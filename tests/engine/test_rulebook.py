@@ -17,7 +17,7 @@ from engine.options import load_preset, option_specs
 from engine.shengji.options import ShengjiOptions
 from engine.tournament.settings import TournamentSettings
 
-BOOK = Path(__file__).resolve().parents[2] / "docs" / "docs/rules.md"
+BOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 COLUMN_PRESETS = {"17": "shengji-17-deals", "2h": "shengji-timed-2h", "50": "shengji-50min", "GD": "guandan-team"}
 
 

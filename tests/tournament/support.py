@@ -90,9 +90,11 @@ async def run_due(h: E2EHarness, advance: timedelta | None = None) -> int:
 
 
 async def settle(h: E2EHarness) -> None:
+    """Wait for the tournament side's and the runtime's background tasks (a match-over hook records a
+    result), then for the outbox and a quiet moment."""
     tb = h.app.bot_data["tournaments"]
-    for _ in range(50):
-        if not tb._tasks:
+    for _ in range(250):
+        if not tb._tasks and not getattr(rt(h), "_tasks", ()):
             break
         await asyncio.sleep(0.02)
     await rt(h).outbox.flush()

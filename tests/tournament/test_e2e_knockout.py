@@ -8,6 +8,7 @@ eliminated (docs/rules.md section 3; issue 5).
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -107,6 +108,11 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
         announced = {"list_hash": published["list_hash"], "commitment": published["commitment"]}
         assert published["list_hash"] in (frozen.text or "") and published["commitment"] in (frozen.text or "")
         assert verify(published, announced).ok
+        # issue 10: the commitment was published when registration opened, before any entry existed
+        assert published["commitment"] in (ann.text or "")
+        # the draw file names the players (with their ids, so names may repeat), never bare ids
+        names = {p for e in published["entries"] for p in e["players"]}
+        assert all(re.fullmatch(r".+ \(\d+\)", p) and not p.split(" (")[0].isdigit() for p in names), names
         assert published["bracket"].count(None) == 3  # 5 pairs in a bracket of 8: three byes
         assert S.find(h, GROUP_ID, "轮空")
         tid = 1
