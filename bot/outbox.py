@@ -486,7 +486,7 @@ class Outbox:
         except BadRequest as exc:
             msg = str(exc).lower()
             if "not modified" in msg:
-                mid = op.message_id
+                mid = op.message_id or 0
             elif "message to edit not found" in msg and op.message_id is not None:
                 self.stats.errors += 1
                 self._finish(op, None)
@@ -555,7 +555,7 @@ def _clip(text: str, limit: int = MAX_TEXT) -> str:
 
 def _seconds(value: object) -> float:
     if hasattr(value, "total_seconds"):
-        return float(value.total_seconds())  # type: ignore[union-attr]
+        return float(value.total_seconds())
     return float(value)  # type: ignore[arg-type]
 
 
