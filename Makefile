@@ -79,7 +79,7 @@ loadtest: install
 
 # ruff on everything; mypy --strict on engine/ and scheduler/ (pyproject.toml); the Dockerfile.
 lint: install lint-docker
-	$(BIN)/ruff check bot engine storage scheduler tests
+	$(BIN)/ruff check .
 	$(BIN)/mypy engine scheduler
 
 lint-docker: install

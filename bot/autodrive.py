@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import buttons
@@ -140,8 +140,11 @@ async def _wait_committed(runtime: Callable[[], Any], match_id: int, seat: int, 
 async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict[int, int], *,
                 seed: int = 1, stop: Callable[[Any], bool] | None = None, timeout: float = 300.0,
                 on_action: Callable[[int, str], None] | None = None, buttons: frozenset[int] = frozenset(),
-                lang: str = "zh") -> None:
-    """Play the human seats ``users`` (seat -> Telegram user id) until the match ends or ``stop(match)``."""
+                lang: str = "zh", think: float = 0.0,
+                before_turn: Callable[[int, Any], Awaitable[None]] | None = None) -> None:
+    """Play the human seats ``users`` (seat -> Telegram user id) until the match ends or ``stop(match)``;
+    ``think``: seconds a person looks at their turn before pressing or typing; ``before_turn(seat, match)``
+    is awaited before each move (a test looks at what that person sees then)."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -180,6 +183,10 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
                 continue
             version = row.version
             uid = users[turn.seat]
+            if before_turn is not None:
+                await before_turn(turn.seat, m)
+            if think > 0:
+                await asyncio.sleep(think)
             pressed = False
             if turn.seat in buttons and action:
                 try:

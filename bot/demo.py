@@ -39,7 +39,7 @@ def _lang(arg: str | None) -> str:
 
 
 async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals: int = 3,
-                   guandan_deals: int = 1, quiet: bool = False) -> dict[str, object]:
+                   guandan_deals: int = 1, quiet: bool = False, out_dir: str = "demo-output") -> dict[str, object]:
     from bot.autodrive import drive
     from bot.simulator import BotApiSimulator, SimUserHandle, format_chat
     from bot.simulator.runner import RealBot
@@ -67,6 +67,7 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                           [PEOPLE[0][0]])
             async with RealBot(sim, database_url=f"sqlite+aiosqlite:///{tmp}/demo.db",
                                BOT_LANGUAGE="en" if lang == "en" else "zh-CN", AI_DELAY=0.0,
+                               BOT_ADMIN_IDS=[PEOPLE[0][0]],  # seed= (the demo's fixed deals) is for bot admins
                                DEAL_BATCH_DELAY=0.05, DEAL_BATCH=20) as real:
                 handles = [SimUserHandle(sim, uid) for uid, _ in PEOPLE]
                 for h in handles:
@@ -117,6 +118,11 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                                  "p50_ms": round(p50, 1), "p99_ms": round(p99, 1), "actions": len(lats),
                                  "seconds": round(time.perf_counter() - started, 1),
                                  "rate_limited_429": sim.stats.rate_limited - rl0, "rate_scale": rate_scale, "by_method": by_method}
+                    # the deal review file and one proof per deal, checked as python -m bot.verify_deal does
+                    from bot.review_requests import save_match_files
+                    paths, verified, deals = await save_match_files(rt.db, row.id, out_dir, lang, game)
+                    out[game].update(review=paths[0] if paths else None, proofs=paths[1:],  # type: ignore[union-attr]
+                                     verified=f"{verified}/{deals}")
                 say(format_chat(sim, GROUP, mode="final", lang=lang, show_time=False))
                 say()
                 say(private_chat(sim, PEOPLE[0][0], lang))
@@ -126,6 +132,11 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                     say(snapshot)
                     say()
                 say(figures_text(out, lang))
+                for f in out.values():
+                    say(("牌局回顾 {review} · 每副牌的证明 {n} 个, 核验通过 {ok} (python -m bot.verify_deal {first})" if zh
+                         else "Deal review {review} · {n} deal proofs, verified {ok} (python -m bot.verify_deal {first})")
+                        .format(review=f["review"], n=len(f["proofs"]), ok=f["verified"],  # type: ignore[index]
+                                first=(f["proofs"] or ["…"])[0]))  # type: ignore[index]
     return out
 
 
@@ -239,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=3, help="Shengji deals in the demo match")
     parser.add_argument("--only", choices=["play", "tournament"], default=None,
                         help="run only one part (default: both, play first)")
-    parser.add_argument("--out", default="demo-output", help="folder for the bracket image (part 2)")
+    parser.add_argument("--out", default="demo-output",
+                        help="folder for the deal reviews and proofs (part 1) and the bracket image (part 2)")
     args = parser.parse_args(argv)
     if args.replay is not None:
         if args.replay in ("shengji", "both"):
@@ -253,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     lang = _lang(args.lang)
     ok = True
     if args.only in (None, "play"):
-        figures = asyncio.run(run_demo(lang, args.seed, shengji_deals=args.deals))
+        figures = asyncio.run(run_demo(lang, args.seed, shengji_deals=args.deals, out_dir=args.out))
         ok = all(f.get("rate_limited_429") == 0 for f in figures.values())  # type: ignore[union-attr]
     if args.only in (None, "tournament"):
         from bot.tournament.demo import run_tournament_demo

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.i18n import rule_error, t
+from bot.seats import MatchSeats, SeatInfo
 from engine.errors import RuleError
 from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData
@@ -49,7 +50,8 @@ class Driver:
         self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._window_armed: dict[int, int] = {}
-        self._clock_armed: dict[int, tuple[int, int]] = {}
+        self._clock_armed: dict[int, tuple[int, int]] = {}  # match -> (version, seat) of its running clock
+        self._clock_known: set[int] = set()  # matches whose clock state this process knows (else: cancel once)
 
     def register_deadlines(self, scheduler: Any) -> None:
         scheduler.register("move_clock", self._on_move_clock)
@@ -91,32 +93,37 @@ class Driver:
 
     # --- seats of a match ------------------------------------------------------------------
 
-    async def match_context(self, match_id: int) -> tuple[Any, Any, Any, list[Any]]:
+    async def match_context(self, match_id: int) -> tuple[Any, Any, Any, tuple[SeatInfo, ...]]:
         db = self.rt.db
         row, m = await service.load_match_row(db, match_id)
         table = await service.get_table(db, row.table_id)
-        seats = await service.get_seats(db, row.table_id)
-        return row, m, table, seats
+        entry = await self.seats(match_id, row.table_id)
+        return row, m, table, entry.seats if entry is not None else ()
+
+    async def seats(self, match_id: int, table_id: int | None = None) -> MatchSeats | None:
+        """The match's seats, from the index (the database once, when the index does not have them)."""
+        entry = self.rt.seats.get(match_id)
+        if entry is None:
+            if table_id is None:
+                row = await service.get_match_row(self.rt.db, match_id)
+                if row is None:
+                    return None
+                table_id = row.table_id
+            entry = self.rt.seats.add(match_id, table_id, await service.get_seats(self.rt.db, table_id))
+        return entry
 
     async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
-        db = self.rt.db
-        row = await service.get_match_row(db, match_id)
-        if row is None:
-            return None
-        for s in await service.get_seats(db, row.table_id):
-            if s.user_id == user_id:
-                return s.seat
-        return None
+        entry = await self.seats(match_id)
+        return entry.seat_of(user_id) if entry is not None else None
 
     async def user_match(self, user_id: int) -> tuple[int, int] | None:
-        """The (match id, seat) the user plays in now (latest)."""
-        db = self.rt.db
-        best: tuple[int, int] | None = None
-        for row in await service.active_matches(db):
-            for s in await service.get_seats(db, row.table_id):
-                if s.user_id == user_id and (best is None or row.id > best[0]):
-                    best = (row.id, s.seat)
-        return best
+        """The (match id, seat) the user plays in now (the newest of their live matches), by the index."""
+        for match_id, seat in self.rt.seats.matches_of(user_id):
+            row = await service.get_match_row(self.rt.db, match_id)
+            if row is not None and row.status in ("playing", "paused"):
+                return match_id, seat
+            self.rt.seats.remove(match_id)  # ended (or its table aborted) since it was indexed
+        return None
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -125,13 +132,13 @@ class Driver:
         """Apply ``action`` for ``seat``; returns (applied, error text in ``lang``)."""
         rt = self.rt
         async with rt.lock(match_id):
-            row = await service.get_match_row(rt.db, match_id)
-            if row is None or row.status not in ("playing", "paused"):
-                return False, t(lang, "err.stale")
+            # under the lock nothing else moves the match: the current version is the one decided on
             try:
-                applied = await service.apply_action(rt.db, match_id, action, expected_version=row.version,
-                                                   actor_user_id=user_id, dedupe_key=dedupe)
+                applied = await service.apply_action(rt.db, match_id, action, actor_user_id=user_id,
+                                                   dedupe_key=dedupe)
             except RuleError as err:
+                if err.code in ("match_finished", "match_not_found"):
+                    return False, t(lang, "err.stale")
                 return False, rule_error(lang, err)
             except service.StaleVersion:
                 return False, t(lang, "err.stale")
@@ -139,6 +146,8 @@ class Driver:
                 return False, None
             if t0 is not None:
                 self.metrics.latencies.append(time.perf_counter() - t0)
+                if len(self.metrics.latencies) > 200_000:  # bounded: keep the newer half
+                    del self.metrics.latencies[:100_000]
             await self.after(match_id, applied, source=source, seat=seat)
         return True, None
 
@@ -175,6 +184,8 @@ class Driver:
         for ev in applied.events:
             if ev.kind == "play":
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
+        if seat is not None and source in ("player", "clock"):
+            self.rt.live.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
         await self.rt.live.announce(match_id, applied.events, source=source, seat=seat)
         await self.arm_clock(match_id, applied.match, applied.version)
         await self.rt.live.render_match(match_id)
@@ -287,32 +298,37 @@ class Driver:
     # --- move clocks -----------------------------------------------------------------------
 
     async def arm_clock(self, match_id: int, m: Any, version: int) -> None:
-        """Cancel the match's move clock; start one if the next turn has a clock."""
+        """Start the move clock of the next turn that has one (replacing the running one, in one
+        transaction), or cancel the running one.  A match whose clock this process knows is not
+        running costs no database call."""
         rt = self.rt
         if rt.scheduler is None:
             return
         ref = f"match:{match_id}"
-        await rt.scheduler.cancel(rt.db, "move_clock", ref)
-        if m.finished:
+        wanted: tuple[int, int] | None = None
+        entry = None if m.finished else await self.seats(match_id)
+        if entry is not None:
+            computers = entry.computers
+            for turn in m.turns():
+                if not turn.required or not turn.clock or turn.seat in computers:
+                    continue
+                seconds = m.clock_seconds(turn.clock)
+                if seconds > 0:
+                    wanted = (turn.seat, seconds)
+                    break
+        if wanted is None:
+            self.deadlines.pop(match_id, None)
+            if self._clock_armed.pop(match_id, None) is not None or match_id not in self._clock_known:
+                await rt.scheduler.cancel(rt.db, "move_clock", ref)
+            self._clock_known.add(match_id)
             return
-        row = await service.get_match_row(rt.db, match_id)
-        if row is None:
-            return
-        seats = await service.get_seats(rt.db, row.table_id)
-        computers = {s.seat for s in seats if s.is_computer}
-        for turn in m.turns():
-            if not turn.required or not turn.clock or turn.seat in computers:
-                continue
-            seconds = m.clock_seconds(turn.clock)
-            if seconds <= 0:
-                continue
-            due = rt.scheduler.now() + timedelta(seconds=seconds)
-            await rt.scheduler.schedule(rt.db, "move_clock", ref, due,
-                                        {"match_id": match_id, "version": version, "seat": turn.seat})
-            self._clock_armed[match_id] = (version, turn.seat)
-            self.deadlines[match_id] = due
-            return
-        self.deadlines.pop(match_id, None)
+        seat, seconds = wanted
+        due = rt.scheduler.now() + timedelta(seconds=seconds)
+        await rt.scheduler.schedule(rt.db, "move_clock", ref, due,
+                                    {"match_id": match_id, "version": version, "seat": seat}, replace=True)
+        self._clock_armed[match_id] = (version, seat)
+        self._clock_known.add(match_id)
+        self.deadlines[match_id] = due
 
     async def _on_move_clock(self, deadline: DeadlineData) -> None:
         rt = self.rt
@@ -334,11 +350,15 @@ class Driver:
             if applied.duplicate:
                 return
             table = await service.get_table(rt.db, row.table_id)
-            lang = await rt.chat_lang(table.chat_id) if table is not None else rt.group_lang()
-            names = await rt.lobby.player_names(row.table_id, lang)
             if table is not None:
-                key = "note.timeout_forfeit" if action.startswith("sys forfeit_deal") else "note.timeout"
-                rt.send(table.chat_id, t(lang, key, name=names[seat], seat=render.seat_name(lang, seat)))
+                lang = await rt.chat_lang(table.chat_id)
+                names = await rt.lobby.player_names(row.table_id, lang)
+                who = f"{render.seat_name(lang, seat)} {names[seat]}"
+                if action.startswith("sys forfeit_deal"):  # a notice of record: a message of its own
+                    rt.send(table.chat_id, t(lang, "note.timeout_forfeit", name=names[seat],
+                                             seat=render.seat_name(lang, seat)))
+                else:  # folded into the table message
+                    rt.live.note_autoplay(match_id, who)
             await self.after(match_id, applied, source="clock", seat=seat)
 
 

@@ -20,8 +20,9 @@ from telegram.ext import (
 )
 
 from bot import buttons, render
-from bot.i18n import normalize, rule_error, t
-from bot.views import parse_hand
+from bot.bad_input import card_left_my_hand, rule_error_clipped
+from bot.i18n import normalize, t
+from bot.views import ctext, parse_hand
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
 from storage import service
@@ -60,6 +61,9 @@ async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
     if key in rt.seen_users:
         return
     await save_user(rt.db, user, started=started)
+    rt.forget_user_lang(user.id)
+    if len(rt.seen_users) >= 10_000:  # bounded: forgetting only costs one more write of a user
+        rt.seen_users.clear()
     rt.seen_users.add(key)
 
 
@@ -86,6 +90,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     private = chat.type == ChatType.PRIVATE
     await save_user(rt.db, user, started=private or None)
+    rt.forget_user_lang(user.id)
     lang = await _lang(context, update)
     if not private:
         _reply(context, chat.id, t(lang, "help.text"))
@@ -123,6 +128,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
     if user is None or chat is None:
         return
     await save_user(rt.db, user)
+    rt.forget_user_lang(user.id)
     arg = (context.args[0] if context.args else "").lower()
     if arg in ("zh", "zh-cn", "中文", "cn", "en", "english"):
         lang = "en" if arg.startswith("en") else "zh"
@@ -135,6 +141,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
             _reply(context, chat.id, t(lang, "lang.group_set"))
             return
         await service.set_lang_override(rt.db, user.id, lang)
+        rt.forget_user_lang(user.id)
         _reply(context, chat.id, t(lang, "lang.set"))
         return
     lang = await _lang(context, update)
@@ -159,6 +166,7 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
     if user is None or chat is None:
         return
     await save_user(rt.db, user)
+    rt.forget_user_lang(user.id)
     lang = await _lang(context, update)
     if chat.type == ChatType.PRIVATE:
         _reply(context, chat.id, t(lang, "newtable.group_only"))
@@ -192,7 +200,11 @@ async def cmd_leave(update: Update, context: Ctx) -> None:
 
 
 async def cmd_stop(update: Update, context: Ctx) -> None:
-    await _on_open_table(update, context, lambda rt, table_id, user: rt.stop_table(table_id, user))
+    chat, user = update.effective_chat, update.effective_user
+    admin = chat is not None and user is not None and chat.type != ChatType.PRIVATE and \
+        await _is_admin(context, chat.id, user.id)
+    await _on_open_table(update, context,
+                         lambda rt, table_id, user: rt.stop_table(table_id, user, group_admin=admin))
 
 
 # --- buttons -------------------------------------------------------------------------------------
@@ -207,9 +219,12 @@ async def on_button(update: Update, context: Ctx) -> None:
     await _known(rt, user)
     lang = await rt.user_lang(user.id, user.language_code)
     button = buttons.parse(q.data)
-    if isinstance(button, buttons.LangButton):
+    if isinstance(button, buttons.LangButton) and button.lang not in ("zh", "en"):
+        await _answer(update, t(lang, "err.bad_language"))  # a forged or stale code: say so, change nothing
+    elif isinstance(button, buttons.LangButton):
         new = normalize(button.lang)
         await service.set_lang_override(rt.db, user.id, new)
+        rt.forget_user_lang(user.id)
         await _answer(update, t(new, "lang.set"))
     elif isinstance(button, buttons.ResumeButton):
         err = await rt.resume_match(button.match_id, user)
@@ -251,34 +266,33 @@ async def hand_button(update: Update, context: Ctx, button: buttons.HandButton, 
     rt = rt_of(context)
     Op = buttons.HandOp
     match_id, deal, op = button.match_id, button.deal, button.op
-    row = await service.get_match_row(rt.db, match_id)
-    if row is None:
-        await _answer(update, t(lang, "err.stale"))
-        return
     seat = await rt.seat_of_user(match_id, user.id)
     if seat is None:
-        await _answer(update, t(lang, "err.not_your_table"), alert=True)
+        answer = t(lang, "err.stale") if rt.seats.get(match_id) is None else t(lang, "err.not_your_table")
+        await _answer(update, answer, alert=answer != t(lang, "err.stale"))
         return
-    if row.status not in ("playing", "paused"):
+    if op in (Op.TAP, Op.CLEAR):
+        await _tap(update, rt, button, seat, user, lang)
+        return
+    try:
+        row, m = await service.load_match_row(rt.db, match_id)
+    except RuleError:
+        row = m = None
+    if row is None or row.status not in ("playing", "paused"):
         await _answer(update, t(lang, "err.stale"))
         return
-    _, m = await service.load_match_row(rt.db, match_id)
     view = m.seat_view(seat)
     if render.deal_marker(row.game, view) != deal:
         await _answer(update, t(lang, "err.stale"))
         return
-    if op in (Op.TAP, Op.CLEAR):
-        async with rt.selection_lock(match_id, seat):
-            ok = await _toggle(rt, button, seat, view)
-        await _answer(update, None if ok else t(lang, "err.stale"))
-        if ok:
-            async with rt.lock(match_id):
-                row2, m2 = await service.load_match_row(rt.db, match_id)
-                await rt.render_hand(row2, m2, seat, user.id)
-        return
     selection = await _selection(rt, match_id, seat, deal)
     my = _my_kinds(view)
     sel = cards_text(selection)
+    wanted = {Op.BURY: ("kitty", "rebury"), Op.TRIBUTE: ("tribute", "return"), Op.BID: ("bid", "overturn"),
+              Op.OVERTURN: ("overturn", "bid"), Op.CHOOSE: ("choose",)}.get(op)
+    if wanted is not None and not set(wanted) & set(my):
+        await _answer(update, t(lang, "err.not_your_move"))  # e.g. a forged bury press by a non-dealer
+        return
     if op in (Op.PLAY, Op.BURY, Op.TRIBUTE, Op.PLAY_AS) and not selection:
         await _answer(update, t(lang, "err.select_first"))
         return
@@ -313,21 +327,41 @@ async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
     return parse_cards(sel.cards_text)
 
 
-async def _toggle(rt: Any, button: buttons.HandButton, seat: int, view: dict[str, Any]) -> bool:
-    """Tap a card (select / unselect that copy) or clear; False when the card is no longer held."""
+async def _tap(update: Update, rt: Any, button: buttons.HandButton, seat: int, user: Any, lang: str) -> None:
+    """Tap a card (select / unselect that copy) or clear the selection.  Under the match's lock, so a
+    tap never races a play of the same seat (a clock's auto-play clears the selection).  The answer
+    on the button says what is selected; the hand message shows it after a short delay (a Play
+    pressed meanwhile makes that edit unneeded)."""
     match_id, deal = button.match_id, button.deal
-    selection = await _selection(rt, match_id, seat, deal)
-    if button.op is buttons.HandOp.CLEAR:
-        selection = []
-    else:
-        card, copy = int(button.card or 0), button.copy
-        if parse_hand(view).count(card) <= copy:
-            return False
-        have = selection.count(card)
-        selection = [c for c in selection if c != card]
-        selection += [card] * (copy if have > copy else copy + 1)
-    await service.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
-    return True
+    async with rt.lock(match_id):
+        try:
+            row, m = await service.load_match_row(rt.db, match_id)
+        except RuleError:
+            await _answer(update, t(lang, "err.stale"))
+            return
+        view = m.seat_view(seat)
+        if row.status not in ("playing", "paused") or render.deal_marker(row.game, view) != deal:
+            answer = t(lang, "err.stale")
+        else:
+            selection = await _selection(rt, match_id, seat, deal)
+            if button.op is buttons.HandOp.CLEAR:
+                selection = []
+                answer = t(lang, "tap.cleared")
+            else:
+                card, copy = int(button.card or 0), button.copy
+                if parse_hand(view).count(card) <= copy:
+                    played = await card_left_my_hand(rt.db, match_id, seat, card)
+                    await _answer(update, t(lang, "err.card_played" if played else "err.not_your_card"))
+                    return
+                have = selection.count(card)
+                selection = [c for c in selection if c != card]
+                selection += [card] * (copy if have > copy else copy + 1)
+                answer = (t(lang, "tap.selected", cards=ctext(lang, cards_text(selection))) if selection
+                          else t(lang, "tap.cleared"))
+            await service.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
+            await rt.live.render_hand(row, m, seat, user.id, view=view, selection=selection,
+                                      delay=rt.settings.TAP_EDIT_DELAY)
+    await _answer(update, answer)
 
 
 def _my_kinds(view: dict[str, Any]) -> list[str]:
@@ -375,7 +409,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         try:
             cards = parse_cards(text)
         except RuleError as err:
-            _reply(context, msg.chat_id, rule_error(lang, err) + "\n" + t(lang, "typed.hint"))
+            _reply(context, msg.chat_id, rule_error_clipped(lang, err) + "\n" + t(lang, "typed.hint"))
             return
         if not cards:
             _reply(context, msg.chat_id, t(lang, "typed.hint"))
@@ -434,6 +468,10 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
+    from bot import fair_handlers, ratelimit
+
+    ratelimit.install(app)  # the per-user rate limit runs before every other handler
+    fair_handlers.register(app)
     app.add_handler(CommandHandler("start", cmd_start))
     app.add_handler(CommandHandler("help", cmd_help))
     app.add_handler(CommandHandler("lang", cmd_lang))

@@ -1,17 +1,32 @@
 """What a live match shows: the group's table message, each seat's private hand message, the group
 announcements of events, and what happens when Telegram refuses or loses one of those messages.
 
-Built from the engine's views through ``bot.render``; sent through the outbox (never awaited
-for edits).  Part of the running bot (``bot.runtime.Runtime``).
+Built from the engine's views through ``bot.render``; sent through the outbox, which nobody awaits.
+
+A message is edited only when its reader needs something new (Telegram's budget: about one call
+per card played, see docs/bot.md "Message budget"):
+
+* a hand message when its owner must act (it then shows the current trick, the hand and the
+  clock), when the deal's stage changes for everybody (cards dealt, a declaration, the kitty, the
+  tribute), and when its owner taps a card (after a short delay, withdrawn when the play follows);
+  the player who just played is answered on the button (their message is brought up to date at
+  their next turn, and a button for a card already played is refused with a clear answer);
+* the group's table message when a trick is completed (with its points and whose turn it is) and
+  when the stage changes; clock auto-plays are folded into it instead of notes of their own.
+
+An edit already queued for a message is always brought up to date (that costs no call).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot import buttons, render
+from bot.deal_proof import reveal_line, table_lines
 from bot.i18n import t
 from bot.webapp import links
 from engine.cards import parse_cards
@@ -22,10 +37,80 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PLAY_PHASES = {"play", "choose", "late", "deal_over", "match_over", "paused", "over"}
+
+
+def _key(*parts: Any) -> str:
+    return json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False)
+
+
+def group_stage(game: str, view: dict[str, Any]) -> str:
+    """What the group's table message must follow: everything but the plays inside a trick."""
+    p = render.public_part(view)
+    if game == "shengji":
+        phase = p.get("phase")
+        # burying is the dealer's business (their hand shows it); the group follows declaring, then play
+        stage = {"bury": "play", "rebury": "play", "late": "play", "choose": "play", "blackout": "window"}.get(
+            phase, phase)
+        return _key(p.get("deal"), p.get("redeal"), stage, p.get("declaration"), p.get("trump"),
+                    p.get("level"), p.get("dealer"), p.get("levels"), p.get("tricks_played"), p.get("points"),
+                    p.get("paused"), p.get("time_up"), p.get("kitty_buried_by"), p.get("turned_kitty"),
+                    p.get("pending_choice") is not None, p.get("finished"))
+    return _key(p.get("deal_no"), p.get("phase"), p.get("trick_no"), p.get("finish_order"), p.get("tribute"),
+                p.get("levels"), p.get("time_up"))
+
+
+def hand_stage(game: str, view: dict[str, Any]) -> str:
+    """What every seat's hand message must follow even when it is not that seat's turn."""
+    p = render.public_part(view)
+    if game == "shengji":
+        phase = p.get("phase")
+        deal = (p.get("deal"), p.get("redeal"))
+        if phase == "dealing":  # while cards arrive: when the seat gets a new way to declare
+            return _key(deal, phase, view.get("legal_bids"))
+        if phase in ("window", "blackout"):  # everybody may bid: each declaration
+            return _key(deal, "window", p.get("declaration"))
+        # burying, then play: once, when the trump is settled (and again if it is overturned)
+        return _key(deal, "settled", p.get("trump"), p.get("declaration"))
+    phase = p.get("phase")
+    if phase in PLAY_PHASES:
+        return _key(p.get("deal_no"), "play")
+    return _key(p.get("deal_no"), phase, p.get("tribute"))
+
+
+def must_act(game: str, view: dict[str, Any]) -> bool:
+    """Is it the seat's turn (a required move, or a bid in the bid window)?"""
+    if game == "shengji":
+        my = view.get("my_turns") or []
+        phase = render.public_part(view).get("phase")
+        return any(k in ("lead", "follow", "kitty", "rebury", "choose", "overturn") for k in my) or (
+            "bid" in my and phase in ("window", "blackout"))
+    return view.get("hint") is not None
+
+
+@dataclass
+class _Notes:
+    """Clock auto-plays of a match, shown in the table message through the next completed trick."""
+
+    lines: list[str] = field(default_factory=list)
+    shown_at: str | None = None  # the group stage when they were first shown
+
 
 class Live:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
+        self._group_stage: dict[int, str] = {}
+        self._hand_stage: dict[tuple[int, int], str] = {}
+        self._hand_refs: dict[tuple[int, int], tuple[int, int, int]] = {}  # (match, seat) -> (chat, msg, deal)
+        self._creating: dict[Any, tuple[str, Any] | None] = {}  # messages being sent -> newest content
+        self._notes: dict[int, _Notes] = {}
+
+    def forget_match(self, match_id: int) -> None:
+        self._group_stage.pop(match_id, None)
+        self._notes.pop(match_id, None)
+        for seat in range(4):
+            self._hand_stage.pop((match_id, seat), None)
+            self._hand_refs.pop((match_id, seat), None)
 
     # --- announcements ----------------------------------------------------------------------
 
@@ -45,6 +130,13 @@ class Live:
         for ev in interesting:
             try:
                 text = render.announcement(lang, row.game, ev, names, table.options_json)
+                if text and ev.kind == "deal_over":  # the deal's seed is revealed with its summary
+                    _, m = await service.load_match_row(rt.db, match_id)
+                    deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
+                    redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
+                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
+                if text and ev.kind == "match_over" and table.server_seed is not None:
+                    text += "\n" + t(lang, "sum.server_seed", seed=table.server_seed)
             except Exception:
                 log.exception("could not render %s", ev.kind)
                 text = None
@@ -56,6 +148,7 @@ class Live:
                         t(lang, "btn.resume"), callback_data=buttons.ResumeButton(match_id).encode())]])
                 rt.send(table.chat_id, text, markup)
             if ev.kind == "match_over":  # the table was marked finished with the result (storage.service)
+                rt.seats.remove(match_id)
                 await rt.scheduler.cancel(rt.db, "move_clock", f"match:{match_id}")
                 await rt.scheduler.cancel(rt.db, "match_time", f"match:{match_id}:time")
                 if rt.match_over_hooks:
@@ -73,24 +166,40 @@ class Live:
 
     # --- the table message and the hand messages --------------------------------------------
 
-    async def render_match(self, match_id: int) -> None:
+    def note_autoplay(self, match_id: int, line: str) -> None:
+        """A clock auto-play: folded into the table message (shown from its next edit on)."""
+        notes = self._notes.setdefault(match_id, _Notes())
+        if notes.shown_at is not None:  # the earlier ones have been shown through a trick: start again
+            notes.lines, notes.shown_at = [], None
+        notes.lines = (notes.lines + [line])[-4:]
+
+    async def render_match(self, match_id: int, *, everything: bool = False) -> None:
+        """Bring the match's messages up to date for the readers who need it (``everything``: all of
+        them, e.g. after a restart or a lost message)."""
         rt = self.rt
         row, m, table, seats = await rt.driver.match_context(match_id)
         if table is None or rt.outbox is None:
             return
         lang = await rt.chat_lang(table.chat_id)
         names = await rt.lobby.player_names(row.table_id, lang)
-        deadline = rt.driver.deadlines.get(match_id)
-        text, markup = render.table_message(lang, row.game, m.public_view(), names, deadline, rt.bot_username,
-                                            rt.lobby.title(lang, table.preset_id), clocks=table.options_json)
-        markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
-        if table.table_message_id is not None:
-            rt.outbox.edit(table.chat_id, table.table_message_id, text, markup)
-        else:
-            mid = await rt.send(table.chat_id, text, markup)
+        public = m.public_view()
+        stage = group_stage(row.game, public)
+        changed = everything or self._group_stage.get(match_id) != stage
+        self._group_stage[match_id] = stage
+        mid = table.table_message_id
+        if changed or mid is None or rt.outbox.has_pending_edit(table.chat_id, mid):
+            deadline = rt.driver.deadlines.get(match_id)
+            computers = frozenset(s.seat for s in seats if s.is_computer)
+            text, markup = render.table_message(lang, row.game, public, names, deadline, rt.bot_username,
+                                                rt.lobby.title(lang, table.preset_id), clocks=table.options_json,
+                                                computers=computers)
+            text = "\n".join([text, *table_lines(lang, row.game, row.seed, m, table)])  # the deal's commitment
+            text = self._with_notes(match_id, stage, lang, text)
+            markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
             if mid is not None:
-                await service.set_table_message(rt.db, table.id, table.chat_id, mid,
-                                                text_hash=rt.outbox.known_hash(table.chat_id, mid))
+                rt.outbox.edit(table.chat_id, mid, text, markup)
+            else:
+                self.create(("table", table.id), table.chat_id, text, markup, self.table_created(table.id))
         users = await service.get_users(rt.db, [s.user_id for s in seats if s.user_id is not None])
         for s in seats:
             if s.user_id is None:
@@ -98,35 +207,116 @@ class Live:
             u = users.get(s.user_id)
             if u is not None and u.blocked_bot:
                 continue  # the table was told; their hand comes back when they /start again
-            await self.render_hand(row, m, s.seat, s.user_id, names, lang)
+            view = m.seat_view(s.seat)
+            hstage = hand_stage(row.game, view)
+            key = (match_id, s.seat)
+            need = everything or must_act(row.game, view) or self._hand_stage.get(key) != hstage
+            self._hand_stage[key] = hstage
+            await self.render_hand(row, m, s.seat, s.user_id, names, lang, view=view, only_if_queued=not need)
+
+    def _with_notes(self, match_id: int, stage: str, lang: str, text: str) -> str:
+        notes = self._notes.get(match_id)
+        if notes is None or not notes.lines:
+            return text
+        if notes.shown_at is None:
+            notes.shown_at = stage
+        elif notes.shown_at != stage:  # shown through a completed trick: gone
+            del self._notes[match_id]
+            return text
+        return text + "\n" + t(lang, "note.autoplayed", list="; ".join(notes.lines))
 
     async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None,
-                          names_lang: str | None = None) -> None:
+                          names_lang: str | None = None, *, view: dict[str, Any] | None = None,
+                          only_if_queued: bool = False, delay: float = 0.0,
+                          selection: list[int] | None = None) -> None:
+        """Show ``seat`` its hand (a new message for a new deal).  ``only_if_queued``: only bring an
+        edit already queued up to date; ``delay``: the edit waits that long (a card tap)."""
         rt = self.rt
         assert rt.outbox is not None
-        lang = await rt.user_lang(user_id)
-        if names is None or lang != names_lang:
-            names = await rt.lobby.player_names(row.table_id, lang)
-        view = m.seat_view(seat)
+        view = view if view is not None else m.seat_view(seat)
         deal = render.deal_marker(row.game, view)
         if deal == 0:
             return  # nothing dealt yet (Guandan before deal 1): the hand message comes with the deal
-        sel = await service.get_selection(rt.db, row.id, seat)
-        sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
-        selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
+        ref = await self._hand_ref(row.id, seat)
+        creating = ("hand", row.id, seat, deal)
+        if only_if_queued and creating not in self._creating and (
+                ref is None or ref[2] != deal or not rt.outbox.has_pending_edit(ref[0], ref[1])):
+            return
+        lang = await rt.user_lang(user_id)
+        if names is None or lang != names_lang:
+            names = await rt.lobby.player_names(row.table_id, lang)
+        if selection is None:
+            sel = await service.get_selection(rt.db, row.id, seat)
+            sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
+            selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
         text, markup = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
                                            rt.driver.deadlines.get(row.id))
         markup = links.with_hand_button(markup, rt.settings, row.id, lang)  # opens the table page (Mini App)
-        ref = await service.get_hand_message(rt.db, row.id, seat)
-        if ref is not None and ref.deal_no == deal:
+        if ref is not None and ref[2] == deal:
             if links.page_open(rt, row.id, user_id):
                 return  # the table page shows this hand; the message catches up when the page closes
-            rt.outbox.edit(ref.chat_id, ref.message_id, text, markup)
+            rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay)
             return
-        mid = await rt.send(user_id, text, markup)
-        if mid is not None:
-            await service.set_hand_message(rt.db, row.id, seat, user_id, mid, deal_no=deal,
+        self.create(creating, user_id, text, markup, self._hand_created(row.id, seat, user_id, deal))
+
+    def drop_queued_hand(self, match_id: int, seat: int) -> None:
+        """The seat just acted: an edit still queued for its hand (a card tap) is no longer needed."""
+        ref = self._hand_refs.get((match_id, seat))
+        if ref is not None and self.rt.outbox is not None:
+            self.rt.outbox.drop_edit(ref[0], ref[1])
+
+    async def _hand_ref(self, match_id: int, seat: int) -> tuple[int, int, int] | None:
+        key = (match_id, seat)
+        ref = self._hand_refs.get(key)
+        if ref is None:
+            row = await service.get_hand_message(self.rt.db, match_id, seat)
+            if row is not None:
+                ref = self._hand_refs[key] = (row.chat_id, row.message_id, int(row.deal_no or 0))
+        return ref
+
+    def create(self, key: Any, chat_id: int, text: str, markup: Any, stored: Any) -> None:
+        """Send a new live message without waiting: ``stored(message id)`` records it; content
+        rendered meanwhile is kept and edited in once the message exists."""
+        rt = self.rt
+        assert rt.outbox is not None
+        if key in self._creating:
+            self._creating[key] = (text, markup)
+            return
+        self._creating[key] = None
+        future = rt.send(chat_id, text, markup)
+
+        async def finish() -> None:
+            mid = None
+            try:
+                mid = await future
+                if mid is not None:
+                    await stored(mid)
+            except Exception:
+                log.exception("could not record the new message %s", key)
+            finally:
+                newest = self._creating.pop(key, None)
+            if mid is not None and newest is not None and rt.outbox is not None:
+                rt.outbox.edit(chat_id, mid, *newest)
+
+        rt.spawn(finish())
+
+    def table_created(self, table_id: int) -> Any:
+        async def stored(mid: int) -> None:
+            rt = self.rt
+            table = await service.get_table(rt.db, table_id)
+            if table is not None and rt.outbox is not None:
+                await service.set_table_message(rt.db, table_id, table.chat_id, mid,
+                                                text_hash=rt.outbox.known_hash(table.chat_id, mid))
+        return stored
+
+    def _hand_created(self, match_id: int, seat: int, user_id: int, deal: int) -> Any:
+        async def stored(mid: int) -> None:
+            rt = self.rt
+            assert rt.outbox is not None
+            self._hand_refs[(match_id, seat)] = (user_id, mid, deal)
+            await service.set_hand_message(rt.db, match_id, seat, user_id, mid, deal_no=deal,
                                            text_hash=rt.outbox.known_hash(user_id, mid))
+        return stored
 
     async def refresh_user(self, user_id: int) -> None:
         """After /start: show the user's current hand again (a new message if needed)."""
@@ -141,9 +331,15 @@ class Live:
 
     # --- outbox hooks -----------------------------------------------------------------------
 
-    async def sent(self, chat_id: int, message_id: int, digest: str) -> None:
-        if self.rt.db is not None:
-            await service.set_message_hash_of(self.rt.db, chat_id, message_id, digest)
+    async def persist_hashes(self) -> None:
+        """Store what the outbox says each live message shows (now and then, never between two calls)."""
+        if self.rt.db is not None and self.rt.outbox is not None:
+            changed = self.rt.outbox.take_changed_hashes()
+            if changed:
+                try:
+                    await service.set_message_hashes(self.rt.db, changed)
+                except Exception:
+                    log.exception("could not store %d message hashes", len(changed))
 
     async def message_gone(self, chat_id: int, message_id: int) -> None:
         """A live message was deleted: forget it and send a new one (in a task: the outbox is waiting)."""
@@ -169,8 +365,9 @@ class Live:
                 row = await service.current_match(rt.db, table.id)
                 if row is not None and table.status == "playing":
                     async with rt.lock(row.id):
-                        await self.render_match(row.id)
+                        await self.render_match(row.id, everything=True)
         elif ref.purpose == "hand" and ref.match_id is not None and ref.seat is not None:
+            self._hand_refs.pop((ref.match_id, ref.seat), None)
             row = await service.get_match_row(rt.db, ref.match_id)
             if row is not None and row.status == "playing":
                 async with rt.lock(row.id):

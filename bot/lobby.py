@@ -10,7 +10,10 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot import render
+from bot.deal_proof import lobby_lines
 from bot.i18n import rule_error, t
+from bot.table_request import problems_message, read_request
+from bot.tournament import locked
 from engine.errors import RuleError
 from engine.options import load_preset, options_to_dict
 from storage import service
@@ -22,7 +25,7 @@ if TYPE_CHECKING:
 class Lobby:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
-        self._seeds: dict[int, int] = {}  # table id -> the deal seed asked with ``seed=`` (tests, demos)
+        self._names: dict[tuple[int, str], list[str]] = {}  # (table, lang) -> names; seats are fixed in play
 
     # --- names ------------------------------------------------------------------------------
 
@@ -41,6 +44,10 @@ class Lobby:
         return names, [s.is_computer for s in seats], ids
 
     async def player_names(self, table_id: int, lang: str) -> list[str]:
+        """The four names shown at a table (kept while the table plays: its seats do not change)."""
+        cached = self._names.get((table_id, lang))
+        if cached is not None:
+            return cached
         names, computers, _ = await self.table_names(table_id)
         out = []
         for seat in range(4):
@@ -48,7 +55,12 @@ class Lobby:
                 out.append(t(lang, "name.computer_n", n=seat + 1))
             else:
                 out.append(names[seat] or "?")
+        self._names[(table_id, lang)] = out
         return out
+
+    def forget_names(self, table_id: int) -> None:
+        for key in [k for k in self._names if k[0] == table_id]:
+            del self._names[key]
 
     @staticmethod
     def title(lang: str, preset_id: str) -> str:
@@ -69,12 +81,11 @@ class Lobby:
         names, computers, _ = await self.table_names(table_id)
         title = self.title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, rt.bot_username)
+        text = "\n".join([text, *lobby_lines(lang, table)])  # a practice / fixed seed, a tournament commitment
+        if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
+            text, markup = locked.lobby(lang, text)
         if table.table_message_id is None:
-            mid = await rt.send(table.chat_id, text, markup)
-            if mid is not None:
-                await service.set_table_message(rt.db, table_id, table.chat_id, mid,
-                                                text_hash=rt.outbox.known_hash(table.chat_id, mid)
-                                                if rt.outbox else None)
+            rt.live.create(("table", table_id), table.chat_id, text, markup, rt.live.table_created(table_id))
         else:
             assert rt.outbox is not None
             rt.outbox.edit(table.chat_id, table.table_message_id, text, markup)
@@ -82,44 +93,29 @@ class Lobby:
     # --- commands and buttons ---------------------------------------------------------------
 
     async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
-        """Create a table from ``/newtable`` arguments; returns an error text or None."""
+        """Create a table from ``/newtable`` arguments; returns an error text or None.
+
+        Every bad option is reported in one message (``bot.table_request``); ``seed=`` only from a bot
+        admin or at a practice table (kept on the table row); one live table per group (the database
+        refuses a second one, also when several /newtable race)."""
         rt = self.rt
         ulang = await rt.user_lang(user.id, user.language_code)
-        if not args:
-            from engine.options import preset_ids
-            return t(ulang, "newtable.usage", presets=", ".join(preset_ids()))
-        preset_id, rest = args[0], args[1:]
-        overrides: dict[str, str] = {}
-        bots = 0
-        seed: int | None = None
-        try:
-            preset = load_preset(preset_id)
-            for arg in rest:
-                key, sep, value = arg.partition("=")
-                if not sep:
-                    raise RuleError("bad_argument", "Not option=value: {arg}", arg=arg)
-                if key == "bots":
-                    if not value.isdigit() or not 0 <= int(value) <= 4:
-                        raise RuleError("bad_option", "Option {field}={value} is not allowed; allowed: {allowed}",
-                                        field="bots", value=value, allowed="0..4")
-                    bots = int(value)
-                elif key == "seed" and value.isdigit():
-                    seed = int(value)
-                else:
-                    overrides[key] = value
-            preset = preset.with_overrides(overrides)
-        except RuleError as err:
-            return rule_error(ulang, err)
+        req = read_request(ulang, args, may_fix_seed=user.id in rt.settings.BOT_ADMIN_IDS)
+        if isinstance(req, list):
+            return problems_message(ulang, req)
         existing = await service.open_table_in_chat(rt.db, chat.id)
         if existing is not None:
             return t(ulang, "newtable.exists", table=existing.id)
         order = [3, 1, 2, 0]
-        table = await service.insert_table(rt.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
-                                           user.id, computer_seats=sorted(order[:bots]))
-        if seed is not None:
-            self._seeds[table.id] = seed
+        preset = req.preset
+        try:
+            table = await service.insert_table(rt.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
+                                               user.id, computer_seats=sorted(order[:req.bots]), fixed_seed=req.seed,
+                                               practice=req.practice)
+        except RuleError as err:
+            return rule_error(ulang, err)
         await self.render_lobby(table.id)
-        if bots == 4:
+        if req.bots == 4:
             await self.start_table(table.id, None)
         return None
 
@@ -130,6 +126,8 @@ class Lobby:
         table = await service.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
+        if locked.is_locked(table):  # seats bound to the drawn entries: no join, by button or by link
+            return locked.refusal(lang)
         u = await service.get_user(rt.db, user.id)
         if u is None or not u.started_bot:
             return "need_start"
@@ -146,6 +144,8 @@ class Lobby:
         table = await service.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.cannot_leave")
+        if locked.is_locked(table):
+            return locked.refusal(lang)
         seat = await service.seat_of_user(rt.db, table_id, user.id)
         if seat is None:
             return t(lang, "err.not_seated")
@@ -162,37 +162,45 @@ class Lobby:
         lang = await rt.user_lang(user.id if user else None, getattr(user, "language_code", None))
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
+        if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
+            return locked.refusal(lang)
         names, computers, ids = await self.table_names(table_id)
         if user is not None and user.id not in ids and user.id != table.created_by:
             return t(lang, "err.not_your_table")
         try:
-            await service.fill_computer_seats(rt.db, table_id)
-            started = await service.start_match(rt.db, table_id, self._seeds.pop(table_id, None))
+            if not locked.is_locked(table):  # a tournament seat never goes to a computer player
+                await service.fill_computer_seats(rt.db, table_id)
+            started = await service.start_match(rt.db, table_id)  # the table's fixed seed, or a fresh one
         except RuleError:  # started (or stopped) meanwhile by another press
             return t(lang, "err.table_closed")
         row = await service.get_match_row(rt.db, started.match_id)
         assert row is not None
+        self.forget_names(table_id)  # computer seats were filled
+        rt.seats.add(row.id, table_id, await service.get_seats(rt.db, table_id))
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:
             due = rt.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
             await rt.scheduler.schedule(rt.db, "match_time", f"match:{row.id}:time", due, {"match_id": row.id})
         async with rt.lock(row.id):
-            await rt.live.render_match(row.id)
+            await rt.live.render_match(row.id, everything=True)
         rt.driver.kick(row.id, 0)
         return None
 
-    async def stop_table(self, table_id: int, user: Any) -> str | None:
+    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
+        """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``)."""
         rt = self.rt
         table = await service.get_table(rt.db, table_id)
         lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
         if table is None:
             return t(lang, "err.table_closed")
-        if user.id != table.created_by and user.id not in rt.settings.BOT_ADMIN_IDS:
-            return t(lang, "err.only_creator")
+        if user.id != table.created_by and user.id not in rt.settings.BOT_ADMIN_IDS and not group_admin:
+            return t(lang, "err.only_creator_or_admin")
         row = await service.current_match(rt.db, table_id)
         await service.abort_table(rt.db, table_id)  # the table aborted, its unfinished match finished
         if row is not None and row.status != "finished":
             await rt.scheduler.cancel(rt.db, "move_clock", f"match:{row.id}")
             rt.driver.cancel_kick(row.id)
+        if row is not None:
+            rt.seats.remove(row.id)
         rt.send(table.chat_id, t(await rt.chat_lang(table.chat_id), "table.stopped", table=table_id))
         return None

@@ -1,16 +1,24 @@
-"""The outbox: every call to Telegram goes through here.
+"""The outbox: every call to Telegram goes through here, and nobody waits for it (handlers queue
+calls and go on; ``send`` returns a future of the new message id).
 
+* Many calls are in flight at once (a server far from Telegram waits a round trip per call), at most
+  one per chat, so calls to one chat keep their order.
 * Edits of one message are coalesced: a pending edit is replaced by the newer state (it keeps
-  its place in the chat's queue), so only the latest state is sent.
-* An edit whose text and keyboard equal what that message already shows is never sent
-  (the last sent hash per message is kept here and persisted by the owner through ``on_sent``).
-* Rate limits (Telegram's, shared by sends and edits): about 1 message a second per chat,
-  20 a minute per group, 30 a second overall.  Every window is divided by ``rate_scale`` (an
-  accelerated simulator runs with e.g. 20).
-* ``RetryAfter`` is honoured (its seconds divided by ``rate_scale`` too), transient network errors are retried (bounded); ``Forbidden``
-  (blocked, never started) and "chat not found" are handed to ``on_error`` and never raised.
+  its place in the chat's queue), so only the latest state is sent.  An edit may be delayed
+  (``delay``: a card tap waits a moment, so a tap followed by Play costs no edit) and a pending
+  edit may be dropped (``drop_edit``) when its reader no longer needs it.
+* An edit whose text and keyboard equal what that message already shows is never sent.  The
+  last hash per message is kept in memory; the owner persists the changed ones now and then
+  (``take_changed_hashes``), never between two calls.
+* Rate limits (Telegram's, shared by sends and edits): about 1 message a second per chat; a group's
+  20 a minute spent evenly (one call every 3 s, so a group never shows a burst and then nothing);
+  30 a second overall.  Every window is divided by ``rate_scale`` (an accelerated simulator runs
+  with e.g. 20).  After a start-up every chat counts as used at that moment, so a restarted bot
+  does not burst into chats the previous process was filling.
+* ``RetryAfter`` delays that chat only (its seconds divided by ``rate_scale`` too); transient
+  network errors are retried (bounded); ``Forbidden`` (blocked, never started) and "chat not
+  found" are handed to ``on_error`` and never raised.
 
-Calls to one chat keep their order.  ``send`` returns the new message id (or None on failure).
 Files go through the same queues: ``send_document`` (bytes and a file name) and ``send_photo``
 (PNG/JPEG bytes), with the same rate limits, RetryAfter handling and error reporting.
 """
@@ -26,7 +34,7 @@ import time
 import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
@@ -55,8 +63,24 @@ class FileSender(Protocol):
 
 
 def markup_json(markup: Any | None) -> Any:
+    """The Bot API form of a keyboard (an inline keyboard of text / callback / url buttons is converted
+    directly: PTB's generic ``to_dict`` costs about a millisecond for a hand keyboard)."""
     if markup is None:
         return None
+    rows = getattr(markup, "inline_keyboard", None)
+    if rows is not None:
+        out_rows = []
+        for row in rows:
+            out = []
+            for b in row:
+                if b.callback_data is not None and isinstance(b.callback_data, str) and b.url is None:
+                    out.append({"text": b.text, "callback_data": b.callback_data})
+                elif b.url is not None and b.callback_data is None:
+                    out.append({"text": b.text, "url": b.url})
+                else:
+                    out.append(b.to_dict())
+            out_rows.append(out)
+        return {"inline_keyboard": out_rows}
     if hasattr(markup, "to_dict"):
         return markup.to_dict()
     return markup
@@ -79,7 +103,8 @@ class _Op:
     filename: str | None = None
     future: asyncio.Future[int | None] | None = None
     tries: int = 0
-    done_events: list[asyncio.Event] = field(default_factory=list)
+    not_before: float = 0.0  # a delayed edit waits until then (clock time)
+    digest: str | None = None  # content_hash(text, markup), computed once
 
 
 class _Window:
@@ -111,10 +136,11 @@ class OutboxStats:
     coalesced_edits: int = 0
     retry_after: int = 0
     errors: int = 0
+    dropped_edits: int = 0
+    max_in_flight: int = 0
 
 
 ErrorHook = Callable[[int, Exception], Awaitable[None]]
-SentHook = Callable[[int, int, str], Awaitable[None]]
 MissingHook = Callable[[int, int], Awaitable[None]]
 
 
@@ -130,8 +156,8 @@ class Outbox:
         global_limit: int = 30,
         global_window: float = 1.0,
         max_retries: int = 5,
+        max_in_flight: int = 64,
         on_error: ErrorHook | None = None,
-        on_sent: SentHook | None = None,
         on_missing: MissingHook | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] | None = None,
@@ -141,10 +167,11 @@ class Outbox:
         self.per_chat_interval = per_chat_interval / scale
         self.group_limit = group_limit
         self.group_window = group_window / scale
+        self.group_interval = self.group_window / group_limit  # a group's budget spent evenly
+        self.max_in_flight = max_in_flight
         self.global_window = _Window(global_limit, global_window / scale)
         self.max_retries = max_retries
         self.on_error = on_error
-        self.on_sent = on_sent
         self.on_missing = on_missing  # an edited message is gone (deleted): the owner may send a new one
         self.clock = clock
         self._sleep = sleep or asyncio.sleep
@@ -155,7 +182,10 @@ class Outbox:
         self._last_hash: dict[tuple[int, int], str] = {}
         self._chat_last: dict[int, float] = {}
         self._group_windows: dict[int, _Window] = {}
-        self._blocked_until = 0.0
+        self._chat_blocked: dict[int, float] = {}  # RetryAfter of one chat: nothing to it until then
+        self._busy: set[int] = set()  # chats with a call in flight
+        self._in_flight: set[asyncio.Task[None]] = set()
+        self._changed: dict[tuple[int, int], str] = {}  # hashes not yet taken by the owner
         self._started_at = -1e18
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
@@ -184,6 +214,12 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
             self._task = None
+        for task in list(self._in_flight):
+            task.cancel()
+        for task in list(self._in_flight):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._busy.clear()
         for q in self._queues.values():
             for op in q:
                 if op.future is not None and not op.future.done():
@@ -240,22 +276,57 @@ class Outbox:
         """Queue a picture (PNG/JPEG bytes); returns its message id once sent (None when refused)."""
         return await self.send_photo_nowait(chat_id, data, caption, markup)
 
-    def edit(self, chat_id: int, message_id: int, text: str, markup: Any | None = None) -> None:
-        """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes."""
+    def edit(self, chat_id: int, message_id: int, text: str, markup: Any | None = None, *,
+             delay: float = 0.0) -> None:
+        """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes.
+
+        ``delay`` (seconds, not scaled): the edit waits that long, unless a newer edit without delay
+        replaces it; meanwhile ``drop_edit`` can withdraw it."""
         text = _clip(text)
         key = (chat_id, message_id)
         digest = content_hash(text, markup)
+        not_before = self.clock() + delay if delay > 0 else 0.0
         pending = self._pending_edit.get(key)
         if pending is not None:
-            pending.text, pending.markup = text, markup
+            pending.text, pending.markup, pending.digest = text, markup, digest
+            pending.not_before = min(pending.not_before, not_before) if pending.not_before else 0.0
             self.stats.coalesced_edits += 1
+            self._wake.set()
             return
         if self._last_hash.get(key) == digest:
             self.stats.skipped_edits += 1
             return
-        op = _Op("edit", chat_id, text, markup, message_id=message_id)
+        op = _Op("edit", chat_id, text, markup, message_id=message_id, not_before=not_before, digest=digest)
         self._pending_edit[key] = op
         self._enqueue(op)
+
+    def has_pending_edit(self, chat_id: int, message_id: int) -> bool:
+        """Is an edit of this message queued (not yet in flight)?  Updating it costs no extra call."""
+        return (chat_id, message_id) in self._pending_edit
+
+    def drop_edit(self, chat_id: int, message_id: int) -> bool:
+        """Withdraw a queued edit of this message (its reader no longer needs it); True if one was."""
+        op = self._pending_edit.pop((chat_id, message_id), None)
+        if op is None:
+            return False
+        q = self._queues.get(chat_id)
+        if q is not None and op in q and not (q[0] is op and chat_id in self._busy):
+            q.remove(op)
+            self.stats.dropped_edits += 1
+            if op.future is not None and not op.future.done():
+                op.future.set_result(None)
+            self._wake.set()
+            return True
+        return False
+
+    def take_changed_hashes(self) -> dict[tuple[int, int], str]:
+        """The (chat, message) -> hash of what each message shows now, for those changed since the
+        last call (the owner stores them; after a restart ``remember`` gives them back)."""
+        changed, self._changed = self._changed, {}
+        return changed
+
+    def in_flight(self) -> int:
+        return len(self._in_flight)
 
     # --- worker -------------------------------------------------------------------------
 
@@ -266,29 +337,40 @@ class Outbox:
 
     def _chat_ready_at(self, chat_id: int, now: float) -> float:
         # a chat not used since start-up counts as used at start-up: a restarted bot does not burst
-        at = self._chat_last.get(chat_id, self._started_at) + self.per_chat_interval
+        interval = self.group_interval if chat_id < 0 else self.per_chat_interval
+        at = self._chat_last.get(chat_id, self._started_at) + interval
         if chat_id < 0:
             win = self._group_windows.get(chat_id)
             if win is not None:
                 at = max(at, win.ready_at(now))
+        blocked = self._chat_blocked.get(chat_id)
+        if blocked is not None:
+            if blocked <= now:
+                del self._chat_blocked[chat_id]
+            else:
+                at = max(at, blocked)
         return max(at, now)
 
-    def _pick(self, now: float) -> tuple[_Op | None, float]:
-        """The next op that may go now, or the time when one may."""
+    def _ready(self, now: float) -> tuple[list[_Op], float]:
+        """The ops that may go now (one per chat, the head of its queue), and the next time one may."""
         best_at = float("inf")
-        g_at = max(self.global_window.ready_at(now), self._blocked_until)
+        g_at = self.global_window.ready_at(now)
+        if g_at > now:
+            return [], g_at
+        out: list[_Op] = []
         for chat_id, q in self._queues.items():
-            if not q:
+            if not q or chat_id in self._busy:
                 continue
-            at = max(self._chat_ready_at(chat_id, now), g_at)
+            at = max(self._chat_ready_at(chat_id, now), q[0].not_before)
             if at <= now:
-                return q[0], now
-            best_at = min(best_at, at)
-        return None, best_at
+                out.append(q[0])
+            else:
+                best_at = min(best_at, at)
+        return out, best_at
 
     async def _run(self) -> None:
         while not self._closing:
-            for chat_id in [c for c, q in self._queues.items() if not q]:
+            for chat_id in [c for c, q in self._queues.items() if not q and c not in self._busy]:
                 del self._queues[chat_id]
             if not self._queues:
                 self._idle.set()
@@ -296,19 +378,56 @@ class Outbox:
                 await self._wake.wait()
                 continue
             now = self.clock()
-            op, at = self._pick(now)
-            if op is None:
-                self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), max(0.0, at - now))
+            ops, at = self._ready(now)
+            started = 0
+            for op in ops:
+                if len(self._in_flight) >= self.max_in_flight:
+                    break
+                if self.global_window.ready_at(now) > now:
+                    at = min(at, self.global_window.ready_at(now))
+                    break
+                self._launch(op)
+                started += 1
+            if started:
+                await asyncio.sleep(0)  # let the calls start; look again
                 continue
-            try:
-                await self._do(op)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # never let the worker die
-                log.exception("outbox: unexpected error")
-                self._finish(op, None)
+            self._wake.clear()
+            wait = None if at == float("inf") else max(0.0, at - now)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+
+    def _launch(self, op: _Op) -> None:
+        if op.kind == "edit" and op.message_id is not None:
+            key = (op.chat_id, op.message_id)
+            if self._last_hash.get(key) == self._digest(op):
+                self.stats.skipped_edits += 1
+                self._finish(op, op.message_id)
+                return
+            # detach from coalescing while in flight: a newer edit queues behind this one
+            if self._pending_edit.get(key) is op:
+                del self._pending_edit[key]
+        self._count(op.chat_id)
+        self._busy.add(op.chat_id)
+        task = asyncio.get_running_loop().create_task(self._call(op))
+        self._in_flight.add(task)
+        self.stats.max_in_flight = max(self.stats.max_in_flight, len(self._in_flight))
+
+        def done(t: asyncio.Task[None], chat_id: int = op.chat_id) -> None:
+            self._in_flight.discard(t)
+            self._busy.discard(chat_id)
+            self._wake.set()
+
+        task.add_done_callback(done)
+
+    async def _call(self, op: _Op) -> None:
+        try:
+            await self._do(op)
+        except asyncio.CancelledError:
+            self._finish(op, None)
+            raise
+        except Exception:  # never let a call kill the outbox
+            log.exception("outbox: unexpected error")
+            self._finish(op, None)
 
     def _finish(self, op: _Op, result: int | None) -> None:
         q = self._queues.get(op.chat_id)
@@ -320,6 +439,13 @@ class Outbox:
                 del self._pending_edit[key]
         if op.future is not None and not op.future.done():
             op.future.set_result(result)
+        self._wake.set()
+
+    @staticmethod
+    def _digest(op: _Op) -> str:
+        if op.digest is None:
+            op.digest = content_hash(op.text, op.markup)
+        return op.digest
 
     def _count(self, chat_id: int) -> None:
         now = self.clock()
@@ -330,19 +456,7 @@ class Outbox:
         self.stats.calls += 1
 
     async def _do(self, op: _Op) -> None:
-        if op.kind == "edit":
-            assert op.message_id is not None
-            key = (op.chat_id, op.message_id)
-            digest = content_hash(op.text, op.markup)
-            if self._last_hash.get(key) == digest:
-                self.stats.skipped_edits += 1
-                self._finish(op, op.message_id)
-                return
-            # detach from coalescing while in flight: a newer edit queues behind this one
-            if self._pending_edit.get(key) is op:
-                del self._pending_edit[key]
         text, markup = op.text, op.markup
-        self._count(op.chat_id)
         try:
             if op.kind == "send":
                 mid = await self.sender.send_message(op.chat_id, text, markup)
@@ -366,7 +480,7 @@ class Outbox:
                 warnings.simplefilter("ignore")
                 delay = _seconds(exc.retry_after) / self.rate_scale  # Telegram seconds
             log.warning("outbox: RetryAfter %.2fs (chat %s)", delay, op.chat_id)
-            self._blocked_until = self.clock() + delay
+            self._chat_blocked[op.chat_id] = self.clock() + delay  # that chat only
             self._retry(op)
             return
         except BadRequest as exc:
@@ -402,14 +516,10 @@ class Outbox:
         if op.kind in ("document", "photo"):  # never edited: no hash to keep
             self._finish(op, mid)
             return
-        digest = content_hash(text, markup)
+        digest = self._digest(op)
         if mid is not None:
             self._last_hash[(op.chat_id, mid)] = digest
-            if self.on_sent is not None:
-                try:
-                    await self.on_sent(op.chat_id, mid, digest)
-                except Exception:
-                    log.exception("outbox: on_sent hook failed")
+            self._changed[(op.chat_id, mid)] = digest
         self._finish(op, mid)
 
     def _retry(self, op: _Op) -> None:
@@ -450,18 +560,26 @@ def _seconds(value: object) -> float:
 
 
 class BotSender:
-    """The outbox's sender over a telegram.Bot."""
+    """The outbox's sender over a telegram.Bot.  Texts go through ``do_api_request`` with the keyboard in
+    its Bot API form and the answer left as JSON (PTB would build a Message, keyboard and all, from
+    every answer: milliseconds of CPU per call that nobody reads)."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        warnings.filterwarnings("ignore", message=r"Please use 'Bot\.(send_message|edit_message_text)'")
 
     async def send_message(self, chat_id: int, text: str, reply_markup: Any | None) -> int:
-        msg = await self.bot.send_message(chat_id=chat_id, text=text, reply_markup=reply_markup)
-        return int(msg.message_id)
+        kwargs: dict[str, Any] = {"chat_id": chat_id, "text": text}
+        if reply_markup is not None:
+            kwargs["reply_markup"] = markup_json(reply_markup)
+        result = await self.bot.do_api_request("send_message", api_kwargs=kwargs)
+        return int(result["message_id"])
 
     async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None:
-        await self.bot.edit_message_text(chat_id=chat_id, message_id=message_id, text=text,
-                                         reply_markup=reply_markup)
+        kwargs: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id, "text": text}
+        if reply_markup is not None:
+            kwargs["reply_markup"] = markup_json(reply_markup)
+        await self.bot.do_api_request("edit_message_text", api_kwargs=kwargs)
 
     async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str | None,
                             reply_markup: Any | None) -> int:

@@ -47,6 +47,11 @@ def _pub(view: dict[str, Any]) -> dict[str, Any]:
     return view.get("table", view) if isinstance(view.get("table"), dict) and "phase" in view["table"] else view
 
 
+def public_part(view: dict[str, Any]) -> dict[str, Any]:
+    """The public part of a view (``public_view``, or the table inside a Shengji ``seat_view``)."""
+    return _pub(view)
+
+
 def deal_marker(game: str, view: dict[str, Any]) -> int:
     """Which deal (and Shengji redeal) a view shows; 0 while nothing is dealt yet (no hand message then)."""
     p = _pub(view)
@@ -71,6 +76,8 @@ def _turn_line(lang: str, game: str, p: dict[str, Any], names: list[str]) -> str
     seconds = tr.get("seconds")
     if seconds is None and tr.get("clock"):
         seconds = (p.get("_clocks") or {}).get(tr["clock"])
+    if seat in (p.get("_computers") or ()):
+        seconds = None  # computer players have no move clock
     if seconds:
         line += f" ⏱ {seconds}s"
         due = p.get("_deadline")
@@ -101,10 +108,12 @@ def _trick_line(lang: str, entries: list[dict[str, Any]], names: list[str], game
 
 
 def table_message(lang: str, game: str, view: dict[str, Any], names: list[str], deadline: datetime | None,
-                  bot_username: str | None, title: str, clocks: dict[str, int] | None = None
-                  ) -> tuple[str, InlineKeyboardMarkup | None]:
+                  bot_username: str | None, title: str, clocks: dict[str, int] | None = None,
+                  computers: frozenset[int] = frozenset()) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The group's table message; ``computers``: seats of computer players (no move clock is shown for them)."""
     p = dict(_pub(view))
     p["_clocks"] = clocks or {}
+    p["_computers"] = computers
     p["_deadline"] = deadline
     lines = shengji_table(lang, p, names, title) if game == "shengji" else guandan_table(lang, p, names, title)
     markup = None
@@ -212,6 +221,9 @@ def guandan_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
                            cards=ctext(lang, tb.get("cards", ""))))
         if trick:
             lines.append(t(lang, "table.trick") + "  " + _trick_line(lang, trick[-4:], names, "guandan", nxt))
+        elif p.get("last_trick"):  # a trick just completed: the group sees how it ended
+            lines.append(t(lang, "table.last_trick") + "  "
+                         + _trick_line(lang, p["last_trick"][-4:], names, "guandan", None))
     elif phase in ("deal_over", "over"):
         lines.append(t(lang, "table.deal_over"))
     ca = p.get("counts_asked")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
@@ -26,6 +27,7 @@ from bot.i18n import normalize, t
 from bot.live import Live
 from bot.lobby import Lobby
 from bot.outbox import BotSender, Outbox
+from bot.seats import SeatIndex, load_seats
 from bot.settings import Settings
 from scheduler.deadlines import DeadlineScheduler
 from storage import service
@@ -33,7 +35,9 @@ from storage.db import open_database
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop")
+COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "replay")
+CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
+HASH_PERSIST_SECONDS = 5.0
 
 __all__ = ["COMMANDS", "Metrics", "Runtime"]
 
@@ -48,13 +52,17 @@ class Runtime:
         self.started = False
         self.stopping = False
         self.bot_username: str | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        # a lock lives while someone holds or waits on it (weak values): the map never outgrows the live matches
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._chat_langs: dict[int, str] = {}
+        self._user_langs: dict[tuple[int, str | None], str] = {}
+        self._persist_task: asyncio.Task[None] | None = None
         self.seen_users: set[tuple[Any, ...]] = set()  # users stored since start-up (handlers skip the write)
         # called with (match_id, match_over event data) once a match's result is committed and announced
         # (in a task of their own, one after the other; a hook that raises is logged and the next one runs)
         self.match_over_hooks: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
+        self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
         self.lobby = Lobby(self)
         self.driver = Driver(self)
         self.live = Live(self)
@@ -73,9 +81,9 @@ class Runtime:
         self.stopping = False
         self.db = await open_database(self.settings.DATABASE_URL)
         self.outbox = Outbox(BotSender(self.app.bot), rate_scale=self.settings.TELEGRAM_RATE_SCALE,
-                             on_error=self.live.send_refused, on_sent=self.live.sent,
-                             on_missing=self.live.message_gone)
+                             on_error=self.live.send_refused, on_missing=self.live.message_gone)
         self.outbox.start()
+        self._persist_task = asyncio.get_running_loop().create_task(self._persist_hashes(), name="hashes")
         for ref in await service.list_message_refs(self.db):
             self.outbox.remember(ref.chat_id, ref.message_id, ref.last_text_hash)
         try:
@@ -86,6 +94,7 @@ class Runtime:
         self.scheduler = DeadlineScheduler()
         self.driver.register_deadlines(self.scheduler)
         await self.scheduler.start(self.db)
+        self.seats = await load_seats(self.db)
         self.started = True
         await self.resume_all()
 
@@ -106,11 +115,23 @@ class Runtime:
         if self.scheduler is not None:
             with contextlib.suppress(Exception):
                 await self.scheduler.shutdown(timeout=2)
+        if self._persist_task is not None:
+            self._persist_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._persist_task
+            self._persist_task = None
         if self.outbox is not None:
             await self.outbox.stop(drain=True, timeout=5)
+            await self.live.persist_hashes()
         if self.db is not None:
             await self.db.dispose()
         self.started = False
+
+    async def _persist_hashes(self) -> None:
+        """Every few seconds, store what the live messages show (off the outbox's path)."""
+        while True:
+            await asyncio.sleep(HASH_PERSIST_SECONDS)
+            await self.live.persist_hashes()
 
     async def _set_commands(self) -> None:
         bot = self.app.bot
@@ -133,7 +154,7 @@ class Runtime:
             try:
                 async with self.lock(row.id):
                     _, m = await service.load_match_row(self.db, row.id)
-                    await self.live.render_match(row.id)
+                    await self.live.render_match(row.id, everything=True)
                 self.driver.schedule_next(row.id, m)
             except Exception:
                 log.exception("could not resume match %s", row.id)
@@ -147,6 +168,8 @@ class Runtime:
     async def chat_lang(self, chat_id: int) -> str:
         """A group's language: set by an admin's ``/lang`` there, else ``BOT_LANGUAGE``."""
         if chat_id not in self._chat_langs:
+            if len(self._chat_langs) >= CACHE_MAX:
+                self._chat_langs.clear()
             chat = await service.get_chat(self.db, chat_id) if self.db is not None else None
             self._chat_langs[chat_id] = normalize(chat.language if chat is not None and chat.language else None,
                                                   self.settings.BOT_LANGUAGE)
@@ -157,11 +180,25 @@ class Runtime:
         self._chat_langs[chat_id] = lang
 
     async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
+        """A user's language: their ``/lang`` choice, else Telegram's, else ``BOT_LANGUAGE`` (kept in memory
+        until the handlers store the user again: ``forget_user_lang``)."""
         if user_id is not None and self.db is not None:
+            key = (user_id, tg_code)
+            cached = self._user_langs.get(key)
+            if cached is not None:
+                return cached
             user = await service.get_user(self.db, user_id)
             if user is not None:
-                return normalize(user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE)
+                lang = normalize(user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE)
+                if len(self._user_langs) >= CACHE_MAX:
+                    self._user_langs.clear()
+                self._user_langs[key] = lang
+                return lang
         return normalize(tg_code, self.settings.BOT_LANGUAGE)
+
+    def forget_user_lang(self, user_id: int) -> None:
+        for key in [k for k in self._user_langs if k[0] == user_id]:
+            del self._user_langs[key]
 
     def send(self, chat_id: int, text: str, markup: Any = None) -> asyncio.Future[int | None]:
         assert self.outbox is not None
@@ -172,14 +209,6 @@ class Runtime:
         lk = self._locks.get(match_id)
         if lk is None:
             lk = self._locks[match_id] = asyncio.Lock()
-        return lk
-
-    def selection_lock(self, match_id: int, seat: int) -> asyncio.Lock:
-        """The lock of one seat's card selection (taps of the same seat are serialised)."""
-        key = -(match_id * 4 + seat) - 1
-        lk = self._locks.get(key)
-        if lk is None:
-            lk = self._locks[key] = asyncio.Lock()
         return lk
 
     def spawn(self, coro: Any) -> None:
@@ -202,8 +231,8 @@ class Runtime:
     async def start_table(self, table_id: int, user: Any | None) -> str | None:
         return await self.lobby.start_table(table_id, user)
 
-    async def stop_table(self, table_id: int, user: Any) -> str | None:
-        return await self.lobby.stop_table(table_id, user)
+    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
+        return await self.lobby.stop_table(table_id, user, group_admin=group_admin)
 
     async def render_lobby(self, table_id: int) -> None:
         await self.lobby.render_lobby(table_id)

@@ -32,10 +32,17 @@ class Settings(BaseSettings):
     DEAL_BATCH_DELAY: float = 1.0
     # Cards dealt per batch while dealing (one "sys deal" is one card).
     DEAL_BATCH: int = 25
+    # Seconds a card tap waits before the hand message shows it (the tap's answer says it at once; a Play
+    # pressed meanwhile makes the edit unneeded: one Telegram call saved per card played by buttons).
+    TAP_EDIT_DELAY: float = 1.0
     # Multiplies every pacing delay (demo: DEMO_PACE=0.2 plays faster).
     DEMO_PACE: float = 1.0
     # Long-polling timeout passed to getUpdates.
     POLL_TIMEOUT: int = 10
+    # Per-user limit on commands, typed plays and presses (bot/ratelimit.py): RATE_LIMIT_BURST at once, then
+    # RATE_LIMIT_PER_SECOND (times TELEGRAM_RATE_SCALE, the simulator's accelerated clock); 0 turns it off.
+    RATE_LIMIT_PER_SECOND: float = 2.0
+    RATE_LIMIT_BURST: int = 12
     # The table page (Mini App, bot/webapp): its local port (None: no page; `python -m bot` uses 8080),
     # its public HTTPS base URL behind a TLS proxy (None: no web_app buttons in Telegram), dev mode
     # (local play without Telegram: initData signed with a generated secret; refused with the real Telegram).

@@ -90,20 +90,22 @@ def full_deck(decks: int = 2) -> list[Card]:
     return [c for c in range(NUM_KINDS) for _ in range(decks)]
 
 
+CARD_TEXTS: Final = tuple(SUIT_SYMBOLS[c // 13] + RANK_TEXT[c % 13 + 2] for c in range(52)) + ("SJ", "BJ")
+
+
 def card_text(c: Card) -> str:
     """Canonical text of one card: ``♠10``, ``♥A``, ``SJ``, ``BJ``."""
-    if c == SMALL_JOKER:
-        return "SJ"
-    if c == BIG_JOKER:
-        return "BJ"
-    if not 0 <= c < 52:
+    if not 0 <= c < NUM_KINDS:
         raise ValueError(f"not a card: {c!r}")
-    return SUIT_SYMBOLS[c // 13] + RANK_TEXT[c % 13 + 2]
+    return CARD_TEXTS[c]
 
 
 def cards_text(cards: Iterable[Card]) -> str:
     """Canonical text of several cards, in the order given."""
-    return " ".join(card_text(c) for c in cards)
+    seq = cards if isinstance(cards, (list, tuple)) else list(cards)
+    if seq and not (min(seq) >= 0 and max(seq) < NUM_KINDS):
+        return " ".join([card_text(c) for c in seq])  # raises ValueError naming the bad card
+    return " ".join([CARD_TEXTS[c] for c in seq])
 
 
 def sort_key(c: Card) -> tuple[int, int]:

@@ -11,7 +11,9 @@ action texts; replaying it on a new match rebuilds the exact state.  Action text
   The engine never reads a clock.
 
 ``apply`` raises ``RuleError`` and leaves the state unchanged when an action is not allowed.
-Views are JSON-able dicts with no card a seat may not see (``public_view``: no hidden card).
+Views are JSON-able dicts with no card a seat may not see (``public_view``: no hidden card); their
+shapes are the TypedDicts of ``engine.views``, the events' and results' those of ``engine.events``
+(one vocabulary for both games).  docs/engine.md describes the whole interface.
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -88,9 +90,17 @@ class Chat(Base):
 
 # --- tables and matches ----------------------------------------------------------------------
 
+LIVE_TABLE_SQL = "status IN ('open', 'playing', 'paused') AND tournament_ref IS NULL"
+
+
 class GameTable(Base):
     __tablename__ = "game_tables"
-    __table_args__ = (Index("ix_game_tables_chat_status", "chat_id", "status"),)
+    __table_args__ = (
+        Index("ix_game_tables_chat_status", "chat_id", "status"),
+        # one live /newtable table per chat (migration 0005); tournament tables are exempt
+        Index("uq_game_tables_one_live_per_chat", "chat_id", unique=True,
+              sqlite_where=text(LIVE_TABLE_SQL), postgresql_where=text(LIVE_TABLE_SQL)),
+    )
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     chat_id: Mapped[int] = mapped_column(BigInteger)
@@ -102,6 +112,13 @@ class GameTable(Base):
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
     tournament_ref: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # ``seed=`` of /newtable (a bot admin's, or a practice table's): the match uses it (else a random seed)
+    fixed_seed: Mapped[int | None] = mapped_column(BigInteger)
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # tournament tables (docs/fairness.md): the server seed committed in the lobby, and the words the seated
+    # players mixed in with /mix before the start; the match seed is mixed_match_seed(server_seed, mix)
+    server_seed: Mapped[int | None] = mapped_column(BigInteger)
+    mix_words: Mapped[list[Any] | None] = mapped_column(JSON)
 
 
 class TableSeat(Base):

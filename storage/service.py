@@ -308,15 +308,27 @@ async def create_table(db: Database, chat_id: int, preset_id: str, options: Mapp
 
 async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, options_json: Mapping[str, Any],
                        created_by: int | None = None, *, tournament_ref: str | None = None,
-                       computer_seats: Sequence[int] = ()) -> GameTable:
+                       computer_seats: Sequence[int] = (), fixed_seed: int | None = None,
+                       practice: bool = False) -> GameTable:
     """A table from already validated option values (``create_table`` validates; the tournament code may
-    build its own); ``computer_seats`` are given to computer players from the start."""
+    build its own); ``computer_seats`` are given to computer players from the start.
+
+    A chat has at most one live table outside tournaments (a partial unique index, migration 0005):
+    RuleError ``table_exists`` names the live one, also when several requests race."""
     async with db.session() as s:
         table = GameTable(chat_id=chat_id, preset_id=preset_id, game=game, options_json=dict(options_json),
                           status="open", created_by=created_by, tournament_ref=tournament_ref,
-                          created_at=utcnow())
+                          created_at=utcnow(), fixed_seed=fixed_seed, practice=practice,
+                          server_seed=(random.SystemRandom().randrange(MAX_SEED)
+                                       if tournament_ref is not None and fixed_seed is None else None))
         s.add(table)
-        await s.flush()
+        try:
+            await s.flush()
+        except IntegrityError:
+            await s.rollback()
+            live = await open_table_in_chat(db, chat_id)
+            raise RuleError("table_exists", "This group already has a table (table {table}); /stop ends it",
+                            table=live.id if live is not None else "?") from None
         for seat in range(SEATS):
             s.add(TableSeat(table_id=table.id, seat=seat, user_id=None, is_computer=seat in computer_seats))
         await s.commit()
@@ -460,12 +472,17 @@ async def abort_table(db: Database, table_id: int) -> None:
 async def start_match(db: Database, table_id: int, seed: int | None = None) -> MatchState:
     """Start the match of an open table whose four seats are filled (players or computers).
 
-    RuleError: ``table_not_found``, ``table_not_open``, ``table_not_full``.  ``seed`` None: a random one.
+    RuleError: ``table_not_found``, ``table_not_open``, ``table_not_full``.  ``seed`` None: the table's
+    ``fixed_seed`` (``seed=`` of /newtable), else a random one from the system's secure source.
     """
-    if seed is None:
-        seed = random.SystemRandom().randrange(MAX_SEED)
     async with db.session() as s:
         table = await _open_table(s, table_id)
+        if seed is None and table.fixed_seed is not None:
+            seed = table.fixed_seed
+        elif seed is None and table.server_seed is not None:
+            seed = mixed_seed_of(table, await _seats(s, table_id))
+        elif seed is None:
+            seed = random.SystemRandom().randrange(MAX_SEED)
         seats = await _seats(s, table_id)
         empty = [x.seat for x in seats if x.user_id is None and not x.is_computer]
         if empty or len(seats) != SEATS:
@@ -843,6 +860,19 @@ async def set_message_hash_of(db: Database, chat_id: int, message_id: int, text_
         await s.commit()
 
 
+async def set_message_hashes(db: Database, hashes: dict[tuple[int, int], str]) -> None:
+    """``set_message_hash_of`` for many messages in one transaction (the outbox's changes, now and then)."""
+    if not hashes:
+        return
+    now = utcnow()
+    async with db.session() as s:
+        for (chat_id, message_id), text_hash in hashes.items():
+            await s.execute(update(MessageRef)
+                            .where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
+                            .values(last_text_hash=text_hash, updated_at=now))
+        await s.commit()
+
+
 async def delete_message_ref(db: Database, ref_id: int) -> None:
     """Forget one message row (the message was deleted in Telegram)."""
     async with db.session() as s:
@@ -944,3 +974,58 @@ async def count_actions(db: Database, match_id: int) -> int:
     async with db.session() as s:
         return int((await s.execute(select(func.count()).select_from(ActionRecord)
                                     .where(ActionRecord.match_id == match_id))).scalar_one())
+
+
+# --- deal review (bot/review_requests.py) ------------------------------------------------------------
+
+async def latest_match_of_user(db: Database, user_id: int) -> Match | None:
+    """The newest match (any status) at a table where ``user_id`` holds a seat, or None."""
+    async with db.session() as s:
+        rows = await s.execute(select(Match).join(TableSeat, TableSeat.table_id == Match.table_id)
+                               .where(TableSeat.user_id == user_id).order_by(Match.id.desc()).limit(1))
+        return rows.scalars().first()
+
+
+async def latest_match_in_chat(db: Database, chat_id: int) -> Match | None:
+    """The newest match (any status) of a table in ``chat_id``, or None."""
+    async with db.session() as s:
+        rows = await s.execute(select(Match).join(GameTable, GameTable.id == Match.table_id)
+                               .where(GameTable.chat_id == chat_id).order_by(Match.id.desc()).limit(1))
+        return rows.scalars().first()
+
+
+# --- tournament tables: the committed server seed and the mix (docs/fairness.md) ----------------------
+
+MAX_MIX_WORDS = 8
+
+
+def mix_values(table: GameTable, seats: Sequence[TableSeat]) -> list[str]:
+    """The public values mixed into a tournament table's match seed: table id, seating, players' /mix words."""
+    seating = ",".join(str(x.user_id if x.user_id is not None else "-") for x in sorted(seats, key=lambda x: x.seat))
+    return [f"table:{table.id}", f"seats:{seating}", *(str(w) for w in (table.mix_words or []))]
+
+
+def mixed_seed_of(table: GameTable, seats: Sequence[TableSeat]) -> int:
+    from engine.fairness import contributions_mix, mixed_match_seed
+
+    assert table.server_seed is not None
+    return mixed_match_seed(table.server_seed, contributions_mix(mix_values(table, seats)))
+
+
+async def add_mix_words(db: Database, table_id: int, user_id: int, words: str) -> list[str]:
+    """A seated player's /mix words on an open tournament table; returns every word so far.
+
+    RuleError: ``table_not_open``, ``not_seated``, ``no_mix`` (not a tournament table), ``mix_full``."""
+    async with db.session() as s:
+        table = await _open_table(s, table_id)
+        if table.server_seed is None:
+            raise RuleError("no_mix", "This table has no mixed-in seed")
+        if not any(x.user_id == user_id for x in await _seats(s, table_id)):
+            raise RuleError("not_seated", "You are not seated at this table")
+        current = list(table.mix_words or [])
+        if len(current) >= MAX_MIX_WORDS:
+            raise RuleError("mix_full", "Enough words were mixed in ({n})", n=MAX_MIX_WORDS)
+        current.append(f"{user_id}:{words}")
+        await s.execute(update(GameTable).where(GameTable.id == table_id).values(mix_words=current))
+        await s.commit()
+        return current

@@ -112,6 +112,9 @@ class PairInvite(Base):
     expires_at: Mapped[datetime] = mapped_column()
     entry_id: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # a replacement offer (``replaces`` set): ``invitee_id`` is asked to take ``replaces``' place in ``entry_id``
+    invitee_id: Mapped[int | None] = mapped_column(BigInteger)
+    replaces: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class TournamentPlayer(Base):

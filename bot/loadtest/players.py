@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
@@ -34,6 +36,7 @@ from storage.service import new_engine_match
 LANG = "zh"
 ACT_WITHOUT_NOTICE_AFTER = 5.0  # seconds: a person who was never told it is their turn acts anyway
 RETRY_AFTER = 10.0  # seconds: a move not committed by then is made again
+TRACE = bool(os.environ.get("LOADTEST_TRACE"))  # print every move the people make
 
 
 @dataclass
@@ -148,11 +151,22 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
     start_label = t(LANG, "btn.start")
     await sim.wait_for_message(table.group_id, lambda m: start_label in str(m.reply_markup), after=before,
                                timeout=timeout)
+    # A loaded bot may answer a tap after Telegram's 15 s (the answer is then refused): people look at the
+    # lobby instead, and tap again when their name does not show up.
     for seat, handle in enumerate(handles):
-        await handle.tap(table.group_id, t(LANG, "btn.join", seat=seat_name(LANG, seat)), timeout=timeout)
-    await handles[0].tap(table.group_id, start_label, timeout=timeout)
+        label = t(LANG, "btn.join", seat=seat_name(LANG, seat))
+        name = table.names[seat]
+        for _attempt in range(3):
+            with contextlib.suppress(Exception):  # no such button (yet), or the lobby just changed
+                lobby, button = sim.find_button(table.group_id, label)
+                handle.press(table.group_id, lobby.message_id, str(button["callback_data"]))
+            with contextlib.suppress(TimeoutError):
+                await sim.wait_for(partial(_group_shows, sim, table.group_id, name), timeout=timeout / 3)
+                break
+    started_at = asyncio.get_running_loop().time()
+    start_pressed = -1e9
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = started_at + timeout
     while table.match_id is None:
         async with db.connect() as conn:
             row = (await conn.execute(
@@ -163,14 +177,25 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
             table.match_id, table.game = int(row.id), str(row.game)
             table.replica = new_engine_match(row.game, row.options_json, int(row.seed))
             break
+        if loop.time() - start_pressed > timeout / 3:
+            start_pressed = loop.time()
+            with contextlib.suppress(Exception):
+                message, button = sim.find_button(table.group_id, start_label)
+                handles[0].press(table.group_id, message.message_id, str(button["callback_data"]))
         if loop.time() > deadline:
             raise TimeoutError(f"table {table.index + 1}: no match started within {timeout} s")
         await asyncio.sleep(0.2)
 
 
+def _group_shows(sim: BotApiSimulator, group_id: int, text: str) -> bool:
+    return any(text in (m.text or "") for m in sim.bot_messages(group_id)[-3:])
+
+
 def _group_marker(table: Table) -> tuple[str | None, bool]:
     """The group table message's trick line for the replica's state, and whether the trick just ended."""
     view = _pub(table.replica.public_view())
+    if table.game == "shengji" and view.get("phase") not in ("play", "choose", "late"):
+        return None, False  # the deal ended: the group shows its summary, not a trick (not timed)
     trick = view.get("trick") or []
     if trick:
         return t(LANG, "table.trick") + "  " + _trick_line(LANG, trick, table.names, table.game, None), False
@@ -259,3 +284,6 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
         else:
             sim.user_sends_text(uid, uid, text)
             table.typed += 1
+        if TRACE:
+            print(f"{time.strftime('%H:%M:%S')} table {table.index + 1} v{version} seat {turn.seat} "
+                  f"{'pressed' if pressed else 'typed'} {action!r}", flush=True)

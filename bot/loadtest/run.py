@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import tempfile
 import time
 from collections import Counter
@@ -19,7 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.loadtest import players
 from bot.loadtest.botprocess import BotProcess, sample
 from bot.loadtest.database import fresh_database
-from bot.loadtest.report import HEADER, Figures, compute
+from bot.loadtest.report import HEADER, Figures, compute, quantile
 from bot.simulator import BotApiSimulator
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ async def run(options: Options) -> Figures:
             db = create_async_engine(url)
             stop = asyncio.Event()
             drivers: list[asyncio.Task[None]] = []
+            failed: list[tuple[players.Table, BaseException | None]] = []
             try:
                 await bot.start()
                 _say(f"bot process {bot.pid}; {options.tables} tables, {options.preset} deals={options.deals}, "
@@ -80,21 +82,29 @@ async def run(options: Options) -> Figures:
                 drivers = [asyncio.create_task(set_up_and_play(table)) for table in tables]
                 loop = asyncio.get_running_loop()
                 deadline = loop.time() + options.warmup_limit
-                while loop.time() < deadline and not all(t.first_play for t in tables):
-                    failed = [d for d in drivers if d.done() and d.exception() is not None]
-                    if failed:
-                        raise RuntimeError(f"a table failed: {failed[0].exception()!r}")
+                while loop.time() < deadline and not all(
+                        t.first_play or d.done() for t, d in zip(tables, drivers, strict=True)):
                     await asyncio.sleep(0.5)
+                failed = [(t, d.exception()) for t, d in zip(tables, drivers, strict=True)
+                          if d.done() and d.exception() is not None]
+                for table, exc in failed:
+                    _say(f"table {table.index + 1} failed: {exc!r}")
+                if len(failed) == len(tables):
+                    raise RuntimeError("no table could play")
                 playing = sum(1 for t in tables if t.first_play)
                 _say(f"{playing} of {options.tables} tables playing after {time.monotonic() - started:.0f} s; "
                      f"measuring {options.duration:g} s")
                 calls0 = Counter(sim.stats.calls_by_chat_kind)
                 limited0 = Counter(sim.stats.rate_limited_by_chat_kind)
                 cpu0 = sample(bot.pid)
+                harness0 = sample(os.getpid())
+                answers0 = len(sim.stats.callback_latencies)
                 window_start = time.time()
                 await asyncio.sleep(options.duration)
                 window_end = time.time()
                 cpu1 = sample(bot.pid)
+                harness1 = sample(os.getpid())
+                answers = sim.stats.callback_latencies[answers0:]
                 calls = Counter(sim.stats.calls_by_chat_kind)
                 calls.subtract(calls0)
                 limited = Counter(sim.stats.rate_limited_by_chat_kind)
@@ -114,6 +124,10 @@ async def run(options: Options) -> Figures:
                 await asyncio.gather(*drivers, return_exceptions=True)
                 await db.dispose()
                 await bot.stop()
+                kept = Path(tempfile.gettempdir()) / f"loadtest-bot-{seed}.log"
+                with contextlib.suppress(OSError):
+                    shutil.copyfile(folder / "bot.log", kept)
+                    _say(f"the bot's log: {kept}")
             figures = compute(
                 tables=options.tables,
                 plays_by_table={t.index: t.plays for t in tables},
@@ -127,6 +141,12 @@ async def run(options: Options) -> Figures:
                 cpu_seconds=cpu1.cpu_seconds - cpu0.cpu_seconds, rss_mb=cpu1.rss_mb, peak_rss_mb=cpu1.peak_rss_mb)
             figures.values.update({
                 "playing_tables": playing,
+                "failed_tables": len(failed),
+                # a button press delivered to the bot → its answerCallbackQuery (what the finger waits for)
+                "button_answer_p50_s": quantile(answers, 0.5),
+                "button_answer_p99_s": quantile(answers, 0.99),
+                # the simulator and the people: if this nears 100 %, the harness, not the bot, sets the pace
+                "harness_cpu_percent": 100 * (harness1.cpu_seconds - harness0.cpu_seconds) / (window_end - window_start),
                 "finished_tables": sum(1 for t in tables if t.finished),
                 "moves_pressed": sum(t.pressed for t in tables),
                 "moves_typed": sum(t.typed for t in tables),

@@ -66,6 +66,8 @@ class TournamentBot:
         self.app = app
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        # (organiser, tournament) -> ("cancel" | "delete", reason) waiting for the confirmation button
+        self.pending: dict[tuple[int, int], tuple[str, str]] = {}
 
     # --- plumbing -------------------------------------------------------------------------
 
@@ -240,6 +242,22 @@ class TournamentBot:
         tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(self.db, row.id)}
         self.send(row.group_chat_id, tt(lang, "sched.round",
                                         lines="\n".join(views.schedule_lines(lang, row, rows, names, tables))))
+        eng = ts.load_engine(await ts.get_tournament(self.db, row.id))
+        for m in rows:
+            await self.tell_players_their_table(row, m, names, tables, eng)
+
+    async def tell_players_their_table(self, row: Tournament, m: TournamentMatch, names: Mapping[str, str],
+                                       tables: Mapping[int, str], eng: Any) -> None:
+        """Each player, privately: their next match, its time, and which table (group) their pair sits at."""
+        a, b = names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?")
+        for k, (pa, pb) in enumerate(await ts.match_players(self.db, m), start=1):
+            chat = int(m.table_chats[(k - 1) % len(m.table_chats)]) if m.table_chats else None
+            where = tables.get(chat, str(chat)) if chat is not None else "-"
+            for uid in (*pa, *pb):
+                ul = await self.ulang(uid)
+                self.send(uid, tt(ul, "sched.yours", match=views.match_label(ul, eng, m.match_key), a=a, b=b,
+                                  time=ts.local_text(m.start_at, row.time_zone), table=k, where=where,
+                                  checkin=row.settings_json.get("checkin_opens_minutes", 30)))
 
     async def arm_match(self, row: Tournament, m: TournamentMatch) -> None:
         assert m.start_at is not None
@@ -277,9 +295,11 @@ class TournamentBot:
             return
         row, m = got
         names = await self._names(row.id)
-        where = await self._table_titles(row.id, m)
+        titles = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(self.db, row.id)}
         minutes = int(d.payload.get("minutes", 0))
-        for a, b in await ts.match_players(self.db, m):
+        for k, (a, b) in enumerate(await ts.match_players(self.db, m), start=1):
+            chat = int(m.table_chats[(k - 1) % len(m.table_chats)]) if m.table_chats else 0
+            where = titles.get(chat, str(chat))  # this pair's own table
             for uid in (*a, *b):
                 lang = await self.ulang(uid)
                 left = (tt(lang, "left.hours", n=minutes // 60) if minutes >= 120 and minutes % 60 == 0
@@ -470,8 +490,10 @@ class TournamentBot:
                                 late=late, winner=winner))
         if count > 1:
             if lat.recorded is not None and lat.recorded.match.result_json is not None:
+                eng = await ts.engine_state(self.db, row.id)
                 lines.append(tt(lang, "late.match", line=views.result_line(lang, m.match_key,
-                                                                           lat.recorded.match.result_json, a, b)))
+                                                                           lat.recorded.match.result_json, a, b,
+                                                                           eng)))
             else:
                 lines.append(tt(lang, "late.others_play"))
         return "\n".join(lines)
@@ -544,14 +566,42 @@ class TournamentBot:
         if announce and rec.match.result_json is not None:
             names = await self._names(tid)
             line = views.result_line(lang, rec.match.match_key, rec.match.result_json,
-                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"))
+                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"),
+                                     ts.load_engine(row))
             self.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
+            await self.tell_players_result(row, rec)
         if rec.finished:
             eng = ts.load_engine(row)
             self.send(row.group_chat_id or row.created_by,
                       tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng)))
             return
         await self._schedule(row)
+
+    async def tell_players_result(self, row: Tournament, rec: ts.Recorded) -> None:
+        """Each player of the match, privately: the result; what comes next follows when it is scheduled
+        (``sched.yours``), or that their tournament is over."""
+        m = rec.match
+        if m.result_json is None:
+            return
+        names = await self._names(row.id)
+        eng = ts.load_engine(await ts.get_tournament(self.db, row.id))
+        alive = set(eng.ready_matches()) | {x.match_key for x in rec.new_matches}
+        sides_next = {e for key in alive for e in eng.sides(key) if e}
+        for side, entry in (("a", m.side_a), ("b", m.side_b)):
+            if not entry:
+                continue
+            players = {p for pa, pb in await ts.match_players(self.db, m) for p in (pa if side == "a" else pb)}
+            for uid in players:
+                ul = await self.ulang(uid)
+                line = views.result_line(ul, m.match_key, m.result_json, names.get(m.side_a or "", "?"),
+                                         names.get(m.side_b or "", "?"), eng)
+                if rec.finished:
+                    after = "result.tournament_over"
+                elif entry not in sides_next and eng.bracket is not None and entry in eng.bracket.eliminations():
+                    after = "result.out"
+                else:
+                    after = "result.next_soon"
+                self.send(uid, tt(ul, "result.yours", line=line) + "\n" + tt(ul, after))
 
     async def cancel_match_timers(self, m: TournamentMatch) -> None:
         for kind in ("t_remind", "t_checkin", "t_start", "t_late"):
@@ -635,6 +685,73 @@ class TournamentBot:
             for k in deadlines:
                 if m.table_chats:
                     self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), lines[sorted(deadlines).index(k)])
+            return tt(await self.ulang(actor), "done")
+
+    # --- the organiser's control after creation ---------------------------------------------------
+
+    async def cancel_tournament(self, tid: int, actor: int, reason: str, delete: bool) -> str:
+        """Cancel (or delete) a tournament: its timers stop, its tables are aborted, everyone is told."""
+        async with self.lock(tid):
+            row = await ts.cancel(self.db, tid, actor, reason, delete)
+            for kind in ("t_close", "t_draw"):
+                await self.scheduler.cancel(self.db, kind, f"t:{tid}")
+            for m in await ts.matches(self.db, tid):
+                await self.halt_match(m)
+            lang = self.glang()
+            key = "ctl.deleted" if delete else "ctl.cancelled"
+            self.send(row.group_chat_id, tt(lang, key, name=row.name, reason=reason))
+            told: set[int] = set()
+            for e in await ts.entries(self.db, tid):
+                for uid in (int(p) for p in e.players_json):
+                    if uid not in told:
+                        told.add(uid)
+                        self.send(uid, tt(await self.ulang(uid), key, name=row.name, reason=reason))
+            return tt(await self.ulang(actor), key, name=row.name, reason=reason)
+
+    async def rearm_match(self, row: Tournament, m: TournamentMatch, text_key: str, **params: Any) -> None:
+        """A match moved (time or tables): new timers; the group and its players are told."""
+        await self.cancel_match_timers(m)
+        await self.arm_match(row, m)
+        names = await self._names(row.id)
+        where = await self._table_titles(row.id, m)
+        lang = self.glang()
+        values = {"key": m.match_key, "a": names.get(m.side_a or "", "?"), "b": names.get(m.side_b or "", "?"),
+                  "time": ts.local_text(m.start_at, row.time_zone), "tables": where, **params}
+        self.send(row.group_chat_id, tt(lang, text_key, **values))
+        for pa, pb in await ts.match_players(self.db, m):
+            for uid in (*pa, *pb):
+                self.send(uid, tt(await self.ulang(uid), text_key, **values))
+
+    async def edit_time(self, tid: int, actor: int, what: str, when: datetime) -> str:
+        async with self.lock(tid):
+            edited = await ts.edit_time(self.db, tid, actor, what, when)
+            row = edited.row
+            await self.arm_tournament(row)
+            for m in edited.moved:
+                await self.rearm_match(row, m, "ctl.rescheduled")
+            self.send(row.group_chat_id, tt(self.glang(), "ctl.time_edited", name=row.name,
+                                            what=tt(self.glang(), "ctl.what." + what),
+                                            time=ts.local_text(when, row.time_zone)))
+            return tt(await self.ulang(actor), "done")
+
+    async def reschedule(self, tid: int, actor: int, key: str, when: datetime) -> str:
+        async with self.lock(tid):
+            m = await ts.reschedule(self.db, tid, actor, key, when)
+            await self.rearm_match(await ts.get_tournament(self.db, tid), m, "ctl.rescheduled")
+            return tt(await self.ulang(actor), "done")
+
+    async def swap(self, tid: int, actor: int, first: str, second: str) -> str:
+        async with self.lock(tid):
+            a, b = await ts.swap(self.db, tid, actor, first, second)
+            row = await ts.get_tournament(self.db, tid)
+            for m in (a, b):
+                await self.rearm_match(row, m, "ctl.rescheduled")
+            return tt(await self.ulang(actor), "done")
+
+    async def move_table(self, tid: int, actor: int, key: str, table: int, chat_id: int) -> str:
+        async with self.lock(tid):
+            m = await ts.move_table(self.db, tid, actor, key, table, chat_id)
+            await self.rearm_match(await ts.get_tournament(self.db, tid), m, "ctl.table_moved", table=table)
             return tt(await self.ulang(actor), "done")
 
     async def live_engine_matches(self, tid: int, key: str) -> list[int]:

@@ -5,7 +5,8 @@ bot: 8 pairs of simulated people from 3 union groups register (one pair through 
 button and a partner invitation, the others registered by the organiser), the deadline closes
 registration, the verifiable draw is made and checked, every round is checked in and played by the
 engine's computer player typing for the people (1 deal per match to keep it short), one pair
-arrives late and forfeits, and the final prize list is printed.  The bracket image (or its text)
+arrives 5 minutes late, inside the lateness limit, checks in and plays, another never comes and
+forfeits at the limit, and the final prize list is printed.  The bracket image (or its text)
 is saved under ``demo-output/``.
 
 Clocks are accelerated: the deadline scheduler runs on a manual clock that jumps to the next
@@ -132,8 +133,9 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
         return ts.local_text(clock.now() + delta, "Asia/Shanghai")
 
     n = len(players) // 2
-    say("== " + (f"第二部分：单败淘汰赛（{n} 对，3 个单位，其中一对迟到判负）" if zh else
-                 f"Part 2: a single-elimination tournament ({n} pairs from 3 union groups, one pair late and forfeiting)"))
+    say("== " + (f"第二部分：单败淘汰赛（{n} 对，3 个单位；一对迟到 5 分钟签到照常比赛，一对未到判负）" if zh else
+                 f"Part 2: a single-elimination tournament ({n} pairs from 3 union groups; one pair 5 minutes late "
+                 f"checks in and plays, one never comes and forfeits)"))
     say("   " + ("组织者在私聊里发规程文件建赛；第一对点按钮报名并邀请搭档，其余由组织者 /register 登记；"
                  "时钟加速：报名截止、抽签、签到、开赛按时自动进行，每场 1 副，由电脑代打。" if zh else
                  "The organiser creates it by sending a spec file in a private chat; the first pair registers "
@@ -189,7 +191,10 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
     # play: check in whoever is due (one pair never comes to its first match), drive every table that
     # starts, advance the clock 5 s per tick while tables play, jump to the next timer when idle
     first = [m for m in await ts.matches(rt.db, 1) if m.start_at is not None]
-    late_entry = first[-1].side_b if first else None
+    late_entry = first[-1].side_b if first else None  # never comes: forfeits at the limit
+    # comes 5 minutes late, inside the limit: checks in, and its table starts then
+    late_in = (first[0].match_key, first[0].side_a) if len(first) > 1 else None
+    late_told = False
     checked: set[tuple[str, int]] = set()
     driven: dict[int, asyncio.Task[Any]] = {}
     loop = asyncio.get_running_loop()
@@ -208,6 +213,14 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
                 for uid, entry in [(u, m.side_a) for u in a] + [(u, m.side_b) for u in b]:
                     if (m.match_key, uid) in checked or (entry == late_entry and m.match_key == first[-1].match_key):
                         continue
+                    if late_in == (m.match_key, entry) and clock.now() < m.start_at + timedelta(minutes=5):
+                        continue
+                    if late_in == (m.match_key, entry) and not late_told:
+                        late_told = True
+                        say("  " + (f"{m.match_key}：迟到的一对在开赛 5 分钟后签到（时限 "
+                                    f"{row.settings_json['late_forfeit_minutes']} 分钟内），该桌随即开始。" if zh else
+                                    f"{m.match_key}: the late pair checks in 5 minutes after the start (inside the "
+                                    f"{row.settings_json['late_forfeit_minutes']}-minute limit); their table starts."))
                     checked.add((m.match_key, uid))
                     try:
                         await rt.app.bot_data["tournaments"].check_in(1, m.match_key, uid)

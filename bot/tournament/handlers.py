@@ -10,6 +10,7 @@ the user has a role or an entry.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
@@ -30,7 +31,7 @@ from telegram.ext import (
 )
 
 from bot.handlers import save_chat, save_user
-from bot.tournament import setup, views
+from bot.tournament import dashboard, setup, views
 from bot.tournament.core import TournamentBot
 from bot.tournament.texts import error_text, tt
 from engine.errors import RuleError
@@ -100,9 +101,10 @@ async def resolve(tb: TournamentBot, update: Update, args: list[str]) -> Tournam
     assert chat is not None and user is not None
     if chat.type != ChatType.PRIVATE:
         row = await ts.tournament_of_group(tb.db, chat.id)
-        if row is not None:
+        if row is not None and row.status != "deleted":
             return row
-    mine = [r for r in await ts.tournaments_of_user(tb.db, user.id) if r.status not in ("setup", "cancelled")]
+    mine = [r for r in await ts.tournaments_of_user(tb.db, user.id)
+            if r.status not in ("setup", "cancelled", "deleted")]
     if not mine:
         raise RuleError("no_tournament", "No tournament")
     return mine[0]
@@ -137,15 +139,18 @@ class Call:
         return chat is not None and chat.id != self.row.group_chat_id
 
 
-def command(roles: tuple[str, ...] | None = None
+def command(roles: tuple[str, ...] | None = None, bare_id: tuple[str, ...] = ()
             ) -> Callable[[Callable[[Call], Awaitable[None]]], Callable[[Update, Ctx], Coroutine[Any, Any, None]]]:
     """A command about one tournament: ``guarded``, the tournament resolved (``#id`` popped from the
-    arguments), and, with ``roles``, the sender must hold one of them (RuleError ``not_allowed``)."""
+    arguments), and, with ``roles``, the sender must hold one of them (RuleError ``not_allowed``).
+    ``bare_id``: words that may follow a tournament number written without ``#`` (``/role 1 add ...``)."""
     def wrap(fn: Callable[[Call], Awaitable[None]]) -> Callable[[Update, Ctx], Coroutine[Any, Any, None]]:
         @guarded
         async def run(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
             user = update.effective_user
             assert user is not None
+            if bare_id and len(args) > 1 and args[0].isdigit() and args[1] in bare_id:
+                args[0] = "#" + args[0]
             row = await resolve(tb, update, args)
             call = Call(update, context, tb, lang, args, user, row)
             if roles:
@@ -205,13 +210,23 @@ async def on_private_text(update: Update, context: Ctx) -> None:
 
 
 async def create_from_toml(tb: TournamentBot, user_id: int, lang: str, text: str) -> None:
+    """A tournament file: a new tournament, or (with ``id``) an update of that tournament."""
     try:
         spec = ts.spec_from_toml(text)
-        row = await ts.create_tournament(tb.db, created_by=user_id, **spec)
+        tid = spec.pop("id", None)
+        if tid is not None:
+            row = await ts.update_from_spec(tb.db, int(tid), user_id, spec)
+        else:
+            row = await ts.create_tournament(tb.db, created_by=user_id, **spec)
     except RuleError as err:
         tb.send(user_id, tt(lang, "toml.error", reason=error_text(lang, err)))
         return
     await tb.arm_tournament(row)
+    if tid is not None:
+        tb.send(user_id, tt(lang, "toml.updated", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row))
+        if row.group_chat_id:
+            tb.send(row.group_chat_id, tt(tb.glang(), "ctl.updated", name=row.name))
+        return
     tb.send(user_id, tt(lang, "toml.created", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row)
             + "\n\n" + tt(lang, "setup.created", id=row.id, name=row.name))
 
@@ -273,7 +288,7 @@ def announce_registration(tb: TournamentBot, row: Tournament) -> None:
     preset = load_preset(row.preset_id)
     text = tt(lang, "reg.announce", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
               entrant=views.entrant_text(lang, row), deadline=ts.local_text(row.registration_deadline, row.time_zone),
-              draw=ts.local_text(row.draw_at, row.time_zone))
+              draw=ts.local_text(row.draw_at, row.time_zone), commitment=row.commitment or "-")
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "reg.button"), url=tb.bot_link(f"reg_{row.id}"))]])
     tb.send(row.group_chat_id, text, markup)
 
@@ -353,16 +368,38 @@ async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
     tb.send(inviter, tt(await tb.ulang(inviter), "reg.partner_joined", partner=names[user_id], id=entry.id))
     text = tt(lang, "reg.paired", pair=entry.name, group=entry.union_group or "-", id=entry.id)
     tb.send(user_id, text)
+    await tell_organisers_new_entry(tb, entry)
     return text
+
+
+async def tell_organisers_new_entry(tb: TournamentBot, entry: Any) -> None:
+    """Registrations as they come in: each organiser gets one line (the full picture: /dashboard)."""
+    count = len([e for e in await ts.entries(tb.db, entry.tournament_id) if e.kind == entry.kind])
+    for r in await ts.role_members(tb.db, entry.tournament_id, "organiser"):
+        tb.send(r.user_id, tt(await tb.ulang(r.user_id), "reg.new_entry", entry=entry.name,
+                              group=entry.union_group or "-", count=count))
 
 
 @command()
 async def cmd_withdraw(c: Call) -> None:
+    """/withdraw: a player withdraws their pair (of a team: that pair alone; the team's leader is told)."""
     entry = await ts.entry_of_user(c.tb.db, c.row.id, c.user.id)
     if entry is None:
         raise RuleError("unknown_entry", "", id="-")
-    await ts.withdraw(c.tb.db, c.row.id, entry.id, c.user.id, c.tb.now())
+    done = await ts.withdraw(c.tb.db, c.row.id, entry.id, c.user.id, c.tb.now())
     c.reply(tt(c.lang, "reg.withdrawn", entry=entry.name))
+    await tell_withdrawal(c.tb, done, c.user.id)
+
+
+async def tell_withdrawal(tb: TournamentBot, done: ts.Withdrawn, actor: int) -> None:
+    """The other players of the entry and, for a pair of a team, the team's leader are told."""
+    for uid in {int(p) for p in done.entry.players_json} - {actor}:
+        tb.send(uid, tt(await tb.ulang(uid), "reg.withdrawn_you", entry=done.entry.name))
+    if done.team is not None:
+        per = int((await ts.get_tournament(tb.db, done.team.tournament_id)).settings_json.get("pairs_per_team", 1))
+        for uid in done.leaders:
+            tb.send(uid, tt(await tb.ulang(uid), "reg.team_pair_left", team=done.team.name, pair=done.entry.name,
+                            have=len(done.team.players_json) // 2, need=per, team_id=done.team.id))
 
 
 @command()
@@ -389,12 +426,14 @@ async def cmd_remove(c: Call) -> None:
     if not c.args or not c.args[0].isdigit():
         c.reply(tt(c.lang, "usage", usage="/remove <entry no>"))
         return
-    entry = await ts.withdraw(c.tb.db, c.row.id, int(c.args[0]), c.user.id)
-    c.reply(tt(c.lang, "reg.withdrawn", entry=entry.name))
+    done = await ts.withdraw(c.tb.db, c.row.id, int(c.args[0]), c.user.id)
+    c.reply(tt(c.lang, "reg.withdrawn", entry=done.entry.name))
+    await tell_withdrawal(c.tb, done, c.user.id)
 
 
 @command()
 async def cmd_replace(c: Call) -> None:
+    """/replace <entry no> @old @new: ``new`` is asked and takes the place once they accept."""
     if len(c.args) != 3 or not c.args[0].isdigit():
         c.reply(tt(c.lang, "usage", usage="/replace <entry no> @old @new"))
         return
@@ -402,8 +441,26 @@ async def cmd_replace(c: Call) -> None:
     if old is None or new is None:
         c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
         return
-    entry = await ts.replace_player(c.tb.db, c.row.id, int(c.args[0]), old.id, new.id, c.user.id)
-    c.reply(tt(c.lang, "reg.replaced", entry=entry.name))
+    offer = await ts.offer_replacement(c.tb.db, c.row.id, int(c.args[0]), old.id, new.id, c.user.id, c.tb.now())
+    names = await ts.user_names(c.tb.db, [old.id, new.id, c.user.id])
+    entries = {e.id: e for e in await ts.entries(c.tb.db, c.row.id)}
+    entry = entries[int(c.args[0])]
+    nl = await c.tb.ulang(new.id)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(nl, "reg.accept"), callback_data=f"T:r:{offer.token}")]])
+    c.tb.send(new.id, tt(nl, "reg.replace_ask", who=names[c.user.id], old=names[old.id], entry=entry.name,
+                         name=c.row.name, hours=c.row.invite_hours), markup)
+    c.reply(tt(c.lang, "reg.replace_sent", new=names[new.id], old=names[old.id]))
+
+
+async def accept_replacement(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
+    entry, old = await ts.accept_replacement(tb.db, token, user_id, tb.now())
+    names = await ts.user_names(tb.db, [old, user_id])
+    tb.send(old, tt(await tb.ulang(old), "reg.replaced_you", new=names[user_id], entry=entry.name))
+    for uid in {int(p) for p in entry.players_json} - {user_id}:
+        tb.send(uid, tt(await tb.ulang(uid), "reg.replaced", entry=entry.name))
+    text = tt(lang, "reg.replaced", entry=entry.name)
+    tb.send(user_id, text)
+    return text
 
 
 @command()
@@ -424,19 +481,33 @@ async def cmd_team(c: Call) -> None:
     name = " ".join(a for a in c.args if not a.isdigit())
     team = await ts.form_team(c.tb.db, c.row.id, c.user.id, [int(n) for n in nums], name, c.tb.now())
     c.reply(tt(c.lang, "reg.team_formed", team=team.name, id=team.id))
+    people = await ts.user_names(c.tb.db, [int(p) for p in team.players_json])
+    roster = "、".join(people[int(p)] for p in team.players_json)
+    for uid in people:  # every member is told they are in the team
+        c.tb.send(uid, tt(await c.tb.ulang(uid), "reg.team_you", name=c.row.name, team=team.name,
+                          group=team.union_group or "-", players=roster))
 
 
 @command()
 async def cmd_entries(c: Call) -> None:
+    """/entries: pairs and teams counted apart (a team's pairs are listed under it)."""
     entries = await ts.entries(c.tb.db, c.row.id)
-    lines = "\n".join(f"{e.id}. {e.name}（{e.union_group or '-'}）{' [' + e.kind + ']' if e.kind == 'team' else ''}"
-                      for e in entries)
-    c.reply(tt(c.lang, "reg.entries", count=len(entries), lines=lines or "-"))
+    pairs = [e for e in entries if e.kind == "pair"]
+    teams = [e for e in entries if e.kind == "team"]
+    lines = []
+    for t in teams:
+        lines.append(f"{t.id}. {t.name}（{t.union_group or '-'}）[{tt(c.lang, 'unit.team')}]")
+        lines += [f"   {p.id}. {p.name}" for p in pairs if p.team_id == t.id]
+    lines += [f"{p.id}. {p.name}（{p.union_group or '-'}）" for p in pairs if p.team_id is None]
+    counts = tt(c.lang, "reg.count_pairs", n=len(pairs))
+    if c.row.settings_json.get("entrant") == "team":
+        counts = tt(c.lang, "reg.count_teams", n=len(teams)) + ("，" if c.lang != "en" else ", ") + counts
+    c.reply(tt(c.lang, "reg.entries", counts=counts, lines="\n".join(lines) or "-"))
 
 
 # --- roles, audit, draw ----------------------------------------------------------------------------
 
-@command(ORG)
+@command(ORG, bare_id=("add", "remove"))
 async def cmd_role(c: Call) -> None:
     if len(c.args) < 3 or c.args[0] not in ("add", "remove"):
         c.reply(tt(c.lang, "usage", usage=tt(c.lang, "role.usage")))
@@ -474,6 +545,94 @@ async def cmd_draw(c: Call) -> None:
 async def cmd_close(c: Call) -> None:
     await ts.close_registration(c.tb.db, c.row.id, c.user.id)
     c.reply(tt(c.lang, "done"))
+
+
+# --- organiser control after creation --------------------------------------------------------------
+
+def _time_args(c: Call, words: list[str]) -> Any:
+    """``2026-12-01 18:00`` (two words) or ``2026-12-01T18:00`` in the tournament's time zone."""
+    return ts.parse_local_time(" ".join(words), c.row.time_zone)
+
+
+@command(ORG)
+async def cmd_edit(c: Call) -> None:
+    """/edit deadline|draw|first <time>."""
+    if len(c.args) < 2:
+        c.reply(tt(c.lang, "usage", usage="/edit deadline|draw|first 2026-12-01 18:00"))
+        return
+    c.reply(await c.tb.edit_time(c.row.id, c.user.id, c.args[0].lower(), _time_args(c, c.args[1:])))
+
+
+@command(ORG)
+async def cmd_reschedule(c: Call) -> None:
+    """/reschedule <match> <time>."""
+    if len(c.args) < 2:
+        c.reply(tt(c.lang, "usage", usage="/reschedule R1-M1 2026-12-03 10:00"))
+        return
+    c.reply(await c.tb.reschedule(c.row.id, c.user.id, c.args[0].upper(), _time_args(c, c.args[1:])))
+
+
+@command(ORG)
+async def cmd_swap(c: Call) -> None:
+    """/swap <match> <match>: two matches not begun exchange times and tables."""
+    if len(c.args) != 2:
+        c.reply(tt(c.lang, "usage", usage="/swap R1-M1 R1-M2"))
+        return
+    c.reply(await c.tb.swap(c.row.id, c.user.id, c.args[0].upper(), c.args[1].upper()))
+
+
+@command(ORG)
+async def cmd_move_table(c: Call) -> None:
+    """/move_table <match> <table no> <table group title or chat id>."""
+    if len(c.args) < 3 or not c.args[1].isdigit():
+        c.reply(tt(c.lang, "usage", usage="/move_table R1-M1 1 比赛桌2"))
+        return
+    wanted = " ".join(c.args[2:])
+    groups = await ts.table_groups(c.tb.db, c.row.id)
+    chat = next((g.chat_id for g in groups if g.title == wanted or str(g.chat_id) == wanted), None)
+    if chat is None:
+        raise RuleError("unknown_table_group", "")
+    c.reply(await c.tb.move_table(c.row.id, c.user.id, c.args[0].upper(), int(c.args[1]), chat))
+
+
+@command(ORG)
+async def cmd_dashboard(c: Call) -> None:
+    """/dashboard: the organiser's overview, in the private chat."""
+    chat = c.update.effective_chat
+    if chat is None or chat.type != ChatType.PRIVATE:
+        c.reply(tt(c.lang, "private_only"))
+        return
+    text, markup = await dashboard.dashboard(c.tb, c.row, c.lang)
+    c.reply(text, markup)
+
+
+async def _confirm(c: Call, op: str) -> None:
+    reason = " ".join(c.args).strip()
+    if not reason:
+        raise RuleError("reason_required", "")
+    c.tb.pending[(c.user.id, c.row.id)] = (op, reason)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=f"T:x:{c.row.id}:{op}"),
+                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=f"T:x:{c.row.id}:no")]])
+    c.reply(tt(c.lang, "ctl.confirm", op=tt(c.lang, "ctl.op." + op), name=c.row.name, reason=reason), markup)
+
+
+@command(ORG)
+async def cmd_cancel_tournament(c: Call) -> None:
+    """/cancel_tournament <reason>: asks for confirmation, then cancels and tells everyone."""
+    await _confirm(c, "cancel")
+
+
+@command(ORG)
+async def cmd_delete_tournament(c: Call) -> None:
+    """/delete_tournament <reason>: like cancelling, and hidden from every list (the audit log stays)."""
+    await _confirm(c, "delete")
+
+
+async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: str) -> str:
+    pending = tb.pending.pop((user_id, tid), None)
+    if op == "no" or pending is None or pending[0] != op:
+        return tt(lang, "ctl.kept")
+    return await tb.cancel_tournament(tid, user_id, pending[1], delete=op == "delete")
 
 
 # --- referee tools ------------------------------------------------------------------------------------
@@ -524,8 +683,9 @@ async def cmd_result(c: Call) -> None:
             return
         await c.tb.halt_match(rec.match)
         names = await c.tb._names(c.row.id)
+        eng = await ts.engine_state(c.tb.db, c.row.id)
         line = views.result_line(c.tb.glang(), key, result, names.get(m.side_a or "", "?"),
-                                 names.get(m.side_b or "", "?"))
+                                 names.get(m.side_b or "", "?"), eng)
         await c.tb.after_result(c.row.id, rec, text=tt(c.tb.glang(), "result.corrected", key=key, reason=reason, line=line))
     if c.elsewhere:
         c.reply(tt(c.lang, "done"))
@@ -547,8 +707,9 @@ async def cmd_forfeit(c: Call) -> None:
             rec = await ts.correct_result(c.tb.db, c.row.id, key, result, c.user.id, reason, True)
         await c.tb.halt_match(m)
         names = await c.tb._names(c.row.id)
+        eng = await ts.engine_state(c.tb.db, c.row.id)
         line = views.result_line(c.tb.glang(), key, result, names.get(m.side_a or "", "?"),
-                                 names.get(m.side_b or "", "?"))
+                                 names.get(m.side_b or "", "?"), eng)
         text = tt(c.tb.glang(), "forfeit.awarded", key=key, line=line, reason=reason)
         await c.tb.tell_match(c.row, m, text)
         await c.tb.after_result(c.row.id, rec, announce=False)
@@ -665,7 +826,7 @@ async def cmd_bracket(c: Call) -> None:
         return
     eng = ts.load_engine(c.row)
     c.reply(views.bracket_text(c.lang, eng, await c.tb._names(c.row.id)))
-    png = _bracket_png(eng, c.lang)
+    png = await asyncio.to_thread(_bracket_png, eng, c.lang)  # drawing takes 0.1-0.6 s: off the event loop
     chat = c.update.effective_chat
     if png is not None and chat is not None:
         await c.tb.send_document(chat.id, png, "bracket.png", photo=True)
@@ -701,7 +862,8 @@ async def cmd_schedule(c: Call) -> None:
 
 @command()
 async def cmd_results(c: Call) -> None:
-    c.reply(views.results_text(c.lang, await ts.matches(c.tb.db, c.row.id), await c.tb._names(c.row.id)))
+    eng = ts.load_engine(c.row) if c.row.state_json is not None else None
+    c.reply(views.results_text(c.lang, eng, await ts.matches(c.tb.db, c.row.id), await c.tb._names(c.row.id)))
 
 
 @command(REF)
@@ -713,7 +875,9 @@ async def cmd_export(c: Call) -> None:
     users = await ts.user_names(c.tb.db, players)
     eng = ts.load_engine(c.row) if c.row.state_json else None
     rows = await ts.matches(c.tb.db, c.row.id)
-    files = _rendered_exports(c.tb, c.row, eng, rows, users, c.lang) if eng is not None else None
+    groups = await ts.table_groups(c.tb.db, c.row.id)
+    files = (await asyncio.to_thread(_rendered_exports, c.tb, c.row, eng, rows, users, c.lang, groups)  # off the loop
+             if eng is not None else None)
     if files is None:
         files = [(f"tournament-{c.row.id}.csv", views.export_csv(c.row, entries, rows, eng, users))]
     for i, (filename, data) in enumerate(files):
@@ -722,7 +886,7 @@ async def cmd_export(c: Call) -> None:
 
 
 def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[Any], users: dict[int, str],
-                      lang: str) -> list[tuple[str, bytes]] | None:
+                      lang: str, table_groups: list[Any]) -> list[tuple[str, bytes]] | None:
     """CSV files and the .xlsx workbook from bot/tournament_render (None: not available, use the plain CSV)."""
     try:
         from bot.tournament_render.export import export_all
@@ -731,8 +895,11 @@ def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[A
         return None
     try:
         slots = [Slot(m.match_key, tuple(str(c) for c in m.table_chats), m.start_at) for m in rows if m.start_at]
+        groups = {str(g.chat_id): g.title or str(g.chat_id) for g in table_groups}
         files = export_all(eng, lang, slots=slots, tz=row.time_zone,
-                           player_names={str(k): v for k, v in users.items()})
+                           player_names={**{str(k): v for k, v in users.items()},
+                                         **{ts.player_label(v, k): v for k, v in users.items()}},
+                           table_names=groups)
         return [(f.filename, f.data) for f in files]
     except Exception as exc:
         log.warning("rendered export failed, sending the plain CSV: %s", exc)
@@ -760,13 +927,23 @@ async def on_button(update: Update, context: Ctx) -> None:
             await make_invite(tb, user.id, lang, tid, str(row.union_groups[idx]["name"]))
         elif op == "a":  # accept an invitation
             answer = await accept(tb, user.id, lang, parts[2])
+        elif op == "d":  # refresh the dashboard
+            tid = int(parts[2])
+            await ts.require(tb.db, tid, user.id, ORG)
+            text, markup = await dashboard.dashboard(tb, await ts.get_tournament(tb.db, tid), lang)
+            tb.send(user.id, text, markup)
+        elif op == "x":  # confirm cancelling / deleting a tournament
+            answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3])
+            tb.send(user.id, answer)
+        elif op == "r":  # accept a replacement offer
+            answer = await accept_replacement(tb, user.id, lang, parts[2])
         elif op == "c":  # check in
             answer = await tb.check_in(int(parts[2]), parts[3], user.id)
         elif op == "s":  # guided set-up button
             answer = await setup.button(tb, user.id, lang, parts[2:])
     except RuleError as err:
         answer = error_text(lang, err)
-        if parts[1] in ("a", "g"):
+        if parts[1] in ("a", "g", "r"):
             tb.send(user.id, answer)
     except Exception:
         log.exception("tournament button failed")
@@ -790,7 +967,9 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "audit": cmd_audit, "draw": cmd_draw, "close_registration": cmd_close, "result": cmd_result,
     "forfeit": cmd_forfeit, "undo_forfeit": cmd_undo_forfeit, "violation": cmd_violation, "reverse": cmd_reverse,
     "pause": cmd_pause, "resume": cmd_resume, "start_match": cmd_start_match, "substitute": cmd_substitute,
-    "extend": cmd_extend, "bracket": cmd_bracket, "standings": cmd_standings,
+    "extend": cmd_extend, "edit": cmd_edit, "reschedule": cmd_reschedule, "swap": cmd_swap,
+    "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
+    "delete_tournament": cmd_delete_tournament, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
 }
 

@@ -6,7 +6,8 @@ Questions (product issue 5, "Tournament set-up"), in this order::
     name -> preset (buttons) -> rule options (keep, or ``key = value`` lines) -> entrant kind (buttons:
     pairs, teams of 2 or 3 pairs, or a number) -> time zone -> union groups and quotas
     -> registration deadline -> draw time -> first round start -> format (buttons; groups-then-knockout
-    asks the knockout size) -> match length (deals or minutes) -> lateness limit -> prize table (buttons;
+    asks the knockout size) -> match length (deals or minutes) -> lateness limit -> the gap between a
+    match's end and the next one (later rounds: real match length + this gap) -> prize table (buttons;
     by place asks the counts, by round asks the prize of each round) -> confirm (button).
 
 Every question says the preset's default and has a "keep" button where a default exists.  Every
@@ -31,7 +32,7 @@ from storage.tournament_models import Tournament
 
 # The main questions, in order; the sub-questions below follow the answer of their parent.
 STEPS = ("name", "preset", "options", "entrant", "tz", "groups", "deadline", "draw", "first", "format", "length",
-         "late", "prizes", "confirm")
+         "late", "gap", "prizes", "confirm")
 SUB_STEPS = {"knockout": "format", "prize_counts": "prizes", "prize_rounds": "prizes"}
 QUESTIONS = len(STEPS) - 1
 
@@ -165,6 +166,9 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
     elif step == "late":
         text = tt(lang, "setup.q.late", step=label, minutes=s.get("late_forfeit_minutes"))
         rows = [_keep(lang, step)]
+    elif step == "gap":
+        text = tt(lang, "setup.q.gap", step=label, minutes=row.round_gap_minutes)
+        rows = [_keep(lang, step)]
     elif step == "prizes":
         text = tt(lang, "setup.q.prizes", step=label, default=views.prizes_text(lang, row))
         rows = [_button(lang, tt(lang, "setup.prizes." + value), _pick(step, value))
@@ -265,6 +269,14 @@ def parse_length(text: str) -> dict[str, int]:
     raise _err("bad_length", "Write 17 deals or 50 minutes")
 
 
+def parse_minutes(text: str) -> int:
+    """``10``, ``10分钟`` / ``10 分`` / ``10 min`` / ``10 minutes`` -> 10 (1 to MAX_LATE_MINUTES)."""
+    m = re.fullmatch(r"(\d+)\s*(分钟|分|min|mins|minutes?)?", text.strip(), re.I)
+    if m is None or not 1 <= int(m.group(1)) <= MAX_LATE_MINUTES:
+        raise _err("bad_minutes", "Send a number of minutes, 1 to {max}", max=MAX_LATE_MINUTES)
+    return int(m.group(1))
+
+
 def parse_prize_counts(text: str) -> dict[str, Any]:
     """``1 2 3`` (first, second, third prizes), optionally ``+纪念奖`` / ``+souvenir`` for everybody else."""
     souvenir = bool(re.search(r"\+\s*(纪念奖|souvenirs?)", text, re.I))
@@ -331,9 +343,10 @@ async def _apply_text(tb: Any, row: Tournament, user_id: int, lang: str, step: s
     if step == "length":
         return await ts.update_setup(db, row.id, user_id, rule_overrides=parse_length(text), setup_step=_next(step))
     if step == "late":
-        if not text.isdigit() or not 1 <= int(text) <= MAX_LATE_MINUTES:
-            raise _err("bad_minutes", "Send a number of minutes, 1 to {max}", max=MAX_LATE_MINUTES)
-        return await ts.update_setup(db, row.id, user_id, settings_overrides={"late_forfeit_minutes": int(text)},
+        return await ts.update_setup(db, row.id, user_id, settings_overrides={"late_forfeit_minutes": parse_minutes(text)},
+                                     setup_step=_next(step))
+    if step == "gap":
+        return await ts.update_setup(db, row.id, user_id, round_gap_minutes=parse_minutes(text),
                                      setup_step=_next(step))
     if step == "prize_counts":
         return await ts.update_setup(db, row.id, user_id, settings_overrides=parse_prize_counts(text),

@@ -8,6 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.tournament.texts import prize_label, tt
+from bot.tournament_render import text as render_text
+from bot.tournament_render.export import formula_safe
+from bot.tournament_render.labels import match_title
 from engine.tournament import MatchResult
 from engine.tournament import Tournament as Engine
 from storage import tournaments as ts
@@ -76,21 +79,40 @@ def _score(lang: str, la: Any, lb: Any, how: Any) -> str:
     return tt(lang, "result.levels", la=la, lb=lb)
 
 
-def result_line(lang: str, key: str, result: MatchResult | Mapping[str, Any], a: str, b: str) -> str:
+def match_label(lang: str, eng: Engine | None, key: str) -> str:
+    """A match as people call it, with the key the commands use: ``决赛（R3-M1）`` / ``Final (R3-M1)``,
+    ``半决赛 第1场（R2-M1）``, ``三四名决赛（P3-4-M1）``, ``A组 第1轮（A-R1-M1）``."""
+    if eng is None:
+        return key
+    title = match_title(eng, key, lang)
+    if title == key:
+        return key
+    return f"{title}（{key}）" if lang != "en" else f"{title} ({key})"
+
+
+def result_line(lang: str, key: str, result: MatchResult | Mapping[str, Any], a: str, b: str,
+                eng: Engine | None = None) -> str:
+    """Winner first, with the winner's score first: ``决赛（R3-M1）：医学院队 胜 机关队（2:0）``."""
     res = result if isinstance(result, MatchResult) else MatchResult.from_dict(result)
+    label = match_label(lang, eng, key)
     if res.winner is None:
-        return tt(lang, "result.double", key=key, a=a, b=b)
+        return tt(lang, "result.double", key=label, a=a, b=b)
     winner, loser = (a, b) if res.winner == "a" else (b, a)
+
+    def ordered(sa: Any, sb: Any) -> tuple[Any, Any]:
+        return (sa, sb) if res.winner == "a" else (sb, sa)
+
     detail = ""
     if res.outcome in ("forfeit", "disqualified"):
         detail = tt(lang, "result.forfeit")
     elif len(res.tables) == 1 and res.tables[0].level_a is not None:
         t = res.tables[0]
-        detail = _score(lang, t.level_a, t.level_b, res.extra.get("tie_break") if t.level_a == t.level_b else None)
+        detail = _score(lang, *ordered(t.level_a, t.level_b),
+                        res.extra.get("tie_break") if t.level_a == t.level_b else None)
     elif len(res.tables) > 1:
         la, lb = res.tables_won("a"), res.tables_won("b")
-        detail = _score(lang, la, lb, res.decided_by if la == lb else None)
-    return tt(lang, "result.line", key=key, winner=winner, loser=loser, detail=detail)
+        detail = _score(lang, *ordered(la, lb), res.decided_by if la == lb else None)
+    return tt(lang, "result.line", key=label, winner=winner, loser=loser, detail=detail)
 
 
 def bracket_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
@@ -108,10 +130,10 @@ def bracket_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
                     return names.get(entry, entry)
                 return tt(lang, "out.bye") if state == "empty" and rnd == 1 else tt(lang, "out.tbd")
 
-            line = f"{m.id}: {side(sa, a)} vs {side(sb, b)}"
+            line = f"{match_label(lang, eng, m.id)}: {side(sa, a)} vs {side(sb, b)}"
             out = br.outcome(m)
             if m.result is not None and a is not None and b is not None:
-                line = result_line(lang, m.id, m.result, names.get(a, a), names.get(b, b))
+                line = result_line(lang, m.id, m.result, names.get(a, a), names.get(b, b), eng)
             elif out is not None and out[0] is not None and br.status(m.id) == "walkover":
                 line += f" → {names.get(out[0], out[0])}"
             lines.append(line)
@@ -131,17 +153,16 @@ def ranking_text(lang: str, eng: Engine) -> str:
 
 
 def standings_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
-    lines: list[str] = []
-    if eng.groups is not None:
-        for st in eng.groups.all_standings(eng.lot_seed):
-            lines.append(tt(lang, "out.group", group=st.group))
-            for r in st.rows:
-                tb = f" [{r.tiebreak}]" if r.tiebreak else ""
-                lines.append(tt(lang, "out.group_line", rank=r.rank, name=names.get(r.entry_id, r.entry_id),
-                                points=r.points, tw=r.tables_won, ld=r.level_diff, tb=tb))
+    """Group tables with translated columns and tiebreaks (bot/tournament_render/text.py), then the
+    ranking once the knockout has one."""
+    parts = [render_text.standings_text(eng, lang)] if eng.groups is not None else []
     if eng.bracket is not None:
-        lines.append(ranking_text(lang, eng))
-    return tt(lang, "out.standings", lines="\n".join(x for x in lines if x))
+        ranking = ranking_text(lang, eng)
+        if ranking:
+            parts.append(tt(lang, "out.standings", lines=ranking))
+        elif not parts:
+            parts.append(render_text.standings_text(eng, lang))
+    return "\n\n".join(parts) or tt(lang, "out.no_draw")
 
 
 def schedule_lines(lang: str, row: Tournament, rows: Sequence[TournamentMatch], names: Mapping[str, str],
@@ -156,9 +177,10 @@ def schedule_lines(lang: str, row: Tournament, rows: Sequence[TournamentMatch], 
     return out
 
 
-def results_text(lang: str, rows: Sequence[TournamentMatch], names: Mapping[str, str]) -> str:
+def results_text(lang: str, eng: Engine | None, rows: Sequence[TournamentMatch], names: Mapping[str, str]) -> str:
+    """Decided matches, in the order played, each winner first with its title (决赛, 半决赛 ...)."""
     lines = [result_line(lang, m.match_key, m.result_json, names.get(m.side_a or "", "?"),
-                         names.get(m.side_b or "", "?")) + (" ✔" if m.confirmed_by else "")
+                         names.get(m.side_b or "", "?"), eng) + (" ✔" if m.confirmed_by else "")
              for m in rows if m.result_json is not None]
     return tt(lang, "out.results", lines="\n".join(lines)) if lines else tt(lang, "out.no_results")
 
@@ -172,11 +194,21 @@ def audit_text(lang: str, rows: Sequence[TournamentAudit], tz: str, users: Mappi
     return tt(lang, "audit.title", n=len(rows), lines="\n".join(lines))
 
 
+class _SafeWriter:
+    """A csv writer whose text cells cannot become spreadsheet formulas (bot/tournament_render/export.py)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def writerow(self, row: Sequence[Any]) -> None:
+        self.writer.writerow([formula_safe(v) if isinstance(v, str) else v for v in row])
+
+
 def export_csv(row: Tournament, entries: Sequence[TournamentEntry], rows: Sequence[TournamentMatch],
                eng: Engine | None, users: Mapping[int, str]) -> bytes:
     """One CSV with three sections: entries, matches, final ranking with prizes (UTF-8 with BOM for Excel)."""
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = _SafeWriter(csv.writer(buf))
     w.writerow(["entries"])
     w.writerow(["id", "name", "union_group", "players", "status"])
     for e in entries:

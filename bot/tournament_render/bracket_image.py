@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.tournament_render.fonts import load_font
 from bot.tournament_render.labels import (
     check_lang,
+    decided_note,
     entry_names,
     placement_title,
     round_title,
@@ -196,6 +197,9 @@ def _draw_box(cv: _Canvas, t: Tournament, mv: MatchView, x: float, cy: float, la
     cv.draw.line((x, top + ROW_H, x + BOX_W, top + ROW_H), fill=BORDER)
     cv.draw.rectangle((x, top, x + BOX_W, top + BOX_H), outline=WIN_LINE if mv.winner else BORDER,
                       width=2 if mv.status == "done" else 1)
+    note = decided_note(mv.result, lang, team)
+    if note:  # the tie-break that decided a level match, under its box
+        cv.text((x + BOX_W - 10, top + BOX_H + 8), note, cv.f.small, GREY, anchor="rm")
     return rows[0], rows[1]
 
 

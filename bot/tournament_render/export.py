@@ -172,12 +172,28 @@ def tables(t: Tournament, lang: str = "zh", slots: Sequence[Slot] | Mapping[str,
             ranking_table(t, lang, player_names)]
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def formula_safe(text: str) -> str:
+    """A text a spreadsheet would take for a formula (it starts with = + - @, a tab or a return: a
+    player named ``=HYPERLINK(...)``) gets a leading apostrophe, so it stays text; numbers stay."""
+    if text and text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def _cell_text(value: Cell) -> str:
     if value is None:
         return ""
     if isinstance(value, datetime):
         return value.strftime(TIME_FORMAT)
-    return str(value)
+    return formula_safe(str(value))
+
+
+def _cell_value(value: Cell) -> Cell:
+    return formula_safe(value) if isinstance(value, str) else value
 
 
 def csv_bytes(table: Table) -> bytes:
@@ -228,7 +244,7 @@ def xlsx_bytes(tables_: Sequence[Table], title: str = "") -> bytes:
             cell.alignment = Alignment(vertical="center")
         widths = [_display_width(h) for h in table.header]
         for row in table.rows:
-            ws.append(list(row))
+            ws.append([_cell_value(v) for v in row])
             for i, value in enumerate(row):
                 widths[i] = max(widths[i], _display_width(_cell_text(value)))
         for i, width in enumerate(widths, start=1):

@@ -15,7 +15,7 @@ LANGS = ("zh", "en")
 
 WORDS: dict[str, dict[str, str]] = {
     "zh": {
-        "final": "决赛", "semifinal": "半决赛", "round": "第{n}轮", "third_place": "季军赛",
+        "final": "决赛", "semifinal": "半决赛", "round": "第{n}轮", "third_place": "三四名决赛",
         "places": "第{lo}-{hi}名排位赛", "group": "{g}组", "match_no": "第{n}场", "knockout": "淘汰赛",
         "group_stage": "小组赛", "placement": "排位赛", "tbd": "待定", "bye": "轮空", "vs": "对",
         "champion": "冠军", "forfeit": "弃权", "dq": "取消资格", "draw": "平局", "referee": "裁判判定",
@@ -42,6 +42,10 @@ DECIDED_BY: dict[str, tuple[str, str]] = {
     "disqualification": ("取消资格", "disqualification"),
     "referee": ("裁判判定", "referee"),
 }
+
+# how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournament/core.py)
+TIE_BREAK_SHORT = {"dealer_side": ("台上方胜", "dealing side wins"), "cut": ("搬点决胜", "decided by a cut"),
+                   "last_upstream": ("末副上游方胜", "first out in the last deal wins")}
 
 OUTCOMES: dict[str, tuple[str, str]] = {
     "played": ("完赛", "played"),
@@ -103,7 +107,7 @@ def tier_of(match_id: str) -> tuple[int, int] | None:
 
 
 def match_title(t: Tournament, match_id: str, lang: str) -> str:
-    """A short title: ``A组 第1轮`` / ``半决赛 第2场`` / ``决赛`` / ``季军赛`` / ``第5-8名排位赛 第1场``."""
+    """A short title: ``A组 第1轮`` / ``半决赛 第2场`` / ``决赛`` / ``三四名决赛`` / ``第5-8名排位赛 第1场``."""
     m = _GROUP_ID.match(match_id)
     if m:
         return f"{w(lang, 'group', g=m.group(1))} {w(lang, 'round', n=int(m.group(2)))}"
@@ -189,10 +193,23 @@ def score_line(result: MatchResult | None, lang: str, team: bool) -> str:
     if result.outcome in ("forfeit", "disqualified") and not (a.isdigit() and b.isdigit()):
         return OUTCOMES[result.outcome][0 if check_lang(lang) == "zh" else 1]
     text = f"{a or '-'} : {b or '-'}"
+    note = decided_note(result, lang, team)
+    return f"{text} ({note})" if note else text
+
+
+def decided_note(result: MatchResult | None, lang: str, team: bool) -> str:
+    """What decided a level match: a team match on level difference or table 1 (级差 / 第1桌结果), a pair
+    match on equal levels by the game's tie-break (台上方胜 / 搬点决胜 / 末副上游方胜); else ""."""
+    if result is None or result.winner is None:
+        return ""
+    i = 0 if check_lang(lang) == "zh" else 1
     if team and result.decided_by in ("level_difference", "table_1"):
-        word = DECIDED_BY[result.decided_by][0 if check_lang(lang) == "zh" else 1]
-        text += f" ({word})"
-    return text
+        return DECIDED_BY[result.decided_by][i]
+    if not team and result.tables and result.tables[0].level_a is not None \
+            and result.tables[0].level_a == result.tables[0].level_b \
+            and result.extra.get("tie_break") in TIE_BREAK_SHORT:
+        return TIE_BREAK_SHORT[str(result.extra["tie_break"])][i]
+    return ""
 
 
 def table_details(result: MatchResult | None, lang: str) -> str:

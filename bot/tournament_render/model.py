@@ -34,7 +34,7 @@ class MatchView:
     result: MatchResult | None
     winner: str | None    # entry id of the winner once decided (walkovers too)
     started: bool = False
-    heading: str = ""     # the round's title without the match number (第1轮 / A组 第1轮 / 季军赛)
+    heading: str = ""     # the round's title without the match number (第1轮 / A组 第1轮 / 三四名决赛)
 
 
 def _slot_text(t: Tournament, state: str, source: Source, lang: str) -> str:

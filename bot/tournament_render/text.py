@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from bot.tournament_render.labels import (
+    TIE_BREAK_SHORT,
     check_lang,
     entry_names,
     level_text,
@@ -77,9 +78,6 @@ WEEKDAYS = {"zh": "一二三四五六日", "en": ("Mon", "Tue", "Wed", "Thu", "F
 MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 DECIDED_SHORT = {"level_difference": ("级差决胜", "on level difference"), "table_1": ("第1桌决胜", "on table 1"),
                  "referee": ("裁判判定", "referee's decision")}
-# how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournament/core.py)
-TIE_BREAK_SHORT = {"dealer_side": ("台上方胜", "dealing side wins"), "cut": ("搬点决胜", "decided by a cut"),
-                   "last_upstream": ("末副上游方胜", "first out in the last deal wins")}
 
 
 def _t(lang: str, key: str, **params: object) -> str:

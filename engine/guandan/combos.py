@@ -1,4 +1,4 @@
-"""Guandan combinations (牌型), their comparison and every reading of a selection (rules.md 2.1-2.3).
+"""Guandan combinations (牌型), their comparison and every reading of a selection (docs/rules.md 2.1-2.3).
 
 A :class:`Combo` is one *reading* of played cards: its kind, the actual cards (wild cards
 included), what each card stands for (``as_cards``), a comparison value within its kind
@@ -16,7 +16,7 @@ are the same play for the rules; ``readings`` lists each key once.
 Bomb ladder (2.3), low to high: 4-card < 5-card < straight flush < 6 < 7 < 8 < 9 < 10-card
 < joker bomb; bombs of one size compare by rank, straight flushes by top card.
 
-Decisions where rules.md and the notice are silent:
+Decisions where docs/rules.md and the notice are silent:
 
 * the pair of a full house may be a pair of jokers (BJ BJ or SJ SJ: 2.3 allows them as pairs);
 * five cards of one rank are a bomb, never a full house (the triple and the pair differ in rank);
@@ -148,7 +148,7 @@ class Combo:
 
 
 def beats(a: Combo, b: Combo) -> bool:
-    """True when ``a`` may be played on ``b`` (rules.md 2.3).
+    """True when ``a`` may be played on ``b`` (docs/rules.md 2.3).
 
     Any bomb beats any non-bomb; bombs compare on the ladder (size, straight flush between 5 and
     6 cards, joker bomb on top), then rank; other kinds only beat the same kind with the same
@@ -228,7 +228,7 @@ def _sequence(kind: str, top: int, by_rank: dict[int, list[Card]], wilds: Sequen
 
 
 def readings(cards: Iterable[Card], level: int) -> list[Combo]:
-    """Every legal reading of a selection at ``level``, each ``key`` once (rules.md 2.2, 2.3).
+    """Every legal reading of a selection at ``level``, each ``key`` once (docs/rules.md 2.2, 2.3).
 
     Each wild card (♥ of the level rank, at most two) may stand for any card but a joker, or be
     itself.  Without wild cards five suited consecutive cards read as a straight flush *and* a

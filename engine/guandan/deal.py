@@ -1,4 +1,4 @@
-"""One Guandan deal: shuffle, 27 cards each, the play flow (rules.md 2.1 and 2.4).
+"""One Guandan deal: shuffle, 27 cards each, the play flow (docs/rules.md 2.1 and 2.4).
 
 ``deal_hands`` shuffles 108 cards from ``rng_for(seed, "deal", deal_no)``; ``first_leader``
 draws a random card of that deck (``rng_for(seed, "first_lead")``): its holder leads the
@@ -29,7 +29,7 @@ def deal_hands(seed: int, deal_no: int) -> list[list[int]]:
 
 
 def first_leader(seed: int) -> int:
-    """The seat holding the randomly drawn card of the first deal (rules.md 2.6: 抽随机牌)."""
+    """The seat holding the randomly drawn card of the first deal (docs/rules.md 2.6: 抽随机牌)."""
     return rng_for(seed, "first_lead").randrange(4 * HAND_SIZE) // HAND_SIZE
 
 
@@ -133,7 +133,7 @@ class DealPlay:
                 self._new_trick(last, jiefeng=False)
                 return
         elif self.passes >= sum(1 for h in self.hands if h):
-            self._new_trick(partner_of(last), jiefeng=True)  # 接风 (rules.md 2.4)
+            self._new_trick(partner_of(last), jiefeng=True)  # 接风 (docs/rules.md 2.4)
             return
         self.turn = nxt
 

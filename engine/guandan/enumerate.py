@@ -1,4 +1,4 @@
-"""Every legal play for the seat to act (rules.md 2.2-2.4), for the computer player, hints and auto-play.
+"""Every legal play for the seat to act (docs/rules.md 2.2-2.4), for the computer player, hints and auto-play.
 
 Contract of ``legal_plays(hand, level, to_beat)``:
 

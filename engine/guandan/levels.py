@@ -1,10 +1,10 @@
-"""Guandan level change, the A rule and match end (rules.md 2.5 and 2.7).
+"""Guandan level change, the A rule and match end (docs/rules.md 2.5 and 2.7).
 
 A *finishing order* is the list of seats in the order they emptied their hands (2 or 3
 seats: the deal ends when a side has both players out or three players are out).  Seats
 0/2 are side 0, seats 1/3 side 1.
 
-Decisions where rules.md is silent (documented in the module and the report):
+Decisions where docs/rules.md is silent (documented in the module and the report):
 
 * A side *plays at A* in a deal when its level is A and the deal is played at A.  It wins
   the match by taking 上游 with its partner not 末游 in such a deal.  A side at A that takes
@@ -56,7 +56,7 @@ def full_order(order: Sequence[int]) -> list[int]:
 
 
 def deal_outcome(order: Sequence[int]) -> tuple[int, int, str]:
-    """(winning side, levels gained, result name) of a finished deal (rules.md 2.5).
+    """(winning side, levels gained, result name) of a finished deal (docs/rules.md 2.5).
 
     Result names: ``"1-2"`` (上游+二游, the other side 双下, +3), ``"1-3"`` (上游+三游, +2),
     ``"1-4"`` (上游+末游, +1).
@@ -88,7 +88,7 @@ class LevelChange:
 
 def level_change(levels: Sequence[int], deal_level: int, order: Sequence[int],
                  a_failures: Sequence[int] = (0, 0), a_failures_reset: bool = False) -> LevelChange:
-    """Apply rules.md 2.5 to ``levels`` (per side) after a deal played at ``deal_level``."""
+    """Apply docs/rules.md 2.5 to ``levels`` (per side) after a deal played at ``deal_level``."""
     side, gain, result = deal_outcome(order)
     new = list(levels)
     fails = list(a_failures)
@@ -112,7 +112,7 @@ def level_change(levels: Sequence[int], deal_level: int, order: Sequence[int],
 
 
 def time_winner(levels: Sequence[int], last_upstream_seat: int) -> int:
-    """The winner when the match ends on the deal limit or the time limit (rules.md 2.7):
+    """The winner when the match ends on the deal limit or the time limit (docs/rules.md 2.7):
     the higher level, on equal levels the side that took 上游 in the last deal."""
     if levels[0] != levels[1]:
         return 0 if levels[0] > levels[1] else 1

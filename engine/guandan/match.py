@@ -3,19 +3,19 @@
 Actions (canonical text, what ``log`` holds):
 
 * ``sys next_deal`` — shuffle and deal the next deal (the first one too); ``sys time_up`` — the match
-  time limit passed: the deal in progress finishes, then the match ends (rules.md 2.7, D2); with
+  time limit passed: the deal in progress finishes, then the match ends (docs/rules.md 2.7, D2); with
   ``time_up_finishes_deal = False`` the match ends at once and the unfinished deal does not count
   (levels as after the last finished deal, ties to the last finished deal's 上游) — except in the
   first deal, which is always played out, as no deal has decided anything yet;
   ``sys forfeit_deal <seat>`` — a move clock expired with on_timeout = forfeit_deal: the deal ends
   as a loss for that seat's side (the opponents count as 上游 + 二游, +3);
-* ``<seat> tribute <card>`` / ``<seat> return <card>`` — pay / return tribute (rules.md 2.6, D8);
+* ``<seat> tribute <card>`` / ``<seat> return <card>`` — pay / return tribute (docs/rules.md 2.6, D8);
 * ``<seat> play <cards>`` or ``<seat> play <cards> as <reading id>`` — when the selection has
   more than one reading that may be played now the reading must be named
   (``Combo.reading_id()``, e.g. ``sf9.5``; RuleError ``choose_reading`` lists them); the log
   always names the reading when there was a choice;
 * ``<seat> pass`` — 过 (not when leading);
-* ``<seat> ask_counts`` — ask the card counts (不问不报, rules.md 2.4).  The answer is a *public*
+* ``<seat> ask_counts`` — ask the card counts (不问不报, docs/rules.md 2.4).  The answer is a *public*
   event (asking happens aloud at the table): each other player's count when it is 10 or
   fewer, ``"more_than_10"`` otherwise.  Any seat may ask at any time during play.
 
@@ -71,7 +71,7 @@ _READING_RE = re.compile(r"^(?:[a-z]{1,2}\d+\.\d+|" + "|".join(KINDS) + r")$")
 
 
 def counts_answer(count: int) -> int | str:
-    """What a player must answer when asked their count: the number when 10 or fewer (rules.md 2.4)."""
+    """What a player must answer when asked their count: the number when 10 or fewer (docs/rules.md 2.4)."""
     return count if count <= 10 else "more_than_10"
 
 

@@ -1,6 +1,6 @@
-"""Every Guandan rule option (rules.md section 2 and decisions D2, D6, D7, D8, D10), with its default.
+"""Every Guandan rule option (docs/rules.md section 2 and decisions D2, D6, D7, D8, D10), with its default.
 
-Decisions of rules.md section 5 as options (docs/rules-decisions.md has the table):
+Decisions of docs/rules.md section 5 as options (docs/rules-decisions.md has the table):
 D2 ``time_up_finishes_deal``, D6 ``on_timeout``, D7 ``tribute_on_one_four``,
 D8 ``return_max_rank``, D10 ``play_clock`` / ``tribute_clock`` / ``return_clock``.
 """
@@ -26,7 +26,7 @@ class GuandanOptions:
     time_limit_minutes: int = opt(60, "Match time limit in minutes (0: none); see time_up_finishes_deal",
                                   minimum=0, maximum=1440)
     time_up_finishes_deal: bool = opt(
-        True, "When the time limit passes mid-deal the deal is played out (rules.md 2.7, D2); false: the match "
+        True, "When the time limit passes mid-deal the deal is played out (docs/rules.md 2.7, D2); false: the match "
         "ends at once on time up and the unfinished deal does not count (the first deal is always played out)")
     play_clock: int = opt(0, "Seconds to play or pass (0: no clock; 20 when turned on, D10)", minimum=0, maximum=600)
     tribute_clock: int = opt(0, "Seconds to pay tribute (0: no clock; 15 when turned on, D10)", minimum=0,

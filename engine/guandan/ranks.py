@@ -1,4 +1,4 @@
-"""Guandan card order at a level, the wild cards, and sequence positions (rules.md 2.1, 2.2).
+"""Guandan card order at a level, the wild cards, and sequence positions (docs/rules.md 2.1, 2.2).
 
 Two orders exist at level ``L``:
 
@@ -58,7 +58,7 @@ def wild_card(level: int) -> Card:
 
 
 def is_wild(c: Card, level: int) -> bool:
-    """True for the two ♥ cards of the level rank (rules.md 2.2)."""
+    """True for the two ♥ cards of the level rank (docs/rules.md 2.2)."""
     return c == HEARTS * 13 + (level - 2)
 
 

@@ -1,10 +1,10 @@
-"""Guandan tribute: 进贡 / 还贡 / 抗贡 (rules.md 2.6, decisions D7 and D8).
+"""Guandan tribute: 进贡 / 还贡 / 抗贡 (docs/rules.md 2.6, decisions D7 and D8).
 
 ``plan_tribute`` decides, from the previous deal's finishing order and the new hands,
 who pays whom (or that nobody pays).  Paying and returning are player actions; the
 functions here say which cards are allowed and who leads afterwards.
 
-Decisions where rules.md is silent (documented in the report):
+Decisions where docs/rules.md is silent (documented in the report):
 
 * Equal tributes in a double down: the 上游's next (下家) pays the 上游 and leads; the 上游's
   previous (上家) pays the 二游 (the notice: 如贡牌相同, 由上游的下家先出牌).
@@ -141,7 +141,7 @@ def assign_double(upstream: int, paid: dict[int, int], level: int) -> tuple[tupl
     """((payer, receiver), ...) and the leader once both losers of a double down paid.
 
     The higher tribute goes to 上游, the other to 二游; the payer of the higher leads.
-    Equal tributes: the 上游's next pays 上游 and leads (rules.md 2.6).
+    Equal tributes: the 上游's next pays 上游 and leads (docs/rules.md 2.6).
     """
     nxt, prv = (upstream + 1) % 4, (upstream + 3) % 4
     second = partner_of(upstream)

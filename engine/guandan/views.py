@@ -51,7 +51,7 @@ def public_view(m: GuandanMatch) -> GuandanPublicView:
         "counts": m.counts() if m.options.always_show_counts and m.deal_no else None,
         "counts_asked": m.counts_asked,
         "turns": [{"seat": t.seat, "kind": t.kind, "clock": t.clock,
-                   "seconds": getattr(m.options, t.clock) if t.clock else None} for t in m.turns()],
+                   "seconds": m.clock_seconds(t.clock) if t.clock else None} for t in m.turns()],
         "finish_order": [],
         "table": None,
         "trick": [],

@@ -1,4 +1,4 @@
-"""Wild cards (逢人配, rules.md 2.2): the two ♥ cards of the level rank.
+"""Wild cards (逢人配, docs/rules.md 2.2): the two ♥ cards of the level rank.
 
 A wild card may stand for any card but a joker, in any combination, or be played as itself.
 The combination readers (``combos.readings``) and the enumerator (``enumerate.legal_plays``)

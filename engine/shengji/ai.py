@@ -17,11 +17,14 @@ from engine.errors import RuleError
 from engine.shengji.follow import is_legal_follow
 from engine.shengji.formats import Lead
 from engine.shengji.legal import legal_leads_simple, lowest_legal_play
+from engine.shengji.match import Move
 from engine.shengji.order import TRUMP, TrumpContext, trump_context
 from engine.shengji.trick import trick_winner
 
 if TYPE_CHECKING:
     from engine.shengji.match import ShengjiMatch
+
+_DEAL = Move(None, "deal")
 
 
 def _trump_share(hand: Sequence[Card], level: int, suit: int | None) -> float:
@@ -194,7 +197,16 @@ def choose_action(m: ShengjiMatch, seat: int, rng: random.Random) -> str | None:
 def random_legal_action(m: ShengjiMatch, rng: random.Random) -> str | None:
     """Some legal action for the table or any seat, at random (property tests, benchmarks).
 
-    None once the match is over."""
+    None once the match is over.  The text of :func:`random_legal_move` (same choices, same rng draws)."""
+    move = random_legal_move(m, rng)
+    if move is _DEAL:
+        return "sys deal"  # 100 of a deal's ~250 actions
+    return None if move is None else move.text()
+
+
+def random_legal_move(m: ShengjiMatch, rng: random.Random) -> Move | None:
+    """:func:`random_legal_action` as a :class:`~engine.shengji.match.Move` (``ShengjiMatch.apply_move``
+    takes it without reading text).  None once the match is over."""
     from engine.shengji.legal import random_legal_play
 
     if m.finished:
@@ -205,48 +217,48 @@ def random_legal_action(m: ShengjiMatch, rng: random.Random) -> str | None:
             seat = rng.randrange(4)
             opts = m.legal_bids(seat)
             if opts:
-                return f"{seat} bid {cards_text(rng.choice(opts))}"
-        return "sys deal"
+                return Move(seat, "bid", tuple(rng.choice(opts)))
+        return _DEAL
     if ph == "window":
         waiting = [s for s in range(4) if s not in m.passed]
         if not waiting:
-            return "sys close_bidding"
+            return Move(None, "close_bidding")
         seat = rng.choice(waiting)
         if rng.random() < 0.3:
             opts = m.legal_bids(seat)
             if opts:
-                return f"{seat} bid {cards_text(rng.choice(opts))}"
-        return f"{seat} pass_bid"
+                return Move(seat, "bid", tuple(rng.choice(opts)))
+        return Move(seat, "pass_bid")
     if ph == "blackout":
         seat = m.blackout_seats[0]
         opts = m.legal_bids(seat)
         if opts and rng.random() < 0.6:
-            return f"{seat} bid {cards_text(rng.choice(opts))}"
-        return f"{seat} pass_bid"
+            return Move(seat, "bid", tuple(rng.choice(opts)))
+        return Move(seat, "pass_bid")
     if ph in ("bury", "rebury"):
         seat = m.turns()[0].seat
-        return f"{seat} bury {cards_text(rng.sample(m.hands[seat], 8))}"
+        return Move(seat, "bury", tuple(rng.sample(m.hands[seat], 8)))
     if ph == "late":
         seat = m.late_order[m.late_index]
         if rng.random() < 0.3:
             opts = m.legal_bids(seat)
             if opts:
-                return f"{seat} overturn {cards_text(rng.choice(opts))}"
-        return f"{seat} pass_overturn"
+                return Move(seat, "overturn", tuple(rng.choice(opts)))
+        return Move(seat, "pass_overturn")
     if ph == "play":
         ctx = m.ctx
         assert ctx is not None
         seat = m.to_play()
         play = random_legal_play(ctx, m.hands[seat], m.lead if m.trick else None, rng, m.options.throws)
-        return f"{seat} play {cards_text(play)}"
+        return Move(seat, "play", tuple(play))
     if ph == "choose":
         assert m.pending_choice is not None
         seat = (m.pending_choice["thrower"] + rng.choice((1, 3))) % 4
-        return f"{seat} choose {rng.choice(m.pending_choice['options'])}"
+        return Move(seat, "choose", arg=rng.choice(m.pending_choice["options"]))
     if ph == "deal_over":
-        return "sys next_deal"
+        return Move(None, "next_deal")
     if ph == "paused":
-        return "sys resume"
+        return Move(None, "resume")
     return None
 
 

@@ -1,4 +1,4 @@
-"""Declaring trump (报主 / 亮主), overturning (反主) and reinforcing: rules.md 1.3.
+"""Declaring trump (报主 / 亮主), overturning (反主) and reinforcing: docs/rules.md 1.3.
 
 A *bid* is the set of cards a seat shows.  ``classify_bid`` tells what a set of cards is
 under the option set in force; ``check_bid`` decides whether a seat may show it now and
@@ -130,7 +130,7 @@ def side_of(seat: int) -> int:
 
 
 def allowed_levels(ctx: BidContext, seat: int) -> list[int]:
-    """The level ranks ``seat`` may show now (rules.md 1.3 C)."""
+    """The level ranks ``seat`` may show now (docs/rules.md 1.3 C)."""
     own = ctx.levels[side_of(seat)]
     if ctx.window == "blackout":
         return [own]

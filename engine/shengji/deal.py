@@ -1,4 +1,4 @@
-"""Dealing (rules.md 1.1), the kitty (1.4) and the kitty-turn / blackout turns (1.3).
+"""Dealing (docs/rules.md 1.1), the kitty (1.4) and the kitty-turn / blackout turns (1.3).
 
 A deal's shuffle comes from ``rng_for(match_seed, "deal", deal_no, redeal_no)``: the
 first 100 cards of the shuffled deck are drawn one at a time, counter-clockwise from the

@@ -1,4 +1,4 @@
-"""Following a lead (跟牌 / 垫牌), rules.md 1.5 "Following" 1-3.
+"""Following a lead (跟牌 / 垫牌), docs/rules.md 1.5 "Following" 1-3.
 
 For a lead of n cards in group G:
 

@@ -1,4 +1,4 @@
-"""Lead formats (rules.md 1.5): single, pair, tractor, throw; and throw decomposition.
+"""Lead formats (docs/rules.md 1.5): single, pair, tractor, throw; and throw decomposition.
 
 A *unit* is one component of a play: a single card, a pair (two identical cards), or a
 tractor (two or more pairs at adjacent pair positions of one group, see
@@ -10,8 +10,10 @@ throws are allowed, several units of one group (a throw, 甩牌).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.cards import Card, cards_text
 from engine.errors import RuleError
@@ -25,8 +27,7 @@ TRACTOR = "tractor"
 THROW = "throw"
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     """One component of a play.
 
     ``kind``: "single" | "pair" | "tractor"; ``cards``: its cards, high to low (a tractor as
@@ -61,14 +62,19 @@ class Lead:
     units: tuple[Unit, ...]
     cards: tuple[Card, ...]
     kind: str
-    pairs: int = field(init=False, compare=False)
-    tractor_lengths: tuple[int, ...] = field(init=False, compare=False)
-    singles: int = field(init=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "pairs", sum(u.length for u in self.units))
-        object.__setattr__(self, "tractor_lengths", tuple(u.length for u in self.units if u.kind == TRACTOR))
-        object.__setattr__(self, "singles", sum(1 for u in self.units if u.kind == SINGLE))
+    # derived on first use (a throw check never needs them): computed once, kept in the instance
+    @functools.cached_property
+    def pairs(self) -> int:
+        return sum(u.length for u in self.units)
+
+    @functools.cached_property
+    def tractor_lengths(self) -> tuple[int, ...]:
+        return tuple(u.length for u in self.units if u.kind == TRACTOR)
+
+    @functools.cached_property
+    def singles(self) -> int:
+        return sum(1 for u in self.units if u.kind == SINGLE)
 
     @property
     def size(self) -> int:
@@ -109,6 +115,8 @@ def decompose(ctx: TrumpContext, cards: Sequence[Card]) -> tuple[Unit, ...]:
     counts: dict[Card, int] = {}
     for c in cards:
         counts[c] = counts.get(c, 0) + 1
+    if len(counts) == n:  # no two equal cards: singles only
+        return tuple([Unit(SINGLE, (c,), 0, st[c]) for c in sorted(cards, key=ctx.single_order.__getitem__)])
     # key of a pair position: group * 32 + position, so adjacent keys never cross groups
     pairs_at: dict[int, list[Card]] = {}
     singles: list[Card] = []
@@ -146,7 +154,7 @@ def decompose(ctx: TrumpContext, cards: Sequence[Card]) -> tuple[Unit, ...]:
     for p in sorted(pairs_at, reverse=True):
         for c in pairs_at[p]:
             units.append(Unit(PAIR, (c, c), 1, st[c]))
-    singles.sort(key=lambda c: (grp[c] != 4, grp[c], -st[c], c))
+    singles.sort(key=ctx.single_order.__getitem__)
     for c in singles:
         units.append(Unit(SINGLE, (c,), 0, st[c]))
     return tuple(units)
@@ -186,10 +194,10 @@ def lead_of_unit(ctx: TrumpContext, unit: Unit) -> Lead:
 
 
 def play_multiplier_format(ctx: TrumpContext, lead: Lead, winning_cards: Sequence[Card]) -> tuple[str, int]:
-    """Format of the last trick's winning play for the kitty multiplier (rules.md 1.6).
+    """Format of the last trick's winning play for the kitty multiplier (docs/rules.md 1.6).
 
     Returns ("single", 0), ("pair", 1) or ("tractor", n).  A winning play always has the
-    lead's format (only same-format plays win, rules.md 1.5), so this is the lead's format;
+    lead's format (only same-format plays win, docs/rules.md 1.5), so this is the lead's format;
     a throw counts as its largest component (the one with the most pairs).
     ``winning_cards`` is accepted for clarity; when it has the lead's size it does not change
     the answer.

@@ -2,7 +2,7 @@
 (property tests, benchmarks), and the simple lead candidates for the computer player.
 
 None of these enumerates the follows (there can be tens of thousands): a follow is built
-directly from the requirements of rules.md 1.5 "Following" (tractors, then pairs, then any
+directly from the requirements of docs/rules.md 1.5 "Following" (tractors, then pairs, then any
 cards of the led group; a void hand plays anything), so it always passes
 :func:`engine.shengji.follow.check_follow`.
 """

@@ -1,4 +1,4 @@
-"""The Shengji deal and match state machine (rules.md section 1; decisions D1-D4, D6, D9).
+"""The Shengji deal and match state machine (docs/rules.md section 1; decisions D1-D4, D6, D9).
 
 :class:`ShengjiMatch` implements :class:`engine.game.Match`.  Everything that happens is
 one action text in ``log``; replaying the log on a new match with the same options and
@@ -30,9 +30,19 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from engine.cards import Card, card_text, cards_text, counts_of, full_deck, parse_cards, rank_of, total_points
+from engine.cards import (
+    NUM_KINDS,
+    Card,
+    card_text,
+    cards_text,
+    counts_of,
+    full_deck,
+    parse_cards,
+    rank_of,
+    total_points,
+)
 from engine.errors import RuleError
 from engine.events import (
     DEAL_ABANDONED,
@@ -62,13 +72,32 @@ from engine.views import ShengjiBidEntry, ShengjiPublicView, ShengjiSeatView, Sh
 
 PLAYER_VERBS = ("bid", "pass_bid", "bury", "overturn", "pass_overturn", "play", "choose")
 SYS_VERBS = ("deal", "close_bidding", "next_deal", "time_up", "resume", "forfeit_deal", "reverse_charge")
+CARD_VERBS = ("bid", "bury", "overturn", "play")
 DEAL_PHASES = ("bury", "late", "rebury", "play", "choose")
 CLOCKS = ("lead_clock", "follow_clock", "kitty_clock")
 
 
+class Move(NamedTuple):
+    """An action already read: what ``ShengjiMatch.apply_move`` takes (``apply`` reads the text into one).
+
+    ``seat`` None for the table's own steps (``sys``); ``cards`` for bid / bury / overturn / play;
+    ``arg`` the raw argument of the other verbs (``choose pair``, ``sys forfeit_deal 2``)."""
+
+    seat: int | None
+    verb: str
+    cards: tuple[Card, ...] = ()
+    arg: str = ""
+
+    def text(self) -> str:
+        """The action text of this move (``apply`` accepts it; the log holds its canonical form)."""
+        who = "sys" if self.seat is None else str(self.seat)
+        rest = cards_text(self.cards) if self.cards else self.arg
+        return f"{who} {self.verb} {rest}" if rest else f"{who} {self.verb}"
+
+
 @functools.lru_cache(maxsize=1 << 16)
-def _parse(action: str) -> tuple[int | None, str, tuple[Card, ...], str]:
-    """``(seat or None for sys, verb, cards, raw argument)`` of an action text."""
+def _parse(action: str) -> Move:
+    """The :class:`Move` of an action text (RuleError when it is not one)."""
     parts = action.strip().split(None, 2)
     if len(parts) < 2:
         raise RuleError("bad_action", "Not an action: {action}", action=action)
@@ -77,15 +106,15 @@ def _parse(action: str) -> tuple[int | None, str, tuple[Card, ...], str]:
     if who == "sys":
         if verb not in SYS_VERBS:
             raise RuleError("bad_action", "Not an action: {action}", action=action)
-        return None, verb, (), arg
+        return Move(None, verb, (), arg)
     if who not in ("0", "1", "2", "3") or verb not in PLAYER_VERBS:
         raise RuleError("bad_action", "Not an action: {action}", action=action)
     cards: tuple[Card, ...] = ()
-    if verb in ("bid", "bury", "overturn", "play"):
+    if verb in CARD_VERBS:
         cards = tuple(parse_cards(arg))
         if not cards:
             raise RuleError("no_cards", "Name the cards to show or play")
-    return int(who), verb, cards, arg
+    return Move(int(who), verb, cards, arg)
 
 
 def _side(seat: int) -> int:
@@ -155,6 +184,7 @@ class ShengjiMatch:
         self.ctx: TrumpContext | None = None
         self.leader: int | None = None
         self.trick: list[tuple[int, tuple[Card, ...]]] = []
+        self.trick_texts: list[str] = []  # the canonical text of each play in ``trick``
         self.lead: Lead | None = None
         self.tricks: list[ShengjiTrickSummary] = []
         self.defender_points = 0
@@ -180,9 +210,23 @@ class ShengjiMatch:
         """Apply one action text; RuleError (state unchanged) when not allowed.
 
         Every handler validates completely before it changes anything."""
+        return self._apply_read(_parse(action))
+
+    def apply_move(self, move: Move) -> list[Event]:
+        """Apply an action already read (a :class:`Move`: the computer players and benchmarks build them
+        without text); exactly what ``apply`` does with its text, the log included."""
+        seat, verb, cards, _ = move
+        if seat is not None and seat not in (0, 1, 2, 3):
+            raise RuleError("bad_action", "Not an action: {action}", action=f"{seat} {verb}")
+        if verb in CARD_VERBS and (not cards or min(cards) < 0 or max(cards) >= NUM_KINDS):
+            raise RuleError("no_cards", "Name the cards to show or play")
+        return self._apply_read(move)
+
+    def _apply_read(self, move: Move) -> list[Event]:
+        """Apply a move whose seat and cards are known to be well formed (read from text, or checked)."""
         if self._result is not None:
             raise RuleError("match_over", "The match is over")
-        seat, verb, cards, arg = _parse(action)
+        seat, verb, cards, arg = move
         if seat is None:
             events, text = self._apply_sys(verb, arg)
         else:
@@ -389,7 +433,7 @@ class ShengjiMatch:
                                     "charges": [c.copy() for c in self.charges]}
         events = [Event(DEAL_ABANDONED, dict(abandoned))]
         self.pending_choice = None
-        self.trick = []
+        self.trick, self.trick_texts = [], []
         return events + self._end_match("time_up", abandoned_deal=self.deal_no)
 
     def _close_bidding(self) -> list[Event]:
@@ -406,7 +450,7 @@ class ShengjiMatch:
             self.trump_suit = bid.suit
             return events + self._take_kitty()
         if self.dealer is None or o.dealer_side_no_bid == "own_level":
-            self.dealer = None  # grabbed again (rules.md 1.3 C)
+            self.dealer = None  # grabbed again (docs/rules.md 1.3 C)
             return events + self._redeal("no_bid")
         if o.dealer_side_no_bid == "kitty_turn":
             first = self.kitty[0]
@@ -616,7 +660,7 @@ class ShengjiMatch:
     def _start_play(self) -> list[Event]:
         self.phase = "play"
         self.leader = self.dealer
-        self.trick = []
+        self.trick, self.trick_texts = [], []
         self.lead = None
         return [Event("play_start", {"leader": self.dealer, "trump": self.trump_suit, "level": self.level})]
 
@@ -627,7 +671,8 @@ class ShengjiMatch:
         if not _holds(hand, cards):
             raise RuleError("not_in_hand", "You do not hold {card}", card=cards_text(ctx.sort_for_display(cards)))
         shown = tuple(ctx.sort_for_display(cards))
-        text = f"{seat} play {cards_text(shown)}"
+        shown_text = cards_text(shown)
+        text = f"{seat} play {shown_text}"
         events: list[Event] = []
         if not self.trick:
             lead = classify_lead(ctx, shown, self.options.throws)
@@ -643,7 +688,8 @@ class ShengjiMatch:
             check_follow(ctx, self.lead, hand, shown)
         _remove(hand, shown)
         self.trick.append((seat, shown))
-        events.append(Event("play", {"seat": seat, "cards": cards_text(shown)}))
+        self.trick_texts.append(shown_text)
+        events.append(Event("play", {"seat": seat, "cards": shown_text}))
         if len(self.trick) == 4:
             events += self._finish_trick()
         return events, text
@@ -690,9 +736,11 @@ class ShengjiMatch:
         unit_lead = classify_lead(ctx, cards, True)
         self.lead = unit_lead
         shown = tuple(ctx.sort_for_display(cards))
+        shown_text = cards_text(shown)
         _remove(self.hands[seat], shown)
         self.trick.append((seat, shown))
-        return [Event("play", {"seat": seat, "cards": cards_text(shown), "forced": True})]
+        self.trick_texts.append(shown_text)
+        return [Event("play", {"seat": seat, "cards": shown_text, "forced": True})]
 
     def _choose(self, seat: int, what: str) -> list[Event]:
         pc = self.pending_choice
@@ -724,7 +772,8 @@ class ShengjiMatch:
         defenders = _side(winner) != _side(self.dealer)
         if defenders:
             self.defender_points += pts
-        self.tricks.append({"leader": self.trick[0][0], "plays": [[s, cards_text(c)] for s, c in self.trick],
+        self.tricks.append({"leader": self.trick[0][0],
+                            "plays": [[s, t] for (s, _), t in zip(self.trick, self.trick_texts, strict=True)],
                             "winner": winner, "points": pts})
         events = [Event("trick", {"winner": winner, "points": pts, "defenders": defenders})]
         last = not self.hands[winner]
@@ -739,7 +788,7 @@ class ShengjiMatch:
                 events.append(Event("kitty_capture", {"points": cap, "multiplier": mult, "kitty_points": kp}))
             return events + self._end_deal(None)
         self.leader = winner
-        self.trick = []
+        self.trick, self.trick_texts = [], []
         self.lead = None
         return events
 

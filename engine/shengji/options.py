@@ -1,6 +1,6 @@
-"""Every Shengji rule option (rules.md section 1 and decisions D1-D6), with its default.
+"""Every Shengji rule option (docs/rules.md section 1 and decisions D1-D6), with its default.
 
-Decisions of rules.md section 5 as options (docs/rules-decisions.md has the table):
+Decisions of docs/rules.md section 5 as options (docs/rules-decisions.md has the table):
 D1 ``throw_check_partner``, D2 ``time_up_finishes_deal``, D3 ``passing_a_ends_match``,
 D4 ``double_blackout``, D5 ``kitty_multiplier`` (past the last row), D6 ``on_timeout``.
 D9 (charges are events a referee may reverse, ``sys reverse_charge <index>``) is not an option.
@@ -15,7 +15,7 @@ from engine.options import opt
 
 @dataclass(frozen=True)
 class ShengjiOptions:
-    # --- bidding (rules.md 1.3) -----------------------------------------------------------
+    # --- bidding (docs/rules.md 1.3) -----------------------------------------------------------
     bid_style: str = opt("joker_level", "How trump is declared: level card + matching joker, or a single level card",
                          ("joker_level", "level_only"))
     overturn_style: str = opt(
@@ -40,7 +40,7 @@ class ShengjiOptions:
         ("own_level", "kitty_turn", "blackout"))
     max_redeals_before_pause: int = opt(3, "Redeals in a row with no bid before the table pauses", minimum=1,
                                         maximum=20)
-    # --- play (rules.md 1.5) --------------------------------------------------------------
+    # --- play (docs/rules.md 1.5) --------------------------------------------------------------
     throws: bool = opt(True, "Throws (甩牌) are allowed")
     throw_check_partner: bool = opt(
         True, "A throw is checked against all three other hands, partner included (D1); "
@@ -49,7 +49,7 @@ class ShengjiOptions:
     failed_throw_choice: str = opt(
         "lowest", "Who picks the unit a failed thrower must play: the lowest failing unit, or the opponents",
         ("lowest", "opponents"))
-    # --- scoring (rules.md 1.6, 1.7) ------------------------------------------------------
+    # --- scoring (docs/rules.md 1.6, 1.7) ------------------------------------------------------
     kitty_multiplier: str = opt(
         "doubling", "Kitty multiplier table: 2,4,8,16 doubling; 2,4,6,8 +2 per pair; 2,4,6,16 then doubling "
         "(D5: past the last row doubling per extra pair, plus_two +2 per pair)",
@@ -58,7 +58,7 @@ class ShengjiOptions:
     level_table: str = opt(
         "seventeen", "Level-change table: 17-deals (capped at +3), timed-2h (+1 per 40, no cap), 50min (takeover 60)",
         ("seventeen", "timed", "fifty_min"))
-    # --- match end (rules.md 1.8) ---------------------------------------------------------
+    # --- match end (docs/rules.md 1.8) ---------------------------------------------------------
     deals: int = opt(17, "Deals in a match (0: no deal limit)", minimum=0, maximum=200)
     time_limit_minutes: int = opt(0, "Match time limit in minutes (0: none); see time_up_finishes_deal",
                                   minimum=0, maximum=1440)
@@ -74,7 +74,7 @@ class ShengjiOptions:
     tie_break: str = opt("dealer_side", "Equal levels at the end: the dealing side wins, or cut the cards (搬点)",
                          ("dealer_side", "cut"))
     start_level: int = opt(2, "Level both sides start at", minimum=2, maximum=14)
-    # --- move clocks (rules.md 1.9, D6) ---------------------------------------------------
+    # --- move clocks (docs/rules.md 1.9, D6) ---------------------------------------------------
     lead_clock: int = opt(0, "Seconds to lead a trick (0: no clock)", minimum=0, maximum=600)
     follow_clock: int = opt(0, "Seconds to follow or discard (0: no clock)", minimum=0, maximum=600)
     kitty_clock: int = opt(0, "Seconds to take and bury the kitty (0: no clock)", minimum=0, maximum=600)

@@ -1,4 +1,4 @@
-"""Trump and card order for one deal (rules.md 1.2), as precomputed lookup tables.
+"""Trump and card order for one deal (docs/rules.md 1.2), as precomputed lookup tables.
 
 A deal is played at a level L (2..14) with a trump suit T (0..3) or no trump (``None``).
 ``trump_context(level, trump_suit)`` returns a cached, immutable :class:`TrumpContext`;
@@ -8,7 +8,7 @@ Groups (for following suit): 0..3 are the off-suits ♠ ♥ ♣ ♦ (without the
 :data:`TRUMP` (4) is the whole trump group.
 
 Strength is an int comparable only *within one group*, and it doubles as the card's
-*pair position*: two pairs are adjacent for a tractor (rules.md 1.5) exactly when their
+*pair position*: two pairs are adjacent for a tractor (docs/rules.md 1.5) exactly when their
 strengths differ by 1.  The tables:
 
 * off-suit S: ranks 2..A skipping L, numbered 0..11 (A is 11; K when L is A).
@@ -48,6 +48,8 @@ class TrumpContext:
     ``trump_of`` (bool), ``group_of`` (0..4), ``strength_of`` (int, see the module doc),
     ``display_key`` (int, smaller shows first).  ``positions[g]`` is the number of pair
     positions of group g and ``kinds_at[g][p]`` the card kinds at position p of group g.
+    ``outside[g]``: the card kinds not in group g, as bytes (see ``group_bytes``); ``single_order``: the
+    sort key of single cards in a play's decomposition.
     """
 
     level: int
@@ -58,6 +60,8 @@ class TrumpContext:
     display_key: tuple[int, ...] = field(init=False, repr=False, compare=False)
     positions: tuple[int, ...] = field(init=False, repr=False, compare=False)
     kinds_at: tuple[tuple[tuple[Card, ...], ...], ...] = field(init=False, repr=False, compare=False)
+    outside: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
+    single_order: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         level, ts = self.level, self.trump_suit
@@ -108,6 +112,19 @@ class TrumpContext:
         object.__setattr__(self, "positions", tuple(npos))
         object.__setattr__(
             self, "kinds_at", tuple(tuple(tuple(sorted(k)) for k in g) for g in kinds_at))
+        # the card kinds outside each group, as bytes: ``bytes(hand).translate(None, ctx.outside[g])``
+        # keeps a hand's cards of group g (in C, no Python loop over the hand)
+        object.__setattr__(self, "outside", tuple(bytes(c for c in range(54) if group[c] != g) for g in range(5)))
+        # the order of a play's singles (formats.decompose): trump group first, then by group, high to low,
+        # equal strength by kind
+        object.__setattr__(self, "single_order", tuple(
+            ((0 if group[c] == TRUMP else 1) * 8 + group[c]) * 10000 + (99 - strength[c]) * 100 + c
+            for c in range(54)))
+
+    def group_bytes(self, cards: Sequence[Card], group: int) -> bytes:
+        """The cards of ``group`` among ``cards``, in order, as bytes (iterating gives card kinds): what
+        ``cards_of_group`` gives, without a Python loop over ``cards``."""
+        return bytes(cards).translate(None, self.outside[group])
 
     # --- single-card questions ---------------------------------------------------------------
     def is_trump(self, c: Card) -> bool:

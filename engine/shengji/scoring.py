@@ -1,4 +1,4 @@
-"""Points, kitty capture, level changes and the next dealer: rules.md 1.6 and 1.7.
+"""Points, kitty capture, level changes and the next dealer: docs/rules.md 1.6 and 1.7.
 
 ``kitty_multiplier`` is the table of 1.6 per option ``kitty_multiplier`` (decision D5 past
 the last row); ``level_change`` is the table of 1.7 per option ``level_table``;
@@ -16,7 +16,7 @@ from engine.cards import ACE
 
 
 def kitty_multiplier(table: str, fmt: str, pairs: int) -> int:
-    """Multiplier of the kitty's points for a last trick won with ``fmt`` (rules.md 1.6).
+    """Multiplier of the kitty's points for a last trick won with ``fmt`` (docs/rules.md 1.6).
 
     doubling (17-deals): 2, 4, 8, 16, ×2 per further pair;
     plus_two (timed-2h): 2, 4, 6, 8, +2 per further pair;
@@ -52,7 +52,7 @@ def takeover_threshold(table: str) -> int:
 
 
 def level_change(table: str, points: int) -> tuple[str, int]:
-    """``("dealer" | "defenders", steps)`` for defenders' total ``points`` (rules.md 1.7).
+    """``("dealer" | "defenders", steps)`` for defenders' total ``points`` (docs/rules.md 1.7).
 
     Below zero scores as 0.  ``("defenders", 0)`` is a plain takeover."""
     p = max(points, 0)

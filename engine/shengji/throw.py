@@ -1,4 +1,4 @@
-"""Throw check (甩牌) and failed throws, rules.md 1.5 and decision D1.
+"""Throw check (甩牌) and failed throws, docs/rules.md 1.5 and decision D1.
 
 A throw stands only if none of the other three hands (partner included, D1; only the two
 opponents' hands with option ``throw_check_partner = False``) holds, in the throw's group G:
@@ -19,16 +19,15 @@ the lowest failing single, when both exist).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.cards import Card
-from engine.shengji.follow import has_run, pair_profile
-from engine.shengji.formats import SINGLE, THROW, TRACTOR, Lead, Unit
+from engine.shengji.follow import has_run
+from engine.shengji.formats import SINGLE, THROW, Lead, Unit
 from engine.shengji.order import TrumpContext
 
 
-@dataclass(frozen=True)
-class ThrowFailure:
+class ThrowFailure(NamedTuple):
     """One component of the throw that another hand beats.
 
     ``unit``: the component; ``holder``: index into ``other_hands`` of the first hand that beats
@@ -41,8 +40,7 @@ class ThrowFailure:
     beating: tuple[Card, ...]
 
 
-@dataclass(frozen=True)
-class ThrowResult:
+class ThrowResult(NamedTuple):
     """A failed throw.
 
     ``failures``: every failing component (throw decomposition order); ``forced``: the unit the
@@ -85,49 +83,69 @@ def check_throw(ctx: TrumpContext, lead: Lead, other_hands: Sequence[Sequence[Ca
     if lead.kind != THROW:
         return None
     g = lead.group
-    grp, st = ctx.group_of, ctx.strength_of
+    st = ctx.strength_of
     kinds_at = ctx.kinds_at[g]
-    singles = [u for u in lead.units if u.kind == SINGLE]
-    lowest_single = min((u.top for u in singles), default=None)
+    outside = ctx.outside[g]
+    units = lead.units
+    n = len(units)
+    # formats.decompose orders a throw's units tractors, pairs, then singles high to low: units[m:] are
+    # the singles and units[-1] the lowest one (a hand whose highest card does not beat it beats none)
+    m = 0
+    while m < n and units[m].kind != SINGLE:
+        m += 1
+    lowest_single = units[-1].top
     failures: dict[int, ThrowFailure] = {}  # unit index -> failure
     for h, hand in enumerate(other_hands):
-        gcards = [c for c in hand if grp[c] == g]
+        gcards = bytes(hand).translate(None, outside)  # the hand's cards of the group (TrumpContext.group_bytes)
         if not gcards:
             continue
-        counts = [0] * 54
-        for c in gcards:
-            counts[c] += 1
-        kinds = list(set(gcards))
-        prof = pair_profile(ctx, g, counts, kinds)
-        top_card = max(gcards, key=lambda c: (st[c], -c))
-        for i, u in enumerate(lead.units):
-            if i in failures:
-                continue
-            if u.kind == SINGLE:
-                assert lowest_single is not None
-                if st[top_card] > u.top:
-                    failures[i] = ThrowFailure(u, h, (top_card,))
-                continue
-            k = u.length
-            s = has_run(prof, k, u.top) if u.kind == TRACTOR else has_run(prof, 1, u.top)
-            if s >= 0:
-                beat: list[Card] = []
-                for p in range(s + k - 1, s - 1, -1):
-                    kc = next(x for x in kinds_at[p] if counts[x] >= 2)
-                    beat += (kc, kc)
-                failures[i] = ThrowFailure(u, h, tuple(beat))
+        if m < n:
+            top = max(map(st.__getitem__, gcards))
+            if top > lowest_single:
+                # the highest card; at equal strength (off-suit level cards) the lowest kind
+                top_card = next(x for x in kinds_at[top] if x in gcards)
+                for i in range(m, n):
+                    u = units[i]
+                    if top > u.top and i not in failures:
+                        failures[i] = ThrowFailure(u, h, (top_card,))
+        if m and len(gcards) >= 2:
+            counts = [0] * 54
+            prof = [0] * ctx.positions[g]
+            for c in gcards:
+                counts[c] += 1
+                if counts[c] == 2:
+                    prof[st[c]] += 1
+            for i in range(m):
+                if i in failures:
+                    continue
+                u = units[i]
+                k = u.length
+                s = has_run(prof, k, u.top)
+                if s >= 0:
+                    beat: list[Card] = []
+                    for p in range(s + k - 1, s - 1, -1):
+                        kc = next(x for x in kinds_at[p] if counts[x] >= 2)
+                        beat += (kc, kc)
+                    failures[i] = ThrowFailure(u, h, tuple(beat))
+        if len(failures) == n:
+            break  # every unit is beaten: later hands cannot change the holders
     if not failures:
         return None
-    # singles: the rule beats the throw's lowest single; keep only singles that are beaten
     ordered = tuple(failures[i] for i in sorted(failures))
-    forced = min(ordered, key=lambda f: _unit_order(f.unit))
-    multi = [f for f in ordered if f.unit.kind != SINGLE]
-    single = [f for f in ordered if f.unit.kind == SINGLE]
-    if multi and single:
-        choices: tuple[Unit, ...] = (
-            min(multi, key=lambda f: _unit_order(f.unit)).unit,
-            min(single, key=lambda f: _unit_order(f.unit)).unit,
-        )
+    # the smallest failing unit of each kind (fewest cards, then lowest; the first of equals)
+    low_single: ThrowFailure | None = None
+    low_multi: ThrowFailure | None = None
+    for f in ordered:
+        u = f.unit
+        if u.kind == SINGLE:
+            if low_single is None or u.top < low_single.unit.top:
+                low_single = f
+        elif low_multi is None or _unit_order(u) < _unit_order(low_multi.unit):
+            low_multi = f
+    forced = low_single if low_single is not None else low_multi
+    assert forced is not None
+    if low_multi is not None and low_single is not None:
+        choices: tuple[Unit, ...] = (low_multi.unit, low_single.unit)
     else:
         choices = (forced.unit,)
     return ThrowResult(ordered, forced.unit, forced.holder, forced.beating, choices)

@@ -1,4 +1,4 @@
-"""Who wins a trick (rules.md 1.5 "Winning a trick").
+"""Who wins a trick (docs/rules.md 1.5 "Winning a trick").
 
 A follower beats the current winner only with the lead's format:
 

@@ -1,4 +1,4 @@
-"""What a seat may see and what everybody may see (rules.md 1.4: hidden cards stay hidden).
+"""What a seat may see and what everybody may see (docs/rules.md 1.4: hidden cards stay hidden).
 
 ``seat_view(match, seat)``: own hand (canonical texts, display-sorted, trumps first), the
 public table, legal bid options and — only for whoever buried it — the buried kitty.

@@ -11,7 +11,7 @@ Group plan (:func:`plan_groups`) for ``n`` entries and a knockout of ``K`` quali
   single round robin (circle method: the first entry stays, the others rotate; an odd
   group gets a rest each round).
 
-Standings order (rules.md section 3, issue 5), each step only among entries still level:
+Standings order (docs/rules.md section 3, issue 5), each step only among entries still level:
 
 1. match points: win 2, draw 1, loss 0 (a double forfeit is a loss for both; a pair
    match never ends level because the preset's tie-break decides it, and a 3-table

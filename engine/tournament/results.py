@@ -163,7 +163,7 @@ def referee_result(winner: str | None, tables: Sequence[TableResult] = (), note:
 
 
 def team_result(tables: Sequence[TableResult], note: str = "") -> MatchResult:
-    """Aggregate simultaneous tables of a team match (rules.md section 3: the team winning more tables wins).
+    """Aggregate simultaneous tables of a team match (docs/rules.md section 3: the team winning more tables wins).
 
     Tie rule when the tables are level: total level difference, then table 1, else a draw.
     Every table absent on both sides makes a double forfeit; every table won by forfeit

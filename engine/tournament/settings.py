@@ -90,6 +90,10 @@ class TournamentSettings:
             raise bad("format", " | ".join(FORMATS))
         if self.knockout_size < 2 or self.knockout_size & (self.knockout_size - 1):
             raise bad("knockout_size", "a power of two, 2..")
+        if self.third_place_match and self.format == "groups_then_knockout" and self.knockout_size < 4:
+            raise RuleError("third_place_needs_semifinals",
+                            "A 3rd-place match needs a knockout of 4 or more (a knockout of {size} has no "
+                            "semi-final losers)", size=self.knockout_size)
         if self.advance_per_group < 1:
             raise bad("advance_per_group", "an integer 1..")
         if self.prize_table not in PRIZE_TABLES:

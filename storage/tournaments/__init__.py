@@ -17,6 +17,15 @@ from storage.tournaments.conduct import (
     add_conduct,
     reverse_conduct,
 )
+from storage.tournaments.control import (
+    Edited,
+    cancel,
+    edit_time,
+    move_table,
+    reschedule,
+    swap,
+    update_from_spec,
+)
 from storage.tournaments.draw import (
     freeze,
     hold_draw,
@@ -44,6 +53,7 @@ from storage.tournaments.lookup import (
     get_tournament,
     match_players,
     matches,
+    player_label,
     rule_options,
     set_match_fields,
     settings_of,
@@ -53,14 +63,16 @@ from storage.tournaments.lookup import (
     user_names,
 )
 from storage.tournaments.registration import (
+    Withdrawn,
     accept_invite,
+    accept_replacement,
     check_registration_open,
     close_registration,
     create_invite,
     form_team,
     get_invite,
+    offer_replacement,
     register_pair,
-    replace_player,
     withdraw,
 )
 from storage.tournaments.results import (
@@ -82,6 +94,7 @@ from storage.tournaments.roles import (
 )
 from storage.tournaments.schedule import (
     mark_started,
+    match_minutes,
     schedule_ready,
 )
 from storage.tournaments.setup import (
@@ -112,6 +125,15 @@ from storage.tournaments.times import (
 )
 
 __all__ = [
+    "match_minutes",
+    "Edited",
+    "cancel",
+    "edit_time",
+    "move_table",
+    "reschedule",
+    "swap",
+    "update_from_spec",
+    "player_label",
     "extend_lateness",
     "substitute",
     "active_table_of_ref",
@@ -166,7 +188,9 @@ __all__ = [
     "published_draw",
     "record_result",
     "register_pair",
-    "replace_player",
+    "Withdrawn",
+    "accept_replacement",
+    "offer_replacement",
     "require",
     "reverse_conduct",
     "revoke",

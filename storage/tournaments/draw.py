@@ -20,6 +20,7 @@ from storage.tournaments.lookup import (
     _err,
     _get,
     _kind,
+    _names,
     engine_entry,
     settings_of,
 )
@@ -34,8 +35,14 @@ def _engine_settings(row: Tournament) -> TournamentSettings:
 
 
 async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
-    entries = [engine_entry(e) for e in await _active_entries(s, row.id) if e.kind == _kind(row)]
-    return Engine.create(row.name, _engine_settings(row), entries)
+    rows = [e for e in await _active_entries(s, row.id) if e.kind == _kind(row)]
+    per = settings_of(row).pairs_per_team
+    for e in rows:  # a team a pair has left must be completed (or withdrawn) before the list is frozen
+        if e.kind == "team" and len(e.players_json) != 2 * per:
+            raise _err("team_incomplete", "Team {team} has {have} of {need} pairs", team=e.name,
+                       have=len(e.players_json) // 2, need=per)
+    names = await _names(s, [int(p) for e in rows for p in e.players_json])
+    return Engine.create(row.name, _engine_settings(row), [engine_entry(e, names) for e in rows])
 
 
 @retrying
@@ -49,6 +56,8 @@ async def freeze(db: Database, tid: int, secret: bytes, actor: int | None = None
             await _require(s, tid, actor, ("organiser",))
         if row.announcement_json is not None:
             return dict(row.announcement_json)
+        if row.secret_hex is not None:  # sealed when registration opened: its commitment is already public
+            secret = bytes.fromhex(row.secret_hex)
         eng = await _frozen_engine(s, row)
         ann = eng.announce(secret)
         row.announcement_json = ann.to_dict()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -134,8 +134,16 @@ async def entry_of_user(db: Database, tid: int, user_id: int) -> TournamentEntry
         return _entry_of_user(await _active_entries(s, tid), user_id)
 
 
-def engine_entry(e: TournamentEntry) -> Entry:
-    return Entry(str(e.id), e.name, e.union_group, tuple(str(p) for p in e.players_json), e.seed_no)
+def player_label(name: str, user_id: int | str) -> str:
+    """A player as the frozen list and the draw file show them: display name and id, ``张伟 (1001)``
+    (names alone may repeat; the id makes each one unique and lets a player find themselves)."""
+    return f"{name} ({user_id})"
+
+
+def engine_entry(e: TournamentEntry, names: Mapping[int, str] | None = None) -> Entry:
+    """The engine's entry: players as :func:`player_label` when ``names`` are given, else plain ids."""
+    players = tuple(player_label(names[int(p)], p) if names and int(p) in names else str(p) for p in e.players_json)
+    return Entry(str(e.id), e.name, e.union_group, players, e.seed_no)
 
 
 def _kind(row: Tournament) -> str:

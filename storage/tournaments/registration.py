@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select, update
@@ -218,10 +219,13 @@ async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int]
             raise _err("not_allowed", "You are not allowed to do this")
         _check_open(row, now, organiser=organiser)
         per = int(row.settings_json.get("pairs_per_team", 1))
-        if len(pair_ids) != per or len(set(pair_ids)) != per:
-            raise _err("wrong_team_size", "Entry {entry} has {count} players; it needs {size}", entry=name,
-                       count=2 * len(set(pair_ids)), size=2 * per)
         entries = await _active_entries(s, tid)
+        short = next((e for e in entries if e.kind == "team" and e.name == name.strip()
+                      and len(e.players_json) // 2 < per), None)  # a team a pair has left: completed here
+        need = per - len(short.players_json) // 2 if short is not None else per
+        if len(pair_ids) != need or len(set(pair_ids)) != need:
+            raise _err("wrong_team_size", "Entry {entry} has {count} players; it needs {size}", entry=name,
+                       count=2 * (per - need + len(set(pair_ids))), size=2 * per)
         by_id = {e.id: e for e in entries}
         pairs = []
         for pid in pair_ids:
@@ -231,18 +235,22 @@ async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int]
             if e.team_id is not None:
                 raise _err("pair_in_team", "Pair {entry} is already in a team", entry=e.name)
             pairs.append(e)
-        groups = {e.union_group for e in pairs}
+        groups = {e.union_group for e in pairs} | ({short.union_group} if short is not None else set())
         if len(groups) != 1:
             raise _err("mixed_union_groups", "A team's pairs come from one union group")
         group = groups.pop()
         if not organiser and group not in led:
             raise _err("not_allowed", "You are not allowed to do this")
-        _check_quota(row, entries, group, "team")
         players = [p for e in pairs for p in e.players_json]
-        team = TournamentEntry(tournament_id=tid, kind="team", name=name.strip() or group, union_group=group,
-                               players_json=players, status="active", created_by=leader, created_at=utcnow())
-        s.add(team)
-        await s.flush()
+        if short is not None:
+            team = short
+            team.players_json = [*team.players_json, *players]
+        else:
+            _check_quota(row, entries, group, "team")
+            team = TournamentEntry(tournament_id=tid, kind="team", name=name.strip() or group, union_group=group,
+                                   players_json=players, status="active", created_by=leader, created_at=utcnow())
+            s.add(team)
+            await s.flush()
         for e in pairs:
             e.team_id = team.id
         touch(row)
@@ -251,9 +259,20 @@ async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int]
         return team
 
 
+@dataclass
+class Withdrawn:
+    """A withdrawal: the entry, the team a pair left (still in, one pair short), who to tell."""
+
+    entry: TournamentEntry
+    team: TournamentEntry | None
+    leaders: list[int]
+
+
 @retrying
-async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datetime | None = None) -> TournamentEntry:
-    """Withdraw an entry before the draw: one of its players, or an organiser."""
+async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datetime | None = None) -> Withdrawn:
+    """Withdraw an entry before the draw: one of its players, or an organiser.  A pair of a team withdraws
+    alone: the team stays, one pair short (its leader is told, and completes it with ``/team``);
+    a team withdrawn frees its pairs."""
     async with db.session() as s:
         row = await _get(s, tid)
         entry = await s.get(TournamentEntry, entry_id)
@@ -266,6 +285,7 @@ async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datet
         entry.status = "withdrawn"
         await _release_players(s, entry.id)
         touch(row)
+        team: TournamentEntry | None = None
         if entry.kind == "team":
             for p in (await s.execute(select(TournamentEntry).where(TournamentEntry.team_id == entry.id)
                                       )).scalars().all():
@@ -273,45 +293,103 @@ async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datet
         if entry.team_id is not None:
             team = await s.get(TournamentEntry, entry.team_id)
             if team is not None and team.status == "active":
-                team.status = "withdrawn"
-        _audit(s, tid, actor, "withdraw", entry=entry.id, name=entry.name)
+                gone = {int(p) for p in entry.players_json}
+                team.players_json = [p for p in team.players_json if int(p) not in gone]
+            entry.team_id = None
+        leaders = await _leaders(s, tid, team) if team is not None else []
+        _audit(s, tid, actor, "withdraw", entry=entry.id, name=entry.name, team=team.id if team else None)
         await s.commit()
-        return entry
+        return Withdrawn(entry, team, leaders)
+
+
+async def _leaders(s: AsyncSession, tid: int, team: TournamentEntry) -> list[int]:
+    """Who leads a team: its union group's leaders, else whoever formed it."""
+    rows = (await s.execute(select(TournamentRole.user_id).where(
+        TournamentRole.tournament_id == tid, TournamentRole.role == "leader",
+        TournamentRole.union_group == team.union_group))).scalars().all()
+    out = list(dict.fromkeys(int(u) for u in rows))
+    if not out and team.created_by is not None:
+        out = [int(team.created_by)]
+    return out
+
+
+async def _check_replacement(s: AsyncSession, row: Tournament, entry_id: int, old: int, new: int, actor: int
+                             ) -> TournamentEntry:
+    entry = await s.get(TournamentEntry, entry_id)
+    if entry is None or entry.tournament_id != row.id or entry.status != "active" or entry.kind != "pair":
+        raise _err("unknown_entry", "There is no entry {id}", id=entry_id)
+    players = [int(p) for p in entry.players_json]
+    organiser = "organiser" in await _roles(s, row.id, actor)
+    if not organiser and actor not in players:
+        raise _err("not_allowed", "You are not allowed to do this")
+    _check_open(row, None, organiser=True)
+    if old not in players:
+        raise _err("not_in_entry", "That player is not in entry {entry}", entry=entry.name)
+    user = await s.get(User, new)
+    if user is None or not user.started_bot:
+        raise _err("partner_not_started", "{name} has not started the bot yet", name=str(new))
+    if new in players or _entry_of_user(await _active_entries(s, row.id), new) is not None:
+        raise _err("partner_already_paired", "You are already in a pair in this tournament")
+    return entry
 
 
 @retrying
-async def replace_player(db: Database, tid: int, entry_id: int, old: int, new: int, actor: int) -> TournamentEntry:
-    """Replace a player of an entry before the draw (an organiser, or the entry's other player)."""
+async def offer_replacement(db: Database, tid: int, entry_id: int, old: int, new: int, actor: int,
+                            now: datetime) -> PairInvite:
+    """A player of a pair (or an organiser) asks ``new`` to take ``old``'s place: nothing changes until
+    ``new`` accepts (:func:`accept_replacement`); an older open offer for the same place is cancelled."""
     async with db.session() as s:
         row = await _get(s, tid)
-        entry = await s.get(TournamentEntry, entry_id)
-        if entry is None or entry.tournament_id != tid or entry.status != "active":
-            raise _err("unknown_entry", "There is no entry {id}", id=entry_id)
-        players = [int(p) for p in entry.players_json]
-        organiser = "organiser" in await _roles(s, tid, actor)
-        if not organiser and actor not in players:
-            raise _err("not_allowed", "You are not allowed to do this")
-        _check_open(row, None, organiser=True)
-        if old not in players:
-            raise _err("not_in_entry", "That player is not in entry {entry}", entry=entry.name)
-        user = await s.get(User, new)
-        if user is None or not user.started_bot:
-            raise _err("partner_not_started", "{name} has not started the bot yet", name=str(new))
-        if new == (players[1] if players[0] == old else players[0]) or _entry_of_user(
-                await _active_entries(s, tid), new) is not None:
-            raise _err("partner_already_paired", "You are already in a pair in this tournament")
-        players[players.index(old)] = new
+        await _check_replacement(s, row, entry_id, old, new, actor)
+        for prior in (await s.execute(select(PairInvite).where(
+                PairInvite.tournament_id == tid, PairInvite.entry_id == entry_id, PairInvite.replaces == old,
+                PairInvite.status == "open"))).scalars().all():
+            prior.status = "cancelled"
+        offer = PairInvite(token=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"), tournament_id=tid,
+                           inviter_id=actor, union_group="", status="open", entry_id=entry_id, invitee_id=new,
+                           replaces=old, expires_at=now + timedelta(hours=row.invite_hours), created_at=utcnow())
+        s.add(offer)
+        _audit(s, tid, actor, "replacement_offered", entry=entry_id, old=old, new=new)
+        await s.commit()
+        return offer
+
+
+@retrying
+async def accept_replacement(db: Database, token: str, user_id: int, now: datetime) -> tuple[TournamentEntry, int]:
+    """The player asked accepts: they take the place in the pair (and in its team's roster); returns the
+    entry and the player replaced."""
+    async with db.session() as s:
+        offer = (await s.execute(select(PairInvite).where(PairInvite.token == token))).scalars().first()
+        if offer is None or offer.replaces is None or offer.entry_id is None:
+            raise _err("invite_unknown", "This invitation link is not valid")
+        if offer.invitee_id != user_id:
+            raise _err("not_your_invite", "This invitation is for someone else")
+        if offer.status == "used":
+            raise _err("invite_used", "This invitation has already been used")
+        if offer.status != "open" or now > offer.expires_at:
+            raise _err("invite_expired", "This invitation has expired")
+        row = await _get(s, offer.tournament_id)
+        old = int(offer.replaces)
+        entry = await _check_replacement(s, row, offer.entry_id, old, user_id, offer.inviter_id)
+        taken = await s.execute(update(PairInvite).where(PairInvite.id == offer.id, PairInvite.status == "open")
+                                .values(status="used"))
+        if taken.rowcount != 1:  # type: ignore[attr-defined]
+            raise _err("invite_used", "This invitation has already been used")
+        players = [user_id if int(p) == old else int(p) for p in entry.players_json]
         entry.players_json = players
         await s.execute(delete(TournamentPlayer).where(TournamentPlayer.entry_id == entry.id,
                                                        TournamentPlayer.user_id == old))
-        if entry.kind == "pair":
-            await _claim_players(s, tid, entry.id, [new])
-        touch(row)
+        await _claim_players(s, row.id, entry.id, [user_id])
         names = await _names(s, players)
         entry.name = " / ".join(names[p] for p in players)
-        _audit(s, tid, actor, "replace_player", entry=entry.id, old=old, new=new)
+        if entry.team_id is not None:  # the team's roster follows
+            team = await s.get(TournamentEntry, entry.team_id)
+            if team is not None:
+                team.players_json = [user_id if int(p) == old else int(p) for p in team.players_json]
+        touch(row)
+        _audit(s, row.id, user_id, "replace_player", entry=entry.id, old=old, new=user_id, by=offer.inviter_id)
         await s.commit()
-        return entry
+        return entry, old
 
 
 @retrying

@@ -8,13 +8,27 @@ from sqlalchemy import select
 
 from engine.errors import RuleError
 from storage.db import Database
-from storage.tournament_models import (
-    TableGroupLink,
-    TournamentMatch,
-)
-from storage.tournaments.lookup import _err, _get, settings_of
+from storage.tournament_models import TableGroupLink, Tournament, TournamentMatch
+from storage.tournaments.lookup import _err, _get, rule_options, settings_of
 from storage.tournaments.state import load_engine
 from storage.tournaments.tx import retrying
+
+MINUTES_PER_DEAL = 5
+
+
+def match_minutes(row: Tournament) -> int:
+    """How long a match is planned to take, from its real length: a time limit plus the lateness limit
+    (a late start eats into the table's time); a number of deals at about five minutes a deal, plus the
+    lateness limit, at most the preset's ``match_slot_minutes``; otherwise the preset's slot."""
+    settings = settings_of(row)
+    options = rule_options(row)
+    limit = int(options.get("time_limit_minutes") or 0)
+    deals = int(options.get("deals") or 0)
+    if limit:
+        return limit + settings.late_forfeit_minutes
+    if deals:
+        return min(settings.match_slot_minutes, deals * MINUTES_PER_DEAL + settings.late_forfeit_minutes)
+    return settings.match_slot_minutes
 
 
 @retrying
@@ -33,7 +47,7 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
                        have=len(pool))
         rows = list((await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid)
                                      .order_by(TournamentMatch.id))).scalars().all())
-        slot = timedelta(minutes=settings.match_slot_minutes)
+        slot = timedelta(minutes=match_minutes(row))
         earliest = now + timedelta(minutes=row.round_gap_minutes)
         if row.first_round_at is not None and row.first_round_at > earliest or row.first_round_at is not None and not any(m.start_at for m in rows) and row.first_round_at > now:
             earliest = row.first_round_at

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from sqlalchemy import select
 
 from engine.options import load_preset
 from engine.tournament import TournamentSettings
+from engine.tournament.draw import commitment
 from storage.db import Database
 from storage.models import utcnow
 from storage.tournament_models import (
@@ -47,7 +49,7 @@ def build_setup(preset_id: str, rule_overrides: Mapping[str, Any] | None = None,
     return Built(preset.id, preset.game, rules, settings)
 
 
-SPEC_KEYS = {"name", "preset", "time_zone", "registration_deadline", "draw_at", "first_round", "round_gap_minutes",
+SPEC_KEYS = {"id", "name", "preset", "time_zone", "registration_deadline", "draw_at", "first_round", "round_gap_minutes",
              "invite_hours", "rules", "tournament", "union_groups"}
 
 
@@ -96,6 +98,10 @@ def spec_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
         "first_round_at": _as_utc(data.get("first_round"), tz, "first_round"),
     }
     check_time_order(out["registration_deadline"], out["draw_at"], out["first_round_at"])
+    if "id" in data:  # the file of an existing tournament: sending it again updates that tournament
+        if isinstance(data["id"], bool) or not isinstance(data["id"], int) or data["id"] < 1:
+            raise _err("bad_spec_value", "{key} must be a whole number", key="id")
+        out["id"] = data["id"]
     for key in ("round_gap_minutes", "invite_hours"):
         if key in data:
             value = data[key]
@@ -119,7 +125,9 @@ def spec_to_toml(row: Tournament) -> str:
             return "[" + ", ".join(val(x) for x in v) + "]"
         return q(str(v))
 
-    lines = [f"name = {q(row.name)}", f"preset = {q(row.preset_id)}", f"time_zone = {q(row.time_zone)}"]
+    lines = [f"# id: sending this file again updates tournament #{row.id} (before its draw); delete the line for a new one"
+             , f"id = {row.id}",
+             f"name = {q(row.name)}", f"preset = {q(row.preset_id)}", f"time_zone = {q(row.time_zone)}"]
     for key, when in (("registration_deadline", row.registration_deadline), ("draw_at", row.draw_at),
                       ("first_round", row.first_round_at)):
         if when is not None:
@@ -157,6 +165,8 @@ async def create_tournament(db: Database, *, name: str, preset_id: str, created_
                          registration_deadline=registration_deadline, draw_at=draw_at,
                          first_round_at=first_round_at, round_gap_minutes=round_gap_minutes,
                          invite_hours=invite_hours, created_at=utcnow())
+        if status == "registration":
+            seal(row)
         s.add(row)
         await s.flush()
         s.add(TournamentRole(tournament_id=row.id, user_id=created_by, role="organiser", union_group="",
@@ -188,10 +198,21 @@ async def update_setup(db: Database, tid: int, actor: int | None, **values: Any)
             if key == "time_zone":
                 zone(value)
             setattr(row, key, value)
+        if values.get("status") == "registration":
+            seal(row)
         if actor is not None:
             _audit(s, tid, actor, "setup", **{k: _plain(v) for k, v in values.items()})
         await s.commit()
         return row
+
+
+def seal(row: Tournament) -> None:
+    """Choose the draw's secret now, as registration opens, and keep its commitment (SHA-256) to publish
+    with the registration announcement: the secret is fixed before anyone knows the entry list."""
+    if row.secret_hex is None:
+        secret = secrets.token_bytes(32)
+        row.secret_hex = secret.hex()
+        row.commitment = commitment(secret)
 
 
 def _plain(v: Any) -> Any:

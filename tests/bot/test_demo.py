@@ -12,6 +12,7 @@ import pytest
 
 from bot.demo import main, run_demo
 from bot.tournament.demo import run_tournament_demo
+from bot.verify_deal import main as main_verify
 
 
 def _section(text: str, start: str, end: str | None = None) -> str:
@@ -19,9 +20,11 @@ def _section(text: str, start: str, end: str | None = None) -> str:
     return body[: body.index(end)] if end and end in body else body
 
 
-async def test_play_demo_prints_group_and_condensed_private_chat_with_no_429(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 4 'Simulator and demo': the group's transcript, one player's private chat, figures, zero 429s."""
-    figures = await run_demo("zh", seed=2026, shengji_deals=1, guandan_deals=1)
+async def test_play_demo_prints_group_and_condensed_private_chat_with_no_429(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 4 'Simulator and demo': the group's transcript, one player's private chat, figures, zero 429s;
+    issue 12: a review file and a verified proof per deal in the output folder."""
+    figures = await run_demo("zh", seed=2026, shengji_deals=1, guandan_deals=1, out_dir=str(tmp_path))
     out = capsys.readouterr().out
     assert out.startswith("== 第一部分")
     group = _section(out, "══ 工会双升掼蛋赛", "══ 张伟 与机器人的私聊")
@@ -41,6 +44,11 @@ async def test_play_demo_prints_group_and_condensed_private_chat_with_no_429(cap
         assert isinstance(f, dict)
         assert f["rate_limited_429"] == 0, game
         assert f["cards"] > 0 and f["calls"] > 0 and f["p99_ms"] >= f["p50_ms"] > 0
+        assert f["verified"] == "1/1" and len(f["proofs"]) == 1
+        page = Path(f["review"]).read_text(encoding="utf-8")
+        assert page.startswith("<!DOCTYPE html>") and "起手牌" in page and "python -m bot.verify_deal" in page
+        assert main_verify([f["proofs"][0]]) == 0
+    assert "核验通过 1/1" in out
 
 
 async def test_tournament_demo_small_field_verifies_draw_prints_prizes_saves_bracket(
@@ -53,6 +61,10 @@ async def test_tournament_demo_small_field_verifies_draw_prints_prizes_saves_bra
     assert "  | 📣 Registration for Staff Shengji cup is open!" in out  # group announcements are printed
     assert "\n  draw verified" in out and "FAIL" not in out
     assert "forfeit" in out  # the late pair
+    # issue 10: a pair 5 minutes late, inside the limit, checks in and plays (its match has a played result)
+    assert "the late pair checks in 5 minutes after the start" in out
+    late_key = out.split("the late pair checks in")[0].rsplit("\n", 1)[-1].strip().rstrip(":")
+    assert any(late_key in line and "beat" in line and "forfeit" not in line for line in out.splitlines())
     prizes = _section(out, "== Ranking and prizes")
     assert "1. " in prizes and "Champion" in prizes
     assert result["finished"] and result["verified"] and result["rate_limited_429"] == 0

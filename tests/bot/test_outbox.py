@@ -198,3 +198,127 @@ async def test_document_waits_out_retry_after_and_refused_chat_is_reported():
     assert await box.send_photo(9, b"png") is None
     await box.stop()
     assert reported == [9]
+
+
+class SlowSender(FakeSender):
+    """A Bot API at a distance: every call takes ``rtt`` seconds."""
+
+    def __init__(self, rtt: float) -> None:
+        super().__init__()
+        self.rtt = rtt
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    async def _call(self, kind, chat_id, text):
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(self.rtt)
+            return await super()._call(kind, chat_id, text)
+        finally:
+            self.in_flight -= 1
+
+
+async def test_many_calls_in_flight_at_a_distance_each_chat_in_order():
+    sender = SlowSender(rtt=0.2)
+    box = Outbox(sender, rate_scale=100)
+    box.start()
+    t0 = time.monotonic()
+    futs = [box.send_nowait(chat, f"{chat}:{i}") for i in range(3) for chat in range(1, 21)]
+    await asyncio.gather(*futs)
+    elapsed = time.monotonic() - t0
+    await box.stop()
+    # one call at a time would take 60 x 0.2 s = 12 s; 20 chats in parallel take about 3 round trips
+    assert sender.most_in_flight >= 10
+    assert elapsed < 3.0, elapsed
+    for chat in range(1, 21):
+        assert [c[3] for c in sender.calls if c[2] == chat] == [f"{chat}:{i}" for i in range(3)]
+
+
+async def test_retry_after_of_one_chat_delays_that_chat_only():
+    class OneChatLimited(FakeSender):
+        def __init__(self) -> None:
+            super().__init__()
+            self.limited_once = False
+
+        async def _call(self, kind, chat_id, text):
+            if chat_id == 1 and not self.limited_once:
+                self.limited_once = True
+                self.calls.append((time.monotonic(), "fail", chat_id, text))
+                raise RetryAfter(3)
+            return await super()._call(kind, chat_id, text)
+
+    sender = OneChatLimited()
+    box = Outbox(sender, rate_scale=2)  # RetryAfter 3 s -> 1.5 s here; 0.5 s between calls to one chat
+    box.start()
+    t0 = time.monotonic()
+    first = box.send_nowait(1, "to the limited chat")
+    others = [box.send_nowait(chat, "meanwhile") for chat in range(2, 6)]
+    await asyncio.gather(*others)
+    others_done = time.monotonic() - t0
+    await first
+    await box.stop()
+    assert others_done < 1.0, others_done  # not stalled by chat 1's RetryAfter
+    sent_to_1 = [c for c in sender.calls if c[2] == 1 and c[1] == "send"]
+    assert len(sent_to_1) == 1 and sent_to_1[0][0] - t0 >= 1.45
+
+
+async def test_group_budget_is_spent_evenly_over_the_minute():
+    sender = FakeSender()
+    scale = 60.0  # a group's 20 a minute -> one call every 3 s / 60 = 0.05 s (with the 5 % margin)
+    box = Outbox(sender, rate_scale=scale)
+    box.start()
+    await asyncio.gather(*[box.send_nowait(-5, str(i)) for i in range(8)])
+    await box.stop()
+    times = [c[0] for c in sender.calls]
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert all(g >= 3.0 / scale - 0.005 for g in gaps), gaps  # never a burst
+
+
+async def test_a_restarted_outbox_paces_its_first_group_message():
+    """Nothing is known of what the previous process sent: the first call to a group waits one pacing step."""
+    sender = FakeSender()
+    scale = 20.0
+    box = Outbox(sender, rate_scale=scale)
+    box.start()
+    t0 = time.monotonic()
+    await box.send(-9, "after a restart")
+    await box.send(9, "a private chat")
+    await box.stop()
+    group_at = next(c[0] for c in sender.calls if c[2] == -9)
+    assert group_at - t0 >= 3.0 / scale * 0.95 - 0.01
+
+
+async def test_sent_hashes_are_handed_over_in_batches_not_per_call():
+    from bot.outbox import content_hash
+
+    sender = FakeSender()
+    box = Outbox(sender, rate_scale=100)
+    box.start()
+    a = await box.send(1, "a")
+    b = await box.send(2, "b")
+    box.edit(1, a, "a2")
+    await box.flush()
+    changed = box.take_changed_hashes()
+    await box.stop()
+    assert changed == {(1, a): content_hash("a2", None), (2, b): content_hash("b", None)}
+    assert box.take_changed_hashes() == {}
+
+
+async def test_a_delayed_edit_is_withdrawn_or_hurried():
+    sender = FakeSender()
+    box = Outbox(sender, rate_scale=100)
+    box.start()
+    mid = await box.send(4, "hand")
+    box.edit(4, mid, "hand ✅♥5", delay=0.3)  # a card tap
+    await asyncio.sleep(0.05)
+    assert box.drop_edit(4, mid)  # the play came first: nobody needs the tap's edit
+    await box.flush()
+    assert [c[3] for c in sender.calls] == ["hand"]
+    box.edit(4, mid, "hand ✅♥6", delay=5.0)
+    t0 = time.monotonic()
+    box.edit(4, mid, "your turn")  # needed now: the queued edit goes at once with the newest content
+    await box.flush()
+    await box.stop()
+    assert [c[3] for c in sender.calls] == ["hand", "your turn"]
+    assert time.monotonic() - t0 < 1.0

@@ -109,7 +109,7 @@ def test_shengji_summary_says_who_keeps_or_takes_the_deal():
 
 
 def test_shengji_summary_announces_a_defenders_takeover_from_the_engine_summary():
-    """rules.md deal settlement: defenders with 80-115 take the deal without a level change (上台), not 保庄.
+    """docs/rules.md deal settlement: defenders with 80-115 take the deal without a level change (上台), not 保庄.
 
     The engine's deal_over gives ``winner`` as a side number and ``winner_role`` as the role."""
     from engine.game import Event
@@ -130,7 +130,7 @@ def test_deal_marker_changes_with_each_deal_and_redeal():
 
 
 def test_guandan_selection_with_several_readings_offers_one_button_each():
-    """ux.md: when a selection has several readings (wild card), one button per reading replaces Play."""
+    """The hand message (docs/bot.md): when a selection has several readings (wild card), one button per reading replaces Play."""
     from engine.cards import parse_cards
 
     m = new_match("guandan", GuandanOptions(), 8)
@@ -147,7 +147,7 @@ def test_guandan_selection_with_several_readings_offers_one_button_each():
 
 
 def test_failed_throw_announcement_names_holder_beating_cards_and_forced_unit():
-    """rules.md 甩牌: the table is told who beats the throw, with what, and which unit is played instead."""
+    """docs/rules.md 甩牌: the table is told who beats the throw, with what, and which unit is played instead."""
     from engine.game import Event
 
     ev = Event("throw_failed", {"seat": 0, "cards": "♥A ♥Q ♥Q", "penalty": 40, "holder": 1,

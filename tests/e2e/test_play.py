@@ -279,12 +279,14 @@ async def test_restart_mid_clock_the_clock_fires_once(harness_factory):
         row = await service.get_match_row(rt(h).db, match_id)
         version = row.version
         await h.restart()
-        await h.sim.wait_for_message(h.group_id, lambda m: "超时" in (m.text or ""), timeout=20)
+        # the auto-play is folded into the table message (no note of its own in the group)
+        await h.sim.wait_for_message(h.group_id, lambda m: "超时自动出牌" in (m.text or ""), timeout=20)
         await h.settle()
         records = await service.action_log(rt(h).db, match_id)
         timed_out = [r for r in records if (r.dedupe_key or "").startswith("clock:")]
         assert [r.seq for r in timed_out][:1] == [version + 1]
-        assert len([m for m in h.group_messages() if "超时" in (m.text or "")]) == len(timed_out)
+        noted = [m for m in h.group_messages() if any("超时" in (v.text or "") for v in m.versions)]
+        assert [m.message_id for m in noted] == [table_msg.message_id]
 
 
 async def test_double_press_applies_once(harness):
@@ -312,7 +314,7 @@ async def test_double_press_applies_once(harness):
 
 
 async def test_guandan_second_deal_with_tribute_through_buttons(harness_factory):
-    """Guandan deal 2 starts with tribute and return (rules.md 2.6): paid and returned through the keyboard."""
+    """Guandan deal 2 starts with tribute and return (docs/rules.md 2.6): paid and returned through the keyboard."""
     async with harness_factory(rate_scale=60) as h:
         await _tribute_game(h)
 

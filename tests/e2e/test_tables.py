@@ -74,7 +74,7 @@ async def test_table_pauses_after_redeals_and_a_player_resumes_it(harness):
     h = harness
     match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=0 seed=4")
     # the announcement names the count (the table message, also with the resume button, just says paused)
-    note = await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and "3" in (m.text or ""),
+    note = await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and "连续" in (m.text or ""),
                                         timeout=60)
     assert "连续 3 次" in note.text
     await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and m.reply_markup, timeout=20)
@@ -92,7 +92,7 @@ async def test_table_pauses_after_redeals_and_a_player_resumes_it(harness):
 
 
 async def test_match_time_limit_ends_the_match_after_the_deal_in_progress(harness):
-    """rules.md 1.8 / D2: when the match time is up the deal in progress finishes, then the match ends."""
+    """docs/rules.md 1.8 / D2: when the match time is up the deal in progress finishes, then the match ends."""
     h = harness
     last = h.sim.last_bot_message(h.group_id)
     h.players[0].say(h.group_id, "/newtable shengji-50min bid_window_seconds=0 bots=4 seed=9")
@@ -125,7 +125,7 @@ async def test_deleted_table_message_is_sent_again(harness):
 
 
 async def test_ask_counts_is_answered_in_the_group(harness):
-    """rules.md 2.4 (不问不报): a player asks the counts; the answer is public."""
+    """docs/rules.md 2.4 (不问不报): a player asks the counts; the answer is public."""
     h = harness
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     p = h.players[1]

@@ -1,4 +1,4 @@
-"""Card model: canonical text round-trips, typed forms parse, two decks hold 200 points (rules.md intro, 1.6)."""
+"""Card model: canonical text round-trips, typed forms parse, two decks hold 200 points (docs/rules.md intro, 1.6)."""
 
 import pytest
 from hypothesis import given

@@ -1,4 +1,4 @@
-"""Rule options and presets (rules.md section 4): every preset loads, overrides are validated."""
+"""Rule options and presets (docs/rules.md section 4): every preset loads, overrides are validated."""
 
 import pytest
 

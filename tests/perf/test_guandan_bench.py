@@ -6,36 +6,30 @@
 * the same through the text API (``GuandanMatch.apply`` with parsed action texts, log kept);
 * computer-player deals: a full match driven by ``ai_action`` (tribute included).
 
+Method: three repetitions of each measure; every repetition plays **fresh seeds** (no deal is played
+twice in the process) and starts with the computer player's plan cache empty, so no repetition replays
+a warm cache. One process on one core; rates per CPU second of the process (the figure to compare:
+it hardly moves with the machine's load) and per wall-clock second; the machine line says the load.
 Figures only; nothing here asserts a time.  Copy them to docs/performance.md ("## Guandan engine").
 """
 
 from __future__ import annotations
 
-import os
-import platform
+import itertools
 import random
-import time
 
+from engine.guandan import ai as guandan_ai
 from engine.guandan.ai import random_action
 from engine.guandan.deal import DealPlay, deal_hands, first_leader
 from engine.guandan.enumerate import legal_plays
 from engine.guandan.match import GuandanMatch
 from engine.guandan.options import GuandanOptions
+from tests.perf.machine import Clocks, best_median, describe
 
 RANDOM_DEALS = 200
 API_DEALS = 60
 AI_DEALS = 40
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+_SEEDS = itertools.count(1)  # every deal of the module gets a seed never used before
 
 
 def random_deal(seed: int, rng: random.Random) -> int:
@@ -56,14 +50,13 @@ def random_deal(seed: int, rng: random.Random) -> int:
     return turns
 
 
-def match_deals(total: int, computer: bool, rng: random.Random) -> tuple[int, int, float]:
-    """Whole matches (text API) until ``total`` deals are played: (deals, actions, seconds)."""
+def match_deals(total: int, computer: bool, rng: random.Random) -> tuple[int, int, Clocks]:
+    """Whole matches (text API) until ``total`` deals are played: (deals, actions, clocks)."""
     deals = actions = 0
-    seed = 100
-    t0 = time.perf_counter()
+    guandan_ai._plan_counts.cache_clear()
+    clocks = Clocks()
     while deals < total:
-        m = GuandanMatch(GuandanOptions(deals=total - deals), seed)
-        seed += 1
+        m = GuandanMatch(GuandanOptions(deals=total - deals), next(_SEEDS) * 1000)
         while not m.finished:
             step = m.system_step()
             if step is not None:
@@ -75,36 +68,40 @@ def match_deals(total: int, computer: bool, rng: random.Random) -> tuple[int, in
             m.apply(action)
         deals += m.deal_no
         actions += len(m.log)
-    return deals, actions, time.perf_counter() - t0
-
-
-def _best_median(rates: list[float]) -> str:
-    rates = sorted(rates)
-    return f"best {rates[-1]:.1f}, median {rates[len(rates) // 2]:.1f}"
+    return deals, actions, clocks
 
 
 def test_guandan_deals_per_second() -> None:
     rng = random.Random(7)
-    random_rates: list[float] = []
+    random_cpu: list[float] = []
+    random_wall: list[float] = []
     turns = 0
-    for rep in range(3):
-        t0 = time.perf_counter()
-        turns = sum(random_deal(seed, rng) for seed in range(rep * RANDOM_DEALS, (rep + 1) * RANDOM_DEALS))
-        random_rates.append(RANDOM_DEALS / (time.perf_counter() - t0))
-    api_rates: list[float] = []
-    ai_rates: list[float] = []
+    for _ in range(3):
+        seeds = [next(_SEEDS) * 1000 for _ in range(RANDOM_DEALS)]
+        clocks = Clocks()
+        turns = sum(random_deal(seed, rng) for seed in seeds)
+        random_cpu.append(RANDOM_DEALS / clocks.cpu)
+        random_wall.append(RANDOM_DEALS / clocks.wall)
+    api_cpu: list[float] = []
+    api_wall: list[float] = []
+    ai_cpu: list[float] = []
+    ai_wall: list[float] = []
     api_actions = ai_actions = 0
     for _ in range(3):
-        deals, api_actions, secs = match_deals(API_DEALS, False, rng)
-        api_rates.append(deals / secs)
-        deals, ai_actions, secs = match_deals(AI_DEALS, True, rng)
-        ai_rates.append(deals / secs)
+        deals, api_actions, clocks = match_deals(API_DEALS, False, rng)
+        api_cpu.append(deals / clocks.cpu)
+        api_wall.append(deals / clocks.wall)
+        deals, ai_actions, clocks = match_deals(AI_DEALS, True, rng)
+        ai_cpu.append(deals / clocks.cpu)
+        ai_wall.append(deals / clocks.wall)
 
+    per_cpu = "deals per CPU second"
     print()
-    print(f"machine: nproc={os.cpu_count()} cpu={_cpu_model()!r} python={platform.python_version()}")
-    print(f"random-legal deals (play state + legal_plays): {_best_median(random_rates)} deals/s "
-          f"({turns / RANDOM_DEALS:.1f} turns/deal)")
-    print(f"random-legal deals (whole matches, text API, log kept): {_best_median(api_rates)} deals/s "
-          f"({api_actions / API_DEALS:.1f} actions/deal)")
-    print(f"computer-player deals (whole matches, ai_action, text API): {_best_median(ai_rates)} deals/s "
-          f"({ai_actions / AI_DEALS:.1f} actions/deal)")
+    print(describe())
+    print("fresh seeds in every repetition; the computer player's plan cache emptied before each")
+    print(f"random-legal deals (play state + legal_plays): {best_median(random_cpu, per_cpu)}; "
+          f"wall clock {best_median(random_wall)} ({turns / RANDOM_DEALS:.1f} turns/deal)")
+    print(f"random-legal deals (whole matches, text API, log kept): {best_median(api_cpu, per_cpu)}; "
+          f"wall clock {best_median(api_wall)} ({api_actions / API_DEALS:.1f} actions/deal)")
+    print(f"computer-player deals (whole matches, ai_action, text API): {best_median(ai_cpu, per_cpu)}; "
+          f"wall clock {best_median(ai_wall)} ({ai_actions / AI_DEALS:.1f} actions/deal)")

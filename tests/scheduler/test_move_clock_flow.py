@@ -1,4 +1,4 @@
-"""The documented move-clock contract between the scheduler and the game service (rules.md 1.9, D6):
+"""The documented move-clock contract between the scheduler and the game service (docs/rules.md 1.9, D6):
 after each action the match's move_clock is replaced; on expiry the seat is auto-played only if the match
 is still at the version the clock was set for, so a clock that fires after the action does nothing."""
 

@@ -87,3 +87,47 @@ def test_process_sample_reads_cpu_time_and_memory() -> None:
     after = sample(os.getpid())
     assert after.cpu_seconds >= before.cpu_seconds + 0.03
     assert 10 < after.rss_mb <= after.peak_rss_mb
+
+
+def test_the_group_line_the_harness_looks_for_is_the_one_the_bot_renders() -> None:
+    """The harness times group lag by finding a trick's line in the group's table message: the line it builds from
+    its replica of the match must be the one ``bot.render.table_message`` shows for the same state."""
+    import json
+    import random
+
+    from bot.loadtest.players import Table, _group_marker
+    from bot.render import table_message
+    from engine.options import load_preset, options_to_dict
+    from storage.service import new_engine_match
+
+    preset = load_preset("shengji-17-deals").with_overrides({"deals": 1, "bid_window_seconds": 0})
+    options = json.loads(json.dumps(options_to_dict(preset.rules)))
+    table = Table(index=0, group_id=-1, user_ids=[1, 2, 3, 4], names=["甲", "乙", "丙", "丁"], seed=5,
+                  game="shengji", replica=new_engine_match("shengji", options, 5))
+    rng = random.Random(5)
+    checked = {False: 0, True: 0}
+    for _ in range(400):
+        m = table.replica
+        if m.finished:
+            break
+        turns = [tr for tr in m.turns() if tr.required]
+        bids = [a for tr in m.turns() if not tr.required
+                for a in [m.ai_action(tr.seat, rng)] if a and a.split()[1] == "bid"]
+        step = m.system_step()
+        if turns:
+            action = m.ai_action(turns[0].seat, rng) or m.auto_action(turns[0].seat)
+        elif bids:  # a computer player declares trump while the cards are dealt
+            action = bids[0]
+        elif step is not None:  # dealing, closing the bids: what the bot's runtime applies itself
+            action = step
+        else:
+            break
+        m.apply(action)
+        if action.split()[0] == "sys" or action.split()[1] != "play":
+            continue
+        marker, completes = _group_marker(table)
+        text, _ = table_message("zh", "shengji", m.public_view(), table.names, None, None, "桌")
+        if marker is not None:
+            assert marker in text
+            checked[completes] += 1
+    assert checked[True] >= 5 and checked[False] >= 5

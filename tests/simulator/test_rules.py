@@ -1,4 +1,4 @@
-"""Each Telegram rule the simulator enforces (product.md "Telegram constraints"), seen through PTB's Bot."""
+"""Each Telegram rule the simulator enforces (docs/simulator.md, "Rules enforced"), seen through PTB's Bot."""
 
 from __future__ import annotations
 

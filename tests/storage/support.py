@@ -5,6 +5,7 @@ SQLite always; PostgreSQL when TEST_DATABASE_URL is set (each test gets a fresh 
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import uuid
@@ -177,11 +178,16 @@ class CountingGame:
         return None if self.winner is None else {"winner": self.winner, "total": self.total}
 
 
+_CHATS = itertools.count(-100, -1)
+
+
 async def counting_match(db: Database, target: int = 10, seed: int = 7, **options: Any) -> int:
-    """A started match of the fake game between four computer seats (needs the ``counting_game`` fixture)."""
+    """A started match of the fake game between four computer seats (needs the ``counting_game`` fixture),
+    each in a chat of its own (a chat has one live table)."""
     from storage import service
 
-    table = await service.insert_table(db, -100, "test", "counting", {"target": target, **options}, created_by=1)
+    table = await service.insert_table(db, next(_CHATS), "test", "counting", {"target": target, **options},
+                                       created_by=1)
     await service.fill_computer_seats(db, table.id)
     state = await service.start_match(db, table.id, seed=seed)
     return state.match_id

@@ -173,7 +173,7 @@ async def test_users_languages_and_bot_status(db: Database) -> None:
 
 
 async def test_deal_rows_follow_the_engine_deal_events(db: Database, counting_game: type) -> None:
-    """Each deal keeps its summary and its range of the log, so any deal can be replayed (product.md 6)."""
+    """Each deal keeps its summary and its range of the log, so any deal can be replayed (docs/rules.md, how to read it)."""
     match_id = await counting_match(db, target=100, deal_every=3)
     for n in range(7):
         await service.apply_action(db, match_id, f"{n % 4} add 1")

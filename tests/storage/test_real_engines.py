@@ -1,5 +1,5 @@
 """The service with the real engines: a computer-played match through apply_action, one transaction per
-action; the stored log replays to the same state, also after a restart (architecture.md "storage")."""
+action; the stored log replays to the same state, also after a restart (docs/engine.md)."""
 
 from __future__ import annotations
 

@@ -90,13 +90,26 @@ async def run_due(h: E2EHarness, advance: timedelta | None = None) -> int:
 
 
 async def settle(h: E2EHarness) -> None:
+    """Wait for the tournament side's and the runtime's background tasks (a match-over hook records a
+    result), then for the outbox and a quiet moment."""
     tb = h.app.bot_data["tournaments"]
-    for _ in range(50):
-        if not tb._tasks:
+    for _ in range(250):
+        if not tb._tasks and not getattr(rt(h), "_tasks", ()):
             break
         await asyncio.sleep(0.02)
     await rt(h).outbox.flush()
     await h.settle(quiet=0.15)
+
+
+async def eventually(check: Any, timeout: float = 15.0) -> Any:
+    """Await ``check()`` until it returns something true (a handler may still be at work); return it."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        got = await check()
+        if got or loop.time() > end:
+            return got
+        await asyncio.sleep(0.05)
 
 
 async def say(h: E2EHarness, user_id: int, chat_id: int, text: str, expect: str | None = None) -> Any:
@@ -118,6 +131,11 @@ async def follow(h: E2EHarness, user_id: int, url: str, expect: str | None = Non
 
 async def press(h: E2EHarness, user_id: int, chat_id: int, message: Any, text: str) -> Any:
     return await h.sim.press_and_wait(user_id, chat_id, message.message_id, text=text, timeout=15)
+
+
+def bot_link(h: E2EHarness, payload: str) -> str:
+    """The bot's deep link ``https://t.me/<bot>?start=<payload>``."""
+    return str(h.app.bot_data["tournaments"].bot_link(payload))
 
 
 def url_button(message: Any) -> str:

@@ -3,11 +3,12 @@
 Set-up from a TOML file, registration through the deep links with every error the issue lists, the
 verifiable draw, byes, check-in, lateness forfeit and its undo, a referee correction that changes who
 advances, a restart in the middle of a round with the timers intact, and the prize list by the round
-eliminated (rules.md section 3; issue 5).
+eliminated (docs/rules.md section 3; issue 5).
 """
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -107,6 +108,11 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
         announced = {"list_hash": published["list_hash"], "commitment": published["commitment"]}
         assert published["list_hash"] in (frozen.text or "") and published["commitment"] in (frozen.text or "")
         assert verify(published, announced).ok
+        # issue 10: the commitment was published when registration opened, before any entry existed
+        assert published["commitment"] in (ann.text or "")
+        # the draw file names the players (with their ids, so names may repeat), never bare ids
+        names = {p for e in published["entries"] for p in e["players"]}
+        assert all(re.fullmatch(r".+ \(\d+\)", p) and not p.split(" (")[0].isdigit() for p in names), names
         assert published["bracket"].count(None) == 3  # 5 pairs in a bracket of 8: three byes
         assert S.find(h, GROUP_ID, "轮空")
         tid = 1
@@ -154,13 +160,19 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
         assert refused.text
         await S.say(h, P[11], GROUP_ID, f"/undo_forfeit #{tid} {m1.match_key} 网络故障", "撤销了迟到判负")
         await S.settle(h)
-        m1 = await S.tournament_match(h, tid, m1.match_key)
-        assert m1.result_json is None and m1.status == "playing"
+
+        async def playing() -> object:
+            m = await S.tournament_match(h, tid, m1.match_key)
+            return m if m.status == "playing" else None
+
+        m1 = await S.eventually(playing)
+        assert m1 is not None and m1.result_json is None
 
         # both matches finish by themselves and report: side b wins match 1, side a match 2
         await S.finish_table(h, int(m1.game_tables[0]), 1, (9, 14))
         await S.finish_table(h, int(m2.game_tables[0]), 0, (14, 5))
-        assert len(S.find(h, GROUP_ID, f"🏁 {m1.match_key}")) == 1  # announced once
+        announced = S.find(h, GROUP_ID, f"（{m1.match_key}）")
+        assert len([x for x in announced if x.text.startswith("🏁 第1轮")]) == 1  # announced once, by its name
         state = await ts.engine_state(S.db(h), tid)
         winner1 = m1.side_b
         nxt = [k for k in state.ready_matches()]

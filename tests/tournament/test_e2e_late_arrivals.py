@@ -6,6 +6,7 @@ is lost at the limit, and the notice names the entry and the player; the organis
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -27,6 +28,7 @@ async def team_match(h: object) -> tuple[int, object]:
     await S.dm(h, ORG, f'name = "掼蛋团体赛"\npreset = "guandan-team"\nfirst_round = "{first}"\n{TEAM}',  # type: ignore[arg-type]
                "已从文件创建比赛")
     await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")  # type: ignore[arg-type]
+    await S.dm(h, ORG, "/role 1 add referee @p12", "添加")  # type: ignore[arg-type]  # as the set-up's hint writes it
     for gid in S.TABLE_GROUPS:
         await S.say(h, ORG, gid, "/table_register", "比赛桌")  # type: ignore[arg-type]
     for i in range(6):
@@ -34,16 +36,29 @@ async def team_match(h: object) -> tuple[int, object]:
                    "报名成功")
     await S.dm(h, ORG, "/team 机关队 1 2 3", "团队已组成")  # type: ignore[arg-type]
     await S.dm(h, ORG, "/team 理学院队 4 5 6", "团队已组成")  # type: ignore[arg-type]
+    told = S.find(h, S.EXTRA_BASE, "你已加入")  # type: ignore[arg-type]  # each member is told their team
+    assert told and "机关队" in told[-1].text and "选手6" in told[-1].text
+    listing = await S.dm(h, ORG, "/entries", "参赛名单")  # type: ignore[arg-type]
+    assert "2 队，6 对" in (listing.text or "")  # teams and pairs counted apart
     await S.dm(h, ORG, "/draw", "已完成")  # type: ignore[arg-type]
     await S.settle(h)  # type: ignore[arg-type]
     (m,) = await ts.matches(S.db(h), 1)  # type: ignore[arg-type]
     return 1, m
 
 
+async def _found(h: object, chat: int, needle: str) -> list[object]:
+    return S.find(h, chat, needle)  # type: ignore[arg-type]
+
+
 async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path: Path) -> None:
     async with S.tournament_harness(tmp_path, extra_players=12, table_groups=3) as h:
         tid, m = await team_match(h)
         key = m.match_key  # type: ignore[attr-defined]
+        # each player is told their own table (and its group's name) when the match is scheduled
+        for k, (pa, pb) in enumerate(await ts.match_players(S.db(h), m), start=1):  # type: ignore[arg-type]
+            for uid in (*pa, *pb):
+                mine = S.find(h, uid, "你的下一场")
+                assert mine and f"第 {k} 桌：「比赛桌{k}」" in mine[-1].text, (uid, k)
         h.clock.set(m.start_at - timedelta(minutes=30))  # type: ignore[attr-defined]
         await S.run_due(h)
         note = S.find(h, GROUP_ID, f"签到开始：{key}")[-1]
@@ -60,6 +75,12 @@ async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path
         assert waiting and names[late] in waiting[-1].text and names[never] in waiting[-1].text
         assert "第 2 桌" in waiting[-1].text and "第 3 桌" in waiting[-1].text
         assert S.find(h, ORG, f"{key} 第 3 桌等待签到：{names[never]}")  # the organiser sees who is missing
+        # the organiser's dashboard: entries by group, who is missing, the table running
+        board = await S.dm(h, ORG, "/dashboard", "组织者面板")
+        text = board.text or ""
+        assert "机关：1/1 队（3 对）" in text and names[never] in text and names[late] in text
+        assert re.search(rf"{key} 第1桌：第 \d+ 副，\d+:\d+，剩 \d+′", text), text
+        assert any("刷新" in b for b in board.button_texts()) and "代报名" in text
         # 30 s late, inside the 1-minute limit, while table 1 already plays: accepted, and table 2 starts
         h.clock.advance(timedelta(seconds=30))  # type: ignore[attr-defined]
         answer = await S.press(h, late, GROUP_ID, note, "签到")
@@ -84,7 +105,15 @@ async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path
         # tables 1 and 2 finish: side b wins both, table 3 went to side b by forfeit: 3:0
         await S.finish_table(h, int(m.game_tables[0]), 1, (9, 14))
         await S.finish_table(h, int(m.game_tables[1]), 1, (10, 14))
-        m = await S.tournament_match(h, tid, key)
-        assert m.result_json is not None and m.result_json["winner"] == "b"
+
+        async def decided() -> object:
+            got = await S.tournament_match(h, tid, key)
+            return got if got.result_json is not None else None
+
+        m = await S.eventually(decided)
+        assert m is not None and m.result_json["winner"] == "b"
+        winners = (await ts.match_players(S.db(h), m))[0][1]
+        result = await S.eventually(lambda: _found(h, winners[0], "你的比赛结果"))
+        assert result and "胜" in result[-1].text  # each player is told their result
         assert [t["winner"] for t in m.result_json["tables"]] == ["b", "b", "b"]
         h.assert_no_errors()

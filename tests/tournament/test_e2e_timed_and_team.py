@@ -110,7 +110,7 @@ async def test_timed_two_hours_time_limit_placements_and_prizes(tmp_path: Path) 
 
 async def test_guandan_team_leader_groups_then_knockout_best_of_tables(tmp_path: Path) -> None:
     async with S.tournament_harness(tmp_path, extra_players=18, table_groups=3) as h:
-        extra = ('[tournament]\nknockout_size = 2\n\n[[union_groups]]\nname = "机关"\nquota = 1\n'
+        extra = ('[tournament]\nknockout_size = 2\nthird_place_match = false\n\n[[union_groups]]\nname = "机关"\nquota = 1\n'
                  '[[union_groups]]\nname = "理学院"\nquota = 1\n[[union_groups]]\nname = "医学院"\nquota = 1\n')
         await S.dm(h, ORG, toml(h, "guandan-team", extra), "已从文件创建比赛")
         await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
@@ -166,5 +166,6 @@ async def test_guandan_team_leader_groups_then_knockout_best_of_tables(tmp_path:
         prizes = Counter(r.prize for r in state.ranking())
         assert prizes["first"] == 1 and prizes["second"] == 1 and prizes["third"] == 1
         standings = await S.say(h, P[0], GROUP_ID, "/standings", "排名")
-        assert "A 组" in (standings.text or "")
+        text = standings.text or ""
+        assert "A组" in text and "积分" in text and "[points]" not in text and "级差" in text
         h.assert_no_errors()

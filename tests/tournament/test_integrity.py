@@ -266,3 +266,27 @@ async def test_extending_one_table_moves_only_its_deadline(db: Database) -> None
     with pytest.raises(RuleError) as exc:
         await ts.extend_lateness(db, tid, r1.match_key, 1, 5, 1019, r1.start_at + timedelta(minutes=21))
     assert exc.value.code == "match_not_ready"
+
+
+async def test_the_draw_secret_is_sealed_when_registration_opens(db: Database) -> None:
+    """Issue 10 "a draw that binds the operator": the commitment exists before any entry does, and the
+    freeze and the reveal use that very secret."""
+    import hashlib
+
+    tid = await make(db, "shengji-17-deals", union_groups=[])
+    row = await ts.get_tournament(db, tid)
+    assert row.commitment and row.secret_hex
+    assert hashlib.sha256(bytes.fromhex(row.secret_hex)).hexdigest() == row.commitment
+    draft = await ts.create_tournament(db, name="草稿", preset_id="shengji-50min", created_by=ORG, status="setup")
+    assert draft.commitment is None  # a draft has no secret yet; opening registration seals it
+    opened = await ts.update_setup(db, draft.id, ORG, status="registration")
+    assert opened.commitment is not None
+    for i in range(4):
+        await pair(db, tid, 1001 + 2 * i, 1002 + 2 * i, "")
+    ann = await ts.freeze(db, tid, b"\x00" * 32)  # whatever the caller passes, the sealed secret is used
+    assert ann["commitment"] == row.commitment
+    await ts.hold_draw(db, tid)
+    published = ts.published_draw(await ts.get_tournament(db, tid))
+    assert published["secret"] == row.secret_hex and published["commitment"] == row.commitment
+    players = [p for e in published["entries"] for p in e["players"]]
+    assert players[:2] == ["P1 (1001)", "P2 (1002)"]  # names and ids

@@ -1,5 +1,5 @@
 """Tournament service on a real database: set-up, roles and audit, registration errors, draw, schedule,
-check-in and lateness, results and corrections, conduct (rules.md section 3, issue 5)."""
+check-in and lateness, results and corrections, conduct (docs/rules.md section 3, issue 5)."""
 
 from __future__ import annotations
 
@@ -125,7 +125,10 @@ async def test_registration_errors_issue_5(db: Database) -> None:
         await ts.register_pair(db, tid, 1005, [1005, 1006], "理学院", NOW)
     assert code(exc) == "not_allowed"
     e = await ts.register_pair(db, tid, ORG, [1005, 1006], "理学院", NOW)
-    await ts.replace_player(db, tid, e.id, 1006, 1007, ORG)
+    offer = await ts.offer_replacement(db, tid, e.id, 1006, 1007, ORG, NOW)
+    assert (await ts.entry_of_user(db, tid, 1006)) is not None  # nothing changes before 1007 accepts
+    entry, old = await ts.accept_replacement(db, offer.token, 1007, NOW)
+    assert old == 1006 and entry.players_json == [1005, 1007]
     await ts.withdraw(db, tid, e.id, 1005)
     assert len(await ts.entries(db, tid)) == 2
 

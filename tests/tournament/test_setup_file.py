@@ -78,8 +78,17 @@ async def test_last_years_file_creates_the_tournament(tmp_path: Path) -> None:
         h.sim.user_sends_text(ORG, ORG, "/export #1")
         exported = await h.sim.wait_for_message(ORG, lambda m: m.document is not None and str(
             m.document.get("filename", "")).endswith(".toml"), after=before, timeout=15)
-        again = await send_file(h, ORG, bytes(exported.document["bytes"]), "2026.toml", "已从文件创建比赛")
+        # issue 10: the exported file sent back, edited, is an update of the same tournament, not a copy
+        data = bytes(exported.document["bytes"]).decode("utf-8").replace("round_gap_minutes = 45",
+                                                                         "round_gap_minutes = 20")
+        updated = await send_file(h, ORG, data.encode("utf-8"), "2026.toml", "已按文件更新比赛 #1")
+        assert updated.text and (await ts.get_tournament(S.db(h), 1)).round_gap_minutes == 20
+        assert len(await ts.all_tournaments(S.db(h))) == 1
+        # without its id line it makes a new tournament with the same set-up (next year's)
+        fresh = "\n".join(line for line in data.splitlines() if not line.startswith(("id =", "# id")))
+        again = await send_file(h, ORG, fresh.encode("utf-8"), "2027.toml", "已从文件创建比赛")
         assert "#2" in (again.text or "")
+        row = await ts.get_tournament(S.db(h), 1)
         copy = await ts.get_tournament(S.db(h), 2)
         assert (copy.name, copy.preset_id, copy.rule_overrides, copy.settings_json, copy.union_groups,
                 copy.first_round_at) == (row.name, row.preset_id, row.rule_overrides, row.settings_json,

@@ -29,7 +29,7 @@ async def test_every_question_is_asked_and_the_answers_make_the_tournament(tmp_p
         def local(delta: timedelta) -> str:
             return ts.local_text(now + delta, "Asia/Hong_Kong")
 
-        first = await S.dm(h, ORG, "/tournament", "第 1/13 步：比赛名称")
+        first = await S.dm(h, ORG, "/tournament", "第 1/14 步：比赛名称")
         presets = await S.dm(h, ORG, "2026 工会双升赛", "选择比赛规程")
         assert len(presets.buttons()) == 4  # the four notices
         await S.press(h, ORG, ORG, presets, "双升 · 2 小时计时制")
@@ -51,7 +51,8 @@ async def test_every_question_is_asked_and_the_answers_make_the_tournament(tmp_p
         await S.press(h, ORG, ORG, knockout, "4")
         length = await h.sim.wait_for_message(ORG, "每场比赛长度", after=knockout)
         await S.dm(h, ORG, "50分钟", "迟到判负时间")
-        prizes = await S.dm(h, ORG, "10", "奖项")
+        await S.dm(h, ORG, "10分钟", "间隔多少分钟")  # issue 10: step 12 takes "10分钟" as step 11 takes "50分钟"
+        prizes = await S.dm(h, ORG, "25分钟", "奖项")  # step 13: the gap between a match's end and the next
         assert "一等奖 1 个、二等奖 2 个、三等奖 3 个" in (prizes.text or "")  # the preset's prize table
         await S.press(h, ORG, ORG, prizes, "按淘汰轮次")
         rounds = await h.sim.wait_for_message(ORG, "冠军的奖项", after=prizes)
@@ -70,7 +71,7 @@ async def test_every_question_is_asked_and_the_answers_make_the_tournament(tmp_p
         assert row.status == "registration" and row.time_zone == "Asia/Hong_Kong"
         assert (s["entrant"], s["pairs_per_team"]) == ("team", 3)
         assert (s["format"], s["third_place_match"], s["knockout_size"]) == ("groups_then_knockout", True, 4)
-        assert s["late_forfeit_minutes"] == 10
+        assert s["late_forfeit_minutes"] == 10 and row.round_gap_minutes == 25
         assert (s["prize_table"], list(s["round_prizes"]), s["champion_prize"]) == (
             "by_round_eliminated", ["souvenir", "second", "first"], "champion")
         assert row.rule_overrides == {"throws": False, "public_trump": True, "time_limit_minutes": 50, "deals": 0}
@@ -213,6 +214,8 @@ async def test_no_prizes_and_keep_buttons_keep_the_preset(db: Database) -> None:
     tb = FakeBot(db)
     row = await _at(tb, "zh", "late")
     await setup.button(tb, USER, "zh", ["keep", "late"])
+    assert "间隔" in tb.last
+    await setup.button(tb, USER, "zh", ["keep", "gap"])
     assert "奖项" in tb.last
     await setup.button(tb, USER, "zh", ["pick", "prizes", "none"])
     row = await ts.get_tournament(db, row.id)
@@ -235,3 +238,25 @@ def test_group_and_prize_parsers() -> None:
     with pytest.raises(RuleError):
         setup.parse_prize_counts("0 0 0")
     assert setup.parse_options('bid_style = level_only; deals = 9') == {"bid_style": "level_only", "deals": 9}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_a_third_place_match_with_a_knockout_of_two_is_refused_clearly(db: Database, lang: str) -> None:
+    """Issue 10: "+3rd-place match" with a knockout of 2 was silently ignored; it is refused with the reason."""
+    tb = FakeBot(db)
+    await _at(tb, lang, "format")
+    await setup.button(tb, USER, lang, ["pick", "format", "gk3"])
+    await setup.button(tb, USER, lang, ["pick", "knockout", "2"])
+    assert ("三四名决赛需要" if lang == "zh" else "3rd-place match needs a knockout of 4") in tb.last
+    row = await ts.draft_of(db, USER)
+    assert row is not None and row.setup_step == "knockout" and row.settings_json["knockout_size"] != 2
+    await setup.button(tb, USER, lang, ["pick", "knockout", "4"])
+    row = await ts.draft_of(db, USER)
+    assert row is not None and row.settings_json["knockout_size"] == 4 and row.settings_json["third_place_match"]
+
+
+def test_minutes_take_a_unit() -> None:
+    assert [setup.parse_minutes(x) for x in ("1", "1分钟", "10 分", "15 min", "20 minutes")] == [1, 1, 10, 15, 20]
+    for bad in ("0", "0分钟", "一分钟", "241", "-5"):
+        with pytest.raises(RuleError):
+            setup.parse_minutes(bad)

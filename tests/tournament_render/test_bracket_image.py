@@ -85,7 +85,7 @@ def test_a_large_bracket_is_scaled_into_the_photo_limits() -> None:
 def test_round_titles_in_both_languages() -> None:
     assert [round_title(r, 4, "zh") for r in (1, 2, 3, 4)] == ["第1轮", "第2轮", "半决赛", "决赛"]
     assert [round_title(r, 3, "en") for r in (1, 2, 3)] == ["Round 1", "Semi-final", "Final"]
-    assert placement_title(3, 4, "zh") == "季军赛" and placement_title(3, 4, "en") == "3rd place"
+    assert placement_title(3, 4, "zh") == "三四名决赛" and placement_title(3, 4, "en") == "3rd place"
     t = single_elim(8)
     assert match_title(t, "R1-M3", "zh") == "第1轮 第3场"
     assert match_title(t, "R3-M1", "en") == "Final"

@@ -67,7 +67,7 @@ def test_matches_csv_shows_scores_forfeits_byes_and_local_start_times() -> None:
     assert by_id[second][col["比分"]] in ("A : 9", "9 : K")
     byes = [r for r in body if "轮空" in (r[col["甲方"]], r[col["乙方"]])]
     assert len(byes) == 2 and all(r[col["结果"]] == "轮空晋级" for r in byes)
-    assert by_id["R3-M1"][col["轮次"]] == "决赛" and by_id["P3-4-M1"][col["轮次"]] == "季军赛"
+    assert by_id["R3-M1"][col["轮次"]] == "决赛" and by_id["P3-4-M1"][col["轮次"]] == "三四名决赛"
     en = _rows(_files(t, "en", slots=slots, tz="Europe/London")["matches.csv"].data)
     assert en[0][3] == "Start" and any(r[3] == "2026-04-16 07:00" for r in en[1:])
 

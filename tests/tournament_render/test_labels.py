@@ -1,4 +1,4 @@
-"""Scores as the outputs print them: levels for pairs, tables for teams (rules.md section 3), forfeits."""
+"""Scores as the outputs print them: levels for pairs, tables for teams (docs/rules.md section 3), forfeits."""
 
 from __future__ import annotations
 

@@ -129,7 +129,7 @@ def test_results_put_the_winner_first_with_levels_and_forfeits() -> None:
      "(first out in the last deal wins)"),
 ])
 def test_results_with_equal_levels_say_how_the_winner_was_decided(engine_result, zh, en) -> None:  # type: ignore[no-untyped-def]
-    """rules.md 1.8 / 2.7: equal levels at the end are decided by the preset's tie-break; the results
+    """docs/rules.md 1.8 / 2.7: equal levels at the end are decided by the preset's tie-break; the results
     text names it instead of showing a winner with an equal score and no explanation."""
     from bot.tournament.core import table_match_result
 

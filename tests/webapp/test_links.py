@@ -24,10 +24,13 @@ async def test_hand_message_opens_the_page_and_the_group_links_spectators(tmp_pa
         first = buttons(message)[0]
         assert first == {"text": "🃏 打开牌桌", "web_app": {"url": f"{url}/?m={table.match_id}"}}
         assert any(b.get("callback_data", "").startswith("s:") for b in buttons(message))  # the cards stay
-        group = [m for m in table.sim.bot_messages(GROUP_ID) if any("startapp" in b.get("url", "") for b in buttons(m))]
+        def group():  # the group's table edits are paced (its 20/min budget): wait for the one with the link
+            found = [m for m in table.sim.bot_messages(GROUP_ID) if any("startapp" in b.get("url", "") for b in buttons(m))]
+            return found[-1] if found else None
+
         username = table.rt.bot_username
-        assert group and {"text": "👀 观战", "url": f"https://t.me/{username}/table?startapp=m{table.match_id}"} \
-            in buttons(group[-1])
+        assert {"text": "👀 观战", "url": f"https://t.me/{username}/table?startapp=m{table.match_id}"} \
+            in buttons(await wait_until(group))
 
 
 def test_nothing_is_added_without_a_public_https_address():

@@ -1,5 +1,6 @@
 """Tournament integrity: a version on the tournament row (conditional updates), one pair per player
-(unique), the draw commitment published at registration, per-table lateness extensions and substitutes.
+(unique), the draw commitment published at registration, per-table lateness extensions and substitutes,
+replacement offers (the new partner accepts).
 
 Revision ID: 0004_tournament_integrity
 Revises: 0003_rules_version
@@ -30,6 +31,9 @@ def upgrade() -> None:
     with op.batch_alter_table("tournament_matches") as batch:
         batch.add_column(sa.Column("late_extra", sa.JSON(), nullable=False, server_default="{}"))
         batch.add_column(sa.Column("substitutes", sa.JSON(), nullable=False, server_default="{}"))
+    with op.batch_alter_table("tournament_invites") as batch:  # a replacement offer: who is asked, for whom
+        batch.add_column(sa.Column("invitee_id", sa.BigInteger(), nullable=True))
+        batch.add_column(sa.Column("replaces", sa.BigInteger(), nullable=True))
     op.create_table(
         "tournament_players",
         sa.Column("id", ID, primary_key=True, autoincrement=True),
@@ -55,6 +59,9 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("tournament_players")
+    with op.batch_alter_table("tournament_invites") as batch:
+        batch.drop_column("replaces")
+        batch.drop_column("invitee_id")
     with op.batch_alter_table("tournament_matches") as batch:
         batch.drop_column("substitutes")
         batch.drop_column("late_extra")

@@ -1,5 +1,5 @@
 """The baseline computer player (issue 3): always legal, plays its plan, keeps bombs for need,
-supports its partner, pays and returns tribute sensibly (rules.md 2.4, 2.6, D8)."""
+supports its partner, pays and returns tribute sensibly (docs/rules.md 2.4, 2.6, D8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Guandan bomb ladder (rules.md 2.3): 4 < 5 < straight flush < 6 < 7 < 8 < 9 < 10 < joker bomb."""
+"""The Guandan bomb ladder (docs/rules.md 2.3): 4 < 5 < straight flush < 6 < 7 < 8 < 9 < 10 < joker bomb."""
 
 from __future__ import annotations
 

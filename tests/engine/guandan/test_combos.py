@@ -1,4 +1,4 @@
-"""Guandan combinations and their order (rules.md 2.1 card order, 2.3 combinations)."""
+"""Guandan combinations and their order (docs/rules.md 2.1 card order, 2.3 combinations)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def one(text: str, level: int) -> Combo:
     return rs[0]
 
 
-# (cards, level, expected readings as (kind, rank_key, size)) -- rules.md 2.3 table, row by row
+# (cards, level, expected readings as (kind, rank_key, size)) -- docs/rules.md 2.3 table, row by row
 VALID = [
     # single: group order, level card high (2.1)
     ("♠3", 9, [("single", 3, 1)]),

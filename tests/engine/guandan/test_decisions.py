@@ -1,4 +1,4 @@
-"""rules.md section 5: the decisions that touch Guandan are options with the documented default.
+"""docs/rules.md section 5: the decisions that touch Guandan are options with the documented default.
 
 D2 (time limit mid-deal), D6 (move clock expiry), D7 (上游 and 末游 on one side), D8 (return
 tribute "10以下"), D10 (clock figures); one test per decision and value.  docs/rules-decisions.md
@@ -87,7 +87,7 @@ def test_decision_option_defaults_and_docs_name_their_decision() -> None:
     assert (specs["return_max_rank"].minimum, specs["return_max_rank"].maximum) == (2, 14)
 
 
-# --- D2 time limit mid-deal (rules.md 2.7) -----------------------------------------------------------
+# --- D2 time limit mid-deal (docs/rules.md 2.7) -----------------------------------------------------------
 
 def test_d2_time_up_finishes_deal_by_default() -> None:
     rng = random.Random(3)

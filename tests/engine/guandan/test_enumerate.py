@@ -1,4 +1,4 @@
-"""Move enumeration agrees with validation (rules.md 2.2-2.4; issue 3 "enumeration agrees with validation")."""
+"""Move enumeration agrees with validation (docs/rules.md 2.2-2.4; issue 3 "enumeration agrees with validation")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The deal and the play flow (rules.md 2.1 and 2.4): dealing, lead, beat or pass, new lead,
+"""The deal and the play flow (docs/rules.md 2.1 and 2.4): dealing, lead, beat or pass, new lead,
 finishing order, 接风, end of the deal, readings to choose, card counts, clocks, auto-play."""
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def test_rules_2_4_no_jiefeng_when_the_finishing_play_is_beaten() -> None:
 @pytest.mark.parametrize(
     ("hands", "actions", "order", "levels"),
     [
-        # side 0 both out: 上游 + 二游, +3 (rules.md 2.4 end of deal, 2.5)
+        # side 0 both out: 上游 + 二游, +3 (docs/rules.md 2.4 end of deal, 2.5)
         (["♠A", "♠4 ♠3", "♠K", "♠6 ♠5"], ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♠K"], [0, 2], [5, 2]),
         # three out: 上游 + 三游, +2
         (["♠A", "♠Q", "♠K ♣3", "♠6 ♠5"],

@@ -1,4 +1,4 @@
-"""Level change, the A rule and a_failures_reset (rules.md 2.5), match-end tiebreak (2.7)."""
+"""Level change, the A rule and a_failures_reset (docs/rules.md 2.5), match-end tiebreak (2.7)."""
 
 from __future__ import annotations
 

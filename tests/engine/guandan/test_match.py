@@ -1,4 +1,4 @@
-"""Tribute as actions (rules.md 2.6, D7, D8), match end (2.5 A rule, 2.7 deals / time limit), replay."""
+"""Tribute as actions (docs/rules.md 2.6, D7, D8), match end (2.5 A rule, 2.7 deals / time limit), replay."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_rules_2_6_double_down_full_flow() -> None:
     assert C("♣A")[0] in m.hands[0] and C("♦K")[0] in m.hands[2]  # higher to 上游, other to 二游
     with pytest.raises(RuleError) as err:
         m.apply("0 return ♠J")
-    assert err.value.code == "return_above_10"  # rules.md 2.6 / D8
+    assert err.value.code == "return_above_10"  # docs/rules.md 2.6 / D8
     with pytest.raises(RuleError) as err:
         m.apply("2 return ♦K")
     assert err.value.code == "return_not_lowest"  # D8: nothing ≤ 10 → the lowest card

@@ -34,7 +34,7 @@ def drive(m: GuandanMatch, rng: random.Random, computer: bool, leak_every: int =
             assert action is not None
             m.apply(action)
         if m.deal_no:
-            assert cards_accounted(m) == 108  # rules.md 2.1: two decks, nothing lost or created
+            assert cards_accounted(m) == 108  # docs/rules.md 2.1: two decks, nothing lost or created
         steps += 1
         if leak_every and steps % leak_every == 0:
             check_no_leak(m)
@@ -58,7 +58,7 @@ def test_random_legal_matches_finish_conserve_cards_and_replay(seed: int, deals:
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32), reset=st.booleans())
 def test_matches_near_a_pass_a_or_end_on_the_deal_limit(seed: int, reset: bool) -> None:
-    """rules.md 2.5: from level K the match either ends by the A rule or runs to the deal limit."""
+    """docs/rules.md 2.5: from level K the match either ends by the A rule or runs to the deal limit."""
     opts = GuandanOptions(start_level=13, deals=8, a_failures_reset=reset)
     m = GuandanMatch(opts, seed)
     drive(m, random.Random(seed), computer=True)
@@ -76,7 +76,7 @@ def test_matches_near_a_pass_a_or_end_on_the_deal_limit(seed: int, reset: bool) 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32), cut=st.integers(0, 400))
 def test_time_up_at_any_point_ends_after_the_deal_in_progress(seed: int, cut: int) -> None:
-    """rules.md 2.7 / D2: the deal in progress at the time limit is played out, then the match ends."""
+    """docs/rules.md 2.7 / D2: the deal in progress at the time limit is played out, then the match ends."""
     m = GuandanMatch(GuandanOptions(), seed)
     rng = random.Random(seed)
     for _ in range(cut):

@@ -1,4 +1,4 @@
-"""Tribute (rules.md 2.6), decisions D7 (上游+末游 on one side) and D8 (return rank ≤ 10, fallback)."""
+"""Tribute (docs/rules.md 2.6), decisions D7 (上游+末游 on one side) and D8 (return rank ≤ 10, fallback)."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_rules_2_6_non_highest_tribute_refused_with_reason() -> None:
 @pytest.mark.parametrize(
     ("hand", "card", "code"),
     [
-        ("♠J ♣10 ♦3", "♠J", "return_above_10"),  # rules.md 2.6: 10 or lower
+        ("♠J ♣10 ♦3", "♠J", "return_above_10"),  # docs/rules.md 2.6: 10 or lower
         ("♠A ♣10", "♠A", "return_above_10"),
         ("SJ ♣4", "SJ", "return_above_10"),
         ("♠J ♣Q BJ", "♣Q", "return_not_lowest"),  # D8: nothing ≤ 10 → the lowest card

@@ -1,4 +1,4 @@
-"""Wild cards (逢人配, rules.md 2.2) and selections with several readings (2.3, last paragraph)."""
+"""Wild cards (逢人配, docs/rules.md 2.2) and selections with several readings (2.3, last paragraph)."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ def test_rules_2_2_wild_helpers() -> None:
 
 
 def natural_keys(cards: list[int], level: int) -> set[tuple[str, int, int]]:
-    """An independent, plain classifier of cards without wild cards (rules.md 2.3 table)."""
+    """An independent, plain classifier of cards without wild cards (docs/rules.md 2.3 table)."""
     from collections import Counter
 
     from engine.guandan.ranks import order_value

@@ -1,4 +1,4 @@
-"""Declaring, overturning and reinforcing trump: rules.md 1.3 (families A, B, C)."""
+"""Declaring, overturning and reinforcing trump: docs/rules.md 1.3 (families A, B, C)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""rules.md section 5: every decision that touches Shengji is an option with the documented default.
+"""docs/rules.md section 5: every decision that touches Shengji is an option with the documented default.
 
 One test per decision and value (D1-D6, D9), plus the presets naming the decision options
 explicitly.  docs/rules-decisions.md is the table these tests pin.
@@ -94,7 +94,7 @@ def event(events: list[Event], kind: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("preset", SHENGJI_PRESETS)
 def test_decision_options_are_written_explicitly_in_every_preset(preset: str) -> None:
-    """rules.md section 5: each preset file states the decision options with the documented default."""
+    """docs/rules.md section 5: each preset file states the decision options with the documented default."""
     text = resources.files("engine.presets").joinpath(preset + ".toml").read_text(encoding="utf-8")
     rules = tomllib.loads(text)["rules"]
     for name, value in DECISION_OPTIONS.items():
@@ -140,7 +140,7 @@ def test_d1_off_still_fails_against_an_opponent() -> None:
 
 
 def test_d1_throw_failed_names_the_holder_seat_and_the_beating_cards() -> None:
-    """rules.md 1.5: "甩牌失败:1 有更大的 ♠K ♠K,改出 ♠Q ♠Q,罚 30 分" — every part is in the events."""
+    """docs/rules.md 1.5: "甩牌失败:1 有更大的 ♠K ♠K,改出 ♠Q ♠Q,罚 30 分" — every part is in the events."""
     m = play_ready("shengji-17-deals", {0: "♠A ♠A ♠Q ♠Q", 1: "♠K ♠K"})
     events = m.apply("0 play ♠A ♠Q ♠Q")
     failed = event(events, "throw_failed")

@@ -1,4 +1,4 @@
-"""Following a lead: rules.md 1.5 "Following" 1-3, with the exact reasons a player sees."""
+"""Following a lead: docs/rules.md 1.5 "Following" 1-3, with the exact reasons a player sees."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lead formats and throw decomposition: rules.md 1.5 (formats, adjacency), 1.6 (a throw counts as its
+"""Lead formats and throw decomposition: docs/rules.md 1.5 (formats, adjacency), 1.6 (a throw counts as its
 largest component) and the tractor examples of seed shengji-50min 四、拖拉机的构成 (level 6)."""
 
 from __future__ import annotations

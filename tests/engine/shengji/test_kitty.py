@@ -1,4 +1,4 @@
-"""Kitty (rules.md 1.4) and kitty capture per preset (1.6, D5)."""
+"""Kitty (docs/rules.md 1.4) and kitty capture per preset (1.6, D5)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from engine.options import load_preset
 from engine.shengji.scoring import kitty_capture
 
-# rules.md 1.6: format -> (17-deals, timed-2h, 50min) multiplier
+# docs/rules.md 1.6: format -> (17-deals, timed-2h, 50min) multiplier
 ROWS = [("single", 0, (2, 2, 2)), ("pair", 1, (4, 4, 4)), ("tractor", 2, (8, 6, 6)), ("tractor", 3, (16, 8, 16)),
         ("tractor", 4, (32, 10, 32))]
 PRESETS = ("shengji-17-deals", "shengji-timed-2h", "shengji-50min")

@@ -1,5 +1,5 @@
 """Lowest legal play (move-clock auto-play, D6), random legal plays and simple leads: every play they
-produce obeys rules.md 1.5 (lead formats and following)."""
+produce obeys docs/rules.md 1.5 (lead formats and following)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def _deal(rng: random.Random) -> list[list[int]]:
        throws=st.booleans())
 def test_random_and_lowest_plays_always_pass_the_rules(seed: int, level: int, trump: int | None,
                                                        throws: bool) -> None:
-    """Property (rules.md 1.5): over a whole deal of random legal play, every random lead classifies
+    """Property (docs/rules.md 1.5): over a whole deal of random legal play, every random lead classifies
     (no throw when throws are off), and every random and every lowest follow passes check_follow."""
     rng = random.Random(seed)
     ctx = trump_context(level, trump)
@@ -101,7 +101,7 @@ def test_random_and_lowest_plays_always_pass_the_rules(seed: int, level: int, tr
 
 
 def _reference_legal(ctx: TrumpContext, lead: Lead, hand: list[int], play: tuple[int, ...]) -> bool:
-    """Brute force of rules.md 1.5 Following for leads with at most one tractor: as many G cards as
+    """Brute force of docs/rules.md 1.5 Following for leads with at most one tractor: as many G cards as
     possible; a tractor of the lead's length when any play from the hand can show one; then at least
     min(pairs held in G, pairs in the lead) pairs."""
     g = lead.group
@@ -126,7 +126,7 @@ def _reference_legal(ctx: TrumpContext, lead: Lead, hand: list[int], play: tuple
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_check_follow_agrees_with_brute_force_on_one_suit(seed: int) -> None:
-    """Property (rules.md 1.5 Following 2): on small one-suit hands, check_follow accepts exactly the plays
+    """Property (docs/rules.md 1.5 Following 2): on small one-suit hands, check_follow accepts exactly the plays
     that a brute-force reading of the rule accepts, for single, pair, tractor and throw leads."""
     rng = random.Random(seed)
     ctx = trump_context(6, HEARTS)

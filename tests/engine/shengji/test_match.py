@@ -1,4 +1,4 @@
-"""The deal and match state machine: rules.md 1.1, 1.3 C, 1.4, 1.5 (failed throws), 1.7, 1.8; D2-D4, D6, D9."""
+"""The deal and match state machine: docs/rules.md 1.1, 1.3 C, 1.4, 1.5 (failed throws), 1.7, 1.8; D2-D4, D6, D9."""
 
 from __future__ import annotations
 
@@ -389,7 +389,7 @@ def test_rules_1_5_2h_opponents_choose_the_failing_unit() -> None:
     assert m.charges[0]["points"] == 40
 
 
-# --- kitty capture on the last trick (rules.md 1.6) -------------------------------------------------
+# --- kitty capture on the last trick (docs/rules.md 1.6) -------------------------------------------------
 
 def _last_trick(preset: str, hands: list[str], kitty: str, leader: int) -> ShengjiMatch:
     m = _play_ready(preset, {})

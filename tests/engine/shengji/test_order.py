@@ -1,4 +1,4 @@
-"""Card order of one deal: rules.md 1.2 (trump group, no trump, off-suits, display)."""
+"""Card order of one deal: docs/rules.md 1.2 (trump group, no trump, off-suits, display)."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_display_order_trumps_first_then_spades_hearts_clubs_diamonds(
 
 
 def test_pair_rank_sequence_trump_chain_level_6_hearts() -> None:
-    """rules.md 1.5: trump steps ... ♥K, ♥A, off-suit 6s (one position), ♥6, SJ, BJ."""
+    """docs/rules.md 1.5: trump steps ... ♥K, ♥A, off-suit 6s (one position), ♥6, SJ, BJ."""
     ctx = trump_context(6, HEARTS)
     seq = ctx.pair_rank_sequence(TRUMP)
     tail = [cards_text(p) for p in seq[-6:]]

@@ -1,4 +1,4 @@
-"""The three Shengji presets carry the notices' rules (rules.md section 4, tables 1.3, 1.6, 1.7, 1.8, 1.9)."""
+"""The three Shengji presets carry the notices' rules (docs/rules.md section 4, tables 1.3, 1.6, 1.7, 1.8, 1.9)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Property tests (hypothesis): whole deals and matches of random legal actions, for each preset.
 
 Cards are conserved (108), the hands and kitty hold 200 points when play starts, replaying the
-log rebuilds the state, and no view leaks a hidden card (rules.md 1.1, 1.4, 1.6)."""
+log rebuilds the state, and no view leaks a hidden card (docs/rules.md 1.1, 1.4, 1.6)."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ OPTION_MIX = st.fixed_dictionaries({
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), mix=OPTION_MIX)
 def test_every_option_combination_plays_whole_matches(seed: int, mix: dict[str, object]) -> None:
-    """Organisers may override any option (rules.md section 4): every combination still finishes and replays."""
+    """Organisers may override any option (docs/rules.md section 4): every combination still finishes and replays."""
     opts = load_preset("shengji-17-deals").with_overrides({**mix, "deals": 3}).rules
     m = ShengjiMatch(opts, seed)
     rng = random.Random(seed)

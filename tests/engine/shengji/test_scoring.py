@@ -1,4 +1,4 @@
-"""Kitty multipliers (rules.md 1.6, D5), level tables and next dealer (1.7), passing A (D3)."""
+"""Kitty multipliers (docs/rules.md 1.6, D5), level tables and next dealer (1.7), passing A (D3)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from engine.shengji.scoring import kitty_capture, kitty_multiplier, level_change, settle_deal
 
-# (format, pairs) -> multiplier, per table; rules.md 1.6 rows plus one row past the table (D5).
+# (format, pairs) -> multiplier, per table; docs/rules.md 1.6 rows plus one row past the table (D5).
 KITTY_ROWS = [
     ("single", 0, 2, 2, 2),
     ("pair", 1, 4, 4, 4),

@@ -1,4 +1,4 @@
-"""Throw check and failed throws: rules.md 1.5 "Throw check", decision D1 (all three other hands,
+"""Throw check and failed throws: docs/rules.md 1.5 "Throw check", decision D1 (all three other hands,
 partner included), and the failed-throw penalty (10 x cards)."""
 
 from __future__ import annotations

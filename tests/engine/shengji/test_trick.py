@@ -1,4 +1,4 @@
-"""Trick winner: rules.md 1.5 "Winning a trick" (same format only, ruffs, ties to the earlier play)
+"""Trick winner: docs/rules.md 1.5 "Winning a trick" (same format only, ruffs, ties to the earlier play)
 and seed 50min 五.5 (a ruff of a pair / tractor must be a trump pair / tractor, not fewer pairs)."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def _relabel(c: int, perm: list[int]) -> int:
 @settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), level=st.integers(2, 14), trump=st.sampled_from([None, 0, 1, 2, 3]))
 def test_trick_winner_invariant_to_card_order_and_off_suit_names(seed: int, level: int, trump: int | None) -> None:
-    """Property (rules.md 1.5): the winner depends on the cards, not on the order they are listed in, and
+    """Property (docs/rules.md 1.5): the winner depends on the cards, not on the order they are listed in, and
     renaming the non-trump suits among themselves (♠↔♣ when ♥ is trump) changes nobody's result."""
     rng = random.Random(seed)
     ctx = trump_context(level, trump)

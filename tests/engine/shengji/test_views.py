@@ -1,4 +1,4 @@
-"""Views: a seat sees its own hand, the public table and its bid options; nobody sees hidden cards (rules.md 1.4)."""
+"""Views: a seat sees its own hand, the public table and its bid options; nobody sees hidden cards (docs/rules.md 1.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Single elimination (rules.md section 3; issue 5 "Formats"): byes, 3rd place, forfeits, corrections."""
+"""Single elimination (docs/rules.md section 3; issue 5 "Formats"): byes, 3rd place, forfeits, corrections."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_next_match_is_known_as_soon_as_both_entries_are() -> None:
 
 
 def test_who_meets_whom_in_round_two() -> None:
-    """architecture.md: "who meets whom in round 2" is answerable from the engine."""
+    """The engine answers "who meets whom in round 2" (rules in engine/ only)."""
     br = bracket_for(8)
     br.record("R1-M1", pair_result("a"))
     pairings = br.pairings(2)

@@ -1,4 +1,4 @@
-"""Lateness (rules.md section 3 "late": 15 min -> forfeit; 10 min -> loss/forfeit) and check-in."""
+"""Lateness (docs/rules.md section 3 "late": 15 min -> forfeit; 10 min -> loss/forfeit) and check-in."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Prize lists exactly as each of the four notices defines them (../shared/seeds/*.zh.txt)."""
+"""Prize lists exactly as each of the four notices defines them (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Match results and team matches (rules.md section 3: 3 tables at once, the team winning 2 of 3 wins)."""
+"""Match results and team matches (docs/rules.md section 3: 3 tables at once, the team winning 2 of 3 wins)."""
 
 from __future__ import annotations
 

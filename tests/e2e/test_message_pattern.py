@@ -1,0 +1,167 @@
+"""End-to-end: what the bot sends during play (issue 8's message pattern).
+
+A hand message is edited when its owner must act (it then shows the current trick, the hand and
+the clock) and when the deal's stage changes; the player who just played is answered on the button;
+a button for a card already played is refused clearly; a card tap is answered at once and shown in
+the message after a moment (not at all when Play follows at once); the group's table message follows
+completed tricks; clock auto-plays are folded into it; a restart causes no 429.
+"""
+
+from __future__ import annotations
+
+from bot import buttons
+from bot.autodrive import drive
+from bot.buttons import HandOp
+from bot.views import ctext
+from storage import service
+from tests.e2e.test_play import open_table, rt, users
+
+
+def hand_message(h, uid: int, match_id: int):
+    """The newest message in ``uid``'s private chat with hand buttons of ``match_id``."""
+    for m in reversed(h.sim.bot_messages(uid)):
+        for data in m.callback_data():
+            b = buttons.parse(str(data))
+            if isinstance(b, buttons.HandButton) and b.match_id == match_id:
+                return m
+    return None
+
+
+def tap_data(msg, card: int) -> str | None:
+    for data in msg.callback_data():
+        b = buttons.parse(str(data))
+        if isinstance(b, buttons.HandButton) and b.op is HandOp.TAP and b.card == card and b.copy == 0:
+            return str(data)
+    return None
+
+
+async def test_the_player_to_act_always_sees_the_trick_their_hand_and_clock(harness):
+    """Before every move of a whole Guandan deal, the mover's private chat shows their turn, their
+    current hand (its size) and the clock; what is on the table to beat is named there too."""
+    h = harness
+    match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3 play_clock=600")
+    people = users(h)
+    checked = []
+
+    async def sees_turn(seat: int, m) -> None:
+        view = m.seat_view(seat)
+        if view.get("hint") is None:
+            return
+        size = len(view["hand"])
+        table = view.get("table")
+        who = h.name(people[view["table_seat"]]) if table else None
+
+        def shows(msg) -> bool:
+            text = msg.text or ""
+            return ("👉" in text and f"你的牌 ({size})" in text and "截止" in text
+                    and (who is None or f"桌面: {who}" in text))
+
+        await h.sim.wait_for(lambda: (hm := hand_message(h, people[seat], match_id)) is not None and shows(hm),
+                             timeout=15, message=f"seat {seat} does not see its turn")
+        checked.append(seat)
+
+    await drive(h.sim, lambda: rt(h), match_id, people, timeout=240, before_turn=sees_turn)
+    assert len(checked) > 20 and set(checked) == {0, 1, 2, 3}
+    h.assert_no_errors()
+
+
+async def test_a_button_for_a_card_already_played_is_refused_clearly(harness):
+    h = harness
+    match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
+    await h.settle()
+    _, eng = await service.load_match_row(rt(h).db, match_id)
+    leader = eng.turns()[0].seat
+    p = h.players[leader]
+    action = eng.auto_action(leader)  # "<seat> play <card>"
+    card_text = action.split(None, 2)[2]
+    from engine.cards import parse_cards
+    card = parse_cards(card_text)[0]
+    msg = hand_message(h, p.user_id, match_id)
+    version = (await service.get_match_row(rt(h).db, match_id)).version
+    p.dm(card_text)  # played by typing
+    await h.sim.wait_for(lambda: _version_after(h, match_id, version), timeout=10)
+    await h.settle()
+    data = tap_data(msg, card)
+    assert data is not None  # the player who just played is answered, their message is not edited at once
+    answer = await p.press_and_wait(p.user_id, msg.message_id, data)
+    assert "已经出过了" in (answer.text or "")
+    h.assert_no_errors()
+
+
+def _version_after(h, match_id: int, version: int):
+    async def check() -> bool:
+        row = await service.get_match_row(rt(h).db, match_id)
+        return row is not None and row.version > version
+    return check()
+
+
+async def test_a_tap_is_answered_at_once_and_a_play_right_after_costs_no_edit(harness_factory):
+    async with harness_factory(TAP_EDIT_DELAY=1.0) as h:
+        match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
+        await h.settle()
+        _, eng = await service.load_match_row(rt(h).db, match_id)
+        leader = eng.turns()[0].seat
+        p = h.players[leader]
+        from engine.cards import parse_cards
+        card = parse_cards(eng.auto_action(leader).split(None, 2)[2])[0]
+        msg = hand_message(h, p.user_id, match_id)
+        edits_before = len(msg.versions)
+        answer = await p.press_and_wait(p.user_id, msg.message_id, tap_data(msg, card))
+        assert "已选" in (answer.text or "")
+        play = next(str(d) for d in msg.callback_data()
+                    if (b := buttons.parse(str(d))) is not None and getattr(b, "op", None) is HandOp.PLAY)
+        answer = await p.press_and_wait(p.user_id, msg.message_id, play)
+        assert not answer.text  # played: the button's answer is the confirmation
+        await h.settle(quiet=1.5)
+        assert len(msg.versions) == edits_before  # the tap's edit was withdrawn: no ✅ ever shown
+        # a tap without a play: the message shows the selection after the delay
+        _, eng = await service.load_match_row(rt(h).db, match_id)
+        nxt = eng.turns()[0].seat
+        q = h.players[nxt]
+        qmsg = await h.sim.wait_for(lambda: (m := hand_message(h, q.user_id, match_id)) is not None
+                                    and "👉" in (m.text or "") and m, timeout=10)
+        some = parse_cards(eng.seat_view(nxt)["hand"][-1])[0]
+        answer = await q.press_and_wait(q.user_id, qmsg.message_id, tap_data(qmsg, some))
+        assert ctext("zh", eng.seat_view(nxt)["hand"][-1]) in (answer.text or "")
+        await h.sim.wait_for(lambda: any("✅" in str(b) for b in (qmsg.reply_markup or {}).get("inline_keyboard", [])),
+                             timeout=10)
+        h.assert_no_errors()
+
+
+async def test_group_sees_each_completed_trick_and_no_note_per_auto_play(harness_factory):
+    """Idle players whose clock runs out: their auto-plays show in the table message, never as notes of
+    their own; the table message is edited about once per completed trick, not once per card."""
+    async with harness_factory() as h:
+        match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3 play_clock=1")
+        await h.sim.wait_for_message(h.group_id, lambda m: "超时自动出牌" in (m.text or ""), timeout=60)
+        # nobody plays: the clocks play a few tricks
+        await h.sim.wait_for(_tricks_at_least(h, match_id, 3), timeout=120)
+        await h.settle()
+        group = h.group_messages()
+        notes = [m for m in group if "超时" in (m.text or "") and "🃏" not in (m.text or "")]
+        assert notes == []
+        table = next(m for m in group if "🃏" in (m.text or ""))
+        _, eng = await service.load_match_row(rt(h).db, match_id)
+        plays = len([a for a in eng.log if " play " in a or a.endswith(" pass")])
+        assert len(table.versions) < plays  # not an edit per move
+        h.assert_no_errors()
+
+
+def _tricks_at_least(h, match_id: int, n: int):
+    async def check() -> bool:
+        _, eng = await service.load_match_row(rt(h).db, match_id)
+        return int(eng.public_view().get("trick_no") or 0) >= n
+    return check
+
+
+async def test_restart_causes_no_429(harness):
+    h = harness
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+    await drive(h.sim, lambda: rt(h), match_id, users(h), stop=lambda m: len(m.log) >= 60, timeout=120)
+    for _ in range(2):  # two restarts in a row, each re-rendering the live table at once
+        await h.restart()
+        await h.settle()
+    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
+    await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=30)
+    assert h.sim.stats.rate_limited == 0
+    h.assert_no_errors()
