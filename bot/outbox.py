@@ -173,6 +173,8 @@ class Outbox:
         # the token's 30 a second: another 10 % of margin, as calls leave a loaded event loop with some jitter
         # and Telegram counts them when they arrive (a window of 30 spaced by exactly 1/30 s would see 429s)
         self.global_window = _Window(global_limit, global_window / scale * GLOBAL_MARGIN)
+        self.global_gap = self.global_window.seconds / global_limit  # and spread evenly: no burst of 30 at once
+        self._global_next = 0.0
         self.max_retries = max_retries
         self.on_error = on_error
         self.on_missing = on_missing  # an edited message is gone (deleted): the owner may send a new one
@@ -357,7 +359,7 @@ class Outbox:
     def _ready(self, now: float) -> tuple[list[_Op], float]:
         """The ops that may go now (one per chat, the head of its queue), and the next time one may."""
         best_at = float("inf")
-        g_at = self.global_window.ready_at(now)
+        g_at = max(self.global_window.ready_at(now), self._global_next)
         if g_at > now:
             return [], g_at
         out: list[_Op] = []
@@ -386,8 +388,9 @@ class Outbox:
             for op in ops:
                 if len(self._in_flight) >= self.max_in_flight:
                     break
-                if self.global_window.ready_at(now) > now:
-                    at = min(at, self.global_window.ready_at(now))
+                ready = max(self.global_window.ready_at(now), self._global_next)
+                if ready > now:
+                    at = min(at, ready)
                     break
                 self._launch(op)
                 started += 1
@@ -410,6 +413,7 @@ class Outbox:
             if self._pending_edit.get(key) is op:
                 del self._pending_edit[key]
         self._count(op.chat_id)
+        self._global_next = self.clock() + self.global_gap
         self._busy.add(op.chat_id)
         task = asyncio.get_running_loop().create_task(self._call(op))
         self._in_flight.add(task)
