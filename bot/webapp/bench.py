@@ -98,6 +98,14 @@ class PageBot:
             if frame["status"] != "playing":
                 break
             me = frame.get("me") or {}
+            bids = (me.get("actions") or {}).get("bids")
+            if bids and frame["table"].get("declaration") is None and acted_at != frame["version"]:
+                acted_at = frame["version"]  # declare at once: a deal nobody declares is dealt again
+                rid = f"b{self.user_id}x{frame['version']}"
+                pending[rid] = waiting[rid] = (time.perf_counter(), frame["version"])
+                await ws.send_str(json.dumps({"type": "act", "id": rid, "version": frame["version"],
+                                              "op": bids[0]["verb"], "cards": bids[0]["cards"].split(), "arg": None}))
+                continue
             if (me.get("actions") or {}).get("turns") and acted_at != frame["version"] and (
                     think_task is None or think_task.done()):
                 acted_at = frame["version"]

@@ -63,6 +63,7 @@ async def local_bot(folder: str, *, port: int = 0, lang: str = "zh", rate_scale:
         sim.add_user(uid, name, language_code=code)
         sim.add_group(GROUP, "Local table" if lang == "en" else "本地牌桌", [uid], [uid])
         values: dict[str, Any] = {"BOT_LANGUAGE": "en" if lang == "en" else "zh-CN", "WEBAPP_PORT": port,
+                                  "BOT_ADMIN_IDS": [uid],  # the one local person runs the local bot
                                   "WEBAPP_DEV": True, "WEBAPP_DEV_SECRET": secrets.token_urlsafe(32), "AI_DELAY": 0.8, "DEAL_BATCH": 10, "DEAL_BATCH_DELAY": 0.15}
         values.update(settings)
         async with RealBot(sim, database_url=f"sqlite+aiosqlite:///{folder}/local.db", **values) as real:
