@@ -39,13 +39,13 @@ def _lang(arg: str | None) -> str:
 
 
 async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals: int = 3,
-                   guandan_deals: int = 1, quiet: bool = False, out_dir: str = "demo-output") -> dict[str, object]:
+                   guandan_deals: int = 1, quiet: bool = False, out_dir: str = "demo-output") -> dict[str, dict[str, Any]]:
     from bot.autodrive import drive
     from bot.simulator import BotApiSimulator, SimUserHandle, format_chat
     from bot.simulator.runner import RealBot
     from storage import service
 
-    out: dict[str, object] = {}
+    out: dict[str, dict[str, Any]] = {}
     say = (lambda *a: None) if quiet else print
     zh = lang != "en"
     say("== " + (f"第一部分：群里开桌，四个模拟用户在私聊里打牌（双升 {shengji_deals} 副，掼蛋 {guandan_deals} 副）" if zh
@@ -121,7 +121,7 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                     # the deal review file and one proof per deal, checked as python -m bot.verify_deal does
                     from bot.review_requests import save_match_files
                     paths, verified, deals = await save_match_files(rt.db, row.id, out_dir, lang, game)
-                    out[game].update(review=paths[0] if paths else None, proofs=paths[1:],  # type: ignore[union-attr]
+                    out[game].update(review=paths[0] if paths else None, proofs=paths[1:],
                                      verified=f"{verified}/{deals}")
                 say(format_chat(sim, GROUP, mode="final", lang=lang, show_time=False))
                 say()
@@ -135,8 +135,8 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                 for f in out.values():
                     say(("牌局回顾 {review} · 每副牌的证明 {n} 个, 核验通过 {ok} (python -m bot.verify_deal {first})" if zh
                          else "Deal review {review} · {n} deal proofs, verified {ok} (python -m bot.verify_deal {first})")
-                        .format(review=f["review"], n=len(f["proofs"]), ok=f["verified"],  # type: ignore[index]
-                                first=(f["proofs"] or ["…"])[0]))  # type: ignore[index]
+                        .format(review=f["review"], n=len(f["proofs"]), ok=f["verified"],
+                                first=(f["proofs"] or ["…"])[0]))
     return out
 
 
@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     if args.only in (None, "play"):
         figures = asyncio.run(run_demo(lang, args.seed, shengji_deals=args.deals, out_dir=args.out))
-        ok = all(f.get("rate_limited_429") == 0 for f in figures.values())  # type: ignore[union-attr]
+        ok = all(f.get("rate_limited_429") == 0 for f in figures.values())
     if args.only in (None, "tournament"):
         from bot.tournament.demo import run_tournament_demo
 

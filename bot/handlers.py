@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -51,8 +51,8 @@ async def _lang(context: Ctx, update: Update) -> str:
     user = update.effective_user
     rt = rt_of(context)
     if user is None:
-        return rt.group_lang()
-    return await rt.user_lang(user.id, user.language_code)
+        return str(rt.group_lang())
+    return str(await rt.user_lang(user.id, user.language_code))
 
 
 async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
@@ -277,8 +277,9 @@ async def hand_button(update: Update, context: Ctx, button: buttons.HandButton, 
     try:
         row, m = await service.load_match_row(rt.db, match_id)
     except RuleError:
-        row = m = None
-    if row is None or row.status not in ("playing", "paused"):
+        await _answer(update, t(lang, "err.stale"))
+        return
+    if row.status not in ("playing", "paused"):
         await _answer(update, t(lang, "err.stale"))
         return
     view = m.seat_view(seat)
@@ -364,7 +365,7 @@ async def _tap(update: Update, rt: Any, button: buttons.HandButton, seat: int, u
     await _answer(update, answer)
 
 
-def _my_kinds(view: dict[str, Any]) -> list[str]:
+def _my_kinds(view: Mapping[str, Any]) -> list[str]:
     if "my_turns" in view:
         return list(view.get("my_turns") or [])
     hint = view.get("hint")

@@ -51,7 +51,7 @@ def group_stage(game: str, view: dict[str, Any]) -> str:
         phase = p.get("phase")
         # burying is the dealer's business (their hand shows it); the group follows declaring, then play
         stage = {"bury": "play", "rebury": "play", "late": "play", "choose": "play", "blackout": "window"}.get(
-            phase, phase)
+            str(phase), phase)
         return _key(p.get("deal"), p.get("redeal"), stage, p.get("declaration"), p.get("trump"),
                     p.get("level"), p.get("dealer"), p.get("levels"), p.get("tricks_played"), p.get("points"),
                     p.get("paused"), p.get("time_up"), p.get("kitty_buried_by"), p.get("turned_kitty"),
@@ -249,9 +249,9 @@ class Live:
             sel = await service.get_selection(rt.db, row.id, seat)
             sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
             selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
-        text, markup = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
-                                           rt.driver.deadlines.get(row.id))
-        markup = links.with_hand_button(markup, rt.settings, row.id, lang)  # opens the table page (Mini App)
+        text, keyboard = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
+                                             rt.driver.deadlines.get(row.id))
+        markup: Any = links.with_hand_button(keyboard, rt.settings, row.id, lang)  # opens the table page
         if ref is not None and ref[2] == deal:
             if links.page_open(rt, row.id, user_id):
                 return  # the table page shows this hand; the message catches up when the page closes

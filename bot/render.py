@@ -6,6 +6,7 @@ plus ``readings_for`` / the view's legal options for the buttons.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -43,16 +44,19 @@ def _finishes_deal(options: dict[str, Any] | None) -> bool:
     return bool((options or {}).get("time_up_finishes_deal", True))
 
 
-def _pub(view: dict[str, Any]) -> dict[str, Any]:
-    return view.get("table", view) if isinstance(view.get("table"), dict) and "phase" in view["table"] else view
+def _pub(view: Mapping[str, Any]) -> dict[str, Any]:
+    table = view.get("table")
+    if isinstance(table, dict) and "phase" in table:
+        return table
+    return dict(view) if not isinstance(view, dict) else view
 
 
-def public_part(view: dict[str, Any]) -> dict[str, Any]:
+def public_part(view: Mapping[str, Any]) -> dict[str, Any]:
     """The public part of a view (``public_view``, or the table inside a Shengji ``seat_view``)."""
     return _pub(view)
 
 
-def deal_marker(game: str, view: dict[str, Any]) -> int:
+def deal_marker(game: str, view: Mapping[str, Any]) -> int:
     """Which deal (and Shengji redeal) a view shows; 0 while nothing is dealt yet (no hand message then)."""
     p = _pub(view)
     if game == "shengji":
@@ -305,7 +309,7 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
             actions.append([(t(lang, "btn.pass_bid"), hbtn(HandOp.PASS_BID, match_id, deal))])
         if "overturn" in my:
             actions.append([(t(lang, "btn.pass_overturn"), hbtn(HandOp.PASS_BID, match_id, deal))])
-        last = []
+        last: list[tuple[str, str]] = []
         if "kitty" in my or "rebury" in my:
             last.append((t(lang, "btn.bury", n=n), hbtn(HandOp.BURY, match_id, deal)))
         if "lead" in my or "follow" in my:
@@ -351,7 +355,7 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         lines.append(t(lang, "gd.counts", list=" · ".join(
             f"{seat_name(lang, int(s))} {_count_text(lang, v)}" for s, v in sorted(ans.items()))))
     lines += hand_lines(lang, game, hand, None, None)
-    last: list[tuple[str, str]] = []
+    last = []
     if hint and hint["kind"] in ("lead", "play"):
         readings: list[Any] = []
         if n:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable
+from typing import Any
 
 from engine.cards import card_text
 from engine.guandan.combos import KIND_NAMES_ZH, Combo
@@ -23,7 +24,7 @@ KIND_NAMES_EN = {
     "tube": "tube", "plate": "plate", "bomb": "bomb", "straight_flush": "straight flush", "joker_bomb": "joker bomb",
 }
 PLACES = {"zh": ("上游", "二游", "三游", "末游"), "en": ("1st", "2nd", "3rd", "last")}
-TEXT = {
+TEXT: dict[str, dict[str, Any]] = {  # templates (str) and seat or side names (tuples)
     "zh": {
         "title": "掼蛋 · 电脑对局回放 · 种子 {seed}",
         "deal": "第 {no} 副 · 打 {level} · 级数 南北 {l0} · 东西 {l1}",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 from engine.cards import cards_text
 from engine.options import load_preset
@@ -17,7 +18,7 @@ from engine.shengji.match import ShengjiMatch
 
 SEATS = {"zh": ("南", "东", "北", "西"), "en": ("South", "East", "North", "West")}
 SUITS = {"zh": ("黑桃", "红桃", "梅花", "方片"), "en": ("spades", "hearts", "clubs", "diamonds")}
-TEXT = {
+TEXT: dict[str, dict[str, Any]] = {  # templates (str) and seat or side names (tuples)
     "zh": {
         "title": "双升 · 电脑对局回放 · 种子 {seed} · {preset}",
         "first": "先抓牌: {seat}",

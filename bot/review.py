@@ -71,8 +71,8 @@ def deal_records(game: str, options_json: Mapping[str, Any], seed: int, actions:
         events = m.apply(action)
         for ev in events:
             kind, d = ev.kind, dict(ev.data)
-            if kind in ("deal_start", "deal_started"):
-                no = int(d.get("deal", d.get("deal_no", len(records) + 1)))
+            if kind == "deal_started":  # one event vocabulary (engine/events.py); replays re-derive events
+                no = int(d.get("deal_no") or len(records) + 1)
                 if current is not None and current.deal_no == no:
                     continue
                 current = DealRecord(deal_no=no, first_seq=seq)
@@ -255,9 +255,9 @@ def _deal_section(lang: str, game: str, rec: DealRecord, names: Sequence[str],
         parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
         for i, tr in enumerate(rec.tricks, start=1):
             cells: list[list[str]] = [[] for _ in range(4)]
-            for k, (s, c) in enumerate(tr.plays):
+            for k, (s, played) in enumerate(tr.plays):
                 lead = "▶ " if k == 0 else ""
-                cells[s].append(lead + (_cards_html(lang, c) if c is not None else e(t(lang, "gd.pass"))))
+                cells[s].append(lead + (_cards_html(lang, played) if played is not None else e(t(lang, "gd.pass"))))
             row = [f"<td>{i}</td>"]
             for s in range(4):
                 cls = ' class="w"' if tr.winner == s else ""

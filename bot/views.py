@@ -5,7 +5,7 @@ Button callback data is encoded by ``bot.buttons`` (the one codec of the play si
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -147,7 +147,7 @@ def hand_keyboard(lang: str, game: str, match_id: int, deal: int, hand: list[int
     return InlineKeyboardMarkup(out)
 
 
-def parse_hand(view: dict[str, Any]) -> list[int]:
+def parse_hand(view: Mapping[str, Any]) -> list[int]:
     hand = view.get("hand") or []
     if isinstance(hand, str):
         return parse_cards(hand) if hand else []

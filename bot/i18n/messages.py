@@ -6,6 +6,19 @@ from __future__ import annotations
 
 # key: (中文, English)
 UI: dict[str, tuple[str, str]] = {
+    # start-up errors (bot/startup.py): one line, no traceback
+    "startup.no_token": ("没有设置 TELEGRAM_BOT_TOKEN:在 Telegram 里找 @BotFather(/newbot)申请一个令牌,再运行 TELEGRAM_BOT_TOKEN=<令牌> make run(没有令牌?先试 make demo)",
+                        "TELEGRAM_BOT_TOKEN is not set: talk to @BotFather in Telegram (/newbot), copy the token it gives you, then run: TELEGRAM_BOT_TOKEN=<token> make run   (no token? try `make demo`)"),
+    "startup.bad_token": ("Telegram 不接受这个 TELEGRAM_BOT_TOKEN({reason}):到 @BotFather 核对令牌(/token)或重新生成一个,再启动",
+                         "Telegram refused TELEGRAM_BOT_TOKEN ({reason}): check the token with @BotFather (/token) or make a new one, then start again"),
+    "startup.no_network": ("连不上 Telegram({url}:{reason}):请检查网络、代理或 TELEGRAM_API_BASE_URL,再启动",
+                          "Cannot reach Telegram at {url} ({reason}): check the network, the proxy or TELEGRAM_API_BASE_URL, then start again"),
+    "startup.no_database": ("连不上数据库 {where}({reason}):请检查 DATABASE_URL 的主机、端口、用户名和密码,以及数据库是否在运行",
+                           "Cannot reach the database {where} ({reason}): check the host, port, user and password in DATABASE_URL and that the database is running"),
+    "startup.no_font": ("找不到能显示中文的字体(对阵图要用):请安装 Python 包 noto-cjk-sans-otc(本项目的依赖,make install 会装上),或设置 BOT_CJK_FONT=含简体中文字形的字体文件(如 Noto Sans CJK SC)",
+                       "No font that draws Chinese was found (the bracket image needs one): install the Python package noto-cjk-sans-otc (a project dependency; make install brings it) or set BOT_CJK_FONT=/path/to/a/font with Simplified Chinese glyphs (e.g. Noto Sans CJK SC)"),
+    "startup.font_not_usable": ("BOT_CJK_FONT={path} 不是能显示中文的字体文件:请把它指向含简体中文字形的 .otf/.ttf/.ttc 字体(如 Noto Sans CJK SC),或去掉 BOT_CJK_FONT 以使用 Python 包 noto-cjk-sans-otc 的字体",
+                               "BOT_CJK_FONT={path} is not a font that draws Chinese: point it at an .otf/.ttf/.ttc font with Simplified Chinese glyphs (e.g. Noto Sans CJK SC), or unset BOT_CJK_FONT to use the font of the Python package noto-cjk-sans-otc"),
     "cmd.start": ("开始 / 加入牌桌", "Start / join a table"),
     "cmd.help": ("帮助", "Help"),
     "cmd.newtable": ("在群里开一桌: /newtable <规则> [选项=值] [bots=N]", "Open a table in a group: /newtable <preset> [option=value] [bots=N]"),

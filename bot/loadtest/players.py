@@ -138,8 +138,8 @@ def populate(sim: BotApiSimulator, tables: list[Table]) -> None:
         sim.add_group(table.group_id, f"工会赛 第{table.index + 1}桌", table.user_ids, [table.user_ids[0]])
 
 
-async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: str, deals: int,
-                 timeout: float = 120.0) -> None:
+async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: str, deals: int, *,
+                 fixed_seed: bool = False, timeout: float = 120.0) -> None:
     """The four people start the bot, one opens a table in the group, all four sit, the first presses Start."""
     handles = [SimUserHandle(sim, uid) for uid in table.user_ids]
     for handle in handles:
@@ -147,10 +147,15 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
     for handle in handles:
         await sim.wait_for_message(handle.user_id, timeout=timeout)
     before = sim.last_bot_message(table.group_id)
-    handles[0].say(table.group_id, f"/newtable {preset} deals={deals} seed={table.seed}")
+    # seed= (fixed deals) only when the run was given --seed: the bot takes it from its admins only (the openers
+    # are made admins then); otherwise the bot draws fresh deals, and the harness reads the seed it stored.
+    fixed = f" seed={table.seed}" if fixed_seed else ""
+    handles[0].say(table.group_id, f"/newtable {preset} deals={deals}{fixed}")
     start_label = t(LANG, "btn.start")
-    await sim.wait_for_message(table.group_id, lambda m: start_label in str(m.reply_markup), after=before,
-                               timeout=timeout)
+    lobby = await sim.wait_for_message(table.group_id, after=before, timeout=timeout)
+    if start_label not in str(lobby.reply_markup):
+        lobby = await sim.wait_for_message(table.group_id, lambda m: start_label in str(m.reply_markup),
+                                           after=before, timeout=5)  # a refusal answers instead: fail now
     # A loaded bot may answer a tap after Telegram's 15 s (the answer is then refused): people look at the
     # lobby instead, and tap again when their name does not show up.
     for seat, handle in enumerate(handles):

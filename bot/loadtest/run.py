@@ -46,6 +46,8 @@ def _say(text: str) -> None:
 
 
 async def run(options: Options) -> Figures:
+    # the people's own choices (which legal move, press or type) follow this seed; the deals follow it only with
+    # --seed (fixed deals), otherwise the bot draws them
     seed = options.seed if options.seed is not None else int(time.time()) % 1_000_000
     tables = players.make_tables(options.tables, seed)
     with tempfile.TemporaryDirectory(prefix="loadtest-") as tmp:
@@ -57,7 +59,9 @@ async def run(options: Options) -> Figures:
             bot = BotProcess({
                 "TELEGRAM_BOT_TOKEN": sim.token, "TELEGRAM_API_BASE_URL": sim.base_url,
                 "TELEGRAM_API_FILE_URL": sim.base_file_url, "DATABASE_URL": url, "TELEGRAM_RATE_SCALE": 1.0,
-                "BOT_LANGUAGE": "zh-CN"}, folder / "bot.log")
+                "BOT_LANGUAGE": "zh-CN",
+                "BOT_ADMIN_IDS": ",".join(str(t.user_ids[0]) for t in tables) if options.seed is not None else ""},
+                folder / "bot.log")
             db = create_async_engine(url)
             stop = asyncio.Event()
             drivers: list[asyncio.Task[None]] = []
@@ -75,7 +79,8 @@ async def run(options: Options) -> Figures:
 
                 async def set_up_and_play(table: players.Table) -> None:
                     async with gate:
-                        await players.set_up(sim, db, table, options.preset, options.deals)
+                        await players.set_up(sim, db, table, options.preset, options.deals,
+                                             fixed_seed=options.seed is not None)
                     await players.play(sim, db, observer, table, think=options.think,
                                        type_share=options.type_share, stop=stop)
 

@@ -41,6 +41,11 @@ async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
         if e.kind == "team" and len(e.players_json) != 2 * per:
             raise _err("team_incomplete", "Team {team} has {have} of {need} pairs", team=e.name,
                        have=len(e.players_json) // 2, need=per)
+    st = settings_of(row)
+    if st.third_place_match and st.format == "single_elimination" and len(rows) <= 2:
+        # two entries make a bracket of 2: no semi-final, so no 3rd-place match to play (said, not ignored)
+        raise _err("third_place_needs_semifinals", "A 3rd-place match needs a knockout of 4 or more",
+                   size=max(2, len(rows)))
     names = await _names(s, [int(p) for e in rows for p in e.players_json])
     return Engine.create(row.name, _engine_settings(row), [engine_entry(e, names) for e in rows])
 

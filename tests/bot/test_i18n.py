@@ -78,3 +78,13 @@ def test_guandan_return_errors_name_the_configured_rank_limit():
     with pytest.raises(RuleError) as lowest:
         check_return(high, 2, parse_cards("♠A")[0], max_rank=11)
     assert "你没有 J 或以下的牌" in rule_error("zh", lowest.value)
+
+
+def test_the_catalogues_are_the_messages_table():
+    """bot/i18n/messages.py is the source ``python -m bot.i18n.messages`` writes the .po files from:
+    a text edited in one place only would be lost (or revived) at the next regeneration."""
+    from bot.i18n.messages import ERRORS, UI
+
+    table = {**UI, **{"err." + k: v for k, v in ERRORS.items()}}
+    for idx, lang in enumerate(("zh", "en")):
+        assert catalogue(lang) == {key: texts[idx] for key, texts in table.items()}, lang

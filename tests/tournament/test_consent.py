@@ -87,6 +87,6 @@ async def test_replace_and_withdraw_in_the_chats(tmp_path: Path) -> None:
         await S.dm(h, P[2], "/withdraw", "已退出")
         note = await h.sim.wait_for_message(P[12], "已退出比赛", timeout=15)
         assert note.text and "机关队" in note.text and "2/3" in note.text
-        assert S.find(h, P[3], "已退出比赛")  # and the partner
+        assert (await h.sim.wait_for_message(P[3], "已退出比赛", timeout=15)).text  # and the partner
         assert any(e.kind == "team" for e in await ts.entries(S.db(h), 1))
         h.assert_no_errors()

@@ -36,8 +36,8 @@ async def team_match(h: object) -> tuple[int, object]:
                    "报名成功")
     await S.dm(h, ORG, "/team 机关队 1 2 3", "团队已组成")  # type: ignore[arg-type]
     await S.dm(h, ORG, "/team 理学院队 4 5 6", "团队已组成")  # type: ignore[arg-type]
-    told = S.find(h, S.EXTRA_BASE, "你已加入")  # type: ignore[arg-type]  # each member is told their team
-    assert told and "机关队" in told[-1].text and "选手6" in told[-1].text
+    told = await h.sim.wait_for_message(S.EXTRA_BASE, "你已加入", timeout=15)  # type: ignore[attr-defined]
+    assert "机关队" in told.text and "选手6" in told.text  # each member is told their team
     listing = await S.dm(h, ORG, "/entries", "参赛名单")  # type: ignore[arg-type]
     assert "2 队，6 对" in (listing.text or "")  # teams and pairs counted apart
     await S.dm(h, ORG, "/draw", "已完成")  # type: ignore[arg-type]

@@ -27,14 +27,15 @@ async def test_edit_reschedule_swap_move_then_cancel(tmp_path: Path) -> None:
         assert m1.start_at == row.first_round_at + timedelta(hours=1)
         pending = await S.rt(h).scheduler.pending(S.db(h), "t_start", f"tm:{m1.id}")
         assert [d.due_at for d in pending] == [m1.start_at]
-        assert S.find(h, GROUP_ID, "第一轮开赛时间改为")
+        assert (await h.sim.wait_for_message(GROUP_ID, "第一轮开赛时间改为", timeout=15)).text
         refused = await S.dm(h, ORG, "/edit draw 2020-01-01 10:00", "已经抽过签")
         assert refused.text
         # one match an hour later still; the players of both sides are told
         when = ts.local_text(m1.start_at + timedelta(hours=1), row.time_zone)
         await S.dm(h, ORG, f"/reschedule {m1.match_key} {when}", "已完成")
         (a, b), = await ts.match_players(S.db(h), m1)
-        assert S.find(h, a[0], f"改期：{m1.match_key}") and S.find(h, b[1], f"改期：{m1.match_key}")
+        for uid in (a[0], b[1]):  # told through the outbox
+            assert (await h.sim.wait_for_message(uid, f"改期：{m1.match_key}", timeout=15)).text
         m1 = await S.tournament_match(h, 1, m1.match_key)
         # the two matches swap times and tables; then table 1 of one moves to the other table group
         m2 = await S.tournament_match(h, 1, m2.match_key)  # type: ignore[attr-defined]
@@ -55,7 +56,8 @@ async def test_edit_reschedule_swap_move_then_cancel(tmp_path: Path) -> None:
         await S.press(h, ORG, ORG, ask, "确定")
         await S.settle(h)
         assert (await ts.get_tournament(S.db(h), 1)).status == "cancelled"
-        assert S.find(h, GROUP_ID, "已取消：场地临时不能使用") and S.find(h, a[0], "已取消")
+        assert (await h.sim.wait_for_message(GROUP_ID, "已取消：场地临时不能使用", timeout=15)).text
+        assert (await h.sim.wait_for_message(a[0], "已取消", timeout=15)).text
         assert not await S.rt(h).scheduler.pending(S.db(h), "t_start", f"tm:{m1.id}")
         actions = [x.action for x in await ts.audit_log(S.db(h), 1)]
         assert {"edit_time", "reschedule", "swap", "move_table", "cancel"} <= set(actions)

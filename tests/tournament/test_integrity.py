@@ -290,3 +290,15 @@ async def test_the_draw_secret_is_sealed_when_registration_opens(db: Database) -
     assert published["secret"] == row.secret_hex and published["commitment"] == row.commitment
     players = [p for e in published["entries"] for p in e["players"]]
     assert players[:2] == ["P1 (1001)", "P2 (1002)"]  # names and ids
+
+
+async def test_a_third_place_match_with_two_entries_is_refused_at_the_draw(db: Database) -> None:
+    """Issue 10: "+3rd-place match" with a knockout of 2 was silently ignored; the draw now says why not."""
+    tid = await make(db, "shengji-17-deals", union_groups=[], settings_overrides={"third_place_match": True})
+    await pair(db, tid, 1001, 1002, "")
+    await pair(db, tid, 1003, 1004, "")
+    with pytest.raises(RuleError) as exc:
+        await ts.freeze(db, tid, b"\x01" * 32)
+    assert exc.value.code == "third_place_needs_semifinals"
+    await pair(db, tid, 1005, 1006, "")
+    await ts.freeze(db, tid, b"\x01" * 32)  # three entries: a bracket of 4, the semi-final losers meet
