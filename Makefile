@@ -77,10 +77,10 @@ loadtest: install
 	$(BIN)/python -m bot.loadtest --tables $(TABLES) --preset $(PRESET) --deals $(DEALS) --think $(THINK) \
 		--db $(DB) --rtt $(RTT) --duration $(DURATION) $(LOADTEST_ARGS)
 
-# ruff on everything; mypy --strict on engine/ and scheduler/ (pyproject.toml); the Dockerfile.
+# ruff on everything; mypy --strict on engine/, storage/, scheduler/ and bot/ (pyproject.toml); the Dockerfile.
 lint: install lint-docker
 	$(BIN)/ruff check .
-	$(BIN)/mypy engine scheduler
+	$(BIN)/mypy
 
 lint-docker: install
 	$(BIN)/hadolint Dockerfile

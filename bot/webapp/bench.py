@@ -185,6 +185,8 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                     for table_id, users in matches:
                         await rt.start_table(table_id, None)
                         row = await service.current_match(rt.db, table_id)
+                        if row is None:
+                            raise RuntimeError(f"table {table_id} did not start")
                         for uid in users:
                             page = PageBot(server, rt, row.id, uid, think, stats)
                             clients.append(asyncio.create_task(page.run(session, deadline)))
@@ -196,7 +198,9 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                 finished = cards = 0
                 for table_id, _ in matches:
                     row = await service.current_match(rt.db, table_id)
-                    finished += row is not None and row.status == "finished"
+                    if row is None:
+                        continue
+                    finished += row.status == "finished"
                     for record in await service.action_log(rt.db, row.id):
                         words = record.action.split()
                         if len(words) > 2 and words[1] == "play":

@@ -125,7 +125,7 @@ class Hub:
         if version <= 0:
             return None
         async with self.bridge.db.session() as s:
-            when = (await s.execute(select(ActionRecord.created_at).where(
+            when: datetime | None = (await s.execute(select(ActionRecord.created_at).where(
                 ActionRecord.match_id == match_id, ActionRecord.seq == version))).scalar_one_or_none()
         if when is not None and when.tzinfo is None:
             when = when.replace(tzinfo=UTC)

@@ -49,11 +49,11 @@ def with_table_button(markup: InlineKeyboardMarkup | None, settings: Any, bot_us
     short = getattr(settings, "WEBAPP_SHORT_NAME", None)
     if not bot_username or not short or page_url(settings, match_id) is None:
         return markup
-    rows = list(markup.inline_keyboard) if markup is not None else []
+    rows: list[list[InlineKeyboardButton]] = [list(row) for row in markup.inline_keyboard] if markup is not None else []
     button = InlineKeyboardButton(t(lang, "web.watch_table"),
                                   url=f"https://t.me/{bot_username}/{short}?startapp=m{match_id}")
     if rows:
-        rows[-1] = [*rows[-1], button]
+        rows[-1].append(button)
     else:
         rows = [[button]]
     return InlineKeyboardMarkup(rows)

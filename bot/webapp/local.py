@@ -40,6 +40,8 @@ async def open_local_table(sim: Any, real: Any, command: str, user_id: int, *, l
     await sim.wait_for_message(group_id, lambda m: start_label in str(m.reply_markup), after=last, timeout=timeout)
     rt = real.app.bot_data["runtime"]
     table = await service.open_table_in_chat(rt.db, group_id)
+    if table is None:
+        raise RuntimeError(f"no table opened by {command!r}")
     seats = await service.get_seats(rt.db, table.id)
     if seats[0].user_id != user_id:
         await handle.tap(group_id, t(lang, "btn.join", seat=seat_name(lang, 0)))

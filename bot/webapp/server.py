@@ -103,7 +103,8 @@ class WebAppServer:
         await site.start()
         server = site._server  # the asyncio server: its socket tells the port chosen for 0
         self.host = host
-        self.port = server.sockets[0].getsockname()[1] if server is not None and server.sockets else port
+        sockets = getattr(server, "sockets", None)
+        self.port = int(sockets[0].getsockname()[1]) if sockets else port
         if self.dev:
             log.warning("table page in DEV mode (local initData signing, not for production): %s/dev", self.base_url)
         return self.port
@@ -180,7 +181,8 @@ class WebAppServer:
             if isinstance(raw, int) or (isinstance(raw, str) and raw.isdigit()):
                 match_id = int(raw)
                 return match_id if await service.get_match_row(self.bridge.db, match_id) is not None else None
-        return await self.bridge.user_match(user.id)
+        found: int | None = await self.bridge.user_match(user.id)
+        return found
 
     async def seat_of(self, match_id: int, user_id: int) -> int | None:
         row = await service.get_match_row(self.bridge.db, match_id)
