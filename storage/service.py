@@ -590,8 +590,9 @@ def _state_fingerprint(match: EngineMatch) -> Any:
 
 
 async def replay_check(db: Database, match_id: int) -> bool:
-    """Rebuild the match from the stored log and compare it with the cached state (views, log, result)."""
-    async with db.session() as s:
+    """Rebuild the match from the stored log and compare it with the cached state (views, log, result).
+    Under the match lock: an action applied meanwhile would change the cached object between the two reads."""
+    async with db.match_lock(match_id), db.session() as s:
         row = await s.get(Match, match_id)
         if row is None:
             raise _not_found("match", match_id)
