@@ -19,6 +19,20 @@ calls and go on; ``send`` returns a future of the new message id).
   network errors are retried (bounded); ``Forbidden`` (blocked, never started) and "chat not
   found" are handed to ``on_error`` and never raised.
 
+Bounded memory (issue 12, "Abuse limits"):
+
+* Each chat's queue holds at most ``max_chat_queue`` calls and all queues together ``max_queued``.
+  Over a bound, the oldest queued send marked ``record=False`` (a note nobody needs later) is
+  dropped (its future gets None); a new non-record send that finds nothing droppable is dropped
+  itself.  Sends are ``record=True`` by default (results, deal summaries, notices): they are never
+  dropped, even over a bound (then only a warning is logged).  Edits are coalesced, never dropped.
+* ``_last_hash`` is an LRU of ``max_hashes`` messages (a forgotten hash costs one extra edit);
+  the per-chat pacing maps (last call, group windows, RetryAfter blocks) are pruned once an entry
+  no longer delays anything (every ``prune_every`` seconds, or ``prune()``).
+* ``stop()`` drains for ``timeout`` seconds, then returns the record sends that could not go
+  (``PendingSend``: the owner stores them and hands them to ``restore`` at the next start-up);
+  pending non-record sends and edits are dropped with a log line.
+
 Files go through the same queues: ``send_document`` (bytes and a file name) and ``send_photo``
 (PNG/JPEG bytes), with the same rate limits, RetryAfter handling and error reporting.
 """
@@ -32,7 +46,7 @@ import json
 import logging
 import time
 import warnings
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -106,6 +120,20 @@ class _Op:
     tries: int = 0
     not_before: float = 0.0  # a delayed edit waits until then (clock time)
     digest: str | None = None  # content_hash(text, markup), computed once
+    record: bool = True  # a send of record is never dropped (and kept across a clean stop)
+    seq: int = 0  # enqueue order (the oldest droppable op goes first)
+
+
+@dataclass(frozen=True)
+class PendingSend:
+    """A send of record still queued at ``stop()``: the owner persists it and gives it to ``restore``."""
+
+    kind: str  # "send" | "document" | "photo"
+    chat_id: int
+    text: str
+    markup: Any | None  # the Bot API (JSON) form of the keyboard
+    data: bytes | None = None
+    filename: str | None = None
 
 
 class _Window:
@@ -138,6 +166,8 @@ class OutboxStats:
     retry_after: int = 0
     errors: int = 0
     dropped_edits: int = 0
+    dropped_notes: int = 0  # non-record sends dropped over a queue bound or at stop
+    over_bound_records: int = 0  # record sends queued although over a bound (never dropped)
     max_in_flight: int = 0
 
 
@@ -162,6 +192,10 @@ class Outbox:
         on_missing: MissingHook | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] | None = None,
+        max_chat_queue: int = 50,
+        max_queued: int = 20000,
+        max_hashes: int = 50000,
+        prune_every: float = 60.0,
     ) -> None:
         scale = max(rate_scale, 1e-6) / 1.05  # keep a 5% margin under Telegram's limits
         self.sender = sender
@@ -184,7 +218,16 @@ class Outbox:
         self.stats = OutboxStats()
         self._queues: dict[int, deque[_Op]] = {}
         self._pending_edit: dict[tuple[int, int], _Op] = {}
-        self._last_hash: dict[tuple[int, int], str] = {}
+        self._last_hash: OrderedDict[tuple[int, int], str] = OrderedDict()  # LRU, at most max_hashes
+        self.max_chat_queue = max_chat_queue
+        self.max_queued = max_queued
+        self.max_hashes = max_hashes
+        self.prune_every = prune_every
+        self._queued = 0  # ops in all queues
+        self._seq = 0
+        self._next_prune = 0.0
+        self._next_bound_log = -1e18
+        self._unlogged_drops = 0
         self._chat_last: dict[int, float] = {}
         self._group_windows: dict[int, _Window] = {}
         self._chat_blocked: dict[int, float] = {}  # RetryAfter of one chat: nothing to it until then
@@ -206,12 +249,30 @@ class Outbox:
             self._started_at = self.clock()
             self._task = asyncio.get_running_loop().create_task(self._run(), name="outbox")
 
-    async def stop(self, drain: bool = True, timeout: float = 10.0) -> None:
+    async def stop(self, drain: bool = True, timeout: float = 10.0) -> list[PendingSend]:
+        """Stop (draining for ``timeout`` seconds first); returns the sends of record that did not go
+        (a call in flight at that moment included: it may have arrived, so it may come twice, never
+        zero times).  Non-record sends and edits still pending are dropped (logged)."""
         if drain:
             try:
                 await asyncio.wait_for(self.flush(), timeout)
             except TimeoutError:
                 log.warning("outbox: stopped with %d pending calls", self.pending())
+        kept: list[PendingSend] = []
+        notes = edits = 0
+        for q in self._queues.values():
+            for op in q:
+                if op.kind == "edit":
+                    edits += 1
+                elif op.record:
+                    kept.append(PendingSend(op.kind, op.chat_id, op.text, markup_json(op.markup), op.data,
+                                            op.filename))
+                else:
+                    notes += 1
+        if kept or notes or edits:
+            self.stats.dropped_notes += notes
+            log.warning("outbox: stop left %d sends of record (kept for the next start-up), dropped %d "
+                        "non-record sends and %d edits", len(kept), notes, edits)
         self._closing = True
         self._wake.set()
         if self._task is not None:
@@ -230,8 +291,25 @@ class Outbox:
                 if op.future is not None and not op.future.done():
                     op.future.set_result(None)
         self._queues.clear()
+        self._queued = 0
         self._pending_edit.clear()
         self._idle.set()
+        return kept
+
+    def restore(self, items: list[PendingSend]) -> list[asyncio.Future[int | None]]:
+        """Queue again the sends of record a previous process left at its stop (in their order)."""
+        futures = []
+        for item in items:
+            markup = _markup_from_json(item.markup)
+            if item.kind == "document":
+                fut = self.send_document_nowait(item.chat_id, item.data or b"", item.filename or "file",
+                                                item.text, markup)
+            elif item.kind == "photo":
+                fut = self.send_photo_nowait(item.chat_id, item.data or b"", item.text, markup)
+            else:
+                fut = self.send_nowait(item.chat_id, item.text, markup)
+            futures.append(fut)
+        return futures
 
     def known_hash(self, chat_id: int, message_id: int) -> str | None:
         return self._last_hash.get((chat_id, message_id))
@@ -239,10 +317,10 @@ class Outbox:
     def remember(self, chat_id: int, message_id: int, digest: str | None) -> None:
         """Tell the outbox what a message shows (after a restart, from the database)."""
         if digest:
-            self._last_hash[(chat_id, message_id)] = digest
+            self._set_hash((chat_id, message_id), digest)
 
     def pending(self) -> int:
-        return sum(len(q) for q in self._queues.values())
+        return self._queued
 
     async def flush(self) -> None:
         """Wait until every queued call has been made."""
@@ -250,14 +328,16 @@ class Outbox:
             self._idle.clear()
             await self._idle.wait()
 
-    def send_nowait(self, chat_id: int, text: str, markup: Any | None = None) -> asyncio.Future[int | None]:
+    def send_nowait(self, chat_id: int, text: str, markup: Any | None = None, *,
+                    record: bool = True) -> asyncio.Future[int | None]:
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Op("send", chat_id, _clip(text), markup, future=fut))
+        self._enqueue(_Op("send", chat_id, _clip(text), markup, future=fut, record=record))
         return fut
 
-    async def send(self, chat_id: int, text: str, markup: Any | None = None) -> int | None:
-        """Queue a new message; returns its id once sent (None when Telegram refused it)."""
-        return await self.send_nowait(chat_id, text, markup)
+    async def send(self, chat_id: int, text: str, markup: Any | None = None, *, record: bool = True) -> int | None:
+        """Queue a new message; returns its id once sent (None when Telegram refused it, or when a
+        ``record=False`` note was dropped over a queue bound)."""
+        return await self.send_nowait(chat_id, text, markup, record=record)
 
     def send_document_nowait(self, chat_id: int, data: bytes, filename: str, caption: str = "",
                              markup: Any | None = None) -> asyncio.Future[int | None]:
@@ -317,6 +397,7 @@ class Outbox:
         q = self._queues.get(chat_id)
         if q is not None and op in q and not (q[0] is op and chat_id in self._busy):
             q.remove(op)
+            self._queued -= 1
             self.stats.dropped_edits += 1
             if op.future is not None and not op.future.done():
                 op.future.set_result(None)
@@ -336,9 +417,81 @@ class Outbox:
     # --- worker -------------------------------------------------------------------------
 
     def _enqueue(self, op: _Op) -> None:
-        self._queues.setdefault(op.chat_id, deque()).append(op)
+        q = self._queues.setdefault(op.chat_id, deque())
+        if len(q) >= self.max_chat_queue and not self._drop_note(q, op):
+            return
+        if self._queued >= self.max_queued and not self._drop_note(None, op):
+            return
+        self._seq += 1
+        op.seq = self._seq
+        q.append(op)
+        self._queued += 1
         self._idle.clear()
         self._wake.set()
+
+    def _droppable(self, q: deque[_Op], op: _Op) -> bool:
+        return op.kind == "send" and not op.record and not (q[0] is op and op.chat_id in self._busy)
+
+    def _drop_note(self, q: deque[_Op] | None, new: _Op) -> bool:
+        """Over a bound: drop the oldest queued non-record send (of that chat, or of any chat when
+        ``q`` is None).  Returns whether ``new`` may be queued."""
+        victim: _Op | None = None
+        if q is not None:
+            victim = next((o for o in q if self._droppable(q, o)), None)
+        else:
+            for cq in self._queues.values():
+                cand = next((o for o in cq if self._droppable(cq, o)), None)
+                if cand is not None and (victim is None or cand.seq < victim.seq):
+                    victim = cand
+        if victim is not None:
+            self._queues[victim.chat_id].remove(victim)
+            self._queued -= 1
+            self._dropped(victim)
+            return True
+        if new.kind == "send" and not new.record:
+            self._dropped(new)
+            return False
+        self.stats.over_bound_records += 1
+        self._log_bound(new.chat_id)
+        return True
+
+    def _dropped(self, op: _Op) -> None:
+        self.stats.dropped_notes += 1
+        self._unlogged_drops += 1
+        if op.future is not None and not op.future.done():
+            op.future.set_result(None)
+        self._log_bound(op.chat_id)
+
+    def _log_bound(self, chat_id: int) -> None:
+        now = self.clock()
+        if now < self._next_bound_log:
+            return
+        self._next_bound_log = now + 10.0  # one line per 10 s at most, with the counts since the last
+        q = self._queues.get(chat_id)
+        log.warning("outbox: queue bound reached (chat %s: %d queued, %d in all): %d non-record sends dropped "
+                    "since the last warning (%d in all), %d sends of record queued over the bound",
+                    chat_id, len(q) if q else 0, self._queued, self._unlogged_drops, self.stats.dropped_notes,
+                    self.stats.over_bound_records)
+        self._unlogged_drops = 0
+
+    def _set_hash(self, key: tuple[int, int], digest: str) -> None:
+        self._last_hash[key] = digest
+        self._last_hash.move_to_end(key)
+        while len(self._last_hash) > self.max_hashes:
+            self._last_hash.popitem(last=False)
+
+    def prune(self, now: float | None = None) -> None:
+        """Forget pacing entries that no longer delay anything (a chat idle for longer than its
+        interval, a group window with no call in it, a RetryAfter block that has passed)."""
+        now = self.clock() if now is None else now
+        for chat_id in [c for c, last in self._chat_last.items()
+                        if c not in self._queues and c not in self._busy
+                        and last + (self.group_interval if c < 0 else self.per_chat_interval) <= now]:
+            del self._chat_last[chat_id]
+        for chat_id in [c for c, w in self._group_windows.items() if w.ready_at(now) <= now and not w.times]:
+            del self._group_windows[chat_id]
+        for chat_id in [c for c, until in self._chat_blocked.items() if until <= now]:
+            del self._chat_blocked[chat_id]
 
     def _chat_ready_at(self, chat_id: int, now: float) -> float:
         # a chat not used since start-up counts as used at start-up: a restarted bot does not burst
@@ -375,6 +528,9 @@ class Outbox:
 
     async def _run(self) -> None:
         while not self._closing:
+            if self.clock() >= self._next_prune:
+                self.prune()
+                self._next_prune = self.clock() + self.prune_every
             for chat_id in [c for c, q in self._queues.items() if not q and c not in self._busy]:
                 del self._queues[chat_id]
             if not self._queues:
@@ -440,6 +596,7 @@ class Outbox:
         q = self._queues.get(op.chat_id)
         if q and q[0] is op:
             q.popleft()
+            self._queued -= 1
         if op.kind == "edit" and op.message_id is not None:
             key = (op.chat_id, op.message_id)
             if self._pending_edit.get(key) is op:
@@ -525,7 +682,7 @@ class Outbox:
             return
         digest = self._digest(op)
         if mid is not None:
-            self._last_hash[(op.chat_id, mid)] = digest
+            self._set_hash((op.chat_id, mid), digest)
             self._changed[(op.chat_id, mid)] = digest
         self._finish(op, mid)
 
@@ -558,6 +715,15 @@ class Outbox:
 
 def _clip(text: str, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _markup_from_json(markup: Any | None) -> Any | None:
+    """A stored keyboard (Bot API form) as a PTB keyboard again."""
+    if isinstance(markup, dict) and "inline_keyboard" in markup:
+        from telegram import InlineKeyboardMarkup
+
+        return InlineKeyboardMarkup.de_json(markup, None)
+    return markup
 
 
 def _seconds(value: object) -> float:
