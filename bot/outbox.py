@@ -47,7 +47,7 @@ import logging
 import time
 import warnings
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -296,7 +296,7 @@ class Outbox:
         self._idle.set()
         return kept
 
-    def restore(self, items: list[PendingSend]) -> list[asyncio.Future[int | None]]:
+    def restore(self, items: Iterable[Any]) -> list[asyncio.Future[int | None]]:
         """Queue again the sends of record a previous process left at its stop (in their order)."""
         futures = []
         for item in items:

@@ -83,6 +83,10 @@ class Runtime:
         self.outbox = Outbox(BotSender(self.app.bot), rate_scale=self.settings.TELEGRAM_RATE_SCALE,
                              on_error=self.live.send_refused, on_missing=self.live.message_gone)
         self.outbox.start()
+        left = await service.take_pending_messages(self.db)  # sends of record the last stop could not deliver
+        if left:
+            log.info("outbox: %d sends of record left by the last stop queued again", len(left))
+            self.outbox.restore(left)
         self._persist_task = asyncio.get_running_loop().create_task(self._persist_hashes(), name="hashes")
         for ref in await service.list_message_refs(self.db):
             self.outbox.remember(ref.chat_id, ref.message_id, ref.last_text_hash)
@@ -121,7 +125,9 @@ class Runtime:
                 await self._persist_task
             self._persist_task = None
         if self.outbox is not None:
-            await self.outbox.stop(drain=True, timeout=5)
+            left = await self.outbox.stop(drain=True, timeout=5)
+            if left and self.db is not None:
+                await service.save_pending_messages(self.db, left)  # queued again at the next start-up
             await self.live.persist_hashes()
         if self.db is not None:
             await self.db.dispose()

@@ -17,6 +17,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -245,3 +246,20 @@ class Deadline(Base):
     status: Mapped[str] = mapped_column(String(16), default="pending")  # pending|fired|cancelled
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     fired_at: Mapped[datetime | None] = mapped_column()
+
+
+# --- the outbox across a restart ----------------------------------------------------------------
+
+class PendingMessage(Base):
+    """A send of record the outbox could not deliver before a clean stop; queued again at start-up."""
+
+    __tablename__ = "pending_messages"
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(16))  # send | document | photo
+    text: Mapped[str] = mapped_column(Text)  # the text, or a file's caption
+    markup_json: Mapped[Any | None] = mapped_column(JSON)  # the keyboard in its Bot API form
+    data: Mapped[bytes | None] = mapped_column(LargeBinary)  # a file's bytes
+    filename: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

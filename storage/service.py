@@ -37,6 +37,7 @@ from storage.models import (
     GameTable,
     Match,
     MessageRef,
+    PendingMessage,
     Selection,
     TableSeat,
     User,
@@ -1030,3 +1031,41 @@ async def add_mix_words(db: Database, table_id: int, user_id: int, words: str) -
         await s.execute(update(GameTable).where(GameTable.id == table_id).values(mix_words=current))
         await s.commit()
         return current
+
+
+# --- the outbox's sends of record across a restart ------------------------------------------------
+
+@dataclass(frozen=True)
+class StoredSend:
+    """A send of record kept across a restart (the outbox's ``PendingSend`` fields)."""
+
+    kind: str
+    chat_id: int
+    text: str
+    markup: Any | None
+    data: bytes | None = None
+    filename: str | None = None
+
+
+async def save_pending_messages(db: Database, items: Sequence[Any]) -> int:
+    """Store the sends of record an outbox could not deliver before its stop (objects with the fields
+    of ``StoredSend``), in their order."""
+    if not items:
+        return 0
+    async with db.session() as s:
+        for it in items:
+            s.add(PendingMessage(chat_id=it.chat_id, kind=it.kind, text=it.text, markup_json=it.markup,
+                                 data=it.data, filename=it.filename, created_at=utcnow()))
+        await s.commit()
+    return len(items)
+
+
+async def take_pending_messages(db: Database) -> list[StoredSend]:
+    """The stored sends of record, oldest first; removed from the table in the same transaction."""
+    async with db.session() as s:
+        rows = (await s.execute(select(PendingMessage).order_by(PendingMessage.id))).scalars().all()
+        out = [StoredSend(r.kind, r.chat_id, r.text, r.markup_json, r.data, r.filename) for r in rows]
+        if rows:
+            await s.execute(delete(PendingMessage).where(PendingMessage.id.in_([r.id for r in rows])))
+            await s.commit()
+        return out
