@@ -206,9 +206,11 @@ class Runtime:
         for key in [k for k in self._user_langs if k[0] == user_id]:
             del self._user_langs[key]
 
-    def send(self, chat_id: int, text: str, markup: Any = None) -> asyncio.Future[int | None]:
+    def send(self, chat_id: int, text: str, markup: Any = None, *, record: bool = True) -> asyncio.Future[int | None]:
+        """Queue a message.  ``record=False``: a note the outbox may drop when that chat's queue (or
+        the whole outbox) is over its bound; everything else is never dropped (bot/outbox.py)."""
         assert self.outbox is not None
-        return self.outbox.send_nowait(chat_id, text, markup)
+        return self.outbox.send_nowait(chat_id, text, markup, record=record)
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock that serialises everything done to one match (actions, steps, rendering)."""
