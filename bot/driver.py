@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.i18n import rule_error, t
-from bot.seats import MatchSeats, SeatInfo
+from bot.seats import MatchSeats, SeatInfo, seats_entry
 from engine.errors import RuleError
 from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData
@@ -104,12 +104,15 @@ class Driver:
         """The match's seats, from the index (the database once, when the index does not have them)."""
         entry = self.rt.seats.get(match_id)
         if entry is None:
-            if table_id is None:
-                row = await service.get_match_row(self.rt.db, match_id)
-                if row is None:
-                    return None
-                table_id = row.table_id
-            entry = self.rt.seats.add(match_id, table_id, await service.get_seats(self.rt.db, table_id))
+            row = await service.get_match_row(self.rt.db, match_id)
+            if row is None:
+                return None
+            table_id = row.table_id if table_id is None else table_id
+            rows = await service.get_seats(self.rt.db, table_id)
+            if row.status in ("playing", "paused"):
+                entry = self.rt.seats.add(match_id, table_id, rows)
+            else:  # an ended match is answered but not indexed again (the index holds live matches only)
+                entry = seats_entry(match_id, table_id, rows)
         return entry
 
     async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
@@ -190,6 +193,24 @@ class Driver:
         await self.arm_clock(match_id, applied.match, applied.version)
         await self.rt.live.render_match(match_id)
         self.schedule_next(match_id, applied.match)
+        if applied.match.finished:
+            self.forget(match_id)  # its last messages are queued: nothing in memory needs the match any more
+
+    def remembers(self, match_id: int) -> bool:
+        """Whether anything in this process's memory still concerns the match (tests: maps stay bounded)."""
+        return (match_id in self._timers or match_id in self._window_armed or match_id in self._clock_armed
+                or match_id in self._clock_known or match_id in self.deadlines
+                or self.rt.seats.get(match_id) is not None or self.rt.live.remembers(match_id))
+
+    def forget(self, match_id: int) -> None:
+        """Drop what this process keeps in memory for a match that ended or was stopped (bounded maps)."""
+        self.cancel_kick(match_id)
+        self._window_armed.pop(match_id, None)
+        self._clock_armed.pop(match_id, None)
+        self._clock_known.discard(match_id)
+        self.deadlines.pop(match_id, None)
+        self.rt.seats.remove(match_id)
+        self.rt.live.forget_match(match_id)
 
     # --- the table's own steps -------------------------------------------------------------
 

@@ -105,6 +105,10 @@ class Live:
         self._creating: dict[Any, tuple[str, Any] | None] = {}  # messages being sent -> newest content
         self._notes: dict[int, _Notes] = {}
 
+    def remembers(self, match_id: int) -> bool:
+        return (match_id in self._group_stage or match_id in self._notes
+                or any((match_id, seat) in self._hand_stage or (match_id, seat) in self._hand_refs for seat in range(4)))
+
     def forget_match(self, match_id: int) -> None:
         self._group_stage.pop(match_id, None)
         self._notes.pop(match_id, None)

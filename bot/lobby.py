@@ -201,6 +201,6 @@ class Lobby:
             await rt.scheduler.cancel(rt.db, "move_clock", f"match:{row.id}")
             rt.driver.cancel_kick(row.id)
         if row is not None:
-            rt.seats.remove(row.id)
+            rt.driver.forget(row.id)
         rt.send(table.chat_id, t(await rt.chat_lang(table.chat_id), "table.stopped", table=table_id))
         return None

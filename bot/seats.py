@@ -39,6 +39,12 @@ class MatchSeats:
         return frozenset(s.seat for s in self.seats if s.is_computer)
 
 
+def seats_entry(match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
+    """A match's seats from rows with ``seat``, ``user_id``, ``is_computer``."""
+    return MatchSeats(match_id, table_id, tuple(SeatInfo(int(s.seat), s.user_id, bool(s.is_computer))
+                                                for s in sorted(seats, key=lambda s: s.seat)))
+
+
 class SeatIndex:
     def __init__(self) -> None:
         self._matches: dict[int, MatchSeats] = {}
@@ -47,8 +53,7 @@ class SeatIndex:
     def add(self, match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
         """Index a match's seats (rows with ``seat``, ``user_id``, ``is_computer``)."""
         self.remove(match_id)
-        entry = MatchSeats(match_id, table_id, tuple(SeatInfo(int(s.seat), s.user_id, bool(s.is_computer))
-                                                     for s in sorted(seats, key=lambda s: s.seat)))
+        entry = seats_entry(match_id, table_id, seats)
         self._matches[match_id] = entry
         for s in entry.seats:
             if s.user_id is not None:

@@ -236,6 +236,7 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     answer = await p0.press_and_wait(p0.user_id, hand_msg.message_id, data)
     assert "过期" in (answer.text or "")
     assert (await service.get_match_row(rt(h).db, match_id)).version == row0.version
+    assert not rt(h).driver.remembers(match_id)  # a stopped match leaves nothing in the bot's memory maps
     h.assert_no_errors()
 
 

@@ -107,6 +107,8 @@ async def test_match_time_limit_ends_the_match_after_the_deal_in_progress(harnes
     assert "时间到" in end.text
     summaries = [m for m in h.group_messages() if "副结束" in (m.text or "") and "比赛" not in (m.text or "")]
     assert len(summaries) <= 2
+    await h.settle()
+    assert not rt(h).driver.remembers(row.id)  # an ended match leaves nothing in the bot's memory maps
     h.assert_no_errors()
 
 
