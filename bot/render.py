@@ -253,6 +253,18 @@ def _count_text(lang: str, v: Any) -> str:
 
 # --- the hand message ---------------------------------------------------------------------------
 
+def shengji_trump_level(p: Mapping[str, Any], seat: int) -> tuple[int | None, int]:
+    """The trump suit and level a Shengji hand is grouped and headed by (before the trump is settled: the
+    declaration's, else the level of the dealer's side, else of the seat's side)."""
+    decl = p.get("declaration") or {}
+    level = p.get("level") or decl.get("level")
+    if level is None:
+        side = seat % 2 if p.get("dealer") is None else p["dealer"] % 2
+        level = (p.get("levels") or [2, 2])[side]
+    trump = p.get("trump") if p.get("trump") is not None else decl.get("trump")
+    return trump, int(level)
+
+
 def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: dict[str, Any],
                  selection: list[int], names: list[str], deadline: datetime | None
                  ) -> tuple[str, InlineKeyboardMarkup]:
@@ -265,11 +277,7 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
     if game == "shengji":
         phase = p.get("phase")
         decl = p.get("declaration") or {}
-        level = p.get("level") or decl.get("level")
-        if level is None:
-            side = seat % 2 if p.get("dealer") is None else p["dealer"] % 2
-            level = (p.get("levels") or [2, 2])[side]
-        trump = p.get("trump") if p.get("trump") is not None else decl.get("trump")
+        trump, level = shengji_trump_level(p, seat)
         head = t(lang, "table.deal_no", n=p.get("deal")) + " · " + t(lang, "table.playing_level", level=rank_text(level))
         if trump is not None:
             head += " · " + t(lang, "table.trump", trump=suit_text(trump))
@@ -363,10 +371,10 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
                 readings = list(m.readings_for(seat, selection))
             except RuleError:
                 readings = []
-        level = p.get("level")
+        gd_level = p.get("level")
         if len(readings) > 1:
             for combo in readings[:6]:
-                label = combo.label(level) if level is not None else combo.reading_id()
+                label = combo.label(gd_level) if gd_level is not None else combo.reading_id()
                 actions.append([(t(lang, "btn.play_as", label=ctext(lang, label)), hbtn(HandOp.PLAY_AS, match_id, deal, word=combo.reading_id()))])
         else:
             last.append((t(lang, "btn.play", n=n), hbtn(HandOp.PLAY, match_id, deal)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.render import shengji_trump_level
 from bot.views import group_hand, parse_hand
 from engine.cards import card_text, cards_text, parse_card, rank_of
 from engine.errors import RuleError
@@ -27,21 +28,10 @@ def public_part(game: str, m: Any) -> dict[str, Any]:
     return dict(view)
 
 
-def _shengji_trump_level(p: dict[str, Any], seat: int) -> tuple[int | None, int]:
-    """The trump suit and level a Shengji hand is grouped by (as the hand message does)."""
-    decl = p.get("declaration") or {}
-    level = p.get("level") or decl.get("level")
-    if level is None:
-        side = seat % 2 if p.get("dealer") is None else p["dealer"] % 2
-        level = (p.get("levels") or [2, 2])[side]
-    trump = p.get("trump") if p.get("trump") is not None else decl.get("trump")
-    return trump, int(level)
-
-
 def _hand_groups(game: str, view: dict[str, Any], p: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     hand = parse_hand(view)
     if game == "shengji":
-        trump, level = _shengji_trump_level(p, seat)
+        trump, level = shengji_trump_level(p, seat)
         groups = group_hand(game, hand, trump, level)
     else:  # the engine's display order (jokers, level, A … 2) in runs of one rank, so pairs and bombs show
         groups = []
