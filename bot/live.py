@@ -12,7 +12,10 @@ per card played, see docs/bot.md "Message budget"):
   the player who just played is answered on the button (their message is brought up to date at
   their next turn, and a button for a card already played is refused with a clear answer);
 * the group's table message when a trick is completed (with its points and whose turn it is) and
-  when the stage changes; clock auto-plays are folded into it instead of notes of their own.
+  when the stage changes; clock auto-plays are folded into it instead of notes of their own.  In Mini
+  App mode (every person seated has the table page open, ``links.page_open``) the players follow the
+  play on the page: a completed trick then reaches the group's message at most once per
+  ``WEBAPP_TABLE_EDIT_SECONDS`` (rendered again when that time is up); a deal's stage shows at once.
 
 An edit already queued for a message is always brought up to date (that costs no call).
 """
@@ -23,6 +26,7 @@ import asyncio
 import json
 import logging
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot import buttons, render
@@ -58,6 +62,21 @@ def group_stage(game: str, view: dict[str, Any]) -> str:
                     p.get("pending_choice") is not None, p.get("finished"))
     return _key(p.get("deal_no"), p.get("phase"), p.get("trick_no"), p.get("finish_order"), p.get("tribute"),
                 p.get("levels"), p.get("time_up"))
+
+
+def group_deal_stage(game: str, view: dict[str, Any]) -> str:
+    """The part of ``group_stage`` that is not about the tricks of the deal (Mini App mode shows it at once)."""
+    p = render.public_part(view)
+    if game == "shengji":
+        phase = p.get("phase")
+        stage = {"bury": "play", "rebury": "play", "late": "play", "choose": "play", "blackout": "window"}.get(
+            str(phase), phase)
+        return _key(p.get("deal"), p.get("redeal"), stage, p.get("declaration"), p.get("trump"),
+                    p.get("level"), p.get("dealer"), p.get("levels"), p.get("paused"), p.get("time_up"),
+                    p.get("kitty_buried_by"), p.get("turned_kitty"), p.get("pending_choice") is not None,
+                    p.get("finished"))
+    return _key(p.get("deal_no"), p.get("phase"), p.get("finish_order"), p.get("tribute"), p.get("levels"),
+                p.get("time_up"))
 
 
 def hand_stage(game: str, view: dict[str, Any]) -> str:
@@ -100,6 +119,9 @@ class Live:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self._group_stage: dict[int, str] = {}
+        self._group_deal_stage: dict[int, str] = {}
+        self._group_edit_at: dict[int, float] = {}  # match -> when its table message was last edited (outbox clock)
+        self._group_due: set[int] = set()  # matches whose table message is to be rendered again (Mini App mode)
         self._hand_stage: dict[tuple[int, int], str] = {}
         self._hand_refs: dict[tuple[int, int], tuple[int, int, int]] = {}  # (match, seat) -> (chat, msg, deal)
         self._creating: dict[Any, tuple[str, Any] | None] = {}  # messages being sent -> newest content
@@ -111,6 +133,9 @@ class Live:
 
     def forget_match(self, match_id: int) -> None:
         self._group_stage.pop(match_id, None)
+        self._group_deal_stage.pop(match_id, None)
+        self._group_edit_at.pop(match_id, None)
+        self._group_due.discard(match_id)
         self._notes.pop(match_id, None)
         for seat in range(4):
             self._hand_stage.pop((match_id, seat), None)
@@ -188,10 +213,21 @@ class Live:
         names = await rt.lobby.player_names(row.table_id, lang)
         public = m.public_view()
         stage = group_stage(row.game, public)
+        deal_stage = group_deal_stage(row.game, public)
         changed = everything or self._group_stage.get(match_id) != stage
-        self._group_stage[match_id] = stage
+        trick_only = changed and not everything and self._group_deal_stage.get(match_id) == deal_stage
+        self._group_deal_stage[match_id] = deal_stage
         mid = table.table_message_id
-        if changed or mid is None or rt.outbox.has_pending_edit(table.chat_id, mid):
+        pending = mid is not None and rt.outbox.has_pending_edit(table.chat_id, mid)
+        if trick_only and mid is not None and not pending and self.mini_app_mode(match_id, seats):
+            last = self._group_edit_at.get(match_id)
+            wait = last + float(rt.settings.WEBAPP_TABLE_EDIT_SECONDS) - rt.outbox.clock() if last is not None else 0.0
+            if wait > 0:  # Mini App mode: a completed trick waits (the stage is kept, so it is still news then)
+                self._edit_later(match_id, wait)
+                changed = False
+        if changed:
+            self._group_stage[match_id] = stage
+        if changed or mid is None or pending:
             deadline = rt.driver.deadlines.get(match_id)
             computers = frozenset(s.seat for s in seats if s.is_computer)
             text, markup = render.table_message(lang, row.game, public, names, deadline, rt.bot_username,
@@ -202,6 +238,8 @@ class Live:
             markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
             if mid is not None:
                 rt.outbox.edit(table.chat_id, mid, text, markup)
+                if changed:
+                    self._group_edit_at[match_id] = rt.outbox.clock()
             else:
                 self.create(("table", table.id), table.chat_id, text, markup, self.table_created(table.id))
         users = await service.get_users(rt.db, [s.user_id for s in seats if s.user_id is not None])
@@ -217,6 +255,28 @@ class Live:
             need = everything or must_act(row.game, view) or self._hand_stage.get(key) != hstage
             self._hand_stage[key] = hstage
             await self.render_hand(row, m, s.seat, s.user_id, names, lang, view=view, only_if_queued=not need)
+
+    def _edit_later(self, match_id: int, wait: float) -> None:
+        """Render the match again in ``wait`` seconds (once, however many tricks end meanwhile)."""
+        if match_id in self._group_due:
+            return
+        self._group_due.add(match_id)
+
+        async def due() -> None:
+            async with self.rt.lock(match_id):
+                await self.render_match(match_id)
+
+        def fire() -> None:
+            if match_id in self._group_due and not self.rt.stopping:  # not forgotten (the match is over)
+                self._group_due.discard(match_id)
+                self.rt.spawn(due())
+
+        asyncio.get_running_loop().call_later(wait, fire)
+
+    def mini_app_mode(self, match_id: int, seats: Sequence[Any]) -> bool:
+        """Every person seated (computers aside) has the table page open."""
+        people = [s.user_id for s in seats if s.user_id is not None and not s.is_computer]
+        return bool(people) and all(links.page_open(self.rt, match_id, uid) for uid in people)
 
     def _with_notes(self, match_id: int, stage: str, lang: str, text: str) -> str:
         notes = self._notes.get(match_id)

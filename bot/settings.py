@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     WEBAPP_DEV: bool = False
     WEBAPP_DEV_SECRET: str | None = None  # dev mode's signing secret (None: a new one at each start)
     WEBAPP_INIT_MAX_AGE: int = 24 * 3600  # seconds an initData stays valid
+    # Mini App mode (every person seated has the page open): the group's table message follows completed
+    # tricks at most once per this many seconds (a deal's stage changes still show at once).
+    WEBAPP_TABLE_EDIT_SECONDS: float = 30.0
     # Live updates between bot processes sharing one database: redis://host:6379/0 (None: one process).
     WEBAPP_RELAY_URL: str | None = None
     # Webhook instead of long polling: Telegram posts updates to WEBAPP_URL/telegram/webhook (same server).
