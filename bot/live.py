@@ -48,27 +48,12 @@ def _key(*parts: Any) -> str:
     return json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False)
 
 
-def group_stage(game: str, view: dict[str, Any]) -> str:
-    """What the group's table message must follow: everything but the plays inside a trick."""
+def group_deal_stage(game: str, view: dict[str, Any]) -> str:
+    """What of the deal the group's table message follows, the tricks aside (Mini App mode shows it at once)."""
     p = render.public_part(view)
     if game == "shengji":
         phase = p.get("phase")
         # burying is the dealer's business (their hand shows it); the group follows declaring, then play
-        stage = {"bury": "play", "rebury": "play", "late": "play", "choose": "play", "blackout": "window"}.get(
-            str(phase), phase)
-        return _key(p.get("deal"), p.get("redeal"), stage, p.get("declaration"), p.get("trump"),
-                    p.get("level"), p.get("dealer"), p.get("levels"), p.get("tricks_played"), p.get("points"),
-                    p.get("paused"), p.get("time_up"), p.get("kitty_buried_by"), p.get("turned_kitty"),
-                    p.get("pending_choice") is not None, p.get("finished"))
-    return _key(p.get("deal_no"), p.get("phase"), p.get("trick_no"), p.get("finish_order"), p.get("tribute"),
-                p.get("levels"), p.get("time_up"))
-
-
-def group_deal_stage(game: str, view: dict[str, Any]) -> str:
-    """The part of ``group_stage`` that is not about the tricks of the deal (Mini App mode shows it at once)."""
-    p = render.public_part(view)
-    if game == "shengji":
-        phase = p.get("phase")
         stage = {"bury": "play", "rebury": "play", "late": "play", "choose": "play", "blackout": "window"}.get(
             str(phase), phase)
         return _key(p.get("deal"), p.get("redeal"), stage, p.get("declaration"), p.get("trump"),
@@ -77,6 +62,14 @@ def group_deal_stage(game: str, view: dict[str, Any]) -> str:
                     p.get("finished"))
     return _key(p.get("deal_no"), p.get("phase"), p.get("finish_order"), p.get("tribute"), p.get("levels"),
                 p.get("time_up"))
+
+
+def group_stage(game: str, view: dict[str, Any]) -> str:
+    """What the group's table message must follow: the deal's stage and the completed tricks (not the plays
+    inside a trick)."""
+    p = render.public_part(view)
+    tricks = (p.get("tricks_played"), p.get("points")) if game == "shengji" else (p.get("trick_no"),)
+    return _key(group_deal_stage(game, view), *tricks)
 
 
 def hand_stage(game: str, view: dict[str, Any]) -> str:
