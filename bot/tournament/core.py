@@ -66,8 +66,6 @@ class TournamentBot:
         self.app = app
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        # (organiser, tournament) -> ("cancel" | "delete", reason) waiting for the confirmation button
-        self.pending: dict[tuple[int, int], tuple[str, str]] = {}
 
     # --- plumbing -------------------------------------------------------------------------
 

@@ -607,13 +607,14 @@ async def cmd_dashboard(c: Call) -> None:
 
 
 async def _confirm(c: Call, op: str) -> None:
-    reason = " ".join(c.args).strip()
-    if not reason:
-        raise RuleError("reason_required", "")
-    c.tb.pending[(c.user.id, c.row.id)] = (op, reason)
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=f"T:x:{c.row.id}:{op}"),
-                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=f"T:x:{c.row.id}:no")]])
-    c.reply(tt(c.lang, "ctl.confirm", op=tt(c.lang, "ctl.op." + op), name=c.row.name, reason=reason), markup)
+    """Ask for the confirmation button; the request is a stored row (a restart keeps it) good for
+    ``ts.CONFIRM_MINUTES`` minutes, and the buttons carry its token."""
+    item = await ts.ask_confirmation(c.tb.db, c.row.id, c.user.id, op, " ".join(c.args), c.tb.now())
+    data = f"T:x:{c.row.id}:{{}}:{item.token}"
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=data.format(op)),
+                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=data.format("no"))]])
+    c.reply(tt(c.lang, "ctl.confirm", op=tt(c.lang, "ctl.op." + op), name=c.row.name, reason=item.reason,
+               minutes=ts.CONFIRM_MINUTES), markup)
 
 
 @command(ORG)
@@ -628,11 +629,15 @@ async def cmd_delete_tournament(c: Call) -> None:
     await _confirm(c, "delete")
 
 
-async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: str) -> str:
-    pending = tb.pending.pop((user_id, tid), None)
-    if op == "no" or pending is None or pending[0] != op:
+async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: str, token: str) -> str:
+    """A confirmation button: Yes carries out the stored request, No drops it; an expired, used or
+    unknown one changes nothing and says so."""
+    if not token:  # a button from before confirmations were stored
+        raise RuleError("confirm_unknown", "")
+    item = await ts.take_confirmation(tb.db, tid, token, user_id, tb.now())
+    if op == "no" or op != item.op:
         return tt(lang, "ctl.kept")
-    return await tb.cancel_tournament(tid, user_id, pending[1], delete=op == "delete")
+    return await tb.cancel_tournament(tid, user_id, item.reason, delete=op == "delete")
 
 
 # --- referee tools ------------------------------------------------------------------------------------
@@ -933,7 +938,7 @@ async def on_button(update: Update, context: Ctx) -> None:
             text, markup = await dashboard.dashboard(tb, await ts.get_tournament(tb.db, tid), lang)
             tb.send(user.id, text, markup)
         elif op == "x":  # confirm cancelling / deleting a tournament
-            answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3])
+            answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3], parts[4] if len(parts) > 4 else "")
             tb.send(user.id, answer)
         elif op == "r":  # accept a replacement offer
             answer = await accept_replacement(tb, user.id, lang, parts[2])
@@ -943,7 +948,7 @@ async def on_button(update: Update, context: Ctx) -> None:
             answer = await setup.button(tb, user.id, lang, parts[2:])
     except RuleError as err:
         answer = error_text(lang, err)
-        if parts[1] in ("a", "g", "r"):
+        if parts[1] in ("a", "g", "r", "x"):
             tb.send(user.id, answer)
     except Exception:
         log.exception("tournament button failed")
