@@ -22,6 +22,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.tournament import views
+from bot.views import seat_name
 from bot.tournament.texts import error_text, tt
 from engine.errors import RuleError
 from engine.options import load_preset
@@ -66,6 +67,8 @@ class TournamentBot:
         self.app = app
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        # user -> the game matches in play where a substitute took their seat (their presses are refused)
+        self.replaced: dict[int, set[int]] = {}
 
     # --- plumbing -------------------------------------------------------------------------
 
@@ -132,6 +135,7 @@ class TournamentBot:
         if self.on_match_over not in self.rt.match_over_hooks:
             self.rt.match_over_hooks.append(self.on_match_over)
         await self.scheduler.rearm()
+        await self.load_replaced()
         await self.catch_up()
 
     async def shutdown(self) -> None:
@@ -640,31 +644,115 @@ class TournamentBot:
         return tt(lang, "done")
 
     async def seat_substitute(self, tid: int, key: str, old: int, new: int, actor: int, reason: str) -> str:
-        """A referee seats a substitute (before their table has begun): the match's players change, the
-        open table's seat too; the group, the table group and both people are told."""
+        """A referee seats a substitute (rules.md D25).  Before the table begins: the match's players and
+        the open table's seat change, the substitute then checks in.  While it plays: the seat's player
+        changes for the rest of the match (``take_over_seat``); clocks run on.  The tournament group,
+        the table group and both people are told; the audit log has it."""
         async with self.lock(tid):
-            m, k = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+            live = await self._live_match_of(tid, key, old)
+            if live is not None:
+                async with self.rt.lock(live):  # no move of the match between the seat change and the index
+                    sub = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+                    if sub.in_play and sub.seat is not None and sub.game_table is not None:
+                        await self.take_over_seat(live, sub.game_table, sub.seat, old, new, sub)
+            else:
+                sub = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+            m, k = sub.match, sub.table
+            if sub.game_table is not None and not sub.in_play and sub.seat is not None:
+                await self.rt.render_lobby(sub.game_table)
             row = await ts.get_tournament(self.db, tid)
-            table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
-            if table_id is not None:
-                table = await service.get_table(self.db, int(table_id))
-                seat = await service.seat_of_user(self.db, int(table_id), old)
-                if table is not None and table.status == "open" and seat is not None:
-                    await service.unseat(self.db, int(table_id), user_id=old)
-                    await service.seat_user(self.db, int(table_id), seat, new)
-                    await self.rt.render_lobby(int(table_id))
             names = await ts.user_names(self.db, [old, new])
-            text = tt(self.glang(), "ref.substitute", key=key, table=k, new=names[new], old=names[old],
-                      reason=reason or "-")
+            params = {"key": key, "table": k, "new": names[new], "old": names[old], "reason": reason or "-"}
+            text_key = "ref.substitute_live" if sub.in_play else "ref.substitute"
+            glang = self.glang()
+            seat = seat_name(glang, sub.seat) if sub.seat is not None else "-"
+            text = tt(glang, text_key, seat=seat, **params)
             self.send(row.group_chat_id, text)
             if m.table_chats:
                 self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), text)
             for uid in (old, new):
-                self.send(uid, tt(await self.ulang(uid), "ref.substitute", key=key, table=k, new=names[new],
-                                  old=names[old], reason=reason or "-"))
-            if m.status in ("open", "playing"):
+                ul = await self.ulang(uid)
+                self.send(uid, tt(ul, text_key, seat=seat_name(ul, sub.seat) if sub.seat is not None else "-",
+                                  **params))
+            if m.status in ("open", "playing") and not sub.in_play:
                 await self._start_ready_tables(tid, key)
             return tt(await self.ulang(actor), "done")
+
+    async def _live_match_of(self, tid: int, key: str, user_id: int) -> int | None:
+        """The game match in play at ``user_id``'s table of match ``key`` (None: not begun, or over)."""
+        m = await ts.get_match(self.db, tid, key)
+        k = ts.table_of_player(await ts.match_players(self.db, m), user_id)
+        if k is None or k - 1 >= len(m.game_tables) or m.game_tables[k - 1] is None:
+            return None
+        row = await service.current_match(self.db, int(m.game_tables[k - 1]))
+        return row.id if row is not None and row.status in ("playing", "paused") else None
+
+    async def take_over_seat(self, match_id: int, table_id: int, seat: int, old: int, new: int,
+                             sub: ts.Substituted) -> None:
+        """The seat's player changed in a match in play (the caller holds the match's lock): the seat
+        index, the old player's hand message (closed, its keyboard gone), the seat's tapped selection,
+        then every message of the match again: the new player gets a hand message with the current
+        hand and keyboard, the table message shows the new name.  Presses and typed plays of the old
+        player are refused from now on (``replaced``)."""
+        rt = self.rt
+        rt.seats.add(match_id, table_id, await service.get_seats(self.db, table_id))
+        ref = await service.get_hand_message(self.db, match_id, seat)
+        if ref is not None:
+            await service.delete_message_ref(self.db, ref.id)
+            if rt.outbox is not None:
+                names = await ts.user_names(self.db, [new])
+                ol = await self.ulang(old)
+                rt.outbox.edit(ref.chat_id, ref.message_id, tt(ol, "sub.hand_closed", key=sub.match.match_key,
+                                                               table=sub.table, new=names[new]), None)
+        await service.clear_selection(self.db, match_id, seat)
+        self.replaced.setdefault(old, set()).add(match_id)
+        self.replaced.get(new, set()).discard(match_id)
+        rt.live.forget_match(match_id)  # its in-memory message refs: the seat's hand message is the new player's
+        await rt.live.render_match(match_id, everything=True)
+
+    async def replaced_answer(self, user_id: int, match_id: int | None, lang: str) -> str | None:
+        """The answer to a hand button (of ``match_id``) or a typed play (None) by a player a substitute
+        replaced in a match still in play; None when that is not the case."""
+        mine = self.replaced.get(user_id)
+        if not mine:
+            return None
+        live = set()
+        for mid in list(mine):
+            row = await service.get_match_row(self.db, mid)
+            if row is not None and row.status in ("playing", "paused"):
+                live.add(mid)
+            else:
+                mine.discard(mid)  # over: forgotten
+        if not mine:
+            self.replaced.pop(user_id, None)
+        if match_id is not None:
+            return tt(lang, "sub.refused") if match_id in live else None
+        if live and await self.rt.user_match(user_id) is None:  # not seated in another live match
+            return tt(lang, "sub.refused")
+        return None
+
+    async def load_replaced(self) -> None:
+        """At start-up: who a substitute replaced in the matches still in play (from the audit log)."""
+        self.replaced.clear()
+        for row in await ts.all_tournaments(self.db):
+            if row.status != "running":
+                continue
+            subs = [a for a in await ts.audit_log(self.db, row.id, 10_000)
+                    if a.action == "substitute" and a.detail_json.get("in_play")]
+            for a in subs:
+                d = a.detail_json
+                try:
+                    m = await ts.get_match(self.db, row.id, str(d["match"]))
+                except RuleError:
+                    continue
+                k = int(d["table"])
+                if k - 1 >= len(m.game_tables) or m.game_tables[k - 1] is None:
+                    continue
+                match_row = await service.current_match(self.db, int(m.game_tables[k - 1]))
+                if match_row is None or match_row.status not in ("playing", "paused"):
+                    continue
+                if await service.seat_of_user(self.db, match_row.table_id, int(d["old"])) is None:
+                    self.replaced.setdefault(int(d["old"]), set()).add(match_row.id)
 
     async def extend_lateness(self, tid: int, key: str, table: int | None, minutes: int, actor: int) -> str:
         """A referee gives a table (or every table waiting) more time: a new lateness deadline per table."""

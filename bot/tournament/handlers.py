@@ -30,6 +30,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot import buttons
 from bot.handlers import save_chat, save_user
 from bot.tournament import dashboard, setup, views
 from bot.tournament.core import TournamentBot
@@ -191,6 +192,11 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     user, msg = update.effective_user, update.effective_message
     if user is None or msg is None or not msg.text:
         return
+    if tb.replaced.get(user.id):  # a typed play by a player a substitute replaced
+        refused = await tb.replaced_answer(user.id, None, await _lang(tb, update))
+        if refused is not None:
+            tb.send(user.id, refused)
+            raise ApplicationHandlerStop
     draft = await setup.draft_of(tb, user.id)
     looks_like_toml = bool(re.search(r"^\s*preset\s*=", msg.text, re.M)) and "name" in msg.text
     if draft is None and not (looks_like_toml and user.id in tb.rt.settings.BOT_ADMIN_IDS):
@@ -960,6 +966,28 @@ async def on_button(update: Update, context: Ctx) -> None:
     raise ApplicationHandlerStop
 
 
+async def on_replaced_press(update: Update, context: Ctx) -> None:
+    """A hand button pressed by a player a substitute replaced in that match: a clear answer, nothing
+    changes.  Anyone else's press goes on to the play side (a dictionary look-up, no database call)."""
+    q, user = update.callback_query, update.effective_user
+    if q is None or user is None:
+        return
+    tb = tb_of(context)
+    if not tb.replaced.get(user.id):
+        return
+    button = buttons.parse(q.data)
+    if not isinstance(button, buttons.HandButton):
+        return
+    answer = await tb.replaced_answer(user.id, button.match_id, await _lang(tb, update))
+    if answer is None:
+        return
+    try:
+        await q.answer(text=answer[:200], show_alert=True)
+    except Exception as exc:
+        log.info("answerCallbackQuery failed: %s", exc)
+    raise ApplicationHandlerStop
+
+
 @guarded
 async def cmd_help(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
     reply(update, tb, tt(lang, "help"))
@@ -984,6 +1012,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     for name, fn in COMMANDS.items():
         app.add_handler(CommandHandler(name, fn), group=GROUP)
     app.add_handler(CallbackQueryHandler(on_button, pattern=r"^T:"), group=GROUP)
+    app.add_handler(CallbackQueryHandler(on_replaced_press), group=GROUP)
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text),
                     group=GROUP)
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.Document.ALL, on_document), group=GROUP)

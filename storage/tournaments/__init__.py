@@ -124,7 +124,7 @@ from storage.tournaments.state import (
     load_engine,
     published_draw,
 )
-from storage.tournaments.tables import extend_lateness, substitute
+from storage.tournaments.tables import Substituted, extend_lateness, substitute
 from storage.tournaments.times import (
     DEFAULT_TZ,
     check_time_order,
@@ -151,6 +151,7 @@ __all__ = [
     "player_label",
     "extend_lateness",
     "substitute",
+    "Substituted",
     "active_table_of_ref",
     "Lateness",
     "table_deadline",
