@@ -22,8 +22,8 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.tournament import views
-from bot.views import seat_name
 from bot.tournament.texts import error_text, tt
+from bot.views import seat_name
 from engine.errors import RuleError
 from engine.options import load_preset
 from engine.tournament import TableResult, team_result
@@ -37,6 +37,7 @@ from storage.tournament_models import Tournament, TournamentMatch
 log = logging.getLogger(__name__)
 
 KINDS = ("t_close", "t_draw", "t_remind", "t_checkin", "t_start", "t_late")
+DASHBOARD_SECONDS = 10.0  # a live dashboard message is edited at most once per this many seconds
 
 
 def tie_break_of(result: Mapping[str, Any]) -> str | None:
@@ -69,6 +70,11 @@ class TournamentBot:
         self._tasks: set[asyncio.Task[Any]] = set()
         # user -> the game matches in play where a substitute took their seat (their presses are refused)
         self.replaced: dict[int, set[int]] = {}
+        # the live dashboards: at most one pass of edits per tournament every ``dashboard_seconds``
+        self.dashboard_seconds = DASHBOARD_SECONDS
+        self._dash_due: set[int] = set()  # tournaments with a pass waiting
+        self._dash_tasks: set[asyncio.Task[Any]] = set()
+        self._dash_last: dict[int, float] = {}  # tournament -> event-loop time of its last pass
 
     # --- plumbing -------------------------------------------------------------------------
 
@@ -137,11 +143,13 @@ class TournamentBot:
         await self.scheduler.rearm()
         await self.load_replaced()
         await self.catch_up()
+        for tid in {f.tournament_id for f in await ts.dashboards(self.db)}:  # what changed while down
+            self.dashboard_changed(tid)
 
     async def shutdown(self) -> None:
-        for task in list(self._tasks):
+        for task in list(self._tasks) + list(self._dash_tasks):
             task.cancel()
-        for task in list(self._tasks):
+        for task in list(self._tasks) + list(self._dash_tasks):
             with contextlib.suppress(BaseException):
                 await task
 
@@ -160,6 +168,61 @@ class TournamentBot:
                     if match_row is not None and match_row.result_json and match_row.status == "finished":
                         await self.on_match_over(match_row.id, dict(match_row.result_json))
 
+    # --- the live dashboards -----------------------------------------------------------------------
+
+    def dashboard_changed(self, tid: int) -> None:
+        """Something a dashboard shows changed: its followed messages are edited once, at once if the last
+        pass is ``dashboard_seconds`` old, else when it is (changes meanwhile ride along)."""
+        if tid in self._dash_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._dash_due.add(tid)
+        last = self._dash_last.get(tid)
+        wait = 0.0 if last is None else max(0.0, last + self.dashboard_seconds - loop.time())
+        task = loop.create_task(self._dashboard_pass(tid, wait))  # apart from ``_tasks``: nothing waits on it
+        self._dash_tasks.add(task)
+        task.add_done_callback(self._dash_tasks.discard)
+
+    async def _dashboard_pass(self, tid: int, wait: float) -> None:
+        try:
+            if wait > 0:
+                await asyncio.sleep(wait)
+        finally:
+            self._dash_due.discard(tid)
+        self._dash_last[tid] = asyncio.get_running_loop().time()
+        try:
+            await self.render_dashboards(tid)
+        except Exception:
+            log.exception("dashboards of tournament %s not updated", tid)
+
+    async def render_dashboards(self, tid: int) -> None:
+        """Edit every followed dashboard of ``tid`` (through the outbox; an unchanged one costs nothing).
+        A tournament that has ended gets its last edit (no Stop button) and is followed no more."""
+        from bot.tournament import dashboard
+
+        follows = await ts.dashboards(self.db, tid)
+        if not follows or self.rt.outbox is None:
+            return
+        row = await ts.get_tournament(self.db, tid)
+        live = row.status not in dashboard.ENDED
+        made: dict[str, tuple[str, Any]] = {}
+        for f in follows:
+            if f.lang not in made:
+                made[f.lang] = await dashboard.dashboard(self, row, f.lang, live=live)
+            self.rt.outbox.edit(f.chat_id, f.message_id, *made[f.lang])
+        if not live:
+            await ts.unfollow_dashboard(self.db, tid)
+            self._dash_last.pop(tid, None)
+
+    async def follow_dashboard(self, tid: int, user_id: int, lang: str, sent: Any) -> None:
+        """Keep the dashboard message being sent (``sent``: the outbox's future of its id) live."""
+        message_id = await sent if sent is not None else None
+        if message_id is not None:
+            await ts.follow_dashboard(self.db, tid, user_id, user_id, int(message_id), lang, self.now())
+
     # --- set-up deadlines -----------------------------------------------------------------------
 
     async def arm_tournament(self, row: Tournament) -> None:
@@ -177,6 +240,7 @@ class TournamentBot:
             if row.status != "registration":
                 return
             await ts.close_registration(self.db, tid)
+            self.dashboard_changed(tid)
             kind = "team" if row.settings_json.get("entrant") == "team" else "pair"
             count = len(await ts.entries(self.db, tid, kind))
             lang = self.glang()
@@ -209,6 +273,7 @@ class TournamentBot:
             self.send(row.group_chat_id, tt(lang, "draw.frozen", name=row.name, count=len(entries),
                                             list_hash=ann["list_hash"], commitment=ann["commitment"]))
             eng, _ = await ts.hold_draw(self.db, tid, actor)
+            self.dashboard_changed(tid)
             await self.scheduler.cancel(self.db, "t_draw", f"t:{tid}")
             await self.scheduler.cancel(self.db, "t_close", f"t:{tid}")
             assert eng.draw is not None
@@ -238,6 +303,7 @@ class TournamentBot:
             return
         if not rows:
             return
+        self.dashboard_changed(row.id)
         for m in rows:
             await self.arm_match(row, m)
         names = views.names_of(await ts.entries(self.db, row.id, include_withdrawn=True))
@@ -339,6 +405,7 @@ class TournamentBot:
                 m = await ts.check_in(self.db, tid, key, user_id, self.now())
             except RuleError as err:
                 return error_text(lang, err)
+            self.dashboard_changed(tid)
             if m.status in ("open", "playing"):
                 await self._start_ready_tables(tid, key)
         return tt(lang, "checkin.ok")
@@ -382,6 +449,7 @@ class TournamentBot:
             ids.append(table.id)
             await self.rt.render_lobby(table.id)
         await ts.set_match_fields(self.db, m.id, game_tables=ids, status="open")
+        self.dashboard_changed(row.id)
         names = await self._names(row.id)
         where = await self._table_titles(row.id, m)
         lang = self.glang()
@@ -419,6 +487,8 @@ class TournamentBot:
         if started and m.status != "playing":
             await ts.set_match_fields(self.db, m.id, status="playing")
             await ts.mark_started(self.db, tid, key)
+        if started:
+            self.dashboard_changed(tid)
         return waiting
 
     async def tell_missing(self, row: Tournament, m: TournamentMatch, waiting: dict[int, list[int]]) -> None:
@@ -450,6 +520,7 @@ class TournamentBot:
             lat = await ts.decide_lateness(self.db, row.id, m.match_key, self.now())
             if not lat.new_tables:
                 return
+            self.dashboard_changed(row.id)
             m = await ts.get_match(self.db, row.id, m.match_key)
             for t in lat.new_forfeits:
                 if t.table - 1 < len(m.game_tables) and m.game_tables[t.table - 1] is not None:
@@ -548,6 +619,7 @@ class TournamentBot:
             tr = res1.tables[0]
             results = {**m.table_results, str(k): tr.to_dict()}
             m = await ts.set_match_fields(self.db, m.id, table_results=results)
+            self.dashboard_changed(tid)
             count = len(await ts.match_players(self.db, m))
             done = [TableResult.from_dict(v) for kk, v in results.items() if kk.isdigit()]
             if len(done) < count:
@@ -559,10 +631,12 @@ class TournamentBot:
                 log.info("result of %s in tournament %s not recorded: %s", key, tid, err)
                 row = await ts.get_tournament(self.db, tid)
                 await self.tell_match(row, m, tt(self.glang(), "result.referee_decides", key=key))
+                self.dashboard_changed(tid)
                 return
             await self.after_result(tid, rec)
 
     async def after_result(self, tid: int, rec: ts.Recorded, announce: bool = True, text: str | None = None) -> None:
+        self.dashboard_changed(tid)
         row = await ts.get_tournament(self.db, tid)
         lang = self.glang()
         if announce and rec.match.result_json is not None:
@@ -676,6 +750,7 @@ class TournamentBot:
                                   **params))
             if m.status in ("open", "playing") and not sub.in_play:
                 await self._start_ready_tables(tid, key)
+            self.dashboard_changed(tid)
             return tt(await self.ulang(actor), "done")
 
     async def _live_match_of(self, tid: int, key: str, user_id: int) -> int | None:
@@ -779,6 +854,7 @@ class TournamentBot:
         """Cancel (or delete) a tournament: its timers stop, its tables are aborted, everyone is told."""
         async with self.lock(tid):
             row = await ts.cancel(self.db, tid, actor, reason, delete)
+            self.dashboard_changed(tid)
             for kind in ("t_close", "t_draw"):
                 await self.scheduler.cancel(self.db, kind, f"t:{tid}")
             for m in await ts.matches(self.db, tid):
@@ -875,6 +951,7 @@ class TournamentBot:
                                                   self.now() + timedelta(seconds=float(left)), {"match_id": mid})
                 self.rt.kick(mid, 0)
         await ts.set_match_fields(self.db, m.id, table_results=results)
+        self.dashboard_changed(tid)
         return True
 
 

@@ -380,6 +380,7 @@ async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
 
 async def tell_organisers_new_entry(tb: TournamentBot, entry: Any) -> None:
     """Registrations as they come in: each organiser gets one line (the full picture: /dashboard)."""
+    tb.dashboard_changed(entry.tournament_id)
     count = len([e for e in await ts.entries(tb.db, entry.tournament_id) if e.kind == entry.kind])
     for r in await ts.role_members(tb.db, entry.tournament_id, "organiser"):
         tb.send(r.user_id, tt(await tb.ulang(r.user_id), "reg.new_entry", entry=entry.name,
@@ -399,6 +400,7 @@ async def cmd_withdraw(c: Call) -> None:
 
 async def tell_withdrawal(tb: TournamentBot, done: ts.Withdrawn, actor: int) -> None:
     """The other players of the entry and, for a pair of a team, the team's leader are told."""
+    tb.dashboard_changed(done.entry.tournament_id)
     for uid in {int(p) for p in done.entry.players_json} - {actor}:
         tb.send(uid, tt(await tb.ulang(uid), "reg.withdrawn_you", entry=done.entry.name))
     if done.team is not None:
@@ -424,6 +426,7 @@ async def cmd_register(c: Call) -> None:
             return
         ids.append(u.id)
     entry = await ts.register_pair(c.tb.db, c.row.id, c.user.id, ids, " ".join(c.args[2:]), c.tb.now())
+    c.tb.dashboard_changed(c.row.id)
     c.reply(tt(c.lang, "reg.paired", pair=entry.name, group=entry.union_group or "-", id=entry.id))
 
 
@@ -460,6 +463,7 @@ async def cmd_replace(c: Call) -> None:
 
 async def accept_replacement(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
     entry, old = await ts.accept_replacement(tb.db, token, user_id, tb.now())
+    tb.dashboard_changed(entry.tournament_id)
     names = await ts.user_names(tb.db, [old, user_id])
     tb.send(old, tt(await tb.ulang(old), "reg.replaced_you", new=names[user_id], entry=entry.name))
     for uid in {int(p) for p in entry.players_json} - {user_id}:
@@ -486,6 +490,7 @@ async def cmd_team(c: Call) -> None:
     nums = [a for a in c.args if a.isdigit()]
     name = " ".join(a for a in c.args if not a.isdigit())
     team = await ts.form_team(c.tb.db, c.row.id, c.user.id, [int(n) for n in nums], name, c.tb.now())
+    c.tb.dashboard_changed(c.row.id)
     c.reply(tt(c.lang, "reg.team_formed", team=team.name, id=team.id))
     people = await ts.user_names(c.tb.db, [int(p) for p in team.players_json])
     roster = "、".join(people[int(p)] for p in team.players_json)
@@ -550,6 +555,7 @@ async def cmd_draw(c: Call) -> None:
 @command(ORG)
 async def cmd_close(c: Call) -> None:
     await ts.close_registration(c.tb.db, c.row.id, c.user.id)
+    c.tb.dashboard_changed(c.row.id)
     c.reply(tt(c.lang, "done"))
 
 
@@ -608,8 +614,11 @@ async def cmd_dashboard(c: Call) -> None:
     if chat is None or chat.type != ChatType.PRIVATE:
         c.reply(tt(c.lang, "private_only"))
         return
-    text, markup = await dashboard.dashboard(c.tb, c.row, c.lang)
-    c.reply(text, markup)
+    live = c.row.status not in dashboard.ENDED
+    text, markup = await dashboard.dashboard(c.tb, c.row, c.lang, live=live)
+    sent = c.tb.send(chat.id, text, markup)
+    if live:  # kept live: edited as the tournament changes (stored once Telegram gave the message its id)
+        c.tb.spawn(c.tb.follow_dashboard(c.row.id, c.user.id, c.lang, sent))
 
 
 async def _confirm(c: Call, op: str) -> None:
@@ -644,6 +653,23 @@ async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: st
     if op == "no" or op != item.op:
         return tt(lang, "ctl.kept")
     return await tb.cancel_tournament(tid, user_id, item.reason, delete=op == "delete")
+
+
+async def dashboard_button(tb: TournamentBot, q: Any, user_id: int, lang: str, tid: int, stop: bool) -> str | None:
+    """Refresh (the message pressed is edited in place) or Stop (it is followed no more)."""
+    await ts.require(tb.db, tid, user_id, ORG)
+    message = q.message
+    mid = message.message_id if message is not None else None
+    if stop and mid is not None:
+        await ts.unfollow_dashboard(tb.db, tid, user_id, message_id=mid)
+    follows = await ts.dashboards(tb.db, tid)
+    live = any(f.user_id == user_id and f.message_id == mid for f in follows)
+    text, markup = await dashboard.dashboard(tb, await ts.get_tournament(tb.db, tid), lang, live=live)
+    if mid is None or tb.rt.outbox is None:
+        tb.send(user_id, text, markup)
+    else:
+        tb.rt.outbox.edit(message.chat_id, mid, text, markup)
+    return tt(lang, "dash.stopped") if stop else None
 
 
 # --- referee tools ------------------------------------------------------------------------------------
@@ -938,11 +964,8 @@ async def on_button(update: Update, context: Ctx) -> None:
             await make_invite(tb, user.id, lang, tid, str(row.union_groups[idx]["name"]))
         elif op == "a":  # accept an invitation
             answer = await accept(tb, user.id, lang, parts[2])
-        elif op == "d":  # refresh the dashboard
-            tid = int(parts[2])
-            await ts.require(tb.db, tid, user.id, ORG)
-            text, markup = await dashboard.dashboard(tb, await ts.get_tournament(tb.db, tid), lang)
-            tb.send(user.id, text, markup)
+        elif op in ("d", "ds"):  # refresh the dashboard / stop following
+            answer = await dashboard_button(tb, q, user.id, lang, int(parts[2]), stop=op == "ds")
         elif op == "x":  # confirm cancelling / deleting a tournament
             answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3], parts[4] if len(parts) > 4 else "")
             tb.send(user.id, answer)

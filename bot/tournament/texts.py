@@ -267,6 +267,12 @@ T: dict[str, tuple[str, str]] = {
     "dash.disputes": ("等待裁判：", "Waiting for a referee:"),
     "dash.referee_needed": ("各桌已完赛但结果未定，请裁判 /result {key} a|b 理由", "all tables done, no result: a referee decides with /result {key} a|b reason"),
     "dash.refresh": ("🔄 刷新", "🔄 Refresh"),
+    "dash.stop": ("⏹ 停止自动更新", "⏹ Stop following"),
+    "dash.live": ("🔄 本面板自动更新（最多每 {seconds} 秒一次），直到比赛结束或按“停止自动更新”。",
+                  "🔄 This dashboard updates itself (at most once every {seconds} s) until the tournament ends or you press Stop."),
+    "dash.not_live": ("（不再自动更新；按“刷新”查看最新情况，或重新发送 /dashboard。）",
+                      "(No longer updated by itself; press Refresh, or send /dashboard again.)"),
+    "dash.stopped": ("已停止自动更新。", "Stopped following."),
     "reg.new_entry": ("📝 新报名：{entry}（{group}），共 {count} 个。", "📝 New entry: {entry} ({group}); {count} in all."),
     "late.undone": ("↩️ {key}：裁判撤销了迟到判负（{reason}），比赛现在开始。", "↩️ {key}: the referee undid the lateness forfeit ({reason}); the match starts now."),
     # --- results

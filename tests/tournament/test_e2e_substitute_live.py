@@ -7,7 +7,6 @@ the table group are told; the audit log has it.  Who may substitute: rules.md D2
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
 
 from bot import buttons

@@ -1,0 +1,91 @@
+"""End to end, issue 10: "an organiser dashboard in the private chat: registrations as they come in ..."
+-- the /dashboard message follows the tournament by itself: edited when a registration, a withdrawal,
+a check-in or a table's start changes it, paced (one edit per interval, changes meanwhile ride along),
+through the outbox; it survives a restart (the message followed is stored); Stop ends the following,
+and so does the end of the tournament."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from storage import tournaments as ts
+from tests.e2e.harness import GROUP_ID, ORGANISER_ID
+from tests.tournament import support as S
+
+ORG = ORGANISER_ID
+PACE = 2.0  # seconds between two edits of one dashboard in this test (10 in production)
+
+
+def tb(h: Any) -> Any:
+    return h.app.bot_data["tournaments"]
+
+
+async def shows(h: Any, message: Any, needle: str, timeout: float = 15.0) -> bool:
+    return bool(await h.sim.wait_for(lambda: needle in (message.text or ""), timeout,
+                                     f"the dashboard never showed {needle!r}: {message.text}"))
+
+
+async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stopped(tmp_path: Path) -> None:
+    async with S.tournament_harness(tmp_path, extra_players=12) as h:
+        tb(h).dashboard_seconds = PACE
+        now = h.clock.now()  # type: ignore[attr-defined]
+        first = ts.local_text(now + timedelta(days=2), "Asia/Shanghai")
+        await S.dm(h, ORG, f'name = "教工双升"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n', "已从文件创建比赛")
+        await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
+        for gid in S.TABLE_GROUPS[:2]:
+            await S.say(h, ORG, gid, "/table_register", "比赛桌")
+        board = await S.dm(h, ORG, "/dashboard", "组织者面板")
+        assert "自动更新" in (board.text or "") and any("停止自动更新" in b for b in board.button_texts())
+        await S.settle(h)
+        assert [f.message_id for f in await ts.dashboards(S.db(h), 1)] == [board.message_id]
+
+        # a registration edits the message by itself
+        await S.dm(h, ORG, "/register @p1 @p2", "报名成功")
+        await shows(h, board, "选手1")
+        # a burst of three registrations: one edit at most per PACE seconds, the last one shows them all
+        start = len(board.versions)
+        for i in range(1, 4):
+            await S.dm(h, ORG, f"/register @p{2 * i + 1} @p{2 * i + 2}", "报名成功")
+        await shows(h, board, "选手7")
+        await S.settle(h)
+        edits = board.versions[start:]
+        assert 1 <= len(edits) <= 2, [v.text for v in edits]
+        times = [v.at for v in board.versions[start - 1:]]
+        assert all(b - a >= PACE - 0.3 for a, b in zip(times, times[1:], strict=False)), times
+
+        # a restart: the message is still followed (a stored row) and catches up with a withdrawal
+        await h.restart()
+        tb(h).dashboard_seconds = PACE
+        entry = await ts.entry_of_user(S.db(h), 1, S.EXTRA_BASE)
+        assert entry is not None
+        await S.dm(h, ORG, f"/remove {entry.id}", "退出")
+        await shows(h, board, "退出")
+
+        # the organiser presses Stop: no more edits
+        answer = await S.press(h, ORG, ORG, board, "停止自动更新")
+        assert "已停止" in (answer.text or "")
+        await h.sim.wait_for(lambda: not any("停止" in b for b in board.button_texts()), 10, "Stop stays")
+        assert await ts.dashboards(S.db(h), 1) == []
+        frozen = len(board.versions)
+        await S.dm(h, ORG, "/register @p1 @p2", "报名成功")
+        await S.settle(h)
+        await asyncio.sleep(PACE + 0.5)  # longer than the pace: an edit would have come by now
+        await S.settle(h)
+        assert len(board.versions) == frozen
+        # Refresh still brings it up to date, in place
+        await S.press(h, ORG, ORG, board, "刷新")
+        await h.sim.wait_for(lambda: len(board.versions) > frozen, 10, "Refresh did not edit")
+
+        # a new /dashboard follows; the tournament is cancelled: a last edit, and it is followed no more
+        board2 = await S.dm(h, ORG, "/dashboard", "组织者面板")
+        await S.settle(h)
+        ask = await S.dm(h, ORG, "/cancel_tournament 场地临时不能使用", "确定要取消比赛")
+        await S.press(h, ORG, ORG, ask, "确定")
+        await shows(h, board2, "已取消")
+        await S.settle(h)
+        assert not any("停止" in b for b in board2.button_texts())
+        assert await ts.dashboards(S.db(h), 1) == []
+        h.assert_no_errors()
