@@ -731,6 +731,11 @@ class TournamentBot:
                         await self.take_over_seat(live, sub.game_table, sub.seat, old, new, sub)
             else:
                 sub = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+                if sub.in_play and sub.seat is not None and sub.game_table is not None:  # began meanwhile
+                    started = await service.current_match(self.db, sub.game_table)
+                    if started is not None:
+                        async with self.rt.lock(started.id):
+                            await self.take_over_seat(started.id, sub.game_table, sub.seat, old, new, sub)
             m, k = sub.match, sub.table
             if sub.game_table is not None and not sub.in_play and sub.seat is not None:
                 await self.rt.render_lobby(sub.game_table)

@@ -7,6 +7,7 @@ and so does the end of the tournament."""
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,14 @@ def tb(h: Any) -> Any:
 async def shows(h: Any, message: Any, needle: str, timeout: float = 15.0) -> bool:
     return bool(await h.sim.wait_for(lambda: needle in (message.text or ""), timeout,
                                      f"the dashboard never showed {needle!r}: {message.text}"))
+
+
+def waiting(message: Any, key: str) -> list[str]:
+    """The names the dashboard lists as not checked in for match ``key``."""
+    text = message.text or ""
+    part = text.split("未签到")[1].split("进行中的牌桌")[0] if "未签到" in text else ""
+    line = next((x for x in part.splitlines() if x.strip().startswith(key + " ")), "")
+    return [w for w in re.split(r"[：；、\s]+", line.split("：", 1)[-1]) if w] if line else []
 
 
 async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stopped(tmp_path: Path) -> None:
@@ -79,9 +88,27 @@ async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stoppe
         await S.press(h, ORG, ORG, board, "刷新")
         await h.sim.wait_for(lambda: len(board.versions) > frozen, 10, "Refresh did not edit")
 
-        # a new /dashboard follows; the tournament is cancelled: a last edit, and it is followed no more
+        # a new /dashboard follows the draw, the check-ins and the table starting
         board2 = await S.dm(h, ORG, "/dashboard", "组织者面板")
         await S.settle(h)
+        await S.dm(h, ORG, "/draw", "已完成")
+        m = (await ts.matches(S.db(h), 1))[0]
+        key = m.match_key
+        await shows(h, board2, f"  {key} ")  # its players are listed as not checked in
+        (a, b), = await ts.match_players(S.db(h), m)
+        names = await ts.user_names(S.db(h), [*a, *b])
+        assert all(names[u] in waiting(board2, key) for u in (*a, *b))
+        h.clock.set(m.start_at - timedelta(minutes=30))  # type: ignore[attr-defined]
+        await S.run_due(h)
+        note = S.find(h, GROUP_ID, f"签到开始：{key}")[-1]
+        await S.press(h, a[0], GROUP_ID, note, "签到")
+        await h.sim.wait_for(lambda: names[a[0]] not in waiting(board2, key), 15, "check-in not shown")
+        for uid in (a[1], *b):
+            await S.press(h, uid, GROUP_ID, note, "签到")
+        await S.run_due(h, timedelta(minutes=30))  # the start time: all four are here, the table starts
+        await shows(h, board2, f"{key} 第1桌：第 ")
+
+        # the tournament is cancelled: a last edit, and it is followed no more
         ask = await S.dm(h, ORG, "/cancel_tournament 场地临时不能使用", "确定要取消比赛")
         await S.press(h, ORG, ORG, ask, "确定")
         await shows(h, board2, "已取消")
