@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 KINDS = ("t_close", "t_draw", "t_remind", "t_checkin", "t_start", "t_late")
 DASHBOARD_SECONDS = 10.0  # a live dashboard message is edited at most once per this many seconds
+DASHBOARD_TICK_SECONDS = 60.0  # while tables play, their levels and time left are brought up to date this often
 
 
 def tie_break_of(result: Mapping[str, Any]) -> str | None:
@@ -72,6 +73,8 @@ class TournamentBot:
         self.replaced: dict[int, set[int]] = {}
         # the live dashboards: at most one pass of edits per tournament every ``dashboard_seconds``
         self.dashboard_seconds = DASHBOARD_SECONDS
+        self.dashboard_tick_seconds = DASHBOARD_TICK_SECONDS
+        self._dash_ticking: set[int] = set()  # tournaments with a minute's refresh waiting
         self._dash_due: set[int] = set()  # tournaments with a pass waiting
         self._dash_tasks: set[asyncio.Task[Any]] = set()
         self._dash_last: dict[int, float] = {}  # tournament -> event-loop time of its last pass
@@ -216,6 +219,25 @@ class TournamentBot:
         if not live:
             await ts.unfollow_dashboard(self.db, tid)
             self._dash_last.pop(tid, None)
+        elif any(m.status == "playing" for m in await ts.matches(self.db, tid)):
+            self._tick_dashboard(tid)
+
+    def _tick_dashboard(self, tid: int) -> None:
+        """Tables are playing: in a minute the dashboards show their levels and time left again."""
+        if tid in self._dash_ticking:
+            return
+        self._dash_ticking.add(tid)
+
+        async def later() -> None:
+            try:
+                await asyncio.sleep(self.dashboard_tick_seconds)
+            finally:
+                self._dash_ticking.discard(tid)
+            self.dashboard_changed(tid)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self._dash_tasks.add(task)
+        task.add_done_callback(self._dash_tasks.discard)
 
     async def follow_dashboard(self, tid: int, user_id: int, lang: str, sent: Any) -> None:
         """Keep the dashboard message being sent (``sent``: the outbox's future of its id) live."""

@@ -4,7 +4,8 @@ with their levels and time left, and the matches waiting for a referee.
 
 The message follows the tournament by itself (``live``): the bot edits it when a registration, a
 withdrawal, a check-in, a table's start or result or a dispute changes it, at most once per
-``TournamentBot.dashboard_seconds`` (bot/tournament/core.py, ``dashboard_changed``), until the
+``TournamentBot.dashboard_seconds`` (bot/tournament/core.py, ``dashboard_changed``), and once a
+minute while tables play (their levels and time left), until the
 tournament ends or the organiser presses Stop.  The messages followed are stored rows
 (``tournament_dashboards``), so a restart keeps them."""
 

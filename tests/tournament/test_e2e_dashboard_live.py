@@ -1,6 +1,6 @@
 """End to end, issue 10: "an organiser dashboard in the private chat: registrations as they come in ..."
 -- the /dashboard message follows the tournament by itself: edited when a registration, a withdrawal,
-a check-in or a table's start changes it, paced (one edit per interval, changes meanwhile ride along),
+a check-in or a table's start changes it, and its time left while it plays, paced (one edit per interval, changes meanwhile ride along),
 through the outbox; it survives a restart (the message followed is stored); Stop ends the following,
 and so does the end of the tournament."""
 
@@ -42,7 +42,8 @@ async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stoppe
         tb(h).dashboard_seconds = PACE
         now = h.clock.now()  # type: ignore[attr-defined]
         first = ts.local_text(now + timedelta(days=2), "Asia/Shanghai")
-        await S.dm(h, ORG, f'name = "教工双升"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n', "已从文件创建比赛")
+        await S.dm(h, ORG, f'name = "教工双升"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n'
+                            '[rules]\ndeals = 0\ntime_limit_minutes = 50\n', "已从文件创建比赛")
         await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
         for gid in S.TABLE_GROUPS[:2]:
             await S.say(h, ORG, gid, "/table_register", "比赛桌")
@@ -105,8 +106,13 @@ async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stoppe
         await h.sim.wait_for(lambda: names[a[0]] not in waiting(board2, key), 15, "check-in not shown")
         for uid in (a[1], *b):
             await S.press(h, uid, GROUP_ID, note, "签到")
+        tb(h).dashboard_tick_seconds = PACE  # 60 s in production
         await S.run_due(h, timedelta(minutes=30))  # the start time: all four are here, the table starts
         await shows(h, board2, f"{key} 第1桌：第 ")
+        await shows(h, board2, "剩 50′")
+        # while the table plays, its time left follows without any event (once a minute in production)
+        h.clock.advance(timedelta(minutes=5))  # type: ignore[attr-defined]
+        await shows(h, board2, "剩 45′")
 
         # the tournament is cancelled: a last edit, and it is followed no more
         ask = await S.dm(h, ORG, "/cancel_tournament 场地临时不能使用", "确定要取消比赛")
