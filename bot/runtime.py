@@ -20,7 +20,13 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from telegram import BotCommand, BotCommandScopeDefault
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+)
 
 from bot.driver import Driver, Metrics
 from bot.i18n import normalize, t
@@ -35,7 +41,18 @@ from storage.db import open_database
 
 log = logging.getLogger(__name__)
 
+# The command menu (setMyCommands), per kind of chat, in zh-CN (no language code: the default) and en.
+# ``COMMANDS``: the default scope (any chat not covered below); the tournament lists are added when the
+# tournament side is registered (bot/tournament; their descriptions are its ``cmd.*`` texts).
 COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "replay")
+PRIVATE_COMMANDS = ("start", "help", "lang", "review", "replay")
+GROUP_COMMANDS = ("help", "newtable", "lang", "leave", "review", "replay", "mix")
+ADMIN_COMMANDS = ("stop",)  # a group's administrators (any chat administrator may /stop, /lang there)
+TOURNAMENT_PRIVATE = ("withdraw", "schedule", "results", "bracket", "standings", "dashboard", "tournament",
+                      "tournament_help")
+TOURNAMENT_GROUP = ("schedule", "results", "bracket", "standings", "tournament_help")
+TOURNAMENT_ADMIN = ("tournament_group", "table_register", "start_match", "substitute", "extend", "pause", "resume",
+                    "result", "forfeit", "violation", "audit")
 CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
 HASH_PERSIST_SECONDS = 5.0
 
@@ -139,15 +156,33 @@ class Runtime:
             await asyncio.sleep(HASH_PERSIST_SECONDS)
             await self.live.persist_hashes()
 
+    def command_menu(self) -> list[tuple[Any, tuple[str, ...]]]:
+        """(scope, commands) of the command menu: every private chat, every group, the groups'
+        administrators (who also see the group list), and the default for any other chat."""
+        tournaments = "tournaments" in self.app.bot_data
+        private = PRIVATE_COMMANDS + (TOURNAMENT_PRIVATE if tournaments else ())
+        group = GROUP_COMMANDS + (TOURNAMENT_GROUP if tournaments else ())
+        admin = group + ADMIN_COMMANDS + (TOURNAMENT_ADMIN if tournaments else ())
+        return [(BotCommandScopeDefault(), COMMANDS), (BotCommandScopeAllPrivateChats(), private),
+                (BotCommandScopeAllGroupChats(), group), (BotCommandScopeAllChatAdministrators(), admin)]
+
+    @staticmethod
+    def command_description(lang: str, name: str) -> str:
+        """A command's menu description in ``lang`` (the play catalogue, else the tournament texts)."""
+        text = t(lang, f"cmd.{name}")
+        if text == f"cmd.{name}":
+            from bot.tournament.texts import tt
+
+            text = tt(lang, f"cmd.{name}")
+        return text[:256]
+
     async def _set_commands(self) -> None:
         bot = self.app.bot
         try:
-            for lang, code in (("zh", None), ("en", "en")):
-                cmds = [BotCommand(c, t(lang, f"cmd.{c}")) for c in COMMANDS]
-                if code is None:
-                    await bot.set_my_commands(cmds, scope=BotCommandScopeDefault())
-                else:
-                    await bot.set_my_commands(cmds, scope=BotCommandScopeDefault(), language_code=code)
+            for scope, names in self.command_menu():
+                for lang, code in (("zh", None), ("en", "en")):
+                    cmds = [BotCommand(c, self.command_description(lang, c)) for c in names]
+                    await bot.set_my_commands(cmds, scope=scope, language_code=code)
         except Exception as exc:  # never fatal
             log.warning("setMyCommands failed: %s", exc)
 

@@ -174,3 +174,36 @@ class CheckIn(Base):
     match_key: Mapped[str] = mapped_column(String(32))
     user_id: Mapped[int] = mapped_column(BigInteger)
     at: Mapped[datetime] = mapped_column()
+
+
+class DashboardFollow(Base):
+    """An organiser's dashboard message kept live (edited as the tournament changes) until the tournament
+    ends or they press Stop; one per organiser and tournament (a new ``/dashboard`` takes its place)."""
+
+    __tablename__ = "tournament_dashboards"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id", name="uq_tournament_dashboards"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int] = mapped_column(BigInteger)
+    lang: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Confirmation(Base):
+    """A cancel/delete waiting for its confirmation button (the button carries ``token``); good until
+    ``expires_at``, used once."""
+
+    __tablename__ = "tournament_confirmations"
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    op: Mapped[str] = mapped_column(String(16))  # cancel | delete
+    reason: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[datetime] = mapped_column()
+    used_at: Mapped[datetime | None] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

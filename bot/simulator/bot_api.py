@@ -12,7 +12,7 @@ import time
 from typing import Any
 from urllib.parse import urlparse
 
-from bot.simulator.errors import ApiError
+from bot.simulator.errors import ApiError, SimulatorError
 from bot.simulator.formatting import ParseError, parse_text, utf16_len
 from bot.simulator.limits import (
     MAX_BUTTONS,
@@ -286,6 +286,34 @@ class BotApiMethods(SimWorld):
 
     def api_getMyCommands(self, p: Params) -> list[JSON]:
         return copy.deepcopy(self.commands.get(self._command_key(p), []))
+
+    def commands_for(self, chat_id: int, user_id: int) -> list[JSON]:
+        """The command menu ``user_id``'s client shows in ``chat_id``, resolved as Telegram does: the
+        first scope with commands of chat member, chat administrators, chat, all chat administrators,
+        all group chats / all private chats, default; each first in the user's language, then without."""
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            raise SimulatorError(f"no chat {chat_id}")
+        user = self.users.get(user_id)
+        lang = (user.language_code or "")[:2] if user is not None else ""
+        admin = chat.is_group and (user_id == chat.owner_id or user_id in chat.admins)
+        scopes: list[JSON] = []
+        if chat.is_group:
+            scopes.append({"type": "chat_member", "chat_id": chat_id, "user_id": user_id})
+            if admin:
+                scopes.append({"type": "chat_administrators", "chat_id": chat_id})
+        scopes.append({"type": "chat", "chat_id": chat_id})
+        if admin:
+            scopes.append({"type": "all_chat_administrators"})
+        scopes.append({"type": "all_group_chats"} if chat.is_group else {"type": "all_private_chats"})
+        scopes.append({"type": "default"})
+        for scope in scopes:
+            key = json.dumps(scope, sort_keys=True)
+            for code in ((lang, "") if lang else ("",)):
+                found = self.commands.get((key, code))
+                if found:
+                    return copy.deepcopy(found)
+        return []
 
     def api_deleteMyCommands(self, p: Params) -> bool:
         self.commands.pop(self._command_key(p), None)

@@ -23,6 +23,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.tournament import views
 from bot.tournament.texts import error_text, tt
+from bot.views import seat_name
 from engine.errors import RuleError
 from engine.options import load_preset
 from engine.tournament import TableResult, team_result
@@ -36,6 +37,8 @@ from storage.tournament_models import Tournament, TournamentMatch
 log = logging.getLogger(__name__)
 
 KINDS = ("t_close", "t_draw", "t_remind", "t_checkin", "t_start", "t_late")
+DASHBOARD_SECONDS = 10.0  # a live dashboard message is edited at most once per this many seconds
+DASHBOARD_TICK_SECONDS = 60.0  # while tables play, their levels and time left are brought up to date this often
 
 
 def tie_break_of(result: Mapping[str, Any]) -> str | None:
@@ -66,8 +69,15 @@ class TournamentBot:
         self.app = app
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        # (organiser, tournament) -> ("cancel" | "delete", reason) waiting for the confirmation button
-        self.pending: dict[tuple[int, int], tuple[str, str]] = {}
+        # user -> the game matches in play where a substitute took their seat (their presses are refused)
+        self.replaced: dict[int, set[int]] = {}
+        # the live dashboards: at most one pass of edits per tournament every ``dashboard_seconds``
+        self.dashboard_seconds = DASHBOARD_SECONDS
+        self.dashboard_tick_seconds = DASHBOARD_TICK_SECONDS
+        self._dash_ticking: set[int] = set()  # tournaments with a minute's refresh waiting
+        self._dash_due: set[int] = set()  # tournaments with a pass waiting
+        self._dash_tasks: set[asyncio.Task[Any]] = set()
+        self._dash_last: dict[int, float] = {}  # tournament -> event-loop time of its last pass
 
     # --- plumbing -------------------------------------------------------------------------
 
@@ -134,12 +144,15 @@ class TournamentBot:
         if self.on_match_over not in self.rt.match_over_hooks:
             self.rt.match_over_hooks.append(self.on_match_over)
         await self.scheduler.rearm()
+        await self.load_replaced()
         await self.catch_up()
+        for tid in {f.tournament_id for f in await ts.dashboards(self.db)}:  # what changed while down
+            self.dashboard_changed(tid)
 
     async def shutdown(self) -> None:
-        for task in list(self._tasks):
+        for task in list(self._tasks) + list(self._dash_tasks):
             task.cancel()
-        for task in list(self._tasks):
+        for task in list(self._tasks) + list(self._dash_tasks):
             with contextlib.suppress(BaseException):
                 await task
 
@@ -158,6 +171,80 @@ class TournamentBot:
                     if match_row is not None and match_row.result_json and match_row.status == "finished":
                         await self.on_match_over(match_row.id, dict(match_row.result_json))
 
+    # --- the live dashboards -----------------------------------------------------------------------
+
+    def dashboard_changed(self, tid: int) -> None:
+        """Something a dashboard shows changed: its followed messages are edited once, at once if the last
+        pass is ``dashboard_seconds`` old, else when it is (changes meanwhile ride along)."""
+        if tid in self._dash_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._dash_due.add(tid)
+        last = self._dash_last.get(tid)
+        wait = 0.0 if last is None else max(0.0, last + self.dashboard_seconds - loop.time())
+        task = loop.create_task(self._dashboard_pass(tid, wait))  # apart from ``_tasks``: nothing waits on it
+        self._dash_tasks.add(task)
+        task.add_done_callback(self._dash_tasks.discard)
+
+    async def _dashboard_pass(self, tid: int, wait: float) -> None:
+        try:
+            if wait > 0:
+                await asyncio.sleep(wait)
+        finally:
+            self._dash_due.discard(tid)
+        self._dash_last[tid] = asyncio.get_running_loop().time()
+        try:
+            await self.render_dashboards(tid)
+        except Exception:
+            log.exception("dashboards of tournament %s not updated", tid)
+
+    async def render_dashboards(self, tid: int) -> None:
+        """Edit every followed dashboard of ``tid`` (through the outbox; an unchanged one costs nothing).
+        A tournament that has ended gets its last edit (no Stop button) and is followed no more."""
+        from bot.tournament import dashboard
+
+        follows = await ts.dashboards(self.db, tid)
+        if not follows or self.rt.outbox is None:
+            return
+        row = await ts.get_tournament(self.db, tid)
+        live = row.status not in dashboard.ENDED
+        made: dict[str, tuple[str, Any]] = {}
+        for f in follows:
+            if f.lang not in made:
+                made[f.lang] = await dashboard.dashboard(self, row, f.lang, live=live)
+            self.rt.outbox.edit(f.chat_id, f.message_id, *made[f.lang])
+        if not live:
+            await ts.unfollow_dashboard(self.db, tid)
+            self._dash_last.pop(tid, None)
+        elif any(m.status == "playing" for m in await ts.matches(self.db, tid)):
+            self._tick_dashboard(tid)
+
+    def _tick_dashboard(self, tid: int) -> None:
+        """Tables are playing: in a minute the dashboards show their levels and time left again."""
+        if tid in self._dash_ticking:
+            return
+        self._dash_ticking.add(tid)
+
+        async def later() -> None:
+            try:
+                await asyncio.sleep(self.dashboard_tick_seconds)
+            finally:
+                self._dash_ticking.discard(tid)
+            self.dashboard_changed(tid)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self._dash_tasks.add(task)
+        task.add_done_callback(self._dash_tasks.discard)
+
+    async def follow_dashboard(self, tid: int, user_id: int, lang: str, sent: Any) -> None:
+        """Keep the dashboard message being sent (``sent``: the outbox's future of its id) live."""
+        message_id = await sent if sent is not None else None
+        if message_id is not None:
+            await ts.follow_dashboard(self.db, tid, user_id, user_id, int(message_id), lang, self.now())
+
     # --- set-up deadlines -----------------------------------------------------------------------
 
     async def arm_tournament(self, row: Tournament) -> None:
@@ -175,6 +262,7 @@ class TournamentBot:
             if row.status != "registration":
                 return
             await ts.close_registration(self.db, tid)
+            self.dashboard_changed(tid)
             kind = "team" if row.settings_json.get("entrant") == "team" else "pair"
             count = len(await ts.entries(self.db, tid, kind))
             lang = self.glang()
@@ -207,6 +295,7 @@ class TournamentBot:
             self.send(row.group_chat_id, tt(lang, "draw.frozen", name=row.name, count=len(entries),
                                             list_hash=ann["list_hash"], commitment=ann["commitment"]))
             eng, _ = await ts.hold_draw(self.db, tid, actor)
+            self.dashboard_changed(tid)
             await self.scheduler.cancel(self.db, "t_draw", f"t:{tid}")
             await self.scheduler.cancel(self.db, "t_close", f"t:{tid}")
             assert eng.draw is not None
@@ -236,6 +325,7 @@ class TournamentBot:
             return
         if not rows:
             return
+        self.dashboard_changed(row.id)
         for m in rows:
             await self.arm_match(row, m)
         names = views.names_of(await ts.entries(self.db, row.id, include_withdrawn=True))
@@ -337,6 +427,7 @@ class TournamentBot:
                 m = await ts.check_in(self.db, tid, key, user_id, self.now())
             except RuleError as err:
                 return error_text(lang, err)
+            self.dashboard_changed(tid)
             if m.status in ("open", "playing"):
                 await self._start_ready_tables(tid, key)
         return tt(lang, "checkin.ok")
@@ -380,6 +471,7 @@ class TournamentBot:
             ids.append(table.id)
             await self.rt.render_lobby(table.id)
         await ts.set_match_fields(self.db, m.id, game_tables=ids, status="open")
+        self.dashboard_changed(row.id)
         names = await self._names(row.id)
         where = await self._table_titles(row.id, m)
         lang = self.glang()
@@ -417,6 +509,8 @@ class TournamentBot:
         if started and m.status != "playing":
             await ts.set_match_fields(self.db, m.id, status="playing")
             await ts.mark_started(self.db, tid, key)
+        if started:
+            self.dashboard_changed(tid)
         return waiting
 
     async def tell_missing(self, row: Tournament, m: TournamentMatch, waiting: dict[int, list[int]]) -> None:
@@ -448,6 +542,7 @@ class TournamentBot:
             lat = await ts.decide_lateness(self.db, row.id, m.match_key, self.now())
             if not lat.new_tables:
                 return
+            self.dashboard_changed(row.id)
             m = await ts.get_match(self.db, row.id, m.match_key)
             for t in lat.new_forfeits:
                 if t.table - 1 < len(m.game_tables) and m.game_tables[t.table - 1] is not None:
@@ -546,6 +641,7 @@ class TournamentBot:
             tr = res1.tables[0]
             results = {**m.table_results, str(k): tr.to_dict()}
             m = await ts.set_match_fields(self.db, m.id, table_results=results)
+            self.dashboard_changed(tid)
             count = len(await ts.match_players(self.db, m))
             done = [TableResult.from_dict(v) for kk, v in results.items() if kk.isdigit()]
             if len(done) < count:
@@ -557,10 +653,12 @@ class TournamentBot:
                 log.info("result of %s in tournament %s not recorded: %s", key, tid, err)
                 row = await ts.get_tournament(self.db, tid)
                 await self.tell_match(row, m, tt(self.glang(), "result.referee_decides", key=key))
+                self.dashboard_changed(tid)
                 return
             await self.after_result(tid, rec)
 
     async def after_result(self, tid: int, rec: ts.Recorded, announce: bool = True, text: str | None = None) -> None:
+        self.dashboard_changed(tid)
         row = await ts.get_tournament(self.db, tid)
         lang = self.glang()
         if announce and rec.match.result_json is not None:
@@ -642,31 +740,121 @@ class TournamentBot:
         return tt(lang, "done")
 
     async def seat_substitute(self, tid: int, key: str, old: int, new: int, actor: int, reason: str) -> str:
-        """A referee seats a substitute (before their table has begun): the match's players change, the
-        open table's seat too; the group, the table group and both people are told."""
+        """A referee seats a substitute (rules.md D25).  Before the table begins: the match's players and
+        the open table's seat change, the substitute then checks in.  While it plays: the seat's player
+        changes for the rest of the match (``take_over_seat``); clocks run on.  The tournament group,
+        the table group and both people are told; the audit log has it."""
         async with self.lock(tid):
-            m, k = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+            live = await self._live_match_of(tid, key, old)
+            if live is not None:
+                async with self.rt.lock(live):  # no move of the match between the seat change and the index
+                    sub = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+                    if sub.in_play and sub.seat is not None and sub.game_table is not None:
+                        await self.take_over_seat(live, sub.game_table, sub.seat, old, new, sub)
+            else:
+                sub = await ts.substitute(self.db, tid, key, old, new, actor, reason)
+                if sub.in_play and sub.seat is not None and sub.game_table is not None:  # began meanwhile
+                    started = await service.current_match(self.db, sub.game_table)
+                    if started is not None:
+                        async with self.rt.lock(started.id):
+                            await self.take_over_seat(started.id, sub.game_table, sub.seat, old, new, sub)
+            m, k = sub.match, sub.table
+            if sub.game_table is not None and not sub.in_play and sub.seat is not None:
+                await self.rt.render_lobby(sub.game_table)
             row = await ts.get_tournament(self.db, tid)
-            table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
-            if table_id is not None:
-                table = await service.get_table(self.db, int(table_id))
-                seat = await service.seat_of_user(self.db, int(table_id), old)
-                if table is not None and table.status == "open" and seat is not None:
-                    await service.unseat(self.db, int(table_id), user_id=old)
-                    await service.seat_user(self.db, int(table_id), seat, new)
-                    await self.rt.render_lobby(int(table_id))
             names = await ts.user_names(self.db, [old, new])
-            text = tt(self.glang(), "ref.substitute", key=key, table=k, new=names[new], old=names[old],
-                      reason=reason or "-")
+            params = {"key": key, "table": k, "new": names[new], "old": names[old], "reason": reason or "-"}
+            text_key = "ref.substitute_live" if sub.in_play else "ref.substitute"
+            glang = self.glang()
+            seat = seat_name(glang, sub.seat) if sub.seat is not None else "-"
+            text = tt(glang, text_key, seat=seat, **params)
             self.send(row.group_chat_id, text)
             if m.table_chats:
                 self.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), text)
             for uid in (old, new):
-                self.send(uid, tt(await self.ulang(uid), "ref.substitute", key=key, table=k, new=names[new],
-                                  old=names[old], reason=reason or "-"))
-            if m.status in ("open", "playing"):
+                ul = await self.ulang(uid)
+                self.send(uid, tt(ul, text_key, seat=seat_name(ul, sub.seat) if sub.seat is not None else "-",
+                                  **params))
+            if m.status in ("open", "playing") and not sub.in_play:
                 await self._start_ready_tables(tid, key)
+            self.dashboard_changed(tid)
             return tt(await self.ulang(actor), "done")
+
+    async def _live_match_of(self, tid: int, key: str, user_id: int) -> int | None:
+        """The game match in play at ``user_id``'s table of match ``key`` (None: not begun, or over)."""
+        m = await ts.get_match(self.db, tid, key)
+        k = ts.table_of_player(await ts.match_players(self.db, m), user_id)
+        if k is None or k - 1 >= len(m.game_tables) or m.game_tables[k - 1] is None:
+            return None
+        row = await service.current_match(self.db, int(m.game_tables[k - 1]))
+        return row.id if row is not None and row.status in ("playing", "paused") else None
+
+    async def take_over_seat(self, match_id: int, table_id: int, seat: int, old: int, new: int,
+                             sub: ts.Substituted) -> None:
+        """The seat's player changed in a match in play (the caller holds the match's lock): the seat
+        index, the old player's hand message (closed, its keyboard gone), the seat's tapped selection,
+        then every message of the match again: the new player gets a hand message with the current
+        hand and keyboard, the table message shows the new name.  Presses and typed plays of the old
+        player are refused from now on (``replaced``)."""
+        rt = self.rt
+        rt.seats.add(match_id, table_id, await service.get_seats(self.db, table_id))
+        ref = await service.get_hand_message(self.db, match_id, seat)
+        if ref is not None:
+            await service.delete_message_ref(self.db, ref.id)
+            if rt.outbox is not None:
+                names = await ts.user_names(self.db, [new])
+                ol = await self.ulang(old)
+                rt.outbox.edit(ref.chat_id, ref.message_id, tt(ol, "sub.hand_closed", key=sub.match.match_key,
+                                                               table=sub.table, new=names[new]), None)
+        await service.clear_selection(self.db, match_id, seat)
+        self.replaced.setdefault(old, set()).add(match_id)
+        self.replaced.get(new, set()).discard(match_id)
+        rt.live.forget_match(match_id)  # its in-memory message refs: the seat's hand message is the new player's
+        await rt.live.render_match(match_id, everything=True)
+
+    async def replaced_answer(self, user_id: int, match_id: int | None, lang: str) -> str | None:
+        """The answer to a hand button (of ``match_id``) or a typed play (None) by a player a substitute
+        replaced in a match still in play; None when that is not the case."""
+        mine = self.replaced.get(user_id)
+        if not mine:
+            return None
+        live = set()
+        for mid in list(mine):
+            row = await service.get_match_row(self.db, mid)
+            if row is not None and row.status in ("playing", "paused"):
+                live.add(mid)
+            else:
+                mine.discard(mid)  # over: forgotten
+        if not mine:
+            self.replaced.pop(user_id, None)
+        if match_id is not None:
+            return tt(lang, "sub.refused") if match_id in live else None
+        if live and await self.rt.user_match(user_id) is None:  # not seated in another live match
+            return tt(lang, "sub.refused")
+        return None
+
+    async def load_replaced(self) -> None:
+        """At start-up: who a substitute replaced in the matches still in play (from the audit log)."""
+        self.replaced.clear()
+        for row in await ts.all_tournaments(self.db):
+            if row.status != "running":
+                continue
+            subs = [a for a in await ts.audit_log(self.db, row.id, 10_000)
+                    if a.action == "substitute" and a.detail_json.get("in_play")]
+            for a in subs:
+                d = a.detail_json
+                try:
+                    m = await ts.get_match(self.db, row.id, str(d["match"]))
+                except RuleError:
+                    continue
+                k = int(d["table"])
+                if k - 1 >= len(m.game_tables) or m.game_tables[k - 1] is None:
+                    continue
+                match_row = await service.current_match(self.db, int(m.game_tables[k - 1]))
+                if match_row is None or match_row.status not in ("playing", "paused"):
+                    continue
+                if await service.seat_of_user(self.db, match_row.table_id, int(d["old"])) is None:
+                    self.replaced.setdefault(int(d["old"]), set()).add(match_row.id)
 
     async def extend_lateness(self, tid: int, key: str, table: int | None, minutes: int, actor: int) -> str:
         """A referee gives a table (or every table waiting) more time: a new lateness deadline per table."""
@@ -693,6 +881,7 @@ class TournamentBot:
         """Cancel (or delete) a tournament: its timers stop, its tables are aborted, everyone is told."""
         async with self.lock(tid):
             row = await ts.cancel(self.db, tid, actor, reason, delete)
+            self.dashboard_changed(tid)
             for kind in ("t_close", "t_draw"):
                 await self.scheduler.cancel(self.db, kind, f"t:{tid}")
             for m in await ts.matches(self.db, tid):
@@ -789,6 +978,7 @@ class TournamentBot:
                                                   self.now() + timedelta(seconds=float(left)), {"match_id": mid})
                 self.rt.kick(mid, 0)
         await ts.set_match_fields(self.db, m.id, table_results=results)
+        self.dashboard_changed(tid)
         return True
 
 

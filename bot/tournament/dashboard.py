@@ -1,6 +1,13 @@
-"""The organiser's dashboard (``/dashboard`` in the private chat, refreshed with its button): the latest
-registrations, entries by union group against their quotas, who has not checked in for the matches to
-come, the tables running with their levels and time left, and the matches waiting for a referee."""
+"""The organiser's dashboard (``/dashboard`` in the private chat): the latest registrations, entries by
+union group against their quotas, who has not checked in for the matches to come, the tables running
+with their levels and time left, and the matches waiting for a referee.
+
+The message follows the tournament by itself (``live``): the bot edits it when a registration, a
+withdrawal, a check-in, a table's start or result or a dispute changes it, at most once per
+``TournamentBot.dashboard_seconds`` (bot/tournament/core.py, ``dashboard_changed``), and once a
+minute while tables play (their levels and time left), until the
+tournament ends or the organiser presses Stop.  The messages followed are stored rows
+(``tournament_dashboards``), so a restart keeps them."""
 
 from __future__ import annotations
 
@@ -28,8 +35,19 @@ def _levels(view: Any) -> list[int] | None:
     return list(levels) if levels else None
 
 
-async def dashboard(tb: Any, row: Tournament, lang: str) -> tuple[str, InlineKeyboardMarkup]:
-    """The dashboard text of ``row`` in ``lang`` and its refresh button."""
+ENDED = ("finished", "cancelled", "deleted")
+
+
+def markup(lang: str, tid: int, live: bool) -> InlineKeyboardMarkup:
+    """Refresh, and while the message follows the tournament, Stop."""
+    row = [InlineKeyboardButton(tt(lang, "dash.refresh"), callback_data=f"T:d:{tid}")]
+    if live:
+        row.append(InlineKeyboardButton(tt(lang, "dash.stop"), callback_data=f"T:ds:{tid}"))
+    return InlineKeyboardMarkup([row])
+
+
+async def dashboard(tb: Any, row: Tournament, lang: str, live: bool = False) -> tuple[str, InlineKeyboardMarkup]:
+    """The dashboard text of ``row`` in ``lang`` and its buttons (``live``: the message follows changes)."""
     db = tb.db
     lines = [tt(lang, "dash.title", name=row.name, id=row.id, status=tt(lang, "dash.status." + row.status))]
     # registrations as they come in
@@ -106,5 +124,6 @@ async def dashboard(tb: Any, row: Tournament, lang: str) -> tuple[str, InlineKey
         if count and len(done) >= count:
             waiting.append(f"  {m.match_key}：" + tt(lang, "dash.referee_needed", key=m.match_key))
     lines += waiting or ["  -"]
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "dash.refresh"), callback_data=f"T:d:{row.id}")]])
-    return "\n".join(lines), markup
+    live = live and row.status not in ENDED
+    lines.append(tt(lang, "dash.live", seconds=int(tb.dashboard_seconds)) if live else tt(lang, "dash.not_live"))
+    return "\n".join(lines), markup(lang, row.id, live)

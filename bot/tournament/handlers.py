@@ -30,6 +30,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot import buttons
 from bot.handlers import save_chat, save_user
 from bot.tournament import dashboard, setup, views
 from bot.tournament.core import TournamentBot
@@ -191,6 +192,11 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     user, msg = update.effective_user, update.effective_message
     if user is None or msg is None or not msg.text:
         return
+    if tb.replaced.get(user.id):  # a typed play by a player a substitute replaced
+        refused = await tb.replaced_answer(user.id, None, await _lang(tb, update))
+        if refused is not None:
+            tb.send(user.id, refused)
+            raise ApplicationHandlerStop
     draft = await setup.draft_of(tb, user.id)
     looks_like_toml = bool(re.search(r"^\s*preset\s*=", msg.text, re.M)) and "name" in msg.text
     if draft is None and not (looks_like_toml and user.id in tb.rt.settings.BOT_ADMIN_IDS):
@@ -374,6 +380,7 @@ async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
 
 async def tell_organisers_new_entry(tb: TournamentBot, entry: Any) -> None:
     """Registrations as they come in: each organiser gets one line (the full picture: /dashboard)."""
+    tb.dashboard_changed(entry.tournament_id)
     count = len([e for e in await ts.entries(tb.db, entry.tournament_id) if e.kind == entry.kind])
     for r in await ts.role_members(tb.db, entry.tournament_id, "organiser"):
         tb.send(r.user_id, tt(await tb.ulang(r.user_id), "reg.new_entry", entry=entry.name,
@@ -393,6 +400,7 @@ async def cmd_withdraw(c: Call) -> None:
 
 async def tell_withdrawal(tb: TournamentBot, done: ts.Withdrawn, actor: int) -> None:
     """The other players of the entry and, for a pair of a team, the team's leader are told."""
+    tb.dashboard_changed(done.entry.tournament_id)
     for uid in {int(p) for p in done.entry.players_json} - {actor}:
         tb.send(uid, tt(await tb.ulang(uid), "reg.withdrawn_you", entry=done.entry.name))
     if done.team is not None:
@@ -418,6 +426,7 @@ async def cmd_register(c: Call) -> None:
             return
         ids.append(u.id)
     entry = await ts.register_pair(c.tb.db, c.row.id, c.user.id, ids, " ".join(c.args[2:]), c.tb.now())
+    c.tb.dashboard_changed(c.row.id)
     c.reply(tt(c.lang, "reg.paired", pair=entry.name, group=entry.union_group or "-", id=entry.id))
 
 
@@ -454,6 +463,7 @@ async def cmd_replace(c: Call) -> None:
 
 async def accept_replacement(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
     entry, old = await ts.accept_replacement(tb.db, token, user_id, tb.now())
+    tb.dashboard_changed(entry.tournament_id)
     names = await ts.user_names(tb.db, [old, user_id])
     tb.send(old, tt(await tb.ulang(old), "reg.replaced_you", new=names[user_id], entry=entry.name))
     for uid in {int(p) for p in entry.players_json} - {user_id}:
@@ -480,6 +490,7 @@ async def cmd_team(c: Call) -> None:
     nums = [a for a in c.args if a.isdigit()]
     name = " ".join(a for a in c.args if not a.isdigit())
     team = await ts.form_team(c.tb.db, c.row.id, c.user.id, [int(n) for n in nums], name, c.tb.now())
+    c.tb.dashboard_changed(c.row.id)
     c.reply(tt(c.lang, "reg.team_formed", team=team.name, id=team.id))
     people = await ts.user_names(c.tb.db, [int(p) for p in team.players_json])
     roster = "、".join(people[int(p)] for p in team.players_json)
@@ -544,6 +555,7 @@ async def cmd_draw(c: Call) -> None:
 @command(ORG)
 async def cmd_close(c: Call) -> None:
     await ts.close_registration(c.tb.db, c.row.id, c.user.id)
+    c.tb.dashboard_changed(c.row.id)
     c.reply(tt(c.lang, "done"))
 
 
@@ -602,18 +614,22 @@ async def cmd_dashboard(c: Call) -> None:
     if chat is None or chat.type != ChatType.PRIVATE:
         c.reply(tt(c.lang, "private_only"))
         return
-    text, markup = await dashboard.dashboard(c.tb, c.row, c.lang)
-    c.reply(text, markup)
+    live = c.row.status not in dashboard.ENDED
+    text, markup = await dashboard.dashboard(c.tb, c.row, c.lang, live=live)
+    sent = c.tb.send(chat.id, text, markup)
+    if live:  # kept live: edited as the tournament changes (stored once Telegram gave the message its id)
+        c.tb.spawn(c.tb.follow_dashboard(c.row.id, c.user.id, c.lang, sent))
 
 
 async def _confirm(c: Call, op: str) -> None:
-    reason = " ".join(c.args).strip()
-    if not reason:
-        raise RuleError("reason_required", "")
-    c.tb.pending[(c.user.id, c.row.id)] = (op, reason)
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=f"T:x:{c.row.id}:{op}"),
-                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=f"T:x:{c.row.id}:no")]])
-    c.reply(tt(c.lang, "ctl.confirm", op=tt(c.lang, "ctl.op." + op), name=c.row.name, reason=reason), markup)
+    """Ask for the confirmation button; the request is a stored row (a restart keeps it) good for
+    ``ts.CONFIRM_MINUTES`` minutes, and the buttons carry its token."""
+    item = await ts.ask_confirmation(c.tb.db, c.row.id, c.user.id, op, " ".join(c.args), c.tb.now())
+    data = f"T:x:{c.row.id}:{{}}:{item.token}"
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=data.format(op)),
+                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=data.format("no"))]])
+    c.reply(tt(c.lang, "ctl.confirm", op=tt(c.lang, "ctl.op." + op), name=c.row.name, reason=item.reason,
+               minutes=ts.CONFIRM_MINUTES), markup)
 
 
 @command(ORG)
@@ -628,11 +644,32 @@ async def cmd_delete_tournament(c: Call) -> None:
     await _confirm(c, "delete")
 
 
-async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: str) -> str:
-    pending = tb.pending.pop((user_id, tid), None)
-    if op == "no" or pending is None or pending[0] != op:
+async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: str, token: str) -> str:
+    """A confirmation button: Yes carries out the stored request, No drops it; an expired, used or
+    unknown one changes nothing and says so."""
+    if not token:  # a button from before confirmations were stored
+        raise RuleError("confirm_unknown", "")
+    item = await ts.take_confirmation(tb.db, tid, token, user_id, tb.now())
+    if op == "no" or op != item.op:
         return tt(lang, "ctl.kept")
-    return await tb.cancel_tournament(tid, user_id, pending[1], delete=op == "delete")
+    return await tb.cancel_tournament(tid, user_id, item.reason, delete=op == "delete")
+
+
+async def dashboard_button(tb: TournamentBot, q: Any, user_id: int, lang: str, tid: int, stop: bool) -> str | None:
+    """Refresh (the message pressed is edited in place) or Stop (it is followed no more)."""
+    await ts.require(tb.db, tid, user_id, ORG)
+    message = q.message
+    mid = message.message_id if message is not None else None
+    if stop and mid is not None:
+        await ts.unfollow_dashboard(tb.db, tid, user_id, message_id=mid)
+    follows = await ts.dashboards(tb.db, tid)
+    live = any(f.user_id == user_id and f.message_id == mid for f in follows)
+    text, markup = await dashboard.dashboard(tb, await ts.get_tournament(tb.db, tid), lang, live=live)
+    if mid is None or tb.rt.outbox is None:
+        tb.send(user_id, text, markup)
+    else:
+        tb.rt.outbox.edit(message.chat_id, mid, text, markup)
+    return tt(lang, "dash.stopped") if stop else None
 
 
 # --- referee tools ------------------------------------------------------------------------------------
@@ -927,13 +964,10 @@ async def on_button(update: Update, context: Ctx) -> None:
             await make_invite(tb, user.id, lang, tid, str(row.union_groups[idx]["name"]))
         elif op == "a":  # accept an invitation
             answer = await accept(tb, user.id, lang, parts[2])
-        elif op == "d":  # refresh the dashboard
-            tid = int(parts[2])
-            await ts.require(tb.db, tid, user.id, ORG)
-            text, markup = await dashboard.dashboard(tb, await ts.get_tournament(tb.db, tid), lang)
-            tb.send(user.id, text, markup)
+        elif op in ("d", "ds"):  # refresh the dashboard / stop following
+            answer = await dashboard_button(tb, q, user.id, lang, int(parts[2]), stop=op == "ds")
         elif op == "x":  # confirm cancelling / deleting a tournament
-            answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3])
+            answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3], parts[4] if len(parts) > 4 else "")
             tb.send(user.id, answer)
         elif op == "r":  # accept a replacement offer
             answer = await accept_replacement(tb, user.id, lang, parts[2])
@@ -943,13 +977,35 @@ async def on_button(update: Update, context: Ctx) -> None:
             answer = await setup.button(tb, user.id, lang, parts[2:])
     except RuleError as err:
         answer = error_text(lang, err)
-        if parts[1] in ("a", "g", "r"):
+        if parts[1] in ("a", "g", "r", "x"):
             tb.send(user.id, answer)
     except Exception:
         log.exception("tournament button failed")
         answer = tt(lang, "internal")
     try:
         await q.answer(text=(answer or "")[:200] or None)
+    except Exception as exc:
+        log.info("answerCallbackQuery failed: %s", exc)
+    raise ApplicationHandlerStop
+
+
+async def on_replaced_press(update: Update, context: Ctx) -> None:
+    """A hand button pressed by a player a substitute replaced in that match: a clear answer, nothing
+    changes.  Anyone else's press goes on to the play side (a dictionary look-up, no database call)."""
+    q, user = update.callback_query, update.effective_user
+    if q is None or user is None:
+        return
+    tb = tb_of(context)
+    if not tb.replaced.get(user.id):
+        return
+    button = buttons.parse(q.data)
+    if not isinstance(button, buttons.HandButton):
+        return
+    answer = await tb.replaced_answer(user.id, button.match_id, await _lang(tb, update))
+    if answer is None:
+        return
+    try:
+        await q.answer(text=answer[:200], show_alert=True)
     except Exception as exc:
         log.info("answerCallbackQuery failed: %s", exc)
     raise ApplicationHandlerStop
@@ -979,6 +1035,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     for name, fn in COMMANDS.items():
         app.add_handler(CommandHandler(name, fn), group=GROUP)
     app.add_handler(CallbackQueryHandler(on_button, pattern=r"^T:"), group=GROUP)
+    app.add_handler(CallbackQueryHandler(on_replaced_press), group=GROUP)
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text),
                     group=GROUP)
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.Document.ALL, on_document), group=GROUP)

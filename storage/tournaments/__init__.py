@@ -9,8 +9,9 @@ players are ``str(user id)``.
 
 The modules, one job each: ``setup`` (creating and changing a tournament, the TOML file), ``times``,
 ``roles`` (roles and the audit log), ``registration``, ``draw``, ``state`` (the engine state on the
-row), ``schedule``, ``lateness`` (check-in and forfeits), ``results``, ``conduct``, ``lookup``
-(reading rows).  Callers use this package's names: ``from storage import tournaments as ts``.
+row), ``schedule``, ``lateness`` (check-in and forfeits), ``results``, ``conduct``, ``tables``
+(substitutes, more time), ``follow`` (confirmations and live dashboards of the organiser's chat),
+``lookup`` (reading rows).  Callers use this package's names: ``from storage import tournaments as ts``.
 """
 
 from storage.tournaments.conduct import (
@@ -29,6 +30,14 @@ from storage.tournaments.control import (
 from storage.tournaments.draw import (
     freeze,
     hold_draw,
+)
+from storage.tournaments.follow import (
+    CONFIRM_MINUTES,
+    ask_confirmation,
+    dashboards,
+    follow_dashboard,
+    take_confirmation,
+    unfollow_dashboard,
 )
 from storage.tournaments.lateness import (
     Lateness,
@@ -115,7 +124,7 @@ from storage.tournaments.state import (
     load_engine,
     published_draw,
 )
-from storage.tournaments.tables import extend_lateness, substitute
+from storage.tournaments.tables import Substituted, extend_lateness, substitute
 from storage.tournaments.times import (
     DEFAULT_TZ,
     check_time_order,
@@ -125,6 +134,12 @@ from storage.tournaments.times import (
 )
 
 __all__ = [
+    "CONFIRM_MINUTES",
+    "ask_confirmation",
+    "dashboards",
+    "follow_dashboard",
+    "take_confirmation",
+    "unfollow_dashboard",
     "match_minutes",
     "Edited",
     "cancel",
@@ -136,6 +151,7 @@ __all__ = [
     "player_label",
     "extend_lateness",
     "substitute",
+    "Substituted",
     "active_table_of_ref",
     "Lateness",
     "table_deadline",

@@ -240,8 +240,9 @@ async def test_a_referee_substitute_plays_instead_and_checks_in(db: Database) ->
     with pytest.raises(RuleError) as exc:
         await ts.substitute(db, tid, r1.match_key, a[0], b[0], 1019, "ill")
     assert exc.value.code == "already_in_match"
-    m, k = await ts.substitute(db, tid, r1.match_key, a[0], 1020, 1019, "ill")
-    assert k == 1 and (await ts.match_players(db, m))[0][0] == [1020, a[1]]
+    sub = await ts.substitute(db, tid, r1.match_key, a[0], 1020, 1019, "ill")
+    m, k = sub.match, sub.table
+    assert k == 1 and sub.game_table is None and not sub.in_play and (await ts.match_players(db, m))[0][0] == [1020, a[1]]
     assert r1.start_at is not None
     await ts.check_in(db, tid, r1.match_key, 1020, r1.start_at)
     with pytest.raises(RuleError) as exc:
