@@ -166,3 +166,69 @@ async def tournament_match(h: E2EHarness, tid: int, key: str) -> Any:
 
 def published_from(message: Any) -> dict[str, Any]:
     return json.loads(bytes(message.document["bytes"]).decode("utf-8"))
+
+
+# --- whole-flow helpers (tests/tournament/test_e2e_whole_*.py) ---------------------------------------
+
+def local(h: E2EHarness, delta: timedelta) -> str:
+    """The manual clock's now + ``delta`` written as an organiser writes a time (Asia/Shanghai)."""
+    return str(ts.local_text(h.clock.now() + delta, "Asia/Shanghai"))  # type: ignore[attr-defined]
+
+
+async def send_file(h: E2EHarness, user_id: int, content: bytes | str, file_name: str, expect: str) -> Any:
+    """``user_id`` sends a file in their private chat; waits for the bot's answer containing ``expect``."""
+    before = h.sim.last_bot_message(user_id)
+    h.sim.user_sends_document(user_id, user_id, content, file_name)
+    return await h.sim.wait_for_message(user_id, expect, after=before, timeout=20)
+
+
+async def files_after(h: E2EHarness, user_id: int, chat_id: int, command: str, last_suffix: str,
+                      timeout: float = 30) -> dict[str, bytes]:
+    """``user_id`` sends ``command`` in ``chat_id``; the files the bot sends back, by name, up to the one
+    whose name ends with ``last_suffix`` (``/export`` sends its set-up file last)."""
+    before = h.sim.last_bot_message(chat_id)
+    h.sim.user_sends_text(user_id, chat_id, command)
+    await h.sim.wait_for_message(chat_id, lambda m: m.document is not None and str(
+        m.document.get("filename", "")).endswith(last_suffix), after=before, timeout=timeout)
+    return {str(m.document["filename"]): bytes(m.document["bytes"]) for m in h.sim.bot_messages(chat_id)
+            if m.document is not None and m.message_id > (before.message_id if before else 0)}
+
+
+def invite_link(message: Any) -> str:
+    """The one-time partner link in the bot's invitation message."""
+    return next(w for w in (message.text or "").split() if w.startswith("https://t.me/"))
+
+
+async def invite_of(h: E2EHarness, user_id: int, announcement: Any, group: str | None) -> str:
+    """``user_id`` presses Register on the announcement, chooses ``group`` and gets their partner link."""
+    choose = await follow(h, user_id, url_button(announcement))
+    if group is not None:
+        await press(h, user_id, user_id, choose, group)
+    invite = await h.sim.wait_for_message(user_id, "https://t.me/", after=choose if group else None, timeout=20)
+    return invite_link(invite)
+
+
+def forge_press(h: E2EHarness, user_id: int, chat_id: int, message_id: int, data: str) -> str:
+    """A press carrying any callback data (a stale keyboard, a modified client): the simulator's own press
+    accepts only buttons the message shows."""
+    from tests.e2e.test_fuzz import forge_press as forged
+
+    return str(forged(h.sim, user_id, chat_id, message_id, data))
+
+
+async def check_in(h: E2EHarness, tid: int, key: str, users: list[int]) -> None:
+    """``users`` press 签到 on the tournament group's check-in note of ``key``; each is told 已签到."""
+    note = find(h, GROUP_ID, f"签到开始：{key}")[-1]
+    for uid in users:
+        answer = await press(h, uid, GROUP_ID, note, "签到")
+        assert answer.text == "已签到。", (uid, answer.text)
+
+
+async def match_people(h: E2EHarness, tid: int, key: str) -> list[tuple[list[int], list[int]]]:
+    """Per table, (players of side a, players of side b)."""
+    m = await tournament_match(h, tid, key)
+    return [(list(a), list(b)) for a, b in await ts.match_players(db(h), m)]
+
+
+async def wait_text(h: E2EHarness, chat_id: int, needle: str, after: Any = None, timeout: float = 20) -> Any:
+    return await h.sim.wait_for_message(chat_id, needle, after=after, timeout=timeout)
