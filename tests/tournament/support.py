@@ -232,3 +232,23 @@ async def match_people(h: E2EHarness, tid: int, key: str) -> list[tuple[list[int
 
 async def wait_text(h: E2EHarness, chat_id: int, needle: str, after: Any = None, timeout: float = 20) -> Any:
     return await h.sim.wait_for_message(chat_id, needle, after=after, timeout=timeout)
+
+
+async def play_table(h: E2EHarness, table_id: int, timeout: float = 120) -> dict[str, Any]:
+    """The four people seated at ``table_id`` play its match out by typing their cards in their private
+    chats (bot/autodrive.py); returns the engine's stored result."""
+    from bot.autodrive import drive
+
+    row = await service.current_match(db(h), table_id)
+    assert row is not None and row.status == "playing", row
+    seats = {s.seat: int(s.user_id) for s in await service.get_seats(db(h), table_id) if s.user_id}
+    await drive(h.sim, lambda: rt(h) if h.app is not None else None, row.id, seats, seed=table_id, timeout=timeout)
+
+    async def finished() -> Any:
+        got = await service.get_match_row(db(h), row.id)
+        return got if got is not None and got.status == "finished" and got.result_json else None
+
+    done = await eventually(finished, timeout=30)
+    assert done is not None, "the match did not finish"
+    await settle(h)
+    return dict(done.result_json)

@@ -40,6 +40,9 @@ draw_at = "{draw}"
 first_round = "{first}"
 round_gap_minutes = 30
 
+[rules]
+deals = 1
+
 [tournament]
 groups = 2
 advance_per_group = 2
@@ -236,24 +239,33 @@ async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
         mine = await S.wait_text(h, tables[0][1][0], "你的比赛结果")
         assert line in (mine.text or "")
 
-        # --- match B-R1-M1: everybody on time, played out; side a wins 3:0 ------------------------------
+        # --- match B-R1-M1: everybody on time; side a wins --------------------------------------------------
         mb = await S.tournament_match(h, 1, "B-R1-M1")
         h.clock.set(mb.start_at - timedelta(minutes=30))  # type: ignore[attr-defined]
         await S.run_due(h)
         await S.check_in(h, 1, "B-R1-M1", [p for a, b in await S.match_people(h, 1, "B-R1-M1") for p in (*a, *b)])
         await S.run_due(h, timedelta(minutes=30))
+        # table 1 is played out by its four people typing their cards (one deal); tables 2 and 3 end as
+        # the engine would end them, both won by side a
+        mb = await S.tournament_match(h, 1, "B-R1-M1")
+        played = await S.play_table(h, int(mb.game_tables[0]))
         await _finish(h, "B-R1-M1", [0, 0, 0])
         mb = await _decided(h, "B-R1-M1")
         assert mb is not None and mb.result_json["winner"] == "a"  # type: ignore[attr-defined]
+        assert mb.result_json["tables"][0]["winner"] == "ab"[int(played["winner"])]  # type: ignore[attr-defined]
+        assert S.find(h, GROUP_ID, "🏁 B组 第1轮（B-R1-M1）：")
         # the rest of the group stage is recorded by the chief referee
         for key in ("A-R2-M1", "B-R2-M1", "A-R3-M1", "B-R3-M1"):
-            await S.say(h, CHIEF, GROUP_ID, f"/result {key} {'a' if key.startswith('A') else 'b'} 14 11 裁判记录",
+            await S.say(h, CHIEF, GROUP_ID, f"/result {key} {'a 14 11' if key.startswith('A') else 'b 11 14'} 裁判记录",
                         f"裁判更正 {key}")
 
         # --- standings with translated columns --------------------------------------------------------------
         standings = await S.say(h, P[3], GROUP_ID, "/standings", "积分")
         text = standings.text or ""
         assert "A组" in text and "B组" in text and "级差" in text and "胜桌" in text and "[" not in text
+        # the ranking so far lists the two teams out (third in their groups), not the four still playing
+        ranking = text.split("排名：")[-1]
+        assert ranking.count("纪念奖") == 2 and "-." not in ranking, ranking
 
         # --- semi-finals; a violation in one, then a result and its /reverse at the same moment ---------
         await S.settle(h)
@@ -263,7 +275,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
         sf1, sf2 = semis
         await S.say(h, REFEREE, GROUP_ID, f"/violation {sf2} a 桌上交流", "C1")
         before = h.sim.last_bot_message(GROUP_ID)
-        h.sim.user_sends_text(CHIEF, GROUP_ID, f"/result {sf1} b 2 1 裁判记录")
+        h.sim.user_sends_text(CHIEF, GROUP_ID, f"/result {sf1} b 裁判记录")
         h.sim.user_sends_text(REFEREE, GROUP_ID, "/reverse C1 误判")
         await S.wait_text(h, GROUP_ID, "撤销处罚 C1", after=before)
         await S.wait_text(h, GROUP_ID, f"裁判更正 {sf1}", after=before)
