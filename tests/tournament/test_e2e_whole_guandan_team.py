@@ -170,17 +170,17 @@ async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
 
         # --- the deadline closes registration; the draw reveals the secret committed at the opening -----
         await S.run_due(h, timedelta(hours=2, minutes=1))
-        assert S.find(h, GROUP_ID, "报名已截止，共 6 个参赛队")
+        await S.wait_text(h, GROUP_ID, "报名已截止，共 6 个参赛队")
         await S.run_due(h, timedelta(hours=1))
-        frozen = S.find(h, GROUP_ID, "名单 SHA-256")[-1]
-        doc = next(m for m in h.sim.bot_messages(GROUP_ID) if m.document is not None
-                   and m.document["filename"] == "draw-1.json")
+        frozen = await S.wait_text(h, GROUP_ID, "名单 SHA-256")
+        doc = await h.sim.wait_for_message(GROUP_ID, lambda m: m.document is not None
+                                           and m.document["filename"] == "draw-1.json", timeout=20)
         published = S.published_from(doc)
         assert published["commitment"] == commitment and commitment in (frozen.text or "")
         assert verify(published, {"list_hash": published["list_hash"], "commitment": commitment}).ok
         names = {p for e in published["entries"] for p in e["players"]}
         assert f"{h.name(P[0])} ({P[0]})" in names and all(re.fullmatch(r".+ \(\d+\)", p) for p in names)
-        assert S.find(h, GROUP_ID, "🗓 赛程")
+        await S.wait_text(h, GROUP_ID, "🗓 赛程")
         rows = await ts.matches(db, 1)
         assert sorted(r.match_key for r in rows) == [f"{g}-R{r}-M1" for g in "AB" for r in (1, 2, 3)]
         assert all(len(r.table_chats) == 3 for r in rows)
@@ -202,8 +202,9 @@ async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
         assert statuses == ["playing", "open", "open"]
         people = await ts.user_names(db, [late, *never_pair])
         missing = f"A-R1-M1 第 3 桌等待签到：{people[never_pair[0]]}、{people[never_pair[1]]}"
-        assert S.find(h, GROUP_ID, missing) and S.find(h, ORG, missing)  # the organiser sees who is missing
-        assert S.find(h, ORG, f"A-R1-M1 第 2 桌等待签到：{people[late]}")
+        await S.wait_text(h, GROUP_ID, missing)
+        await S.wait_text(h, ORG, missing)  # the organiser sees who is missing
+        await S.wait_text(h, ORG, f"A-R1-M1 第 2 桌等待签到：{people[late]}")
 
         # --- locked tables: no lobby buttons, an outsider's link, an opponent's Start, a player's /leave ---
         t3 = await service.get_table(db, int(ma.game_tables[2]))
@@ -227,15 +228,16 @@ async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
         assert (await service.get_table(db, int(ma.game_tables[1]))).status == "playing"  # type: ignore[union-attr]
         # at the limit table 3 is lost; the notice names the team and both players
         await S.run_due(h, timedelta(minutes=5, seconds=1))
-        notice = S.find(h, GROUP_ID, "A-R1-M1 第 3 桌")[-1].text or ""
+        notice = (await S.wait_text(h, GROUP_ID, "⚠️ A-R1-M1 第 3 桌")).text or ""
         assert entry_names[ma.side_a] in notice and people[never_pair[0]] in notice and people[never_pair[1]] in notice
-        assert "其余桌照常进行" in notice and S.find(h, never_pair[0], "A-R1-M1 第 3 桌")
+        assert "其余桌照常进行" in notice
+        await S.wait_text(h, never_pair[0], "⚠️ A-R1-M1 第 3 桌")  # the players are told too
         # tables 1 and 2 end: a wins table 1, b table 2; with the forfeit side b wins 2:1, winner first
         await _finish(h, "A-R1-M1", [0, 1])
         ma = await _decided(h, "A-R1-M1")
         assert ma is not None and ma.result_json["winner"] == "b"  # type: ignore[attr-defined]
         line = f"{entry_names[ma.side_b]} 胜 {entry_names[ma.side_a]}（2:1）"  # type: ignore[attr-defined]
-        assert S.find(h, GROUP_ID, f"🏁 A组 第1轮（A-R1-M1）：{line}"), line
+        await S.wait_text(h, GROUP_ID, f"🏁 A组 第1轮（A-R1-M1）：{line}")
         mine = await S.wait_text(h, tables[0][1][0], "你的比赛结果")
         assert line in (mine.text or "")
 
@@ -253,7 +255,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
         mb = await _decided(h, "B-R1-M1")
         assert mb is not None and mb.result_json["winner"] == "a"  # type: ignore[attr-defined]
         assert mb.result_json["tables"][0]["winner"] == "ab"[int(played["winner"])]  # type: ignore[attr-defined]
-        assert S.find(h, GROUP_ID, "🏁 B组 第1轮（B-R1-M1）：")
+        await S.wait_text(h, GROUP_ID, "🏁 B组 第1轮（B-R1-M1）：")
         # the rest of the group stage is recorded by the chief referee
         for key in ("A-R2-M1", "B-R2-M1", "A-R3-M1", "B-R3-M1"):
             await S.say(h, CHIEF, GROUP_ID, f"/result {key} {'a 14 11' if key.startswith('A') else 'b 11 14'} 裁判记录",
@@ -299,9 +301,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
         await S.settle(h)
 
         # --- prizes, results winner first with rounds by name, export -----------------------------------
-        final = S.find(h, GROUP_ID, "全部比赛结束")
-        assert final, "no prize list"
-        prizes = final[-1].text or ""
+        prizes = (await S.wait_text(h, GROUP_ID, "全部比赛结束")).text or ""
         assert all(p in prizes for p in ("一等奖", "二等奖", "三等奖"))
         results = await S.say(h, P[3], GROUP_ID, "/results", "已完成比赛")
         text = results.text or ""
