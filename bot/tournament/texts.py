@@ -189,6 +189,8 @@ T: dict[str, tuple[str, str]] = {
                     "🗓 Your next match: {match} {a} vs {b}, starts {time}; your pair sits at table {table}: “{where}”. Check-in opens {checkin} minutes before."),
     "result.yours": ("🏁 你的比赛结果：{line}", "🏁 Your result: {line}"),
     "result.next_soon": ("下一场的时间和桌号安排好后会私信通知你。", "Your next match, with its time and table, will be sent to you here."),
+    "result.substitute_done": ("你作为替补的这场比赛已结束，谢谢！之后的比赛仍由原队员参加。",
+                               "The match you played as a substitute is over. Thank you! The entry's own player plays its next matches."),
     "result.out": ("你们在本次比赛中的比赛已全部结束，谢谢参与！", "Your matches in this tournament are over. Thank you for playing!"),
     "result.tournament_over": ("比赛已全部结束，获奖名单见比赛群。", "The tournament is over; the prize list is in the tournament group."),
     "reg.team_you": ("👥 你已加入「{name}」的 {team}（{group}）。队员：{players}", "👥 You are in {team} ({group}) for “{name}”. Players: {players}"),
