@@ -244,6 +244,12 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path) -> None:
         t2 = await service.get_table(db, int(m2.game_tables[0]))
         assert [s.user_id for s in await service.get_seats(db, t2.id)] == [SUB, b2[0], a2[1], b2[1]]  # type: ignore[union-attr]
         await S.finish_table(h, int(m2.game_tables[0]), 0, (14, 12))
+        # the substitute is told their match is over; the player they stood in for hears the result and
+        # that the pair's next match will follow (it is theirs again)
+        done = await S.wait_text(h, SUB, "你的比赛结果")
+        assert "替补的这场比赛已结束" in (done.text or "") and "下一场" not in (done.text or "")
+        back = await S.wait_text(h, absent, "你的比赛结果")
+        assert "R1-M2" in (back.text or "") and "下一场" in (back.text or "")
         (a4, b4), = await S.match_people(h, 1, "R1-M4")
         await S.check_in(h, 1, "R1-M4", [*a4, b4[0]])
         await S.run_due(h, timedelta(minutes=10))  # R1-M4 starts at first + 30
