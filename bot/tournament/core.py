@@ -590,6 +590,9 @@ class TournamentBot:
         eng = ts.load_engine(await ts.get_tournament(self.db, row.id))
         alive = set(eng.ready_matches()) | {x.match_key for x in rec.new_matches}
         sides_next = {e for key in alive for e in eng.sides(key) if e}
+        if eng.bracket is not None:  # already placed in a match to come (a semi-final loser's third-place match)
+            br = eng.bracket
+            sides_next |= {e for x in br.matches if x.result is None for e in br.entries_of(x.id) if e}
         for side, entry in (("a", m.side_a), ("b", m.side_b)):
             if not entry:
                 continue
