@@ -284,6 +284,10 @@ async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
         await S.settle(h)
         state = await ts.engine_state(db, 1)
         assert state.bracket is not None and state.bracket.match(sf1).result is not None  # never lost
+        # the semi-final's losers still have the third-place match: not told their tournament is over
+        loser = (await S.match_people(h, 1, sf1))[0][0][0]
+        told = (await S.wait_text(h, loser, f"你的比赛结果：半决赛 第1场（{sf1}）")).text or ""
+        assert "下一场" in told and "全部结束" not in told, told
         assert state.conduct.records[0].reversed_by == str(REFEREE)
         # the other semi-final is played: the final and the third-place match follow (the bracket goes on)
         m2 = await S.tournament_match(h, 1, sf2)
