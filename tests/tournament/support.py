@@ -52,9 +52,47 @@ async def _start_real_bot(self: Any) -> Any:
 
 
 @asynccontextmanager
-async def tournament_harness(tmp_path: Path, extra_players: int = 12, table_groups: int = 2
-                             ) -> AsyncIterator[E2EHarness]:
-    async with e2e_harness(tmp_path, start_bot=False) as h:
+async def postgres_database() -> AsyncIterator[str]:
+    """A fresh PostgreSQL database on the server of ``TEST_DATABASE_URL`` (the bot migrates it at start),
+    dropped afterwards; yields its URL."""
+    import os
+    import uuid
+
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    base = os.environ.get("TEST_DATABASE_URL")
+    assert base, "TEST_DATABASE_URL is not set (PostgreSQL is part of the test set-up)"
+    name = "flows_" + uuid.uuid4().hex[:12]
+    admin = create_async_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'CREATE DATABASE "{name}"'))
+        yield make_url(base).set(database=name).render_as_string(hide_password=False)
+    finally:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        await admin.dispose()
+
+
+@asynccontextmanager
+async def tournament_harness(tmp_path: Path, extra_players: int = 12, table_groups: int = 2,
+                             backend: str = "sqlite") -> AsyncIterator[E2EHarness]:
+    """``backend="postgresql"``: the bot runs on a fresh PostgreSQL database (``postgres_database``)."""
+    if backend == "postgresql":
+        async with postgres_database() as url, _harness(tmp_path, extra_players, table_groups,
+                                                         DATABASE_URL=url) as h:
+            yield h
+        return
+    async with _harness(tmp_path, extra_players, table_groups) as h:
+        yield h
+
+
+@asynccontextmanager
+async def _harness(tmp_path: Path, extra_players: int, table_groups: int, **settings: Any
+                   ) -> AsyncIterator[E2EHarness]:
+    async with e2e_harness(tmp_path, start_bot=False, **settings) as h:
         h.clock = ManualClock(datetime.now(UTC).replace(second=0, microsecond=0))  # type: ignore[attr-defined]
         h.real_bot.clock = h.clock  # type: ignore[attr-defined]
         h.real_bot.start = types.MethodType(_start_real_bot, h.real_bot)  # type: ignore[method-assign]

@@ -8,6 +8,7 @@ the same tournament, invitations with a double tap and two people on one link, a
 people pressing at once, teams formed and their members told, /entries, the verifiable draw, per-table
 lateness (a late player inside the limit while the match's first table plays; a pair that never comes),
 locked tables, a result and a /reverse at the same moment, standings, results, export and prizes.
+Run on SQLite and on PostgreSQL (a fresh database: the races meet a server with real concurrency).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import io
 import re
 from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 from bot.buttons import TableButton, TableOp
 from engine.tournament import verify
@@ -79,8 +82,9 @@ async def _decided(h: object, key: str) -> object:
     return await S.eventually(check)
 
 
-async def test_whole_guandan_team_tournament(tmp_path: Path) -> None:
-    async with S.tournament_harness(tmp_path, extra_players=42, table_groups=3) as h:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> None:
+    async with S.tournament_harness(tmp_path, extra_players=42, table_groups=3, backend=backend) as h:
         db = S.db(h)
         # --- set-up from a file; the announcement carries the draw's commitment -------------------------
         spec = SETUP.format(deadline=S.local(h, timedelta(hours=2)), draw=S.local(h, timedelta(hours=3)),

@@ -8,6 +8,7 @@ update, invitations with a double tap and two people on one link, a quota race, 
 /move_table, /reschedule, a late pair inside the limit that plays, a pair that never comes and forfeits,
 locked tables, /substitute, /extend, /pause and /resume, a result and a /reverse at the same moment,
 standings, results, export and prizes; cancel and delete with their confirmations.
+Run on SQLite and on PostgreSQL (a fresh database: the races meet a server with real concurrency).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import io
 import re
 from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 from bot.buttons import TableButton, TableOp
 from engine.tournament import verify
@@ -82,8 +85,9 @@ async def _ticking(h: object, stop: asyncio.Event) -> None:
         await asyncio.sleep(0.05)
 
 
-async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path) -> None:
-    async with S.tournament_harness(tmp_path, extra_players=25, table_groups=3) as h:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend: str) -> None:
+    async with S.tournament_harness(tmp_path, extra_players=25, table_groups=3, backend=backend) as h:
         db = S.db(h)
         h.sim.users[P[15]].first_name = FORMULA_NAME  # a name a spreadsheet would take for a formula
         await S.dm(h, P[15], "/start", "")
