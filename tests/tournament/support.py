@@ -289,4 +289,5 @@ async def play_table(h: E2EHarness, table_id: int, timeout: float = 120) -> dict
     done = await eventually(finished, timeout=30)
     assert done is not None, "the match did not finish"
     await settle(h)
-    return dict(done.result_json)
+    result: dict[str, Any] = dict(done.result_json)
+    return result
