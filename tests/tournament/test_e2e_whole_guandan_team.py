@@ -228,7 +228,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         # 5 minutes late, inside the 10-minute limit, while table 1 plays: accepted; table 2 starts
         h.clock.advance(timedelta(minutes=5))  # type: ignore[attr-defined]
         await S.check_in(h, 1, "A-R1-M1", [late])
-        await S.settle(h)
+        await S.wait_text(h, late, "你的牌")  # their table has begun: the hand arrives
         assert (await service.get_table(db, int(ma.game_tables[1]))).status == "playing"  # type: ignore[union-attr]
         # at the limit table 3 is lost; the notice names the team and both players
         await S.run_due(h, timedelta(minutes=5, seconds=1))

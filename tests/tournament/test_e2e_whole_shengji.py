@@ -215,7 +215,7 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         assert (await service.get_table(db, t3.id)).status == "open"  # type: ignore[union-attr]
         h.clock.advance(timedelta(minutes=5))  # type: ignore[attr-defined]
         await S.check_in(h, 1, "R1-M1", b1)
-        await S.settle(h)
+        await S.wait_text(h, b1[0], "你的牌")  # the late pair's table has begun: the hand arrives
         m1 = await S.tournament_match(h, 1, "R1-M1")
         assert m1.status == "playing"
         # the referee pauses and resumes the table; a player may not
@@ -262,7 +262,7 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         await S.run_due(h, timedelta(minutes=16))  # past the 15 minutes, inside the 20
         assert (await S.tournament_match(h, 1, "R1-M4")).result_json is None
         await S.check_in(h, 1, "R1-M4", [b4[1]])
-        await S.settle(h)
+        await S.wait_text(h, b4[1], "你的牌")
         m4 = await S.tournament_match(h, 1, "R1-M4")
         assert m4.status == "playing" and m4.table_chats == [S.TABLE_GROUPS[2]]
         await S.finish_table(h, int(m4.game_tables[0]), 1, (10, 14))
