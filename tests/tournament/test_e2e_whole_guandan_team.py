@@ -305,7 +305,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         later = [m for m in await ts.matches(db, 1) if m.match_key not in group_keys | {sf1, sf2}]
         assert len(later) == 2 and all(m.start_at is not None for m in later)
         for m in later:
-            await S.say(h, CHIEF, GROUP_ID, f"/result {m.match_key} a 裁判记录", "裁判更正")
+            await S.say(h, CHIEF, GROUP_ID, f"/result {m.match_key} a 裁判记录", f"裁判更正 {m.match_key}")
         await S.settle(h)
 
         # --- prizes, results winner first with rounds by name, export -----------------------------------

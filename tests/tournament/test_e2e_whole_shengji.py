@@ -81,8 +81,9 @@ async def _decided(h: object, key: str, tid: int = 1) -> object:
 async def _ticking(h: object, stop: asyncio.Event) -> None:
     """While people play, the manual clock moves on 2 s at a time (a bid window closes by the clock)."""
     while not stop.is_set():
-        await S.run_due(h, timedelta(seconds=2))  # type: ignore[arg-type]
-        await asyncio.sleep(0.05)
+        h.clock.advance(timedelta(seconds=2))  # type: ignore[attr-defined]
+        await S.rt(h).scheduler.run_due()  # type: ignore[arg-type]
+        await asyncio.sleep(0.1)  # pacing the clock, not waiting for anything
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -345,11 +346,13 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         ask = await S.dm(h, ORG, "/cancel_tournament #2 重复创建", "确定要取消比赛")
         await S.press(h, ORG, ORG, ask, "确定")
         await S.wait_text(h, SECOND_GROUP, "「重复创建的比赛」已取消：重复创建")
+        await S.wait_text(h, ORG, "「重复创建的比赛」已取消", after=ask)
         await S.wait_text(h, P[21], "已取消：重复创建")
         ask = await S.dm(h, ORG, "/delete_tournament #2 重复创建", "确定要删除比赛")
         await S.press(h, ORG, ORG, ask, "确定")
         await S.wait_text(h, SECOND_GROUP, "「重复创建的比赛」已删除")
-        audit = await S.dm(h, ORG, "/audit #2", "操作记录")
+        await S.wait_text(h, ORG, "「重复创建的比赛」已删除", after=ask)  # the organiser's answer
+        audit = await S.dm(h, ORG, "/audit #2", "操作记录（最近")
         assert " cancel " in (audit.text or "") and " delete " in (audit.text or "")
         assert (await ts.get_tournament(db, 1)).status == "finished"
         h.assert_no_errors()
