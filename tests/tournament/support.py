@@ -291,3 +291,22 @@ async def play_table(h: E2EHarness, table_id: int, timeout: float = 120) -> dict
     await settle(h)
     result: dict[str, Any] = dict(done.result_json)
     return result
+
+
+async def schedule_posted(h: E2EHarness, *keys: str, timeout: float = 30) -> None:
+    """Wait until the tournament group has seen a schedule (🗓 赛程) line for each of ``keys`` (a match's
+    time is set before its schedule is posted: after this its row has ``start_at``)."""
+    for key in keys:
+        await h.sim.wait_for_message(GROUP_ID, lambda m, k=key: "🗓 赛程" in (m.text or "") and any(
+            line.startswith(k + " ") for line in (m.text or "").split("\n")), timeout=timeout)
+
+
+async def table_recorded(h: E2EHarness, tid: int, key: str, table: int) -> Any:
+    """Wait until the tournament has recorded table ``table`` of match ``key`` (its match-over hook ran)."""
+    async def check() -> Any:
+        m = await tournament_match(h, tid, key)
+        return m if str(table) in m.table_results or m.result_json is not None else None
+
+    got = await eventually(check, timeout=30)
+    assert got is not None, f"table {table} of {key} was not recorded"
+    return got

@@ -255,6 +255,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         # the engine would end them, both won by side a
         mb = await S.tournament_match(h, 1, "B-R1-M1")
         played = await S.play_table(h, int(mb.game_tables[0]))
+        await S.table_recorded(h, 1, "B-R1-M1", 1)
         await _finish(h, "B-R1-M1", [0, 0, 0])
         mb = await _decided(h, "B-R1-M1")
         assert mb is not None and mb.result_json["winner"] == "a"  # type: ignore[attr-defined]
@@ -264,6 +265,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         for key in ("A-R2-M1", "B-R2-M1", "A-R3-M1", "B-R3-M1"):
             await S.say(h, CHIEF, GROUP_ID, f"/result {key} {'a 14 11' if key.startswith('A') else 'b 11 14'} 裁判记录",
                         f"裁判更正 {key}")
+        await S.schedule_posted(h, "R1-M1", "R1-M2")  # the group stage is over: the semi-finals follow
 
         # --- standings with translated columns --------------------------------------------------------------
         standings = await S.say(h, P[3], GROUP_ID, "/standings", "积分")
@@ -301,7 +303,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         await S.run_due(h, timedelta(minutes=30))
         await _finish(h, sf2, [1, 0, 1], [(10, 14), (14, 12), (13, 14)])
         assert await _decided(h, sf2)
-        await S.settle(h)
+        await S.schedule_posted(h, "R2-M1", "P3-4-M1")
         later = [m for m in await ts.matches(db, 1) if m.match_key not in group_keys | {sf1, sf2}]
         assert len(later) == 2 and all(m.start_at is not None for m in later)
         for m in later:

@@ -271,8 +271,8 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         assert {"substitute", "extend_lateness", "pause", "resume", "lateness_forfeit"} <= actions, actions
 
         # --- semi-finals: a violation in one; a result of the other and the /reverse at the same moment ---
-        await S.settle(h)
         assert await _decided(h, "R1-M4")
+        await S.schedule_posted(h, "R2-M1", "R2-M2")
         sf = {m.match_key: m for m in await ts.matches(db, 1) if m.match_key.startswith("R2-")}
         assert sorted(sf) == ["R2-M1", "R2-M2"], sorted(sf)
         await S.say(h, REFEREE, GROUP_ID, "/violation R2-M2 a 桌上交流", "C1")
@@ -286,7 +286,7 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         assert state.bracket is not None and state.bracket.match("R2-M1").result is not None  # never lost
         assert state.conduct.records[0].reversed_by == str(REFEREE)
         await S.say(h, CHIEF, GROUP_ID, "/result R2-M2 a 14 8 裁判记录", "裁判更正 R2-M2")
-        await S.settle(h)
+        await S.schedule_posted(h, "R3-M1", "P3-4-M1")
         rest = {m.match_key: m for m in await ts.matches(db, 1) if m.match_key in ("R3-M1", "P3-4-M1")}
         assert len(rest) == 2 and all(m.start_at for m in rest.values())  # the bracket goes on
         await S.say(h, CHIEF, GROUP_ID, "/result P3-4-M1 b 9 14 裁判记录", "裁判更正 P3-4-M1")
