@@ -349,6 +349,8 @@ T: dict[str, tuple[str, str]] = {
     "err.mixed_union_groups": ("一个队的搭档必须来自同一单位。", "A team's pairs come from one union group."),
     "err.not_a_team_event": ("本比赛是对子赛，不组队。", "This tournament is for pairs."),
     "err.bad_side": ("请写 a 或 b（both：双方）。", "Write a or b (both: both sides)."),
+    "err.levels_against_winner": ("级数与胜方不符：{side} 方胜，级数却是 {la}:{lb}（a 方:b 方）。请核对后重发，未作更改。",
+                                  "The levels contradict the winner: side {side} wins but the levels are {la}:{lb} (side a : side b). Check and send again; nothing was changed."),
     "err.knockout_needs_winner": ("淘汰赛必须有胜者。", "A knockout match needs a winner."),
     "err.no_result_to_correct": ("{match} 还没有结果。", "Match {match} has no result yet."),
     "err.result_already_recorded": ("{match} 已有结果，请用更正。", "Match {match} already has a result; correct it."),
