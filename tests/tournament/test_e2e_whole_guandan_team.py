@@ -261,7 +261,10 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         assert mb is not None and mb.result_json["winner"] == "a"  # type: ignore[attr-defined]
         assert mb.result_json["tables"][0]["winner"] == "ab"[int(played["winner"])]  # type: ignore[attr-defined]
         await S.wait_text(h, GROUP_ID, "🏁 B组 第1轮（B-R1-M1）：")
-        # the rest of the group stage is recorded by the chief referee
+        # the rest of the group stage is recorded by the chief referee; levels against the winner are a typo
+        typo = await S.say(h, CHIEF, GROUP_ID, "/result A-R2-M1 b 14 11 裁判记录", "级数与胜方不符")
+        assert "未作更改" in (typo.text or "")
+        assert (await S.tournament_match(h, 1, "A-R2-M1")).result_json is None
         for key in ("A-R2-M1", "B-R2-M1", "A-R3-M1", "B-R3-M1"):
             await S.say(h, CHIEF, GROUP_ID, f"/result {key} {'a 14 11' if key.startswith('A') else 'b 11 14'} 裁判记录",
                         f"裁判更正 {key}")
