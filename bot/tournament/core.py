@@ -677,23 +677,31 @@ class TournamentBot:
 
     async def tell_players_result(self, row: Tournament, rec: ts.Recorded) -> None:
         """Each player of the match, privately: the result; what comes next follows when it is scheduled
-        (``sched.yours``), or that their tournament is over."""
+        (``sched.yours``), or that their tournament is over.  A referee's substitute is told their match
+        is over (their place goes back to the entry's player); the player they stood in for is told too."""
         m = rec.match
         if m.result_json is None:
             return
-        names = await self._names(row.id)
+        entries = await ts.entries(self.db, row.id, include_withdrawn=True)
+        names = views.names_of(entries)
+        members = {str(e.id): {int(p) for p in e.players_json} for e in entries}
         eng = ts.load_engine(await ts.get_tournament(self.db, row.id))
         alive = set(eng.ready_matches()) | {x.match_key for x in rec.new_matches}
         sides_next = {e for key in alive for e in eng.sides(key) if e}
+        if eng.bracket is not None:  # already placed in a match to come (a semi-final loser's third-place match)
+            br = eng.bracket
+            sides_next |= {e for x in br.matches if x.result is None for e in br.entries_of(x.id) if e}
         for side, entry in (("a", m.side_a), ("b", m.side_b)):
             if not entry:
                 continue
-            players = {p for pa, pb in await ts.match_players(self.db, m) for p in (pa if side == "a" else pb)}
-            for uid in players:
+            seated = {p for pa, pb in await ts.match_players(self.db, m) for p in (pa if side == "a" else pb)}
+            for uid in sorted(seated | members.get(entry, set())):
                 ul = await self.ulang(uid)
                 line = views.result_line(ul, m.match_key, m.result_json, names.get(m.side_a or "", "?"),
                                          names.get(m.side_b or "", "?"), eng)
-                if rec.finished:
+                if uid not in members.get(entry, {uid}):
+                    after = "result.substitute_done"
+                elif rec.finished:
                     after = "result.tournament_over"
                 elif entry not in sides_next and eng.bracket is not None and entry in eng.bracket.eliminations():
                     after = "result.out"

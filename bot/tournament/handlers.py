@@ -700,6 +700,8 @@ async def cmd_result(c: Call) -> None:
     if force:
         rest = rest[:-1]
     la, lb, rest = _levels(rest)
+    if la is not None and lb is not None and (la < lb if what == "a" else lb < la):  # a typo: the loser ahead
+        raise RuleError("levels_against_winner", "", side=what, la=la, lb=lb)
     reason = " ".join(rest)
     if not reason:
         raise RuleError("reason_required", "")

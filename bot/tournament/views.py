@@ -143,7 +143,7 @@ def bracket_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
 def ranking_text(lang: str, eng: Engine) -> str:
     lines = []
     for r in eng.ranking():
-        if r.place is None and not r.prize:
+        if r.place is None and (not r.prize or not eng.finished):  # still playing: no place, no prize yet
             continue
         prize = f" — {prize_label(lang, r.prize)}" if r.prize else ""
         note = f"（{r.note}）" if r.note and lang == "zh" else (f" ({r.note})" if r.note else "")
