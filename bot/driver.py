@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.i18n import rule_error, t
+from bot.live import forced_play
 from bot.seats import MatchSeats, SeatInfo, seats_entry
 from engine.errors import RuleError
 from engine.rng import rng_for
@@ -187,7 +188,7 @@ class Driver:
         for ev in applied.events:
             if ev.kind == "play":
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
-        if seat is not None and source in ("player", "clock"):
+        if seat is not None and source in ("player", "clock", "forced"):
             self.rt.live.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
         await self.rt.live.announce(match_id, applied.events, source=source, seat=seat)
         await self.arm_clock(match_id, applied.match, applied.version)
@@ -247,6 +248,20 @@ class Driver:
                     if applied is not None:
                         await self.after(match_id, applied, source="ai", seat=turn.seat)
                         return
+        # a person's move that leaves no choice (Shengji: the last trick) is played for them
+        for turn in m.turns():
+            if turn.seat in computers or not turn.required:
+                continue
+            action = forced_play(row.game, m, turn.seat)
+            if action:
+                try:
+                    applied = await service.apply_action(rt.db, match_id, action, expected_version=row.version,
+                                                       dedupe_key=f"forced:{row.version}")
+                except (RuleError, service.StaleVersion):
+                    break
+                if not applied.duplicate:
+                    await self.after(match_id, applied, source="forced", seat=turn.seat)
+                return
         step = m.system_step()
         if step == "sys deal":
             applied = None

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.autodrive import press_action, typed_form
 from bot.i18n import t
+from bot.live import forced_play
 from bot.render import _pub, _trick_line
 from bot.simulator import BotApiSimulator, SimMessage, SimUserHandle
 from bot.views import seat_name
@@ -231,7 +232,9 @@ async def sync(db: AsyncEngine, table: Table) -> None:
             marker, completes = _group_marker(table)
             table.plays.append(PlayRecord(
                 table=table.index, seq=table.seq, seat=int(parts[0]), committed=committed,
-                next_user=table.user_ids[turns[0].seat] if turns and not table.replica.finished else None,
+                # the next person's turn is timed, unless the bot plays it for them (no choice: no "your turn")
+                next_user=table.user_ids[turns[0].seat] if turns and not table.replica.finished
+                and not forced_play(table.game, table.replica, turns[0].seat) else None,
                 marker=marker, completes_trick=completes))
             table.first_play = table.first_play or committed
             table.last_play = committed
@@ -254,8 +257,8 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
             break
         phase = _pub(m.public_view()).get("phase") if table.game == "shengji" else None
         turn = next((tr for tr in m.turns() if tr.required or (phase == "window" and tr.kind == "bid")), None)
-        if turn is None:
-            continue
+        if turn is None or forced_play(table.game, m, turn.seat):
+            continue  # nobody's move, or one without a choice (the last trick): the bot plays it
         version = table.seq
         if version in acted and time.monotonic() - acted[version] < RETRY_AFTER:
             continue
