@@ -373,7 +373,7 @@ class Outbox:
         replaces it; meanwhile ``drop_edit`` can withdraw it; None: a pending edit keeps its wait (a waiting edit does not hold up the other
         calls to its chat).  ``urgent``: the edit tells its reader to act (your turn); when the token's
         30 calls a second are the limit, it goes before the calls that are not urgent (they wait at
-        most ``PRIORITY_AGE``, then go in their order)."""
+        most about ``PRIORITY_AGE``: a call that has waited that long goes first)."""
         text = _clip(text)
         key = (chat_id, message_id)
         digest = content_hash(text, markup)
@@ -547,11 +547,11 @@ class Outbox:
         return out, best_at
 
     def _priority(self, op: _Op, now: float) -> tuple[int, float]:
-        """Who goes first when the token's pacing is the limit: an urgent edit (it tells its reader to act)
-        or any call that has waited ``PRIORITY_AGE`` (so nothing starves), then the others; each group
-        oldest first."""
-        first = op.urgent or now - op.queued_at >= self.priority_age
-        return (0 if first else 1, op.queued_at)
+        """Who goes first when the token's pacing is the limit: a call that has waited ``PRIORITY_AGE``
+        (so nothing starves), then an urgent edit (it tells its reader to act), then the others; each
+        group oldest first."""
+        rank = 0 if now - op.queued_at >= self.priority_age else 1 if op.urgent else 2
+        return (rank, op.queued_at)
 
     async def _run(self) -> None:
         while not self._closing:
