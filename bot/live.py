@@ -121,9 +121,10 @@ def hand_news_waits(game: str, before: str | None, view: dict[str, Any]) -> bool
     return game == "shengji" and before in ("window", "settled") and not must_act(game, view)
 
 
-# How long a hand's stage change its owner need not act on may wait for their next turn (Telegram seconds):
-# about the time a dealer takes to bury and three players to play to the first trick.
-HAND_NEWS_WAIT = 8.0
+# How long a hand's stage change its owner need not act on may wait for their next turn (Telegram seconds,
+# from the newest such change): about the time a dealer takes to bury and three players to play to the
+# first trick.
+HAND_NEWS_WAIT = 10.0
 
 
 def forced_play(game: str, m: Any, seat: int) -> str | None:

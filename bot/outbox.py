@@ -369,8 +369,8 @@ class Outbox:
              delay: float | None = 0.0, urgent: bool = False) -> None:
         """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes.
 
-        ``delay`` (seconds, not scaled): the edit waits that long, unless a newer edit without delay
-        replaces it; meanwhile ``drop_edit`` can withdraw it; None: a pending edit keeps its wait (a waiting edit does not hold up the other
+        ``delay`` (seconds, not scaled): the edit waits that long from now (a newer edit's delay replaces
+        the wait, 0 sends it at once); meanwhile ``drop_edit`` can withdraw it; None: a pending edit keeps its wait (a waiting edit does not hold up the other
         calls to its chat).  ``urgent``: the edit tells its reader to act (your turn); when the token's
         30 calls a second are the limit, it goes before the calls that are not urgent (they wait at
         most about ``PRIORITY_AGE``: a call that has waited that long goes first)."""
@@ -381,8 +381,8 @@ class Outbox:
         pending = self._pending_edit.get(key)
         if pending is not None:
             pending.text, pending.markup, pending.digest = text, markup, digest
-            if delay is not None:
-                pending.not_before = min(pending.not_before, not_before) if pending.not_before else 0.0
+            if delay is not None and not (pending.urgent and not_before):
+                pending.not_before = not_before  # the newest wait counts (a run of taps, news after news)
             pending.urgent = pending.urgent or urgent
             self.stats.coalesced_edits += 1
             self._wake.set()
