@@ -74,6 +74,9 @@ class Table:
     typed: int = 0
     retries: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    start_query: str | None = None  # the first press of Start (its callback query id)
+    start_pressed: float | None = None  # time.monotonic() of that press
+    start_pressed_wall: float | None = None  # time.time() of that press
 
 
 class Observer:
@@ -187,7 +190,10 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
             start_pressed = loop.time()
             with contextlib.suppress(Exception):
                 message, button = sim.find_button(table.group_id, start_label)
-                handles[0].press(table.group_id, message.message_id, str(button["callback_data"]))
+                pressed_wall, pressed = time.time(), time.monotonic()
+                query = handles[0].press(table.group_id, message.message_id, str(button["callback_data"]))
+                if table.start_query is None:
+                    table.start_query, table.start_pressed, table.start_pressed_wall = query, pressed, pressed_wall
         if loop.time() > deadline:
             raise TimeoutError(f"table {table.index + 1}: no match started within {timeout} s")
         await asyncio.sleep(0.2)
@@ -210,6 +216,33 @@ def _group_marker(table: Table) -> tuple[str | None, bool]:
         return t(LANG, "table.last_trick") + "  " + _trick_line(LANG, last["plays"], table.names, table.game,
                                                                 None), True
     return None, True
+
+
+def start_times(sim: BotApiSimulator, tables: list[Table]) -> dict[str, Any]:
+    """Start timed on its own: its press → the button's answer, and → each seat's first hand message of the
+    match (in Shengji the hand message comes with the seat's first way to declare, or the last card dealt)."""
+    answers: list[float] = []
+    first_of_table: list[float] = []
+    every_hand: list[float] = []
+    unanswered = 0
+    for table in tables:
+        if table.start_query is None or table.start_pressed is None or table.start_pressed_wall is None:
+            continue
+        record = sim.callback_queries.get(table.start_query)
+        if record is not None and record.answered_at is not None:
+            answers.append(record.answered_at - table.start_pressed)
+        else:
+            unanswered += 1
+        hands = []
+        for uid in table.user_ids:
+            first = next((m for m in sim.bot_messages(uid) if m.versions[0].at >= table.start_pressed_wall), None)
+            if first is not None:
+                hands.append(first.versions[0].at - table.start_pressed_wall)
+        every_hand.extend(hands)
+        if hands:
+            first_of_table.append(min(hands))
+    return {"start_answer_s": answers, "start_unanswered": unanswered, "start_first_hand_s": first_of_table,
+            "start_every_hand_s": every_hand}
 
 
 async def sync(db: AsyncEngine, table: Table) -> None:
