@@ -89,8 +89,20 @@ class Driver:
         elif step == "sys next_deal":
             first = not m.history and not m.log
             self.kick(match_id, 0 if first else max(s.deal_delay * 2, s.ai_delay))
-        else:
+        elif not self._people_choose(match_id, m):
             self.kick(match_id, s.ai_delay)
+
+    def _people_choose(self, match_id: int, m: Any) -> bool:
+        """Is every turn a person's required move with a choice?  Then the table's own step would find
+        nothing to do (and read the match and its table for it): no tick until the next action."""
+        entry = self.rt.seats.get(match_id)
+        turns = m.turns()
+        if entry is None or not turns:
+            return False
+        computers = {s.seat for s in entry.seats if s.is_computer}
+        game = "shengji" if type(m).__name__ == "ShengjiMatch" else "guandan"
+        return all(tr.required and tr.seat not in computers and forced_play(game, m, tr.seat) is None
+                   for tr in turns)
 
     # --- seats of a match ------------------------------------------------------------------
 
