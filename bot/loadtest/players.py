@@ -74,6 +74,9 @@ class Table:
     typed: int = 0
     retries: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    window_since: float | None = None  # the commit that opened the current bid window (its notices count)
+    resumed_at: float = 0.0  # when a person last pressed Resume on this paused table (time.monotonic())
+    resumes: int = 0
     start_query: str | None = None  # the first press of Start (its callback query id)
     start_pressed: float | None = None  # time.monotonic() of that press
     start_pressed_wall: float | None = None  # time.time() of that press
@@ -289,6 +292,16 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
         if m.finished:
             break
         phase = _pub(m.public_view()).get("phase") if table.game == "shengji" else None
+        if phase == "paused" and time.monotonic() - table.resumed_at > 10.0:
+            # no bid in several deals in a row: the table paused; a person presses Resume (as they would)
+            table.resumed_at = time.monotonic()
+            with contextlib.suppress(Exception):
+                message, button = sim.find_button(table.group_id, t(LANG, "btn.resume"))
+                sim.press_button(table.user_ids[0], table.group_id, message.message_id, str(button["callback_data"]))
+                table.resumes += 1
+            continue
+        # in the bid window every person has seen their whole hand since it opened: nobody waits for a new notice
+        table.window_since = (table.window_since or table.last_commit) if phase == "window" else None
         turn = next((tr for tr in m.turns() if tr.required or (phase == "window" and tr.kind == "bid")), None)
         if turn is None or forced_play(table.game, m, turn.seat):
             continue  # nobody's move, or one without a choice (the last trick): the bot plays it
@@ -298,7 +311,7 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
         if version in acted:
             table.retries += 1
         uid = table.user_ids[turn.seat]
-        await observer.turn_shown(uid, table.last_commit, ACT_WITHOUT_NOTICE_AFTER)
+        await observer.turn_shown(uid, table.window_since or table.last_commit, ACT_WITHOUT_NOTICE_AFTER)
         await asyncio.sleep(think)
         if stop.is_set():
             break

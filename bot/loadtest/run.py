@@ -97,6 +97,14 @@ async def run(options: Options) -> Figures:
                 if len(failed) == len(tables):
                     raise RuntimeError("no table could play")
                 playing = sum(1 for t in tables if t.first_play)
+                for t in tables:
+                    if not t.first_play:  # where a table that is not playing stands
+                        m = t.replica
+                        state = "still setting up" if m is None else (
+                            f"match {t.match_id} at action {t.seq}, phase "
+                            f"{m.public_view().get('table', {}).get('phase', '?') if t.game == 'shengji' else '?'}, "
+                            f"turns {[(tr.seat, tr.kind, tr.required) for tr in m.turns()]}")
+                        _say(f"table {t.index + 1} not playing: {state}")
                 _say(f"{playing} of {options.tables} tables playing after {time.monotonic() - started:.0f} s; "
                      f"measuring {options.duration:g} s")
                 calls0 = Counter(sim.stats.calls_by_chat_kind)
@@ -156,6 +164,7 @@ async def run(options: Options) -> Figures:
                 "moves_pressed": sum(t.pressed for t in tables),
                 "moves_typed": sum(t.typed for t in tables),
                 "moves_retried": sum(t.retries for t in tables),
+                "resumes_pressed": sum(t.resumes for t in tables),  # tables paused after deals nobody bid in
                 "bot_errors_logged": len(bot.errors_logged()),
                 **_start_figures(players.start_times(sim, tables)),
                 "options": options.__dict__ | {"seed": seed},
