@@ -14,6 +14,7 @@ from typing import Any
 
 from bot import buttons
 from bot.buttons import HandOp
+from bot.live import forced_play
 from engine.cards import parse_cards
 from storage import service
 
@@ -167,6 +168,8 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
                 continue
             if not turn.required and not (phase == "window" and turn.kind == "bid"):
                 continue
+            if forced_play(row.game, m, turn.seat):
+                continue  # no choice (the last trick): the bot plays it for the seat
             action = None
             try:
                 action = m.ai_action(turn.seat, rng)

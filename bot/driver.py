@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.i18n import rule_error, t
+from bot.live import forced_play
 from bot.seats import MatchSeats, SeatInfo, seats_entry
 from engine.errors import RuleError
 from engine.rng import rng_for
@@ -88,8 +89,20 @@ class Driver:
         elif step == "sys next_deal":
             first = not m.history and not m.log
             self.kick(match_id, 0 if first else max(s.deal_delay * 2, s.ai_delay))
-        else:
+        elif not self._people_choose(match_id, m):
             self.kick(match_id, s.ai_delay)
+
+    def _people_choose(self, match_id: int, m: Any) -> bool:
+        """Is every turn a person's required move with a choice?  Then the table's own step would find
+        nothing to do (and read the match and its table for it): no tick until the next action."""
+        entry = self.rt.seats.get(match_id)
+        turns = m.turns()
+        if entry is None or not turns:
+            return False
+        computers = {s.seat for s in entry.seats if s.is_computer}
+        game = "shengji" if type(m).__name__ == "ShengjiMatch" else "guandan"
+        return all(tr.required and tr.seat not in computers and forced_play(game, m, tr.seat) is None
+                   for tr in turns)
 
     # --- seats of a match ------------------------------------------------------------------
 
@@ -187,7 +200,7 @@ class Driver:
         for ev in applied.events:
             if ev.kind == "play":
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
-        if seat is not None and source in ("player", "clock"):
+        if seat is not None and source in ("player", "clock", "forced"):
             self.rt.live.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
         await self.rt.live.announce(match_id, applied.events, source=source, seat=seat)
         await self.arm_clock(match_id, applied.match, applied.version)
@@ -247,6 +260,20 @@ class Driver:
                     if applied is not None:
                         await self.after(match_id, applied, source="ai", seat=turn.seat)
                         return
+        # a person's move that leaves no choice (Shengji: the last trick) is played for them
+        for turn in m.turns():
+            if turn.seat in computers or not turn.required:
+                continue
+            action = forced_play(row.game, m, turn.seat)
+            if action:
+                try:
+                    applied = await service.apply_action(rt.db, match_id, action, expected_version=row.version,
+                                                       dedupe_key=f"forced:{row.version}")
+                except (RuleError, service.StaleVersion):
+                    break
+                if not applied.duplicate:
+                    await self.after(match_id, applied, source="forced", seat=turn.seat)
+                return
         step = m.system_step()
         if step == "sys deal":
             applied = None

@@ -53,12 +53,15 @@ def group_deal_stage(game: str, view: dict[str, Any]) -> str:
     p = render.public_part(view)
     if game == "shengji":
         phase = p.get("phase")
-        # burying is the dealer's business (their hand shows it); the group follows declaring, then play
-        stage = {"bury": "play", "rebury": "play", "late": "play", "choose": "play", "blackout": "window"}.get(
-            str(phase), phase)
-        return _key(p.get("deal"), p.get("redeal"), stage, p.get("declaration"), p.get("trump"),
-                    p.get("level"), p.get("dealer"), p.get("levels"), p.get("paused"), p.get("time_up"),
-                    p.get("kitty_buried_by"), p.get("turned_kitty"), p.get("pending_choice") is not None,
+        # Dealing and the bid window are one stage for the group (the declarations are the players' business:
+        # their hands show each one); the trump settled is the next (burying is the dealer's business, and
+        # the dealer leads the first trick, so the group's message stays right until that trick completes).
+        stage = {"bury": "play", "rebury": "play", "late": "play", "choose": "play", "dealing": "declaring",
+                 "window": "declaring", "blackout": "declaring"}.get(str(phase), phase)
+        declaring = stage == "declaring"
+        return _key(p.get("deal"), p.get("redeal"), stage, None if declaring else p.get("declaration"),
+                    None if declaring else p.get("trump"), p.get("level"), p.get("dealer"), p.get("levels"),
+                    p.get("paused"), p.get("time_up"), p.get("turned_kitty"), p.get("pending_choice") is not None,
                     p.get("finished"))
     return _key(p.get("deal_no"), p.get("phase"), p.get("finish_order"), p.get("tribute"), p.get("levels"),
                 p.get("time_up"))
@@ -72,32 +75,81 @@ def group_stage(game: str, view: dict[str, Any]) -> str:
     return _key(group_deal_stage(game, view), *tricks)
 
 
-def hand_stage(game: str, view: dict[str, Any]) -> str:
-    """What every seat's hand message must follow even when it is not that seat's turn."""
+def hand_step(game: str, view: dict[str, Any]) -> str:
+    """The part of the deal a hand message is in: Shengji "dealing", "window" (every card dealt: the bid
+    window) or "settled" (the trump settled: burying, then play); Guandan its phase."""
     p = render.public_part(view)
     if game == "shengji":
         phase = p.get("phase")
+        return "dealing" if phase == "dealing" else "window" if phase in ("window", "blackout") else "settled"
+    return "play" if p.get("phase") in PLAY_PHASES else str(p.get("phase"))
+
+
+def hand_stage(game: str, view: dict[str, Any]) -> str:
+    """What every seat's hand message must follow even when it is not that seat's turn."""
+    p = render.public_part(view)
+    step = hand_step(game, view)
+    if game == "shengji":
         deal = (p.get("deal"), p.get("redeal"))
-        if phase == "dealing":  # while cards arrive: when the seat gets a new way to declare
-            return _key(deal, phase, view.get("legal_bids"))
-        if phase in ("window", "blackout"):  # everybody may bid: each declaration
-            return _key(deal, "window", p.get("declaration"))
+        if step == "dealing":  # while cards arrive: when the seat gets a new way to declare
+            return _key(deal, step, view.get("legal_bids"))
+        if step == "window":  # every card is dealt: each declaration
+            return _key(deal, step, p.get("declaration"))
         # burying, then play: once, when the trump is settled (and again if it is overturned)
-        return _key(deal, "settled", p.get("trump"), p.get("declaration"))
-    phase = p.get("phase")
-    if phase in PLAY_PHASES:
-        return _key(p.get("deal_no"), "play")
-    return _key(p.get("deal_no"), phase, p.get("tribute"))
+        return _key(deal, step, p.get("trump"), p.get("declaration"))
+    if step == "play":
+        return _key(p.get("deal_no"), step)
+    return _key(p.get("deal_no"), step, p.get("tribute"))
 
 
 def must_act(game: str, view: dict[str, Any]) -> bool:
-    """Is it the seat's turn (a required move, or a bid in the bid window)?"""
+    """Is it the seat's turn (a required move, or a bid in the bid window the seat can make)?"""
     if game == "shengji":
         my = view.get("my_turns") or []
         phase = render.public_part(view).get("phase")
         return any(k in ("lead", "follow", "kitty", "rebury", "choose", "overturn") for k in my) or (
-            "bid" in my and phase in ("window", "blackout"))
+            "bid" in my and phase in ("window", "blackout") and bool(view.get("legal_bids")))
     return view.get("hint") is not None
+
+
+def hand_news_waits(game: str, before: str | None, view: dict[str, Any]) -> bool:
+    """May a hand message's change of stage wait (``HAND_NEWS_WAIT``) to be folded into its owner's next
+    turn?  Shengji, once the seat has seen its whole hand (``before``: the hand step it was last shown in):
+    a declaration the seat cannot overturn, the trump settled for a seat that does not bury.  Its owner
+    has nothing to do with it yet; their next turn's edit (sent at once) shows it, and if no turn comes
+    first it is sent when the wait is over."""
+    return game == "shengji" and before in ("window", "settled") and not must_act(game, view)
+
+
+# How long a hand's stage change its owner need not act on may wait for their next turn (Telegram seconds,
+# from the newest such change): about the time a dealer takes to bury and three players to play to the
+# first trick.
+HAND_NEWS_WAIT = 10.0
+
+
+def forced_play(game: str, m: Any, seat: int) -> str | None:
+    """The play ``seat`` must make now when it has no choice (Shengji, ``seat`` to play: its last card, or
+    following with exactly as many cards as were led), as an action; else None.  The driver plays it for
+    the seat (no hand edit asks for it: the last trick costs no call)."""
+    if game != "shengji" or getattr(m, "phase", None) != "play" or m.finished or m.to_play() != seat:
+        return None
+    hand = m.hands[seat]
+    if not hand:
+        return None
+    if len(hand) > 1 and not (m.trick and all(len(cards) == len(hand) for _, cards in m.trick)):
+        return None
+    try:
+        return str(m.auto_action(seat))
+    except Exception:  # a rule the helper does not know: leave the move to the person
+        return None
+
+
+def shows_a_hand(game: str, view: dict[str, Any]) -> bool:
+    """Is there anything for a new hand message to show?  Not in Shengji while the cards are dealt and the
+    seat has no way to declare (the group's table message shows the dealing)."""
+    if game != "shengji" or render.public_part(view).get("phase") != "dealing":
+        return True
+    return bool(view.get("legal_bids"))
 
 
 @dataclass
@@ -116,6 +168,7 @@ class Live:
         self._group_edit_at: dict[int, float] = {}  # match -> when its table message was last edited (outbox clock)
         self._group_due: set[int] = set()  # matches whose table message is to be rendered again (Mini App mode)
         self._hand_stage: dict[tuple[int, int], str] = {}
+        self._hand_step: dict[tuple[int, int], str] = {}  # (match, seat) -> hand_step() when last rendered
         self._hand_refs: dict[tuple[int, int], tuple[int, int, int]] = {}  # (match, seat) -> (chat, msg, deal)
         self._creating: dict[Any, tuple[str, Any] | None] = {}  # messages being sent -> newest content
         self._notes: dict[int, _Notes] = {}
@@ -132,6 +185,7 @@ class Live:
         self._notes.pop(match_id, None)
         for seat in range(4):
             self._hand_stage.pop((match_id, seat), None)
+            self._hand_step.pop((match_id, seat), None)
             self._hand_refs.pop((match_id, seat), None)
 
     # --- announcements ----------------------------------------------------------------------
@@ -149,6 +203,7 @@ class Live:
             return
         lang = await rt.chat_lang(table.chat_id)
         names = await rt.lobby.player_names(row.table_id, lang)
+        summary: str | None = None  # a deal's summary waits for the match's result, if that follows: one message
         for ev in interesting:
             try:
                 text = render.announcement(lang, row.game, ev, names, table.options_json)
@@ -162,6 +217,12 @@ class Live:
             except Exception:
                 log.exception("could not render %s", ev.kind)
                 text = None
+            if ev.kind == "deal_over" and text and any(e.kind == "match_over" for e in interesting):
+                summary = text
+                text = None
+            elif summary is not None and ev.kind == "match_over":
+                text = summary + "\n\n" + text if text else summary
+                summary = None
             if text:
                 markup = None
                 if ev.kind == "paused":
@@ -175,6 +236,8 @@ class Live:
                 await rt.scheduler.cancel(rt.db, "match_time", f"match:{match_id}:time")
                 if rt.match_over_hooks:
                     rt.spawn(self._match_over(match_id, dict(ev.data)))
+        if summary is not None:  # never lost, whatever the order of the events
+            rt.send(table.chat_id, summary)
 
     async def _match_over(self, match_id: int, data: dict[str, Any]) -> None:
         """Run ``match_over_hooks`` (the tournament side records the result and moves the bracket on)."""
@@ -245,9 +308,16 @@ class Live:
             view = m.seat_view(s.seat)
             hstage = hand_stage(row.game, view)
             key = (match_id, s.seat)
-            need = everything or must_act(row.game, view) or self._hand_stage.get(key) != hstage
+            acts = must_act(row.game, view) and forced_play(row.game, m, s.seat) is None
+            news = self._hand_stage.get(key) != hstage
+            need = everything or acts or news
+            delay: float | None = 0.0 if need else None  # None: an edit queued keeps its wait
+            if news and not everything and hand_news_waits(row.game, self._hand_step.get(key), view):
+                delay = HAND_NEWS_WAIT / max(float(rt.settings.TELEGRAM_RATE_SCALE or 1.0), 1e-6)
             self._hand_stage[key] = hstage
-            await self.render_hand(row, m, s.seat, s.user_id, names, lang, view=view, only_if_queued=not need)
+            self._hand_step[key] = hand_step(row.game, view)
+            await self.render_hand(row, m, s.seat, s.user_id, names, lang, view=view, only_if_queued=not need,
+                                   delay=delay, urgent=acts)
 
     def _edit_later(self, match_id: int, wait: float) -> None:
         """Render the match again in ``wait`` seconds (once, however many tricks end meanwhile)."""
@@ -284,10 +354,12 @@ class Live:
 
     async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None,
                           names_lang: str | None = None, *, view: dict[str, Any] | None = None,
-                          only_if_queued: bool = False, delay: float = 0.0,
-                          selection: list[int] | None = None) -> None:
+                          only_if_queued: bool = False, delay: float | None = 0.0,
+                          selection: list[int] | None = None, urgent: bool = False) -> None:
         """Show ``seat`` its hand (a new message for a new deal).  ``only_if_queued``: only bring an
-        edit already queued up to date; ``delay``: the edit waits that long (a card tap)."""
+        edit already queued up to date; ``delay``: the edit waits that long (a card tap; None: an edit
+        already queued keeps its wait); ``urgent``: it
+        tells its owner to act (it goes before other calls in the token's pacing)."""
         rt = self.rt
         assert rt.outbox is not None
         view = view if view is not None else m.seat_view(seat)
@@ -299,6 +371,8 @@ class Live:
         if only_if_queued and creating not in self._creating and (
                 ref is None or ref[2] != deal or not rt.outbox.has_pending_edit(ref[0], ref[1])):
             return
+        if (ref is None or ref[2] != deal) and creating not in self._creating and not shows_a_hand(row.game, view):
+            return  # Shengji while dealing: the hand message comes with the seat's first way to declare, or the last card
         lang = await rt.user_lang(user_id)
         if names is None or lang != names_lang:
             names = await rt.lobby.player_names(row.table_id, lang)
@@ -312,7 +386,7 @@ class Live:
         if ref is not None and ref[2] == deal:
             if links.page_open(rt, row.id, user_id):
                 return  # the table page shows this hand; the message catches up when the page closes
-            rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay)
+            rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay, urgent=urgent)
             return
         self.create(creating, user_id, text, markup, self._hand_created(row.id, seat, user_id, deal))
 

@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
 GLOBAL_MARGIN = 1.1
+PRIORITY_AGE = 1.5  # Telegram seconds: a call waiting that long goes before newer ones, urgent or not
 
 
 class Sender(Protocol):
@@ -122,6 +123,8 @@ class _Op:
     digest: str | None = None  # content_hash(text, markup), computed once
     record: bool = True  # a send of record is never dropped (and kept across a clean stop)
     seq: int = 0  # enqueue order (the oldest droppable op goes first)
+    urgent: bool = False  # an edit that tells its reader to act: first in the token's pacing
+    queued_at: float = 0.0  # clock time it was queued (a call waiting PRIORITY_AGE goes first too)
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,7 @@ class Outbox:
         self.global_window = _Window(global_limit, global_window / scale * GLOBAL_MARGIN)
         self.global_gap = self.global_window.seconds / global_limit  # and spread evenly: no burst of 30 at once
         self._global_next = 0.0
+        self.priority_age = PRIORITY_AGE / scale
         self.max_retries = max_retries
         self.on_error = on_error
         self.on_missing = on_missing  # an edited message is gone (deleted): the owner may send a new one
@@ -362,26 +366,32 @@ class Outbox:
         return await self.send_photo_nowait(chat_id, data, caption, markup)
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: Any | None = None, *,
-             delay: float = 0.0) -> None:
+             delay: float | None = 0.0, urgent: bool = False) -> None:
         """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes.
 
-        ``delay`` (seconds, not scaled): the edit waits that long, unless a newer edit without delay
-        replaces it; meanwhile ``drop_edit`` can withdraw it."""
+        ``delay`` (seconds, not scaled): the edit waits that long from now (a newer edit's delay replaces
+        the wait, 0 sends it at once); meanwhile ``drop_edit`` can withdraw it; None: a pending edit keeps its wait (a waiting edit does not hold up the other
+        calls to its chat).  ``urgent``: the edit tells its reader to act (your turn); when the token's
+        30 calls a second are the limit, it goes before the calls that are not urgent (they wait at
+        most about ``PRIORITY_AGE``: a call that has waited that long goes first)."""
         text = _clip(text)
         key = (chat_id, message_id)
         digest = content_hash(text, markup)
-        not_before = self.clock() + delay if delay > 0 else 0.0
+        not_before = self.clock() + delay if delay is not None and delay > 0 else 0.0
         pending = self._pending_edit.get(key)
         if pending is not None:
             pending.text, pending.markup, pending.digest = text, markup, digest
-            pending.not_before = min(pending.not_before, not_before) if pending.not_before else 0.0
+            if delay is not None and not (pending.urgent and not_before):
+                pending.not_before = not_before  # the newest wait counts (a run of taps, news after news)
+            pending.urgent = pending.urgent or urgent
             self.stats.coalesced_edits += 1
             self._wake.set()
             return
         if self._last_hash.get(key) == digest:
             self.stats.skipped_edits += 1
             return
-        op = _Op("edit", chat_id, text, markup, message_id=message_id, not_before=not_before, digest=digest)
+        op = _Op("edit", chat_id, text, markup, message_id=message_id, not_before=not_before, digest=digest,
+                 urgent=urgent)
         self._pending_edit[key] = op
         self._enqueue(op)
 
@@ -424,6 +434,7 @@ class Outbox:
             return
         self._seq += 1
         op.seq = self._seq
+        op.queued_at = self.clock()
         q.append(op)
         self._queued += 1
         self._idle.clear()
@@ -510,7 +521,8 @@ class Outbox:
         return max(at, now)
 
     def _ready(self, now: float) -> tuple[list[_Op], float]:
-        """The ops that may go now (one per chat, the head of its queue), and the next time one may."""
+        """The ops that may go now (one per chat: the first of its queue that is not a delayed edit still
+        waiting), in the order the token's pacing serves them (``_priority``), and the next time one may."""
         best_at = float("inf")
         g_at = max(self.global_window.ready_at(now), self._global_next)
         if g_at > now:
@@ -519,12 +531,27 @@ class Outbox:
         for chat_id, q in self._queues.items():
             if not q or chat_id in self._busy:
                 continue
-            at = max(self._chat_ready_at(chat_id, now), q[0].not_before)
-            if at <= now:
-                out.append(q[0])
-            else:
+            at = self._chat_ready_at(chat_id, now)
+            if at > now:
                 best_at = min(best_at, at)
+                continue
+            op = q[0]
+            if op.not_before > now:  # a delayed edit (a card tap) waits; the chat's other calls need not
+                op = next((o for o in q if o.not_before <= now), op)
+                if op.not_before > now:
+                    best_at = min(best_at, min(o.not_before for o in q))
+                    continue
+            out.append(op)
+        if len(out) > 1:
+            out.sort(key=lambda o: self._priority(o, now))
         return out, best_at
+
+    def _priority(self, op: _Op, now: float) -> tuple[int, float]:
+        """Who goes first when the token's pacing is the limit: a call that has waited ``PRIORITY_AGE``
+        (so nothing starves), then an urgent edit (it tells its reader to act), then the others; each
+        group oldest first."""
+        rank = 0 if now - op.queued_at >= self.priority_age else 1 if op.urgent else 2
+        return (rank, op.queued_at)
 
     async def _run(self) -> None:
         while not self._closing:
@@ -559,6 +586,10 @@ class Outbox:
                 await asyncio.wait_for(self._wake.wait(), wait)
 
     def _launch(self, op: _Op) -> None:
+        q = self._queues.get(op.chat_id)
+        if q and q[0] is not op:  # it goes before a delayed edit still waiting: it is now the chat's head
+            q.remove(op)
+            q.appendleft(op)
         if op.kind == "edit" and op.message_id is not None:
             key = (op.chat_id, op.message_id)
             if self._last_hash.get(key) == self._digest(op):

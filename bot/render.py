@@ -157,14 +157,11 @@ def shengji_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
                                                if phase in ("play", "choose") else ""))
     decl = p.get("declaration")
     if phase in ("dealing", "window", "blackout"):
-        if phase == "dealing":
-            lines.append(t(lang, "table.dealing", n=p.get("cards_dealt", 0), total=100))
-        else:
-            lines.append(t(lang, "table.bid_window"))
+        # one state for the group until the trump is settled (bot.live.group_deal_stage): no card count,
+        # no "no declaration yet" that a declaration would make wrong before the next edit
+        lines.append(t(lang, "table.declaring"))
         if decl:
             lines.append(t(lang, "table.declared", who=f"{names[decl['seat']]}", cards=ctext(lang, decl["cards"])))
-        else:
-            lines.append(t(lang, "table.no_declaration"))
     elif phase in ("bury", "rebury"):
         if decl:
             lines.append(t(lang, "table.declared", who=f"{names[decl['seat']]}", cards=ctext(lang, decl["cards"])))
@@ -182,6 +179,9 @@ def shengji_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
     elif phase == "paused":
         lines.append(t(lang, "table.paused"))
     elif phase in ("deal_over", "match_over"):
+        lt = p.get("last_trick")  # the deal's last trick: the group sees every completed trick
+        if isinstance(lt, dict) and lt.get("plays"):
+            lines.append(t(lang, "table.last_trick") + "  " + _trick_line(lang, lt["plays"], names, "shengji", None))
         lines.append(t(lang, "table.deal_over"))
     if p.get("time_up"):
         lines.append(t(lang, "table.time_up" if _finishes_deal(p.get("_clocks")) else "table.time_up_stop"))

@@ -58,8 +58,12 @@ class BotProcess:
         env = dict(os.environ)
         env.update({k: str(v) for k, v in self.settings.items()})
         self._log = self.log_path.open("wb")
+        # LOADTEST_PROFILE=<file>: the bot runs under cProfile (its main thread: the event loop) and writes the
+        # stats to <file> when it exits (python -m pstats <file>, or bot.loadtest.profile)
+        profile = os.environ.get("LOADTEST_PROFILE")
+        runner = ["-m", "cProfile", "-o", profile, "-m", "bot"] if profile else ["-m", "bot"]
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", env=env, stdout=self._log, stderr=asyncio.subprocess.STDOUT)
+            sys.executable, *runner, env=env, stdout=self._log, stderr=asyncio.subprocess.STDOUT)
 
     def running(self) -> bool:
         return self.process is not None and self.process.returncode is None

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.autodrive import press_action, typed_form
 from bot.i18n import t
+from bot.live import forced_play
 from bot.render import _pub, _trick_line
 from bot.simulator import BotApiSimulator, SimMessage, SimUserHandle
 from bot.views import seat_name
@@ -73,6 +74,12 @@ class Table:
     typed: int = 0
     retries: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    window_since: float | None = None  # the commit that opened the current bid window (its notices count)
+    resumed_at: float = 0.0  # when a person last pressed Resume on this paused table (time.monotonic())
+    resumes: int = 0
+    start_query: str | None = None  # the first press of Start (its callback query id)
+    start_pressed: float | None = None  # time.monotonic() of that press
+    start_pressed_wall: float | None = None  # time.time() of that press
 
 
 class Observer:
@@ -186,7 +193,10 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
             start_pressed = loop.time()
             with contextlib.suppress(Exception):
                 message, button = sim.find_button(table.group_id, start_label)
-                handles[0].press(table.group_id, message.message_id, str(button["callback_data"]))
+                pressed_wall, pressed = time.time(), time.monotonic()
+                query = handles[0].press(table.group_id, message.message_id, str(button["callback_data"]))
+                if table.start_query is None:
+                    table.start_query, table.start_pressed, table.start_pressed_wall = query, pressed, pressed_wall
         if loop.time() > deadline:
             raise TimeoutError(f"table {table.index + 1}: no match started within {timeout} s")
         await asyncio.sleep(0.2)
@@ -211,6 +221,33 @@ def _group_marker(table: Table) -> tuple[str | None, bool]:
     return None, True
 
 
+def start_times(sim: BotApiSimulator, tables: list[Table]) -> dict[str, Any]:
+    """Start timed on its own: its press → the button's answer, and → each seat's first hand message of the
+    match (in Shengji the hand message comes with the seat's first way to declare, or the last card dealt)."""
+    answers: list[float] = []
+    first_of_table: list[float] = []
+    every_hand: list[float] = []
+    unanswered = 0
+    for table in tables:
+        if table.start_query is None or table.start_pressed is None or table.start_pressed_wall is None:
+            continue
+        record = sim.callback_queries.get(table.start_query)
+        if record is not None and record.answered_at is not None:
+            answers.append(record.answered_at - table.start_pressed)
+        else:
+            unanswered += 1
+        hands = []
+        for uid in table.user_ids:
+            first = next((m for m in sim.bot_messages(uid) if m.versions[0].at >= table.start_pressed_wall), None)
+            if first is not None:
+                hands.append(first.versions[0].at - table.start_pressed_wall)
+        every_hand.extend(hands)
+        if hands:
+            first_of_table.append(min(hands))
+    return {"start_answer_s": answers, "start_unanswered": unanswered, "start_first_hand_s": first_of_table,
+            "start_every_hand_s": every_hand}
+
+
 async def sync(db: AsyncEngine, table: Table) -> None:
     """Apply the actions committed since the last look to the table's replica, recording each play."""
     async with db.connect() as conn:
@@ -231,7 +268,9 @@ async def sync(db: AsyncEngine, table: Table) -> None:
             marker, completes = _group_marker(table)
             table.plays.append(PlayRecord(
                 table=table.index, seq=table.seq, seat=int(parts[0]), committed=committed,
-                next_user=table.user_ids[turns[0].seat] if turns and not table.replica.finished else None,
+                # the next person's turn is timed, unless the bot plays it for them (no choice: no "your turn")
+                next_user=table.user_ids[turns[0].seat] if turns and not table.replica.finished
+                and not forced_play(table.game, table.replica, turns[0].seat) else None,
                 marker=marker, completes_trick=completes))
             table.first_play = table.first_play or committed
             table.last_play = committed
@@ -253,16 +292,26 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
         if m.finished:
             break
         phase = _pub(m.public_view()).get("phase") if table.game == "shengji" else None
-        turn = next((tr for tr in m.turns() if tr.required or (phase == "window" and tr.kind == "bid")), None)
-        if turn is None:
+        if phase == "paused" and time.monotonic() - table.resumed_at > 10.0:
+            # no bid in several deals in a row: the table paused; a person presses Resume (as they would)
+            table.resumed_at = time.monotonic()
+            with contextlib.suppress(Exception):
+                message, button = sim.find_button(table.group_id, t(LANG, "btn.resume"))
+                sim.press_button(table.user_ids[0], table.group_id, message.message_id, str(button["callback_data"]))
+                table.resumes += 1
             continue
+        # in the bid window every person has seen their whole hand since it opened: nobody waits for a new notice
+        table.window_since = (table.window_since or table.last_commit) if phase == "window" else None
+        turn = next((tr for tr in m.turns() if tr.required or (phase == "window" and tr.kind == "bid")), None)
+        if turn is None or forced_play(table.game, m, turn.seat):
+            continue  # nobody's move, or one without a choice (the last trick): the bot plays it
         version = table.seq
         if version in acted and time.monotonic() - acted[version] < RETRY_AFTER:
             continue
         if version in acted:
             table.retries += 1
         uid = table.user_ids[turn.seat]
-        await observer.turn_shown(uid, table.last_commit, ACT_WITHOUT_NOTICE_AFTER)
+        await observer.turn_shown(uid, table.window_since or table.last_commit, ACT_WITHOUT_NOTICE_AFTER)
         await asyncio.sleep(think)
         if stop.is_set():
             break

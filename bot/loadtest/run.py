@@ -97,6 +97,14 @@ async def run(options: Options) -> Figures:
                 if len(failed) == len(tables):
                     raise RuntimeError("no table could play")
                 playing = sum(1 for t in tables if t.first_play)
+                for t in tables:
+                    if not t.first_play:  # where a table that is not playing stands
+                        m = t.replica
+                        state = "still setting up" if m is None else (
+                            f"match {t.match_id} at action {t.seq}, phase "
+                            f"{m.public_view().get('table', {}).get('phase', '?') if t.game == 'shengji' else '?'}, "
+                            f"turns {[(tr.seat, tr.kind, tr.required) for tr in m.turns()]}")
+                        _say(f"table {t.index + 1} not playing: {state}")
                 _say(f"{playing} of {options.tables} tables playing after {time.monotonic() - started:.0f} s; "
                      f"measuring {options.duration:g} s")
                 calls0 = Counter(sim.stats.calls_by_chat_kind)
@@ -156,11 +164,25 @@ async def run(options: Options) -> Figures:
                 "moves_pressed": sum(t.pressed for t in tables),
                 "moves_typed": sum(t.typed for t in tables),
                 "moves_retried": sum(t.retries for t in tables),
+                "resumes_pressed": sum(t.resumes for t in tables),  # tables paused after deals nobody bid in
                 "bot_errors_logged": len(bot.errors_logged()),
+                **_start_figures(players.start_times(sim, tables)),
                 "options": options.__dict__ | {"seed": seed},
                 "machine": machine(),
             })
             return figures
+
+
+def _start_figures(times: dict[str, Any]) -> dict[str, Any]:
+    """Start, timed on its own (every table's first press of ▶️ 开始, whenever it was)."""
+    out: dict[str, Any] = {"start_presses": len(times["start_answer_s"]) + times["start_unanswered"],
+                           "start_unanswered": times["start_unanswered"]}
+    for name in ("start_answer_s", "start_first_hand_s", "start_every_hand_s"):
+        values = times[name]
+        out[name[:-2] + "_p50_s"] = quantile(values, 0.5)
+        out[name[:-2] + "_p99_s"] = quantile(values, 0.99)
+        out[name[:-2] + "_max_s"] = max(values) if values else None
+    return out
 
 
 def machine() -> str:
@@ -177,6 +199,17 @@ def print_figures(figures: Figures) -> None:
     _say("")
     _say(HEADER)
     _say(figures.line())
+    v = figures.values
+
+    def f(x: Any) -> str:
+        return "–" if x is None else f"{x:.2f}"
+
+    _say(f"Start (press → answer) p50 / p99 / max: {f(v.get('start_answer_p50_s'))} / "
+         f"{f(v.get('start_answer_p99_s'))} / {f(v.get('start_answer_max_s'))} s; → the table's first hand message "
+         f"{f(v.get('start_first_hand_p50_s'))} / {f(v.get('start_first_hand_p99_s'))} / "
+         f"{f(v.get('start_first_hand_max_s'))} s; → every seat's {f(v.get('start_every_hand_p50_s'))} / "
+         f"{f(v.get('start_every_hand_p99_s'))} / {f(v.get('start_every_hand_max_s'))} s "
+         f"({v.get('start_presses')} presses, {v.get('start_unanswered')} unanswered)")
     _say("")
     _say(json.dumps(figures.values, ensure_ascii=False, indent=1, default=str))
 

@@ -165,3 +165,60 @@ async def test_restart_causes_no_429(harness):
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=30)
     assert h.sim.stats.rate_limited == 0
     h.assert_no_errors()
+
+
+async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more(harness):
+    """Shengji, one whole deal by four people (issue 8's budget): no empty hand message while the cards are
+    dealt (a seat gets its hand with its first way to declare, or with the last card); before every move the
+    mover's chat shows their turn, their hand and (once settled) the trump; nobody is asked to play a last
+    card (the forced last trick is played by the bot); the group's table message follows declaring, the trump
+    settled and each completed trick, the last one included; the deal's summary and the match's result come
+    as one message."""
+    h = harness
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+    people = users(h)
+    checked = []
+
+    async def sees_turn(seat: int, m) -> None:
+        view = m.seat_view(seat)
+        if not any(k in ("lead", "follow", "kitty") for k in view.get("my_turns") or []):
+            return
+        size = len(view["hand"])
+        trump = m.public_view()["table"].get("trump")
+
+        def shows(msg) -> bool:
+            text = msg.text or ""
+            return "👉" in text and f"你的牌 ({size})" in text and (trump is None or "· 主 " in text)
+
+        await h.sim.wait_for(lambda: (hm := hand_message(h, people[seat], match_id)) is not None and shows(hm),
+                             timeout=15, message=f"seat {seat} does not see its turn")
+        checked.append(seat)
+
+    await drive(h.sim, lambda: rt(h), match_id, people, timeout=240, before_turn=sees_turn)
+    await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=30)
+    await h.settle()
+    assert len(checked) > 80 and set(checked) == {0, 1, 2, 3}
+    _, eng = await service.load_match_row(rt(h).db, match_id)
+    plays = [a for a in eng.log if " play " in a]
+    last_trick = [a.split(None, 2)[2] for a in plays[-4:]]
+    assert all(len(cards.split()) == 1 for cards in last_trick)  # seed 5 ends with a trick of single cards
+    for seat, uid in people.items():
+        msg = hand_message(h, uid, match_id)
+        assert "你的牌 (0)" not in (msg.versions[0].text or "")  # sent with cards in it
+        asked_last = [v for v in msg.versions if "👉" in (v.text or "") and "你的牌 (1)" in (v.text or "")]
+        assert asked_last == []  # the last card was played for them
+        moves = sum(1 for a in eng.log if a.startswith(f"{seat} ") and a.split()[1] in ("play", "bury"))
+        # one version per move it had to make (the forced last one aside), plus at most: the first hand,
+        # the whole hand when the last card is dealt, a declaration it could answer, and one wait-over news
+        assert len(msg.versions) <= moves - 1 + 4
+    group = h.group_messages()
+    table = next(m for m in group if "🃏" in (m.text or "") and any("第 1 副" in (v.text or "") for v in m.versions))
+    in_play = [v for v in table.versions if "第 1 副" in (v.text or "")]
+    tricks = len(plays) // 4
+    assert len(in_play) <= tricks + 2  # declaring, the trump settled, then one per completed trick
+    assert "本副结束" in (table.text or "")
+    assert "上轮" in (table.text or "") and all(ctext("zh", c) in (table.text or "") for c in last_trick)
+    summary = [m for m in group if "第 1 副结束" in (m.text or "")]
+    assert len(summary) == 1 and "比赛结束" in (summary[0].text or "")
+    assert h.sim.stats.rate_limited == 0
+    h.assert_no_errors()

@@ -33,14 +33,15 @@ GAMES = {
 }
 
 
-async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: int, rate_scale: float) -> dict[str, Any]:
+async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: int, rate_scale: float,
+                  dump: str = "") -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         async with BotApiSimulator(rate_scale=rate_scale) as sim:
             for uid, name in PEOPLE:
                 sim.add_user(uid, name, language_code="zh-hans")
             sim.add_group(GROUP, "工会双升掼蛋赛", [u for u, _ in PEOPLE], [PEOPLE[0][0]])
             async with RealBot(sim, database_url=f"sqlite+aiosqlite:///{tmp}/budget.db", BOT_LANGUAGE="zh-CN",
-                               AI_DELAY=0.0) as real:
+                               AI_DELAY=0.0, BOT_ADMIN_IDS=[PEOPLE[0][0]]) as real:  # seed= is an admin's option
                 handles = [SimUserHandle(sim, uid) for uid, _ in PEOPLE]
                 for h in handles:
                     before = sim.last_bot_message(h.user_id)
@@ -56,6 +57,7 @@ async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: in
                 calls0 = dict(sim.stats.calls)
                 cards0 = rt.metrics.cards_played
                 started = time.perf_counter()
+                started_wall = time.time()
                 await handles[0].tap(GROUP, "▶️ 开始")
                 table = await service.open_table_in_chat(rt.db, GROUP)
                 row = None
@@ -78,6 +80,15 @@ async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: in
                 group = [m for m in sim.bot_messages(GROUP) if m.message_id > (last.message_id if last else 0)]
                 group_calls = sum(len(m.versions) for m in group)
                 message_calls = sum(by_method.get(k, 0) for k in MESSAGE_METHODS)
+                if dump:
+                    with open(f"{dump}-{game}.txt", "w") as f:
+                        for chat in [GROUP, *(u for u, _ in PEOPLE)]:
+                            for msg in sim.bot_messages(chat):
+                                if chat == GROUP and msg.message_id <= (last.message_id if last else 0):
+                                    continue
+                                for i, v in enumerate(msg.versions):
+                                    f.write(f"=== chat={chat} msg={msg.message_id} v={i} at={v.at - started_wall:.2f} "
+                                            f"{v.method}\n{v.text}\n")
                 return {"game": game, "cards": cards, "message_calls": message_calls,
                         "message_calls_per_card": round(message_calls / max(cards, 1), 3),
                         "plays_and_passes": plays, "group_calls": group_calls,
@@ -90,7 +101,8 @@ async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: in
 async def main(args: argparse.Namespace) -> None:
     buttons = frozenset(int(x) for x in args.buttons.split(",") if x.strip())
     for game in args.games.split(","):
-        result = await one_deal(game, think=args.think, buttons=buttons, seed=args.seed, rate_scale=args.rate_scale)
+        result = await one_deal(game, think=args.think, buttons=buttons, seed=args.seed, rate_scale=args.rate_scale,
+                              dump=args.dump)
         print(json.dumps(result, ensure_ascii=False), flush=True)
 
 
@@ -101,4 +113,5 @@ if __name__ == "__main__":
     parser.add_argument("--buttons", default="0,2", help="seats that press the hand keyboard (the others type)")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--rate-scale", type=float, default=1.0)
+    parser.add_argument("--dump", default="", help="write every version of every message to DUMP-<game>.txt")
     asyncio.run(main(parser.parse_args()))
