@@ -126,6 +126,12 @@ class Driver:
             if row is not None and row.status in ("playing", "paused"):
                 return match_id, seat
             self.rt.seats.remove(match_id)  # ended (or its table aborted) since it was indexed
+        if self.rt.claims is not None:  # several processes: another one may have started the user's match
+            row = await service.latest_match_of_user(self.rt.db, user_id)
+            if row is not None and row.status in ("playing", "paused"):
+                seat = await self.seat_of_user(row.id, user_id)  # indexes it
+                if seat is not None:
+                    return row.id, seat
         return None
 
     # --- actions ---------------------------------------------------------------------------
@@ -173,9 +179,11 @@ class Driver:
             await self.after(match_id, applied, source="player")
         return None
 
-    async def _apply_sys(self, match_id: int, action: str) -> Any | None:
+    async def _apply_sys(self, match_id: int, action: str, version: int | None = None) -> Any | None:
+        """Apply a step of the table itself; ``version``: only if the match is still at the version it was
+        decided on (another process may have moved it meanwhile)."""
         try:
-            applied = await service.apply_action(self.rt.db, match_id, action)
+            applied = await service.apply_action(self.rt.db, match_id, action, expected_version=version)
         except (RuleError, service.StaleVersion) as err:
             log.info("match %s: %s not applied: %s", match_id, action, err)
             return None
@@ -243,15 +251,15 @@ class Driver:
                 except RuleError:
                     action = None
                 if action:
-                    applied = await self._apply_sys(match_id, action)
+                    applied = await self._apply_sys(match_id, action, row.version)
                     if applied is not None:
                         await self.after(match_id, applied, source="ai", seat=turn.seat)
                         return
         step = m.system_step()
         if step == "sys deal":
             applied = None
-            for _ in range(max(1, rt.settings.DEAL_BATCH)):
-                applied = await self._apply_sys(match_id, "sys deal")
+            for i in range(max(1, rt.settings.DEAL_BATCH)):
+                applied = await self._apply_sys(match_id, "sys deal", row.version if i == 0 else None)
                 if applied is None:
                     break
                 self.metrics.actions += 1
@@ -266,7 +274,7 @@ class Driver:
         if step is not None:
             if step == "sys close_bidding":
                 await self._disarm_window(match_id)
-            applied = await self._apply_sys(match_id, step)
+            applied = await self._apply_sys(match_id, step, row.version)
             if applied is not None:
                 await self.after(match_id, applied, source="sys")
             return

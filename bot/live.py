@@ -295,6 +295,9 @@ class Live:
         if deal == 0:
             return  # nothing dealt yet (Guandan before deal 1): the hand message comes with the deal
         ref = await self._hand_ref(row.id, seat)
+        if ref is not None and ref[2] != deal and rt.claims is not None:  # another process may have sent it
+            self._hand_refs.pop((row.id, seat), None)
+            ref = await self._hand_ref(row.id, seat)
         creating = ("hand", row.id, seat, deal)
         if only_if_queued and creating not in self._creating and (
                 ref is None or ref[2] != deal or not rt.outbox.has_pending_edit(ref[0], ref[1])):
@@ -302,6 +305,7 @@ class Live:
         lang = await rt.user_lang(user_id)
         if names is None or lang != names_lang:
             names = await rt.lobby.player_names(row.table_id, lang)
+        tapped = selection is not None  # a card tap (or a reading to choose) changed the selection
         if selection is None:
             sel = await service.get_selection(rt.db, row.id, seat)
             sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
@@ -312,6 +316,8 @@ class Live:
         if ref is not None and ref[2] == deal:
             if links.page_open(rt, row.id, user_id):
                 return  # the table page shows this hand; the message catches up when the page closes
+            if tapped and rt.claims is not None:  # another process may have shown another selection meanwhile
+                rt.outbox.forget(ref[0], ref[1])
             rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay)
             return
         self.create(creating, user_id, text, markup, self._hand_created(row.id, seat, user_id, deal))
@@ -340,6 +346,9 @@ class Live:
             self._creating[key] = (text, markup)
             return
         self._creating[key] = None
+        if rt.claims is not None and key[0] == "hand":  # several processes: one of them sends it
+            rt.spawn(rt.claims.create_hand(self, key, chat_id, text, markup, stored))
+            return
         future = rt.send(chat_id, text, markup)
 
         async def finish() -> None:

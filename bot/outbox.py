@@ -68,6 +68,12 @@ class Sender(Protocol):
     async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None: ...
 
 
+class SendSlots(Protocol):
+    """Waits for a send slot shared with other processes (``bot.shared_limits.SharedLimits``)."""
+
+    async def wait_turn(self, chat_id: int) -> float: ...
+
+
 class FileSender(Protocol):
     """The file calls (``send_document`` / ``send_photo`` ops need a sender that has them)."""
 
@@ -196,9 +202,11 @@ class Outbox:
         max_queued: int = 20000,
         max_hashes: int = 50000,
         prune_every: float = 60.0,
+        limits: SendSlots | None = None,
     ) -> None:
         scale = max(rate_scale, 1e-6) / 1.05  # keep a 5% margin under Telegram's limits
         self.sender = sender
+        self.limits = limits  # Telegram's limits shared with other processes (bot/shared_limits.py), or None
         self.per_chat_interval = per_chat_interval / scale
         self.group_limit = group_limit
         self.group_window = group_window / scale
@@ -318,6 +326,10 @@ class Outbox:
         """Tell the outbox what a message shows (after a restart, from the database)."""
         if digest:
             self._set_hash((chat_id, message_id), digest)
+
+    def forget(self, chat_id: int, message_id: int) -> None:
+        """Forget what the message shows (another process may have edited it): its next edit is sent."""
+        self._last_hash.pop((chat_id, message_id), None)
 
     def pending(self) -> int:
         return self._queued
@@ -584,6 +596,8 @@ class Outbox:
 
     async def _call(self, op: _Op) -> None:
         try:
+            if self.limits is not None:  # the token's slot shared with the other processes
+                await self.limits.wait_turn(op.chat_id)
             await self._do(op)
         except asyncio.CancelledError:
             self._finish(op, None)
