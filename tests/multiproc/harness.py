@@ -13,6 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
+import random
+import secrets
 import socket
 import tempfile
 import time
@@ -48,8 +51,11 @@ class Splitter:
         self.mode = mode
         self.port = free_port()
         self.handled: dict[int, list[int]] = {}  # update_id -> the processes (indexes) that answered 2xx
+        self.bodies: dict[int, dict[str, Any]] = {}  # update_id -> the update
         self.statuses: Counter[int] = Counter()
         self._next = itertools.cycle(range(len(backends)))
+        self.secret = ""
+        self.pin: int | None = None  # every POST to this process (round robin when None)
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
 
@@ -74,6 +80,10 @@ class Splitter:
         if self._session is not None:
             await self._session.close()
 
+    async def post(self, index: int, update: dict[str, Any]) -> int:
+        """POST ``update`` straight to process ``index`` (as Telegram or a proxy repeating it would)."""
+        return await self._post(index, json.dumps(update).encode(), self.secret)
+
     async def _post(self, index: int, body: bytes, secret: str) -> int:
         assert self._session is not None
         try:
@@ -87,9 +97,16 @@ class Splitter:
 
     async def _forward(self, request: web.Request) -> web.Response:
         body = await request.read()
-        secret = request.headers.get(SECRET_HEADER, "")
-        update_id = int((await request.json())["update_id"])
-        targets = list(range(len(self.backends))) if self.mode == "both" else [next(self._next)]
+        secret = self.secret = request.headers.get(SECRET_HEADER, "")
+        update = await request.json()
+        update_id = int(update["update_id"])
+        self.bodies[update_id] = update
+        if self.mode == "both":
+            targets = list(range(len(self.backends)))
+        elif self.pin is not None:
+            targets = [self.pin]
+        else:
+            targets = [next(self._next)]
         statuses = await asyncio.gather(*(self._post(i, body, secret) for i in targets))
         ok = [i for i, status in zip(targets, statuses, strict=True) if 200 <= status < 300]
         if ok:
@@ -152,7 +169,9 @@ async def bots(count: int = 1, *, db: str = "postgres", mode: str = "round_robin
     SQLite file), behind a splitter when there are two, against one simulator."""
     with tempfile.TemporaryDirectory(prefix="multiproc-") as tmp:
         folder = Path(tmp)
-        async with fresh_database(db, folder) as url, BotApiSimulator(rate_scale=rate_scale) as sim:
+        # a token of its own: what the processes keep in Redis (updates taken, message claims, send slots) is per bot
+        token = f"{random.randint(10**9, 10**10 - 1)}:multiproc-{secrets.token_hex(8)}"
+        async with fresh_database(db, folder) as url, BotApiSimulator(token, rate_scale=rate_scale) as sim:
             ports = [free_port() for _ in range(count)]
             backends = [f"http://127.0.0.1:{port}" for port in ports]
             splitter = Splitter(backends, mode) if count > 1 else None

@@ -5,13 +5,13 @@ splitter in front of them (tests/multiproc/harness.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.loadtest import players
-from storage.models import ActionRecord
+from bot.simulator import SimulatorError, SimUserHandle
+from storage.models import ActionRecord, Deadline
 from tests.multiproc.harness import bots
 
 
@@ -55,3 +55,126 @@ async def test_tables_play_with_consecutive_updates_on_different_processes():
         assert abs(by_process[0] - by_process[1]) <= 1
         assert sim.stats.calls["getUpdates"] == 0 and sim.webhook_stats.delivered == len(splitter.handled)
         assert group.errors() == []
+
+
+async def action_log(url: str) -> list[tuple[int, int, str, int | None, str | None]]:
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(select(ActionRecord.match_id, ActionRecord.seq, ActionRecord.action,
+                                              ActionRecord.actor_user_id, ActionRecord.dedupe_key)
+                                       .order_by(ActionRecord.match_id, ActionRecord.seq))).all()
+    finally:
+        await engine.dispose()
+    return [tuple(r) for r in rows]
+
+
+async def test_the_same_update_delivered_to_both_processes_is_applied_once():
+    async with bots(2) as group:
+        sim, splitter = group.sim, group.splitter
+        tables = players.make_tables(1, 11)
+        players.populate(sim, tables)
+        observer = players.Observer(sim, tables)
+        table = tables[0]
+        db = create_async_engine(group.database_url)
+        stop = asyncio.Event()
+        try:
+            await players.set_up(sim, db, table, "shengji-17-deals", 1)
+            splitter.mode = "both"  # from now on every update reaches both processes
+            first_move = max(splitter.bodies) + 1
+            await asyncio.wait_for(players.play(sim, db, observer, table, think=0.0, type_share=0.3, stop=stop),
+                                   timeout=240)
+        finally:
+            stop.set()
+            await db.dispose()
+        assert table.finished and table.retries == 0
+        moves = [u for u in splitter.bodies if u >= first_move]
+        assert all(splitter.handled[u] == [0, 1] for u in moves)  # both answered 200 to each of them ...
+        taken = group.log(0).count("was taken by another process") + group.log(1).count("was taken by another process")
+        assert taken == len(moves)  # ... and one of the two dropped it
+        log = await action_log(group.database_url)
+        people = [row for row in log if row[3] is not None]
+        assert len(people) == table.actions  # each person's move applied once
+        keys = [row[4] for row in people]
+        assert len(set(keys)) == len(keys)
+
+        # Below the webhook: the same button press (same callback query) as a new update, sent to both processes,
+        # is refused by apply_action's dedupe key (and the button's version): the log does not change.
+        presses = [splitter.bodies[u] for u in moves if "callback_query" in splitter.bodies[u]
+                   and str(splitter.bodies[u]["callback_query"]["data"]).count(":") >= 2][-3:]
+        assert presses
+        answers = sim.stats.calls["answerCallbackQuery"]
+        fresh = max(splitter.bodies) + 1000
+        for i, body in enumerate(presses):
+            for process in (0, 1):
+                assert await splitter.post(process, {**body, "update_id": fresh + 2 * i + process}) == 200
+        await sim.wait_for(lambda: sim.stats.calls["answerCallbackQuery"] >= answers + 2 * len(presses), timeout=30)
+        assert await action_log(group.database_url) == log
+        assert group.errors() == []
+
+
+async def test_an_expired_move_clock_is_acted_on_once_even_after_both_processes_restart():
+    async with bots(2) as group:
+        sim = group.sim
+        human = 200_001
+        sim.add_user(human, "张伟", language_code="zh-hans", started=True)
+        group_id = -1_004_000_000_001
+        sim.add_group(group_id, "计时桌", [human], [human])
+        db = create_async_engine(group.database_url)
+        try:
+            handle = SimUserHandle(sim, human)
+            handle.start()
+            await sim.wait_for_message(human, timeout=60)
+            sim.user_sends_text(human, group_id, "/newtable guandan-team deals=1 bots=3 play_clock=12 "
+                                                 "tribute_clock=0 return_clock=0 on_timeout=forfeit_deal")
+            await sim.wait_for(lambda: _has_button(sim, group_id, "入座 南"), timeout=60)
+            await handle.tap(group_id, "入座 南")
+            await sim.wait_for(lambda: "南  张伟" in (sim.last_bot_message(group_id).text or ""), timeout=60)
+            await handle.tap(group_id, "▶️ 开始")
+            # the computers play until it is South's turn: South's clock is a pending deadline in the database
+            clock, seat = await _wait_pending_clock(db, timeout=120)  # computers have no clock
+            # both processes stop before it expires and start again: each re-arms the pending deadline
+            await asyncio.gather(*(p.stop() for p in group.processes))
+            assert (await _deadline(db, clock))[0] == "pending"
+            await asyncio.gather(*(group.restart(i) for i in range(2)))
+            forfeit = "超时, 本副判负"
+            await sim.wait_for(lambda: any(forfeit in (m.text or "") for m in sim.bot_messages(group_id)),
+                               timeout=60)
+            await sim.wait_for(lambda: any("🏆 比赛结束" in text for text in sim.seen_texts(group_id)), timeout=60)
+            status, fired_at = await _deadline(db, clock)
+            assert status == "fired" and fired_at is not None
+        finally:
+            await db.dispose()
+        log = await action_log(group.database_url)
+        assert [row[2] for row in log if "forfeit" in row[2]] == [f"sys forfeit_deal {seat}"]  # one action ...
+        assert len([m for m in sim.bot_messages(group_id) if forfeit in (m.text or "")]) == 1  # ... one note
+        # both processes did start again and re-armed it (each logs its start-up), one of them ran it
+        assert all("Application started" in group.log(i) for i in range(2))
+        assert group.errors() == []
+
+
+def _has_button(sim, chat_id: int, label: str) -> bool:
+    try:
+        sim.find_button(chat_id, label)
+    except SimulatorError:
+        return False
+    return True
+
+
+async def _wait_pending_clock(db, timeout: float) -> tuple[int, int]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        async with db.connect() as conn:
+            rows = (await conn.execute(select(Deadline.id, Deadline.payload_json)
+                                       .where(Deadline.kind == "move_clock", Deadline.status == "pending"))).all()
+        for deadline_id, payload in rows:
+            return int(deadline_id), int(payload["seat"])
+        await asyncio.sleep(0.1)
+    raise TimeoutError(f"no move clock within {timeout} s")
+
+
+async def _deadline(db, deadline_id: int) -> tuple[str, object]:
+    async with db.connect() as conn:
+        row = (await conn.execute(select(Deadline.status, Deadline.fired_at).where(Deadline.id == deadline_id))).one()
+    return str(row.status), row.fired_at
