@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.loadtest import players
 from bot.simulator import SimulatorError, SimUserHandle
-from storage.models import ActionRecord, Deadline
-from tests.multiproc.harness import bots
+from bot.webapp.auth import sign_init_data
+from storage.models import ActionRecord, Deadline, GameTable, Match
+from tests.multiproc.harness import DEV_SECRET, bots
 
 
 def hand_messages(sim, user_id: int) -> list:
@@ -178,3 +180,53 @@ async def _deadline(db, deadline_id: int) -> tuple[str, object]:
     async with db.connect() as conn:
         row = (await conn.execute(select(Deadline.status, Deadline.fired_at).where(Deadline.id == deadline_id))).one()
     return str(row.status), row.fired_at
+
+
+async def test_a_page_on_the_other_process_follows_the_moves_made_on_the_first():
+    async with bots(2) as group:
+        sim, splitter = group.sim, group.splitter
+        splitter.pin = 0  # every update to process A: the match is played there, B handles nothing
+        tables = players.make_tables(1, 23)
+        players.populate(sim, tables)
+        observer = players.Observer(sim, tables)
+        table = tables[0]
+        db = create_async_engine(group.database_url)
+        stop = asyncio.Event()
+        playing = None
+        try:
+            await players.set_up(sim, db, table, "shengji-17-deals", 1)
+            playing = asyncio.create_task(players.play(sim, db, observer, table, think=0.0, type_share=0.3,
+                                                       stop=stop))
+            init = sign_init_data(DEV_SECRET, {"id": 555, "first_name": "观众", "language_code": "zh-hans"})
+            async with aiohttp.ClientSession() as session, session.ws_connect(group.page_url(1) + "/ws") as ws:
+                await ws.send_json({"type": "hello", "init": init, "match": table.match_id})
+                frames: list[dict] = []
+                # until the page has shown a card a person played (their update handled by A)
+                while not (table.plays and frames and frames[-1].get("version", 0) >= table.plays[0].seq):
+                    frames.append(await asyncio.wait_for(ws.receive_json(), 60))
+        finally:
+            stop.set()
+            if playing is not None:
+                await asyncio.gather(playing, return_exceptions=True)
+            await db.dispose()
+        assert frames[0]["type"] == "hello" and frames[0]["seat"] is None
+        states = [f for f in frames if f.get("type") == "state"]  # the first, then the moves made on A
+        versions = [state["version"] for state in states]
+        assert versions == sorted(set(versions))
+        assert all("me" not in state for state in states)  # a spectator: no hand
+        assert splitter.count_by_process()[1] == 0  # B handled no update: it heard of the moves through Redis
+        assert len(states) >= 3
+        assert group.errors() == []
+
+
+async def _wait_match(db, group_id: int) -> int:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while loop.time() < deadline:
+        async with db.connect() as conn:
+            row = (await conn.execute(select(Match.id).join(GameTable, GameTable.id == Match.table_id)
+                                      .where(GameTable.chat_id == group_id))).first()
+        if row is not None:
+            return int(row.id)
+        await asyncio.sleep(0.1)
+    raise TimeoutError("no match started")
