@@ -127,11 +127,11 @@ class Driver:
                 return match_id, seat
             self.rt.seats.remove(match_id)  # ended (or its table aborted) since it was indexed
         if self.rt.claims is not None:  # several processes: another one may have started the user's match
-            row = await service.latest_match_of_user(self.rt.db, user_id)
-            if row is not None and row.status in ("playing", "paused"):
-                seat = await self.seat_of_user(row.id, user_id)  # indexes it
-                if seat is not None:
-                    return row.id, seat
+            latest = await service.latest_match_of_user(self.rt.db, user_id)
+            if latest is not None and latest.status in ("playing", "paused"):
+                found = await self.seat_of_user(latest.id, user_id)  # indexes it
+                if found is not None:
+                    return latest.id, found
         return None
 
     # --- actions ---------------------------------------------------------------------------
