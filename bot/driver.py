@@ -289,6 +289,11 @@ class Driver:
                     await self.after(match_id, applied, source="sys")
                 return
             if match_id not in self._window_armed:
+                if rt.claims is not None and any(  # several processes: another one may have opened this window
+                        d.payload.get("deal") == _deal_key(m)
+                        for d in await rt.scheduler.pending(rt.db, "bid_window", f"match:{match_id}:window")):
+                    self._window_armed[match_id] = row.version
+                    return
                 seconds = int(table.options_json.get("bid_window_seconds", 10) or 0)
                 due = rt.scheduler.now() + timedelta(seconds=seconds)
                 await rt.scheduler.schedule(rt.db, "bid_window", f"match:{match_id}:window", due,

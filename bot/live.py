@@ -230,7 +230,7 @@ class Live:
             text = self._with_notes(match_id, stage, lang, text)
             markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
             if mid is not None:
-                rt.outbox.edit(table.chat_id, mid, text, markup)
+                rt.outbox.edit(table.chat_id, mid, text, markup, version=row.version)
                 if changed:
                     self._group_edit_at[match_id] = rt.outbox.clock()
             else:
@@ -318,7 +318,7 @@ class Live:
                 return  # the table page shows this hand; the message catches up when the page closes
             if tapped and rt.claims is not None:  # another process may have shown another selection meanwhile
                 rt.outbox.forget(ref[0], ref[1])
-            rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay)
+            rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay, version=row.version)
             return
         self.create(creating, user_id, text, markup, self._hand_created(row.id, seat, user_id, deal))
 
@@ -418,6 +418,10 @@ class Live:
             return
         ref = await service.find_message_ref(rt.db, chat_id, message_id)
         if ref is None:
+            if rt.claims is not None:  # several processes: another one replaced it; forget what pointed to it
+                for key, (chat, mid, _deal) in list(self._hand_refs.items()):
+                    if (chat, mid) == (chat_id, message_id):
+                        del self._hand_refs[key]
             return
         await service.delete_message_ref(rt.db, ref.id)
         if ref.purpose == "table" and ref.table_id is not None:

@@ -69,9 +69,10 @@ class Sender(Protocol):
 
 
 class SendSlots(Protocol):
-    """Waits for a send slot shared with other processes (``bot.shared_limits.SharedLimits``)."""
+    """Waits for a send slot shared with other processes (``bot.shared_limits.SharedLimits``); False: an edit
+    showing ``version`` is not to be sent (another process showed a newer version in that message)."""
 
-    async def wait_turn(self, chat_id: int) -> float: ...
+    async def wait_turn(self, chat_id: int, message_id: int | None = None, version: int | None = None) -> bool: ...
 
 
 class FileSender(Protocol):
@@ -128,6 +129,7 @@ class _Op:
     digest: str | None = None  # content_hash(text, markup), computed once
     record: bool = True  # a send of record is never dropped (and kept across a clean stop)
     seq: int = 0  # enqueue order (the oldest droppable op goes first)
+    version: int | None = None  # an edit: the match version it shows (shared limits: never older than shown)
 
 
 @dataclass(frozen=True)
@@ -374,7 +376,7 @@ class Outbox:
         return await self.send_photo_nowait(chat_id, data, caption, markup)
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: Any | None = None, *,
-             delay: float = 0.0) -> None:
+             delay: float = 0.0, version: int | None = None) -> None:
         """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes.
 
         ``delay`` (seconds, not scaled): the edit waits that long, unless a newer edit without delay
@@ -385,7 +387,7 @@ class Outbox:
         not_before = self.clock() + delay if delay > 0 else 0.0
         pending = self._pending_edit.get(key)
         if pending is not None:
-            pending.text, pending.markup, pending.digest = text, markup, digest
+            pending.text, pending.markup, pending.digest, pending.version = text, markup, digest, version
             pending.not_before = min(pending.not_before, not_before) if pending.not_before else 0.0
             self.stats.coalesced_edits += 1
             self._wake.set()
@@ -393,7 +395,8 @@ class Outbox:
         if self._last_hash.get(key) == digest:
             self.stats.skipped_edits += 1
             return
-        op = _Op("edit", chat_id, text, markup, message_id=message_id, not_before=not_before, digest=digest)
+        op = _Op("edit", chat_id, text, markup, message_id=message_id, not_before=not_before, digest=digest,
+                 version=version)
         self._pending_edit[key] = op
         self._enqueue(op)
 
@@ -596,8 +599,11 @@ class Outbox:
 
     async def _call(self, op: _Op) -> None:
         try:
-            if self.limits is not None:  # the token's slot shared with the other processes
-                await self.limits.wait_turn(op.chat_id)
+            if self.limits is not None and not await self.limits.wait_turn(  # the slot shared with other processes
+                    op.chat_id, op.message_id if op.kind == "edit" else None, op.version):
+                self.stats.skipped_edits += 1  # another process showed a newer state in that message
+                self._finish(op, op.message_id)
+                return
             await self._do(op)
         except asyncio.CancelledError:
             self._finish(op, None)

@@ -158,6 +158,9 @@ class Runtime:
         while True:
             await asyncio.sleep(HASH_PERSIST_SECONDS)
             await self.live.persist_hashes()
+            if self.claims is not None:  # several processes: a /lang answered by another one shows here too
+                self._chat_langs.clear()
+                self._user_langs.clear()
 
     async def _set_commands(self) -> None:
         bot = self.app.bot

@@ -13,6 +13,9 @@ its own calls (bot/outbox.py); with two processes each would spend the whole bud
   5 % (the token's 10 %) under Telegram's figures, as the outbox's own pacing is.
 * Keys: ``tg-limits:{<bot id>}:chat:<chat id>`` (the chat's next free time, ms) and
   ``tg-limits:{<bot id>}:slot:<n>`` (the token's slot n is taken); all expire by themselves.
+* An edit that shows a match at some version is not sent when another process already showed a newer version
+  in that message (``tg-limits:{<bot id>}:shown:<chat>:<message>``): two processes queue and pace their calls
+  apart, and an older state (a card tap's delayed edit, say) must not land after a newer one.
 * Redis unreachable: a warning (at most one a minute) and the call goes at once; the outbox's in-process
   pacing still holds for that process.
 
@@ -59,6 +62,16 @@ return tostring(at - now)
 """
 
 
+# KEYS[1]: the match version a message shows; ARGV[1]: the version of the edit about to be sent.
+# Returns 1 (send it: the key now holds that version) or 0 (another process showed a newer one already).
+NEWEST = """
+local shown = tonumber(redis.call('GET', KEYS[1]) or '-1')
+if shown > tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', 86400)
+return 1
+"""
+
+
 class SharedLimits:
     """Send slots for one bot token, shared through Redis by every process that uses the same ``url``."""
 
@@ -72,6 +85,8 @@ class SharedLimits:
         self.token_ms = TOKEN_INTERVAL * TOKEN_MARGIN / scale * 1000
         self.redis: Any = None
         self._script: Any = None
+        self._newest: Any = None
+        self.stale = 0  # edits not sent: another process had shown a newer state in that message
         self._warned_at = -1e18
         self.waits = 0  # calls that waited for a slot
         self.waited = 0.0  # seconds waited in all
@@ -82,6 +97,7 @@ class SharedLimits:
 
         self.redis = aioredis.from_url(self.url)
         self._script = self.redis.register_script(RESERVE)
+        self._newest = self.redis.register_script(NEWEST)
 
     async def stop(self) -> None:
         if self.redis is not None:
@@ -95,21 +111,35 @@ class SharedLimits:
         result = await self._script(keys=keys, args=[f"{gap:.3f}", f"{self.token_ms:.4f}", MAX_SLOT_SEARCH])
         return max(0.0, float(result) / 1000)
 
-    async def wait_turn(self, chat_id: int) -> float:
-        """Wait for this process's slot to call Telegram about ``chat_id``; returns the seconds waited."""
+    async def wait_turn(self, chat_id: int, message_id: int | None = None, version: int | None = None) -> bool:
+        """Wait for this process's slot to call Telegram about ``chat_id``.  An edit of ``message_id`` showing the
+        match at ``version``: False (do not send it) when another process already showed a newer version there,
+        else that version is recorded as shown."""
         if self._script is None:
-            return 0.0
+            return True
         try:
             wait = await self.reserve(chat_id)
         except Exception as exc:  # Redis down: in-process pacing only, until it is back
-            self.failures += 1
-            now = time.monotonic()
-            if now - self._warned_at > 60:
-                self._warned_at = now
-                log.warning("shared limits: no slot from %s (%s); pacing this process alone", self.url, exc)
-            return 0.0
+            self._failed(exc)
+            return True
         if wait > 0:
             self.waits += 1
             self.waited += wait
             await asyncio.sleep(wait)
-        return wait
+        if message_id is None or version is None:
+            return True
+        try:
+            fresh = bool(await self._newest(keys=[f"{self.prefix}shown:{chat_id}:{message_id}"], args=[version]))
+        except Exception as exc:
+            self._failed(exc)
+            return True
+        if not fresh:
+            self.stale += 1
+        return fresh
+
+    def _failed(self, exc: Exception) -> None:
+        self.failures += 1
+        now = time.monotonic()
+        if now - self._warned_at > 60:
+            self._warned_at = now
+            log.warning("shared limits: %s unreachable (%s); pacing this process alone", self.url, exc)

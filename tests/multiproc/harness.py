@@ -135,6 +135,17 @@ class Bots:
     def log(self, index: int) -> str:
         return (self.folder / f"bot{index}.log").read_text(errors="replace")
 
+    async def settle(self, quiet: float = 1.0, timeout: float = 60.0) -> None:
+        """Until the bot processes made no Bot API call for ``quiet`` seconds (their outboxes are empty)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            calls = self.sim.stats.total_calls
+            await asyncio.sleep(quiet)
+            if self.sim.stats.total_calls == calls:
+                return
+        raise TimeoutError(f"the bot processes were still calling Telegram after {timeout} s")
+
     async def restart(self, index: int) -> None:
         """Stop process ``index`` (Ctrl-C: a clean shutdown) and start it again with the same settings."""
         old = self.processes[index]
@@ -184,8 +195,9 @@ async def bots(count: int = 1, *, db: str = "postgres", mode: str = "round_robin
                 "AI_DELAY": 0.05, "DEAL_BATCH_DELAY": 0.02, "DEAL_BATCH": 100, "TAP_EDIT_DELAY": 0.05,
                 "RATE_LIMIT_PER_SECOND": 0, "POLL_TIMEOUT": 1,
             }
-            if count > 1:
+            if count > 1:  # what two processes need (docs/webapp.md, "Two processes")
                 common["WEBAPP_RELAY_URL"] = REDIS
+                common["TELEGRAM_LIMITS_URL"] = REDIS
             common.update(settings)
             processes = [BotProcess({**common, "WEBAPP_PORT": port}, folder / f"bot{i}.log")
                          for i, port in enumerate(ports)]

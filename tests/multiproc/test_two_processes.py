@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.loadtest import players
+from bot.render import _pub
 from bot.simulator import SimulatorError, SimUserHandle
 from bot.webapp.auth import sign_init_data
 from storage.models import ActionRecord, Deadline, GameTable, Match
@@ -45,12 +46,18 @@ async def test_tables_play_with_consecutive_updates_on_different_processes():
     async with bots(2) as group:
         tables = await play_tables(group, 2, 7)
         sim, splitter = group.sim, group.splitter
+        await group.settle()
         for table in tables:
             # every move committed in order, the deal played to its end (the replica applied each action)
             assert table.finished and len(table.plays) >= 40
-            # each player got one hand message for the deal, kept up to date (no second one from the other process)
+            # each player got one hand message per deal dealt (a redeal deals again), never a second one from the
+            # other process
+            dealt = 1 + int(_pub(table.replica.public_view()).get("redeal") or 0)
             for uid in table.user_ids:
-                assert len(hand_messages(sim, uid)) == 1, uid
+                assert len(hand_messages(sim, uid)) == dealt, uid
+            # and the group's table message ends showing the end (no older state edited in last)
+            board = [m for m in sim.bot_messages(table.group_id) if "🃏" in (m.text or "")][-1]
+            assert "本副结束" in board.text, board.text
         # the updates alternated between the processes
         by_process = splitter.count_by_process()
         assert by_process[0] > 50 and by_process[1] > 50
@@ -80,21 +87,34 @@ async def test_the_same_update_delivered_to_both_processes_is_applied_once():
         table = tables[0]
         db = create_async_engine(group.database_url)
         stop = asyncio.Event()
+        playing = None
         try:
             await players.set_up(sim, db, table, "shengji-17-deals", 1)
             splitter.mode = "both"  # from now on every update reaches both processes
             first_move = max(splitter.bodies) + 1
-            await asyncio.wait_for(players.play(sim, db, observer, table, think=0.0, type_share=0.3, stop=stop),
-                                   timeout=240)
+            playing = asyncio.create_task(players.play(sim, db, observer, table, think=0.0, type_share=0.3,
+                                                       stop=stop))
+            await sim.wait_for(lambda: table.actions >= 30 or playing.done(), timeout=240)
+            stop.set()  # the people stop after 30 moves (taps, presses and typed plays)
+            await playing
+            log: list = []
+
+            async def settled() -> bool:  # every move made is committed
+                log[:] = await action_log(group.database_url)
+                return len([row for row in log if row[3] is not None]) >= table.actions
+
+            await sim.wait_for(settled, timeout=60)
+            await group.settle()
         finally:
             stop.set()
+            if playing is not None:
+                await asyncio.gather(playing, return_exceptions=True)
             await db.dispose()
-        assert table.finished and table.retries == 0
+        assert table.retries == 0
         moves = [u for u in splitter.bodies if u >= first_move]
         assert all(splitter.handled[u] == [0, 1] for u in moves)  # both answered 200 to each of them ...
         taken = group.log(0).count("was taken by another process") + group.log(1).count("was taken by another process")
         assert taken == len(moves)  # ... and one of the two dropped it
-        log = await action_log(group.database_url)
         people = [row for row in log if row[3] is not None]
         assert len(people) == table.actions  # each person's move applied once
         keys = [row[4] for row in people]
@@ -103,7 +123,7 @@ async def test_the_same_update_delivered_to_both_processes_is_applied_once():
         # Below the webhook: the same button press (same callback query) as a new update, sent to both processes,
         # is refused by apply_action's dedupe key (and the button's version): the log does not change.
         presses = [splitter.bodies[u] for u in moves if "callback_query" in splitter.bodies[u]
-                   and str(splitter.bodies[u]["callback_query"]["data"]).count(":") >= 2][-3:]
+                   and str(splitter.bodies[u]["callback_query"]["data"]).startswith("p:")][-3:]  # Play
         assert presses
         answers = sim.stats.calls["answerCallbackQuery"]
         fresh = max(splitter.bodies) + 1000
