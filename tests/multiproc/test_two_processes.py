@@ -250,3 +250,42 @@ async def _wait_match(db, group_id: int) -> int:
             return int(row.id)
         await asyncio.sleep(0.1)
     raise TimeoutError("no match started")
+
+
+async def test_a_tap_undone_on_the_other_process_shows_in_the_hand_message():
+    """B showed the hand; a tap answered by A selects a card; the same tap answered by B unselects it: the hand
+    message shows no selection (B's memory of what it last showed there is out of date: it must edit anyway)."""
+    async with bots(2, TAP_EDIT_DELAY=0) as group:
+        sim, splitter = group.sim, group.splitter
+        splitter.pin = 1  # B starts the match and shows the hands
+        human = 200_003
+        sim.add_user(human, "李娜", language_code="zh-hans")
+        group_id = -1_004_000_000_003
+        sim.add_group(group_id, "点牌", [human], [human])
+        handle = SimUserHandle(sim, human)
+        handle.start()
+        await sim.wait_for_message(human, timeout=60)
+        sim.user_sends_text(human, group_id, "/newtable guandan-team deals=1 bots=3 play_clock=0 tribute_clock=0 "
+                                             "return_clock=0")
+        await sim.wait_for(lambda: _has_button(sim, group_id, "入座 南"), timeout=60)
+        await handle.tap(group_id, "入座 南")
+        await sim.wait_for(lambda: "南  李娜" in (sim.last_bot_message(group_id).text or ""), timeout=60)
+        await handle.tap(group_id, "▶️ 开始")
+
+        def my_turn_hand():
+            hands = hand_messages(sim, human)
+            return hands[-1] if hands and "👉" in (hands[-1].text or "") else None
+
+        hand = await sim.wait_for(my_turn_hand, timeout=60)  # shown by B (it handled everything so far)
+        await group.settle()
+        tap = next(str(d) for d in hand.callback_data() if str(d).startswith("s:"))
+        splitter.pin = 0
+        await sim.press_and_wait(human, human, hand.message_id, tap, timeout=30)  # A: the card is selected
+        await sim.wait_for(lambda: "✅" in str(hand.reply_markup), timeout=30)
+        splitter.pin = 1
+        await sim.press_and_wait(human, human, hand.message_id, tap, timeout=30)  # B: unselected again
+        await sim.wait_for(lambda: "✅" not in str(hand.reply_markup), timeout=30)
+        await group.settle()
+        assert "✅" not in str(hand.reply_markup)
+        assert splitter.count_by_process()[0] == 1
+        assert group.errors() == []
