@@ -40,7 +40,7 @@ MAX_SLOT_SEARCH = 20_000  # token slots looked at per reservation (20000 / 30 pe
 
 # KEYS[1]: the chat's next free time (ms); KEYS[2]: the prefix of the token's slot keys.
 # ARGV[1]: the chat's interval (ms); ARGV[2]: the token's interval (ms); ARGV[3]: slots to look at.
-# Returns the milliseconds to wait before the call (its reserved slot).
+# Returns "<milliseconds to wait> <the slot's time, ms of Redis's clock>".
 RESERVE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
@@ -58,7 +58,7 @@ while slot < limit do
 end
 if slot * gap > at then at = slot * gap end
 redis.call('SET', KEYS[1], tostring(at + chat_gap), 'PX', math.ceil(at - now + chat_gap + 1000))
-return tostring(at - now)
+return tostring(at - now) .. ' ' .. tostring(at)
 """
 
 
@@ -106,10 +106,16 @@ class SharedLimits:
 
     async def reserve(self, chat_id: int) -> float:
         """Reserve the next slot for a call to ``chat_id``: the seconds to wait before making it."""
+        return (await self.reserve_at(chat_id))[0]
+
+    async def reserve_at(self, chat_id: int) -> tuple[float, float]:
+        """Reserve the next slot for a call to ``chat_id``: (seconds to wait, the slot's time in seconds of
+        Redis's clock)."""
         gap = self.group_ms if chat_id < 0 else self.private_ms
         keys = [f"{self.prefix}chat:{chat_id}", f"{self.prefix}slot:"]
         result = await self._script(keys=keys, args=[f"{gap:.3f}", f"{self.token_ms:.4f}", MAX_SLOT_SEARCH])
-        return max(0.0, float(result) / 1000)
+        wait, at = (float(x) for x in (result.decode() if isinstance(result, bytes) else str(result)).split())
+        return max(0.0, wait / 1000), at / 1000
 
     async def wait_turn(self, chat_id: int, message_id: int | None = None, version: int | None = None) -> bool:
         """Wait for this process's slot to call Telegram about ``chat_id``.  An edit of ``message_id`` showing the
