@@ -14,7 +14,7 @@ from bot.loadtest import players
 from bot.render import _pub
 from bot.simulator import SimulatorError, SimUserHandle
 from bot.webapp.auth import sign_init_data
-from storage.models import ActionRecord, Deadline, GameTable, Match
+from storage.models import ActionRecord, Deadline
 from tests.multiproc.harness import DEV_SECRET, bots
 
 
@@ -78,7 +78,7 @@ async def action_log(url: str) -> list[tuple[int, int, str, int | None, str | No
     return [tuple(r) for r in rows]
 
 
-async def test_the_same_update_delivered_to_both_processes_is_applied_once():
+async def test_a_page_on_b_follows_moves_handled_by_a_and_an_update_delivered_to_both_is_applied_once():
     async with bots(2) as group:
         sim, splitter = group.sim, group.splitter
         tables = players.make_tables(1, 11)
@@ -89,13 +89,32 @@ async def test_the_same_update_delivered_to_both_processes_is_applied_once():
         stop = asyncio.Event()
         playing = None
         try:
+            # 1. every update to process A; a spectator's page on process B follows the match through the relay
+            splitter.pin = 0
             await players.set_up(sim, db, table, "shengji-17-deals", 1)
-            splitter.mode = "both"  # from now on every update reaches both processes
-            first_move = max(splitter.bodies) + 1
             playing = asyncio.create_task(players.play(sim, db, observer, table, think=0.0, type_share=0.3,
                                                        stop=stop))
-            await sim.wait_for(lambda: table.actions >= 30 or playing.done(), timeout=240)
-            stop.set()  # the people stop after 30 moves (taps, presses and typed plays)
+            init = sign_init_data(DEV_SECRET, {"id": 555, "first_name": "观众", "language_code": "zh-hans"})
+            async with aiohttp.ClientSession() as session, session.ws_connect(group.page_url(1) + "/ws") as ws:
+                await ws.send_json({"type": "hello", "init": init, "match": table.match_id})
+                frames: list[dict] = []
+                # until the page has shown a card a person played (their update handled by A)
+                while not (table.plays and frames and frames[-1].get("version", 0) >= table.plays[0].seq):
+                    frames.append(await asyncio.wait_for(ws.receive_json(), 60))
+            assert splitter.count_by_process()[1] == 0  # B handled no update: it heard of the moves through Redis
+            assert frames[0]["type"] == "hello" and frames[0]["seat"] is None
+            states = [f for f in frames if f.get("type") == "state"]
+            assert len(states) >= 3 and all("me" not in state for state in states)  # a spectator: no hand
+            versions = [state["version"] for state in states]
+            assert versions == sorted(set(versions))
+
+            # 2. from now on every update reaches both processes
+            splitter.pin = None
+            splitter.mode = "both"
+            first_move = max(splitter.bodies) + 1
+            moved = table.actions
+            await sim.wait_for(lambda: table.actions >= moved + 30 or playing.done(), timeout=240)
+            stop.set()  # the people stop after 30 more moves (taps, presses and typed plays)
             await playing
             log: list = []
 
@@ -112,6 +131,7 @@ async def test_the_same_update_delivered_to_both_processes_is_applied_once():
             await db.dispose()
         assert table.retries == 0
         moves = [u for u in splitter.bodies if u >= first_move]
+        assert len(moves) >= 30
         assert all(splitter.handled[u] == [0, 1] for u in moves)  # both answered 200 to each of them ...
         taken = group.log(0).count("was taken by another process") + group.log(1).count("was taken by another process")
         assert taken == len(moves)  # ... and one of the two dropped it
@@ -200,56 +220,6 @@ async def _deadline(db, deadline_id: int) -> tuple[str, object]:
     async with db.connect() as conn:
         row = (await conn.execute(select(Deadline.status, Deadline.fired_at).where(Deadline.id == deadline_id))).one()
     return str(row.status), row.fired_at
-
-
-async def test_a_page_on_the_other_process_follows_the_moves_made_on_the_first():
-    async with bots(2) as group:
-        sim, splitter = group.sim, group.splitter
-        splitter.pin = 0  # every update to process A: the match is played there, B handles nothing
-        tables = players.make_tables(1, 23)
-        players.populate(sim, tables)
-        observer = players.Observer(sim, tables)
-        table = tables[0]
-        db = create_async_engine(group.database_url)
-        stop = asyncio.Event()
-        playing = None
-        try:
-            await players.set_up(sim, db, table, "shengji-17-deals", 1)
-            playing = asyncio.create_task(players.play(sim, db, observer, table, think=0.0, type_share=0.3,
-                                                       stop=stop))
-            init = sign_init_data(DEV_SECRET, {"id": 555, "first_name": "观众", "language_code": "zh-hans"})
-            async with aiohttp.ClientSession() as session, session.ws_connect(group.page_url(1) + "/ws") as ws:
-                await ws.send_json({"type": "hello", "init": init, "match": table.match_id})
-                frames: list[dict] = []
-                # until the page has shown a card a person played (their update handled by A)
-                while not (table.plays and frames and frames[-1].get("version", 0) >= table.plays[0].seq):
-                    frames.append(await asyncio.wait_for(ws.receive_json(), 60))
-        finally:
-            stop.set()
-            if playing is not None:
-                await asyncio.gather(playing, return_exceptions=True)
-            await db.dispose()
-        assert frames[0]["type"] == "hello" and frames[0]["seat"] is None
-        states = [f for f in frames if f.get("type") == "state"]  # the first, then the moves made on A
-        versions = [state["version"] for state in states]
-        assert versions == sorted(set(versions))
-        assert all("me" not in state for state in states)  # a spectator: no hand
-        assert splitter.count_by_process()[1] == 0  # B handled no update: it heard of the moves through Redis
-        assert len(states) >= 3
-        assert group.errors() == []
-
-
-async def _wait_match(db, group_id: int) -> int:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 60
-    while loop.time() < deadline:
-        async with db.connect() as conn:
-            row = (await conn.execute(select(Match.id).join(GameTable, GameTable.id == Match.table_id)
-                                      .where(GameTable.chat_id == group_id))).first()
-        if row is not None:
-            return int(row.id)
-        await asyncio.sleep(0.1)
-    raise TimeoutError("no match started")
 
 
 async def test_a_tap_undone_on_the_other_process_shows_in_the_hand_message():
