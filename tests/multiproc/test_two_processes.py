@@ -167,7 +167,7 @@ async def test_an_expired_move_clock_is_acted_on_once_even_after_both_processes_
             handle = SimUserHandle(sim, human)
             handle.start()
             await sim.wait_for_message(human, timeout=60)
-            sim.user_sends_text(human, group_id, "/newtable guandan-team deals=1 bots=3 play_clock=12 "
+            sim.user_sends_text(human, group_id, "/newtable guandan-team deals=1 bots=3 play_clock=20 "
                                                  "tribute_clock=0 return_clock=0 on_timeout=forfeit_deal")
             await sim.wait_for(lambda: _has_button(sim, group_id, "入座 南"), timeout=60)
             await handle.tap(group_id, "入座 南")
