@@ -400,7 +400,8 @@ class Live:
     async def persist_hashes(self) -> None:
         """Store what the outbox says each live message shows (now and then, never between two calls)."""
         if self.rt.db is not None and self.rt.outbox is not None:
-            changed = self.rt.outbox.take_changed_hashes()
+            # in one order: two processes storing at once lock the rows alike (no deadlock in PostgreSQL)
+            changed = dict(sorted(self.rt.outbox.take_changed_hashes().items()))
             if changed:
                 try:
                     await service.set_message_hashes(self.rt.db, changed)

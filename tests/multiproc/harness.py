@@ -15,8 +15,9 @@ import contextlib
 import itertools
 import json
 import random
+import re
 import secrets
-import socket
+import shutil
 import tempfile
 import time
 from collections import Counter
@@ -37,23 +38,17 @@ REDIS = "redis://127.0.0.1:6379/0"
 DEV_SECRET = "two-processes-dev-secret"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Splitter:
     """An aiohttp proxy in front of the bot processes' webhooks."""
 
-    def __init__(self, backends: list[str], mode: str = "round_robin") -> None:
-        self.backends = backends
+    def __init__(self, count: int, mode: str = "round_robin") -> None:
+        self.backends: list[str | None] = [None] * count  # each process's address, once it listens
         self.mode = mode
-        self.port = free_port()
+        self.port = 0
         self.handled: dict[int, list[int]] = {}  # update_id -> the processes (indexes) that answered 2xx
         self.bodies: dict[int, dict[str, Any]] = {}  # update_id -> the update
         self.statuses: Counter[int] = Counter()
-        self._next = itertools.cycle(range(len(backends)))
+        self._next = itertools.cycle(range(count))
         self.secret = ""
         self.pin: int | None = None  # every POST to this process (round robin when None)
         self._runner: web.AppRunner | None = None
@@ -72,7 +67,10 @@ class Splitter:
         app.router.add_post(WEBHOOK_PATH, self._forward)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)  # a free port, chosen by the kernel while binding
+        await site.start()
+        server: Any = site._server
+        self.port = int(server.sockets[0].getsockname()[1])
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -86,8 +84,11 @@ class Splitter:
 
     async def _post(self, index: int, body: bytes, secret: str) -> int:
         assert self._session is not None
+        backend = self.backends[index]
+        if backend is None:  # not listening yet: Telegram posts the update again
+            return 503
         try:
-            async with self._session.post(self.backends[index] + WEBHOOK_PATH, data=body,
+            async with self._session.post(backend + WEBHOOK_PATH, data=body,
                                           headers={SECRET_HEADER: secret,
                                                    "Content-Type": "application/json"}) as response:
                 await response.read()
@@ -122,12 +123,17 @@ class Bots:
     database_url: str
     processes: list[BotProcess]
     ports: list[int]
-    splitter: Splitter | None
+    splitter: Splitter
     folder: Path
     settings: dict[str, Any] = field(default_factory=dict)
 
     def page_url(self, index: int) -> str:
         return f"http://127.0.0.1:{self.ports[index]}"
+
+    async def listen(self, index: int) -> None:
+        """Until process ``index`` listens; the splitter then sends it its share."""
+        self.ports[index] = await listening_port(self.processes[index])
+        self.splitter.backends[index] = self.page_url(index)
 
     def errors(self) -> list[str]:
         return [line for p in self.processes for line in p.errors_logged()]
@@ -151,25 +157,30 @@ class Bots:
         old = self.processes[index]
         await old.stop()
         (self.folder / f"bot{index}.log").rename(self.folder / f"bot{index}.{time.monotonic_ns()}.log")
+        self.splitter.backends[index] = None
         new = BotProcess(old.settings, self.folder / f"bot{index}.log")
         self.processes[index] = new
         await new.start()
-        await wait_listening(new, self.ports[index])
+        await self.listen(index)
 
 
-async def wait_listening(process: BotProcess, port: int, timeout: float = 90.0) -> None:
-    """Until the process's web server (page and webhook) accepts connections."""
+LISTENING = re.compile(r"table page in DEV mode [^\n]*: http://127\.0\.0\.1:(\d+)/dev")
+
+
+async def listening_port(process: BotProcess, timeout: float = 90.0) -> int:
+    """The port the process's web server (page and webhook) listens on: it binds port 0 and logs the address it
+    got (dev mode), so two harnesses running at once never pick the same port."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
+        text = process.log_path.read_text(errors="replace") if process.log_path.exists() else ""
+        found = LISTENING.search(text)
+        if found is not None:
+            return int(found.group(1))
         if not process.running():
-            raise RuntimeError("a bot process exited at start:\n" + process.log_path.read_text(errors="replace")[-3000:])
-        with contextlib.suppress(OSError):
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.close()
-            return
+            raise RuntimeError("a bot process exited at start:\n" + text[-3000:])
         if loop.time() > deadline:
-            raise TimeoutError(f"the bot process did not listen on {port} within {timeout} s")
+            raise TimeoutError(f"the bot process did not listen within {timeout} s")
         await asyncio.sleep(0.2)
 
 
@@ -177,21 +188,20 @@ async def wait_listening(process: BotProcess, port: int, timeout: float = 90.0) 
 async def bots(count: int = 1, *, db: str = "postgres", mode: str = "round_robin", rate_scale: float = 20.0,
                start: bool = True, **settings: Any) -> AsyncIterator[Bots]:
     """``count`` bot processes in webhook mode on one fresh database (PostgreSQL of TEST_DATABASE_URL, or an
-    SQLite file), behind a splitter when there are two, against one simulator."""
+    SQLite file), behind the splitter (Telegram's webhook URL), against one simulator."""
     with tempfile.TemporaryDirectory(prefix="multiproc-") as tmp:
         folder = Path(tmp)
         # a token of its own: what the processes keep in Redis (updates taken, message claims, send slots) is per bot
         token = f"{random.randint(10**9, 10**10 - 1)}:multiproc-{secrets.token_hex(8)}"
         async with fresh_database(db, folder) as url, BotApiSimulator(token, rate_scale=rate_scale) as sim:
-            ports = [free_port() for _ in range(count)]
-            backends = [f"http://127.0.0.1:{port}" for port in ports]
-            splitter = Splitter(backends, mode) if count > 1 else None
-            public = splitter.url if splitter is not None else backends[0]
+            splitter = Splitter(count, mode)
+            await splitter.start()
             common: dict[str, Any] = {
                 "TELEGRAM_BOT_TOKEN": sim.token, "TELEGRAM_API_BASE_URL": sim.base_url,
                 "TELEGRAM_API_FILE_URL": sim.base_file_url, "DATABASE_URL": url,
                 "TELEGRAM_RATE_SCALE": rate_scale, "BOT_LANGUAGE": "zh-CN", "TELEGRAM_WEBHOOK": "1",
-                "WEBAPP_URL": public, "WEBAPP_HOST": "127.0.0.1", "WEBAPP_DEV": "1", "WEBAPP_DEV_SECRET": DEV_SECRET,
+                "WEBAPP_URL": splitter.url, "WEBAPP_HOST": "127.0.0.1", "WEBAPP_PORT": 0,
+                "WEBAPP_DEV": "1", "WEBAPP_DEV_SECRET": DEV_SECRET,
                 "AI_DELAY": 0.05, "DEAL_BATCH_DELAY": 0.02, "DEAL_BATCH": 100, "TAP_EDIT_DELAY": 0.05,
                 "RATE_LIMIT_PER_SECOND": 0, "POLL_TIMEOUT": 1,
             }
@@ -199,24 +209,31 @@ async def bots(count: int = 1, *, db: str = "postgres", mode: str = "round_robin
                 common["WEBAPP_RELAY_URL"] = REDIS
                 common["TELEGRAM_LIMITS_URL"] = REDIS
             common.update(settings)
-            processes = [BotProcess({**common, "WEBAPP_PORT": port}, folder / f"bot{i}.log")
-                         for i, port in enumerate(ports)]
-            group = Bots(sim, url, processes, ports, splitter, folder, common)
+            processes = [BotProcess(common, folder / f"bot{i}.log") for i in range(count)]
+            group = Bots(sim, url, processes, [0] * count, splitter, folder, common)
             try:
-                if splitter is not None:
-                    await splitter.start()
                 if start:
                     await start_all(group)
                 yield group
+            except BaseException:
+                keep_logs(folder, token)
+                raise
             finally:
-                await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
-                if splitter is not None:
-                    await splitter.stop()
+                await asyncio.gather(*(p.stop() for p in group.processes), return_exceptions=True)
+                await splitter.stop()
+
+
+def keep_logs(folder: Path, token: str) -> None:
+    """A failed test: its processes' logs are kept (the temporary folder goes) and their place printed."""
+    kept = Path(tempfile.gettempdir()) / f"multiproc-{token.split(':', 1)[0]}"
+    with contextlib.suppress(OSError):
+        shutil.copytree(folder, kept, ignore=shutil.ignore_patterns("*.db"), dirs_exist_ok=True)
+        print(f"the bot processes' logs: {kept}")
 
 
 async def start_all(group: Bots) -> None:
     for process in group.processes:
         await process.start()
-    for process, port in zip(group.processes, group.ports, strict=True):
-        await wait_listening(process, port)
+    for index in range(len(group.processes)):
+        await group.listen(index)
     await group.sim.wait_for(lambda: group.sim.webhook_url, timeout=30, message="no setWebhook")

@@ -14,7 +14,7 @@ from tests.multiproc.harness import bots
 async def test_a_whole_deal_through_the_webhook():
     async with bots(1, db="sqlite") as group:
         sim = group.sim
-        assert sim.webhook_url == group.page_url(0) + "/telegram/webhook"
+        assert sim.webhook_url == group.splitter.url + "/telegram/webhook"  # the proxy in front of the bot
         tables = players.make_tables(1, 41)
         players.populate(sim, tables)
         observer = players.Observer(sim, tables)
