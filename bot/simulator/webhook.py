@@ -134,7 +134,13 @@ class WebhookDelivery:
                         await asyncio.wait_for(event.wait(), 1.0)
                     continue
                 update = w._updates[0]
-                error = await self._post(session, w.webhook_url, update)
+                try:
+                    error = await self._post(session, w.webhook_url, update)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # never stop delivering: Telegram keeps trying too
+                    log.exception("simulator: posting update %s failed", update.get("update_id"))
+                    error = f"Webhook error: {exc!r}"
                 if error is None:
                     if w._updates and w._updates[0] is update:
                         w._updates.pop(0)

@@ -141,6 +141,13 @@ class Bots:
     def log(self, index: int) -> str:
         return (self.folder / f"bot{index}.log").read_text(errors="replace")
 
+    def state(self) -> str:
+        """What a failed test prints: the webhook's delivery and the calls the processes made."""
+        info = self.sim.api_getWebhookInfo(None)  # type: ignore[arg-type]
+        return (f"webhook {info}, {self.sim.webhook_stats}, splitter {dict(self.splitter.statuses)} "
+                f"{dict(self.splitter.count_by_process())}, processes running "
+                f"{[p.running() for p in self.processes]}, calls {dict(self.sim.stats.calls)}")
+
     async def settle(self, quiet: float = 1.0, timeout: float = 60.0) -> None:
         """Until the bot processes made no Bot API call for ``quiet`` seconds (their outboxes are empty)."""
         loop = asyncio.get_running_loop()
@@ -227,7 +234,7 @@ def keep_logs(folder: Path, token: str) -> None:
     """A failed test: its processes' logs are kept (the temporary folder goes) and their place printed."""
     kept = Path(tempfile.gettempdir()) / f"multiproc-{token.split(':', 1)[0]}"
     with contextlib.suppress(OSError):
-        shutil.copytree(folder, kept, ignore=shutil.ignore_patterns("*.db"), dirs_exist_ok=True)
+        shutil.copytree(folder, kept, dirs_exist_ok=True)
         print(f"the bot processes' logs: {kept}")
 
 

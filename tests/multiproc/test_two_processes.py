@@ -35,7 +35,11 @@ async def play_tables(group, count: int, seed: int, preset: str = "shengji-17-de
         async def play(table: players.Table) -> None:
             await players.play(sim, db, observer, table, think=0.0, type_share=0.3, stop=stop)
 
-        await asyncio.wait_for(asyncio.gather(*(play(table) for table in tables)), timeout=240)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(play(table) for table in tables)), timeout=240)
+        except TimeoutError:
+            raise AssertionError(f"the deals did not end: {[(t.actions, t.seq) for t in tables]}; "
+                                 f"{group.state()}") from None
     finally:
         stop.set()
         await db.dispose()

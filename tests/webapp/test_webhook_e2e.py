@@ -23,8 +23,12 @@ async def test_a_whole_deal_through_the_webhook():
         stop = asyncio.Event()
         try:
             await players.set_up(sim, db, table, "shengji-17-deals", 1)
-            await asyncio.wait_for(players.play(sim, db, observer, table, think=0.0, type_share=0.3, stop=stop),
-                                   timeout=240)
+            try:
+                await asyncio.wait_for(players.play(sim, db, observer, table, think=0.0, type_share=0.3,
+                                                    stop=stop), timeout=240)
+            except TimeoutError:
+                raise AssertionError(f"the deal did not end: {table.actions} moves, at version {table.seq}; "
+                                     f"{group.state()}") from None
         finally:
             stop.set()
             await db.dispose()
