@@ -49,7 +49,7 @@ class Driver:
         self.metrics = Metrics()
         self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
         self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._window_armed: dict[int, int] = {}
+        self._window_armed: dict[int, str] = {}  # match -> the deal (and redeal) whose bidding window it armed
         self._clock_armed: dict[int, tuple[int, int]] = {}  # match -> (version, seat) of its running clock
         self._clock_known: set[int] = set()  # matches whose clock state this process knows (else: cancel once)
 
@@ -288,17 +288,18 @@ class Driver:
                 if applied is not None:
                     await self.after(match_id, applied, source="sys")
                 return
-            if match_id not in self._window_armed:
+            # armed for this deal? (a window another process closed leaves an older deal here, never this one)
+            if self._window_armed.get(match_id) != _deal_key(m):
                 if rt.claims is not None and any(  # several processes: another one may have opened this window
                         d.payload.get("deal") == _deal_key(m)
                         for d in await rt.scheduler.pending(rt.db, "bid_window", f"match:{match_id}:window")):
-                    self._window_armed[match_id] = row.version
+                    self._window_armed[match_id] = _deal_key(m)
                     return
                 seconds = int(table.options_json.get("bid_window_seconds", 10) or 0)
                 due = rt.scheduler.now() + timedelta(seconds=seconds)
                 await rt.scheduler.schedule(rt.db, "bid_window", f"match:{match_id}:window", due,
                                             {"match_id": match_id, "deal": _deal_key(m)}, replace=True)
-                self._window_armed[match_id] = row.version
+                self._window_armed[match_id] = _deal_key(m)
 
     async def _disarm_window(self, match_id: int) -> None:
         if self._window_armed.pop(match_id, None) is not None:
