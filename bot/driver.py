@@ -50,7 +50,7 @@ class Driver:
         self.metrics = Metrics()
         self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
         self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._window_armed: dict[int, int] = {}
+        self._window_armed: dict[int, str] = {}  # match -> the deal (and redeal) whose bidding window it armed
         self._clock_armed: dict[int, tuple[int, int]] = {}  # match -> (version, seat) of its running clock
         self._clock_known: set[int] = set()  # matches whose clock state this process knows (else: cancel once)
 
@@ -139,6 +139,12 @@ class Driver:
             if row is not None and row.status in ("playing", "paused"):
                 return match_id, seat
             self.rt.seats.remove(match_id)  # ended (or its table aborted) since it was indexed
+        if self.rt.claims is not None:  # several processes: another one may have started the user's match
+            latest = await service.latest_match_of_user(self.rt.db, user_id)
+            if latest is not None and latest.status in ("playing", "paused"):
+                found = await self.seat_of_user(latest.id, user_id)  # indexes it
+                if found is not None:
+                    return latest.id, found
         return None
 
     # --- actions ---------------------------------------------------------------------------
@@ -186,9 +192,11 @@ class Driver:
             await self.after(match_id, applied, source="player")
         return None
 
-    async def _apply_sys(self, match_id: int, action: str) -> Any | None:
+    async def _apply_sys(self, match_id: int, action: str, version: int | None = None) -> Any | None:
+        """Apply a step of the table itself; ``version``: only if the match is still at the version it was
+        decided on (another process may have moved it meanwhile)."""
         try:
-            applied = await service.apply_action(self.rt.db, match_id, action)
+            applied = await service.apply_action(self.rt.db, match_id, action, expected_version=version)
         except (RuleError, service.StaleVersion) as err:
             log.info("match %s: %s not applied: %s", match_id, action, err)
             return None
@@ -256,7 +264,7 @@ class Driver:
                 except RuleError:
                     action = None
                 if action:
-                    applied = await self._apply_sys(match_id, action)
+                    applied = await self._apply_sys(match_id, action, row.version)
                     if applied is not None:
                         await self.after(match_id, applied, source="ai", seat=turn.seat)
                         return
@@ -277,8 +285,8 @@ class Driver:
         step = m.system_step()
         if step == "sys deal":
             applied = None
-            for _ in range(max(1, rt.settings.DEAL_BATCH)):
-                applied = await self._apply_sys(match_id, "sys deal")
+            for i in range(max(1, rt.settings.DEAL_BATCH)):
+                applied = await self._apply_sys(match_id, "sys deal", row.version if i == 0 else None)
                 if applied is None:
                     break
                 self.metrics.actions += 1
@@ -293,7 +301,7 @@ class Driver:
         if step is not None:
             if step == "sys close_bidding":
                 await self._disarm_window(match_id)
-            applied = await self._apply_sys(match_id, step)
+            applied = await self._apply_sys(match_id, step, row.version)
             if applied is not None:
                 await self.after(match_id, applied, source="sys")
             return
@@ -307,12 +315,18 @@ class Driver:
                 if applied is not None:
                     await self.after(match_id, applied, source="sys")
                 return
-            if match_id not in self._window_armed:
+            # armed for this deal? (a window another process closed leaves an older deal here, never this one)
+            if self._window_armed.get(match_id) != _deal_key(m):
+                if rt.claims is not None and any(  # several processes: another one may have opened this window
+                        d.payload.get("deal") == _deal_key(m)
+                        for d in await rt.scheduler.pending(rt.db, "bid_window", f"match:{match_id}:window")):
+                    self._window_armed[match_id] = _deal_key(m)
+                    return
                 seconds = int(table.options_json.get("bid_window_seconds", 10) or 0)
                 due = rt.scheduler.now() + timedelta(seconds=seconds)
                 await rt.scheduler.schedule(rt.db, "bid_window", f"match:{match_id}:window", due,
                                             {"match_id": match_id, "deal": _deal_key(m)}, replace=True)
-                self._window_armed[match_id] = row.version
+                self._window_armed[match_id] = _deal_key(m)
 
     async def _disarm_window(self, match_id: int) -> None:
         if self._window_armed.pop(match_id, None) is not None:

@@ -293,7 +293,7 @@ class Live:
             text = self._with_notes(match_id, stage, lang, text)
             markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
             if mid is not None:
-                rt.outbox.edit(table.chat_id, mid, text, markup)
+                rt.outbox.edit(table.chat_id, mid, text, markup, version=row.version)
                 if changed:
                     self._group_edit_at[match_id] = rt.outbox.clock()
             else:
@@ -367,6 +367,9 @@ class Live:
         if deal == 0:
             return  # nothing dealt yet (Guandan before deal 1): the hand message comes with the deal
         ref = await self._hand_ref(row.id, seat)
+        if ref is not None and ref[2] != deal and rt.claims is not None:  # another process may have sent it
+            self._hand_refs.pop((row.id, seat), None)
+            ref = await self._hand_ref(row.id, seat)
         creating = ("hand", row.id, seat, deal)
         if only_if_queued and creating not in self._creating and (
                 ref is None or ref[2] != deal or not rt.outbox.has_pending_edit(ref[0], ref[1])):
@@ -376,6 +379,7 @@ class Live:
         lang = await rt.user_lang(user_id)
         if names is None or lang != names_lang:
             names = await rt.lobby.player_names(row.table_id, lang)
+        tapped = selection is not None  # a card tap (or a reading to choose) changed the selection
         if selection is None:
             sel = await service.get_selection(rt.db, row.id, seat)
             sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
@@ -386,7 +390,9 @@ class Live:
         if ref is not None and ref[2] == deal:
             if links.page_open(rt, row.id, user_id):
                 return  # the table page shows this hand; the message catches up when the page closes
-            rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay, urgent=urgent)
+            if tapped and rt.claims is not None:  # another process may have shown another selection meanwhile
+                rt.outbox.forget(ref[0], ref[1])
+            rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay, urgent=urgent, version=row.version)
             return
         self.create(creating, user_id, text, markup, self._hand_created(row.id, seat, user_id, deal))
 
@@ -414,6 +420,9 @@ class Live:
             self._creating[key] = (text, markup)
             return
         self._creating[key] = None
+        if rt.claims is not None and key[0] == "hand":  # several processes: one of them sends it
+            rt.spawn(rt.claims.create_hand(self, key, chat_id, text, markup, stored))
+            return
         future = rt.send(chat_id, text, markup)
 
         async def finish() -> None:
@@ -465,7 +474,8 @@ class Live:
     async def persist_hashes(self) -> None:
         """Store what the outbox says each live message shows (now and then, never between two calls)."""
         if self.rt.db is not None and self.rt.outbox is not None:
-            changed = self.rt.outbox.take_changed_hashes()
+            # in one order: two processes storing at once lock the rows alike (no deadlock in PostgreSQL)
+            changed = dict(sorted(self.rt.outbox.take_changed_hashes().items()))
             if changed:
                 try:
                     await service.set_message_hashes(self.rt.db, changed)
@@ -483,6 +493,10 @@ class Live:
             return
         ref = await service.find_message_ref(rt.db, chat_id, message_id)
         if ref is None:
+            if rt.claims is not None:  # several processes: another one replaced it; forget what pointed to it
+                for key, (chat, mid, _deal) in list(self._hand_refs.items()):
+                    if (chat, mid) == (chat_id, message_id):
+                        del self._hand_refs[key]
             return
         await service.delete_message_ref(rt.db, ref.id)
         if ref.purpose == "table" and ref.table_id is not None:

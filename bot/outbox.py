@@ -69,6 +69,13 @@ class Sender(Protocol):
     async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None: ...
 
 
+class SendSlots(Protocol):
+    """Waits for a send slot shared with other processes (``bot.shared_limits.SharedLimits``); False: an edit
+    showing ``version`` is not to be sent (another process showed a newer version in that message)."""
+
+    async def wait_turn(self, chat_id: int, message_id: int | None = None, version: int | None = None) -> bool: ...
+
+
 class FileSender(Protocol):
     """The file calls (``send_document`` / ``send_photo`` ops need a sender that has them)."""
 
@@ -125,6 +132,7 @@ class _Op:
     seq: int = 0  # enqueue order (the oldest droppable op goes first)
     urgent: bool = False  # an edit that tells its reader to act: first in the token's pacing
     queued_at: float = 0.0  # clock time it was queued (a call waiting PRIORITY_AGE goes first too)
+    version: int | None = None  # an edit: the match version it shows (shared limits: never older than shown)
 
 
 @dataclass(frozen=True)
@@ -199,9 +207,11 @@ class Outbox:
         max_queued: int = 20000,
         max_hashes: int = 50000,
         prune_every: float = 60.0,
+        limits: SendSlots | None = None,
     ) -> None:
         scale = max(rate_scale, 1e-6) / 1.05  # keep a 5% margin under Telegram's limits
         self.sender = sender
+        self.limits = limits  # Telegram's limits shared with other processes (bot/shared_limits.py), or None
         self.per_chat_interval = per_chat_interval / scale
         self.group_limit = group_limit
         self.group_window = group_window / scale
@@ -323,6 +333,10 @@ class Outbox:
         if digest:
             self._set_hash((chat_id, message_id), digest)
 
+    def forget(self, chat_id: int, message_id: int) -> None:
+        """Forget what the message shows (another process may have edited it): its next edit is sent."""
+        self._last_hash.pop((chat_id, message_id), None)
+
     def pending(self) -> int:
         return self._queued
 
@@ -366,7 +380,7 @@ class Outbox:
         return await self.send_photo_nowait(chat_id, data, caption, markup)
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: Any | None = None, *,
-             delay: float | None = 0.0, urgent: bool = False) -> None:
+             delay: float | None = 0.0, urgent: bool = False, version: int | None = None) -> None:
         """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes.
 
         ``delay`` (seconds, not scaled): the edit waits that long from now (a newer edit's delay replaces
@@ -380,7 +394,7 @@ class Outbox:
         not_before = self.clock() + delay if delay is not None and delay > 0 else 0.0
         pending = self._pending_edit.get(key)
         if pending is not None:
-            pending.text, pending.markup, pending.digest = text, markup, digest
+            pending.text, pending.markup, pending.digest, pending.version = text, markup, digest, version
             if delay is not None and not (pending.urgent and not_before):
                 pending.not_before = not_before  # the newest wait counts (a run of taps, news after news)
             pending.urgent = pending.urgent or urgent
@@ -391,7 +405,7 @@ class Outbox:
             self.stats.skipped_edits += 1
             return
         op = _Op("edit", chat_id, text, markup, message_id=message_id, not_before=not_before, digest=digest,
-                 urgent=urgent)
+                 urgent=urgent, version=version)
         self._pending_edit[key] = op
         self._enqueue(op)
 
@@ -615,6 +629,11 @@ class Outbox:
 
     async def _call(self, op: _Op) -> None:
         try:
+            if self.limits is not None and not await self.limits.wait_turn(  # the slot shared with other processes
+                    op.chat_id, op.message_id if op.kind == "edit" else None, op.version):
+                self.stats.skipped_edits += 1  # another process showed a newer state in that message
+                self._finish(op, op.message_id)
+                return
             await self._do(op)
         except asyncio.CancelledError:
             self._finish(op, None)

@@ -66,6 +66,8 @@ class Runtime:
         self.db: Any = None
         self.outbox: Outbox | None = None
         self.scheduler: Any = None
+        self.shared_limits: Any = None  # bot/shared_limits.py when TELEGRAM_LIMITS_URL is set
+        self.claims: Any = None  # bot/message_claims.py when WEBAPP_RELAY_URL is set (several processes)
         self.started = False
         self.stopping = False
         self.bot_username: str | None = None
@@ -97,8 +99,20 @@ class Runtime:
     async def startup(self) -> None:
         self.stopping = False
         self.db = await open_database(self.settings.DATABASE_URL)
+        if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
+            from bot.shared_limits import SharedLimits
+
+            self.shared_limits = SharedLimits(self.settings.TELEGRAM_LIMITS_URL, self.settings.TELEGRAM_BOT_TOKEN,
+                                              rate_scale=self.settings.TELEGRAM_RATE_SCALE)
+            await self.shared_limits.start()
+        if self.settings.WEBAPP_RELAY_URL:  # several processes: one of them sends each new hand message
+            from bot.message_claims import MessageClaims
+
+            self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
+            await self.claims.start()
         self.outbox = Outbox(BotSender(self.app.bot), rate_scale=self.settings.TELEGRAM_RATE_SCALE,
-                             on_error=self.live.send_refused, on_missing=self.live.message_gone)
+                             on_error=self.live.send_refused, on_missing=self.live.message_gone,
+                             limits=self.shared_limits)
         self.outbox.start()
         left = await service.take_pending_messages(self.db)  # sends of record the last stop could not deliver
         if left:
@@ -148,6 +162,12 @@ class Runtime:
             await self.live.persist_hashes()
         if self.db is not None:
             await self.db.dispose()
+        if self.shared_limits is not None:
+            await self.shared_limits.stop()
+            self.shared_limits = None
+        if self.claims is not None:
+            await self.claims.stop()
+            self.claims = None
         self.started = False
 
     async def _persist_hashes(self) -> None:
@@ -155,6 +175,9 @@ class Runtime:
         while True:
             await asyncio.sleep(HASH_PERSIST_SECONDS)
             await self.live.persist_hashes()
+            if self.claims is not None:  # several processes: a /lang answered by another one shows here too
+                self._chat_langs.clear()
+                self._user_langs.clear()
 
     def command_menu(self) -> list[tuple[Any, tuple[str, ...]]]:
         """(scope, commands) of the command menu: every private chat, every group, the groups'

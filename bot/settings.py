@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     WEBAPP_TABLE_EDIT_SECONDS: float = 30.0
     # Live updates between bot processes sharing one database: redis://host:6379/0 (None: one process).
     WEBAPP_RELAY_URL: str | None = None
+    # Telegram's per-token limits shared by several bot processes: redis://host:6379/0 (None: each process
+    # paces itself alone, bot/outbox.py). bot/shared_limits.py.
+    TELEGRAM_LIMITS_URL: str | None = None
     # Webhook instead of long polling: Telegram posts updates to WEBAPP_URL/telegram/webhook (same server).
     TELEGRAM_WEBHOOK: bool = False
     TELEGRAM_WEBHOOK_SECRET: str | None = None  # default: derived from the token

@@ -181,22 +181,7 @@ class BotApiMethods(SimWorld):
     def api_close(self, p: Params) -> bool:
         return True
 
-    def api_setWebhook(self, p: Params) -> bool:
-        url = p.text("url") or ""
-        self.webhook_url = url
-        if p.flag("drop_pending_updates"):
-            self._updates.clear()
-        return True
-
-    def api_deleteWebhook(self, p: Params) -> bool:
-        self.webhook_url = ""
-        if p.flag("drop_pending_updates"):
-            self._updates.clear()
-            self._bump()
-        return True
-
-    def api_getWebhookInfo(self, p: Params) -> JSON:
-        return {"url": self.webhook_url, "has_custom_certificate": False, "pending_update_count": len(self._updates)}
+    # setWebhook, deleteWebhook, getWebhookInfo: bot/simulator/webhook.py (delivery by POST)
 
     def _mark_delivered(self, updates: list[JSON]) -> None:
         now = time.monotonic()

@@ -30,6 +30,7 @@ from bot.simulator.params import Params
 from bot.simulator.people import SimulatedPeople
 from bot.simulator.state import JSON
 from bot.simulator.stats import SimStats
+from bot.simulator.webhook import WebhookDelivery
 from bot.simulator.world import DEFAULT_TOKEN
 
 __all__ = ["DEFAULT_TOKEN", "ApiError", "BotApiSimulator", "SimStats", "SimulatorError"]
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 _TOKEN_RE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")
 
 
-class BotApiSimulator(BotApiMethods, SimulatedPeople, ChatViews):
+class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews):
     """The fake Bot API: an aiohttp server on 127.0.0.1 plus a Python API to act as users.
 
     ``rtt_ms`` adds a simulated network round trip to every Bot API call (half before the call is
@@ -48,6 +49,7 @@ class BotApiSimulator(BotApiMethods, SimulatedPeople, ChatViews):
 
     def __init__(self, token: str | None = DEFAULT_TOKEN, *, rtt_ms: float = 0.0, **options: Any) -> None:
         super().__init__(token, **options)
+        self._webhook_init()
         if rtt_ms < 0:
             raise ValueError("rtt_ms must be >= 0")
         self.rtt_ms = rtt_ms  # simulated network round trip added to every Bot API call (half each way)
@@ -81,6 +83,7 @@ class BotApiSimulator(BotApiMethods, SimulatedPeople, ChatViews):
         return self
 
     async def stop(self) -> None:
+        await self._stop_webhook_delivery()
         self._poll_generation += 1
         self._bump()
         if self._runner is not None:

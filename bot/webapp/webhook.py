@@ -1,6 +1,11 @@
 """The bot's webhook on the table page's web server (PTB's "custom webhook server" pattern): Telegram
 POSTs each update to ``<WEBAPP_URL>/telegram/webhook`` with the secret token header; the handler puts
-it on the Application's update queue.  One web server, one port, behind one TLS proxy."""
+it on the Application's update queue.  One web server, one port, behind one TLS proxy.
+
+Several processes behind one webhook (``WEBAPP_RELAY_URL`` set): an update is queued by the first process that
+marks its ``update_id`` in Redis (``SET NX``, kept a day); a copy delivered to another process (Telegram posts an
+update again when the answer came late, a proxy retried it) is answered 200 and dropped, so a card tap is never
+applied twice (a tap toggles the selection; actions are also guarded by their version and dedupe key)."""
 
 from __future__ import annotations
 
@@ -27,8 +32,42 @@ def webhook_secret(bot_token: str, configured: str | None = None) -> str:
     return hmac.new(b"webhook-secret", bot_token.encode(), hashlib.sha256).hexdigest()
 
 
-def webhook_handler(app: Any, secret: str) -> Callable[[web.Request], Awaitable[web.Response]]:
-    """An aiohttp handler feeding ``app.update_queue`` (refuses a wrong secret with 403, bad JSON with 400)."""
+class UpdateOnce:
+    """Which process takes an update: the first to mark its id in Redis."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url = url
+        self.prefix = f"tg-updates:{token.split(':', 1)[0] or 'bot'}:"
+        self.redis: Any = None
+        self.duplicates = 0
+
+    async def start(self) -> None:
+        import redis.asyncio as aioredis
+
+        self.redis = aioredis.from_url(self.url)
+
+    async def stop(self) -> None:
+        if self.redis is not None:
+            await self.redis.aclose()
+            self.redis = None
+
+    async def first(self, update_id: int) -> bool:
+        if self.redis is None:
+            return True
+        try:
+            fresh = bool(await self.redis.set(f"{self.prefix}{update_id}", "1", nx=True, ex=24 * 3600))
+        except Exception as exc:  # Redis down: take it (the actions' version and dedupe key still hold)
+            log.warning("webhook: update %s not checked against other processes: %s", update_id, exc)
+            return True
+        if not fresh:
+            self.duplicates += 1
+        return fresh
+
+
+def webhook_handler(app: Any, secret: str, once: UpdateOnce | None = None,
+                    ) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """An aiohttp handler feeding ``app.update_queue`` (refuses a wrong secret with 403, bad JSON with 400;
+    with ``once``, an update another process took is answered 200 and dropped)."""
     from telegram import Update
 
     async def handle(request: web.Request) -> web.Response:
@@ -42,6 +81,9 @@ def webhook_handler(app: Any, secret: str) -> Callable[[web.Request], Awaitable[
             return web.Response(status=400)
         if update is None:
             return web.Response(status=400)
+        if once is not None and not await once.first(update.update_id):
+            log.info("webhook: update %s was taken by another process", update.update_id)
+            return web.Response(status=200)
         await app.update_queue.put(update)
         return web.Response(status=200)
 
@@ -53,7 +95,10 @@ async def run_webhook(app: Any, settings: Any, *, stop: Any) -> None:
     if not settings.WEBAPP_URL or settings.WEBAPP_PORT is None:
         raise RuntimeError("webhook mode needs WEBAPP_URL (the public https base) and WEBAPP_PORT")
     secret = webhook_secret(settings.TELEGRAM_BOT_TOKEN, settings.TELEGRAM_WEBHOOK_SECRET)
-    app.bot_data["webhook_route"] = (WEBHOOK_PATH, webhook_handler(app, secret))
+    once = UpdateOnce(settings.WEBAPP_RELAY_URL, settings.TELEGRAM_BOT_TOKEN) if settings.WEBAPP_RELAY_URL else None
+    if once is not None:
+        await once.start()
+    app.bot_data["webhook_route"] = (WEBHOOK_PATH, webhook_handler(app, secret, once))
     await app.initialize()  # the runtime, then the web server with the webhook route
     await app.start()
     await app.bot.set_webhook(url=settings.WEBAPP_URL.rstrip("/") + WEBHOOK_PATH, secret_token=secret,
@@ -63,3 +108,5 @@ async def run_webhook(app: Any, settings: Any, *, stop: Any) -> None:
     finally:
         await app.stop()
         await app.shutdown()
+        if once is not None:
+            await once.stop()
