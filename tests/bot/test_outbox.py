@@ -265,14 +265,16 @@ async def test_retry_after_of_one_chat_delays_that_chat_only():
 
 async def test_group_budget_is_spent_evenly_over_the_minute():
     sender = FakeSender()
-    scale = 60.0  # a group's 20 a minute -> one call every 3 s / 60 = 0.05 s (with the 5 % margin)
+    scale = 20.0  # a group's 20 a minute -> one call every 3 s / 20 = 0.15 s (with the 5 % margin)
     box = Outbox(sender, rate_scale=scale)
     box.start()
     await asyncio.gather(*[box.send_nowait(-5, str(i)) for i in range(8)])
     await box.stop()
     times = [c[0] for c in sender.calls]
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
-    assert all(g >= 3.0 / scale - 0.005 for g in gaps), gaps  # never a burst
+    # never a burst (a loaded event loop may start one call a little late and the next on time: 20 % slack)
+    assert all(g >= 3.0 / scale * 0.8 for g in gaps), gaps
+    assert times[-1] - times[0] >= 7 * 3.0 / scale * 0.95, gaps
 
 
 async def test_a_restarted_outbox_paces_its_first_group_message():
