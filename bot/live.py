@@ -285,15 +285,23 @@ class Live:
     async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None,
                           names_lang: str | None = None, *, view: dict[str, Any] | None = None,
                           only_if_queued: bool = False, delay: float = 0.0,
-                          selection: list[int] | None = None) -> None:
+                          selection: list[int] | None = None, asked: bool = False) -> None:
         """Show ``seat`` its hand (a new message for a new deal).  ``only_if_queued``: only bring an
-        edit already queued up to date; ``delay``: the edit waits that long (a card tap)."""
+        edit already queued up to date; ``delay``: the edit waits that long (a card tap).
+
+        While the seat's table page is open (Mini App mode, ``links.page_open``) the hand message costs
+        nothing: it is neither edited nor sent for a new deal (the page shows the hand); the page's
+        closing brings it up to date, as a new message when a deal began meanwhile
+        (``bot.webapp.catch_up``).  A tap on the message itself (``selection``) and ``asked`` (/start)
+        are answered all the same."""
         rt = self.rt
         assert rt.outbox is not None
         view = view if view is not None else m.seat_view(seat)
         deal = render.deal_marker(row.game, view)
         if deal == 0:
             return  # nothing dealt yet (Guandan before deal 1): the hand message comes with the deal
+        if selection is None and not asked and links.page_open(rt, row.id, user_id):
+            return  # the table page shows this hand; the message catches up when the page closes
         ref = await self._hand_ref(row.id, seat)
         creating = ("hand", row.id, seat, deal)
         if only_if_queued and creating not in self._creating and (
@@ -310,8 +318,6 @@ class Live:
                                              rt.driver.deadlines.get(row.id))
         markup: Any = links.with_hand_button(keyboard, rt.settings, row.id, lang)  # opens the table page
         if ref is not None and ref[2] == deal:
-            if links.page_open(rt, row.id, user_id):
-                return  # the table page shows this hand; the message catches up when the page closes
             rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay)
             return
         self.create(creating, user_id, text, markup, self._hand_created(row.id, seat, user_id, deal))
@@ -384,7 +390,7 @@ class Live:
         match_id, seat = found
         async with rt.lock(match_id):
             row, m = await service.load_match_row(rt.db, match_id)
-            await self.render_hand(row, m, seat, user_id)
+            await self.render_hand(row, m, seat, user_id, asked=True)
 
     # --- outbox hooks -----------------------------------------------------------------------
 
