@@ -15,7 +15,8 @@ per card played, see docs/bot.md "Message budget"):
   when the stage changes; clock auto-plays are folded into it instead of notes of their own.  In Mini
   App mode (every person seated has the table page open, ``links.page_open``) the players follow the
   play on the page: a completed trick then reaches the group's message at most once per
-  ``WEBAPP_TABLE_EDIT_SECONDS`` (rendered again when that time is up); a deal's stage shows at once.
+  ``WEBAPP_TABLE_EDIT_SECONDS`` (rendered again when that time is up) and only once
+  ``MINI_APP_EDIT_CARDS`` cards have been played since its last edit; a deal's stage shows at once.
 
 An edit already queued for a message is always brought up to date (that costs no call).
 """
@@ -42,6 +43,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PLAY_PHASES = {"play", "choose", "late", "deal_over", "match_over", "paused", "over"}
+# Mini App mode: a completed trick reaches the group's table message only when this many cards have been
+# played since its last edit (and WEBAPP_TABLE_EDIT_SECONDS have passed): the budget is per card played
+MINI_APP_EDIT_CARDS = 10
+
+
+def cards_in_hands(m: Any) -> int:
+    """Cards still in the four hands (the cards played of a deal are the difference)."""
+    return sum(len(h) for h in getattr(m, "hands", ()))
 
 
 def _key(*parts: Any) -> str:
@@ -115,6 +124,7 @@ class Live:
         self._group_deal_stage: dict[int, str] = {}
         self._group_edit_at: dict[int, float] = {}  # match -> when its table message was last edited (outbox clock)
         self._group_due: set[int] = set()  # matches whose table message is to be rendered again (Mini App mode)
+        self._group_cards: dict[int, int] = {}  # match -> cards in the hands when its table message was last edited
         self._hand_stage: dict[tuple[int, int], str] = {}
         self._hand_refs: dict[tuple[int, int], tuple[int, int, int]] = {}  # (match, seat) -> (chat, msg, deal)
         self._creating: dict[Any, tuple[str, Any] | None] = {}  # messages being sent -> newest content
@@ -129,6 +139,7 @@ class Live:
         self._group_deal_stage.pop(match_id, None)
         self._group_edit_at.pop(match_id, None)
         self._group_due.discard(match_id)
+        self._group_cards.pop(match_id, None)
         self._notes.pop(match_id, None)
         for seat in range(4):
             self._hand_stage.pop((match_id, seat), None)
@@ -215,8 +226,12 @@ class Live:
         if trick_only and mid is not None and not pending and self.mini_app_mode(match_id, seats):
             last = self._group_edit_at.get(match_id)
             wait = last + float(rt.settings.WEBAPP_TABLE_EDIT_SECONDS) - rt.outbox.clock() if last is not None else 0.0
+            before = self._group_cards.get(match_id)
+            played = MINI_APP_EDIT_CARDS if before is None else before - cards_in_hands(m)
             if wait > 0:  # Mini App mode: a completed trick waits (the stage is kept, so it is still news then)
                 self._edit_later(match_id, wait)
+                changed = False
+            elif played < MINI_APP_EDIT_CARDS:  # too few cards since the last edit: the next trick looks again
                 changed = False
         if changed:
             self._group_stage[match_id] = stage
@@ -233,13 +248,14 @@ class Live:
                 rt.outbox.edit(table.chat_id, mid, text, markup)
                 if changed:
                     self._group_edit_at[match_id] = rt.outbox.clock()
+                    self._group_cards[match_id] = cards_in_hands(m)
             else:
                 self.create(("table", table.id), table.chat_id, text, markup, self.table_created(table.id))
-        users = await service.get_users(rt.db, [s.user_id for s in seats if s.user_id is not None])
-        for s in seats:
-            if s.user_id is None:
-                continue
-            u = users.get(s.user_id)
+        # Mini App mode: a seat whose page is open needs nothing here (``render_hand`` says why)
+        in_chat = [(s, s.user_id) for s in seats if s.user_id is not None and not links.page_open(rt, match_id, s.user_id)]
+        users = await service.get_users(rt.db, [uid for _, uid in in_chat])
+        for s, uid in in_chat:
+            u = users.get(uid)
             if u is not None and u.blocked_bot:
                 continue  # the table was told; their hand comes back when they /start again
             view = m.seat_view(s.seat)
@@ -247,7 +263,7 @@ class Live:
             key = (match_id, s.seat)
             need = everything or must_act(row.game, view) or self._hand_stage.get(key) != hstage
             self._hand_stage[key] = hstage
-            await self.render_hand(row, m, s.seat, s.user_id, names, lang, view=view, only_if_queued=not need)
+            await self.render_hand(row, m, s.seat, uid, names, lang, view=view, only_if_queued=not need)
 
     def _edit_later(self, match_id: int, wait: float) -> None:
         """Render the match again in ``wait`` seconds (once, however many tricks end meanwhile)."""

@@ -164,6 +164,7 @@ def message_calls(sim: Any) -> dict[str, int]:
     """The simulator's message calls (sends, edits) so far: all, the groups', private sends and edits."""
     by = sim.stats.message_calls_by
     return {"all": sim.stats.message_calls, "group": by(chat_kind="supergroup") + by(chat_kind="group"),
+            "group_send": by(chat_kind="supergroup", method="sendMessage") + by(chat_kind="group", method="sendMessage"),
             "private_send": by(chat_kind="private", method="sendMessage"),
             "private_edit": by(chat_kind="private", method="editMessageText")}
 
@@ -186,7 +187,8 @@ async def played(rt: Any, table_ids: list[int]) -> tuple[int, int, int]:
     return cards, moves, finished
 
 
-async def run(tables: int, preset: str, think: float, deals: int, duration: float, database: str | None) -> dict[str, Any]:
+async def run(tables: int, preset: str, think: float, deals: int, duration: float, database: str | None,
+              profile: str | None = None) -> dict[str, Any]:
     """Set-up (people start the bot, tables start, each seat's page connects: the hand messages of the
     first deal are sent then, the door to the page), then a window of ``duration`` seconds in Mini App
     mode (every seat on the page) in which everything reported is counted."""
@@ -249,9 +251,18 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                     cpu0, t0 = time.process_time(), time.monotonic()
                     pushes0 = server.hub.pushes
                     clock["deadline"] = t0 + duration
+                    profiler = None
+                    if profile:
+                        import cProfile
+
+                        profiler = cProfile.Profile()
+                        profiler.enable()
                     done, stuck = await asyncio.wait(clients, timeout=duration + 15)
                     elapsed = time.monotonic() - t0
                     cpu = time.process_time() - cpu0
+                    if profiler is not None and profile:
+                        profiler.disable()
+                        profiler.dump_stats(profile)
                     for task in stuck:
                         task.cancel()
                     say(f"clients done: {len(done)}, cancelled: {len(stuck)}")
@@ -293,11 +304,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1)
     parser.add_argument("--duration", type=float, default=600.0)
     parser.add_argument("--database", default=None, help="DATABASE_URL (default: SQLite in a temporary folder)")
+    parser.add_argument("--profile", default=None, help="write cProfile statistics of the window to this file")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     faulthandler.register(signal.SIGUSR1)  # kill -USR1 <pid> prints where it is
     say("running")
-    result = asyncio.run(run(args.tables, args.preset, args.think, args.deals, args.duration, args.database))
+    result = asyncio.run(run(args.tables, args.preset, args.think, args.deals, args.duration, args.database,
+                                 args.profile))
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
 
