@@ -169,9 +169,10 @@ def message_calls(sim: Any) -> dict[str, int]:
             "private_edit": by(chat_kind="private", method="editMessageText")}
 
 
-async def played(rt: Any, table_ids: list[int]) -> tuple[int, int, int]:
-    """(cards played, moves made by the seats, tables finished) so far."""
-    cards = moves = finished = 0
+async def played(rt: Any, table_ids: list[int]) -> tuple[int, int, int, int]:
+    """(cards played, plays, moves made by the seats, tables finished) so far: a play is one turn's cards
+    (a single, a pair, a throw...), a move any seat's action (a play, a pass, a bid, the kitty...)."""
+    cards = plays = moves = finished = 0
     for table_id in table_ids:
         row = await service.current_match(rt.db, table_id)
         if row is None:
@@ -183,8 +184,9 @@ async def played(rt: Any, table_ids: list[int]) -> tuple[int, int, int]:
                 continue  # the system's steps (dealing, the clock) are not moves
             moves += 1
             if len(words) > 2 and words[1] == "play":
+                plays += 1
                 cards += len(words[2:words.index("as")] if "as" in words else words[2:])
-    return cards, moves, finished
+    return cards, plays, moves, finished
 
 
 async def run(tables: int, preset: str, think: float, deals: int, duration: float, database: str | None,
@@ -242,7 +244,7 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                     await asyncio.gather(*(p.ready for p in pages))
                     # the window: every seat on the page
                     window0 = message_calls(sim)
-                    cards0, moves0, _ = await played(rt, table_ids)
+                    cards0, plays0, moves0, _ = await played(rt, table_ids)
                     for key in ("ack", "frame"):
                         stats[key].clear()
                     stats["refused"] = stats["frames"] = 0
@@ -267,8 +269,8 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                         task.cancel()
                     say(f"clients done: {len(done)}, cancelled: {len(stuck)}")
                 window1 = message_calls(sim)
-                cards1, moves1, finished = await played(rt, table_ids)
-                cards, moves = cards1 - cards0, moves1 - moves0
+                cards1, plays1, moves1, finished = await played(rt, table_ids)
+                cards, plays, moves = cards1 - cards0, plays1 - plays0, moves1 - moves0
                 calls = {k: window1[k] - window0[k] for k in window1}
                 setup = {k: window0[k] - setup0[k] for k in window0}
                 private = calls["private_send"] + calls["private_edit"]
@@ -276,10 +278,11 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                     "tables": tables, "preset": preset, "deals": deals, "think_s": think,
                     "window_s": round(elapsed, 1), "finished_tables": finished,
                     "setup_message_calls": setup,
-                    "cards_played": cards, "moves": moves, "message_calls": calls,
+                    "cards_played": cards, "plays": plays, "moves": moves, "message_calls": calls,
                     "group_calls_per_card": round(calls["group"] / cards, 3) if cards else None,
                     "private_calls_per_card": round(private / cards, 3) if cards else None,
                     "all_calls_per_card": round(calls["all"] / cards, 3) if cards else None,
+                    "group_calls_per_play": round(calls["group"] / plays, 3) if plays else None,
                     "group_calls_per_move": round(calls["group"] / moves, 3) if moves else None,
                     "all_calls_per_move": round(calls["all"] / moves, 3) if moves else None,
                     "moves_per_second": round(moves / elapsed, 1) if elapsed else None,
