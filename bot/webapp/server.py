@@ -289,14 +289,19 @@ class WebAppServer:
         except RuleError as err:
             await refuse(rule_error(lang, err))
             return
-        row, m = await service.load_match_row(self.bridge.db, viewer.match_id)
-        me = frames.seat_part(row.game, m, viewer.seat)
-        if op == "play" and row.game == "guandan" and not arg and version == row.version:
+        cached = self.bridge.db.match_cache.get(viewer.match_id)
+        if cached is not None and cached[0] == version:  # the engine state the page saw, no database read
+            game, m, current = str(cached[1].game), cached[1], version
+        else:
+            row, m = await service.load_match_row(self.bridge.db, viewer.match_id)
+            game, current = row.game, row.version
+        me = frames.seat_part(game, m, viewer.seat)
+        if op == "play" and game == "guandan" and not arg and version == current:
             options = frames.readings(m, viewer.seat, cards)
             if len(options) > 1:
                 await refuse(t(lang, "web.choose_reading"), readings=options)
                 return
-        action = frames.action_text(row.game, viewer.seat, me, op, cards, arg)
+        action = frames.action_text(game, viewer.seat, me, op, cards, arg)
         if action is None:
             await refuse(t(lang, "web.bad_frame"))
             return
