@@ -160,6 +160,12 @@ class PageBot:
             await ws.send_str(text)
 
 
+def _epoch(when: Any) -> float:
+    from datetime import UTC
+
+    return float((when if when.tzinfo is not None else when.replace(tzinfo=UTC)).timestamp())
+
+
 def message_calls(sim: Any) -> dict[str, int]:
     """The simulator's message calls (sends, edits) so far: all, the groups', private sends and edits."""
     by = sim.stats.message_calls_by
@@ -169,16 +175,19 @@ def message_calls(sim: Any) -> dict[str, int]:
             "private_edit": by(chat_kind="private", method="editMessageText")}
 
 
-async def played(rt: Any, table_ids: list[int]) -> tuple[int, int, int, int]:
-    """(cards played, plays, moves made by the seats, tables finished) so far: a play is one turn's cards
-    (a single, a pair, a throw...), a move any seat's action (a play, a pass, a bid, the kitty...)."""
+async def played(rt: Any, table_ids: list[int], until: float) -> tuple[int, int, int, int]:
+    """(cards played, plays, moves made by the seats, tables finished) until ``until`` (epoch seconds): a
+    play is one turn's cards (a single, a pair, a throw...), a move any seat's action (a play, a pass, a
+    bid, the kitty...)."""
     cards = plays = moves = finished = 0
     for table_id in table_ids:
         row = await service.current_match(rt.db, table_id)
         if row is None:
             continue
-        finished += row.status == "finished"
+        finished += row.status == "finished" and row.finished_at is not None and _epoch(row.finished_at) <= until
         for record in await service.action_log(rt.db, row.id):
+            if _epoch(record.created_at) > until:
+                continue
             words = record.action.split()
             if not words or not words[0].isdigit():
                 continue  # the system's steps (dealing, the clock) are not moves
@@ -243,14 +252,15 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                             clients.append(asyncio.create_task(page.run(session)))
                     await asyncio.gather(*(p.ready for p in pages))
                     # the window: every seat on the page
-                    window0 = message_calls(sim)
-                    cards0, plays0, moves0, _ = await played(rt, table_ids)
+                    window0, wall0 = message_calls(sim), time.time()
+                    cpu0, t0 = time.process_time(), time.monotonic()
+                    queued0 = getattr(rt.outbox, "_queued", None)  # set-up calls still queued (they land in the window)
+                    cards0, plays0, moves0, _ = await played(rt, table_ids, wall0)
                     for key in ("ack", "frame"):
                         stats[key].clear()
                     stats["refused"] = stats["frames"] = 0
                     stats["client_s"] = 0.0
                     say(f"set-up {time.monotonic() - t_setup:.0f} s; window of {duration:.0f} s begins")
-                    cpu0, t0 = time.process_time(), time.monotonic()
                     pushes0 = server.hub.pushes
                     clock["deadline"] = t0 + duration
                     profiler = None
@@ -259,17 +269,27 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
 
                         profiler = cProfile.Profile()
                         profiler.enable()
-                    done, stuck = await asyncio.wait(clients, timeout=duration + 15)
+                    # the window closes just before the pages do (a page closing turns its seat back to the chat)
+                    await asyncio.sleep(max(0.0, clock["deadline"] - 0.2 - time.monotonic()))
                     elapsed = time.monotonic() - t0
                     cpu = time.process_time() - cpu0
+                    window1, wall1 = message_calls(sim), time.time()
+                    cards1, plays1, moves1, finished = await played(rt, table_ids, wall1)
                     if profiler is not None and profile:
                         profiler.disable()
                         profiler.dump_stats(profile)
+                    done, stuck = await asyncio.wait(clients, timeout=15)
                     for task in stuck:
                         task.cancel()
                     say(f"clients done: {len(done)}, cancelled: {len(stuck)}")
-                window1 = message_calls(sim)
-                cards1, plays1, moves1, finished = await played(rt, table_ids)
+                kinds: dict[str, int] = {}  # what the private calls of the window were (their first line)
+                for _group, users in groups:
+                    for uid in users:
+                        for message in sim.bot_messages(uid):
+                            for version in message.versions:
+                                if wall0 <= version.at <= wall1:
+                                    key = f"{version.method}: {(version.text or '').splitlines()[0][:40]}"
+                                    kinds[key] = kinds.get(key, 0) + 1
                 cards, plays, moves = cards1 - cards0, plays1 - plays0, moves1 - moves0
                 calls = {k: window1[k] - window0[k] for k in window1}
                 setup = {k: window0[k] - setup0[k] for k in window0}
@@ -277,7 +297,7 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                 return {
                     "tables": tables, "preset": preset, "deals": deals, "think_s": think,
                     "window_s": round(elapsed, 1), "finished_tables": finished,
-                    "setup_message_calls": setup,
+                    "setup_message_calls": setup, "outbox_queued_at_window_start": queued0,
                     "cards_played": cards, "plays": plays, "moves": moves, "message_calls": calls,
                     "group_calls_per_card": round(calls["group"] / cards, 3) if cards else None,
                     "private_calls_per_card": round(private / cards, 3) if cards else None,
@@ -296,6 +316,7 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                     "cpu_s": round(cpu, 1), "cpu_share_of_one_core": round(cpu / elapsed, 2) if elapsed else None,
                     "client_code_s": round(stats["client_s"], 1),
                     "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                    "private_calls_by_kind": dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:8]),
                 }
 
 
