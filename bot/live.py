@@ -374,6 +374,8 @@ class Live:
                 log.exception("could not record the new message %s", key)
             finally:
                 newest = self._creating.pop(key, None)
+            if isinstance(key, tuple) and key[0] == "hand" and links.page_open(rt, key[1], chat_id):
+                newest = None  # Mini App mode: the page shows the hand; the message catches up when it closes
             if mid is not None and newest is not None and rt.outbox is not None:
                 rt.outbox.edit(chat_id, mid, *newest)
 

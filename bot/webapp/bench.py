@@ -57,7 +57,13 @@ class PageBot:
         self.rng = random.Random(user_id)
         self.seat: int | None = None
         self.waiting: dict[str, Any] = {}
+        self.requests = 0
         self.ready = asyncio.get_running_loop().create_future()  # the first state frame came
+
+    def request_id(self, version: int) -> str:
+        """A new id for each request (one id is one action: the server's dedupe key answers a repeat as done)."""
+        self.requests += 1
+        return f"b{self.user_id}v{version}n{self.requests}"
 
     async def run(self, session: aiohttp.ClientSession) -> None:
         init = self.server.dev_init_data(self.user_id, f"u{self.user_id}", "zh-hans")
@@ -112,7 +118,7 @@ class PageBot:
             bids = (me.get("actions") or {}).get("bids")
             if bids and frame["table"].get("declaration") is None and acted_at != frame["version"]:
                 acted_at = frame["version"]  # declare at once: a deal nobody declares is dealt again
-                rid = f"b{self.user_id}x{frame['version']}"
+                rid = self.request_id(frame["version"])
                 pending[rid] = waiting[rid] = (time.perf_counter(), frame["version"])
                 stats["client_s"] += time.perf_counter() - now
                 await ws.send_str(json.dumps({"type": "act", "id": rid, "version": frame["version"],
@@ -151,7 +157,7 @@ class PageBot:
         if op is None:
             return
         arg = reading if op == "play" else (cards[0] if op == "choose" else None)
-        rid = f"b{self.user_id}x{version}"
+        rid = self.request_id(version)
         pending[rid] = self.waiting[rid] = (time.perf_counter(), version)
         text = json.dumps({"type": "act", "id": rid, "version": version, "op": op,
                            "cards": [] if op == "choose" else cards, "arg": arg})
@@ -251,6 +257,11 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                             pages.append(page)
                             clients.append(asyncio.create_task(page.run(session)))
                     await asyncio.gather(*(p.ready for p in pages))
+                    # the set-up's calls (the greeting, hand messages sent before a page opened) leave first
+                    settle = time.monotonic() + 120
+                    while getattr(rt.outbox, "_queued", 0) and time.monotonic() < settle:
+                        await asyncio.sleep(0.2)
+                    await asyncio.sleep(1.0)
                     # the window: every seat on the page
                     window0, wall0 = message_calls(sim), time.time()
                     cpu0, t0 = time.process_time(), time.monotonic()
