@@ -11,7 +11,8 @@ calls (sends, edits) of the groups and of the private chats, per card and per mo
 (request sent -> acknowledged, and -> the page's next frame) p50/p99, stale refusals, 429 answers,
 pushes, CPU seconds of the process and the part of them spent in the clients' own code (frames parsed,
 moves chosen). The clients run in the bot's process, so the latency includes their share of the CPU (a
-pessimistic figure). Not a test: nothing is asserted.
+pessimistic figure). ``--profile FILE`` writes cProfile statistics of the window. Not a test: nothing is
+asserted.
 """
 
 from __future__ import annotations
