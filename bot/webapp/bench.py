@@ -82,6 +82,7 @@ class PageBot:
         pending: dict[str, Any] = {}
         waiting = self.waiting = {}  # requests whose next frame has not come yet
         acted_at: int | None = None
+        last: dict[str, Any] | None = None  # the newest state frame
         think_task: asyncio.Task[None] | None = None
         stats = self.stats
         while time.monotonic() < self.clock["deadline"]:
@@ -104,17 +105,24 @@ class PageBot:
                     if not frame["ok"]:
                         stats["refused"] += 1
                         acted_at = None
+                if pending or last is None:
+                    continue
+                frame = last  # answered: the newest state decides again
+            elif frame["type"] == "state":
+                if not self.ready.done():
+                    self.ready.set_result(None)
+                for rid, (t0, version) in list(waiting.items()):
+                    if frame["version"] > version:
+                        del waiting[rid]
+                        stats["frame"].append(now - t0)
+                last = frame
+                if frame["status"] != "playing":
+                    break
+                if pending:  # a page waits for the answer to its request before it sends another
+                    stats["client_s"] += time.perf_counter() - now
+                    continue
+            else:
                 continue
-            if frame["type"] != "state":
-                continue
-            if not self.ready.done():
-                self.ready.set_result(None)
-            for rid, (t0, version) in list(waiting.items()):
-                if frame["version"] > version:
-                    del waiting[rid]
-                    stats["frame"].append(now - t0)
-            if frame["status"] != "playing":
-                break
             me = frame.get("me") or {}
             bids = (me.get("actions") or {}).get("bids")
             if bids and frame["table"].get("declaration") is None and acted_at != frame["version"]:

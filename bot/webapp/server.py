@@ -290,6 +290,10 @@ class WebAppServer:
             await refuse(rule_error(lang, err))
             return
         cached = self.bridge.db.match_cache.get(viewer.match_id)
+        if cached is not None and cached[0] > version:  # the table moved on: refused at once, not after the queue
+            await refuse(t(lang, "web.stale"))
+            await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
+            return
         if cached is not None and cached[0] == version:  # the engine state the page saw, no database read
             game, m, current = str(cached[1].game), cached[1], version
         else:
