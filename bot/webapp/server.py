@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
+from sqlalchemy import select
 
 from bot.i18n import catalogue, normalize, rule_error, t
 from bot.webapp import frames
@@ -33,6 +34,7 @@ from bot.webapp.auth import InitDataError, WebAppUser, sign_init_data, validate_
 from bot.webapp.hub import Hub, Viewer
 from engine.errors import RuleError
 from storage import service
+from storage.models import ActionRecord
 
 log = logging.getLogger(__name__)
 
@@ -263,6 +265,13 @@ class WebAppServer:
         await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang))
         return viewer, lang
 
+    async def _applied(self, match_id: int, dedupe_key: str) -> bool:
+        """Was a request with this dedupe key applied already (a page resending after a reconnect)?"""
+        async with self.bridge.db.session() as s:
+            found = (await s.execute(select(ActionRecord.id).where(
+                ActionRecord.match_id == match_id, ActionRecord.dedupe_key == dedupe_key).limit(1))).first()
+        return found is not None
+
     async def _act(self, viewer: Viewer, send: Any, data: dict[str, Any]) -> None:
         lang = viewer.lang
         rid = data.get("id")
@@ -290,7 +299,9 @@ class WebAppServer:
             await refuse(rule_error(lang, err))
             return
         cached = self.bridge.db.match_cache.get(viewer.match_id)
-        if cached is not None and cached[0] > version:  # the table moved on: refused at once, not after the queue
+        if (cached is not None and cached[0] > version
+                and not await self._applied(viewer.match_id, f"web:{viewer.user_id}:{rid}")):
+            # the table moved on (and this is no resent request): refused at once, not after the match's queue
             await refuse(t(lang, "web.stale"))
             await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
             return
