@@ -15,7 +15,8 @@ per card played, see docs/bot.md "Message budget"):
   when the stage changes; clock auto-plays are folded into it instead of notes of their own.  In Mini
   App mode (every person seated has the table page open, ``links.page_open``) the players follow the
   play on the page: a completed trick then reaches the group's message at most once per
-  ``WEBAPP_TABLE_EDIT_SECONDS`` (rendered again when that time is up); a deal's stage shows at once.
+  ``WEBAPP_TABLE_EDIT_SECONDS`` (rendered again when that time is up) and only once
+  ``MINI_APP_EDIT_CARDS`` cards have been played since its last edit; a deal's stage shows at once.
 
 An edit already queued for a message is always brought up to date (that costs no call).
 """
@@ -42,6 +43,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PLAY_PHASES = {"play", "choose", "late", "deal_over", "match_over", "paused", "over"}
+# Mini App mode: a completed trick reaches the group's table message only when this many cards have been
+# played since its last edit (and WEBAPP_TABLE_EDIT_SECONDS have passed): the budget is per card played
+MINI_APP_EDIT_CARDS = 10
+
+
+def cards_in_hands(m: Any) -> int:
+    """Cards still in the four hands (the cards played of a deal are the difference)."""
+    return sum(len(h) for h in getattr(m, "hands", ()))
 
 
 def _key(*parts: Any) -> str:
@@ -167,6 +176,7 @@ class Live:
         self._group_deal_stage: dict[int, str] = {}
         self._group_edit_at: dict[int, float] = {}  # match -> when its table message was last edited (outbox clock)
         self._group_due: set[int] = set()  # matches whose table message is to be rendered again (Mini App mode)
+        self._group_cards: dict[int, int] = {}  # match -> cards in the hands when its table message was last edited
         self._hand_stage: dict[tuple[int, int], str] = {}
         self._hand_step: dict[tuple[int, int], str] = {}  # (match, seat) -> hand_step() when last rendered
         self._hand_refs: dict[tuple[int, int], tuple[int, int, int]] = {}  # (match, seat) -> (chat, msg, deal)
@@ -182,6 +192,7 @@ class Live:
         self._group_deal_stage.pop(match_id, None)
         self._group_edit_at.pop(match_id, None)
         self._group_due.discard(match_id)
+        self._group_cards.pop(match_id, None)
         self._notes.pop(match_id, None)
         for seat in range(4):
             self._hand_stage.pop((match_id, seat), None)
@@ -278,8 +289,12 @@ class Live:
         if trick_only and mid is not None and not pending and self.mini_app_mode(match_id, seats):
             last = self._group_edit_at.get(match_id)
             wait = last + float(rt.settings.WEBAPP_TABLE_EDIT_SECONDS) - rt.outbox.clock() if last is not None else 0.0
+            before = self._group_cards.get(match_id)
+            played = MINI_APP_EDIT_CARDS if before is None else before - cards_in_hands(m)
             if wait > 0:  # Mini App mode: a completed trick waits (the stage is kept, so it is still news then)
                 self._edit_later(match_id, wait)
+                changed = False
+            elif played < MINI_APP_EDIT_CARDS:  # too few cards since the last edit: the next trick looks again
                 changed = False
         if changed:
             self._group_stage[match_id] = stage
@@ -296,13 +311,14 @@ class Live:
                 rt.outbox.edit(table.chat_id, mid, text, markup, version=row.version)
                 if changed:
                     self._group_edit_at[match_id] = rt.outbox.clock()
+                    self._group_cards[match_id] = cards_in_hands(m)
             else:
                 self.create(("table", table.id), table.chat_id, text, markup, self.table_created(table.id))
-        users = await service.get_users(rt.db, [s.user_id for s in seats if s.user_id is not None])
-        for s in seats:
-            if s.user_id is None:
-                continue
-            u = users.get(s.user_id)
+        # Mini App mode: a seat whose page is open needs nothing here (``render_hand`` says why)
+        in_chat = [(s, s.user_id) for s in seats if s.user_id is not None and not links.page_open(rt, match_id, s.user_id)]
+        users = await service.get_users(rt.db, [uid for _, uid in in_chat])
+        for s, uid in in_chat:
+            u = users.get(uid)
             if u is not None and u.blocked_bot:
                 continue  # the table was told; their hand comes back when they /start again
             view = m.seat_view(s.seat)
@@ -316,7 +332,7 @@ class Live:
                 delay = HAND_NEWS_WAIT / max(float(rt.settings.TELEGRAM_RATE_SCALE or 1.0), 1e-6)
             self._hand_stage[key] = hstage
             self._hand_step[key] = hand_step(row.game, view)
-            await self.render_hand(row, m, s.seat, s.user_id, names, lang, view=view, only_if_queued=not need,
+            await self.render_hand(row, m, s.seat, uid, names, lang, view=view, only_if_queued=not need,
                                    delay=delay, urgent=acts)
 
     def _edit_later(self, match_id: int, wait: float) -> None:
@@ -355,17 +371,25 @@ class Live:
     async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None,
                           names_lang: str | None = None, *, view: dict[str, Any] | None = None,
                           only_if_queued: bool = False, delay: float | None = 0.0,
-                          selection: list[int] | None = None, urgent: bool = False) -> None:
+                          selection: list[int] | None = None, urgent: bool = False, asked: bool = False) -> None:
         """Show ``seat`` its hand (a new message for a new deal).  ``only_if_queued``: only bring an
         edit already queued up to date; ``delay``: the edit waits that long (a card tap; None: an edit
-        already queued keeps its wait); ``urgent``: it
-        tells its owner to act (it goes before other calls in the token's pacing)."""
+        already queued keeps its wait); ``urgent``: it tells its owner to act (it goes before other calls
+        in the token's pacing).
+
+        While the seat's table page is open (Mini App mode, ``links.page_open``) the hand message costs
+        nothing: it is neither edited nor sent for a new deal (the page shows the hand); the page's
+        closing brings it up to date, as a new message when a deal began meanwhile
+        (``bot.webapp.catch_up``).  A tap on the message itself (``selection``) and ``asked`` (/start)
+        are answered all the same."""
         rt = self.rt
         assert rt.outbox is not None
         view = view if view is not None else m.seat_view(seat)
         deal = render.deal_marker(row.game, view)
         if deal == 0:
             return  # nothing dealt yet (Guandan before deal 1): the hand message comes with the deal
+        if selection is None and not asked and links.page_open(rt, row.id, user_id):
+            return  # the table page shows this hand; the message catches up when the page closes
         ref = await self._hand_ref(row.id, seat)
         if ref is not None and ref[2] != deal and rt.claims is not None:  # another process may have sent it
             self._hand_refs.pop((row.id, seat), None)
@@ -388,8 +412,6 @@ class Live:
                                              rt.driver.deadlines.get(row.id))
         markup: Any = links.with_hand_button(keyboard, rt.settings, row.id, lang)  # opens the table page
         if ref is not None and ref[2] == deal:
-            if links.page_open(rt, row.id, user_id):
-                return  # the table page shows this hand; the message catches up when the page closes
             if tapped and rt.claims is not None:  # another process may have shown another selection meanwhile
                 rt.outbox.forget(ref[0], ref[1])
             rt.outbox.edit(ref[0], ref[1], text, markup, delay=delay, urgent=urgent, version=row.version)
@@ -435,6 +457,8 @@ class Live:
                 log.exception("could not record the new message %s", key)
             finally:
                 newest = self._creating.pop(key, None)
+            if isinstance(key, tuple) and key[0] == "hand" and links.page_open(rt, key[1], chat_id):
+                newest = None  # Mini App mode: the page shows the hand; the message catches up when it closes
             if mid is not None and newest is not None and rt.outbox is not None:
                 rt.outbox.edit(chat_id, mid, *newest)
 
@@ -467,7 +491,7 @@ class Live:
         match_id, seat = found
         async with rt.lock(match_id):
             row, m = await service.load_match_row(rt.db, match_id)
-            await self.render_hand(row, m, seat, user_id)
+            await self.render_hand(row, m, seat, user_id, asked=True)
 
     # --- outbox hooks -----------------------------------------------------------------------
 

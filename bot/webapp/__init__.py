@@ -56,11 +56,24 @@ async def start_for(app: Any) -> Any | None:
     return server
 
 
+CATCH_UP_AFTER = 5.0  # seconds a seat's page stays closed before its hand message catches up
+
+
 async def _catch_up(rt: Any, match_id: int, user_id: int, seat: int) -> None:
-    """A seat's page closed: bring its chat hand message up to date (it was not edited meanwhile)."""
+    """A seat's page closed: once it has stayed closed ``CATCH_UP_AFTER`` seconds (a phone asleep for a
+    moment, a reconnect: nothing to do), bring the seat's chat hand message up to date; it was neither
+    edited nor, for a deal that began while the page was open, sent meanwhile: then it is sent now, a
+    new hand message with the button that opens the page again (the player's door back)."""
+    import asyncio
+
+    from bot.webapp.links import page_open
     from storage import service
 
-    if rt.stopping or rt.db is None:
+    loop = asyncio.get_running_loop()
+    until = loop.time() + CATCH_UP_AFTER
+    while loop.time() < until and not rt.stopping:  # a stop does not wait for this (a restart renders all)
+        await asyncio.sleep(min(0.25, max(0.0, until - loop.time())))
+    if rt.stopping or rt.db is None or page_open(rt, match_id, user_id):
         return
     async with rt.lock(match_id):
         row, m = await service.load_match_row(rt.db, match_id)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import normalize, t
-from engine.errors import RuleError
 from storage import service
 
 
@@ -42,12 +41,7 @@ class RuntimeBridge:
         raises ``RuleError`` (the engine's reason, ``match_finished``...) or ``service.StaleVersion``.
         ``on_committed(applied)`` runs once the action is committed, before the after-step (the page's
         answer need not wait for the chat messages)."""
-        async with self.rt.lock(match_id):
-            row = await service.get_match_row(self.db, match_id)
-            if row is None:
-                raise RuleError("match_not_found", "No such match ({id})", id=match_id)
-            if row.status == "finished":
-                raise RuleError("match_finished", "The match is over")
+        async with self.rt.lock(match_id):  # apply_action refuses a missing or finished match itself
             applied = await service.apply_action(self.db, match_id, action, expected_version=expected_version,
                                                actor_user_id=user_id, dedupe_key=dedupe_key)
             if on_committed is not None:

@@ -45,6 +45,7 @@ class Hub:
         self._running: dict[int, asyncio.Task[None]] = {}
         self.pushes = 0
         self._names: dict[tuple[int, str], tuple[list[str], list[bool]]] = {}
+        self._committed: dict[int, tuple[int, datetime]] = {}  # watched match -> (version, when committed here)
         self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
         # called with (match_id, user_id, seat) when a seat's last page on this process closes
         self.on_seat_closed: list[Callable[[int, int, int], None]] = []
@@ -61,6 +62,7 @@ class Hub:
         group.discard(viewer)
         if not group:
             self.viewers.pop(viewer.match_id, None)
+            self._committed.pop(viewer.match_id, None)
         if viewer.seat is not None and not self.watching(viewer.match_id, viewer.user_id):
             for hook in list(self.on_seat_closed):
                 try:
@@ -78,7 +80,10 @@ class Hub:
     # --- notifications ---------------------------------------------------------------------
 
     def local_version(self, match_id: int, version: int) -> None:
-        """A version committed in this process (storage's version listener)."""
+        """A version committed in this process (storage's version listener): its time is kept for the
+        move clock of the frames (no database read per push)."""
+        if match_id in self.viewers:
+            self._committed[match_id] = (version, datetime.now(UTC))
         for hook in list(self.on_local_version):
             try:
                 hook(match_id, version)
@@ -124,6 +129,9 @@ class Hub:
         """When ``version`` was committed (the move clock of that version started then)."""
         if version <= 0:
             return None
+        known = self._committed.get(match_id)
+        if known is not None and known[0] == version:
+            return known[1]
         async with self.bridge.db.session() as s:
             when: datetime | None = (await s.execute(select(ActionRecord.created_at).where(
                 ActionRecord.match_id == match_id, ActionRecord.seq == version))).scalar_one_or_none()

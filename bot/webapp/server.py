@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
+from sqlalchemy import select
 
 from bot.i18n import catalogue, normalize, rule_error, t
 from bot.webapp import frames
@@ -33,6 +34,7 @@ from bot.webapp.auth import InitDataError, WebAppUser, sign_init_data, validate_
 from bot.webapp.hub import Hub, Viewer
 from engine.errors import RuleError
 from storage import service
+from storage.models import ActionRecord
 
 log = logging.getLogger(__name__)
 
@@ -263,6 +265,13 @@ class WebAppServer:
         await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang))
         return viewer, lang
 
+    async def _applied(self, match_id: int, dedupe_key: str) -> bool:
+        """Was a request with this dedupe key applied already (a page resending after a reconnect)?"""
+        async with self.bridge.db.session() as s:
+            found = (await s.execute(select(ActionRecord.id).where(
+                ActionRecord.match_id == match_id, ActionRecord.dedupe_key == dedupe_key).limit(1))).first()
+        return found is not None
+
     async def _act(self, viewer: Viewer, send: Any, data: dict[str, Any]) -> None:
         lang = viewer.lang
         rid = data.get("id")
@@ -289,14 +298,25 @@ class WebAppServer:
         except RuleError as err:
             await refuse(rule_error(lang, err))
             return
-        row, m = await service.load_match_row(self.bridge.db, viewer.match_id)
-        me = frames.seat_part(row.game, m, viewer.seat)
-        if op == "play" and row.game == "guandan" and not arg and version == row.version:
+        cached = self.bridge.db.match_cache.get(viewer.match_id)
+        if (cached is not None and cached[0] > version
+                and not await self._applied(viewer.match_id, f"web:{viewer.user_id}:{rid}")):
+            # the table moved on (and this is no resent request): refused at once, not after the match's queue
+            await refuse(t(lang, "web.stale"))
+            await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
+            return
+        if cached is not None and cached[0] == version:  # the engine state the page saw, no database read
+            game, m, current = str(cached[1].game), cached[1], version
+        else:
+            row, m = await service.load_match_row(self.bridge.db, viewer.match_id)
+            game, current = row.game, row.version
+        me = frames.seat_part(game, m, viewer.seat)
+        if op == "play" and game == "guandan" and not arg and version == current:
             options = frames.readings(m, viewer.seat, cards)
             if len(options) > 1:
                 await refuse(t(lang, "web.choose_reading"), readings=options)
                 return
-        action = frames.action_text(row.game, viewer.seat, me, op, cards, arg)
+        action = frames.action_text(game, viewer.seat, me, op, cards, arg)
         if action is None:
             await refuse(t(lang, "web.bad_frame"))
             return

@@ -125,8 +125,9 @@ async def test_garbage_frames_are_answered_and_the_connection_lives_on(tmp_path)
         await client.ws.send_bytes(b"\x00\x01")
         assert (await client.receive())["message"] == "看不懂这个请求"
         await client.hello(table.init_data(), table.match_id)
-        await client.until(lambda f: f.get("type") == "state")
-        before = await table.version()
+        await client.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])  # the computers wait for me
+        async with table.rt.lock(table.match_id):  # and the last one's after-step is done
+            before = await table.version()
         for bad in ({"id": "a b c"}, {"op": "explode"}, {"version": "7"}, {"cards": "♠3"}, {"arg": ["x"]}):
             request = {"type": "act", "id": "ok1", "op": "pass", "cards": [], "version": before, **bad}
             await client.send(request)
