@@ -31,13 +31,15 @@ CLAIM_SECONDS = 30
 POLL = 0.1
 
 
-class MessageClaims:
-    def __init__(self, url: str, token: str) -> None:
+class RedisClaims:
+    """Names claimed in Redis, first process wins (``SET NX`` with an expiry); Redis unreachable: every
+    claim is granted (``what`` names the claims in the log).  Also the webhook's "update taken once"."""
+
+    def __init__(self, url: str, token: str, kind: str, what: str) -> None:
         self.url = url
-        self.prefix = f"tg-claims:{token.split(':', 1)[0] or 'bot'}:"
+        self.prefix = f"{kind}:{token.split(':', 1)[0] or 'bot'}:"
+        self.what = what
         self.redis: Any = None
-        self.won = 0
-        self.lost = 0
 
     async def start(self) -> None:
         import redis.asyncio as aioredis
@@ -49,14 +51,14 @@ class MessageClaims:
             await self.redis.aclose()
             self.redis = None
 
-    async def claim(self, name: str) -> bool:
-        """True for the first process to claim ``name`` (within ``CLAIM_SECONDS``)."""
+    async def claim(self, name: str, seconds: int) -> bool:
+        """True for the first process to claim ``name`` within ``seconds``."""
         if self.redis is None:
             return True
         try:
-            return bool(await self.redis.set(self.prefix + name, "1", nx=True, ex=CLAIM_SECONDS))
+            return bool(await self.redis.set(self.prefix + name, "1", nx=True, ex=seconds))
         except Exception as exc:
-            log.warning("message claims: %s unreachable (%s): sending the message anyway", self.url, exc)
+            log.warning("%s: %s unreachable (%s): taken here", self.what, self.url, exc)
             return True
 
     async def release(self, name: str) -> None:
@@ -64,7 +66,14 @@ class MessageClaims:
             try:
                 await self.redis.delete(self.prefix + name)
             except Exception as exc:  # it expires by itself
-                log.info("message claims: could not release %s: %s", name, exc)
+                log.info("%s: could not release %s: %s", self.what, name, exc)
+
+
+class MessageClaims(RedisClaims):
+    def __init__(self, url: str, token: str) -> None:
+        super().__init__(url, token, "tg-claims", "message claims")
+        self.won = 0
+        self.lost = 0
 
     async def create_hand(self, live: Any, key: tuple[Any, ...], chat_id: int, text: str, markup: Any,
                           stored: Any) -> None:
@@ -73,7 +82,7 @@ class MessageClaims:
         rt = live.rt
         name = f"hand:{match_id}:{seat}:{deal}"
         try:
-            mine = await self.claim(name)
+            mine = await self.claim(name, CLAIM_SECONDS)
             existing = await _hand_message(rt, match_id, seat, deal)
             if existing is None and mine:
                 self.won += 1

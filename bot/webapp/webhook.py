@@ -18,6 +18,8 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.message_claims import RedisClaims
+
 log = logging.getLogger(__name__)
 
 WEBHOOK_PATH = "/telegram/webhook"
@@ -32,33 +34,15 @@ def webhook_secret(bot_token: str, configured: str | None = None) -> str:
     return hmac.new(b"webhook-secret", bot_token.encode(), hashlib.sha256).hexdigest()
 
 
-class UpdateOnce:
-    """Which process takes an update: the first to mark its id in Redis."""
+class UpdateOnce(RedisClaims):
+    """Which process takes an update: the first to mark its id in Redis (kept a day)."""
 
     def __init__(self, url: str, token: str) -> None:
-        self.url = url
-        self.prefix = f"tg-updates:{token.split(':', 1)[0] or 'bot'}:"
-        self.redis: Any = None
+        super().__init__(url, token, "tg-updates", "webhook: updates not checked against other processes")
         self.duplicates = 0
 
-    async def start(self) -> None:
-        import redis.asyncio as aioredis
-
-        self.redis = aioredis.from_url(self.url)
-
-    async def stop(self) -> None:
-        if self.redis is not None:
-            await self.redis.aclose()
-            self.redis = None
-
     async def first(self, update_id: int) -> bool:
-        if self.redis is None:
-            return True
-        try:
-            fresh = bool(await self.redis.set(f"{self.prefix}{update_id}", "1", nx=True, ex=24 * 3600))
-        except Exception as exc:  # Redis down: take it (the actions' version and dedupe key still hold)
-            log.warning("webhook: update %s not checked against other processes: %s", update_id, exc)
-            return True
+        fresh = await self.claim(str(update_id), 24 * 3600)
         if not fresh:
             self.duplicates += 1
         return fresh
