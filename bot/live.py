@@ -153,6 +153,25 @@ def forced_play(game: str, m: Any, seat: int) -> str | None:
         return None
 
 
+def bot_plays_last_trick(game: str, m: Any) -> bool:
+    """Is the deal's last trick to be played, with no choice left for anybody (the driver plays it at once)?
+    Then the group's edit for the trick before it waits for the deal's end, which shows both."""
+    if game != "shengji" or getattr(m, "phase", None) != "play" or m.finished:
+        return False
+    return forced_play(game, m, m.to_play()) is not None
+
+
+def with_trick_before_last(game: str, m: Any, public: dict[str, Any]) -> dict[str, Any]:
+    """Shengji at the deal's end: the public view with the trick before the last (``prev_trick``), which
+    the group's table message shows beside the last one (``bot_plays_last_trick``)."""
+    tricks = getattr(m, "tricks", None)
+    if game != "shengji" or m.phase not in ("deal_over", "match_over") or not tricks or len(tricks) < 2:
+        return public
+    if "table" in public:  # a copy: the view may be shared (cached) with other readers
+        return {**public, "table": {**public["table"], "prev_trick": tricks[-2]}}
+    return {**public, "prev_trick": tricks[-2]}
+
+
 def shows_a_hand(game: str, view: dict[str, Any]) -> bool:
     """Is there anything for a new hand message to show?  Not in Shengji while the cards are dealt and the
     seat has no way to declare (the group's table message shows the dealing)."""
@@ -278,7 +297,7 @@ class Live:
             return
         lang = await rt.chat_lang(table.chat_id)
         names = await rt.lobby.player_names(row.table_id, lang)
-        public = m.public_view()
+        public = with_trick_before_last(row.game, m, m.public_view())
         stage = group_stage(row.game, public)
         deal_stage = group_deal_stage(row.game, public)
         changed = everything or self._group_stage.get(match_id) != stage
@@ -296,6 +315,8 @@ class Live:
                 changed = False
             elif played < MINI_APP_EDIT_CARDS:  # too few cards since the last edit: the next trick looks again
                 changed = False
+        if trick_only and not pending and bot_plays_last_trick(row.game, m):
+            changed = False  # the bot plays the deal's last trick at once: the deal's end shows both tricks
         if changed:
             self._group_stage[match_id] = stage
         if changed or mid is None or pending:

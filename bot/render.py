@@ -179,7 +179,12 @@ def shengji_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
     elif phase == "paused":
         lines.append(t(lang, "table.paused"))
     elif phase in ("deal_over", "match_over"):
-        lt = p.get("last_trick")  # the deal's last trick: the group sees every completed trick
+        # the deal's last two tricks: the one before the last may not have had an edit of its own (the bot
+        # plays a last trick that leaves no choice at once: bot.live.render_match)
+        pt = p.get("prev_trick")
+        if isinstance(pt, dict) and pt.get("plays"):
+            lines.append(t(lang, "table.prev_trick") + "  " + _trick_line(lang, pt["plays"], names, "shengji", None))
+        lt = p.get("last_trick")
         if isinstance(lt, dict) and lt.get("plays"):
             lines.append(t(lang, "table.last_trick") + "  " + _trick_line(lang, lt["plays"], names, "shengji", None))
         lines.append(t(lang, "table.deal_over"))

@@ -91,6 +91,7 @@ UI: dict[str, tuple[str, str]] = {
     "table.declaring": ("发牌 · 亮主/反主中 (各家手牌消息里可亮主)", "Dealing · declaring (in each player's hand message)"),
     "table.trick": ("本轮", "Trick"),
     "table.last_trick": ("上轮", "Last trick"),
+    "table.prev_trick": ("前一轮", "Trick before"),
     "table.paused": ("⏸ 牌桌暂停(多次无人亮主)。", "⏸ The table is paused (no declaration several times)."),
     "table.deal_over": ("本副结束", "Deal over"),
     "table.time_up": ("⏰ 比赛时间到: 打完本副结束", "⏰ Time is up: this is the last deal"),
