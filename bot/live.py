@@ -100,8 +100,9 @@ def hand_stage(game: str, view: dict[str, Any]) -> str:
     step = hand_step(game, view)
     if game == "shengji":
         deal = (p.get("deal"), p.get("redeal"))
-        if step == "dealing":  # while cards arrive: when the seat gets a new way to declare
-            return _key(deal, step, view.get("legal_bids"))
+        if step == "dealing":  # while cards arrive: when the seat gets its first way to declare (more ways,
+            # or a declaration by another seat, show with the last card, a few batches later)
+            return _key(deal, step, bool(view.get("legal_bids")))
         if step == "window":  # every card is dealt: each declaration
             return _key(deal, step, p.get("declaration"))
         # burying, then play: once, when the trump is settled (and again if it is overturned)

@@ -205,6 +205,8 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
     for seat, uid in people.items():
         msg = hand_message(h, uid, match_id)
         assert "你的牌 (0)" not in (msg.versions[0].text or "")  # sent with cards in it
+        # while the cards are dealt: sent once, with the first way to declare; the rest comes with the last card
+        assert len([v for v in msg.versions if "发牌 " in (v.text or "")]) <= 1
         asked_last = [v for v in msg.versions if "👉" in (v.text or "") and "你的牌 (1)" in (v.text or "")]
         assert asked_last == []  # the last card was played for them
         moves = sum(1 for a in eng.log if a.startswith(f"{seat} ") and a.split()[1] in ("play", "bury"))
@@ -229,4 +231,24 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
     summary = [m for m in group if "第 1 副结束" in (m.text or "")]
     assert len(summary) == 1 and "比赛结束" in (summary[0].text or "")
     assert h.sim.stats.rate_limited == 0
+    h.assert_no_errors()
+
+
+async def test_while_cards_are_dealt_a_hand_message_is_sent_once(harness):
+    """Shengji: a seat's hand message comes with its first way to declare while the cards are dealt; more
+    ways to declare (a second suit) do not edit it again before the last card, which brings the whole hand."""
+    h = harness
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=30 seed=17")
+    people = users(h)
+
+    def whole_hands_shown() -> bool:
+        return all((m := hand_message(h, uid, match_id)) is not None and "你的牌 (25)" in (m.text or "")
+                   for uid in people.values())
+
+    await h.sim.wait_for(whole_hands_shown, timeout=30)
+    await h.settle()
+    dealing = {seat: [v for v in hand_message(h, uid, match_id).versions if "发牌 " in (v.text or "")]
+               for seat, uid in people.items()}
+    assert any(dealing.values())  # somebody could declare before the last card (seed 17)
+    assert all(len(versions) <= 1 for versions in dealing.values())
     h.assert_no_errors()
