@@ -58,7 +58,7 @@ log = logging.getLogger(__name__)
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
 GLOBAL_MARGIN = 1.1
-PRIORITY_AGE = 1.5  # Telegram seconds: a call waiting that long goes before newer ones, urgent or not
+PRIORITY_AGE = 1.0  # Telegram seconds: a call waiting that long goes before newer ones, urgent or not
 
 
 class Sender(Protocol):
