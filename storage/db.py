@@ -48,7 +48,7 @@ class Database:
         # storage.service also keeps the committed match rows, the users and the tapped-card selections
         # in memory (every write to them goes through it); False (several processes): read every time
         self.sole_writer = False
-        self.row_epoch = 0  # bumped when rows are forgotten: a read begun before is not kept
+        self.row_epoch = 0  # bumped by every write to them: a read begun before is not kept
         self.match_rows: dict[int, Any] = {}  # match_id -> storage.service.MatchRow (committed)
         self.user_rows: dict[int, Any] = {}  # user id -> User row as last read or written
         self.selections: dict[tuple[int, int], tuple[str, int | None] | None] = {}  # (match, seat) -> (cards, deal)

@@ -249,7 +249,7 @@ async def upsert_user(db: Database, user_id: int, first_name: str = "", username
                 await s.rollback()
                 continue
             finally:
-                db.user_rows.pop(user_id, None)
+                _forget_user(db, user_id)
             return user
     raise RuntimeError("upsert_user failed twice")
 
@@ -266,10 +266,11 @@ async def get_users(db: Database, user_ids: Sequence[int]) -> dict[int, User]:
     known = db.user_rows
     if db.sole_writer and all(uid in known for uid in user_ids):
         return {uid: known[uid] for uid in user_ids if known[uid] is not None}
+    epoch = db.row_epoch
     async with db.session() as s:
         rows = (await s.execute(select(User).where(User.id.in_(list(user_ids))))).scalars().all()
     found = {u.id: u for u in rows}
-    if db.sole_writer:
+    if db.sole_writer and epoch == db.row_epoch:  # no user written meanwhile
         if len(known) > 10_000:  # bounded: forgetting only costs a read
             known.clear()
         for uid in user_ids:
@@ -277,8 +278,13 @@ async def get_users(db: Database, user_ids: Sequence[int]) -> dict[int, User]:
     return found
 
 
-async def _update_user(db: Database, user_id: int, **values: Any) -> None:
+def _forget_user(db: Database, user_id: int) -> None:
+    db.row_epoch += 1  # a read begun before this write is not kept
     db.user_rows.pop(user_id, None)
+
+
+async def _update_user(db: Database, user_id: int, **values: Any) -> None:
+    _forget_user(db, user_id)
     async with db.session() as s:
         result = await s.execute(update(User).where(User.id == user_id).values(**values))
         if result.rowcount == 0:  # type: ignore[attr-defined]
@@ -286,7 +292,7 @@ async def _update_user(db: Database, user_id: int, **values: Any) -> None:
             await s.flush()
             await s.execute(update(User).where(User.id == user_id).values(**values))
         await s.commit()
-    db.user_rows.pop(user_id, None)
+    _forget_user(db, user_id)
 
 
 async def set_started(db: Database, user_id: int, started: bool = True) -> None:
@@ -827,6 +833,7 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         if cleared and seat is not None:
+            db.row_epoch += 1
             db.selections.pop((match_id, seat), None)
             if db.sole_writer:
                 db.selections[(match_id, seat)] = None
@@ -1087,9 +1094,10 @@ async def selected(db: Database, match_id: int, seat: int) -> tuple[str, int | N
     if db.sole_writer and key in db.selections:
         known = db.selections[key]
     else:
+        epoch = db.row_epoch
         sel = await get_selection(db, match_id, seat)
         known = (sel.cards_text, sel.deal_no) if sel is not None else None
-        if db.sole_writer:
+        if db.sole_writer and epoch == db.row_epoch:  # no selection written meanwhile
             _bound(db.selections)
             db.selections[key] = known
     return known if known is not None else ("", None)
@@ -1120,6 +1128,7 @@ async def set_selection(db: Database, match_id: int, seat: int, cards_text: str,
                 await s.commit()
         except IntegrityError:
             written = 0
+        db.row_epoch += 1
         if written == 1:
             db.selections[key] = (cards_text, deal_no)
             return Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no)
@@ -1141,6 +1150,7 @@ async def set_selection(db: Database, match_id: int, seat: int, cards_text: str,
             except IntegrityError:
                 await s.rollback()
                 continue
+            db.row_epoch += 1
             if db.sole_writer:
                 _bound(db.selections)
                 db.selections[key] = (cards_text, deal_no)
@@ -1156,6 +1166,7 @@ async def clear_selection(db: Database, match_id: int, seat: int | None = None) 
             query = query.where(Selection.seat == seat)
         await s.execute(query)
         await s.commit()
+    db.row_epoch += 1
     for one in range(SEATS) if seat is None else (seat,):
         db.selections.pop((match_id, one), None)
         if db.sole_writer:
