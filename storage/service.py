@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -809,12 +809,21 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         if finished:
             values.update(status="finished", finished_at=now,
                           result_json=json.loads(json.dumps(engine_match.result(), default=str)))
-        bumped = await s.execute(update(Match).where(Match.id == match_id, Match.version == version).values(**values))
+        if finished:
+            bumped = await s.execute(update(Match).where(Match.id == match_id, Match.version == version)
+                                     .values(**values).execution_options(synchronize_session=False))
+        else:
+            bumped = await s.execute(_BUMP, {"mid": match_id, "old": version, "new": version + 1})
         if bumped.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
-        s.add(ActionRecord(match_id=match_id, seq=version + 1, action=stored_action, actor_user_id=actor_user_id,
-                           events_json=_events_to_json(events), created_at=now, dedupe_key=dedupe_key))
+        try:
+            await s.execute(_INSERT_ACTION, {
+                "match_id": match_id, "seq": version + 1, "action": stored_action, "actor_user_id": actor_user_id,
+                "events_json": _events_to_json(events), "created_at": now, "dedupe_key": dedupe_key})
+        except IntegrityError:
+            await s.rollback()
+            return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         if finished:
             if table is not None:
                 table.status = "finished"  # flushed with the commit
@@ -826,7 +835,7 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         cleared = clear_selection and seat is not None and not (
             db.sole_writer and (match_id, seat) in db.selections and db.selections[(match_id, seat)] is None)
         if cleared:
-            await s.execute(delete(Selection).where(Selection.match_id == match_id, Selection.seat == seat))
+            await s.execute(_DELETE_SELECTION, {"mid": match_id, "seat": seat})
         try:
             await s.commit()
         except IntegrityError:
@@ -842,6 +851,24 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         _remember_row(db, committed)
         _version_committed(db, match_id, version + 1)
         return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action, committed, table)
+
+
+# the statements of every move, built once (Core: no ORM bookkeeping for rows nobody reads back)
+_MATCHES: Table = Match.__table__  # type: ignore[assignment]
+_SELECTIONS: Table = Selection.__table__  # type: ignore[assignment]
+_MESSAGE_REFS: Table = MessageRef.__table__  # type: ignore[assignment]
+_BUMP = (update(_MATCHES).where(_MATCHES.c.id == bindparam("mid"), _MATCHES.c.version == bindparam("old"))
+         .values(version=bindparam("new")))
+_INSERT_ACTION = insert(ActionRecord.__table__)  # type: ignore[arg-type]
+_DELETE_SELECTION = delete(_SELECTIONS).where(_SELECTIONS.c.match_id == bindparam("mid"),
+                                              _SELECTIONS.c.seat == bindparam("seat"))
+_UPDATE_SELECTION = (update(_SELECTIONS).where(_SELECTIONS.c.match_id == bindparam("mid"),
+                                               _SELECTIONS.c.seat == bindparam("s_seat"))
+                     .values(cards_text=bindparam("cards"), deal_no=bindparam("deal"), updated_at=bindparam("at")))
+_INSERT_SELECTION = insert(_SELECTIONS)
+_SET_HASH = (update(_MESSAGE_REFS).where(_MESSAGE_REFS.c.chat_id == bindparam("chat"),
+                                         _MESSAGE_REFS.c.message_id == bindparam("msg"))
+             .values(last_text_hash=bindparam("hash"), updated_at=bindparam("at")))
 
 
 def _version_committed(db: Database, match_id: int, version: int) -> None:
@@ -1017,11 +1044,9 @@ async def set_message_hashes(db: Database, hashes: dict[tuple[int, int], str]) -
     if not hashes:
         return
     now = utcnow()
-    async with db.session() as s:
-        for (chat_id, message_id), text_hash in hashes.items():
-            await s.execute(update(MessageRef)
-                            .where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
-                            .values(last_text_hash=text_hash, updated_at=now))
+    async with db.session() as s:  # one statement run for every message (executemany)
+        await s.execute(_SET_HASH, [{"chat": chat_id, "msg": message_id, "hash": text_hash, "at": now}
+                                    for (chat_id, message_id), text_hash in hashes.items()])
         await s.commit()
 
 
@@ -1117,13 +1142,12 @@ async def set_selection(db: Database, match_id: int, seat: int, cards_text: str,
         try:
             async with db.session() as s:
                 if known is None:
-                    s.add(Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no,
-                                    updated_at=utcnow()))
+                    await s.execute(_INSERT_SELECTION, {"match_id": match_id, "seat": seat, "cards_text": cards_text,
+                                                        "deal_no": deal_no, "updated_at": utcnow()})
                     written = 1
                 else:
-                    result = await s.execute(update(Selection).where(Selection.match_id == match_id,
-                                                                     Selection.seat == seat)
-                                             .values(cards_text=cards_text, deal_no=deal_no, updated_at=utcnow()))
+                    result = await s.execute(_UPDATE_SELECTION, {"mid": match_id, "s_seat": seat, "cards": cards_text,
+                                                                 "deal": deal_no, "at": utcnow()})
                     written = int(result.rowcount)  # type: ignore[attr-defined]
                 await s.commit()
         except IntegrityError:
