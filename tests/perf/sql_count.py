@@ -9,6 +9,7 @@ started included (they inherit its context).  Prints the counts, the statements 
 (``--top``) the most frequent statements of each kind.
 
     .venv/bin/python -m tests.perf.sql_count --games shengji --seed 5 --think 0.3 --rate-scale 5
+    .venv/bin/python -m tests.perf.sql_count --shared   # several processes: nothing kept in memory
 """
 
 from __future__ import annotations
@@ -83,6 +84,9 @@ def install() -> None:
 
 async def main(args: argparse.Namespace) -> None:
     install()
+    if args.shared:  # as if several processes shared the database: nothing kept in memory between reads
+        from storage.db import Database
+        Database.sole_writer = property(lambda self: False, lambda self, value: None)  # type: ignore[assignment]
     buttons = frozenset(int(x) for x in args.buttons.split(",") if x.strip())
     for game in args.games.split(","):
         STATEMENTS.clear()
@@ -109,5 +113,6 @@ if __name__ == "__main__":
     parser.add_argument("--buttons", default="0,2", help="seats that press the hand keyboard (the others type)")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--rate-scale", type=float, default=5.0)
+    parser.add_argument("--shared", action="store_true", help="count as a process sharing the database would")
     parser.add_argument("--top", type=int, default=0, help="print the N most frequent statements of each kind")
     asyncio.run(main(parser.parse_args()))
