@@ -862,10 +862,6 @@ _BUMP = (update(_MATCHES).where(_MATCHES.c.id == bindparam("mid"), _MATCHES.c.ve
 _INSERT_ACTION = insert(ActionRecord.__table__)  # type: ignore[arg-type]
 _DELETE_SELECTION = delete(_SELECTIONS).where(_SELECTIONS.c.match_id == bindparam("mid"),
                                               _SELECTIONS.c.seat == bindparam("seat"))
-_UPDATE_SELECTION = (update(_SELECTIONS).where(_SELECTIONS.c.match_id == bindparam("mid"),
-                                               _SELECTIONS.c.seat == bindparam("s_seat"))
-                     .values(cards_text=bindparam("cards"), deal_no=bindparam("deal"), updated_at=bindparam("at")))
-_INSERT_SELECTION = insert(_SELECTIONS)
 _SET_HASH = (update(_MESSAGE_REFS).where(_MESSAGE_REFS.c.chat_id == bindparam("chat"),
                                          _MESSAGE_REFS.c.message_id == bindparam("msg"))
              .values(last_text_hash=bindparam("hash"), updated_at=bindparam("at")))
@@ -1135,51 +1131,36 @@ def _bound(cache: dict[Any, Any], size: int = 4 * MATCH_CACHE_SIZE) -> None:
 
 async def set_selection(db: Database, match_id: int, seat: int, cards_text: str,
                         deal_no: int | None = None) -> Selection:
-    """Store the selected cards (canonical card text) of a seat's hand keyboard."""
+    """Store the selected cards (canonical card text) of a seat's hand keyboard: one statement (an insert
+    that updates the seat's row if it has one, SQLite and PostgreSQL alike)."""
     key = (match_id, seat)
-    if db.sole_writer and key in db.selections:  # known: one statement (an insert or an update)
-        known = db.selections.pop(key)
-        try:
-            async with db.session() as s:
-                if known is None:
-                    await s.execute(_INSERT_SELECTION, {"match_id": match_id, "seat": seat, "cards_text": cards_text,
-                                                        "deal_no": deal_no, "updated_at": utcnow()})
-                    written = 1
-                else:
-                    result = await s.execute(_UPDATE_SELECTION, {"mid": match_id, "s_seat": seat, "cards": cards_text,
-                                                                 "deal": deal_no, "at": utcnow()})
-                    written = int(result.rowcount)  # type: ignore[attr-defined]
-                await s.commit()
-        except IntegrityError:
-            written = 0
-        db.row_epoch += 1
-        if written == 1:
-            db.selections[key] = (cards_text, deal_no)
-            return Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no)
+    now = utcnow()
     db.selections.pop(key, None)
-    for _ in range(2):
-        async with db.session() as s:
-            sel = (await s.execute(select(Selection).where(Selection.match_id == match_id,
-                                                           Selection.seat == seat))).scalars().first()
-            if sel is None:
-                sel = Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no,
-                                updated_at=utcnow())
-                s.add(sel)
-            else:
-                sel.cards_text = cards_text
-                sel.deal_no = deal_no
-                sel.updated_at = utcnow()
-            try:
-                await s.commit()
-            except IntegrityError:
-                await s.rollback()
-                continue
-            db.row_epoch += 1
-            if db.sole_writer:
-                _bound(db.selections)
-                db.selections[key] = (cards_text, deal_no)
-            return sel
-    raise RuntimeError("set_selection failed twice")
+    async with db.session() as s:
+        await s.execute(_upsert_selection(db.dialect), {"match_id": match_id, "seat": seat, "cards_text": cards_text,
+                                                        "deal_no": deal_no, "updated_at": now})
+        await s.commit()
+    db.row_epoch += 1  # a read begun before this write is not kept
+    if db.sole_writer:
+        _bound(db.selections)
+        db.selections[key] = (cards_text, deal_no)
+    return Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no, updated_at=now)
+
+
+_UPSERTS: dict[str, Any] = {}
+
+
+def _upsert_selection(dialect: str) -> Any:
+    statement = _UPSERTS.get(dialect)
+    if statement is None:
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        values: Any = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(_SELECTIONS)
+        statement = _UPSERTS[dialect] = values.on_conflict_do_update(
+            index_elements=[_SELECTIONS.c.match_id, _SELECTIONS.c.seat],
+            set_={"cards_text": values.excluded.cards_text, "deal_no": values.excluded.deal_no,
+                  "updated_at": values.excluded.updated_at})
+    return statement
 
 
 async def clear_selection(db: Database, match_id: int, seat: int | None = None) -> None:
