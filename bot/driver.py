@@ -106,10 +106,14 @@ class Driver:
 
     # --- seats of a match ------------------------------------------------------------------
 
-    async def match_context(self, match_id: int) -> tuple[Any, Any, Any, tuple[SeatInfo, ...]]:
-        db = self.rt.db
-        row, m = await service.load_match_row(db, match_id)
-        table = await service.get_table(db, row.table_id)
+    async def match_context(self, match_id: int, applied: Any | None = None
+                            ) -> tuple[Any, Any, Any, tuple[SeatInfo, ...]]:
+        """The match row, its engine state, its table and its seats; ``applied``: the ``ApplyResult`` of the
+        action just committed under the match's lock (its state, nothing read again)."""
+        if applied is not None and applied.row is not None and applied.table is not None:
+            row, m, table = applied.row, applied.match, applied.table
+        else:
+            row, m, table = await service.match_context(self.rt.db, match_id)
         entry = await self.seats(match_id, row.table_id)
         return row, m, table, entry.seats if entry is not None else ()
 
@@ -117,7 +121,7 @@ class Driver:
         """The match's seats, from the index (the database once, when the index does not have them)."""
         entry = self.rt.seats.get(match_id)
         if entry is None:
-            row = await service.get_match_row(self.rt.db, match_id)
+            row = await service.match_row(self.rt.db, match_id)
             if row is None:
                 return None
             table_id = row.table_id if table_id is None else table_id
@@ -135,7 +139,7 @@ class Driver:
     async def user_match(self, user_id: int) -> tuple[int, int] | None:
         """The (match id, seat) the user plays in now (the newest of their live matches), by the index."""
         for match_id, seat in self.rt.seats.matches_of(user_id):
-            row = await service.get_match_row(self.rt.db, match_id)
+            row = await service.match_row(self.rt.db, match_id)
             if row is not None and row.status in ("playing", "paused"):
                 return match_id, seat
             self.rt.seats.remove(match_id)  # ended (or its table aborted) since it was indexed
@@ -210,9 +214,9 @@ class Driver:
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
         if seat is not None and source in ("player", "clock", "forced"):
             self.rt.live.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
-        await self.rt.live.announce(match_id, applied.events, source=source, seat=seat)
+        await self.rt.live.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
         await self.arm_clock(match_id, applied.match, applied.version)
-        await self.rt.live.render_match(match_id)
+        await self.rt.live.render_match(match_id, applied=applied)
         self.schedule_next(match_id, applied.match)
         if applied.match.finished:
             self.forget(match_id)  # its last messages are queued: nothing in memory needs the match any more
@@ -293,9 +297,9 @@ class Driver:
                 if applied.match.system_step() != "sys deal":
                     break
             if applied is not None:
-                await rt.live.announce(match_id, applied.events, source="sys")
+                await rt.live.announce(match_id, applied.events, source="sys", applied=applied)
                 await self.arm_clock(match_id, applied.match, applied.version)
-                await rt.live.render_match(match_id)
+                await rt.live.render_match(match_id, applied=applied)
                 self.schedule_next(match_id, applied.match)
             return
         if step is not None:
@@ -337,7 +341,7 @@ class Driver:
         match_id = int(payload["match_id"])
         self._window_armed.pop(match_id, None)
         async with self.rt.lock(match_id):
-            row, m = await service.load_match_row(self.rt.db, match_id)
+            row, m = await service.match_state(self.rt.db, match_id)
             if row.status != "playing" or _deal_key(m) != payload.get("deal"):
                 return
             turns = m.turns()
@@ -350,7 +354,7 @@ class Driver:
         payload = deadline.payload
         match_id = int(payload["match_id"])
         async with self.rt.lock(match_id):
-            row, m = await service.load_match_row(self.rt.db, match_id)
+            row, m = await service.match_state(self.rt.db, match_id)
             if row.status != "playing" or m.finished:
                 return
             applied = await self._apply_sys(match_id, "sys time_up")
@@ -397,7 +401,7 @@ class Driver:
         payload = deadline.payload
         match_id, version, seat = int(payload["match_id"]), int(payload["version"]), int(payload["seat"])
         async with rt.lock(match_id):
-            row, m = await service.load_match_row(rt.db, match_id)
+            row, m = await service.match_state(rt.db, match_id)
             if row.status != "playing" or row.version != version or m.finished:
                 return
             try:
@@ -411,7 +415,7 @@ class Driver:
                 return
             if applied.duplicate:
                 return
-            table = await service.get_table(rt.db, row.table_id)
+            table = applied.table if applied.table is not None else await service.get_table(rt.db, row.table_id)
             if table is not None:
                 lang = await rt.chat_lang(table.chat_id)
                 names = await rt.lobby.player_names(row.table_id, lang)

@@ -275,7 +275,7 @@ async def hand_button(update: Update, context: Ctx, button: buttons.HandButton, 
         await _tap(update, rt, button, seat, user, lang)
         return
     try:
-        row, m = await service.load_match_row(rt.db, match_id)
+        row, m = await service.match_state(rt.db, match_id)
     except RuleError:
         await _answer(update, t(lang, "err.stale"))
         return
@@ -322,10 +322,10 @@ async def hand_button(update: Update, context: Ctx, button: buttons.HandButton, 
 
 async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
     """The cards the seat has tapped in this deal's hand message."""
-    sel = await service.get_selection(rt.db, match_id, seat)
-    if sel is None or not sel.cards_text or sel.deal_no != deal:
+    cards, sel_deal = await service.selected(rt.db, match_id, seat)
+    if not cards or sel_deal != deal:
         return []
-    return parse_cards(sel.cards_text)
+    return parse_cards(cards)
 
 
 async def _tap(update: Update, rt: Any, button: buttons.HandButton, seat: int, user: Any, lang: str) -> None:
@@ -336,7 +336,7 @@ async def _tap(update: Update, rt: Any, button: buttons.HandButton, seat: int, u
     match_id, deal = button.match_id, button.deal
     async with rt.lock(match_id):
         try:
-            row, m = await service.load_match_row(rt.db, match_id)
+            row, m = await service.match_state(rt.db, match_id)
         except RuleError:
             await _answer(update, t(lang, "err.stale"))
             return
@@ -390,7 +390,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         _reply(context, msg.chat_id, t(lang, "typed.no_match"))
         return
     match_id, seat = found
-    row, m = await service.load_match_row(rt.db, match_id)
+    row, m = await service.match_state(rt.db, match_id)
     view = m.seat_view(seat)
     my = _my_kinds(view)
     text = msg.text.strip()
@@ -433,9 +433,9 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             if len(readings) > 1:
                 # several readings (wild cards): select the cards so the hand keyboard offers one button each
                 deal = render.deal_marker(row.game, view)
-                await service.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
-                async with rt.lock(match_id):
-                    row2, m2 = await service.load_match_row(rt.db, match_id)
+                async with rt.lock(match_id):  # a tap of the same seat is under the lock too
+                    await service.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
+                    row2, m2 = await service.match_state(rt.db, match_id)
                     await rt.render_hand(row2, m2, seat, user.id)
                 level = view.get("level")
                 labels = " / ".join(r.label(level) if level is not None else r.reading_id() for r in readings)

@@ -221,15 +221,20 @@ class Live:
 
     # --- announcements ----------------------------------------------------------------------
 
-    async def announce(self, match_id: int, events: list[Any], *, source: str, seat: int | None = None) -> None:
+    async def announce(self, match_id: int, events: list[Any], *, source: str, seat: int | None = None,
+                       applied: Any | None = None) -> None:
+        """``applied``: the ``ApplyResult`` these events come from (its committed state, nothing read again)."""
         rt = self.rt
         interesting = [e for e in events if e.kind in render.ANNOUNCED]
         if not interesting:
             return
-        row = await service.get_match_row(rt.db, match_id)
-        if row is None:
-            return
-        table = await service.get_table(rt.db, row.table_id)
+        if applied is not None and applied.row is not None and applied.table is not None:
+            row, table = applied.row, applied.table
+        else:
+            row = await service.match_row(rt.db, match_id)
+            if row is None:
+                return
+            table = await service.get_table(rt.db, row.table_id)
         if table is None:
             return
         lang = await rt.chat_lang(table.chat_id)
@@ -239,7 +244,7 @@ class Live:
             try:
                 text = render.announcement(lang, row.game, ev, names, table.options_json)
                 if text and ev.kind == "deal_over":  # the deal's seed is revealed with its summary
-                    _, m = await service.load_match_row(rt.db, match_id)
+                    m = applied.match if applied is not None else (await service.match_state(rt.db, match_id))[1]
                     deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
                     redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
                     text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
@@ -289,11 +294,12 @@ class Live:
             notes.lines, notes.shown_at = [], None
         notes.lines = (notes.lines + [line])[-4:]
 
-    async def render_match(self, match_id: int, *, everything: bool = False) -> None:
+    async def render_match(self, match_id: int, *, everything: bool = False, applied: Any | None = None) -> None:
         """Bring the match's messages up to date for the readers who need it (``everything``: all of
-        them, e.g. after a restart or a lost message)."""
+        them, e.g. after a restart or a lost message; ``applied``: the ``ApplyResult`` of the action just
+        committed under the match's lock, whose state is shown without reading it again)."""
         rt = self.rt
-        row, m, table, seats = await rt.driver.match_context(match_id)
+        row, m, table, seats = await rt.driver.match_context(match_id, applied)
         if table is None or rt.outbox is None:
             return
         lang = await rt.chat_lang(table.chat_id)
@@ -427,8 +433,7 @@ class Live:
             names = await rt.lobby.player_names(row.table_id, lang)
         tapped = selection is not None  # a card tap (or a reading to choose) changed the selection
         if selection is None:
-            sel = await service.get_selection(rt.db, row.id, seat)
-            sel_text, sel_deal = (sel.cards_text, sel.deal_no) if sel is not None else ("", None)
+            sel_text, sel_deal = await service.selected(rt.db, row.id, seat)
             selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
         text, keyboard = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
                                              rt.driver.deadlines.get(row.id))

@@ -99,6 +99,9 @@ class Runtime:
     async def startup(self) -> None:
         self.stopping = False
         self.db = await open_database(self.settings.DATABASE_URL)
+        # one process (no Redis relay or shared limits): every write goes through this process, which may then
+        # keep the committed match rows, the users and the selections in memory (storage.service)
+        self.db.sole_writer = not (self.settings.WEBAPP_RELAY_URL or self.settings.TELEGRAM_LIMITS_URL)
         if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
             from bot.shared_limits import SharedLimits
 

@@ -44,6 +44,14 @@ class Database:
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
         # match_id -> (version, engine match at that version); owned by storage.service
         self.match_cache: dict[int, tuple[int, EngineMatch]] = {}
+        # True when this process is the only one writing to the database (no Redis relay): then
+        # storage.service also keeps the committed match rows, the users and the tapped-card selections
+        # in memory (every write to them goes through it); False (several processes): read every time
+        self.sole_writer = False
+        self.row_epoch = 0  # bumped by every write to them: a read begun before is not kept
+        self.match_rows: dict[int, Any] = {}  # match_id -> storage.service.MatchRow (committed)
+        self.user_rows: dict[int, Any] = {}  # user id -> User row as last read or written
+        self.selections: dict[tuple[int, int], tuple[str, int | None] | None] = {}  # (match, seat) -> (cards, deal)
         self._match_locks: dict[int, asyncio.Lock] = {}
         # called as listener(match_id, version) after a new version of a match is committed in this
         # process (the table page's live hub); a listener must not block and must not raise
@@ -69,6 +77,9 @@ class Database:
 
     async def dispose(self) -> None:
         self.match_cache.clear()
+        self.match_rows.clear()
+        self.user_rows.clear()
+        self.selections.clear()
         await self.engine.dispose()
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -127,6 +127,52 @@ class MatchState:
     match: EngineMatch
 
 
+@dataclass(frozen=True)
+class MatchRow:
+    """A match row as committed (what the bot reads of it on every move), kept in memory by a sole writer."""
+
+    id: int
+    table_id: int
+    game: str
+    options_json: dict[str, Any]
+    seed: int
+    version: int
+    rules_version: int
+    status: str
+
+
+def _row_of(row: Match, **changes: Any) -> MatchRow:
+    values: dict[str, Any] = dict(id=row.id, table_id=row.table_id, game=row.game, options_json=row.options_json,
+                                  seed=row.seed, version=row.version, rules_version=row.rules_version,
+                                  status=row.status)
+    values.update(changes)
+    return MatchRow(**values)
+
+
+def _remember_row(db: Database, row: MatchRow, epoch: int | None = None) -> None:
+    """Keep a committed match row (only when this process is the database's sole writer); ``epoch``: the
+    ``db.row_epoch`` when the row was read (not kept if rows were forgotten since, or a newer version is known)."""
+    if epoch is not None:
+        known = db.match_rows.get(row.id)
+        if epoch != db.row_epoch or (known is not None and known.version > row.version):
+            return
+    if db.sole_writer:
+        rows = db.match_rows
+        rows.pop(row.id, None)
+        rows[row.id] = row
+        while len(rows) > MATCH_CACHE_SIZE:
+            rows.pop(next(iter(rows)))
+
+
+def _forget_rows(db: Database, *, match_id: int | None = None, table_id: int | None = None) -> None:
+    db.row_epoch += 1
+    if match_id is not None:
+        db.match_rows.pop(match_id, None)
+    if table_id is not None:
+        for key in [k for k, r in db.match_rows.items() if r.table_id == table_id]:
+            db.match_rows.pop(key, None)
+
+
 @dataclass
 class ApplyResult:
     """What ``apply_action`` did: the engine state after it, the new version, the events.
@@ -141,6 +187,8 @@ class ApplyResult:
     events: list[Event]
     duplicate: bool = False
     action: str = ""  # the canonical action text stored
+    row: MatchRow | None = None  # the match row as committed (read in the action's transaction)
+    table: GameTable | None = None  # its table, read in the same transaction
 
 
 class _LostRace(Exception):
@@ -200,6 +248,8 @@ async def upsert_user(db: Database, user_id: int, first_name: str = "", username
             except IntegrityError:  # inserted concurrently: update it instead
                 await s.rollback()
                 continue
+            finally:
+                _forget_user(db, user_id)
             return user
     raise RuntimeError("upsert_user failed twice")
 
@@ -210,14 +260,31 @@ async def get_user(db: Database, user_id: int) -> User | None:
 
 
 async def get_users(db: Database, user_ids: Sequence[int]) -> dict[int, User]:
+    """The stored users among ``user_ids`` (a sole writer keeps them in memory: every change goes through here)."""
     if not user_ids:
         return {}
+    known = db.user_rows
+    if db.sole_writer and all(uid in known for uid in user_ids):
+        return {uid: known[uid] for uid in user_ids if known[uid] is not None}
+    epoch = db.row_epoch
     async with db.session() as s:
         rows = (await s.execute(select(User).where(User.id.in_(list(user_ids))))).scalars().all()
-        return {u.id: u for u in rows}
+    found = {u.id: u for u in rows}
+    if db.sole_writer and epoch == db.row_epoch:  # no user written meanwhile
+        if len(known) > 10_000:  # bounded: forgetting only costs a read
+            known.clear()
+        for uid in user_ids:
+            known[uid] = found.get(uid)
+    return found
+
+
+def _forget_user(db: Database, user_id: int) -> None:
+    db.row_epoch += 1  # a read begun before this write is not kept
+    db.user_rows.pop(user_id, None)
 
 
 async def _update_user(db: Database, user_id: int, **values: Any) -> None:
+    _forget_user(db, user_id)
     async with db.session() as s:
         result = await s.execute(update(User).where(User.id == user_id).values(**values))
         if result.rowcount == 0:  # type: ignore[attr-defined]
@@ -225,6 +292,7 @@ async def _update_user(db: Database, user_id: int, **values: Any) -> None:
             await s.flush()
             await s.execute(update(User).where(User.id == user_id).values(**values))
         await s.commit()
+    _forget_user(db, user_id)
 
 
 async def set_started(db: Database, user_id: int, started: bool = True) -> None:
@@ -466,6 +534,7 @@ async def abort_table(db: Database, table_id: int) -> None:
         await s.execute(update(Match).where(Match.table_id == table_id, Match.status != "finished")
                         .values(status="finished", finished_at=utcnow()))
         await s.commit()
+    _forget_rows(db, table_id=table_id)
 
 
 # --- matches ---------------------------------------------------------------------------------------
@@ -500,6 +569,7 @@ async def start_match(db: Database, table_id: int, seed: int | None = None) -> M
         s.add(row)
         await s.commit()
         _cache_put(db, row.id, 0, engine_match)
+        _remember_row(db, _row_of(row))
         return MatchState(row.id, table_id, table.game, 0, engine_match)
 
 
@@ -533,6 +603,7 @@ async def set_match_paused(db: Database, match_id: int, paused: bool) -> None:
         await s.execute(update(GameTable).where(GameTable.id == row.table_id, GameTable.status == old)
                         .values(status=new))
         await s.commit()
+    _forget_rows(db, match_id=match_id)
 
 
 async def _load_engine(db: Database, s: AsyncSession, row: Match, *, take: bool) -> EngineMatch:
@@ -561,6 +632,59 @@ async def load_match_row(db: Database, match_id: int) -> tuple[Match, EngineMatc
         if row is None:
             raise _not_found("match", match_id)
         return row, await _load_engine(db, s, row, take=False)
+
+
+async def match_row(db: Database, match_id: int) -> MatchRow | None:
+    """The committed match row (from memory when this process is the sole writer), or None."""
+    known: MatchRow | None = db.match_rows.get(match_id) if db.sole_writer else None
+    if known is not None:
+        return known
+    epoch = db.row_epoch
+    async with db.session() as s:
+        row = await s.get(Match, match_id)
+        if row is None:
+            return None
+        snap = _row_of(row)
+    _remember_row(db, snap, epoch)
+    return snap
+
+
+async def match_state(db: Database, match_id: int) -> tuple[MatchRow, EngineMatch]:
+    """``load_match_row`` as a ``MatchRow``; a sole writer answers from memory (the state it committed last)."""
+    known = db.match_rows.get(match_id) if db.sole_writer else None
+    if known is not None:
+        cached = db.match_cache.get(match_id)
+        if cached is not None and cached[0] == known.version:
+            return known, cached[1]
+    epoch = db.row_epoch
+    async with db.session() as s:
+        row = await s.get(Match, match_id)
+        if row is None:
+            raise _not_found("match", match_id)
+        snap = _row_of(row)
+        engine_match = await _load_engine(db, s, row, take=False)
+    _remember_row(db, snap, epoch)
+    return snap, engine_match
+
+
+async def match_context(db: Database, match_id: int) -> tuple[MatchRow, EngineMatch, GameTable | None]:
+    """``match_state`` and the match's table (read with the match in one statement unless the match is known)."""
+    known = db.match_rows.get(match_id) if db.sole_writer else None
+    if known is not None:
+        cached = db.match_cache.get(match_id)
+        if cached is not None and cached[0] == known.version:
+            return known, cached[1], await get_table(db, known.table_id)
+    epoch = db.row_epoch
+    async with db.session() as s:
+        found = (await s.execute(select(Match, GameTable).outerjoin(GameTable, GameTable.id == Match.table_id)
+                                 .where(Match.id == match_id))).first()
+        if found is None:
+            raise _not_found("match", match_id)
+        row, table = found
+        snap = _row_of(row)
+        engine_match = await _load_engine(db, s, row, take=False)
+    _remember_row(db, snap, epoch)
+    return snap, engine_match, table
 
 
 async def load_match(db: Database, match_id: int) -> tuple[EngineMatch, int]:
@@ -630,24 +754,36 @@ async def apply_action(db: Database, match_id: int, action: str, *, expected_ver
     raise AssertionError("unreachable")
 
 
-async def _find_duplicate(db: Database, s: AsyncSession, row: Match, dedupe_key: str) -> ApplyResult | None:
-    record = (await s.execute(select(ActionRecord).where(ActionRecord.match_id == row.id,
-                                                         ActionRecord.dedupe_key == dedupe_key))).scalars().first()
+async def _find_duplicate(db: Database, s: AsyncSession, row: Match, dedupe_key: str,
+                          record_id: int | None = None) -> ApplyResult | None:
+    if record_id is not None:
+        record = await s.get(ActionRecord, record_id)
+    else:
+        record = (await s.execute(select(ActionRecord).where(ActionRecord.match_id == row.id,
+                                                             ActionRecord.dedupe_key == dedupe_key))).scalars().first()
     if record is None:
         return None
     engine_match = await _load_engine(db, s, row, take=False)
     return ApplyResult(row.id, engine_match, row.version, _events_from_json(record.events_json), True,
-                       record.action)
+                       record.action, _row_of(row))
 
 
 async def _apply_once(db: Database, match_id: int, action: str, expected_version: int | None,
                       actor_user_id: int | None, dedupe_key: str | None, clear_selection: bool) -> ApplyResult:
     async with db.session() as s:
-        row = await s.get(Match, match_id)
-        if row is None:
-            raise _not_found("match", match_id)
+        # the match, its table and the action stored under ``dedupe_key`` (if any): one statement
+        columns: list[Any] = [Match, GameTable]
         if dedupe_key is not None:
-            duplicate = await _find_duplicate(db, s, row, dedupe_key)
+            columns.append(select(ActionRecord.id).where(ActionRecord.match_id == match_id,
+                                                         ActionRecord.dedupe_key == dedupe_key)
+                           .limit(1).scalar_subquery())
+        found = (await s.execute(select(*columns).outerjoin(GameTable, GameTable.id == Match.table_id)
+                                 .where(Match.id == match_id))).first()
+        if found is None:
+            raise _not_found("match", match_id)
+        row, table = found[0], found[1]
+        if dedupe_key is not None and found[2] is not None:
+            duplicate = await _find_duplicate(db, s, row, dedupe_key, int(found[2]))
             if duplicate is not None:
                 return duplicate
         version = row.version
@@ -673,26 +809,62 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         if finished:
             values.update(status="finished", finished_at=now,
                           result_json=json.loads(json.dumps(engine_match.result(), default=str)))
-        bumped = await s.execute(update(Match).where(Match.id == match_id, Match.version == version).values(**values))
+        if finished:
+            bumped = await s.execute(update(Match).where(Match.id == match_id, Match.version == version)
+                                     .values(**values).execution_options(synchronize_session=False))
+        else:
+            bumped = await s.execute(_BUMP, {"mid": match_id, "old": version, "new": version + 1})
         if bumped.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
-        s.add(ActionRecord(match_id=match_id, seq=version + 1, action=stored_action, actor_user_id=actor_user_id,
-                           events_json=_events_to_json(events), created_at=now, dedupe_key=dedupe_key))
+        try:
+            await s.execute(_INSERT_ACTION, {
+                "match_id": match_id, "seq": version + 1, "action": stored_action, "actor_user_id": actor_user_id,
+                "events_json": _events_to_json(events), "created_at": now, "dedupe_key": dedupe_key})
+        except IntegrityError:
+            await s.rollback()
+            return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         if finished:
-            await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
+            if table is not None:
+                table.status = "finished"  # flushed with the commit
+            else:
+                await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
         await _track_deals(s, match_id, version + 1, events, now)
         seat = _seat_of(stored_action)
-        if clear_selection and seat is not None:
-            await s.execute(delete(Selection).where(Selection.match_id == match_id, Selection.seat == seat))
+        # a sole writer knows when the seat has nothing selected (no statement then)
+        cleared = clear_selection and seat is not None and not (
+            db.sole_writer and (match_id, seat) in db.selections and db.selections[(match_id, seat)] is None)
+        if cleared:
+            await s.execute(_DELETE_SELECTION, {"mid": match_id, "seat": seat})
         try:
             await s.commit()
         except IntegrityError:
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
+        if cleared and seat is not None:
+            db.row_epoch += 1
+            db.selections.pop((match_id, seat), None)
+            if db.sole_writer:
+                db.selections[(match_id, seat)] = None
+        committed = _row_of(row, version=version + 1, status="finished" if finished else row.status)
         _cache_put(db, match_id, version + 1, engine_match)
+        _remember_row(db, committed)
         _version_committed(db, match_id, version + 1)
-        return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action)
+        return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action, committed, table)
+
+
+# the statements of every move, built once (Core: no ORM bookkeeping for rows nobody reads back)
+_MATCHES: Table = Match.__table__  # type: ignore[assignment]
+_SELECTIONS: Table = Selection.__table__  # type: ignore[assignment]
+_MESSAGE_REFS: Table = MessageRef.__table__  # type: ignore[assignment]
+_BUMP = (update(_MATCHES).where(_MATCHES.c.id == bindparam("mid"), _MATCHES.c.version == bindparam("old"))
+         .values(version=bindparam("new")))
+_INSERT_ACTION = insert(ActionRecord.__table__)  # type: ignore[arg-type]
+_DELETE_SELECTION = delete(_SELECTIONS).where(_SELECTIONS.c.match_id == bindparam("mid"),
+                                              _SELECTIONS.c.seat == bindparam("seat"))
+_SET_HASH = (update(_MESSAGE_REFS).where(_MESSAGE_REFS.c.chat_id == bindparam("chat"),
+                                         _MESSAGE_REFS.c.message_id == bindparam("msg"))
+             .values(last_text_hash=bindparam("hash"), updated_at=bindparam("at")))
 
 
 def _version_committed(db: Database, match_id: int, version: int) -> None:
@@ -706,6 +878,7 @@ def _version_committed(db: Database, match_id: int, version: int) -> None:
 async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_key: str | None,
                            expected_version: int | None) -> ApplyResult:
     """Another transaction applied first: a duplicate if it carried our dedupe key, else stale."""
+    _forget_rows(db, match_id=match_id)
     row = await s.get(Match, match_id, populate_existing=True)
     assert row is not None
     if dedupe_key is not None:
@@ -867,11 +1040,9 @@ async def set_message_hashes(db: Database, hashes: dict[tuple[int, int], str]) -
     if not hashes:
         return
     now = utcnow()
-    async with db.session() as s:
-        for (chat_id, message_id), text_hash in hashes.items():
-            await s.execute(update(MessageRef)
-                            .where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
-                            .values(last_text_hash=text_hash, updated_at=now))
+    async with db.session() as s:  # one statement run for every message (executemany)
+        await s.execute(_SET_HASH, [{"chat": chat_id, "msg": message_id, "hash": text_hash, "at": now}
+                                    for (chat_id, message_id), text_hash in hashes.items()])
         await s.commit()
 
 
@@ -938,28 +1109,58 @@ async def get_selection(db: Database, match_id: int, seat: int) -> Selection | N
         return rows.scalars().first()
 
 
+async def selected(db: Database, match_id: int, seat: int) -> tuple[str, int | None]:
+    """The seat's selection as (card text, deal number), ("", None) if none; a sole writer keeps it in memory."""
+    key = (match_id, seat)
+    if db.sole_writer and key in db.selections:
+        known = db.selections[key]
+    else:
+        epoch = db.row_epoch
+        sel = await get_selection(db, match_id, seat)
+        known = (sel.cards_text, sel.deal_no) if sel is not None else None
+        if db.sole_writer and epoch == db.row_epoch:  # no selection written meanwhile
+            _bound(db.selections)
+            db.selections[key] = known
+    return known if known is not None else ("", None)
+
+
+def _bound(cache: dict[Any, Any], size: int = 4 * MATCH_CACHE_SIZE) -> None:
+    if len(cache) >= size:  # bounded: forgetting only costs a read
+        cache.clear()
+
+
 async def set_selection(db: Database, match_id: int, seat: int, cards_text: str,
                         deal_no: int | None = None) -> Selection:
-    """Store the selected cards (canonical card text) of a seat's hand keyboard."""
-    for _ in range(2):
-        async with db.session() as s:
-            sel = (await s.execute(select(Selection).where(Selection.match_id == match_id,
-                                                           Selection.seat == seat))).scalars().first()
-            if sel is None:
-                sel = Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no,
-                                updated_at=utcnow())
-                s.add(sel)
-            else:
-                sel.cards_text = cards_text
-                sel.deal_no = deal_no
-                sel.updated_at = utcnow()
-            try:
-                await s.commit()
-            except IntegrityError:
-                await s.rollback()
-                continue
-            return sel
-    raise RuntimeError("set_selection failed twice")
+    """Store the selected cards (canonical card text) of a seat's hand keyboard: one statement (an insert
+    that updates the seat's row if it has one, SQLite and PostgreSQL alike)."""
+    key = (match_id, seat)
+    now = utcnow()
+    db.selections.pop(key, None)
+    async with db.session() as s:
+        await s.execute(_upsert_selection(db.dialect), {"match_id": match_id, "seat": seat, "cards_text": cards_text,
+                                                        "deal_no": deal_no, "updated_at": now})
+        await s.commit()
+    db.row_epoch += 1  # a read begun before this write is not kept
+    if db.sole_writer:
+        _bound(db.selections)
+        db.selections[key] = (cards_text, deal_no)
+    return Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no, updated_at=now)
+
+
+_UPSERTS: dict[str, Any] = {}
+
+
+def _upsert_selection(dialect: str) -> Any:
+    statement = _UPSERTS.get(dialect)
+    if statement is None:
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        values: Any = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(_SELECTIONS)
+        statement = _UPSERTS[dialect] = values.on_conflict_do_update(
+            index_elements=[_SELECTIONS.c.match_id, _SELECTIONS.c.seat],
+            set_={"cards_text": values.excluded.cards_text, "deal_no": values.excluded.deal_no,
+                  "updated_at": values.excluded.updated_at})
+    return statement
 
 
 async def clear_selection(db: Database, match_id: int, seat: int | None = None) -> None:
@@ -970,6 +1171,11 @@ async def clear_selection(db: Database, match_id: int, seat: int | None = None) 
             query = query.where(Selection.seat == seat)
         await s.execute(query)
         await s.commit()
+    db.row_epoch += 1
+    for one in range(SEATS) if seat is None else (seat,):
+        db.selections.pop((match_id, one), None)
+        if db.sole_writer:
+            db.selections[(match_id, one)] = None
 
 
 async def count_actions(db: Database, match_id: int) -> int:
