@@ -287,16 +287,15 @@ class Driver:
                     await self.after(match_id, applied, source="forced", seat=turn.seat)
                 return
         step = m.system_step()
-        if step == "sys deal":
-            applied = None
-            for i in range(max(1, rt.settings.DEAL_BATCH)):
-                applied = await self._apply_sys(match_id, "sys deal", row.version if i == 0 else None)
-                if applied is None:
-                    break
-                self.metrics.actions += 1
-                if applied.match.system_step() != "sys deal":
-                    break
+        if step == "sys deal":  # a batch of cards in one transaction
+            try:
+                applied = await service.apply_steps(rt.db, match_id, "sys deal", max(1, rt.settings.DEAL_BATCH),
+                                                    expected_version=row.version)
+            except (RuleError, service.StaleVersion) as err:
+                log.info("match %s: sys deal not applied: %s", match_id, err)
+                applied = None
             if applied is not None:
+                self.metrics.actions += applied.version - row.version
                 await rt.live.announce(match_id, applied.events, source="sys", applied=applied)
                 await self.arm_clock(match_id, applied.match, applied.version)
                 await rt.live.render_match(match_id, applied=applied)

@@ -6,6 +6,7 @@ once a table is started, the match belongs to ``bot.driver`` and its messages to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -156,35 +157,48 @@ class Lobby:
         await self.render_lobby(table_id)
         return None
 
-    async def start_table(self, table_id: int, user: Any | None) -> str | None:
+    async def start_table(self, table_id: int, user: Any | None, *,
+                          on_started: Callable[[], None] | None = None) -> str | None:
+        """Start an open table (its empty seats go to computer players); returns an error text or None.
+
+        ``on_started`` is called as soon as the start is committed, before the table message and the hands
+        are rendered (the Start button is answered then: its answer never waits for the rendering).  A press
+        on a table that has started already (a second press, another person's, another process's) is told so.
+        """
         rt = self.rt
         table = await service.get_table(rt.db, table_id)
         lang = await rt.user_lang(user.id if user else None, getattr(user, "language_code", None))
         if table is None or table.status != "open":
-            return t(lang, "err.table_closed")
+            return self._not_startable(lang, table)
         if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
             return locked.refusal(lang)
-        names, computers, ids = await self.table_names(table_id)
-        if user is not None and user.id not in ids and user.id != table.created_by:
+        if user is not None and user.id != table.created_by and \
+                user.id not in [s.user_id for s in await service.get_seats(rt.db, table_id)]:
             return t(lang, "err.not_your_table")
-        try:
-            if not locked.is_locked(table):  # a tournament seat never goes to a computer player
-                await service.fill_computer_seats(rt.db, table_id)
-            started = await service.start_match(rt.db, table_id)  # the table's fixed seed, or a fresh one
+        try:  # a tournament seat never goes to a computer player
+            started = await service.start_match(rt.db, table_id, fill_computers=not locked.is_locked(table))
         except RuleError:  # started (or stopped) meanwhile by another press
-            return t(lang, "err.table_closed")
-        row = await service.get_match_row(rt.db, started.match_id)
-        assert row is not None
+            return self._not_startable(lang, await service.get_table(rt.db, table_id))
+        if on_started is not None:
+            on_started()
+        match_id = started.match_id
         self.forget_names(table_id)  # computer seats were filled
-        rt.seats.add(row.id, table_id, await service.get_seats(rt.db, table_id))
+        rt.seats.add(match_id, table_id, await service.get_seats(rt.db, table_id))
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:
             due = rt.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
-            await rt.scheduler.schedule(rt.db, "match_time", f"match:{row.id}:time", due, {"match_id": row.id})
-        async with rt.lock(row.id):
-            await rt.live.render_match(row.id, everything=True)
-        rt.driver.kick(row.id, 0)
+            await rt.scheduler.schedule(rt.db, "match_time", f"match:{match_id}:time", due, {"match_id": match_id})
+        async with rt.lock(match_id):
+            await rt.live.render_match(match_id, everything=True)
+        rt.driver.kick(match_id, 0)
         return None
+
+    @staticmethod
+    def _not_startable(lang: str, table: Any | None) -> str:
+        """Why Start does nothing: the table plays already, or it is closed."""
+        if table is not None and table.status in ("playing", "paused"):
+            return t(lang, "start.already")
+        return t(lang, "err.table_closed")
 
     async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
         """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``)."""

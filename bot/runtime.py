@@ -297,8 +297,9 @@ class Runtime:
     async def leave(self, table_id: int, user: Any) -> str | None:
         return await self.lobby.leave(table_id, user)
 
-    async def start_table(self, table_id: int, user: Any | None) -> str | None:
-        return await self.lobby.start_table(table_id, user)
+    async def start_table(self, table_id: int, user: Any | None, *,
+                          on_started: Callable[[], None] | None = None) -> str | None:
+        return await self.lobby.start_table(table_id, user, on_started=on_started)
 
     async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
         return await self.lobby.stop_table(table_id, user, group_admin=group_admin)

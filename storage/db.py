@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+DEFAULT_POOL_SIZE = 10  # a server database (PostgreSQL): connections kept open per process ...
+DEFAULT_MAX_OVERFLOW = 20  # ... and opened beyond them while busy (see ``pool_limits``)
 _MIGRATION_LOCK_ID = 7_263_510_042  # PostgreSQL advisory lock: one process migrates at a time
 
 
@@ -106,12 +108,27 @@ def create_engine_for(url: str, *, schema: str | None = None, echo: bool = False
         kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
         if memory:
             kwargs["poolclass"] = StaticPool
-    elif schema:
-        kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+    else:
+        kwargs["pool_size"], kwargs["max_overflow"] = pool_limits()
+        if schema:
+            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
     engine = create_async_engine(parsed, **kwargs)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
     return engine
+
+
+def pool_limits() -> tuple[int, int]:
+    """Connections a process keeps open to a server database, and how many more it may open at a busy moment.
+
+    SQLAlchemy's default (5 + 10) made a busy bot queue for connections: every update in flight (up to 16 at
+    once), every table's own step and the scheduler each hold one while their statements wait for the event
+    loop, and 32-64 tables pressing Start together emptied the pool (docs/performance.md, "Start, timed on its
+    own").  ``DATABASE_POOL_SIZE`` / ``DATABASE_MAX_OVERFLOW`` change it; several processes on one server
+    should stay under its ``max_connections`` (PostgreSQL: 100 by default) together.
+    """
+    return (int(os.environ.get("DATABASE_POOL_SIZE") or DEFAULT_POOL_SIZE),
+            int(os.environ.get("DATABASE_MAX_OVERFLOW") or DEFAULT_MAX_OVERFLOW))
 
 
 def _is_sqlite_file(engine: AsyncEngine) -> bool:

@@ -539,14 +539,21 @@ async def abort_table(db: Database, table_id: int) -> None:
 
 # --- matches ---------------------------------------------------------------------------------------
 
-async def start_match(db: Database, table_id: int, seed: int | None = None) -> MatchState:
+async def start_match(db: Database, table_id: int, seed: int | None = None, *,
+                      fill_computers: bool = False) -> MatchState:
     """Start the match of an open table whose four seats are filled (players or computers).
 
     RuleError: ``table_not_found``, ``table_not_open``, ``table_not_full``.  ``seed`` None: the table's
     ``fixed_seed`` (``seed=`` of /newtable), else a random one from the system's secure source.
+    ``fill_computers``: the empty seats go to computer players in the same transaction (one statement;
+    nothing is written when the start fails, e.g. another press started the table first).
     """
     async with db.session() as s:
         table = await _open_table(s, table_id)
+        if fill_computers:
+            await s.execute(update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.user_id.is_(None),
+                                                    TableSeat.is_computer.is_(False)).values(is_computer=True)
+                            .execution_options(synchronize_session=False))
         if seed is None and table.fixed_seed is not None:
             seed = table.fixed_seed
         elif seed is None and table.server_seed is not None:
@@ -752,6 +759,68 @@ async def apply_action(db: Database, match_id: int, action: str, *, expected_ver
                     current = int(lost.args[0]) if lost.args else -1
                     raise StaleVersion(match_id, expected_version, current) from None
     raise AssertionError("unreachable")
+
+
+async def apply_steps(db: Database, match_id: int, action: str, times: int, *, expected_version: int) -> ApplyResult:
+    """Apply the table's own step ``action`` (``"sys deal"``: one card) up to ``times`` times in one transaction,
+    while it stays the match's next step: one action record per step, one version bump, one commit (dealing a
+    batch of cards cost a transaction per card).  The result is the last step's (state, version, events), as
+    if each had been applied by ``apply_action``; ``StaleVersion`` when the match is no longer at
+    ``expected_version``; RuleError as ``apply_action``, nothing written."""
+    async with db.match_lock(match_id), db.session() as s:
+        found = (await s.execute(select(Match, GameTable).outerjoin(GameTable, GameTable.id == Match.table_id)
+                                 .where(Match.id == match_id))).first()
+        if found is None:
+            raise _not_found("match", match_id)
+        row, table = found[0], found[1]
+        version = row.version
+        if expected_version != version:
+            raise StaleVersion(match_id, expected_version, version)
+        if row.status == "paused":
+            raise RuleError("match_paused", "The match is paused")
+        if row.status != "playing":
+            raise RuleError("match_finished", "The match is over")
+        engine_match = await _load_engine(db, s, row, take=True)
+        now = utcnow()
+        steps: list[tuple[str, list[Event]]] = []  # (stored action, events) of each step
+        while len(steps) < max(1, times) and (not steps or engine_match.system_step() == action):
+            log_before = len(engine_match.log)
+            step_events = list(engine_match.apply(action))
+            steps.append((engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip(),
+                          step_events))
+            if engine_match.finished:
+                break
+        new_version = version + len(steps)
+        finished = bool(engine_match.finished)
+        values: dict[str, Any] = {"version": new_version}
+        if finished:
+            values.update(status="finished", finished_at=now,
+                          result_json=json.loads(json.dumps(engine_match.result(), default=str)))
+        bumped = await s.execute(update(Match).where(Match.id == match_id, Match.version == version).values(**values))
+        if bumped.rowcount != 1:  # type: ignore[attr-defined]
+            await s.rollback()
+            return await _after_lost_race(db, s, match_id, None, expected_version)
+        s.add_all([ActionRecord(match_id=match_id, seq=version + i, action=stored, actor_user_id=None,
+                                events_json=_events_to_json(step_events), created_at=now)
+                   for i, (stored, step_events) in enumerate(steps, start=1)])
+        if finished:
+            if table is not None:
+                table.status = "finished"  # flushed with the commit
+            else:
+                await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
+        for i, (_stored, step_events) in enumerate(steps, start=1):
+            await _track_deals(s, match_id, version + i, step_events, now)
+        try:
+            await s.commit()
+        except IntegrityError:
+            await s.rollback()
+            return await _after_lost_race(db, s, match_id, None, expected_version)
+        committed = _row_of(row, version=new_version, status="finished" if finished else row.status)
+        _cache_put(db, match_id, new_version, engine_match)
+        _remember_row(db, committed)
+        _version_committed(db, match_id, new_version)
+        stored_action, events = steps[-1]
+        return ApplyResult(match_id, engine_match, new_version, events, False, stored_action, committed, table)
 
 
 async def _find_duplicate(db: Database, s: AsyncSession, row: Match, dedupe_key: str,

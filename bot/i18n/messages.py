@@ -40,6 +40,7 @@ UI: dict[str, tuple[str, str]] = {
     "start.seated": ("✅ 你已入座 {seat} (牌桌 {table})。开局后手牌会发到这里。", "✅ You are seated at {seat} (table {table}). Your cards will arrive here when the game starts."),
     "resume.ok": ("继续打牌", "Resumed"),
     "start.ok": ("开局!", "Starting!"),
+    "start.already": ("这桌已经开局了", "This table has started already"),
     "lang.set": ("语言: 中文", "Language: English"),
     "lang.group_set": ("本群语言: 中文", "This group's language: English"),
     "lang.choose": ("选择语言 / Choose a language", "Choose a language / 选择语言"),

@@ -222,9 +222,10 @@ def _group_marker(table: Table) -> tuple[str | None, bool]:
 
 
 def start_times(sim: BotApiSimulator, tables: list[Table]) -> dict[str, Any]:
-    """Start timed on its own: its press → the button's answer, and → each seat's first hand message of the
-    match (in Shengji the hand message comes with the seat's first way to declare, or the last card dealt)."""
+    """Start timed on its own: its press → the button's answer (and the part of it from getUpdates handing the
+    press to the bot), and → each seat's first hand message of the match (in Shengji the hand message comes with the seat's first way to declare, or the last card dealt)."""
     answers: list[float] = []
+    in_bot: list[float] = []  # from getUpdates handing the press to the bot to its answer
     first_of_table: list[float] = []
     every_hand: list[float] = []
     unanswered = 0
@@ -234,6 +235,8 @@ def start_times(sim: BotApiSimulator, tables: list[Table]) -> dict[str, Any]:
         record = sim.callback_queries.get(table.start_query)
         if record is not None and record.answered_at is not None:
             answers.append(record.answered_at - table.start_pressed)
+            if record.delivered_at is not None:
+                in_bot.append(record.answered_at - record.delivered_at)
         else:
             unanswered += 1
         hands = []
@@ -244,7 +247,7 @@ def start_times(sim: BotApiSimulator, tables: list[Table]) -> dict[str, Any]:
         every_hand.extend(hands)
         if hands:
             first_of_table.append(min(hands))
-    return {"start_answer_s": answers, "start_unanswered": unanswered, "start_first_hand_s": first_of_table,
+    return {"start_answer_s": answers, "start_in_bot_s": in_bot, "start_unanswered": unanswered, "start_first_hand_s": first_of_table,
             "start_every_hand_s": every_hand}
 
 

@@ -177,8 +177,8 @@ def _start_figures(times: dict[str, Any]) -> dict[str, Any]:
     """Start, timed on its own (every table's first press of ▶️ 开始, whenever it was)."""
     out: dict[str, Any] = {"start_presses": len(times["start_answer_s"]) + times["start_unanswered"],
                            "start_unanswered": times["start_unanswered"]}
-    for name in ("start_answer_s", "start_first_hand_s", "start_every_hand_s"):
-        values = times[name]
+    for name in ("start_answer_s", "start_in_bot_s", "start_first_hand_s", "start_every_hand_s"):
+        values = times.get(name, [])
         out[name[:-2] + "_p50_s"] = quantile(values, 0.5)
         out[name[:-2] + "_p99_s"] = quantile(values, 0.99)
         out[name[:-2] + "_max_s"] = max(values) if values else None
@@ -205,7 +205,9 @@ def print_figures(figures: Figures) -> None:
         return "–" if x is None else f"{x:.2f}"
 
     _say(f"Start (press → answer) p50 / p99 / max: {f(v.get('start_answer_p50_s'))} / "
-         f"{f(v.get('start_answer_p99_s'))} / {f(v.get('start_answer_max_s'))} s; → the table's first hand message "
+         f"{f(v.get('start_answer_p99_s'))} / {f(v.get('start_answer_max_s'))} s (from the update handed to the bot "
+         f"{f(v.get('start_in_bot_p50_s'))} / {f(v.get('start_in_bot_p99_s'))} / {f(v.get('start_in_bot_max_s'))} s); "
+         f"→ the table's first hand message "
          f"{f(v.get('start_first_hand_p50_s'))} / {f(v.get('start_first_hand_p99_s'))} / "
          f"{f(v.get('start_first_hand_max_s'))} s; → every seat's {f(v.get('start_every_hand_p50_s'))} / "
          f"{f(v.get('start_every_hand_p99_s'))} / {f(v.get('start_every_hand_max_s'))} s "

@@ -215,3 +215,33 @@ async def test_leave_frees_the_seat_and_leave_or_stop_without_a_table_say_so(har
     p1.say(h.group_id, "/leave")
     await h.sim.wait_for_message(h.group_id, lambda m: "你没有入座" in (m.text or ""), after=last, timeout=10)
     h.assert_no_errors()
+
+
+async def test_start_pressed_twice_at_once_starts_one_match_and_answers_each_press_once(harness):
+    """Two seated people press ▶️ 开始 at the same moment: one match starts; one press is told the table starts,
+    the other that it has started already (not that it takes no seats), and each press is answered exactly once."""
+    from sqlalchemy import func, select
+
+    from storage.models import Match
+
+    h = harness
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, "/newtable guandan-team deals=1")
+    await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
+    for seat in range(2):
+        await h.players[seat].tap(h.group_id, JOIN.format(seat=seat_name("zh", seat)))
+    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    answers_before = h.sim.stats.calls["answerCallbackQuery"]
+    lobby, button = h.sim.find_button(h.group_id, "▶️ 开始")
+    queries = [p.press(h.group_id, lobby.message_id, str(button["callback_data"])) for p in h.players[:2]]
+    await h.sim.wait_for(lambda: all(h.sim.callback_queries[q].answered for q in queries), timeout=15)
+    texts = sorted(str(h.sim.callback_queries[q].text) for q in queries)
+    assert texts == sorted(["开局!", "这桌已经开局了"]), texts
+    await h.settle()
+    assert h.sim.stats.calls["answerCallbackQuery"] - answers_before == 2  # no press answered twice
+    async with rt(h).db.session() as s:
+        matches = (await s.execute(select(func.count()).select_from(Match).where(Match.table_id == table.id))).scalar()
+    assert matches == 1
+    seats = await service.get_seats(rt(h).db, table.id)
+    assert [s.is_computer for s in seats] == [False, False, True, True]  # the empty seats went to computers
+    h.assert_no_errors()

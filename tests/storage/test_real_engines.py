@@ -4,6 +4,7 @@ action; the stored log replays to the same state, also after a restart (docs/eng
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -69,3 +70,34 @@ async def test_computer_match_is_stored_action_by_action_and_replays(target: Tar
     assert [(d.deal_no, d.first_seq, d.last_seq) for d in deals] == [(1, 1, applied)]
     last = (await service.action_log(db, match_id))[-1]
     assert {"kind": "deal_over", "data": deals[0].summary_json} in last.events_json
+
+
+async def test_a_batch_of_cards_dealt_in_one_transaction_is_stored_as_card_by_card(target: Target) -> None:
+    """``apply_steps`` (the driver deals a batch of cards so): the same action records, events and state as one
+    ``apply_action`` per card, the version moved by the batch, a stale version refused, the log replayed after a
+    restart.  The tables start with their empty seats given to computers in the start's own transaction."""
+    db = await target.open()
+    ids = []
+    for chat in (-43, -44):
+        table = await service.create_table(db, chat, "shengji-17-deals", {"deals": "1"}, created_by=1)
+        ids.append((await service.start_match(db, table.id, seed=7, fill_computers=True)).match_id)
+        assert all(s.is_computer for s in await service.get_seats(db, table.id))
+    batched, single = ids
+    result = await service.apply_steps(db, batched, "sys deal", 25, expected_version=0)
+    assert 1 < result.version <= 25 and result.version == len(await service.action_log(db, batched))
+    for version in range(result.version):
+        one = await service.apply_action(db, single, "sys deal", expected_version=version)
+    assert one.events == result.events and one.action == result.action
+
+    def stored(records: list[Any]) -> list[tuple[int, str, Any]]:
+        return [(r.seq, r.action, r.events_json) for r in records]
+
+    assert stored(await service.action_log(db, batched)) == stored(await service.action_log(db, single))
+    with pytest.raises(service.StaleVersion):
+        await service.apply_steps(db, batched, "sys deal", 25, expected_version=0)
+    assert await service.replay_check(db, batched)
+    await db.dispose()
+    db = await target.open()
+    (a, va), (b, vb) = [await service.load_match(db, m) for m in ids]
+    assert va == vb == result.version
+    assert (a.public_view(), [a.seat_view(s) for s in range(4)]) == (b.public_view(), [b.seat_view(s) for s in range(4)])

@@ -4,6 +4,7 @@ each refused with one clear translated answer, nothing changed, nothing crashes.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -167,9 +168,14 @@ async def test_a_connection_closed_mid_action_applies_it_at_most_once(tmp_path):
 async def test_the_json_state_endpoint(tmp_path):
     async with local_table(tmp_path, GUANDAN) as table, aiohttp.ClientSession() as http:
         url = f"http://127.0.0.1:{table.port}/api/state?m={table.match_id}"
-        async with http.get(url, headers={"Authorization": "tma " + table.init_data()}) as resp:
-            body = await resp.json()
-            assert resp.status == 200 and body["seat"] == 0 and body["me"]["hand"]
+        for _ in range(100):  # Start is answered once committed: the cards are dealt just after
+            async with http.get(url, headers={"Authorization": "tma " + table.init_data()}) as resp:
+                body = await resp.json()
+                assert resp.status == 200 and body["seat"] == 0
+            if body["me"]["hand"]:
+                break
+            await asyncio.sleep(0.05)
+        assert body["me"]["hand"]
         async with http.get(url, headers={"Authorization": "tma " + table.init_data(user_id=555)}) as resp:
             assert "me" not in await resp.json()
         async with http.get(url, headers={"Authorization": "tma forged"}) as resp:
