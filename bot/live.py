@@ -322,11 +322,14 @@ class Live:
                 changed = False
             elif played < MINI_APP_EDIT_CARDS:  # too few cards since the last edit: the next trick looks again
                 changed = False
-        if trick_only and not pending and bot_plays_last_trick(row.game, m):
-            changed = False  # the bot plays the deal's last trick at once: the deal's end shows both tricks
+        # the bot plays the deal's last trick at once: the group waits for the deal's end, which shows the last
+        # two tricks (an edit already queued keeps what it shows: never the last trick half played)
+        waits = trick_only and mid is not None and bot_plays_last_trick(row.game, m)
+        if waits:
+            changed = False
         if changed:
             self._group_stage[match_id] = stage
-        if changed or mid is None or pending:
+        if not waits and (changed or mid is None or pending):
             deadline = rt.driver.deadlines.get(match_id)
             computers = frozenset(s.seat for s in seats if s.is_computer)
             text, markup = render.table_message(lang, row.game, public, names, deadline, rt.bot_username,
