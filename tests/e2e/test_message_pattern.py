@@ -226,7 +226,10 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
     last_line = next(x for x in final if x.startswith("上轮"))
     assert all(ctext("zh", a.split(None, 2)[2]) in prev_line for a in plays[-8:-4])
     assert all(ctext("zh", c) in last_line for c in last_trick)
-    assert not any(x.startswith("本轮") and ctext("zh", last_trick[0]) in x
+    prev_shown = "上轮  " + prev_line.split("  ", 1)[1]
+    assert not any(prev_shown in (v.text or "").splitlines() for v in in_play)  # no edit of its own
+    first_play = last_line.split("  ", 1)[1].split(" │")[0]  # "王芳 ♠10": who led the last trick, with what
+    assert not any(x.startswith(f"本轮  {first_play} │")
                    for v in in_play for x in (v.text or "").splitlines())  # never shown half played
     summary = [m for m in group if "第 1 副结束" in (m.text or "")]
     assert len(summary) == 1 and "比赛结束" in (summary[0].text or "")
