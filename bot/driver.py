@@ -89,8 +89,22 @@ class Driver:
         elif step == "sys next_deal":
             first = not m.history and not m.log
             self.kick(match_id, 0 if first else max(s.deal_delay * 2, s.ai_delay))
+        elif self._forced_next(match_id, m):
+            self.kick(match_id, 0)  # a person's move with no choice (the last trick): played at once
         elif not self._people_choose(match_id, m):
             self.kick(match_id, s.ai_delay)
+
+    def _forced_next(self, match_id: int, m: Any) -> bool:
+        """Is the next move a person's with no choice (Shengji's last trick)?  The bot plays it at once (no
+        computer's pause: nobody waits to see it, and the group shows the deal's end with both last tricks)."""
+        entry = self.rt.seats.get(match_id)
+        turns = [tr for tr in m.turns() if tr.required]
+        if entry is None or len(turns) != 1:
+            return False
+        if any(s.seat == turns[0].seat and s.is_computer for s in entry.seats):
+            return False
+        game = "shengji" if type(m).__name__ == "ShengjiMatch" else "guandan"
+        return forced_play(game, m, turns[0].seat) is not None
 
     def _people_choose(self, match_id: int, m: Any) -> bool:
         """Is every turn a person's required move with a choice?  Then the table's own step would find

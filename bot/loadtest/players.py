@@ -216,8 +216,9 @@ def _group_marker(table: Table) -> tuple[str | None, bool]:
         return t(LANG, "table.trick") + "  " + _trick_line(LANG, trick, table.names, table.game, None), False
     last = view.get("last_trick")
     if isinstance(last, dict) and last.get("plays"):
-        return t(LANG, "table.last_trick") + "  " + _trick_line(LANG, last["plays"], table.names, table.game,
-                                                                None), True
+        # the completed trick's line, whatever it is labelled: "上轮", or "前一轮" at the deal's end (the trick
+        # before a forced last one has no edit of its own)
+        return "  " + _trick_line(LANG, last["plays"], table.names, table.game, None), True
     return None, True
 
 

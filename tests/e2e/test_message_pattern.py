@@ -255,3 +255,17 @@ async def test_while_cards_are_dealt_a_hand_message_is_sent_once(harness):
     assert any(dealing.values())  # somebody could declare before the last card (seed 17)
     assert all(len(versions) <= 1 for versions in dealing.values())
     h.assert_no_errors()
+
+
+async def test_the_forced_last_trick_is_played_at_once(harness_factory):
+    """Shengji's last trick leaves nobody a choice: the bot plays its four cards at once (not at a computer
+    player's pace, here 3 s a card), so the deal's end, with the last two tricks, follows the trick before."""
+    async with harness_factory(AI_DELAY=3.0, DEMO_PACE=1.0) as h:
+        match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+        await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
+        await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=30)
+        records = [r for r in await service.action_log(rt(h).db, match_id) if " play " in r.action]
+        forced = records[-4:]
+        assert (forced[-1].created_at - forced[0].created_at).total_seconds() < 2.0
+        assert (forced[0].created_at - records[-5].created_at).total_seconds() < 2.0
+        h.assert_no_errors()
