@@ -228,9 +228,16 @@ class Driver:
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
         if seat is not None and source in ("player", "clock", "forced"):
             self.rt.live.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
-        await self.rt.live.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
-        await self.arm_clock(match_id, applied.match, applied.version)
-        await self.rt.live.render_match(match_id, applied=applied)
+        if any(ev.kind in ("deal_over", "match_over") for ev in applied.events):
+            # the table message shows the deal's end (its last tricks) before the summary is sent: the group
+            # has one call every 3 s, and the summary first kept the last tricks from the group that long
+            await self.rt.live.render_match(match_id, applied=applied)
+            await self.rt.live.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
+            await self.arm_clock(match_id, applied.match, applied.version)
+        else:
+            await self.rt.live.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
+            await self.arm_clock(match_id, applied.match, applied.version)
+            await self.rt.live.render_match(match_id, applied=applied)
         self.schedule_next(match_id, applied.match)
         if applied.match.finished:
             self.forget(match_id)  # its last messages are queued: nothing in memory needs the match any more

@@ -233,6 +233,8 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
                    for v in in_play for x in (v.text or "").splitlines())  # never shown half played
     summary = [m for m in group if "第 1 副结束" in (m.text or "")]
     assert len(summary) == 1 and "比赛结束" in (summary[0].text or "")
+    ended = next(v for v in table.versions if "本副结束" in (v.text or ""))
+    assert ended.at <= summary[0].versions[0].at  # the table shows the last tricks first, then the summary
     assert h.sim.stats.rate_limited == 0
     h.assert_no_errors()
 
