@@ -774,12 +774,7 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
             raise _not_found("match", match_id)
         row, table = found[0], found[1]
         version = row.version
-        if expected_version != version:
-            raise StaleVersion(match_id, expected_version, version)
-        if row.status == "paused":
-            raise RuleError("match_paused", "The match is paused")
-        if row.status != "playing":
-            raise RuleError("match_finished", "The match is over")
+        _check_playable(row, expected_version)
         engine_match = await _load_engine(db, s, row, take=True)
         now = utcnow()
         steps: list[tuple[str, list[Event]]] = []  # (stored action, events) of each step
@@ -804,10 +799,7 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
                                 events_json=_events_to_json(step_events), created_at=now)
                    for i, (stored, step_events) in enumerate(steps, start=1)])
         if finished:
-            if table is not None:
-                table.status = "finished"  # flushed with the commit
-            else:
-                await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
+            await _finish_table(s, row, table)
         for i, (_stored, step_events) in enumerate(steps, start=1):
             await _track_deals(s, match_id, version + i, step_events, now)
         try:
@@ -821,6 +813,24 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
         _version_committed(db, match_id, new_version)
         stored_action, events = steps[-1]
         return ApplyResult(match_id, engine_match, new_version, events, False, stored_action, committed, table)
+
+
+def _check_playable(row: Match, expected_version: int | None) -> None:
+    """Raise unless ``row`` is playing at ``expected_version`` (None: any version)."""
+    if expected_version is not None and expected_version != row.version:
+        raise StaleVersion(row.id, expected_version, row.version)
+    if row.status == "paused":
+        raise RuleError("match_paused", "The match is paused")
+    if row.status != "playing":
+        raise RuleError("match_finished", "The match is over")
+
+
+async def _finish_table(s: AsyncSession, row: Match, table: GameTable | None) -> None:
+    """Mark the finished match's table finished, in the action's transaction."""
+    if table is not None:
+        table.status = "finished"  # flushed with the commit
+    else:
+        await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
 
 
 async def _find_duplicate(db: Database, s: AsyncSession, row: Match, dedupe_key: str,
@@ -856,12 +866,7 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
             if duplicate is not None:
                 return duplicate
         version = row.version
-        if expected_version is not None and expected_version != version:
-            raise StaleVersion(match_id, expected_version, version)
-        if row.status == "paused":
-            raise RuleError("match_paused", "The match is paused")
-        if row.status != "playing":
-            raise RuleError("match_finished", "The match is over")
+        _check_playable(row, expected_version)
 
         engine_match = await _load_engine(db, s, row, take=True)
         log_before = len(engine_match.log)
@@ -894,10 +899,7 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         if finished:
-            if table is not None:
-                table.status = "finished"  # flushed with the commit
-            else:
-                await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
+            await _finish_table(s, row, table)
         await _track_deals(s, match_id, version + 1, events, now)
         seat = _seat_of(stored_action)
         # a sole writer knows when the seat has nothing selected (no statement then)
