@@ -14,12 +14,16 @@ Prints one line (``ok`` or what is wrong) and exits 0 (healthy) or 1. The heartb
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 HEARTBEAT_ENV = "BOT_HEARTBEAT_FILE"
 HEARTBEAT_EVERY = 30.0
@@ -33,17 +37,30 @@ def heartbeat_path() -> Path:
 
 
 def beat(path: Path | None = None, now: float | None = None) -> None:
-    """Write the heartbeat (the time as text), replacing the file in one step."""
+    """Write the heartbeat (the time as text), replacing the file in one step.
+
+    The text goes first to a temporary file of this writer's own, so several processes beating into one file
+    (bot processes on one host with the default path) never rename each other's temporary file away."""
     target = path or heartbeat_path()
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(f"{time.time() if now is None else now:.3f}\n", encoding="utf-8")
-    os.replace(tmp, target)
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(f"{time.time() if now is None else now:.3f}\n")
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 async def heartbeat_job(_context: Any) -> None:
-    """A job of the bot's application (``JobQueue.run_repeating``): one beat."""
-    beat()
+    """A job of the bot's application (``JobQueue.run_repeating``): one beat.  A beat that cannot be written
+    is logged, never raised: the next one tries again, and the health check reports a stale beat."""
+    try:
+        beat()
+    except OSError as exc:
+        log.warning("heartbeat not written: %s", exc)
 
 
 def heartbeat_problem(path: Path | None = None, now: float | None = None,

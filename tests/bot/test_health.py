@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -50,6 +51,29 @@ def test_a_fresh_heartbeat_is_healthy_a_stale_or_missing_one_is_not(tmp_path):
     assert problem is not None and "121 s old" in problem
     path.write_text("garbage", encoding="utf-8")
     assert "unreadable heartbeat" in (heartbeat_problem(path) or "")
+
+
+def test_two_bots_beating_into_one_file_never_fail_and_leave_no_temporary_files(tmp_path):
+    """Bot processes on one host share the default heartbeat file; a beat of one must not rename the other's
+    half-written beat away (it raised FileNotFoundError in the other's job: "error while handling an update")."""
+    path = tmp_path / "hb"
+    errors: list[BaseException] = []
+
+    def beats() -> None:
+        for _ in range(2000):
+            try:
+                beat(path)
+            except BaseException as exc:  # noqa: BLE001 - counted, the test fails on any
+                errors.append(exc)
+
+    writers = [threading.Thread(target=beats) for _ in range(2)]
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.join()
+    assert errors == []
+    assert heartbeat_problem(path) is None
+    assert [p.name for p in tmp_path.iterdir()] == ["hb"]
 
 
 def test_python_m_bot_health_says_ok_with_a_fresh_beat_and_a_database(tmp_path):
