@@ -9,11 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+_LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ [A-Z]+ ")  # bot/__main__.py's log format
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -87,9 +90,20 @@ class BotProcess:
         return process.returncode
 
     def errors_logged(self) -> list[str]:
-        """Lines of the bot's log at ERROR level or with a traceback."""
+        """Lines of the bot's log at ERROR level, each with the traceback that follows it (a failed test shows
+        the cause, not only that there was one)."""
         try:
             text = self.log_path.read_text(errors="replace")
         except OSError:
             return []
-        return [line for line in text.splitlines() if " ERROR " in line or line.startswith("Traceback")]
+        found: list[str] = []
+        in_trace = False
+        for line in text.splitlines():
+            if " ERROR " in line or line.startswith("Traceback"):
+                found.append(line)
+                in_trace = line.startswith("Traceback")
+            elif in_trace and (line.startswith((" ", "\t")) or not _LOG_LINE.match(line)):
+                found.append(line)  # the traceback's frames and its closing exception line
+            else:
+                in_trace = False
+        return found

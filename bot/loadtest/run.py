@@ -165,7 +165,7 @@ async def run(options: Options) -> Figures:
                 "moves_typed": sum(t.typed for t in tables),
                 "moves_retried": sum(t.retries for t in tables),
                 "resumes_pressed": sum(t.resumes for t in tables),  # tables paused after deals nobody bid in
-                "bot_errors_logged": len(bot.errors_logged()),
+                "bot_errors_logged": sum(" ERROR " in line for line in bot.errors_logged()),
                 **_start_figures(players.start_times(sim, tables)),
                 "options": options.__dict__ | {"seed": seed},
                 "machine": machine(),

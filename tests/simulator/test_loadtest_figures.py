@@ -131,3 +131,21 @@ def test_the_group_line_the_harness_looks_for_is_the_one_the_bot_renders() -> No
             assert marker in text
             checked[completes] += 1
     assert checked[True] >= 5 and checked[False] >= 5
+
+
+def test_an_error_in_the_bots_log_is_reported_with_its_traceback(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from bot.loadtest.botprocess import BotProcess
+
+    log = tmp_path / "bot.log"
+    log.write_text(
+        "2026-11-30 23:20:20,300 INFO bot.outbox: sent\n"
+        "2026-11-30 23:20:20,305 ERROR bot.handlers: error while handling an update\n"
+        "Traceback (most recent call last):\n"
+        '  File "bot/handlers.py", line 120, in cmd_help\n'
+        "    lang = await _lang(context, update)\n"
+        "asyncpg.exceptions.TooManyConnectionsError: sorry, too many clients already\n"
+        "2026-11-30 23:20:20,400 INFO bot.outbox: sent\n")
+    found = BotProcess({}, log).errors_logged()
+    assert found[0].endswith("error while handling an update")
+    assert found[-1].startswith("asyncpg.exceptions.TooManyConnectionsError")  # the cause is in the report
+    assert not any("INFO" in line for line in found)
