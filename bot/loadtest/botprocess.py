@@ -60,6 +60,8 @@ class BotProcess:
     async def start(self) -> None:
         env = dict(os.environ)
         env.update({k: str(v) for k, v in self.settings.items()})
+        # its heartbeat beside its log: a run's bot never writes into the host's default heartbeat file
+        env.setdefault("BOT_HEARTBEAT_FILE", str(self.log_path.with_suffix(".heartbeat")))
         self._log = self.log_path.open("wb")
         # LOADTEST_PROFILE=<file>: the bot runs under cProfile (its main thread: the event loop) and writes the
         # stats to <file> when it exits (python -m pstats <file>, or bot.loadtest.profile)
