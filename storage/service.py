@@ -271,8 +271,7 @@ async def get_users(db: Database, user_ids: Sequence[int]) -> dict[int, User]:
         rows = (await s.execute(select(User).where(User.id.in_(list(user_ids))))).scalars().all()
     found = {u.id: u for u in rows}
     if db.sole_writer and epoch == db.row_epoch:  # no user written meanwhile
-        if len(known) > 10_000:  # bounded: forgetting only costs a read
-            known.clear()
+        _bound(known, 10_000)
         for uid in user_ids:
             known[uid] = found.get(uid)
     return found
@@ -656,13 +655,20 @@ async def match_row(db: Database, match_id: int) -> MatchRow | None:
     return snap
 
 
+def _known_state(db: Database, match_id: int) -> tuple[MatchRow, EngineMatch] | None:
+    """A sole writer's committed row and engine state of the match, when it has both at one version."""
+    known = db.match_rows.get(match_id) if db.sole_writer else None
+    if known is None:
+        return None
+    cached = db.match_cache.get(match_id)
+    return (known, cached[1]) if cached is not None and cached[0] == known.version else None
+
+
 async def match_state(db: Database, match_id: int) -> tuple[MatchRow, EngineMatch]:
     """``load_match_row`` as a ``MatchRow``; a sole writer answers from memory (the state it committed last)."""
-    known = db.match_rows.get(match_id) if db.sole_writer else None
+    known = _known_state(db, match_id)
     if known is not None:
-        cached = db.match_cache.get(match_id)
-        if cached is not None and cached[0] == known.version:
-            return known, cached[1]
+        return known
     epoch = db.row_epoch
     async with db.session() as s:
         row = await s.get(Match, match_id)
@@ -676,15 +682,12 @@ async def match_state(db: Database, match_id: int) -> tuple[MatchRow, EngineMatc
 
 async def match_context(db: Database, match_id: int) -> tuple[MatchRow, EngineMatch, GameTable | None]:
     """``match_state`` and the match's table (read with the match in one statement unless the match is known)."""
-    known = db.match_rows.get(match_id) if db.sole_writer else None
+    known = _known_state(db, match_id)
     if known is not None:
-        cached = db.match_cache.get(match_id)
-        if cached is not None and cached[0] == known.version:
-            return known, cached[1], await get_table(db, known.table_id)
+        return known[0], known[1], await get_table(db, known[0].table_id)
     epoch = db.row_epoch
     async with db.session() as s:
-        found = (await s.execute(select(Match, GameTable).outerjoin(GameTable, GameTable.id == Match.table_id)
-                                 .where(Match.id == match_id))).first()
+        found = (await s.execute(_match_and_table(match_id))).first()
         if found is None:
             raise _not_found("match", match_id)
         row, table = found
@@ -768,8 +771,7 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
     if each had been applied by ``apply_action``; ``StaleVersion`` when the match is no longer at
     ``expected_version``; RuleError as ``apply_action``, nothing written."""
     async with db.match_lock(match_id), db.session() as s:
-        found = (await s.execute(select(Match, GameTable).outerjoin(GameTable, GameTable.id == Match.table_id)
-                                 .where(Match.id == match_id))).first()
+        found = (await s.execute(_match_and_table(match_id))).first()
         if found is None:
             raise _not_found("match", match_id)
         row, table = found[0], found[1]
@@ -781,18 +783,12 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
         while len(steps) < max(1, times) and (not steps or engine_match.system_step() == action):
             log_before = len(engine_match.log)
             step_events = list(engine_match.apply(action))
-            steps.append((engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip(),
-                          step_events))
+            steps.append((_stored_action(engine_match, log_before, action), step_events))
             if engine_match.finished:
                 break
         new_version = version + len(steps)
         finished = bool(engine_match.finished)
-        values: dict[str, Any] = {"version": new_version}
-        if finished:
-            values.update(status="finished", finished_at=now,
-                          result_json=json.loads(json.dumps(engine_match.result(), default=str)))
-        bumped = await s.execute(update(Match).where(Match.id == match_id, Match.version == version).values(**values))
-        if bumped.rowcount != 1:  # type: ignore[attr-defined]
+        if not await _bump_version(s, match_id, version, new_version, engine_match, now):
             await s.rollback()
             return await _after_lost_race(db, s, match_id, None, expected_version)
         s.add_all([ActionRecord(match_id=match_id, seq=version + i, action=stored, actor_user_id=None,
@@ -807,10 +803,7 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
         except IntegrityError:
             await s.rollback()
             return await _after_lost_race(db, s, match_id, None, expected_version)
-        committed = _row_of(row, version=new_version, status="finished" if finished else row.status)
-        _cache_put(db, match_id, new_version, engine_match)
-        _remember_row(db, committed)
-        _version_committed(db, match_id, new_version)
+        committed = _committed(db, row, engine_match, new_version)
         stored_action, events = steps[-1]
         return ApplyResult(match_id, engine_match, new_version, events, False, stored_action, committed, table)
 
@@ -833,6 +826,41 @@ async def _finish_table(s: AsyncSession, row: Match, table: GameTable | None) ->
         await s.execute(update(GameTable).where(GameTable.id == row.table_id).values(status="finished"))
 
 
+def _match_and_table(match_id: int, *columns: Any) -> Any:
+    """One statement: the match, its table (None if gone) and any further ``columns``."""
+    return (select(Match, GameTable, *columns).outerjoin(GameTable, GameTable.id == Match.table_id)
+            .where(Match.id == match_id))
+
+
+def _stored_action(engine_match: EngineMatch, log_before: int, action: str) -> str:
+    """The action as the engine logged it (its canonical text), else as given."""
+    return engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip()
+
+
+async def _bump_version(s: AsyncSession, match_id: int, old: int, new: int, engine_match: EngineMatch,
+                        now: Any) -> bool:
+    """Move the match from version ``old`` to ``new`` (finished: with its status and result), in the action's
+    transaction; False when another transaction moved it first."""
+    if engine_match.finished:
+        bumped = await s.execute(
+            update(Match).where(Match.id == match_id, Match.version == old)
+            .values(version=new, status="finished", finished_at=now,
+                    result_json=json.loads(json.dumps(engine_match.result(), default=str)))
+            .execution_options(synchronize_session=False))
+    else:
+        bumped = await s.execute(_BUMP, {"mid": match_id, "old": old, "new": new})
+    return bool(bumped.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def _committed(db: Database, row: Match, engine_match: EngineMatch, version: int) -> MatchRow:
+    """After an action's commit: the match row as committed, and what this process keeps of it."""
+    committed = _row_of(row, version=version, status="finished" if engine_match.finished else row.status)
+    _cache_put(db, row.id, version, engine_match)
+    _remember_row(db, committed)
+    _version_committed(db, row.id, version)
+    return committed
+
+
 async def _find_duplicate(db: Database, s: AsyncSession, row: Match, dedupe_key: str,
                           record_id: int | None = None) -> ApplyResult | None:
     if record_id is not None:
@@ -851,13 +879,12 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
                       actor_user_id: int | None, dedupe_key: str | None, clear_selection: bool) -> ApplyResult:
     async with db.session() as s:
         # the match, its table and the action stored under ``dedupe_key`` (if any): one statement
-        columns: list[Any] = [Match, GameTable]
+        columns: list[Any] = []
         if dedupe_key is not None:
             columns.append(select(ActionRecord.id).where(ActionRecord.match_id == match_id,
                                                          ActionRecord.dedupe_key == dedupe_key)
                            .limit(1).scalar_subquery())
-        found = (await s.execute(select(*columns).outerjoin(GameTable, GameTable.id == Match.table_id)
-                                 .where(Match.id == match_id))).first()
+        found = (await s.execute(_match_and_table(match_id, *columns))).first()
         if found is None:
             raise _not_found("match", match_id)
         row, table = found[0], found[1]
@@ -876,19 +903,10 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
             # Not put back: a refusal should change nothing, but the cache never relies on it.  The next
             # load replays the stored log (about 25 ms for half a 17-deal Shengji match).
             raise
-        stored_action = engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip()
+        stored_action = _stored_action(engine_match, log_before, action)
         finished = bool(engine_match.finished)
         now = utcnow()
-        values: dict[str, Any] = {"version": version + 1}
-        if finished:
-            values.update(status="finished", finished_at=now,
-                          result_json=json.loads(json.dumps(engine_match.result(), default=str)))
-        if finished:
-            bumped = await s.execute(update(Match).where(Match.id == match_id, Match.version == version)
-                                     .values(**values).execution_options(synchronize_session=False))
-        else:
-            bumped = await s.execute(_BUMP, {"mid": match_id, "old": version, "new": version + 1})
-        if bumped.rowcount != 1:  # type: ignore[attr-defined]
+        if not await _bump_version(s, match_id, version, version + 1, engine_match, now):
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         try:
@@ -913,14 +931,8 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         if cleared and seat is not None:
-            db.row_epoch += 1
-            db.selections.pop((match_id, seat), None)
-            if db.sole_writer:
-                db.selections[(match_id, seat)] = None
-        committed = _row_of(row, version=version + 1, status="finished" if finished else row.status)
-        _cache_put(db, match_id, version + 1, engine_match)
-        _remember_row(db, committed)
-        _version_committed(db, match_id, version + 1)
+            _selection_written(db, (match_id, seat), None)
+        committed = _committed(db, row, engine_match, version + 1)
         return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action, committed, table)
 
 
@@ -1195,6 +1207,15 @@ async def selected(db: Database, match_id: int, seat: int) -> tuple[str, int | N
     return known if known is not None else ("", None)
 
 
+def _selection_written(db: Database, key: tuple[int, int], value: tuple[str, int | None] | None) -> None:
+    """A seat's selection was written (None: cleared): a read begun before is not kept, a sole writer knows it."""
+    db.row_epoch += 1
+    db.selections.pop(key, None)
+    if db.sole_writer:
+        _bound(db.selections)
+        db.selections[key] = value
+
+
 def _bound(cache: dict[Any, Any], size: int = 4 * MATCH_CACHE_SIZE) -> None:
     if len(cache) >= size:  # bounded: forgetting only costs a read
         cache.clear()
@@ -1211,10 +1232,7 @@ async def set_selection(db: Database, match_id: int, seat: int, cards_text: str,
         await s.execute(_upsert_selection(db.dialect), {"match_id": match_id, "seat": seat, "cards_text": cards_text,
                                                         "deal_no": deal_no, "updated_at": now})
         await s.commit()
-    db.row_epoch += 1  # a read begun before this write is not kept
-    if db.sole_writer:
-        _bound(db.selections)
-        db.selections[key] = (cards_text, deal_no)
+    _selection_written(db, key, (cards_text, deal_no))
     return Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no, updated_at=now)
 
 
@@ -1242,11 +1260,8 @@ async def clear_selection(db: Database, match_id: int, seat: int | None = None) 
             query = query.where(Selection.seat == seat)
         await s.execute(query)
         await s.commit()
-    db.row_epoch += 1
     for one in range(SEATS) if seat is None else (seat,):
-        db.selections.pop((match_id, one), None)
-        if db.sole_writer:
-            db.selections[(match_id, one)] = None
+        _selection_written(db, (match_id, one), None)
 
 
 async def count_actions(db: Database, match_id: int) -> int:
