@@ -103,8 +103,7 @@ class Driver:
             return False
         if any(s.seat == turns[0].seat and s.is_computer for s in entry.seats):
             return False
-        game = "shengji" if type(m).__name__ == "ShengjiMatch" else "guandan"
-        return forced_play(game, m, turns[0].seat) is not None
+        return forced_play(m.game, m, turns[0].seat) is not None
 
     def _people_choose(self, match_id: int, m: Any) -> bool:
         """Is every turn a person's required move with a choice?  Then the table's own step would find
@@ -114,8 +113,7 @@ class Driver:
         if entry is None or not turns:
             return False
         computers = {s.seat for s in entry.seats if s.is_computer}
-        game = "shengji" if type(m).__name__ == "ShengjiMatch" else "guandan"
-        return all(tr.required and tr.seat not in computers and forced_play(game, m, tr.seat) is None
+        return all(tr.required and tr.seat not in computers and forced_play(m.game, m, tr.seat) is None
                    for tr in turns)
 
     # --- seats of a match ------------------------------------------------------------------
@@ -228,15 +226,14 @@ class Driver:
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
         if seat is not None and source in ("player", "clock", "forced"):
             self.rt.live.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
-        if any(ev.kind in ("deal_over", "match_over") for ev in applied.events):
-            # the table message shows the deal's end (its last tricks) before the summary is sent: the group
-            # has one call every 3 s, and the summary first kept the last tricks from the group that long
+        # at a deal's end the table message shows the last tricks before the summary is sent: the group has one
+        # call every 3 s, and the summary first kept the last tricks from the group that long
+        deal_ends = any(ev.kind in ("deal_over", "match_over") for ev in applied.events)
+        if deal_ends:
             await self.rt.live.render_match(match_id, applied=applied)
-            await self.rt.live.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
-            await self.arm_clock(match_id, applied.match, applied.version)
-        else:
-            await self.rt.live.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
-            await self.arm_clock(match_id, applied.match, applied.version)
+        await self.rt.live.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
+        await self.arm_clock(match_id, applied.match, applied.version)
+        if not deal_ends:
             await self.rt.live.render_match(match_id, applied=applied)
         self.schedule_next(match_id, applied.match)
         if applied.match.finished:

@@ -254,16 +254,10 @@ async def table_button(update: Update, context: Ctx, button: buttons.TableButton
             return
         await _answer(update, err or t(lang, "join.ok", seat=render.seat_name(lang, seat)))
     elif button.op is buttons.TableOp.START:
-        answered = False
-
-        def started() -> None:  # committed: answer now, while the table message and the hands are rendered
-            nonlocal answered
-            answered = True
-            rt.spawn(_answer(update, t(lang, "start.ok")))
-
-        err = await rt.start_table(table_id, user, on_started=started)
-        if not answered:
-            await _answer(update, err or t(lang, "start.ok"))
+        # answered once the start is committed, while the table message and the hands are rendered
+        err = await rt.start_table(table_id, user, on_started=lambda: rt.spawn(_answer(update, t(lang, "start.ok"))))
+        if err:
+            await _answer(update, err)
     else:
         err = await rt.leave(table_id, user)
         await _answer(update, err or t(lang, "leave.ok"))
