@@ -106,12 +106,18 @@ async def main(args: argparse.Namespace) -> None:
         print(json.dumps(result, ensure_ascii=False), flush=True)
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def deal_arguments(doc: str | None, *, think: float, rate_scale: float) -> argparse.ArgumentParser:
+    """The command line of a benchmark that plays ``one_deal`` per game (this one's and ``sql_count``'s)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default="shengji,guandan")
-    parser.add_argument("--think", type=float, default=1.5)
+    parser.add_argument("--think", type=float, default=think)
     parser.add_argument("--buttons", default="0,2", help="seats that press the hand keyboard (the others type)")
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--rate-scale", type=float, default=1.0)
+    parser.add_argument("--rate-scale", type=float, default=rate_scale)
+    return parser
+
+
+if __name__ == "__main__":
+    parser = deal_arguments(__doc__, think=1.5, rate_scale=1.0)
     parser.add_argument("--dump", default="", help="write every version of every message to DUMP-<game>.txt")
     asyncio.run(main(parser.parse_args()))

@@ -107,12 +107,7 @@ async def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", default="shengji,guandan")
-    parser.add_argument("--think", type=float, default=0.3)
-    parser.add_argument("--buttons", default="0,2", help="seats that press the hand keyboard (the others type)")
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--rate-scale", type=float, default=5.0)
+    parser = message_budget.deal_arguments(__doc__, think=0.3, rate_scale=5.0)
     parser.add_argument("--shared", action="store_true", help="count as a process sharing the database would")
     parser.add_argument("--top", type=int, default=0, help="print the N most frequent statements of each kind")
     asyncio.run(main(parser.parse_args()))
