@@ -16,6 +16,7 @@ from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
 
+from bot.live import forced_play
 from engine.rng import rng_for
 from storage import service
 
@@ -96,6 +97,8 @@ class PagePlayer:
         row, m = await service.load_match_row(self.table.rt.db, self.table.match_id)
         if row.version != f["version"]:
             return None  # the page has not got the newest frame yet
+        if forced_play(row.game, m, self.seat) is not None:
+            return None  # no choice left (Shengji's last trick): the table plays it at once (bot.driver), not the page
         a = f["me"]["actions"]
         others = [t for t in f["table"]["turns"] if t["seat"] != self.seat]
         if f["game"] == "shengji" and a.get("bids") and others:
