@@ -49,8 +49,10 @@ install:
 	@PY='$(PY)' VENV='$(VENV)' TARGET='$(or $(MAKECMDGOALS),install)' sh -c "$$ENSURE_VENV"
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "make: chromium is missing (apt-get install chromium): the table page's browser tests need it"
 
+# PostgreSQL and Redis: TEST_DATABASE_URL / TEST_REDIS_URL when set, else the local servers when they answer (one
+# line each says which); the tests of a service not given are skipped (tests/services.py, docs/bot.md "Tests").
 test: install
-	$(BIN)/python -m pytest -n 2 -p xdist
+	@found=$$($(BIN)/python -m tests.services) && eval "$$found" && $(BIN)/python -m pytest -n 2 -p xdist
 
 demo: install
 	$(BIN)/python -m bot.demo $(DEMO_ARGS)
