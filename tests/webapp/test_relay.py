@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import normalize
+from bot.presentation.i18n import normalize
 from bot.webapp.relay import RedisRelay
 from bot.webapp.server import WebAppServer
 from storage import service
