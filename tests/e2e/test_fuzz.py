@@ -10,7 +10,9 @@ example (a few inputs from several people):
   tables or the seats;
 * every answer translated: in a Chinese chat no message key (``err.stale``) and no sentence of the
   English catalogue, in the English user's chat no message key;
-* every press answered (the simulator sees an answer to each callback query).
+* every press answered (the simulator sees an answer to each callback query): a forged one of any shape
+  (``test_every_malformed_press_is_answered`` presses every op with letters for numbers, missing, empty or
+  extra fields, numbers beyond 32 bits) gets a translated answer, never the internal error.
 """
 
 from __future__ import annotations
@@ -254,6 +256,8 @@ async def _example(h: Any, inputs: list[tuple[str, str, str]]) -> None:
             _check_translated(answer, lang)
             assert answer != _internal(lang), f"internal error for {who} {kind} {payload[:60]!r}"
     assert h.logged_errors()[errors_before:] == []
+    unanswered = [q.data for q in h.sim.callback_queries.values() if not q.answered]
+    assert unanswered == [], f"presses never answered: {unanswered}"
     for chat in chats:
         if chat not in h.sim.chats:
             continue

@@ -959,6 +959,9 @@ async def on_button(update: Update, context: Ctx) -> None:
     lang = await _lang(tb, update)
     parts = (q.data or "").split(":")
     answer: str | None = None
+    if not _well_formed(parts):  # a forged or garbled button: one answer, nothing done
+        await _answer_press(q, tt(lang, "err.stale_button"))
+        raise ApplicationHandlerStop
     try:
         op = parts[1]
         if op == "g":  # union group chosen
@@ -985,11 +988,33 @@ async def on_button(update: Update, context: Ctx) -> None:
     except Exception:
         log.exception("tournament button failed")
         answer = tt(lang, "internal")
+    await _answer_press(q, answer)
+    raise ApplicationHandlerStop
+
+
+async def _answer_press(q: Any, answer: str | None) -> None:
     try:
         await q.answer(text=(answer or "")[:200] or None)
     except Exception as exc:
         log.info("answerCallbackQuery failed: %s", exc)
-    raise ApplicationHandlerStop
+
+
+# the fields after ``T:<op>`` of each tournament button: numbers ("n") and words ("w"); ``x`` may carry one more word
+_SHAPES = {"g": "nn", "a": "w", "d": "n", "ds": "n", "x": "nw", "r": "w", "c": "nw"}
+
+
+def _well_formed(parts: list[str]) -> bool:
+    """Whether ``T:...`` data split at ":" has the shape of one of the tournament's buttons (the set-up's
+    ``T:s:...`` buttons check their own fields)."""
+    if len(parts) < 2:
+        return False
+    if parts[1] == "s":
+        return True
+    shape, fields = _SHAPES.get(parts[1]), parts[2:]
+    if shape is None or not (len(shape) <= len(fields) <= len(shape) + (parts[1] == "x")):
+        return False
+    return all(callbacks.number(f) is not None if kind == "n" else bool(f)
+               for kind, f in zip(shape, fields[:len(shape)], strict=True))
 
 
 async def on_replaced_press(update: Update, context: Ctx) -> None:
