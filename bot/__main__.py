@@ -20,7 +20,17 @@ def with_heartbeat(app: Any) -> Any:
     return app
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m bot", description="The Shengji / Guandan Telegram bot (long polling, "
+                                 "or its webhook with TELEGRAM_WEBHOOK).",
+                                 epilog="Every setting is an environment variable (TELEGRAM_BOT_TOKEN, DATABASE_URL, "
+                                        "...): docs/deploy.md lists them.")
+    try:
+        ap.parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return 0 if stop.code in (0, None) else 2
     from bot.boot.settings import Settings
     from bot.boot.startup import EXIT_NO_TOKEN, EXIT_STARTUP, StartupError, console_language, preflight
 

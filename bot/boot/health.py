@@ -7,12 +7,13 @@ Healthy when both hold:
   and the newest beat is at most ``STALE_AFTER`` seconds old;
 * the database of ``DATABASE_URL`` answers ``SELECT 1``.
 
-Prints one line (``ok`` or what is wrong) and exits 0 (healthy) or 1. The heartbeat file is
+Prints one line (``ok`` or what is wrong) and exits 0 (healthy) or 1 (``--help``: 0, an unknown option: 2). The heartbeat file is
 ``BOT_HEARTBEAT_FILE``, default ``<temp dir>/shengji-guandan-bot.heartbeat``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -91,7 +92,13 @@ async def database_problem(url: str | None = None) -> str | None:
     return None
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bot.boot.health", description=__doc__.split("\n\n")[0].strip("`"),
+                                 epilog="Settings: BOT_HEARTBEAT_FILE, DATABASE_URL (docs/deploy.md).")
+    try:
+        ap.parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return 0 if stop.code in (0, None) else 2
     problems = [p for p in (heartbeat_problem(), asyncio.run(database_problem())) if p]
     if problems:
         print("unhealthy: " + "; ".join(problems), file=sys.stderr)

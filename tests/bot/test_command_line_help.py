@@ -1,5 +1,5 @@
-"""The command-line checkers a person runs by hand answer ``--help`` with their usage and exit 0; bad usage or
-a file that cannot be read is one line and exit 2, never a traceback."""
+"""The commands a person runs by hand (the checkers, the health probe, the bot) answer ``--help`` with their
+usage and exit 0; bad usage or a file that cannot be read is one line and exit 2, never a traceback."""
 
 from __future__ import annotations
 
@@ -11,17 +11,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKERS = ["bot.verify_deal", "bot.verify_draw"]
+COMMANDS = [*CHECKERS, "bot.boot.health", "bot"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 
-@pytest.mark.parametrize("module", CHECKERS)
+@pytest.mark.parametrize("module", COMMANDS)
 def test_help_prints_the_usage_and_exits_0(module: str) -> None:
     done = run(module, "--help")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith(f"usage: python -m {module}") and "--help" in done.stdout
+    if module.startswith("bot.boot") or module == "bot":  # the settings are named, not guessed
+        assert "docs/deploy.md" in done.stdout
 
 
 @pytest.mark.parametrize("module", CHECKERS)
