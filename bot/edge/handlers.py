@@ -72,6 +72,12 @@ def _reply(context: Ctx, chat_id: int, text: str, markup: Any = None) -> None:
     rt_of(context).send(chat_id, text, markup)
 
 
+def _refuse(context: Ctx, chat_id: int, user: Any, text: str) -> None:
+    """A group command refused: a note that waits behind the group's messages of record (a lobby, a result),
+    and one person's refusals still queued fold into one (the newest text)."""
+    rt_of(context).send(chat_id, text, record=False, fold=("refused", getattr(user, "id", None)))
+
+
 async def _answer(update: Update, text: str | None = None, alert: bool = False) -> None:
     q = update.callback_query
     if q is None:
@@ -136,7 +142,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
         if chat.type != ChatType.PRIVATE:
             # in a group: the group's language (its admins only); the user's own stays as it is
             if not await _is_admin(context, chat.id, user.id):
-                _reply(context, chat.id, t(await _lang(context, update), "err.only_admin"))
+                _refuse(context, chat.id, user, t(await _lang(context, update), "err.only_admin"))
                 return
             await rt.set_chat_lang(chat.id, lang)
             _reply(context, chat.id, t(lang, "lang.group_set"))
@@ -175,7 +181,7 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
     await save_chat(rt.db, chat)
     err = await rt.new_table(chat, user, list(context.args or []))
     if err:
-        _reply(context, chat.id, err)
+        _refuse(context, chat.id, user, err)
 
 
 async def _on_open_table(update: Update, context: Ctx,
@@ -189,11 +195,11 @@ async def _on_open_table(update: Update, context: Ctx,
     lang = await _lang(context, update)
     table = await service.open_table_in_chat(rt.db, chat.id)
     if table is None:
-        _reply(context, chat.id, t(lang, "err.no_table"))
+        _refuse(context, chat.id, user, t(lang, "err.no_table"))
         return
     err = await act(rt, table.id, user)
     if err:
-        _reply(context, chat.id, err)
+        _refuse(context, chat.id, user, err)
 
 
 async def cmd_leave(update: Update, context: Ctx) -> None:
