@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from engine.errors import RuleError
 from engine.events import DEAL_OVER, DEAL_STARTED, Event, upgrade_event
 from engine.game import RULES_VERSION, RulesVersionError, check_rules_version
 from engine.game import Match as EngineMatch
+from engine.registry import match_from_stored
 from storage.db import Database
 from storage.models import (
     ActionRecord,
@@ -68,29 +69,11 @@ def _not_found(what: str, ident: object) -> RuleError:
     return RuleError(f"{what}_not_found", "No such " + what.replace("_", " ") + " ({id})", id=ident)
 
 
-# --- engine construction (a registry so tests and future games can plug in) -------------------
-
-def _real_engine(game: str) -> Callable[[Mapping[str, Any], int], EngineMatch]:
-    def build(options_json: Mapping[str, Any], seed: int) -> EngineMatch:
-        from engine.game import new_match
-        from engine.options import build_options, options_class
-
-        return new_match(game, build_options(options_class(game), dict(options_json)), seed)
-    return build
-
-
-ENGINE_FACTORIES: dict[str, Callable[[Mapping[str, Any], int], EngineMatch]] = {
-    "shengji": _real_engine("shengji"),
-    "guandan": _real_engine("guandan"),
-}
-
+# --- engine construction: engine.registry, the one registry of games -------------------------
 
 def new_engine_match(game: str, options_json: Mapping[str, Any], seed: int) -> EngineMatch:
-    factory = ENGINE_FACTORIES.get(game)
-    if factory is None:
-        raise RuleError("unknown_game", "Unknown game {game}; games: {allowed}", game=game,
-                        allowed=", ".join(ENGINE_FACTORIES))
-    return factory(options_json, seed)
+    """TEMPORARY (issue 18): bot/ still calls this; it becomes ``match_from_stored`` once bot/ is re-pointed."""
+    return match_from_stored(game, options_json, seed)
 
 
 class ReplayError(RuntimeError):
@@ -105,7 +88,7 @@ def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: S
         check_rules_version(rules_version)
     except RulesVersionError as err:
         raise ReplayError(f"{game} match stored under {err}") from err
-    match = new_engine_match(game, options_json, seed)
+    match = match_from_stored(game, options_json, seed)
     for number, action in enumerate(actions, 1):
         try:
             match.apply(action)
@@ -364,8 +347,8 @@ async def set_chat_language(db: Database, chat_id: int, language: str | None) ->
 async def create_table(db: Database, chat_id: int, preset_id: str, options: Mapping[str, object] | None = None,
                        created_by: int | None = None, *, tournament_ref: str | None = None) -> GameTable:
     """A new open table with four empty seats; options validated (RuleError / OptionError when bad)."""
-    from engine.options import load_preset, options_to_dict
-
+    from engine.options import options_to_dict
+    from engine.registry import load_preset
     preset = load_preset(preset_id)
     if options:
         preset = preset.with_overrides(dict(options))

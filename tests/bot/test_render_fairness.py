@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot import render
 from bot.deal_proof import proof_for, table_lines
-from engine.options import load_preset, options_to_dict
+from engine.options import options_to_dict
+from engine.registry import load_preset
 from storage.service import new_engine_match
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from bot.review import deal_records, may_review, parse_deal_arg, review_html
 from engine.cards import card_text, full_deck, parse_cards, points
-from engine.options import load_preset, options_to_dict
+from engine.options import options_to_dict
+from engine.registry import load_preset
 from engine.rng import rng_for
 from storage.service import new_engine_match
 

@@ -97,7 +97,8 @@ def test_the_group_line_the_harness_looks_for_is_the_one_the_bot_renders() -> No
 
     from bot.loadtest.players import Table, _group_marker
     from bot.render import table_message
-    from engine.options import load_preset, options_to_dict
+    from engine.options import options_to_dict
+    from engine.registry import load_preset
     from storage.service import new_engine_match
 
     preset = load_preset("shengji-17-deals").with_overrides({"deals": 1, "bid_window_seconds": 0})
