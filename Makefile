@@ -13,7 +13,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp
+.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp figures
 
 define ENSURE_VENV
 set -eu
@@ -81,6 +81,10 @@ loadtest: install
 lint: install lint-docker
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+# The architecture's figures (issue 18, docs/architecture.md): cycles, imports inside functions, Any, ...
+figures: install
+	$(BIN)/python -m tests.architecture.figures
 
 lint-docker: install
 	$(BIN)/hadolint Dockerfile
