@@ -1,7 +1,7 @@
 """Applying an action: one action = one transaction (``apply_action``, ``apply_steps``).
 
 Load the match (cached engine state, or a replay of the stored log), check the version, apply with the
-engine, append the ``ActionRecord``, bump ``Match.version`` with a conditional UPDATE, commit.  Only
+engine, append the ``ActionRecord``, bump ``MatchRecord.version`` with a conditional UPDATE, commit.  Only
 after it returns may the caller announce.  Two presses of one button, a replayed Telegram update, or two
 processes cannot apply one action twice: ``dedupe_key`` catches the replays, the version check catches
 everything else.  An engine object that refused an action is dropped from the cache (the next load
@@ -30,7 +30,7 @@ from storage.models import (
     ActionRecord,
     Deal,
     GameTable,
-    Match,
+    MatchRecord,
     utcnow,
 )
 from storage.selection_repo import DELETE_SELECTION, selection_written
@@ -140,7 +140,7 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
         return ApplyResult(match_id, engine_match, new_version, events, False, stored_action, committed, table)
 
 
-def _check_playable(row: Match, expected_version: int | None) -> None:
+def _check_playable(row: MatchRecord, expected_version: int | None) -> None:
     """Raise unless ``row`` is playing at ``expected_version`` (None: any version)."""
     if expected_version is not None and expected_version != row.version:
         raise StaleVersion(row.id, expected_version, row.version)
@@ -150,7 +150,7 @@ def _check_playable(row: Match, expected_version: int | None) -> None:
         raise RuleError("match_finished", "The match is over")
 
 
-async def _finish_table(s: AsyncSession, row: Match, table: GameTable | None) -> None:
+async def _finish_table(s: AsyncSession, row: MatchRecord, table: GameTable | None) -> None:
     """Mark the finished match's table finished, in the action's transaction."""
     if table is not None:
         table.status = "finished"  # flushed with the commit
@@ -169,7 +169,7 @@ async def _bump_version(s: AsyncSession, match_id: int, old: int, new: int, engi
     transaction; False when another transaction moved it first."""
     if engine_match.finished:
         bumped = await s.execute(
-            update(Match).where(Match.id == match_id, Match.version == old)
+            update(MatchRecord).where(MatchRecord.id == match_id, MatchRecord.version == old)
             .values(version=new, status="finished", finished_at=now,
                     result_json=json.loads(json.dumps(engine_match.result(), default=str)))
             .execution_options(synchronize_session=False))
@@ -178,7 +178,7 @@ async def _bump_version(s: AsyncSession, match_id: int, old: int, new: int, engi
     return bool(bumped.rowcount == 1)  # type: ignore[attr-defined]
 
 
-def _committed(db: Database, row: Match, engine_match: EngineMatch, version: int) -> MatchRow:
+def _committed(db: Database, row: MatchRecord, engine_match: EngineMatch, version: int) -> MatchRow:
     """After an action's commit: the match row as committed, and what this process keeps of it."""
     committed = row_of(row, version=version, status="finished" if engine_match.finished else row.status)
     cache_put(db, row.id, version, engine_match)
@@ -187,7 +187,7 @@ def _committed(db: Database, row: Match, engine_match: EngineMatch, version: int
     return committed
 
 
-async def _find_duplicate(db: Database, s: AsyncSession, row: Match, dedupe_key: str,
+async def _find_duplicate(db: Database, s: AsyncSession, row: MatchRecord, dedupe_key: str,
                           record_id: int | None = None) -> ApplyResult | None:
     if record_id is not None:
         record = await s.get(ActionRecord, record_id)
@@ -263,7 +263,7 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
 
 
 # the statements of every move, built once (Core: no ORM bookkeeping for rows nobody reads back)
-_MATCHES: Table = Match.__table__  # type: ignore[assignment]
+_MATCHES: Table = MatchRecord.__table__  # type: ignore[assignment]
 _BUMP = (update(_MATCHES).where(_MATCHES.c.id == bindparam("mid"), _MATCHES.c.version == bindparam("old"))
          .values(version=bindparam("new")))
 _INSERT_ACTION = insert(ActionRecord.__table__)  # type: ignore[arg-type]
@@ -281,7 +281,7 @@ async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_
                            expected_version: int | None) -> ApplyResult:
     """Another transaction applied first: a duplicate if it carried our dedupe key, else stale."""
     forget_rows(db, match_id=match_id)
-    row = await s.get(Match, match_id, populate_existing=True)
+    row = await s.get(MatchRecord, match_id, populate_existing=True)
     assert row is not None
     if dedupe_key is not None:
         duplicate = await _find_duplicate(db, s, row, dedupe_key)

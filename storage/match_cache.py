@@ -9,7 +9,7 @@ from typing import Any
 from engine.game import Match as EngineMatch
 from storage.db import Database
 from storage.models import (
-    Match,
+    MatchRecord,
 )
 
 
@@ -27,7 +27,7 @@ class MatchRow:
     status: str
 
 
-def row_of(row: Match, **changes: Any) -> MatchRow:
+def row_of(row: MatchRecord, **changes: Any) -> MatchRow:
     values: dict[str, Any] = dict(id=row.id, table_id=row.table_id, game=row.game, options_json=row.options_json,
                                   seed=row.seed, version=row.version, rules_version=row.rules_version,
                                   status=row.status)

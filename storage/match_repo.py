@@ -28,7 +28,7 @@ from storage.models import (
     ActionRecord,
     Deal,
     GameTable,
-    Match,
+    MatchRecord,
     TableSeat,
     utcnow,
 )
@@ -109,7 +109,7 @@ async def start_match(db: Database, table_id: int, seed: int | None = None, *,
         if claimed.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()
             raise RuleError("table_not_open", "Table {table} is not taking seats now", table=table_id)
-        row = Match(table_id=table_id, game=table.game, options_json=dict(table.options_json), seed=seed,
+        row = MatchRecord(table_id=table_id, game=table.game, options_json=dict(table.options_json), seed=seed,
                     version=0, rules_version=RULES_VERSION, status="playing", started_at=utcnow())
         s.add(row)
         await s.commit()
@@ -118,22 +118,22 @@ async def start_match(db: Database, table_id: int, seed: int | None = None, *,
         return MatchState(row.id, table_id, table.game, 0, engine_match)
 
 
-async def get_match_row(db: Database, match_id: int) -> Match | None:
+async def get_match_row(db: Database, match_id: int) -> MatchRecord | None:
     async with db.session() as s:
-        return await s.get(Match, match_id)
+        return await s.get(MatchRecord, match_id)
 
 
-async def current_match(db: Database, table_id: int) -> Match | None:
+async def current_match(db: Database, table_id: int) -> MatchRecord | None:
     """The table's latest match (any status), or None."""
     async with db.session() as s:
-        rows = await s.execute(select(Match).where(Match.table_id == table_id).order_by(Match.id.desc()).limit(1))
+        rows = await s.execute(select(MatchRecord).where(MatchRecord.table_id == table_id).order_by(MatchRecord.id.desc()).limit(1))
         return rows.scalars().first()
 
 
-async def active_matches(db: Database) -> list[Match]:
+async def active_matches(db: Database) -> list[MatchRecord]:
     """Matches still playing or paused (to resume the live messages and clocks after a restart)."""
     async with db.session() as s:
-        rows = await s.execute(select(Match).where(Match.status.in_(("playing", "paused"))).order_by(Match.id))
+        rows = await s.execute(select(MatchRecord).where(MatchRecord.status.in_(("playing", "paused"))).order_by(MatchRecord.id))
         return list(rows.scalars().all())
 
 
@@ -141,17 +141,17 @@ async def set_match_paused(db: Database, match_id: int, paused: bool) -> None:
     """Pause (actions refused with ``match_paused``) or resume a playing match and its table."""
     old, new = ("playing", "paused") if paused else ("paused", "playing")
     async with db.session() as s:
-        row = await s.get(Match, match_id)
+        row = await s.get(MatchRecord, match_id)
         if row is None:
             raise not_found("match", match_id)
-        await s.execute(update(Match).where(Match.id == match_id, Match.status == old).values(status=new))
+        await s.execute(update(MatchRecord).where(MatchRecord.id == match_id, MatchRecord.status == old).values(status=new))
         await s.execute(update(GameTable).where(GameTable.id == row.table_id, GameTable.status == old)
                         .values(status=new))
         await s.commit()
     forget_rows(db, match_id=match_id)
 
 
-async def load_engine(db: Database, s: AsyncSession, row: Match, *, take: bool) -> EngineMatch:
+async def load_engine(db: Database, s: AsyncSession, row: MatchRecord, *, take: bool) -> EngineMatch:
     """The engine state of ``row`` at ``row.version``: from the cache, else replayed from the log.
 
     ``take`` removes it from the cache (the caller is about to change it and puts it back on success).
@@ -170,10 +170,10 @@ async def load_engine(db: Database, s: AsyncSession, row: Match, *, take: bool) 
     return engine_match
 
 
-async def load_match_row(db: Database, match_id: int) -> tuple[Match, EngineMatch]:
+async def load_match_row(db: Database, match_id: int) -> tuple[MatchRecord, EngineMatch]:
     """The match row and its engine state at the row's version, read together (RuleError ``match_not_found``)."""
     async with db.session() as s:
-        row = await s.get(Match, match_id)
+        row = await s.get(MatchRecord, match_id)
         if row is None:
             raise not_found("match", match_id)
         return row, await load_engine(db, s, row, take=False)
@@ -186,7 +186,7 @@ async def match_row(db: Database, match_id: int) -> MatchRow | None:
         return known
     epoch = db.row_epoch
     async with db.session() as s:
-        row = await s.get(Match, match_id)
+        row = await s.get(MatchRecord, match_id)
         if row is None:
             return None
         snap = row_of(row)
@@ -201,7 +201,7 @@ async def match_state(db: Database, match_id: int) -> tuple[MatchRow, EngineMatc
         return known
     epoch = db.row_epoch
     async with db.session() as s:
-        row = await s.get(Match, match_id)
+        row = await s.get(MatchRecord, match_id)
         if row is None:
             raise not_found("match", match_id)
         snap = row_of(row)
@@ -230,7 +230,7 @@ async def match_context(db: Database, match_id: int) -> tuple[MatchRow, EngineMa
 async def load_match(db: Database, match_id: int) -> tuple[EngineMatch, int]:
     """The engine state of a match and its version (RuleError ``match_not_found``)."""
     async with db.session() as s:
-        row = await s.get(Match, match_id)
+        row = await s.get(MatchRecord, match_id)
         if row is None:
             raise not_found("match", match_id)
         return await load_engine(db, s, row, take=False), row.version
@@ -258,7 +258,7 @@ async def replay_check(db: Database, match_id: int) -> bool:
     """Rebuild the match from the stored log and compare it with the cached state (views, log, result).
     Under the match lock: an action applied meanwhile would change the cached object between the two reads."""
     async with db.match_lock(match_id), db.session() as s:
-        row = await s.get(Match, match_id)
+        row = await s.get(MatchRecord, match_id)
         if row is None:
             raise not_found("match", match_id)
         live = await load_engine(db, s, row, take=False)
@@ -270,8 +270,8 @@ async def replay_check(db: Database, match_id: int) -> bool:
 
 def match_and_table(match_id: int, *columns: Any) -> Any:
     """One statement: the match, its table (None if gone) and any further ``columns``."""
-    return (select(Match, GameTable, *columns).outerjoin(GameTable, GameTable.id == Match.table_id)
-            .where(Match.id == match_id))
+    return (select(MatchRecord, GameTable, *columns).outerjoin(GameTable, GameTable.id == MatchRecord.table_id)
+            .where(MatchRecord.id == match_id))
 
 
 async def record_deal(db: Database, match_id: int, deal_no: int, *, finished: bool = False,
@@ -301,7 +301,7 @@ async def get_deals(db: Database, match_id: int) -> list[Deal]:
 async def state_after(db: Database, match_id: int, seq: int) -> EngineMatch:
     """The match replayed up to action ``seq`` (e.g. a deal's ``last_seq``: the state at the end of that deal)."""
     async with db.session() as s:
-        row = await s.get(Match, match_id)
+        row = await s.get(MatchRecord, match_id)
         if row is None:
             raise not_found("match", match_id)
         actions = (await s.execute(select(ActionRecord.action)
@@ -317,17 +317,17 @@ async def count_actions(db: Database, match_id: int) -> int:
 
 
 
-async def latest_match_of_user(db: Database, user_id: int) -> Match | None:
+async def latest_match_of_user(db: Database, user_id: int) -> MatchRecord | None:
     """The newest match (any status) at a table where ``user_id`` holds a seat, or None."""
     async with db.session() as s:
-        rows = await s.execute(select(Match).join(TableSeat, TableSeat.table_id == Match.table_id)
-                               .where(TableSeat.user_id == user_id).order_by(Match.id.desc()).limit(1))
+        rows = await s.execute(select(MatchRecord).join(TableSeat, TableSeat.table_id == MatchRecord.table_id)
+                               .where(TableSeat.user_id == user_id).order_by(MatchRecord.id.desc()).limit(1))
         return rows.scalars().first()
 
 
-async def latest_match_in_chat(db: Database, chat_id: int) -> Match | None:
+async def latest_match_in_chat(db: Database, chat_id: int) -> MatchRecord | None:
     """The newest match (any status) of a table in ``chat_id``, or None."""
     async with db.session() as s:
-        rows = await s.execute(select(Match).join(GameTable, GameTable.id == Match.table_id)
-                               .where(GameTable.chat_id == chat_id).order_by(Match.id.desc()).limit(1))
+        rows = await s.execute(select(MatchRecord).join(GameTable, GameTable.id == MatchRecord.table_id)
+                               .where(GameTable.chat_id == chat_id).order_by(MatchRecord.id.desc()).limit(1))
         return rows.scalars().first()

@@ -21,7 +21,7 @@ from storage.errors import not_found
 from storage.match_cache import forget_rows
 from storage.models import (
     GameTable,
-    Match,
+    MatchRecord,
     TableSeat,
     utcnow,
 )
@@ -199,7 +199,7 @@ async def abort_table(db: Database, table_id: int) -> None:
     """Close a table: status ``aborted``; its unfinished match (if any) is marked finished without result."""
     async with db.session() as s:
         await s.execute(update(GameTable).where(GameTable.id == table_id).values(status="aborted"))
-        await s.execute(update(Match).where(Match.table_id == table_id, Match.status != "finished")
+        await s.execute(update(MatchRecord).where(MatchRecord.table_id == table_id, MatchRecord.status != "finished")
                         .values(status="finished", finished_at=utcnow()))
         await s.commit()
     forget_rows(db, table_id=table_id)

@@ -13,7 +13,7 @@ from engine.cards import counts_of, parse_cards
 from engine.errors import RuleError
 from engine.registry import match_from_stored
 from storage import match_repo, table_repo
-from storage.models import Match as MatchRow
+from storage.models import MatchRecord as MatchRow
 
 JOIN = "入座 {seat}"
 

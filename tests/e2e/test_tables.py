@@ -222,7 +222,7 @@ async def test_start_pressed_twice_at_once_starts_one_match_and_answers_each_pre
     the other that it has started already (not that it takes no seats), and each press is answered exactly once."""
     from sqlalchemy import func, select
 
-    from storage.models import Match
+    from storage.models import MatchRecord
 
     h = harness
     last = h.sim.last_bot_message(h.group_id)
@@ -240,7 +240,7 @@ async def test_start_pressed_twice_at_once_starts_one_match_and_answers_each_pre
     await h.settle()
     assert h.sim.stats.calls["answerCallbackQuery"] - answers_before == 2  # no press answered twice
     async with rt(h).db.session() as s:
-        matches = (await s.execute(select(func.count()).select_from(Match).where(Match.table_id == table.id))).scalar()
+        matches = (await s.execute(select(func.count()).select_from(MatchRecord).where(MatchRecord.table_id == table.id))).scalar()
     assert matches == 1
     seats = await table_repo.get_seats(rt(h).db, table.id)
     assert [s.is_computer for s in seats] == [False, False, True, True]  # the empty seats went to computers

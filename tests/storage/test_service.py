@@ -12,7 +12,7 @@ from storage import action_repo, match_cache, match_repo, selection_repo, table_
 from storage.action_repo import ApplyResult
 from storage.db import Database
 from storage.errors import ReplayError, StaleVersion
-from storage.models import ActionRecord, GameTable, Match
+from storage.models import ActionRecord, GameTable, MatchRecord
 from tests.storage.support import CountingGame, Target, counting_match
 
 
@@ -244,7 +244,7 @@ async def test_start_match_twice_starts_one_match(db: Database, counting_game: t
         await match_repo.start_match(db, table.id, seed=3)
     assert caught.value.code == "table_not_open"
     async with db.session() as s:
-        assert (await s.execute(select(func.count()).select_from(Match))).scalar_one() == 1
+        assert (await s.execute(select(func.count()).select_from(MatchRecord))).scalar_one() == 1
     current = await match_repo.current_match(db, table.id)
     assert current is not None and current.seed == 3 and current.status == "playing"
 
@@ -348,7 +348,7 @@ async def test_each_match_records_its_rules_version_and_a_newer_one_is_refused_c
     row = await match_repo.get_match_row(db, match_id)
     assert row is not None and row.rules_version == RULES_VERSION
     async with db.session() as s:
-        await s.execute(update(Match).where(Match.id == match_id).values(rules_version=RULES_VERSION + 1))
+        await s.execute(update(MatchRecord).where(MatchRecord.id == match_id).values(rules_version=RULES_VERSION + 1))
         await s.commit()
     db.match_cache.clear()  # as after a restart (or in another process)
     with pytest.raises(ReplayError) as caught:

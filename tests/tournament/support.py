@@ -22,7 +22,7 @@ from engine.game import Event
 from scheduler.clock import ManualClock
 from storage import match_repo, table_repo
 from storage import tournaments as ts
-from storage.models import Match
+from storage.models import MatchRecord
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID, E2EHarness, e2e_harness
 
 TABLE_GROUPS = [-1002000000001, -1002000000002, -1002000000003]
@@ -192,7 +192,7 @@ async def finish_table(h: E2EHarness, table_id: int, winner_side: int, levels: t
     assert row is not None
     result = {"winner": winner_side, "levels": list(levels), "reason": "deals", "deals": 17}
     async with database.session() as s:
-        await s.execute(update(Match).where(Match.id == row.id).values(status="finished", result_json=result))
+        await s.execute(update(MatchRecord).where(MatchRecord.id == row.id).values(status="finished", result_json=result))
         await s.commit()
     await rt(h).announce(row.id, [Event("match_over", result)], source="sys")
     await settle(h)

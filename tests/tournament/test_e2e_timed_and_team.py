@@ -12,7 +12,7 @@ from sqlalchemy import update
 
 from storage import match_repo
 from storage import tournaments as ts
-from storage.models import Match
+from storage.models import MatchRecord
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.tournament import support as S
 
@@ -72,7 +72,7 @@ async def test_timed_two_hours_time_limit_placements_and_prizes(tmp_path: Path) 
             table_match = await match_repo.current_match(S.db(h), int(mm.game_tables[0]))
             assert table_match is not None
             async with S.db(h).session() as s:
-                await s.execute(update(Match).where(Match.id == table_match.id).values(
+                await s.execute(update(MatchRecord).where(MatchRecord.id == table_match.id).values(
                     status="finished", result_json={"winner": 1, "levels": [6, 9], "reason": "time_up"}))
                 await s.commit()
         await h.restart()
