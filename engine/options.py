@@ -121,20 +121,3 @@ class Preset:
         """This preset with some rule options changed (validated)."""
         return dataclasses.replace(self, rules=build_options(type(self.rules), values, self.rules))
 
-
-# --- TEMPORARY (issue 18): bot/ still imports these three from here until it is re-pointed to
-# engine.registry after the rooms commit; then this section goes (it is the options <-> games cycle).
-
-def options_class(game: str) -> type:
-    from engine import registry
-    return registry.options_class(game)
-
-
-def preset_ids() -> list[str]:
-    from engine import registry
-    return registry.preset_ids()
-
-
-def load_preset(preset_id: str) -> Preset:
-    from engine import registry
-    return registry.load_preset(preset_id)

@@ -11,6 +11,7 @@ import logging
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -35,11 +36,6 @@ from storage.models import (
 from storage.table_repo import MAX_SEED, SEATS, get_table, mixed_seed_of, open_table_row, seat_rows
 
 log = logging.getLogger(__name__)
-
-
-def new_engine_match(game: str, options_json: Mapping[str, Any], seed: int) -> EngineMatch:
-    """TEMPORARY (issue 18): bot/ still calls this; it becomes ``match_from_stored`` once bot/ is re-pointed."""
-    return match_from_stored(game, options_json, seed)
 
 
 def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str],
@@ -103,7 +99,7 @@ async def start_match(db: Database, table_id: int, seed: int | None = None, *,
         if empty or len(seats) != SEATS:
             raise RuleError("table_not_full", "Seats {seats} are still empty",
                             seats=", ".join(str(x) for x in empty))
-        engine_match = new_engine_match(table.game, table.options_json, seed)
+        engine_match = match_from_stored(table.game, table.options_json, seed)
         claimed = await s.execute(update(GameTable).where(GameTable.id == table_id, GameTable.status == "open")
                                   .values(status="playing"))
         if claimed.rowcount != 1:  # type: ignore[attr-defined]
@@ -331,3 +327,21 @@ async def latest_match_in_chat(db: Database, chat_id: int) -> MatchRecord | None
         rows = await s.execute(select(MatchRecord).join(GameTable, GameTable.id == MatchRecord.table_id)
                                .where(GameTable.chat_id == chat_id).order_by(MatchRecord.id.desc()).limit(1))
         return rows.scalars().first()
+
+
+async def action_applied(db: Database, match_id: int, dedupe_key: str) -> bool:
+    """Was an action with this dedupe key applied to the match already (a page resending after a reconnect)?"""
+    async with db.session() as s:
+        found = (await s.execute(select(ActionRecord.id).where(
+            ActionRecord.match_id == match_id, ActionRecord.dedupe_key == dedupe_key).limit(1))).first()
+    return found is not None
+
+
+async def action_committed_at(db: Database, match_id: int, seq: int) -> datetime | None:
+    """When the match's action ``seq`` (its version ``seq``) was committed, in UTC; None when there is none."""
+    async with db.session() as s:
+        when: datetime | None = (await s.execute(select(ActionRecord.created_at).where(
+            ActionRecord.match_id == match_id, ActionRecord.seq == seq))).scalar_one_or_none()
+    if when is not None and when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when

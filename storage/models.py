@@ -264,5 +264,3 @@ class PendingMessage(Base):
     filename: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-
-Match = MatchRecord  # TEMPORARY (issue 18): bot/loadtest/players.py imports this name until it is re-pointed

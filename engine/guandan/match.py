@@ -464,10 +464,3 @@ class GuandanRules:
         self._result = result
         return [Event("match_over", dict(result))]
 
-
-def __getattr__(name: str) -> Any:
-    """TEMPORARY (issue 18): bot/replay_guandan.py imports GuandanMatch from here until it is re-pointed."""
-    if name == "GuandanMatch":
-        from engine.guandan.game import GuandanMatch
-        return GuandanMatch
-    raise AttributeError(name)

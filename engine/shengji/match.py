@@ -895,10 +895,3 @@ class ShengjiRules:
 def bid_cards_text(cards: list[Card]) -> str:
     return cards_text(canonical_bid_cards(cards))
 
-
-def __getattr__(name: str) -> Any:
-    """TEMPORARY (issue 18): bot/replay_shengji.py imports ShengjiMatch from here until it is re-pointed."""
-    if name == "ShengjiMatch":
-        from engine.shengji.game import ShengjiMatch
-        return ShengjiMatch
-    raise AttributeError(name)

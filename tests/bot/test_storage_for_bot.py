@@ -1,4 +1,4 @@
-"""The storage.service calls the bot uses directly (issue 4: one storage layer, no bot-side copy)."""
+"""The storage calls the bot uses directly (issue 4: one storage layer, no bot-side copy)."""
 
 from __future__ import annotations
 
