@@ -41,9 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_NO_TOKEN
     try:
         asyncio.run(preflight(settings))
+        from bot.boot.probes import with_probes
         from bot.edge.app import build_application
 
-        app = with_heartbeat(build_application(settings))
+        app = with_probes(with_heartbeat(build_application(settings)))
     except StartupError as exc:  # one clear line for the person starting the bot
         print(exc.line(lang), file=sys.stderr)
         return EXIT_STARTUP
