@@ -48,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     except StartupError as exc:  # one clear line for the person starting the bot
         print(exc.line(lang), file=sys.stderr)
         return EXIT_STARTUP
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.boot.logs import configure
+
+    configure(settings.LOG_FORMAT)  # text, or one JSON object a line with the update / match / table ids
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import-time noise
     if settings.WEBAPP_PORT is None:  # the table page on a local port unless configured otherwise

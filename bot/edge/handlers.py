@@ -19,6 +19,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.boot.logs import bind
 from bot.edge import callbacks
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
 from bot.presentation import render
@@ -226,6 +227,7 @@ async def on_button(update: Update, context: Ctx) -> None:
     await _known(rt, user)
     lang = await rt.user_lang(user.id, user.language_code)
     button = callbacks.parse(q.data)
+    bind(match_id=getattr(button, "match_id", None), table_id=getattr(button, "table_id", None))
     if isinstance(button, callbacks.LangButton) and button.lang not in ("zh", "en"):
         await _answer(update, t(lang, "err.bad_language"))  # a forged or stale code: say so, change nothing
     elif isinstance(button, callbacks.LangButton):
@@ -478,8 +480,12 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
+    from telegram.ext import TypeHandler
+
+    from bot.boot.logs import bind_update
     from bot.edge import ratelimit, review_handlers
 
+    app.add_handler(TypeHandler(Update, bind_update), group=-1000)  # log lines name the update (bot/boot/logs.py)
     ratelimit.install(app)  # the per-user rate limit runs before every other handler
     review_handlers.register(app)
     app.add_handler(CommandHandler("start", cmd_start))
