@@ -223,7 +223,7 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
                                     f"{row.settings_json['late_forfeit_minutes']}-minute limit); their table starts."))
                     checked.add((m.match_key, uid))
                     try:
-                        await rt.app.bot_data["tournaments"].check_in(1, m.match_key, uid)
+                        await rt.app.bot_data["tournaments"].tables.check_in(1, m.match_key, uid)
                     except Exception as exc:  # shown, never fatal for the demo
                         say(f"  check-in {uid}: {exc}")
         for m in rows:

@@ -21,10 +21,12 @@ from telegram.constants import ChatType
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot.edge.handlers import save_chat, save_user
+from bot.edge.tournament import setup
 from bot.presentation.tournament.texts import error_text, tt
-from bot.tournaments.core import TournamentBot
+from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError
 from storage import tournaments as ts
+from storage.db import Database
 from storage.tournament_models import Tournament
 
 log = logging.getLogger(__name__)
@@ -34,15 +36,14 @@ log = logging.getLogger(__name__)
 Ctx = ContextTypes.DEFAULT_TYPE
 
 
-
-
 def tb_of(context: Ctx) -> TournamentBot:
-    return context.application.bot_data["tournaments"]  # type: ignore[no-any-return]
+    tb: TournamentBot = context.application.bot_data["tournaments"]
+    return tb
 
 
 async def lang_of(tb: TournamentBot, update: Update) -> str:
     user = update.effective_user
-    return await tb.rt.user_lang(user.id if user else None, user.language_code if user else None)  # type: ignore[no-any-return]
+    return await tb.ctx.ulang(user.id if user else None, user.language_code if user else None)
 
 
 def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable[None]]
@@ -54,9 +55,9 @@ def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable
         if user is None or chat is None:
             return
         private = chat.type == ChatType.PRIVATE
-        await save_user(tb.db, user, started=True if private else None)
+        await save_user(tb.ctx.db, user, started=True if private else None)
         if not private:
-            await save_chat(tb.db, chat)
+            await save_chat(tb.ctx.db, chat)
         lang = await lang_of(tb, update)
         try:
             await fn(update, context, tb, lang, list(context.args or []))
@@ -74,30 +75,50 @@ def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable
 def _answer_text(update: Update, tb: TournamentBot, text: str) -> None:
     chat = update.effective_chat
     if chat is not None:
-        tb.send(chat.id, text)
+        tb.ctx.send(chat.id, text)
 
 
 def reply(update: Update, tb: TournamentBot, text: str, markup: Any = None) -> None:
     chat = update.effective_chat
     if chat is not None:
-        tb.send(chat.id, text, markup)
+        tb.ctx.send(chat.id, text, markup)
 
 
 async def resolve(tb: TournamentBot, update: Update, args: list[str]) -> Tournament:
     """The tournament of a command (see the module docstring); pops a leading ``#id`` argument."""
     if args and re.fullmatch(r"#\d+", args[0]):
-        return await ts.get_tournament(tb.db, int(args.pop(0)[1:]))
+        return await ts.get_tournament(tb.ctx.db, int(args.pop(0)[1:]))
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
     if chat.type != ChatType.PRIVATE:
-        row = await ts.tournament_of_group(tb.db, chat.id)
+        row = await ts.tournament_of_group(tb.ctx.db, chat.id)
         if row is not None and row.status != "deleted":
             return row
-    mine = [r for r in await ts.tournaments_of_user(tb.db, user.id)
+    mine = [r for r in await ts.tournaments_of_user(tb.ctx.db, user.id)
             if r.status not in ("setup", "cancelled", "deleted")]
     if not mine:
         raise RuleError("no_tournament", "No tournament")
     return mine[0]
+
+
+@dataclass
+class _SetupPorts:
+    tb: TournamentBot
+
+    @property
+    def db(self) -> Database:
+        return self.tb.ctx.db
+
+    def send(self, chat_id: int, text: str, markup: Any = None) -> object:
+        return self.tb.ctx.send(chat_id, text, markup)
+
+    async def arm_tournament(self, row: Tournament) -> None:
+        await self.tb.timers.arm_tournament(row)
+
+
+def setup_ports(tb: TournamentBot) -> setup.SetupPorts:
+    """The guided set-up's ports, from the tournament side."""
+    return _SetupPorts(tb)
 
 
 ORG = ("organiser",)
@@ -120,7 +141,7 @@ class Call:
         reply(self.update, self.tb, text, markup)
 
     async def require(self, roles: tuple[str, ...]) -> None:
-        await ts.require(self.tb.db, self.row.id, self.user.id, roles)
+        await ts.require(self.tb.ctx.db, self.row.id, self.user.id, roles)
 
     @property
     def elsewhere(self) -> bool:

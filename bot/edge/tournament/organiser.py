@@ -11,11 +11,12 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 from telegram.ext import ApplicationHandlerStop
 
-from bot.edge.tournament import dashboard, setup
-from bot.edge.tournament.call import ORG, Call, Ctx, command, guarded, lang_of, reply, tb_of
+from bot.edge.tournament import setup
+from bot.edge.tournament.call import ORG, Call, Ctx, command, guarded, lang_of, reply, setup_ports, tb_of
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
-from bot.tournaments.core import TournamentBot
+from bot.tournaments.dashboard_text import ENDED
+from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError
 from engine.options import load_preset
 from storage import tournaments as ts
@@ -33,17 +34,17 @@ async def cmd_tournament(update: Update, context: Ctx, tb: TournamentBot, lang: 
     if chat.type != ChatType.PRIVATE:
         reply(update, tb, tt(lang, "private_only"))
         return
-    if user.id not in tb.rt.settings.BOT_ADMIN_IDS:
+    if not tb.ctx.is_admin(user.id):
         reply(update, tb, tt(lang, "setup.admin_only"))
         return
-    await setup.begin(tb, user.id, lang)
+    await setup.begin(setup_ports(tb), user.id, lang)
 
 
 @guarded
 async def cmd_cancel(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
     user = update.effective_user
     assert user is not None
-    if not await setup.cancel(tb, user.id, lang):
+    if not await setup.cancel(setup_ports(tb), user.id, lang):
         reply(update, tb, tt(lang, "done"))
 
 
@@ -53,26 +54,26 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     user, msg = update.effective_user, update.effective_message
     if user is None or msg is None or not msg.text:
         return
-    if tb.replaced.get(user.id):  # a typed play by a player a substitute replaced
-        refused = await tb.replaced_answer(user.id, None, await lang_of(tb, update))
+    if tb.substitutes.replaced.get(user.id):  # a typed play by a player a substitute replaced
+        refused = await tb.substitutes.replaced_answer(user.id, None, await lang_of(tb, update))
         if refused is not None:
-            tb.send(user.id, refused)
+            tb.ctx.send(user.id, refused)
             raise ApplicationHandlerStop
-    draft = await setup.draft_of(tb, user.id)
+    draft = await setup.draft_of(setup_ports(tb), user.id)
     looks_like_toml = bool(re.search(r"^\s*preset\s*=", msg.text, re.M)) and "name" in msg.text
-    if draft is None and not (looks_like_toml and user.id in tb.rt.settings.BOT_ADMIN_IDS):
+    if draft is None and not (looks_like_toml and tb.ctx.is_admin(user.id)):
         return
     lang = await lang_of(tb, update)
     try:
         if draft is not None:
-            await setup.answer(tb, draft, user.id, lang, msg.text)
+            await setup.answer(setup_ports(tb), draft, user.id, lang, msg.text)
         else:
             await create_from_toml(tb, user.id, lang, msg.text)
     except RuleError as err:
-        tb.send(user.id, error_text(lang, err))
+        tb.ctx.send(user.id, error_text(lang, err))
     except Exception:
         log.exception("tournament set-up failed")
-        tb.send(user.id, tt(lang, "internal"))
+        tb.ctx.send(user.id, tt(lang, "internal"))
     raise ApplicationHandlerStop
 
 
@@ -82,19 +83,19 @@ async def create_from_toml(tb: TournamentBot, user_id: int, lang: str, text: str
         spec = ts.spec_from_toml(text)
         tid = spec.pop("id", None)
         if tid is not None:
-            row = await ts.update_from_spec(tb.db, int(tid), user_id, spec)
+            row = await ts.update_from_spec(tb.ctx.db, int(tid), user_id, spec)
         else:
-            row = await ts.create_tournament(tb.db, created_by=user_id, **spec)
+            row = await ts.create_tournament(tb.ctx.db, created_by=user_id, **spec)
     except RuleError as err:
-        tb.send(user_id, tt(lang, "toml.error", reason=error_text(lang, err)))
+        tb.ctx.send(user_id, tt(lang, "toml.error", reason=error_text(lang, err)))
         return
-    await tb.arm_tournament(row)
+    await tb.timers.arm_tournament(row)
     if tid is not None:
-        tb.send(user_id, tt(lang, "toml.updated", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row))
+        tb.ctx.send(user_id, tt(lang, "toml.updated", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row))
         if row.group_chat_id:
-            tb.send(row.group_chat_id, tt(tb.glang(), "ctl.updated", name=row.name))
+            tb.ctx.send(row.group_chat_id, tt(tb.ctx.glang(), "ctl.updated", name=row.name))
         return
-    tb.send(user_id, tt(lang, "toml.created", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row)
+    tb.ctx.send(user_id, tt(lang, "toml.created", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row)
             + "\n\n" + tt(lang, "setup.created", id=row.id, name=row.name))
 
 
@@ -106,18 +107,18 @@ async def on_document(update: Update, context: Ctx) -> None:
     if not (msg.document.file_name or "").lower().endswith(".toml"):
         return
     lang = await lang_of(tb, update)
-    if user.id not in tb.rt.settings.BOT_ADMIN_IDS:
-        tb.send(user.id, tt(lang, "setup.admin_only"))
+    if not tb.ctx.is_admin(user.id):
+        tb.ctx.send(user.id, tt(lang, "setup.admin_only"))
         raise ApplicationHandlerStop
     try:
         file = await context.bot.get_file(msg.document.file_id)
         data = bytes(await file.download_as_bytearray())
         await create_from_toml(tb, user.id, lang, data.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        tb.send(user.id, tt(lang, "toml.error", reason="UTF-8"))
+        tb.ctx.send(user.id, tt(lang, "toml.error", reason="UTF-8"))
     except Exception:
         log.exception("reading a tournament file failed")
-        tb.send(user.id, tt(lang, "internal"))
+        tb.ctx.send(user.id, tt(lang, "internal"))
     raise ApplicationHandlerStop
 
 
@@ -129,7 +130,7 @@ async def cmd_tournament_group(update: Update, context: Ctx, tb: TournamentBot, 
         reply(update, tb, tt(lang, "group_only"))
         return
     row = await _by_arg_or_own(tb, user.id, args)
-    row = await ts.link_group(tb.db, row.id, user.id, chat.id)
+    row = await ts.link_group(tb.ctx.db, row.id, user.id, chat.id)
     reply(update, tb, tt(lang, "group.linked", id=row.id, name=row.name))
     if row.status == "registration":
         announce_registration(tb, row)
@@ -137,25 +138,25 @@ async def cmd_tournament_group(update: Update, context: Ctx, tb: TournamentBot, 
 
 async def _by_arg_or_own(tb: TournamentBot, user_id: int, args: list[str]) -> Tournament:
     if args and args[0].lstrip("#").isdigit():
-        row = await ts.get_tournament(tb.db, int(args[0].lstrip("#")))
+        row = await ts.get_tournament(tb.ctx.db, int(args[0].lstrip("#")))
     else:
-        own = [r for r in await ts.tournaments_of_user(tb.db, user_id)
-               if "organiser" in await ts.roles_of(tb.db, r.id, user_id) and r.status not in ("setup", "cancelled")]
+        own = [r for r in await ts.tournaments_of_user(tb.ctx.db, user_id)
+               if "organiser" in await ts.roles_of(tb.ctx.db, r.id, user_id) and r.status not in ("setup", "cancelled")]
         if not own:
             raise RuleError("no_tournament", "No tournament")
         row = own[0]
-    await ts.require(tb.db, row.id, user_id, ORG)
+    await ts.require(tb.ctx.db, row.id, user_id, ORG)
     return row
 
 
 def announce_registration(tb: TournamentBot, row: Tournament) -> None:
-    lang = tb.glang()
+    lang = tb.ctx.glang()
     preset = load_preset(row.preset_id)
     text = tt(lang, "reg.announce", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
               entrant=views.entrant_text(lang, row), deadline=ts.local_text(row.registration_deadline, row.time_zone),
               draw=ts.local_text(row.draw_at, row.time_zone), commitment=row.commitment or "-")
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "reg.button"), url=tb.bot_link(f"reg_{row.id}"))]])
-    tb.send(row.group_chat_id, text, markup)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "reg.button"), url=tb.ctx.bot_link(f"reg_{row.id}"))]])
+    tb.ctx.send(row.group_chat_id, text, markup)
 
 
 @guarded
@@ -166,12 +167,12 @@ async def cmd_table_register(update: Update, context: Ctx, tb: TournamentBot, la
         reply(update, tb, tt(lang, "group_only"))
         return
     row = await _by_arg_or_own(tb, user.id, args)
-    await ts.add_table_group(tb.db, row.id, user.id, chat.id, getattr(chat, "title", "") or "")
-    count = len(await ts.table_groups(tb.db, row.id))
+    await ts.add_table_group(tb.ctx.db, row.id, user.id, chat.id, getattr(chat, "title", "") or "")
+    count = len(await ts.table_groups(tb.ctx.db, row.id))
     reply(update, tb, tt(lang, "table.registered", id=row.id, count=count))
     if row.state_json is not None and row.status == "running":  # matches waiting for tables get them now
-        async with tb.lock(row.id):
-            await tb._schedule(row)
+        async with tb.ctx.lock(row.id):
+            await tb.scheduling.schedule_ready(row)
 
 
 # --- roles, audit, draw ----------------------------------------------------------------------------
@@ -182,21 +183,21 @@ async def cmd_role(c: Call) -> None:
         c.reply(tt(c.lang, "usage", usage=tt(c.lang, "role.usage")))
         return
     op, role, who = c.args[0], c.args[1], c.args[2]
-    target = await ts.find_user(c.tb.db, who)
+    target = await ts.find_user(c.tb.ctx.db, who)
     if target is None:
         c.reply(tt(c.lang, "unknown_user", who=who))
         return
     if op == "add":
-        await ts.grant(c.tb.db, c.row.id, c.user.id, target.id, role, " ".join(c.args[3:]))
+        await ts.grant(c.tb.ctx.db, c.row.id, c.user.id, target.id, role, " ".join(c.args[3:]))
     else:
-        await ts.revoke(c.tb.db, c.row.id, c.user.id, target.id, role)
+        await ts.revoke(c.tb.ctx.db, c.row.id, c.user.id, target.id, role)
     c.reply(tt(c.lang, "role.done", op=tt(c.lang, "role.added" if op == "add" else "role.removed"),
                          user=target.first_name or who, role=role))
 
 
 @command(ORG)
 async def cmd_draw(c: Call) -> None:
-    err = await c.tb.draw(c.row.id, c.user.id)
+    err = await c.tb.draws.draw(c.row.id, c.user.id)
     if err:
         c.reply(err)
     elif c.elsewhere:
@@ -205,8 +206,8 @@ async def cmd_draw(c: Call) -> None:
 
 @command(ORG)
 async def cmd_close(c: Call) -> None:
-    await ts.close_registration(c.tb.db, c.row.id, c.user.id)
-    c.tb.dashboard_changed(c.row.id)
+    await ts.close_registration(c.tb.ctx.db, c.row.id, c.user.id)
+    c.tb.ctx.dashboard_changed(c.row.id)
     c.reply(tt(c.lang, "done"))
 
 
@@ -223,7 +224,7 @@ async def cmd_edit(c: Call) -> None:
     if len(c.args) < 2:
         c.reply(tt(c.lang, "usage", usage="/edit deadline|draw|first 2026-12-01 18:00"))
         return
-    c.reply(await c.tb.edit_time(c.row.id, c.user.id, c.args[0].lower(), _time_args(c, c.args[1:])))
+    c.reply(await c.tb.control.edit_time(c.row.id, c.user.id, c.args[0].lower(), _time_args(c, c.args[1:])))
 
 
 @command(ORG)
@@ -232,7 +233,7 @@ async def cmd_reschedule(c: Call) -> None:
     if len(c.args) < 2:
         c.reply(tt(c.lang, "usage", usage="/reschedule R1-M1 2026-12-03 10:00"))
         return
-    c.reply(await c.tb.reschedule(c.row.id, c.user.id, c.args[0].upper(), _time_args(c, c.args[1:])))
+    c.reply(await c.tb.control.reschedule(c.row.id, c.user.id, c.args[0].upper(), _time_args(c, c.args[1:])))
 
 
 @command(ORG)
@@ -241,7 +242,7 @@ async def cmd_swap(c: Call) -> None:
     if len(c.args) != 2:
         c.reply(tt(c.lang, "usage", usage="/swap R1-M1 R1-M2"))
         return
-    c.reply(await c.tb.swap(c.row.id, c.user.id, c.args[0].upper(), c.args[1].upper()))
+    c.reply(await c.tb.control.swap(c.row.id, c.user.id, c.args[0].upper(), c.args[1].upper()))
 
 
 @command(ORG)
@@ -251,11 +252,11 @@ async def cmd_move_table(c: Call) -> None:
         c.reply(tt(c.lang, "usage", usage="/move_table R1-M1 1 比赛桌2"))
         return
     wanted = " ".join(c.args[2:])
-    groups = await ts.table_groups(c.tb.db, c.row.id)
+    groups = await ts.table_groups(c.tb.ctx.db, c.row.id)
     chat = next((g.chat_id for g in groups if g.title == wanted or str(g.chat_id) == wanted), None)
     if chat is None:
         raise RuleError("unknown_table_group", "")
-    c.reply(await c.tb.move_table(c.row.id, c.user.id, c.args[0].upper(), int(c.args[1]), chat))
+    c.reply(await c.tb.control.move_table(c.row.id, c.user.id, c.args[0].upper(), int(c.args[1]), chat))
 
 
 @command(ORG)
@@ -265,17 +266,17 @@ async def cmd_dashboard(c: Call) -> None:
     if chat is None or chat.type != ChatType.PRIVATE:
         c.reply(tt(c.lang, "private_only"))
         return
-    live = c.row.status not in dashboard.ENDED
-    text, markup = await dashboard.dashboard(c.tb, c.row, c.lang, live=live)
-    sent = c.tb.send(chat.id, text, markup)
+    live = c.row.status not in ENDED
+    text, markup = await c.tb.dashboards.view(c.row, c.lang, live=live)
+    sent = c.tb.ctx.send(chat.id, text, markup)
     if live:  # kept live: edited as the tournament changes (stored once Telegram gave the message its id)
-        c.tb.spawn(c.tb.follow_dashboard(c.row.id, c.user.id, c.lang, sent))
+        c.tb.ctx.spawn(c.tb.dashboards.follow_dashboard(c.row.id, c.user.id, c.lang, sent))
 
 
 async def _confirm(c: Call, op: str) -> None:
     """Ask for the confirmation button; the request is a stored row (a restart keeps it) good for
     ``ts.CONFIRM_MINUTES`` minutes, and the buttons carry its token."""
-    item = await ts.ask_confirmation(c.tb.db, c.row.id, c.user.id, op, " ".join(c.args), c.tb.now())
+    item = await ts.ask_confirmation(c.tb.ctx.db, c.row.id, c.user.id, op, " ".join(c.args), c.tb.ctx.now())
     data = f"T:x:{c.row.id}:{{}}:{item.token}"
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=data.format(op)),
                                     InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=data.format("no"))]])
@@ -300,24 +301,24 @@ async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: st
     unknown one changes nothing and says so."""
     if not token:  # a button from before confirmations were stored
         raise RuleError("confirm_unknown", "")
-    item = await ts.take_confirmation(tb.db, tid, token, user_id, tb.now())
+    item = await ts.take_confirmation(tb.ctx.db, tid, token, user_id, tb.ctx.now())
     if op == "no" or op != item.op:
         return tt(lang, "ctl.kept")
-    return await tb.cancel_tournament(tid, user_id, item.reason, delete=op == "delete")
+    return await tb.control.cancel_tournament(tid, user_id, item.reason, delete=op == "delete")
 
 
 async def dashboard_button(tb: TournamentBot, q: Any, user_id: int, lang: str, tid: int, stop: bool) -> str | None:
     """Refresh (the message pressed is edited in place) or Stop (it is followed no more)."""
-    await ts.require(tb.db, tid, user_id, ORG)
+    await ts.require(tb.ctx.db, tid, user_id, ORG)
     message = q.message
     mid = message.message_id if message is not None else None
     if stop and mid is not None:
-        await ts.unfollow_dashboard(tb.db, tid, user_id, message_id=mid)
-    follows = await ts.dashboards(tb.db, tid)
+        await ts.unfollow_dashboard(tb.ctx.db, tid, user_id, message_id=mid)
+    follows = await ts.dashboards(tb.ctx.db, tid)
     live = any(f.user_id == user_id and f.message_id == mid for f in follows)
-    text, markup = await dashboard.dashboard(tb, await ts.get_tournament(tb.db, tid), lang, live=live)
-    if mid is None or tb.rt.outbox is None:
-        tb.send(user_id, text, markup)
+    text, markup = await tb.dashboards.view(await ts.get_tournament(tb.ctx.db, tid), lang, live=live)
+    if mid is None or not tb.ctx.play.ready:
+        tb.ctx.send(user_id, text, markup)
     else:
-        tb.rt.outbox.edit(message.chat_id, mid, text, markup)
+        tb.ctx.play.edit(message.chat_id, mid, text, markup)
     return tt(lang, "dash.stopped") if stop else None

@@ -12,7 +12,7 @@ from telegram import Update
 from bot.edge.tournament.call import REF, Call, Ctx, command, guarded, reply
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
-from bot.tournaments.core import TournamentBot
+from bot.tournaments.wiring import TournamentBot
 from storage import tournaments as ts
 from storage.tournament_models import Tournament
 
@@ -27,11 +27,11 @@ async def cmd_bracket(c: Call) -> None:
         c.reply(tt(c.lang, "out.no_draw"))
         return
     eng = ts.load_engine(c.row)
-    c.reply(views.bracket_text(c.lang, eng, await c.tb._names(c.row.id)))
+    c.reply(views.bracket_text(c.lang, eng, await c.tb.ctx.names(c.row.id)))
     png = await asyncio.to_thread(_bracket_png, eng, c.lang)  # drawing takes 0.1-0.6 s: off the event loop
     chat = c.update.effective_chat
     if png is not None and chat is not None:
-        await c.tb.send_document(chat.id, png, "bracket.png", photo=True)
+        await c.tb.ctx.send_document(chat.id, png, "bracket.png", photo=True)
 
 
 def _bracket_png(eng: Any, lang: str) -> bytes | None:
@@ -51,40 +51,40 @@ async def cmd_standings(c: Call) -> None:
     if c.row.state_json is None:
         c.reply(tt(c.lang, "out.no_draw"))
         return
-    c.reply(views.standings_text(c.lang, ts.load_engine(c.row), await c.tb._names(c.row.id)))
+    c.reply(views.standings_text(c.lang, ts.load_engine(c.row), await c.tb.ctx.names(c.row.id)))
 
 
 @command()
 async def cmd_schedule(c: Call) -> None:
-    rows = [m for m in await ts.matches(c.tb.db, c.row.id) if m.status in ("scheduled", "open", "playing")]
-    tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(c.tb.db, c.row.id)}
-    lines = views.schedule_lines(c.lang, c.row, rows, await c.tb._names(c.row.id), tables)
+    rows = [m for m in await ts.matches(c.tb.ctx.db, c.row.id) if m.status in ("scheduled", "open", "playing")]
+    tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(c.tb.ctx.db, c.row.id)}
+    lines = views.schedule_lines(c.lang, c.row, rows, await c.tb.ctx.names(c.row.id), tables)
     c.reply(tt(c.lang, "sched.round", lines="\n".join(lines)) if lines else tt(c.lang, "sched.none"))
 
 
 @command()
 async def cmd_results(c: Call) -> None:
     eng = ts.load_engine(c.row) if c.row.state_json is not None else None
-    c.reply(views.results_text(c.lang, eng, await ts.matches(c.tb.db, c.row.id), await c.tb._names(c.row.id)))
+    c.reply(views.results_text(c.lang, eng, await ts.matches(c.tb.ctx.db, c.row.id), await c.tb.ctx.names(c.row.id)))
 
 
 @command(REF)
 async def cmd_export(c: Call) -> None:
     chat = c.update.effective_chat
     assert chat is not None
-    entries = await ts.entries(c.tb.db, c.row.id, include_withdrawn=True)
+    entries = await ts.entries(c.tb.ctx.db, c.row.id, include_withdrawn=True)
     players = sorted({int(p) for e in entries for p in e.players_json})
-    users = await ts.user_names(c.tb.db, players)
+    users = await ts.user_names(c.tb.ctx.db, players)
     eng = ts.load_engine(c.row) if c.row.state_json else None
-    rows = await ts.matches(c.tb.db, c.row.id)
-    groups = await ts.table_groups(c.tb.db, c.row.id)
+    rows = await ts.matches(c.tb.ctx.db, c.row.id)
+    groups = await ts.table_groups(c.tb.ctx.db, c.row.id)
     files = (await asyncio.to_thread(_rendered_exports, c.tb, c.row, eng, rows, users, c.lang, groups)  # off the loop
              if eng is not None else None)
     if files is None:
         files = [(f"tournament-{c.row.id}.csv", views.export_csv(c.row, entries, rows, eng, users))]
     for i, (filename, data) in enumerate(files):
-        await c.tb.send_document(chat.id, data, filename, tt(c.lang, "out.export") if i == 0 else "")
-    await c.tb.send_document(chat.id, ts.spec_to_toml(c.row).encode("utf-8"), f"tournament-{c.row.id}.toml")
+        await c.tb.ctx.send_document(chat.id, data, filename, tt(c.lang, "out.export") if i == 0 else "")
+    await c.tb.ctx.send_document(chat.id, ts.spec_to_toml(c.row).encode("utf-8"), f"tournament-{c.row.id}.toml")
 
 
 def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[Any], users: dict[int, str],

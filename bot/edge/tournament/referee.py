@@ -15,8 +15,8 @@ from storage import tournaments as ts
 
 @command(REF)
 async def cmd_audit(c: Call) -> None:
-    rows = await ts.audit_log(c.tb.db, c.row.id, 40)
-    users = await ts.user_names(c.tb.db, [a.actor_id for a in rows if a.actor_id is not None])
+    rows = await ts.audit_log(c.tb.ctx.db, c.row.id, 40)
+    users = await ts.user_names(c.tb.ctx.db, [a.actor_id for a in rows if a.actor_id is not None])
     c.reply(views.audit_text(c.lang, rows, c.row.time_zone, users))
 
 
@@ -34,8 +34,8 @@ async def cmd_result(c: Call) -> None:
         return
     key, what = c.args[0].upper(), c.args[1].lower()
     if what == "confirm":
-        await ts.confirm_result(c.tb.db, c.row.id, key, c.user.id)
-        c.tb.send(c.row.group_chat_id, tt(c.tb.glang(), "result.confirmed", key=key))
+        await ts.confirm_result(c.tb.ctx.db, c.row.id, key, c.user.id)
+        c.tb.ctx.send(c.row.group_chat_id, tt(c.tb.ctx.glang(), "result.confirmed", key=key))
         if c.elsewhere:
             c.reply(tt(c.lang, "result.confirmed", key=key))
         return
@@ -51,27 +51,27 @@ async def cmd_result(c: Call) -> None:
     reason = " ".join(rest)
     if not reason:
         raise RuleError("reason_required", "")
-    async with c.tb.lock(c.row.id):
-        m = await ts.get_match(c.tb.db, c.row.id, key)
-        tables = len(await ts.match_players(c.tb.db, m))
+    async with c.tb.ctx.lock(c.row.id):
+        m = await ts.get_match(c.tb.ctx.db, c.row.id, key)
+        tables = len(await ts.match_players(c.tb.ctx.db, m))
         if tables == 1:
             result = pair_result(what, la, lb, note=reason)
         else:
             result = team_result([played_table(what, la, lb, k) for k in range(1, tables + 1)], note=reason)
         if m.result_json is None:
             result = referee_result(what, result.tables, reason)
-            rec = await ts.record_result(c.tb.db, c.row.id, key, result, c.user.id, "referee_result", reason)
+            rec = await ts.record_result(c.tb.ctx.db, c.row.id, key, result, c.user.id, "referee_result", reason)
         else:
-            rec = await ts.correct_result(c.tb.db, c.row.id, key, result, c.user.id, reason, force)
+            rec = await ts.correct_result(c.tb.ctx.db, c.row.id, key, result, c.user.id, reason, force)
         if not rec.applied:
             c.reply(tt(c.lang, "result.conflict", matches=", ".join(rec.conflicts)))
             return
-        await c.tb.halt_match(rec.match)
-        names = await c.tb._names(c.row.id)
-        eng = await ts.engine_state(c.tb.db, c.row.id)
-        line = views.result_line(c.tb.glang(), key, result, names.get(m.side_a or "", "?"),
+        await c.tb.tables.halt_match(rec.match)
+        names = await c.tb.ctx.names(c.row.id)
+        eng = await ts.engine_state(c.tb.ctx.db, c.row.id)
+        line = views.result_line(c.tb.ctx.glang(), key, result, names.get(m.side_a or "", "?"),
                                  names.get(m.side_b or "", "?"), eng)
-        await c.tb.after_result(c.row.id, rec, text=tt(c.tb.glang(), "result.corrected", key=key, reason=reason, line=line))
+        await c.tb.results.after_result(c.row.id, rec, text=tt(c.tb.ctx.glang(), "result.corrected", key=key, reason=reason, line=line))
     if c.elsewhere:
         c.reply(tt(c.lang, "done"))
 
@@ -82,22 +82,22 @@ async def cmd_forfeit(c: Call) -> None:
         c.reply(tt(c.lang, "usage", usage=tt(c.lang, "forfeit.usage")))
         return
     key, absent, reason = c.args[0].upper(), c.args[1].lower(), " ".join(c.args[2:])
-    async with c.tb.lock(c.row.id):
-        m = await ts.get_match(c.tb.db, c.row.id, key)
-        tables = len(await ts.match_players(c.tb.db, m))
+    async with c.tb.ctx.lock(c.row.id):
+        m = await ts.get_match(c.tb.ctx.db, c.row.id, key)
+        tables = len(await ts.match_players(c.tb.ctx.db, m))
         result = ts.forfeit(absent, tables, reason)
         if m.result_json is None:
-            rec = await ts.record_result(c.tb.db, c.row.id, key, result, c.user.id, "award_forfeit", reason)
+            rec = await ts.record_result(c.tb.ctx.db, c.row.id, key, result, c.user.id, "award_forfeit", reason)
         else:
-            rec = await ts.correct_result(c.tb.db, c.row.id, key, result, c.user.id, reason, True)
-        await c.tb.halt_match(m)
-        names = await c.tb._names(c.row.id)
-        eng = await ts.engine_state(c.tb.db, c.row.id)
-        line = views.result_line(c.tb.glang(), key, result, names.get(m.side_a or "", "?"),
+            rec = await ts.correct_result(c.tb.ctx.db, c.row.id, key, result, c.user.id, reason, True)
+        await c.tb.tables.halt_match(m)
+        names = await c.tb.ctx.names(c.row.id)
+        eng = await ts.engine_state(c.tb.ctx.db, c.row.id)
+        line = views.result_line(c.tb.ctx.glang(), key, result, names.get(m.side_a or "", "?"),
                                  names.get(m.side_b or "", "?"), eng)
-        text = tt(c.tb.glang(), "forfeit.awarded", key=key, line=line, reason=reason)
-        await c.tb.tell_match(c.row, m, text)
-        await c.tb.after_result(c.row.id, rec, announce=False)
+        text = tt(c.tb.ctx.glang(), "forfeit.awarded", key=key, line=line, reason=reason)
+        await c.tb.ctx.tell_match(c.row, m, text)
+        await c.tb.results.after_result(c.row.id, rec, announce=False)
 
 
 @command(REF)
@@ -105,7 +105,7 @@ async def cmd_undo_forfeit(c: Call) -> None:
     if len(c.args) < 2:
         c.reply(tt(c.lang, "usage", usage="/undo_forfeit <match> <reason>"))
         return
-    await c.tb.undo_forfeit(c.row.id, c.args[0].upper(), c.user.id, " ".join(c.args[1:]))
+    await c.tb.referee.undo_forfeit(c.row.id, c.args[0].upper(), c.user.id, " ".join(c.args[1:]))
 
 
 @command(REF)
@@ -114,19 +114,19 @@ async def cmd_violation(c: Call) -> None:
         c.reply(tt(c.lang, "usage", usage=tt(c.lang, "conduct.usage")))
         return
     key, side, note = c.args[0].upper(), c.args[1].lower(), " ".join(c.args[2:])
-    async with c.tb.lock(c.row.id):
-        outcome, rec, rid = await ts.add_conduct(c.tb.db, c.row.id, key, side, c.user.id, "violation", note)
-        m = await ts.get_match(c.tb.db, c.row.id, key)
-        names = await c.tb._names(c.row.id)
+    async with c.tb.ctx.lock(c.row.id):
+        outcome, rec, rid = await ts.add_conduct(c.tb.ctx.db, c.row.id, key, side, c.user.id, "violation", note)
+        m = await ts.get_match(c.tb.ctx.db, c.row.id, key)
+        names = await c.tb.ctx.names(c.row.id)
         entry = names.get((m.side_a if side == "a" else m.side_b) or "", "?")
-        glang = c.tb.glang()
+        glang = c.tb.ctx.glang()
         text = tt(glang, "conduct.recorded", key=key, entry=entry, note=note, id=rid, count=outcome.active_violations)
         if outcome.newly_disqualified:
             text += "\n" + tt(glang, "conduct.disqualified", entry=entry, count=outcome.active_violations)
-            await c.tb.halt_match(m)
-        await c.tb.tell_match(c.row, m, text)
+            await c.tb.tables.halt_match(m)
+        await c.tb.ctx.tell_match(c.row, m, text)
         if rec is not None:
-            await c.tb.after_result(c.row.id, rec, announce=False)
+            await c.tb.results.after_result(c.row.id, rec, announce=False)
 
 
 @command(REF)
@@ -135,11 +135,11 @@ async def cmd_reverse(c: Call) -> None:
         c.reply(tt(c.lang, "usage", usage="/reverse <C1> <reason>"))
         return
     rid, reason = c.args[0].upper(), " ".join(c.args[1:])
-    outcome = await ts.reverse_conduct(c.tb.db, c.row.id, rid, c.user.id, reason)
-    names = await c.tb._names(c.row.id)
-    extra = tt(c.tb.glang(), "conduct.reinstated", entry=names.get(outcome.entry_id, "?")) if outcome.reinstated else ""
-    text = tt(c.tb.glang(), "conduct.reversed", id=rid, reason=reason, extra=extra)
-    c.tb.send(c.row.group_chat_id, text)
+    outcome = await ts.reverse_conduct(c.tb.ctx.db, c.row.id, rid, c.user.id, reason)
+    names = await c.tb.ctx.names(c.row.id)
+    extra = tt(c.tb.ctx.glang(), "conduct.reinstated", entry=names.get(outcome.entry_id, "?")) if outcome.reinstated else ""
+    text = tt(c.tb.ctx.glang(), "conduct.reversed", id=rid, reason=reason, extra=extra)
+    c.tb.ctx.send(c.row.group_chat_id, text)
     if c.elsewhere:
         c.reply(text)
 
@@ -150,7 +150,7 @@ async def cmd_start_match(c: Call) -> None:
     if not c.args:
         c.reply(tt(c.lang, "usage", usage="/start_match <match>"))
         return
-    c.reply(await c.tb.referee_start(c.row.id, c.args[0].upper(), c.user.id))
+    c.reply(await c.tb.referee.referee_start(c.row.id, c.args[0].upper(), c.user.id))
 
 
 @command(REF)
@@ -159,11 +159,11 @@ async def cmd_substitute(c: Call) -> None:
     if len(c.args) < 3:
         c.reply(tt(c.lang, "usage", usage="/substitute <match> @old @new [理由]"))
         return
-    old, new = await ts.find_user(c.tb.db, c.args[1]), await ts.find_user(c.tb.db, c.args[2])
+    old, new = await ts.find_user(c.tb.ctx.db, c.args[1]), await ts.find_user(c.tb.ctx.db, c.args[2])
     if old is None or new is None:
         c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
         return
-    c.reply(await c.tb.seat_substitute(c.row.id, c.args[0].upper(), old.id, new.id, c.user.id,
+    c.reply(await c.tb.substitutes.seat_substitute(c.row.id, c.args[0].upper(), old.id, new.id, c.user.id,
                                        " ".join(c.args[3:])))
 
 
@@ -174,7 +174,7 @@ async def cmd_extend(c: Call) -> None:
         c.reply(tt(c.lang, "usage", usage="/extend <match> <minutes> [table]"))
         return
     table = int(c.args[2]) if len(c.args) > 2 else None
-    c.reply(await c.tb.extend_lateness(c.row.id, c.args[0].upper(), table, int(c.args[1]), c.user.id))
+    c.reply(await c.tb.referee.extend_lateness(c.row.id, c.args[0].upper(), table, int(c.args[1]), c.user.id))
 
 
 async def _pause(c: Call, paused: bool) -> None:
@@ -182,14 +182,14 @@ async def _pause(c: Call, paused: bool) -> None:
         c.reply(tt(c.lang, "usage", usage="/pause <match>" if paused else "/resume <match>"))
         return
     key = c.args[0].upper()
-    if not await c.tb.pause(c.row.id, key, paused):
+    if not await c.tb.referee.pause(c.row.id, key, paused):
         c.reply(tt(c.lang, "no_table", key=key))
         return
-    await ts.audit(c.tb.db, c.row.id, c.user.id, "pause" if paused else "resume", match=key)
-    m = await ts.get_match(c.tb.db, c.row.id, key)
-    text = tt(c.tb.glang(), "pause.done" if paused else "resume.done", key=key)
+    await ts.audit(c.tb.ctx.db, c.row.id, c.user.id, "pause" if paused else "resume", match=key)
+    m = await ts.get_match(c.tb.ctx.db, c.row.id, key)
+    text = tt(c.tb.ctx.glang(), "pause.done" if paused else "resume.done", key=key)
     for chat in {c.row.group_chat_id, *[int(x) for x in m.table_chats]}:
-        c.tb.send(chat, text)
+        c.tb.ctx.send(chat, text)
 
 
 @command(REF)
