@@ -4,23 +4,57 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import ApplicationHandlerStop
 
 from bot.edge import callbacks
+from bot.edge.callbacks import TournamentOp as Op
 from bot.edge.handlers import save_user
 from bot.edge.tournament import setup
 from bot.edge.tournament.call import Ctx, lang_of, setup_ports, tb_of
 from bot.edge.tournament.organiser import confirmed, dashboard_button
 from bot.edge.tournament.registration import accept, accept_replacement, make_invite
+from bot.presentation.i18n import t
 from bot.presentation.tournament.texts import error_text, tt
+from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError
 from storage import tournaments as ts
 
 log = logging.getLogger(__name__)
 
 
-# --- buttons -----------------------------------------------------------------------------------------
+# an answer to these is also sent privately (a lasting message, not only the button's passing note)
+_TOLD_PRIVATELY = (Op.ACCEPT_INVITE, Op.UNION_GROUP, Op.ACCEPT_REPLACEMENT, Op.CONFIRM)
+
+
+async def _pressed(tb: TournamentBot, q: CallbackQuery, user_id: int, lang: str,
+                   button: callbacks.TournamentButton | None) -> str | None:
+    """Carry out a tournament button; the answer to show (None: none)."""
+    if button is None:  # forged, truncated, or of a version that made other buttons
+        return t(lang, "err.stale")
+    op, tid = button.op, button.tournament_id
+    if op is Op.UNION_GROUP:
+        row = await ts.get_tournament(tb.ctx.db, tid)
+        groups = row.union_groups or []
+        if button.index >= len(groups):
+            return t(lang, "err.stale")
+        await make_invite(tb, user_id, lang, tid, str(groups[button.index]["name"]))
+        return None
+    if op is Op.ACCEPT_INVITE:
+        return await accept(tb, user_id, lang, button.token)
+    if op in (Op.DASHBOARD, Op.DASHBOARD_STOP):  # refresh the dashboard / stop following
+        return await dashboard_button(tb, q, user_id, lang, tid, stop=op is Op.DASHBOARD_STOP)
+    if op is Op.CONFIRM:  # confirm cancelling / deleting a tournament
+        answer = await confirmed(tb, user_id, lang, tid, button.word, button.token)
+        tb.ctx.send(user_id, answer)
+        return answer
+    if op is Op.ACCEPT_REPLACEMENT:
+        return await accept_replacement(tb, user_id, lang, button.token)
+    if op is Op.CHECK_IN:
+        return await tb.tables.check_in(tid, button.word, user_id)
+    return await setup.button(setup_ports(tb), user_id, lang, list(button.words))  # the guided set-up
+
+
 
 async def on_button(update: Update, context: Ctx) -> None:
     q = update.callback_query
@@ -31,30 +65,13 @@ async def on_button(update: Update, context: Ctx) -> None:
     assert user is not None
     await save_user(tb.ctx.db, user)
     lang = await lang_of(tb, update)
-    parts = (q.data or "").split(":")
+    button = callbacks.parse_tournament(q.data)
     answer: str | None = None
     try:
-        op = parts[1]
-        if op == "g":  # union group chosen
-            tid, idx = int(parts[2]), int(parts[3])
-            row = await ts.get_tournament(tb.ctx.db, tid)
-            await make_invite(tb, user.id, lang, tid, str(row.union_groups[idx]["name"]))
-        elif op == "a":  # accept an invitation
-            answer = await accept(tb, user.id, lang, parts[2])
-        elif op in ("d", "ds"):  # refresh the dashboard / stop following
-            answer = await dashboard_button(tb, q, user.id, lang, int(parts[2]), stop=op == "ds")
-        elif op == "x":  # confirm cancelling / deleting a tournament
-            answer = await confirmed(tb, user.id, lang, int(parts[2]), parts[3], parts[4] if len(parts) > 4 else "")
-            tb.ctx.send(user.id, answer)
-        elif op == "r":  # accept a replacement offer
-            answer = await accept_replacement(tb, user.id, lang, parts[2])
-        elif op == "c":  # check in
-            answer = await tb.tables.check_in(int(parts[2]), parts[3], user.id)
-        elif op == "s":  # guided set-up button
-            answer = await setup.button(setup_ports(tb), user.id, lang, parts[2:])
+        answer = await _pressed(tb, q, user.id, lang, button)
     except RuleError as err:
         answer = error_text(lang, err)
-        if parts[1] in ("a", "g", "r", "x"):
+        if button is not None and button.op in _TOLD_PRIVATELY:
             tb.ctx.send(user.id, answer)
     except Exception:
         log.exception("tournament button failed")

@@ -7,10 +7,11 @@ import logging
 import re
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 from telegram.ext import ApplicationHandlerStop
 
+from bot.edge.callbacks import TournamentButton, TournamentOp
 from bot.edge.tournament import setup
 from bot.edge.tournament.call import ORG, Call, Ctx, command, guarded, lang_of, reply, setup_ports, tb_of
 from bot.presentation.tournament.texts import error_text, tt
@@ -277,9 +278,12 @@ async def _confirm(c: Call, op: str) -> None:
     """Ask for the confirmation button; the request is a stored row (a restart keeps it) good for
     ``ts.CONFIRM_MINUTES`` minutes, and the buttons carry its token."""
     item = await ts.ask_confirmation(c.tb.ctx.db, c.row.id, c.user.id, op, " ".join(c.args), c.tb.ctx.now())
-    data = f"T:x:{c.row.id}:{{}}:{item.token}"
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=data.format(op)),
-                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=data.format("no"))]])
+
+    def data(word: str) -> str:
+        return TournamentButton(TournamentOp.CONFIRM, c.row.id, word=word, token=item.token).encode()
+
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=data(op)),
+                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=data("no"))]])
     c.reply(tt(c.lang, "ctl.confirm", op=tt(c.lang, "ctl.op." + op), name=c.row.name, reason=item.reason,
                minutes=ts.CONFIRM_MINUTES), markup)
 
@@ -307,7 +311,8 @@ async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: st
     return await tb.control.cancel_tournament(tid, user_id, item.reason, delete=op == "delete")
 
 
-async def dashboard_button(tb: TournamentBot, q: Any, user_id: int, lang: str, tid: int, stop: bool) -> str | None:
+async def dashboard_button(tb: TournamentBot, q: CallbackQuery, user_id: int, lang: str, tid: int,
+                           stop: bool) -> str | None:
     """Refresh (the message pressed is edited in place) or Stop (it is followed no more)."""
     await ts.require(tb.ctx.db, tid, user_id, ORG)
     message = q.message
@@ -317,8 +322,8 @@ async def dashboard_button(tb: TournamentBot, q: Any, user_id: int, lang: str, t
     follows = await ts.dashboards(tb.ctx.db, tid)
     live = any(f.user_id == user_id and f.message_id == mid for f in follows)
     text, markup = await tb.dashboards.view(await ts.get_tournament(tb.ctx.db, tid), lang, live=live)
-    if mid is None or not tb.ctx.play.ready:
+    if message is None or not tb.ctx.play.ready:
         tb.ctx.send(user_id, text, markup)
     else:
-        tb.ctx.play.edit(message.chat_id, mid, text, markup)
+        tb.ctx.play.edit(message.chat.id, message.message_id, text, markup)
     return tt(lang, "dash.stopped") if stop else None

@@ -10,6 +10,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 from telegram.ext import ApplicationHandlerStop
 
+from bot.edge.callbacks import TournamentButton as TB
+from bot.edge.callbacks import TournamentOp as Op
 from bot.edge.handlers import save_user
 from bot.edge.tournament.call import ORG, Call, Ctx, command, lang_of, tb_of
 from bot.presentation.tournament.texts import error_text, tt
@@ -53,7 +55,7 @@ async def start_registration(tb: TournamentBot, user_id: int, lang: str, tid: in
     if not groups:
         await make_invite(tb, user_id, lang, tid, "")
         return
-    buttons = [[InlineKeyboardButton(g, callback_data=f"T:g:{tid}:{i}")] for i, g in enumerate(groups)]
+    buttons = [[InlineKeyboardButton(g, callback_data=TB(Op.UNION_GROUP, tid, index=i).encode())] for i, g in enumerate(groups)]
     tb.ctx.send(user_id, tt(lang, "reg.choose_group", name=row.name), InlineKeyboardMarkup(buttons))
 
 
@@ -67,7 +69,7 @@ async def show_invite(tb: TournamentBot, user_id: int, lang: str, token: str) ->
     inv = await ts.get_invite(tb.ctx.db, token)
     row = await ts.get_tournament(tb.ctx.db, inv.tournament_id)
     names = await ts.user_names(tb.ctx.db, [inv.inviter_id])
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "reg.accept"), callback_data=f"T:a:{token}")]])
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "reg.accept"), callback_data=TB(Op.ACCEPT_INVITE, token=token).encode())]])
     tb.ctx.send(user_id, tt(lang, "reg.invite_from", inviter=names[inv.inviter_id], name=row.name,
                         group=inv.union_group or "-"), markup)
 
@@ -160,7 +162,7 @@ async def cmd_replace(c: Call) -> None:
     entries = {e.id: e for e in await ts.entries(c.tb.ctx.db, c.row.id)}
     entry = entries[int(c.args[0])]
     nl = await c.tb.ctx.ulang(new.id)
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(nl, "reg.accept"), callback_data=f"T:r:{offer.token}")]])
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(nl, "reg.accept"), callback_data=TB(Op.ACCEPT_REPLACEMENT, token=offer.token).encode())]])
     c.tb.ctx.send(new.id, tt(nl, "reg.replace_ask", who=names[c.user.id], old=names[old.id], entry=entry.name,
                          name=c.row.name, hours=c.row.invite_hours), markup)
     c.reply(tt(c.lang, "reg.replace_sent", new=names[new.id], old=names[old.id]))

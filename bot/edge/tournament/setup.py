@@ -23,6 +23,8 @@ from typing import Any, Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.edge.callbacks import TournamentButton as TB
+from bot.edge.callbacks import TournamentOp as Op
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
 from engine.errors import RuleError
@@ -98,11 +100,11 @@ def _button(lang: str, label: str, data: str) -> list[InlineKeyboardButton]:
 
 
 def _keep(lang: str, step: str) -> list[InlineKeyboardButton]:
-    return _button(lang, tt(lang, "setup.keep"), f"T:s:keep:{step}")
+    return _button(lang, tt(lang, "setup.keep"), TB(Op.SETUP, words=("keep", step)).encode())
 
 
 def _pick(step: str, value: str) -> str:
-    return f"T:s:pick:{step}:{value}"
+    return TB(Op.SETUP, words=("pick", step, value)).encode()
 
 
 def _step_label(lang: str, step: str) -> str:
@@ -142,7 +144,7 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         text = tt(lang, "setup.q.name", step=label)
     elif step == "preset":
         text = tt(lang, "setup.q.preset", step=label)
-        rows = [_button(lang, _preset_title(lang, pid), f"T:s:preset:{pid}") for pid in preset_ids()]
+        rows = [_button(lang, _preset_title(lang, pid), TB(Op.SETUP, words=("preset", pid)).encode()) for pid in preset_ids()]
     elif step == "options":
         preset = load_preset(row.preset_id)
         keys = ", ".join(sorted(ts.rule_options(row)))
@@ -196,7 +198,7 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
             extra.append(tt(lang, "setup.confirm_rules", rules=_overrides_text(row)))
         text = tt(lang, "setup.q.confirm", summary=views.summary(lang, row), extra="\n".join(extra),
                   prizes=views.prizes_text(lang, row))
-        rows = [_button(lang, tt(lang, "setup.create"), "T:s:create")]
+        rows = [_button(lang, tt(lang, "setup.create"), TB(Op.SETUP, words=("create",)).encode())]
     return text, (InlineKeyboardMarkup(rows) if rows else None)
 
 
