@@ -11,7 +11,7 @@ from bot.tournaments.context import TournamentContext
 from bot.tournaments.tables import TournamentTables
 from bot.tournaments.timers import MatchTimers
 from engine.errors import RuleError
-from storage import service
+from storage import match_repo
 from storage import tournaments as ts
 
 log = logging.getLogger(__name__)
@@ -82,9 +82,9 @@ class RefereeTools:
                     results[f"paused:{mid}"] = (pending[0].due_at - self.ctx.now()).total_seconds()
                     await self.ctx.deadlines.cancel(self.ctx.db, "match_time", ref)
                 await self.ctx.deadlines.cancel(self.ctx.db, "move_clock", f"match:{mid}")
-                await service.set_match_paused(self.ctx.db, mid, True)
+                await match_repo.set_match_paused(self.ctx.db, mid, True)
             else:
-                await service.set_match_paused(self.ctx.db, mid, False)
+                await match_repo.set_match_paused(self.ctx.db, mid, False)
                 left = results.pop(f"paused:{mid}", None)
                 if left is not None:
                     await self.ctx.deadlines.schedule(self.ctx.db, "match_time", ref,

@@ -14,7 +14,7 @@ from bot.tournaments.scheduling import Scheduling
 from engine.errors import RuleError
 from engine.tournament import TableResult, team_result
 from engine.tournament.results import MatchResult
-from storage import service
+from storage import match_repo, table_repo
 from storage import tournaments as ts
 from storage.tournament_models import Tournament
 
@@ -60,16 +60,16 @@ class Results:
                 for table_id in m.game_tables:
                     if table_id is None:
                         continue
-                    match_row = await service.current_match(self.ctx.db, int(table_id))
+                    match_row = await match_repo.current_match(self.ctx.db, int(table_id))
                     if match_row is not None and match_row.result_json and match_row.status == "finished":
                         await self.on_match_over(match_row.id, dict(match_row.result_json))
 
     async def on_match_over(self, match_id: int, result: dict[str, Any]) -> None:
         """A table finished: record its result; the match result once every table of it is in."""
-        match_row = await service.get_match_row(self.ctx.db, match_id)
+        match_row = await match_repo.get_match_row(self.ctx.db, match_id)
         if match_row is None:
             return
-        table = await service.get_table(self.ctx.db, match_row.table_id)
+        table = await table_repo.get_table(self.ctx.db, match_row.table_id)
         ref = (table.tournament_ref or "") if table else ""
         if not ref.startswith("t") or ref.count(":") != 2:
             return

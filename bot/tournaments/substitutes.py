@@ -10,7 +10,7 @@ from bot.presentation.tournament.texts import tt
 from bot.tournaments.context import TournamentContext
 from bot.tournaments.tables import TournamentTables
 from engine.errors import RuleError
-from storage import service
+from storage import match_repo, message_repo, selection_repo, table_repo
 from storage import tournaments as ts
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class Substitutes:
             else:
                 sub = await ts.substitute(self.ctx.db, tid, key, old, new, actor, reason)
                 if sub.in_play and sub.seat is not None and sub.game_table is not None:  # began meanwhile
-                    started = await service.current_match(self.ctx.db, sub.game_table)
+                    started = await match_repo.current_match(self.ctx.db, sub.game_table)
                     if started is not None:
                         async with self.ctx.play.match_lock(started.id):
                             await self.take_over_seat(started.id, sub.game_table, sub.seat, old, new, sub)
@@ -72,16 +72,16 @@ class Substitutes:
         hand and keyboard, the table message shows the new name.  Presses and typed plays of the old
         player are refused from now on (``replaced``)."""
         play = self.ctx.play
-        play.index_seats(match_id, table_id, await service.get_seats(self.ctx.db, table_id))
-        ref = await service.get_hand_message(self.ctx.db, match_id, seat)
+        play.index_seats(match_id, table_id, await table_repo.get_seats(self.ctx.db, table_id))
+        ref = await message_repo.get_hand_message(self.ctx.db, match_id, seat)
         if ref is not None:
-            await service.delete_message_ref(self.ctx.db, ref.id)
+            await message_repo.delete_message_ref(self.ctx.db, ref.id)
             if play.ready:
                 names = await ts.user_names(self.ctx.db, [new])
                 ol = await self.ctx.ulang(old)
                 play.edit(ref.chat_id, ref.message_id, tt(ol, "sub.hand_closed", key=sub.match.match_key,
                                                                table=sub.table, new=names[new]), None)
-        await service.clear_selection(self.ctx.db, match_id, seat)
+        await selection_repo.clear_selection(self.ctx.db, match_id, seat)
         self.replaced.setdefault(old, set()).add(match_id)
         self.replaced.get(new, set()).discard(match_id)
         # its in-memory message refs go (the seat's hand message is the new player's), every message again
@@ -95,7 +95,7 @@ class Substitutes:
             return None
         live = set()
         for mid in list(mine):
-            row = await service.get_match_row(self.ctx.db, mid)
+            row = await match_repo.get_match_row(self.ctx.db, mid)
             if row is not None and row.status in ("playing", "paused"):
                 live.add(mid)
             else:
@@ -125,8 +125,8 @@ class Substitutes:
                 k = int(d["table"])
                 if k - 1 >= len(m.game_tables) or m.game_tables[k - 1] is None:
                     continue
-                match_row = await service.current_match(self.ctx.db, int(m.game_tables[k - 1]))
+                match_row = await match_repo.current_match(self.ctx.db, int(m.game_tables[k - 1]))
                 if match_row is None or match_row.status not in ("playing", "paused"):
                     continue
-                if await service.seat_of_user(self.ctx.db, match_row.table_id, int(d["old"])) is None:
+                if await table_repo.seat_of_user(self.ctx.db, match_row.table_id, int(d["old"])) is None:
                     self.replaced.setdefault(int(d["old"]), set()).add(match_row.id)

@@ -9,8 +9,8 @@ from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments.context import TournamentContext
 from bot.tournaments.timers import MatchTimers
 from engine.errors import RuleError
-from engine.options import load_preset
-from storage import service
+from engine.registry import load_preset
+from storage import match_repo, table_repo
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentMatch
 
@@ -49,7 +49,7 @@ class TournamentTables:
                 ids.append(old)
                 continue
             if old is not None:  # a table still in play (a team match after a partial forfeit was undone)
-                current = await service.get_table(self.ctx.db, int(old))
+                current = await table_repo.get_table(self.ctx.db, int(old))
                 if current is not None and current.status in ("open", "playing", "paused"):
                     ids.append(old)
                     continue
@@ -59,10 +59,10 @@ class TournamentTables:
                 ids.append(made)
                 continue
             chat = int(m.table_chats[(k - 1) % len(m.table_chats)])
-            table = await service.insert_table(self.ctx.db, chat, row.preset_id, preset.game, options, row.created_by,
+            table = await table_repo.insert_table(self.ctx.db, chat, row.preset_id, preset.game, options, row.created_by,
                                                tournament_ref=ref)
             for seat, uid in ((0, pa[0]), (1, pb[0]), (2, pa[1]), (3, pb[1])):
-                await service.seat_user(self.ctx.db, table.id, seat, uid)
+                await table_repo.seat_user(self.ctx.db, table.id, seat, uid)
             ids.append(table.id)
             await self.ctx.play.render_lobby(table.id)
         await ts.set_match_fields(self.ctx.db, m.id, game_tables=ids, status="open")
@@ -88,7 +88,7 @@ class TournamentTables:
             table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
             if table_id is None:
                 continue
-            table = await service.get_table(self.ctx.db, int(table_id))
+            table = await table_repo.get_table(self.ctx.db, int(table_id))
             if table is None or table.status != "open":
                 started = started or (table is not None and table.status in ("playing", "paused", "finished"))
                 continue
@@ -127,11 +127,11 @@ class TournamentTables:
             self.ctx.send(r.user_id, text)
 
     async def abort_table(self, table_id: int) -> None:
-        table = await service.get_table(self.ctx.db, table_id)
+        table = await table_repo.get_table(self.ctx.db, table_id)
         if table is None or table.status in ("finished", "aborted"):
             return
-        await service.abort_table(self.ctx.db, table_id)
-        match_row = await service.current_match(self.ctx.db, table_id)
+        await table_repo.abort_table(self.ctx.db, table_id)
+        match_row = await match_repo.current_match(self.ctx.db, table_id)
         if match_row is not None:
             await self.ctx.deadlines.cancel(self.ctx.db, "move_clock", f"match:{match_row.id}")
             await self.ctx.deadlines.cancel(self.ctx.db, "match_time", f"match:{match_row.id}:time")
@@ -149,7 +149,7 @@ class TournamentTables:
         for table_id in m.game_tables:
             if table_id is None:
                 continue
-            row = await service.current_match(self.ctx.db, int(table_id))
+            row = await match_repo.current_match(self.ctx.db, int(table_id))
             if row is not None and row.status in ("playing", "paused"):
                 out.append(row.id)
         return out
@@ -160,5 +160,5 @@ class TournamentTables:
         k = ts.table_of_player(await ts.match_players(self.ctx.db, m), user_id)
         if k is None or k - 1 >= len(m.game_tables) or m.game_tables[k - 1] is None:
             return None
-        row = await service.current_match(self.ctx.db, int(m.game_tables[k - 1]))
+        row = await match_repo.current_match(self.ctx.db, int(m.game_tables[k - 1]))
         return row.id if row is not None and row.status in ("playing", "paused") else None

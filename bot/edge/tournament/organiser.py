@@ -19,7 +19,7 @@ from bot.tournaments import views
 from bot.tournaments.dashboard_text import ENDED
 from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError
-from engine.options import load_preset
+from engine.registry import load_preset
 from storage import tournaments as ts
 from storage.tournament_models import Tournament
 
