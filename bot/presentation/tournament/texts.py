@@ -206,7 +206,6 @@ T: dict[str, tuple[str, str]] = {
                     "Confirm within {minutes} minutes."),
     "err.confirm_expired": ("这个确认已过期（超过 {minutes} 分钟），未作更改。如仍需要，请重新发送命令。",
                             "This confirmation expired (after {minutes} minutes); nothing was changed. Send the command again if you still want it."),
-    "err.stale_button": ("这个按钮已过期或无效，未作更改。", "This button is out of date or not valid; nothing was changed."),
     "err.confirm_used": ("这个确认已经回答过了，未再作更改。", "This confirmation was already answered; nothing more was changed."),
     "err.confirm_unknown": ("这个确认已失效，未作更改。请重新发送命令。", "This confirmation is no longer valid; nothing was changed. Send the command again."),
     "ctl.op.cancel": ("取消比赛", "cancel"),
