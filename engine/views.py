@@ -93,6 +93,7 @@ class ShengjiTable(TypedDict):
     kitty_buried_by: int | None
     leader: int | None
     trick: list[ShengjiPlayView]
+    winning: int | None  # the seat whose play wins the current trick so far
     last_trick: ShengjiTrickSummary | None
     tricks_played: int
     points: int

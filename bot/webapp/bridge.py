@@ -5,6 +5,7 @@ announcements, the move clock, the chat messages, the computer players' turn).""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.i18n import normalize, t
@@ -49,6 +50,19 @@ class RuntimeBridge:
             if not applied.duplicate:
                 await self.rt.driver.after(match_id, applied, source="player", seat=seat)
             return applied
+
+    async def deadline(self, match_id: int, kind: str) -> datetime | None:
+        """When the match's pending ``kind`` deadline is due: ``bid_window`` (the bidding window) or
+        ``match_time`` (the timed presets' match clock); None when none is pending."""
+        scheduler = self.rt.scheduler
+        if scheduler is None:
+            return None
+        ref = f"match:{match_id}:{'window' if kind == 'bid_window' else 'time'}"
+        found = await scheduler.pending(self.db, kind, ref)
+        if not found:
+            return None
+        due: datetime = found[0].due_at
+        return due if due.tzinfo is not None else due.replace(tzinfo=UTC)
 
     def stale_text(self, lang: str) -> str:
         return t(lang, "web.stale")

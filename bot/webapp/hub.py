@@ -46,6 +46,7 @@ class Hub:
         self.pushes = 0
         self._names: dict[tuple[int, str], tuple[list[str], list[bool]]] = {}
         self._committed: dict[int, tuple[int, datetime]] = {}  # watched match -> (version, when committed here)
+        self._match_clock: dict[int, datetime | None] = {}  # watched match -> when its match clock runs out
         self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
         # called with (match_id, user_id, seat) when a seat's last page on this process closes
         self.on_seat_closed: list[Callable[[int, int, int], None]] = []
@@ -63,6 +64,7 @@ class Hub:
         if not group:
             self.viewers.pop(viewer.match_id, None)
             self._committed.pop(viewer.match_id, None)
+            self._match_clock.pop(viewer.match_id, None)
         if viewer.seat is not None and not self.watching(viewer.match_id, viewer.user_id):
             for hook in list(self.on_seat_closed):
                 try:
@@ -150,7 +152,26 @@ class Hub:
             public = frames.public_part(row.game, m)
             seats = {seat: frames.seat_part(row.game, m, seat) for seat in range(4)}
             since = await self.committed_at(match_id, row.version)
-        return {"row": row, "public": public, "seats": seats, "since": since}
+        return {"row": row, "public": public, "seats": seats, "since": since,
+                "deadlines": await self.deadlines(match_id, row, public)}
+
+    async def deadlines(self, match_id: int, row: Any, public: dict[str, Any]) -> dict[str, datetime]:
+        """The bidding window's end (read while a window is open) and the match clock's (read once per
+        watched match: it does not move) of a running match."""
+        read = getattr(self.bridge, "deadline", None)
+        out: dict[str, datetime] = {}
+        if read is None or row.status != "playing":
+            return out
+        if match_id not in self._match_clock and (row.options_json or {}).get("time_limit_minutes"):
+            self._match_clock[match_id] = await read(match_id, "match_time")
+        if self._match_clock.get(match_id) is not None:
+            out["match"] = self._match_clock[match_id]  # type: ignore[assignment]
+        turns = public.get("turns") or []
+        if turns and all(t.get("required") is False for t in turns):
+            window = await read(match_id, "bid_window")
+            if window is not None:
+                out["window"] = window
+        return out
 
     async def frame_for(self, match_id: int, seat: int | None, lang: str,
                         context: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -167,7 +188,7 @@ class Hub:
                                   public=ctx["public"], me=ctx["seats"].get(seat) if seat is not None else None,
                                   seat=seat, names=names, computers=computers,
                                   options=dict(row.options_json or {}), since=ctx["since"],
-                                  now=datetime.now(UTC))
+                                  now=datetime.now(UTC), deadlines=ctx.get("deadlines"))
 
     async def push(self, match_id: int) -> None:
         viewers = list(self.viewers.get(match_id, ()))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Card, card_text, cards_text
 from engine.shengji.order import TrumpContext, trump_context
+from engine.shengji.trick import trick_winner
 from engine.views import (
     ShengjiPlayView,
     ShengjiPublicView,
@@ -37,6 +38,13 @@ def display_context(m: ShengjiMatch, seat: int) -> TrumpContext:
 
 def _texts(cards: list[Card]) -> list[str]:
     return [card_text(c) for c in cards]
+
+
+def winning_seat(m: ShengjiMatch) -> int | None:
+    """The seat whose play wins the trick so far (None: no trick under way); public, from the played cards."""
+    if not m.trick or m.ctx is None or m.lead is None:
+        return None
+    return m.trick[trick_winner(m.ctx, m.lead, [cards for _, cards in m.trick])][0]
 
 
 def table(m: ShengjiMatch) -> ShengjiTable:
@@ -69,6 +77,7 @@ def table(m: ShengjiMatch) -> ShengjiTable:
         "kitty_buried_by": m.burier if m.phase in ("late", "play", "choose") else None,
         "leader": m.leader,
         "trick": trick,
+        "winning": winning_seat(m),
         "last_trick": last_trick,
         "tricks_played": len(m.tricks),
         "points": m.defender_points,
