@@ -280,7 +280,7 @@ function renderTrick() {
     if (!e) continue;
     box.appendChild(playNode(e, sj));
     const tags = el('span', 'tags');
-    if (trick.leader === seat) tags.appendChild(el('span', 'tag lead', t('page.lead')));
+    if (trick.leader === seat && !e.pass) tags.appendChild(el('span', 'tag lead', t('page.lead')));
     if (trick.winning === seat && !e.pass) { tags.appendChild(el('span', 'tag win', t(held ? 'page.won' : 'page.winning'))); box.classList.add('winning'); }
     if (tags.childNodes.length) box.appendChild(tags);
   }
