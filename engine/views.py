@@ -97,6 +97,7 @@ class ShengjiTable(TypedDict):
     last_trick: ShengjiTrickSummary | None
     tricks_played: int
     points: int
+    point_cards: list[str]  # the point cards in the tricks the defenders have won (their ``points``)
     charges: list[Charge]
     defenders_total: int
     pending_choice: ShengjiPendingChoice | None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.cards import Card, card_text, cards_text
+from engine.cards import Card, card_text, cards_text, parse_cards, points
 from engine.shengji.order import TrumpContext, trump_context
 from engine.shengji.trick import trick_winner
 from engine.views import (
@@ -47,6 +47,19 @@ def winning_seat(m: ShengjiMatch) -> int | None:
     return m.trick[trick_winner(m.ctx, m.lead, [cards for _, cards in m.trick])][0]
 
 
+def point_cards_won(m: ShengjiMatch) -> list[str]:
+    """The point cards (5, 10, K) in the tricks the defenders have won this deal, in the order won
+    (public: every played card is); empty before the dealer is known."""
+    if m.dealer is None:
+        return []
+    out: list[str] = []
+    for trick in m.tricks:
+        if trick["winner"] % 2 != m.dealer % 2:
+            for _, cards in trick["plays"]:
+                out += [card_text(c) for c in parse_cards(cards) if points(c)]
+    return out
+
+
 def table(m: ShengjiMatch) -> ShengjiTable:
     """The public table: everything any seat or spectator may see."""
     turns: list[TurnView] = [{"seat": t.seat, "kind": t.kind, "clock": t.clock, "required": t.required}
@@ -81,6 +94,7 @@ def table(m: ShengjiMatch) -> ShengjiTable:
         "last_trick": last_trick,
         "tricks_played": len(m.tricks),
         "points": m.defender_points,
+        "point_cards": point_cards_won(m),
         "charges": [c.copy() for c in m.charges],
         "defenders_total": m.defenders_total() if m.dealer is not None else 0,
         "pending_choice": None if pc is None else {"thrower": pc["thrower"], "cards": pc["cards"],

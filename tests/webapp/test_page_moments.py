@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
+from bot.webapp.server import page_texts
 from storage import service
 from tests.webapp.browser import (
     DARK,
@@ -41,7 +44,27 @@ async def check_layout(page: Any, where: str) -> None:
     assert await overlaps(page, LAYOUT) == [], where
     assert await small_controls(page) == [], where
     fits = await page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
-    assert fits, f"the page scrolls at {where}"
+    if not fits:
+        await page.screenshot(path=screenshot_path("page-failed-layout.png"), full_page=True)
+        heights = await page.evaluate("""() => Array.from(document.getElementById('app').children)
+            .map((e) => e.id + ':' + Math.round(e.getBoundingClientRect().height)).join(' ')""")
+        raise AssertionError(f"the page scrolls at {where}: {heights}")
+
+
+SIZES = ((360, 640), (390, 844), (1280, 800))
+
+
+async def gallery(page: Any, name: str, *, keep_trick: bool = False) -> None:
+    """``name``-WxH.png at a phone, a tall phone and a desktop window (the gallery of docs/webapp.md);
+    ``keep_trick``: the completed trick on the table stays for the three shots."""
+    if keep_trick:
+        await page.evaluate("window.__table.holdUntil = Math.max(window.__table.holdUntil, Date.now() + 4000)")
+    for width, height in SIZES:
+        await page.set_viewport_size({"width": width, "height": height})
+        await page.wait_for_timeout(120)
+        await page.screenshot(path=screenshot_path(f"{name}-{width}x{height}.png"))
+    await page.set_viewport_size({"width": 360, "height": 640})
+    await page.wait_for_timeout(120)
 
 
 async def summary_rows(page: Any) -> dict[str, str]:
@@ -50,15 +73,25 @@ async def summary_rows(page: Any) -> dict[str, str]:
         .map((r) => [r.cells[0].textContent, r.cells[1].textContent]))""")  # type: ignore[no-any-return]
 
 
-async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path):
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
+    """Chinese on the page's own colours; English inside Telegram (a stub) in its dark theme."""
     # seed 3: seat 0 declares ♥2 BJ, nobody outbids it, it buries the kitty (33 cards in hand)
-    async with local_table(tmp_path, SHENGJI.format(seed=3), DEAL_BATCH=100) as table, chromium() as browser:
-        page, _ = await open_page(browser, table.link())
+    texts = page_texts(lang)
+    look = "zh" if lang == "zh" else "en-dark"
+    async with local_table(tmp_path, SHENGJI.format(seed=3), lang=lang, DEAL_BATCH=100) as table, \
+            chromium() as browser:
+        code = "zh-hans" if lang == "zh" else "en"
+        if lang == "zh":
+            page, _ = await open_page(browser, table.link())
+        else:
+            stub = telegram_stub(table.init_data(name="You", lang=code), DARK, "dark")
+            page, _ = await open_page(browser, table.server.base_url + f"/?m={table.match_id}", init_script=stub)
         player = PagePlayer(page, table)
         seen: dict[str, Any] = {}
         await page.wait_for_selector('#actions button[data-op="bid"]', timeout=20000)
         await check_layout(page, "bidding")
-        await page.screenshot(path=screenshot_path("page-sj-bidding-zh-360x640.png"))
+        await gallery(page, f"page-sj-bidding-{look}")
         seen["bid"] = True
 
         await player.play_until(lambda f: bool(f["me"]["actions"].get("bury")))
@@ -70,9 +103,12 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path):
         last = await cards.nth(32).bounding_box()
         assert last["y"] + last["height"] <= 640  # the 33-card hand fits without scrolling
         seen["bury"] = True
-        await page.screenshot(path=screenshot_path("page-sj-burying-zh-360x640.png"))
+        await gallery(page, f"page-sj-burying-{look}")
 
         async def moment(p: PagePlayer) -> None:
+            text = await body_text(page)
+            if lang == "en":
+                assert not CJK.search(text), text
             f = await p.frame()
             if f["table"]["phase"] == "play":
                 await check_layout(page, f"version {f['version']}")
@@ -82,9 +118,12 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path):
                 assert await page.locator("#trick.done .play .cards").count() == 4
                 assert await page.locator("#trick .tag.win").count() == 1
                 assert await page.locator("#trick .tag.lead").count() == 1
-                assert "赢得这一轮" in await page.locator("#trick-note").inner_text()
+                winner = held["winning"]
+                assert (await page.locator("#trick-note").inner_text()).startswith(
+                    texts["page.trick_won_pts" if held["points"] else "page.trick_won"].split("{who}")[0])
+                assert await page.locator(f'.seat[data-seat="{winner}"]').count() == 1
                 seen["trick"] = held
-                await page.screenshot(path=screenshot_path("page-sj-trick-zh-360x640.png"))
+                await gallery(page, f"page-sj-trick-{look}", keep_trick=True)
             if f["table"]["phase"] == "play" and len(f["table"]["trick"]) in (1, 2, 3) and "live" not in seen:
                 await page.wait_for_timeout(1300)  # past any completed trick still held on the table
                 if (await p.frame())["version"] == f["version"]:
@@ -96,16 +135,19 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path):
         await player.play_until(lambda f: f["status"] == "finished", after_move=moment)
         assert {"bid", "bury", "trick", "live"} <= set(seen), seen.keys()
         rows = await summary_rows(page)
-        await page.screenshot(path=screenshot_path("page-sj-summary-zh-360x640.png"))
+        await gallery(page, f"page-sj-summary-{look}")
         _, m = await service.load_match_row(table.rt.db, table.match_id)
         d = m.history[-1]
-        assert rows["闲家捡分"] == str(d["trick_points"])
-        assert rows["闲家总分"] == str(d["points"])
-        levels = " · ".join(f"{side} {b}→{a}" for side, b, a in
-                            zip(("南北", "东西"), d["levels_before"], d["levels_after"], strict=True))
-        assert rows["级别"] == levels.replace("11", "J").replace("12", "Q").replace("13", "K").replace("14", "A")
-        assert rows["底牌"].startswith(" ".join(
-            {"BJ": "大王", "SJ": "小王"}.get(c, c) for c in d["kitty"].split()))
+        assert rows[texts["page.sum.tricks"]] == str(d["trick_points"])
+        assert rows[texts["page.sum.points"]] == str(d["points"])
+        ranks = {11: "J", 12: "Q", 13: "K", 14: "A"}
+        levels = " · ".join(f"{texts['web.side' + str(s)]} {ranks.get(b, b)}→{ranks.get(a, a)}" for s, b, a in
+                            zip((0, 1), d["levels_before"], d["levels_after"], strict=True))
+        assert rows[texts["page.sum.levels"]] == levels
+        jokers = {"BJ": "大王", "SJ": "小王"} if lang == "zh" else {"BJ": "Joker", "SJ": "joker"}
+        assert rows[texts["page.sum.kitty"]].startswith(" ".join(jokers.get(c, c) for c in d["kitty"].split()))
+        if lang == "en":
+            assert not CJK.search(await body_text(page))
         assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -196,7 +238,7 @@ async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_
             if f["status"] == "playing" and f["table"]["phase"] in ("tribute", "return") and "tribute" not in seen:
                 seen["tribute"] = True
                 await check_layout(page, "tribute")
-                await page.screenshot(path=screenshot_path("page-gd-tribute-zh-360x640.png"))
+                await gallery(page, "page-gd-tribute-zh")
 
         await player.play_until(lambda f: f["status"] == "finished", after_move=moment)
         _, m = await service.load_match_row(table.rt.db, table.match_id)
@@ -209,6 +251,6 @@ async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_
             .replace("东", "").replace("北", "").replace("西", "")
         assert f"升 {first['gain']} 级" in player.summaries[0]
         rows = await summary_rows(page)
-        await page.screenshot(path=screenshot_path("page-gd-summary-zh-360x640.png"))
+        await gallery(page, "page-gd-summary-zh")
         assert rows["头游"].endswith(names[m.history[-1]["order"][0]])
         assert not page.errors  # type: ignore[attr-defined]

@@ -11,11 +11,14 @@ const SEATS = { zh: ['南', '东', '北', '西'], en: ['S', 'E', 'N', 'W'] };
 const POS = ['bottom', 'right', 'top', 'left'];
 const HOLD_MS = 1200;  // a completed trick stays on the table this long
 
+function readHint() {
+  try { return localStorage.getItem('hint') !== 'off'; } catch (e) { return true; }
+}
 /** @type {any} */
 const S = {
   ws: null, texts: {}, lang: 'zh', seat: null, match: null, frame: null, sel: [], handKey: '', pending: null,
   fatal: false, retry: 0, offset: 0, lastError: null, hold: null, holdUntil: 0, seenTrick: '', seenDeal: null,
-  summary: null, sheetOpen: false, wasMyTurn: false, hint: true,
+  summary: null, sheetOpen: false, wasMyTurn: false, hint: readHint(),
 };
 /** @type {any} */ (window).__table = S;  // read by the browser tests
 
@@ -133,7 +136,9 @@ function onMessage(msg) {
 function noteMoments(before, after) {
   const p = after.table;
   const done = completedTrick(p, after.game);
-  if (before && done && done.key !== S.seenTrick && before.version < after.version) {
+  const sameDeal = before && (before.table.deal ?? before.table.deal_no) === (p.deal ?? p.deal_no);
+  const inPlay = ['play', 'choose', 'deal_over'].indexOf(p.phase) >= 0 || after.status === 'finished';
+  if (before && done && done.key !== S.seenTrick && before.version < after.version && sameDeal && inPlay) {
     const live = liveTrick(p, after.game);
     // hold the trick just completed unless the table shows a longer one already
     if (live.entries.length <= 1 || after.game === 'shengji') { S.hold = done; S.holdUntil = Date.now() + HOLD_MS; }
@@ -220,11 +225,23 @@ function renderInfo() {
     });
     info.appendChild(span);
   }
-  if (sj && ['play', 'choose'].indexOf(p.phase) >= 0) info.appendChild(el('span', 'points', t('web.points', { n: p.points || 0 })));
+  if (sj && ['play', 'choose'].indexOf(p.phase) >= 0) {
+    const pts = el('span', 'points', t('web.points', { n: p.points || 0 }));
+    const won = pointSummary(p.point_cards || []);
+    if (won) pts.appendChild(el('small', 'won', ' (' + won + ')'));
+    info.appendChild(pts);
+  }
   if (sj && p.declaration && ['dealing', 'window', 'blackout', 'bury', 'late'].indexOf(p.phase) >= 0) {
     info.appendChild(el('span', null, t('table.declared', { who: seatName(p.declaration.seat) + ' ' + f.names[p.declaration.seat], cards: cardsText(p.declaration.cards) })));
   }
   if (f.match_deadline) { const c = el('span', 'clock match'); c.dataset.deadline = f.match_deadline; c.dataset.label = t('page.match_clock'); info.appendChild(c); }
+}
+
+/** "K×2 10×3 5×1": the point cards the defenders have won, by rank. @param {string[]} cards */
+function pointSummary(cards) {
+  /** @type {Record<string, number>} */ const n = {};
+  cards.forEach((c) => { const r = c.slice(1); n[r] = (n[r] || 0) + 1; });
+  return ['K', '10', '5'].filter((r) => n[r]).map((r) => r + '×' + n[r]).join(' ');
 }
 
 function renderSeats() {
@@ -268,7 +285,8 @@ function renderTrick() {
   const f = S.frame, sj = f.game === 'shengji';
   const base = S.seat === null ? 0 : S.seat;
   const held = S.hold;
-  const trick = held || liveTrick(pub(), f.game);
+  const showLive = sj || pub().phase === 'play' || pub().phase === 'deal_over' || f.status === 'finished';
+  const trick = held || (showLive ? liveTrick(pub(), f.game) : { entries: [], leader: null, winning: null });
   /** @type {Record<number, any>} */ const by = {};
   trick.entries.forEach((/** @type {any} */ e) => { by[e.seat] = e; });
   $('trick').className = held ? 'done' : '';
@@ -288,7 +306,7 @@ function renderTrick() {
   note.textContent = '';
   if (held && held.winning !== null) {
     note.textContent = t(sj && held.points ? 'page.trick_won_pts' : 'page.trick_won', { who: seatName(held.winning) + ' ' + f.names[held.winning], n: held.points });
-  } else if (!sj && pub().table && pub().phase === 'play') {
+  } else if (!sj && pub().table && pub().phase === 'play' && showLive) {
     note.textContent = comboLabel(S.texts, pub().table.kind, pub().table.label, S.lang);
   }
 }
@@ -364,8 +382,8 @@ function renderHand() {
   const p = pub(), sj = f.game === 'shengji';
   const hand = handFlat();
   const width = box.clientWidth || Math.min(window.innerWidth, 900) - 12;
-  const cardW = window.innerWidth >= 700 ? 60 : 46;
-  const lay = handLayout(hand.length, width - 4, cardW);
+  const cardW = window.innerWidth >= 900 ? 72 : window.innerWidth >= 700 ? 60 : 46;
+  const lay = handLayout(hand.length, width - 4, cardW, Math.max(27, Math.round(cardW / 2)));
   box.style.setProperty('--step', lay.step + 'px');
   box.style.setProperty('--card-w', cardW + 'px');
   const hint = hinted();
@@ -380,11 +398,12 @@ function renderHand() {
       const wild = !sj && text === '♥' + rankText(p.level);
       const card = el('div', 'card' + (c.red ? ' red' : '') + (g.label === 'trump' ? ' trump' : '') + (c.joker ? ' joker ' + c.joker : '')
         + (level && !c.joker ? ' level' : '') + (wild ? ' wild' : '') + (S.sel.indexOf(idx) >= 0 ? ' sel' : '')
-        + (hint && hint.indexOf(idx) < 0 ? ' dim' : '') + (idx % lay.perRow === 0 ? ' first' : '')
+        + (hint && hint.indexOf(idx) < 0 ? ' dim' : '') + (idx % lay.perRow === 0 ? ' first' : '') + (idx === cursor ? ' cursor' : '')
         + (gi > 0 && g.cards[0] === text && idx % lay.perRow !== 0 ? ' gap' : ''));
-      card.appendChild(el('span', 'r', c.joker ? (S.lang === 'zh' ? c.rank.charAt(0) : (c.joker === 'big' ? 'BIG' : 'SMALL')) : c.rank));
-      card.appendChild(el('span', 's', c.joker ? (S.lang === 'zh' ? '王' : 'JOKER') : c.suit));
+      card.appendChild(el('span', 'r', c.joker ? (S.lang === 'zh' ? c.rank.charAt(0) : (c.joker === 'big' ? 'Big' : 'Small')) : c.rank));
+      card.appendChild(el('span', 's', c.joker ? (S.lang === 'zh' ? '王' : 'joker') : c.suit));
       if (wild) card.appendChild(el('span', 'badge', t('page.wild')));
+      else if (!sj && level && !c.joker) card.appendChild(el('span', 'badge lvl', t('page.level_card')));
       card.dataset.card = text; card.dataset.i = String(idx);
       /** @type {HTMLElement} */ (row).appendChild(card);
     });
@@ -438,6 +457,28 @@ function bindHand() {
   window.addEventListener('pointercancel', end);
 }
 
+/** Keyboard play (a desktop): Enter the main action, P pass, Esc closes a sheet or clears the selection,
+ *  ← → move the cursor over the hand and Space lifts the card under it. */
+let cursor = -1;
+function bindKeys() {
+  document.addEventListener('keydown', (ev) => {
+    if (!S.frame || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const n = handFlat().length;
+    if (ev.key === 'Escape') { if (S.sheetOpen) closeSheet(); else { S.sel = []; render(); } }
+    else if (S.sheetOpen) return;
+    else if (ev.key === 'Enter') { const m = mainActions().find((x) => !x.secondary); if (m && m.enabled && !S.pending) m.run(); }
+    else if (ev.key === 'p' || ev.key === 'P') { const m = mainActions().find((x) => x.secondary); if (m && !S.pending) m.run(); }
+    else if ((ev.key === 'ArrowRight' || ev.key === 'ArrowLeft') && n) {
+      cursor = ev.key === 'ArrowRight' ? (cursor + 1) % n : (cursor - 1 + n) % n;
+      document.querySelectorAll('#hand .card.cursor').forEach((c) => c.classList.remove('cursor'));
+      const c = document.querySelector('#hand .card[data-i="' + cursor + '"]');
+      if (c) c.classList.add('cursor');
+    } else if (ev.key === ' ' && cursor >= 0 && cursor < n) { ev.preventDefault(); setSel(cursor, S.sel.indexOf(cursor) < 0); renderActions(); }
+    else return;
+    ev.preventDefault();
+  });
+}
+
 /** @param {string} text @param {() => void} onclick @param {string} [cls] @param {boolean} [disabled]
  *  @param {string} [op] @param {string} [extra] */
 function button(text, onclick, cls, disabled, op, extra) {
@@ -484,10 +525,20 @@ function renderActions() {
     });
     if (a.ask_counts) nav.appendChild(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
     if (n) nav.appendChild(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary', false, 'clear'));
+    if (isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'])) {
+      const h = button(t(S.hint ? 'page.hint_on' : 'page.hint_off'), toggleHint, 'secondary', false, 'hint');
+      h.disabled = false; nav.appendChild(h);
+    }
   }
   const last = sj ? (p.last_trick && p.last_trick.plays) : p.last_trick;
   if (last && last.length) nav.appendChild(button(t('web.last_trick'), showLastTrick, 'secondary', false, 'last_trick'));
   if (p.last_deal) nav.appendChild(button(t('page.last_deal'), () => showSummary(p.last_deal), 'secondary', false, 'summary'));
+}
+
+function toggleHint() {
+  S.hint = !S.hint;
+  try { localStorage.setItem('hint', S.hint ? 'on' : 'off'); } catch (e) { /* private mode */ }
+  render();
 }
 
 /** @param {(s: HTMLElement) => void} build @param {string} [kind] */
@@ -570,7 +621,8 @@ function tick() {
   for (const node of Array.from(nodes)) {
     const e = /** @type {HTMLElement} */ (node);
     const left = secondsLeft(Number(e.dataset.deadline), now());
-    e.textContent = (e.dataset.label ? e.dataset.label + ' ' : '⏱ ') + clockText(left);
+    e.textContent = e.dataset.label ? e.dataset.label + ' ' + clockText(left)
+      : (left >= 60 ? clockText(left) : t('page.sec', { n: left }));
     e.classList.toggle('low', left <= (e.classList.contains('match') ? 300 : 5));
   }
   for (const node of Array.from(document.querySelectorAll('.bar'))) {
@@ -587,6 +639,7 @@ setInterval(tick, 250);
 
 document.body.dataset.dev = document.body.dataset.dev || 'false';
 bindHand();
+bindKeys();
 window.addEventListener('resize', () => { if (S.frame) renderHand(); });
 loadTelegram();
 connect();

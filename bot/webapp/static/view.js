@@ -159,8 +159,8 @@ export function summaryRows(texts, game, d, names, lang, seatName) {
     if (d.forfeit !== null && d.forfeit !== undefined) result = tr(texts, 'page.sum.forfeit', { who: who(d.forfeit) }) + ' · ';
     else result = '';
     const role = d.winner_role === 'dealer' ? 'dealers' : 'defenders';
-    result += d.steps ? tr(texts, 'page.sum.up', { side: side(d.winner), steps: d.steps })
-      : tr(texts, role === 'dealers' ? 'page.sum.hold' : 'page.sum.takeover', { side: side(d.winner) });
+    if (role === 'defenders') result += tr(texts, d.steps ? 'page.sum.takeover_up' : 'page.sum.takeover', { side: side(d.winner), steps: d.steps });
+    else result += d.steps ? tr(texts, 'page.sum.up', { side: side(d.winner), steps: d.steps }) : tr(texts, 'page.sum.hold', { side: side(d.winner) });
     rows.push([tr(texts, 'page.sum.levels'), side(0) + ' ' + rankText(before[0]) + '→' + rankText(after[0]) + ' · '
       + side(1) + ' ' + rankText(before[1]) + '→' + rankText(after[1])]);
     if (d.next_dealer !== null && d.next_dealer !== undefined) rows.push([tr(texts, 'page.sum.next'), who(d.next_dealer)]);

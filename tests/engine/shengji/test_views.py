@@ -155,3 +155,17 @@ def test_the_table_names_the_seat_winning_the_trick_so_far_and_it_takes_the_tric
                 if last["winner"] != fourth:
                     assert last["winner"] == before["winning"]
     assert overtaken
+
+
+def test_the_point_cards_the_defenders_won_add_up_to_their_trick_points() -> None:
+    m = ShengjiMatch(load_preset("shengji-17-deals").rules, 6)
+    rng = random.Random(1)
+    seen = 0
+    while m.phase != "deal_over":
+        t = m.public_view()["table"]
+        if t["phase"] == "play":
+            cards = parse_cards(" ".join(t["point_cards"]))
+            assert sum({5: 5, 10: 10, 13: 10}[c % 13 + 2] for c in cards) == t["points"]
+            seen = max(seen, len(cards))
+        m.apply(ai_step(m, rng) or "")
+    assert seen
