@@ -35,6 +35,7 @@ class Viewer:
     lang: str
     send: Callable[[dict[str, Any]], Awaitable[None]]
     sent: tuple[int, str] | None = None  # (version, status) of the last state frame sent
+    referee: bool = False  # a referee of the match's tournament: the frame tells which seats are connected
 
 
 class Hub:
@@ -173,8 +174,13 @@ class Hub:
                 out["window"] = window
         return out
 
+    def connected(self, match_id: int) -> list[bool]:
+        """Which seats have a page open on this process (what a referee sees)."""
+        seats = {v.seat for v in self.viewers.get(match_id, ()) if v.seat is not None}
+        return [s in seats for s in range(4)]
+
     async def frame_for(self, match_id: int, seat: int | None, lang: str,
-                        context: dict[str, Any] | None = None) -> dict[str, Any]:
+                        context: dict[str, Any] | None = None, *, referee: bool = False) -> dict[str, Any]:
         """The current frame of a match for one viewer (``context`` caches what viewers share)."""
         ctx = context if context is not None else {}
         if "row" not in ctx:
@@ -184,11 +190,14 @@ class Hub:
         if key not in self._names:  # seats do not change once a match is under way
             self._names[key] = await self.bridge.names(row.table_id, lang)
         names, computers = self._names[key]
-        return frames.state_frame(game=row.game, match_id=match_id, version=row.version, status=row.status,
+        frame = frames.state_frame(game=row.game, match_id=match_id, version=row.version, status=row.status,
                                   public=ctx["public"], me=ctx["seats"].get(seat) if seat is not None else None,
                                   seat=seat, names=names, computers=computers,
                                   options=dict(row.options_json or {}), since=ctx["since"],
                                   now=datetime.now(UTC), deadlines=ctx.get("deadlines"))
+        if referee:
+            frame["connected"] = self.connected(match_id)
+        return frame
 
     async def push(self, match_id: int) -> None:
         viewers = list(self.viewers.get(match_id, ()))
@@ -196,8 +205,8 @@ class Hub:
             return
         context: dict[str, Any] = {}
         for viewer in viewers:
-            frame = await self.frame_for(match_id, viewer.seat, viewer.lang, context)
-            if (frame["version"], frame["status"]) == viewer.sent:
+            frame = await self.frame_for(match_id, viewer.seat, viewer.lang, context, referee=viewer.referee)
+            if (frame["version"], frame["status"]) == viewer.sent and not viewer.referee:
                 continue
             await self.send(viewer, frame)
         self.pushes += 1

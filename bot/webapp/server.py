@@ -243,7 +243,7 @@ class WebAppServer:
                     await send({"type": "error", "code": "bad_frame", "message": t(lang, "web.bad_frame")})
                     continue
                 kind = data["type"]
-                if kind not in ("ping", "hello", "act"):
+                if kind not in ("ping", "hello", "act", "tables"):
                     await send({"type": "error", "code": "bad_frame", "message": t(lang, "web.bad_frame")})
                 elif kind == "ping":
                     await send({"type": "pong"})
@@ -256,6 +256,8 @@ class WebAppServer:
                         break
                 elif viewer is None:
                     await send({"type": "error", "code": "hello_first", "message": t(lang, "web.hello_first")})
+                elif kind == "tables":
+                    await send({"type": "tables", "tables": await self.tables_for(viewer)})
                 else:
                     await self._act(viewer, send, data)
         except (ConnectionResetError, asyncio.CancelledError):
@@ -283,12 +285,26 @@ class WebAppServer:
             await ws.close(code=4004, message=b"no match")
             return None, lang
         seat = await self.seat_of(match_id, user.id)
-        viewer = Viewer(user_id=user.id, match_id=match_id, seat=seat, lang=lang, send=send)
+        referee = seat is None and await self._bridge_call("is_referee", False, match_id, user.id)
+        viewer = Viewer(user_id=user.id, match_id=match_id, seat=seat, lang=lang, send=send, referee=referee)
         await send({"type": "hello", "match": match_id, "seat": seat, "lang": lang, "dev": self.dev,
-                    "user": {"id": user.id, "name": user.first_name}, "texts": page_texts(lang)})
+                    "referee": referee, "user": {"id": user.id, "name": user.first_name}, "texts": page_texts(lang),
+                    "tables": await self.tables_for(viewer)})
         self.hub.add(viewer)
-        await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang))
+        await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang, referee=referee))
         return viewer, lang
+
+    async def _bridge_call(self, name: str, default: Any, *args: Any) -> Any:
+        """A bridge method a test's stand-in bridge may not have (then ``default``)."""
+        method = getattr(self.bridge, name, None)
+        return default if method is None else await method(*args)
+
+    async def tables_for(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """The running tables of the viewer's tournament, for someone not seated (a player gets none)."""
+        if viewer.seat is not None:
+            return []
+        found: list[dict[str, Any]] = await self._bridge_call("tournament_tables", [], viewer.match_id)
+        return found
 
     async def _applied(self, match_id: int, dedupe_key: str) -> bool:
         """Was a request with this dedupe key applied already (a page resending after a reconnect)?"""

@@ -36,6 +36,12 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 ENGLISH_KINDS = re.compile(r"\b(Single|Pair|Triple|Full house|Straight|Tube|Plate|Bomb|Joker bomb)\b")
 
 
+async def p_frame(page: Any) -> Any:
+    return await page.evaluate("[window.__table.frame.table.phase, window.__table.frame.table.turns, "
+                               "window.__table.frame.me && window.__table.frame.me.actions, !!window.__table.pending, "
+                               "document.getElementById('actions').innerText, document.getElementById('overlay').hidden]")
+
+
 async def body_text(page: Any) -> str:
     return await page.evaluate("document.body.innerText")  # type: ignore[no-any-return]
 
@@ -132,7 +138,11 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
                     assert await page.locator("#trick .tag.win").count() == 1  # the card winning so far
                     seen["live"] = True
 
-        await player.play_until(lambda f: f["status"] == "finished", after_move=moment)
+        try:
+            await player.play_until(lambda f: f["status"] == "finished", after_move=moment)
+        except AssertionError:
+            await page.screenshot(path=screenshot_path(f"page-failed-{look}.png"))
+            raise AssertionError(str(await p_frame(page)))  # noqa: B904
         assert {"bid", "bury", "trick", "live"} <= set(seen), seen.keys()
         rows = await summary_rows(page)
         await gallery(page, f"page-sj-summary-{look}")

@@ -18,8 +18,17 @@ function readHint() {
 const S = {
   ws: null, texts: {}, lang: 'zh', seat: null, match: null, frame: null, sel: [], handKey: '', pending: null,
   fatal: false, retry: 0, offset: 0, lastError: null, hold: null, holdUntil: 0, seenTrick: '', seenDeal: null,
-  summary: null, sheetOpen: false, wasMyTurn: false, hint: readHint(),
+  summary: null, sheetOpen: false, wasMyTurn: false, hint: readHint(), referee: false, tables: [],
+  metrics: { frames: [], renders: [], taps: [], firstFrame: null },  // ms, the last 500 of each (docs/performance.md)
 };
+
+/** After the next paint: ``done(ms since start)``. @param {number} start @param {number[]} into */
+function afterPaint(start, into) {
+  requestAnimationFrame(() => setTimeout(() => {
+    into.push(performance.now() - start);
+    if (into.length > 500) into.shift();
+  }, 0));
+}
 /** @type {any} */ (window).__table = S;  // read by the browser tests
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -108,16 +117,26 @@ function setConn(text, bad) { const c = $('conn'); c.textContent = text || ''; c
 function onMessage(msg) {
   if (msg.type === 'hello') {
     S.texts = msg.texts || {}; S.lang = msg.lang; S.seat = msg.seat; S.match = msg.match;
+    S.referee = !!msg.referee; S.tables = msg.tables || [];
     document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
     document.title = t('web.title');
     if (msg.dev) { $('dev').hidden = false; $('dev').textContent = t('web.dev'); }
     setConn(S.seat === null ? t('web.spectating') : '', false);
     if (S.pending) send(S.pending);  // a request whose answer was lost: the same id is applied at most once
   } else if (msg.type === 'state') {
+    const start = performance.now();
     S.offset = msg.now - Date.now();
     noteMoments(S.frame, msg);
     S.frame = msg;
     render();
+    S.metrics.renders.push(performance.now() - start);
+    if (S.metrics.renders.length > 500) S.metrics.renders.shift();
+    if (S.metrics.firstFrame === null) S.metrics.firstFrame = start;
+    afterPaint(start, S.metrics.frames);
+  } else if (msg.type === 'tables') {
+    S.tables = msg.tables || [];
+    if (S.sheetOpen && $('sheet').dataset.kind === 'tables') showTables();
+    renderActions();
   } else if (msg.type === 'ack') {
     if (S.pending && msg.id === S.pending.id) S.pending = null;
     if (!msg.ok) {
@@ -265,6 +284,9 @@ function renderSeats() {
     if (count === 'more_than_10') count = '>10';
     if (count !== null && count !== undefined && !places[seat]) meta.appendChild(el('span', 'count' + (!sj && Number(count) <= 10 ? ' low' : ''), t('web.cards_n', { n: count })));
     if (places[seat]) meta.appendChild(el('span', 'place', places[seat]));
+    if (f.connected && !f.computers[seat]) {
+      meta.appendChild(el('span', 'online ' + (f.connected[seat] ? 'on' : 'off'), t(f.connected[seat] ? 'page.online' : 'page.offline')));
+    }
     box.appendChild(meta);
     if (f.clock && f.clock.seat === seat && f.clock.deadline) {
       const c = el('div', 'bar'); c.dataset.deadline = f.clock.deadline; c.dataset.seconds = f.clock.seconds;
@@ -374,19 +396,25 @@ function hinted() {
   return null;
 }
 
+let handWidth = 0;  // measured once and on resize (a read after a DOM change would force a layout)
+let handDrawn = '';  // what the hand shows now: drawn again only when that changes
 function renderHand() {
   const f = S.frame, box = $('hand');
-  box.innerHTML = '';
-  if (!f.me) { box.className = 'empty'; return; }
-  box.className = '';
+  if (!f.me) { box.innerHTML = ''; box.className = 'empty'; handDrawn = ''; return; }
   const p = pub(), sj = f.game === 'shengji';
   const hand = handFlat();
-  const width = box.clientWidth || Math.min(window.innerWidth, 900) - 12;
+  if (!handWidth) handWidth = box.clientWidth || Math.min(window.innerWidth, 900) - 12;
+  const width = handWidth;
   const cardW = window.innerWidth >= 900 ? 72 : window.innerWidth >= 700 ? 60 : 46;
+  const hint = hinted();
+  const drawn = JSON.stringify([S.handKey, S.sel, hint, width, cardW, cursor, p.level, S.lang]);
+  if (drawn === handDrawn) return;
+  handDrawn = drawn;
+  box.innerHTML = '';
+  box.className = '';
   const lay = handLayout(hand.length, width - 4, cardW, Math.max(27, Math.round(cardW / 2)));
   box.style.setProperty('--step', lay.step + 'px');
   box.style.setProperty('--card-w', cardW + 'px');
-  const hint = hinted();
   let i = 0;
   /** @type {HTMLElement | null} */ let row = null;
   f.me.hand.forEach((/** @type {any} */ g, /** @type {number} */ gi) => {
@@ -425,6 +453,7 @@ function setSel(idx, on) {
   if (!on && at >= 0) S.sel.splice(at, 1);
   const node = document.querySelector('#hand .card[data-i="' + idx + '"]');
   if (node) node.classList.toggle('sel', on);
+  handDrawn = '';
 }
 /** @param {EventTarget | null} target */
 function cardIndex(target) {
@@ -437,11 +466,13 @@ function bindHand() {
     const idx = cardIndex(ev.target);
     if (idx === null) return;
     ev.preventDefault();
+    const start = ev.timeStamp || performance.now();  // from the touch itself, input delay included
     const on = S.sel.indexOf(idx) < 0;
     sweep = { on, seen: new Set([idx]) };
     setSel(idx, on);
     haptic('select');
     renderActions();
+    afterPaint(start, S.metrics.taps);
   });
   box.addEventListener('pointermove', (ev) => {
     if (!sweep) return;
@@ -533,6 +564,9 @@ function renderActions() {
   const last = sj ? (p.last_trick && p.last_trick.plays) : p.last_trick;
   if (last && last.length) nav.appendChild(button(t('web.last_trick'), showLastTrick, 'secondary', false, 'last_trick'));
   if (p.last_deal) nav.appendChild(button(t('page.last_deal'), () => showSummary(p.last_deal), 'secondary', false, 'summary'));
+  if (S.seat === null && (S.tables || []).length > 1) {
+    const b = button(t('page.tables'), showTables, 'secondary', false, 'tables'); b.disabled = false; nav.appendChild(b);
+  }
 }
 
 function toggleHint() {
@@ -586,6 +620,29 @@ function showSummary(d) {
     s.appendChild(button(t('web.close'), closeSheet, 'secondary', false, 'close'));
   }, 'summary');
 }
+/** The tournament's running tables (a spectator or a referee moves between them). */
+function showTables() {
+  sheet((s) => {
+    s.appendChild(el('b', 'title', t('page.tables')));
+    (S.tables || []).forEach((/** @type {any} */ x) => {
+      const left = x.deadline ? ' · ' + clockText(secondsLeft(x.deadline, now())) : '';
+      const label = x.name + ' · ' + t('web.side0') + ' ' + x.levels[0] + ' · ' + t('web.side1') + ' ' + x.levels[1]
+        + ' · ' + t('table.deal_no', { n: x.deal }) + left;
+      const b = button(label, () => watch(x.match), x.match === S.match ? '' : 'secondary', false, 'watch', String(x.match));
+      s.appendChild(b);
+    });
+    s.appendChild(button(t('web.close'), closeSheet, 'secondary', false, 'close'));
+  }, 'tables');
+}
+/** Watch another match of the tournament: the same socket says hello again. @param {number} match */
+function watch(match) {
+  closeSheet();
+  if (match === S.match) return;
+  S.match = match; S.frame = null; S.seenDeal = null; S.seenTrick = ''; S.hold = null;
+  send({ type: 'hello', init: initData(), match });
+}
+setInterval(() => { if (S.seat === null && S.ws && (S.tables || []).length) send({ type: 'tables' }); }, 30000);
+
 /** @param {any[]} options */
 function chooseReading(options) {
   const cards = selectedCards();
@@ -640,6 +697,6 @@ setInterval(tick, 250);
 document.body.dataset.dev = document.body.dataset.dev || 'false';
 bindHand();
 bindKeys();
-window.addEventListener('resize', () => { if (S.frame) renderHand(); });
+window.addEventListener('resize', () => { handWidth = 0; if (S.frame) renderHand(); });
 loadTelegram();
 connect();
