@@ -1,5 +1,5 @@
 """What the table page needs from the running bot, in one place: names, languages, seats, and
-applying an action the way a button press does (``storage.service.apply_action`` with the page's
+applying an action the way a button press does (``storage.action_repo.apply_action`` with the page's
 version and a dedupe key, under the runtime's per-match lock; then the runtime's usual after-step:
 announcements, the move clock, the chat messages, the computer players' turn)."""
 
@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.presentation.i18n import normalize, t
-from storage import service
+from storage import action_repo, match_repo, table_repo
 from storage.models import GameTable
 from storage.tournaments import roles as tournament_roles
 
@@ -45,11 +45,11 @@ class RuntimeBridge:
         """Apply ``action`` for ``seat`` if the match is still at ``expected_version``.
 
         Returns the ``ApplyResult`` (``duplicate`` when this dedupe key was applied before);
-        raises ``RuleError`` (the engine's reason, ``match_finished``...) or ``service.StaleVersion``.
+        raises ``RuleError`` (the engine's reason, ``match_finished``...) or ``StaleVersion``.
         ``on_committed(applied)`` runs once the action is committed, before the after-step (the page's
         answer need not wait for the chat messages)."""
         async with self.rt.lock(match_id):  # apply_action refuses a missing or finished match itself
-            applied = await service.apply_action(self.db, match_id, action, expected_version=expected_version,
+            applied = await action_repo.apply_action(self.db, match_id, action, expected_version=expected_version,
                                                actor_user_id=user_id, dedupe_key=dedupe_key)
             if on_committed is not None:
                 await on_committed(applied)
@@ -72,8 +72,8 @@ class RuntimeBridge:
 
     async def tournament_of(self, match_id: int) -> int | None:
         """The tournament a match belongs to (its table's ``tournament_ref`` is ``t<id>:<match>:<table>``)."""
-        row = await service.get_match_row(self.db, match_id)
-        table = None if row is None else await service.get_table(self.db, row.table_id)
+        row = await match_repo.get_match_row(self.db, match_id)
+        table = None if row is None else await table_repo.get_table(self.db, row.table_id)
         ref = getattr(table, "tournament_ref", None) or ""
         head = ref.split(":", 1)[0]
         return int(head[1:]) if head.startswith("t") and head[1:].isdigit() else None
@@ -98,10 +98,10 @@ class RuntimeBridge:
                 .order_by(GameTable.id))).scalars().all()
         out: list[dict[str, Any]] = []
         for table in tables:
-            row = await service.current_match(self.db, table.id)
+            row = await match_repo.current_match(self.db, table.id)
             if row is None or row.status not in ("playing", "paused"):
                 continue
-            _, m = await service.load_match_row(self.db, row.id)
+            _, m = await match_repo.load_match_row(self.db, row.id)
             view = m.public_view()
             p = view.get("table", view)
             levels = p.get("level_texts") or [str(x) for x in p.get("levels") or []]

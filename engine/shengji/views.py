@@ -8,9 +8,8 @@ deals' summaries.  Both are JSON-able.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.cards import Card, card_text, cards_text, parse_cards, points
+from engine.shengji.match import ShengjiRules
 from engine.shengji.order import TrumpContext, trump_context
 from engine.shengji.trick import trick_winner
 from engine.views import (
@@ -22,11 +21,8 @@ from engine.views import (
     TurnView,
 )
 
-if TYPE_CHECKING:
-    from engine.shengji.match import ShengjiMatch
 
-
-def display_context(m: ShengjiMatch, seat: int) -> TrumpContext:
+def display_context(m: ShengjiRules, seat: int) -> TrumpContext:
     """The order a hand is shown in: the deal's trump once known, else the current declaration."""
     if m.ctx is not None:
         return m.ctx
@@ -40,14 +36,14 @@ def _texts(cards: list[Card]) -> list[str]:
     return [card_text(c) for c in cards]
 
 
-def winning_seat(m: ShengjiMatch) -> int | None:
+def winning_seat(m: ShengjiRules) -> int | None:
     """The seat whose play wins the trick so far (None: no trick under way); public, from the played cards."""
     if not m.trick or m.ctx is None or m.lead is None:
         return None
     return m.trick[trick_winner(m.ctx, m.lead, [cards for _, cards in m.trick])][0]
 
 
-def point_cards_won(m: ShengjiMatch) -> list[str]:
+def point_cards_won(m: ShengjiRules) -> list[str]:
     """The point cards (5, 10, K) in the tricks the defenders have won this deal, in the order won
     (public: every played card is); empty before the dealer is known."""
     if m.dealer is None:
@@ -60,7 +56,7 @@ def point_cards_won(m: ShengjiMatch) -> list[str]:
     return out
 
 
-def table(m: ShengjiMatch) -> ShengjiTable:
+def table(m: ShengjiRules) -> ShengjiTable:
     """The public table: everything any seat or spectator may see."""
     turns: list[TurnView] = [{"seat": t.seat, "kind": t.kind, "clock": t.clock, "required": t.required}
                              for t in m.turns()]
@@ -109,7 +105,7 @@ def table(m: ShengjiMatch) -> ShengjiTable:
     return out
 
 
-def seat_view(m: ShengjiMatch, seat: int) -> ShengjiSeatView:
+def seat_view(m: ShengjiRules, seat: int) -> ShengjiSeatView:
     ctx = display_context(m, seat)
     view: ShengjiSeatView = {
         "seat": seat,
@@ -123,5 +119,5 @@ def seat_view(m: ShengjiMatch, seat: int) -> ShengjiSeatView:
     return view
 
 
-def public_view(m: ShengjiMatch) -> ShengjiPublicView:
+def public_view(m: ShengjiRules) -> ShengjiPublicView:
     return {"table": table(m)}

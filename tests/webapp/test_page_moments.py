@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.webapp.server import page_texts
-from storage import service
+from storage import match_repo
 from tests.webapp.browser import (
     DARK,
     LIGHT,
@@ -146,7 +146,7 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
         assert {"bid", "bury", "trick", "live"} <= set(seen), seen.keys()
         rows = await summary_rows(page)
         await gallery(page, f"page-sj-summary-{look}")
-        _, m = await service.load_match_row(table.rt.db, table.match_id)
+        _, m = await match_repo.load_match_row(table.rt.db, table.match_id)
         d = m.history[-1]
         assert rows[texts["page.sum.tricks"]] == str(d["trick_points"])
         assert rows[texts["page.sum.points"]] == str(d["points"])
@@ -251,10 +251,10 @@ async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_
                 await gallery(page, "page-gd-tribute-zh")
 
         await player.play_until(lambda f: f["status"] == "finished", after_move=moment)
-        _, m = await service.load_match_row(table.rt.db, table.match_id)
+        _, m = await match_repo.load_match_row(table.rt.db, table.match_id)
         assert player.summaries, "no summary sheet after the first deal"
         first = m.history[0]
-        names = (await table.rt.lobby.player_names((await service.get_match_row(table.rt.db, table.match_id)).table_id,
+        names = (await table.rt.lobby.player_names((await match_repo.get_match_row(table.rt.db, table.match_id)).table_id,
                                                    "zh"))
         winner_name = names[first["order"][0]]
         assert f"头游{winner_name}" in player.summaries[0].replace(" ", "").replace("\t", "").replace("南", "") \
