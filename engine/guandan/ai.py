@@ -73,48 +73,45 @@ class Group:
 @lru_cache(maxsize=1 << 16)
 def _plan_counts(counts: tuple[int, ...]) -> tuple[Group, ...]:
     """The fewest-groups plan of rank counts (index = rank 2..14), before full houses merge."""
-    memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[Group, ...]]] = {}
+    return _plan_from(1, counts)[1]
 
-    def dfs(p: int, cs: tuple[int, ...]) -> tuple[int, tuple[Group, ...]]:
-        if p == 15:
-            return 0, ()
-        key = (p, cs)
-        got = memo.get(key)
-        if got is not None:
-            return got
-        r = _pos_rank(p)
-        best: tuple[int, tuple[Group, ...]] | None = None
-        for kind, n, k in _SEQS:
-            if p + n - 1 > 14:
-                continue
-            ranks = [_pos_rank(q) for q in range(p, p + n)]
-            if all(cs[x] >= k for x in ranks):
-                nc = list(cs)
-                for x in ranks:
-                    nc[x] -= k
-                score, groups = dfs(p, tuple(nc))
-                cand = (score + 10, groups + (Group(kind, tuple((x, k) for x in ranks), p + n - 1),))
-                if best is None or cand[0] < best[0]:
-                    best = cand
-        if p == 1:
-            score, groups = dfs(2, cs)
+
+@lru_cache(maxsize=1 << 18)
+def _plan_from(p: int, cs: tuple[int, ...]) -> tuple[int, tuple[Group, ...]]:
+    """The best (score, groups) for the ranks from sequence position ``p`` on (1 = the ace below 2, 2..14);
+    memoised across hands, as many hands share the same remaining counts (the strong player's play-outs)."""
+    if p == 15:
+        return 0, ()
+    r = _pos_rank(p)
+    best: tuple[int, tuple[Group, ...]] | None = None
+    for kind, n, k in _SEQS:
+        if p + n - 1 > 14:
+            continue
+        ranks = [_pos_rank(q) for q in range(p, p + n)]
+        if all(cs[x] >= k for x in ranks):
+            nc = list(cs)
+            for x in ranks:
+                nc[x] -= k
+            score, groups = _plan_from(p, tuple(nc))
+            cand = (score + 10, groups + (Group(kind, tuple((x, k) for x in ranks), p + n - 1),))
+            if best is None or cand[0] < best[0]:
+                best = cand
+    if p == 1:
+        score, groups = _plan_from(2, cs)
+    else:
+        c = cs[r]
+        if c:
+            nc = list(cs)
+            nc[r] = 0
+            score, groups = _plan_from(p + 1, tuple(nc))
+            kind = _GROUP_KIND.get(c, BOMB)
+            score += 10 + (1 if kind == SINGLE else 0)
+            groups = groups + (Group(kind, ((r, c),), r),)
         else:
-            c = cs[r]
-            if c:
-                nc = list(cs)
-                nc[r] = 0
-                score, groups = dfs(p + 1, tuple(nc))
-                kind = _GROUP_KIND.get(c, BOMB)
-                score += 10 + (1 if kind == SINGLE else 0)
-                groups = groups + (Group(kind, ((r, c),), r),)
-            else:
-                score, groups = dfs(p + 1, cs)
-        if best is None or score < best[0]:
-            best = (score, groups)
-        memo[key] = best
-        return best
-
-    return dfs(1, counts)[1]
+            score, groups = _plan_from(p + 1, cs)
+    if best is None or score < best[0]:
+        best = (score, groups)
+    return best
 
 
 def decompose(hand: Sequence[int], level: int) -> list[Group]:
