@@ -75,7 +75,7 @@ def test_information_holds_no_hidden_card() -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_choice_is_the_same_when_hidden_hands_are_reshuffled(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ai_strong, "ROLLOUTS", 24)
+    monkeypatch.setattr(ai_strong, "BUDGET", 600)
     monkeypatch.setattr(ai_strong, "MIN_WORLDS", 3)
     rng = random.Random(19)
     changed = 0
@@ -126,7 +126,7 @@ def test_every_candidate_is_legal(preset: str) -> None:
 
 
 def test_strong_players_finish_deals_with_legal_actions(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ai_strong, "ROLLOUTS", 16)
+    monkeypatch.setattr(ai_strong, "BUDGET", 300)
     monkeypatch.setattr(ai_strong, "MIN_WORLDS", 2)
     strong = player_for("shengji", "strong")
     for preset in PRESETS:
