@@ -57,6 +57,13 @@ def _pos_rank(p: int) -> int:
     return 14 if p == 1 else p
 
 
+# per sequence position: the sequences that may start there (kind, cards per rank, ranks, top position)
+_SEQ_AT: dict[int, tuple[tuple[str, int, tuple[int, ...], int], ...]] = {
+    p: tuple((kind, k, tuple(_pos_rank(q) for q in range(p, p + n)), p + n - 1)
+             for kind, n, k in _SEQS if p + n - 1 <= 14)
+    for p in range(1, 15)}
+
+
 @dataclass(frozen=True)
 class Group:
     """One hand of a plan: kind and the ranks it uses ((rank, copies), ...); rank 15 SJ, 16 BJ."""
@@ -84,16 +91,13 @@ def _plan_from(p: int, cs: tuple[int, ...]) -> tuple[int, tuple[Group, ...]]:
         return 0, ()
     r = _pos_rank(p)
     best: tuple[int, tuple[Group, ...]] | None = None
-    for kind, n, k in _SEQS:
-        if p + n - 1 > 14:
-            continue
-        ranks = [_pos_rank(q) for q in range(p, p + n)]
+    for kind, k, ranks, top in _SEQ_AT[p]:
         if all(cs[x] >= k for x in ranks):
             nc = list(cs)
             for x in ranks:
                 nc[x] -= k
             score, groups = _plan_from(p, tuple(nc))
-            cand = (score + 10, groups + (Group(kind, tuple((x, k) for x in ranks), p + n - 1),))
+            cand = (score + 10, groups + (Group(kind, tuple((x, k) for x in ranks), top),))
             if best is None or cand[0] < best[0]:
                 best = cand
     if p == 1:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from engine.ai.choice import ranking, worlds_for
 from engine.cards import Card, cards_text, parse_cards, points
-from engine.shengji.ai import _candidates, ai_step
+from engine.shengji.ai import _candidates, _follow, _lead, ai_step
 from engine.shengji.ai import choose_action as normal_action
 from engine.shengji.follow import is_legal_follow
 from engine.shengji.formats import classify_lead
@@ -79,7 +79,12 @@ def playout(info: ShengjiInformation, world: ShengjiMatch, play: Sequence[Card])
     rng = random.Random(0)  # the baseline player draws nothing; ai_step wants one
     world.apply_move(Move(info.seat, "play", tuple(play)))
     while world.phase not in ("deal_over", "match_over"):
-        action = ai_step(world, rng)
+        if world.phase == "play":  # the baseline player's play, without its action text
+            seat = world.to_play()
+            world.apply_move(Move(seat, "play", tuple(_lead(world, seat) if not world.trick
+                                                      else _follow(world, seat))))
+            continue
+        action = ai_step(world, rng)  # a failed throw's choice
         assert action is not None
         world.apply(action)
     summary = world.history[-1]
