@@ -56,17 +56,32 @@ def choose_play(info: GuandanInformation, seed: int, budget: int | None = None) 
 def search(info: GuandanInformation, seed: int, budget: int | None = None) -> list[tuple[Combo | None, float]]:
     """Every candidate (None: pass) with its average level steps for the own side, best first
     (``engine.ai.choice.ranking``)."""
-    rng = random.Random(seed)
-    cands = candidates(info)
+    cands, results = play_outs(info, seed, budget)
     if len(cands) == 1:
         return [(cands[0], 0.0)]
+    return [(cands[i], mean) for i, mean in ranking(results)]
+
+
+_NO_EXTRA = Combo("", (), 0, 0, ())
+
+
+def play_outs(info: GuandanInformation, seed: int, budget: int | None = None,
+              extra: Combo | None = _NO_EXTRA) -> tuple[list[Combo | None], list[list[float]]]:
+    """The candidates (``extra`` added last when it is not one: the coach's actual move, None a pass) and
+    each one's result in every world (``results[i][w]``); a single candidate is not played out."""
+    rng = random.Random(seed)
+    cands = candidates(info)
+    if extra is not _NO_EXTRA and all(extra != c for c in cands):
+        cands.append(extra)
+    if len(cands) == 1:
+        return cands, [[0.0]]
     worlds = worlds_for(budget or BUDGET, len(cands), sum(info.counts), MIN_WORLDS, MAX_WORLDS)
     results: list[list[float]] = [[] for _ in cands]
     for _ in range(worlds):
         hands = sample_hands(info, rng)
         for i, cand in enumerate(cands):
             results[i].append(playout(info, world(info, hands), cand))
-    return [(cands[i], mean) for i, mean in ranking(results)]
+    return cands, results
 
 
 def baseline_move(play: DealPlay, seat: int) -> Combo | None:

@@ -57,12 +57,26 @@ def choose_play(info: ShengjiInformation, seed: int, budget: int | None = None) 
 
 def search(info: ShengjiInformation, seed: int, budget: int | None = None) -> list[tuple[tuple[Card, ...], float]]:
     """Every candidate play with its average result, best first (``engine.ai.choice.ranking``)."""
+    cands, results = play_outs(info, seed, budget)
+    if len(cands) == 1:
+        return [(cands[0], 0.0)]
+    return [(cands[i], mean) for i, mean in ranking(results)]
+
+
+def play_outs(info: ShengjiInformation, seed: int, budget: int | None = None,
+              extra: Sequence[Card] | None = None) -> tuple[list[tuple[Card, ...]], list[list[float]]]:
+    """The candidates (``extra`` added last when it is not one: the coach's actual play) and each one's
+    result in every world (``results[i][w]``); a single candidate is not played out."""
     rng = random.Random(seed)
     first_hands, first_kitty = sample_hidden(info, rng)
     base = determinize(info, first_hands, first_kitty)
     cands = candidates(info, base, rng)
+    if extra is not None:
+        key = tuple(info.ctx.sort_for_display(extra))
+        if key not in cands:
+            cands.append(key)
     if len(cands) == 1:
-        return [(cands[0], 0.0)]
+        return cands, [[0.0]]
     cards_left = sum(info.hand_sizes)
     worlds = worlds_for(budget or BUDGET, len(cands), cards_left, MIN_WORLDS, MAX_WORLDS)
     results: list[list[float]] = [[] for _ in cands]
@@ -70,7 +84,7 @@ def search(info: ShengjiInformation, seed: int, budget: int | None = None) -> li
         hands, kitty = (first_hands, first_kitty) if w == 0 else sample_hidden(info, rng)
         for i, cand in enumerate(cands):
             results[i].append(playout(info, determinize(info, hands, kitty), cand))
-    return [(cands[i], mean) for i, mean in ranking(results)]
+    return cands, results
 
 
 def playout(info: ShengjiInformation, world: ShengjiMatch, play: Sequence[Card]) -> float:
