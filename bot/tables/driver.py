@@ -20,6 +20,7 @@ from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
 from bot.tables.live import forced_play
 from bot.tables.seats import MatchSeats, SeatInfo, seats_entry
+from bot.tables.thinking import THINKER
 from engine.errors import RuleError
 from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData
@@ -63,6 +64,7 @@ class Driver:
         for h in self._timers.values():
             h.cancel()
         self._timers.clear()
+        THINKER.shutdown()
 
     # --- pacing ----------------------------------------------------------------------------
 
@@ -282,7 +284,7 @@ class Driver:
         for turn in m.turns():
             if turn.seat in computers:
                 try:
-                    action = m.ai_action(turn.seat, rng_for(row.seed, "ai", row.version, turn.seat))
+                    action = await THINKER.action(m, turn.seat, rng_for(row.seed, "ai", row.version, turn.seat))
                 except RuleError:
                     action = None
                 if action:
