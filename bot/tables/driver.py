@@ -284,7 +284,9 @@ class Driver:
         for turn in m.turns():
             if turn.seat in computers:
                 try:
-                    action = await THINKER.action(m, turn.seat, rng_for(row.seed, "ai", row.version, turn.seat))
+                    # a tournament table's computer is a stand-in for an absent player: it plays strong
+                    action = await THINKER.action(m, turn.seat, rng_for(row.seed, "ai", row.version, turn.seat),
+                                                  level="strong" if table.tournament_ref is not None else None)
                 except RuleError:
                     action = None
                 if action:

@@ -1,7 +1,8 @@
 """Computer players' thinking, off the event loop (issue 19).
 
 ``Thinker.action(match, seat, rng)`` is the computer's action for ``seat`` at the table's level (match
-option ``ai``).  Levels ``easy`` and ``normal`` take microseconds and run inline.  A ``strong`` play (a
+option ``ai``; the driver asks ``strong`` for a tournament table, where a computer is a referee's stand-in
+for an absent player).  Levels ``easy`` and ``normal`` take microseconds and run inline.  A ``strong`` play (a
 Shengji lead or follow, a Guandan play or pass) is searched in a worker process: the main process builds
 the seat's information set (``engine.*.information``: no other seat's cards) and sends only that and a
 seed, so the event loop stays free for everybody else's moves while the computer thinks.  The pool has
@@ -75,9 +76,10 @@ class Thinker:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def action(self, m: Any, seat: int, rng: random.Random) -> str | None:
-        """``seat``'s computer action now at the match's level (None: nothing to do)."""
-        level = getattr(m.options, "ai", DEFAULT_LEVEL)
+    async def action(self, m: Any, seat: int, rng: random.Random, level: str | None = None) -> str | None:
+        """``seat``'s computer action now at ``level`` (default: the match's option ``ai``; a tournament
+        table's stand-in plays ``strong``); None: nothing to do."""
+        level = level or getattr(m.options, "ai", DEFAULT_LEVEL)
         if level not in LEVELS:
             level = DEFAULT_LEVEL
         if level != "strong" or not searched(m, seat):

@@ -116,3 +116,16 @@ def test_normal_and_easy_tables_think_inline() -> None:
     thinker = thinking.Thinker(workers=1)
     assert asyncio.run(thinker.action(m, seat, random.Random(0))) == m.ai_action(seat, random.Random(0))  # type: ignore[attr-defined]
     assert thinker._pool is None  # no worker was started
+
+
+def test_a_tournament_stand_in_plays_strong_at_a_normal_table() -> None:
+    m = _shengji_play_position("normal")
+    seat = m.to_play()  # type: ignore[attr-defined]
+    thinker = thinking.Thinker(workers=1)
+    try:
+        action = asyncio.run(thinker.action(m, seat, random.Random(3), level="strong"))
+        assert thinker._pool is not None
+    finally:
+        thinker.shutdown()
+    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()  # type: ignore[arg-type]
+    assert action == expected
