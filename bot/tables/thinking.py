@@ -52,6 +52,20 @@ def think(game: str, info: Any, seed: int) -> Any:
     return guandan_play(info, seed)
 
 
+def coach(game: str, options_json: dict[str, Any], seed: int, actions: list[str], deal_no: int,
+          seat: int, budget: int | None = None) -> list[Any]:
+    """In a worker: the coach's notes (``engine.ai.coach``) for ``seat`` in finished deal ``deal_no``."""
+    from engine.ai.coach import coach_notes
+    from engine.options import build_options, options_class
+
+    options: Any = build_options(options_class(game), dict(options_json))
+    return coach_notes(game, options, seed, actions, deal_no, seat, budget)
+
+
+COACH_TIMEOUT = 120.0
+COACH_BUDGET: int | None = None  # the search's budget per play (None: the strong player's own)
+
+
 class Thinker:
     """The process pool of the strong computer players (one per bot process)."""
 
@@ -104,6 +118,24 @@ class Thinker:
                 break
             return _text(m, seat, move)
         return player_for(m.game, "normal")(m, seat, rng)
+
+
+    async def coach(self, game: str, options_json: dict[str, Any], seed: int, actions: list[str], deal_no: int,
+                    seat: int) -> list[Any] | None:
+        """The coach's notes for a finished deal, searched in a worker (None: the coach could not answer in
+        ``COACH_TIMEOUT`` seconds, or its worker died twice)."""
+        loop = asyncio.get_running_loop()
+        for _ in (1, 2):
+            try:
+                return await asyncio.wait_for(loop.run_in_executor(
+                    self.pool(), coach, game, dict(options_json), seed, list(actions), deal_no, seat, COACH_BUDGET),
+                    COACH_TIMEOUT)
+            except BrokenProcessPool:
+                self._replace_pool()
+            except TimeoutError:
+                log.warning("the coach took longer than %s s for deal %s", COACH_TIMEOUT, deal_no)
+                return None
+        return None
 
 
 def _text(m: Any, seat: int, move: Any) -> str:
