@@ -56,9 +56,9 @@ def coach(game: str, options_json: dict[str, Any], seed: int, actions: list[str]
           seat: int, budget: int | None = None) -> list[Any]:
     """In a worker: the coach's notes (``engine.ai.coach``) for ``seat`` in finished deal ``deal_no``."""
     from engine.ai.coach import coach_notes
-    from engine.options import build_options, options_class
+    from engine.registry import read_options
 
-    options: Any = build_options(options_class(game), dict(options_json))
+    options: Any = read_options(game, dict(options_json))
     return coach_notes(game, options, seed, actions, deal_no, seat, budget)
 
 

@@ -4,7 +4,7 @@
 runs the strong player's search on that seat's information set *at that moment* (never more: the other
 hands stay hidden, as they were), with the move actually played added as a candidate.  A note is
 written where the search's choice beats the actual move clearly on the same sampled worlds
-(``engine.ai.choice.clearly_better``); its ``cost`` is the estimated level steps the actual move gave
+(``engine.search.choice.clearly_better``); its ``cost`` is the estimated level steps the actual move gave
 away.  A note names only cards of the asking seat's own hand (what it played, what it could have
 played).  It refuses a deal that is not finished.
 """
@@ -15,10 +15,10 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from engine.ai.choice import clearly_better, ranking
 from engine.cards import cards_text, parse_cards
-from engine.game import new_match
+from engine.registry import new_match
 from engine.rng import rng_for
+from engine.search.choice import clearly_better, ranking
 
 
 class DealNotFinished(ValueError):

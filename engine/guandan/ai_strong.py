@@ -6,7 +6,7 @@ when leading — then deals the unseen cards several times consistently with wha
 (``engine.guandan.information``: counts, every card played, tribute cards) and plays each candidate
 out to the end of the deal in every such world, every seat following the baseline player
 (``engine.guandan.ai``).  The candidate with the best average level steps for the own side wins when it
-beats the baseline's choice clearly on the same worlds (common random numbers; ``engine.ai.choice``).
+beats the baseline's choice clearly on the same worlds (common random numbers; ``engine.search.choice``).
 
 It is given a :class:`~engine.guandan.information.GuandanInformation`, never the match, and draws only
 from the seed it is given.  Tribute and return are the baseline player's (docs/performance.md).
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.choice import ranking, worlds_for
 from engine.guandan.ai import (
     _combo_for,
     _remove,
@@ -31,7 +30,8 @@ from engine.guandan.deal import DealPlay
 from engine.guandan.enumerate import legal_plays
 from engine.guandan.information import GuandanInformation, information, sample_hands, world
 from engine.guandan.levels import level_change, partner_of, side_of
-from engine.guandan.match import GuandanMatch
+from engine.guandan.match import GuandanRules
+from engine.search.choice import ranking, worlds_for
 
 BUDGET = 5_000  # card plays of play-outs per decision, all candidates and worlds together
 MIN_WORLDS = 6
@@ -39,7 +39,7 @@ MAX_WORLDS = 30
 MAX_CANDIDATES = 6
 
 
-def choose_action(m: GuandanMatch, seat: int, rng: random.Random) -> str | None:
+def choose_action(m: GuandanRules, seat: int, rng: random.Random) -> str | None:
     """The strong player's action for ``seat`` (level strong): a play is searched on ``seat``'s
     information set only; tribute and return are the baseline player's."""
     if m.phase == "play" and m.play is not None and not m.play.over and m.play.turn == seat:
@@ -55,7 +55,7 @@ def choose_play(info: GuandanInformation, seed: int, budget: int | None = None) 
 
 def search(info: GuandanInformation, seed: int, budget: int | None = None) -> list[tuple[Combo | None, float]]:
     """Every candidate (None: pass) with its average level steps for the own side, best first
-    (``engine.ai.choice.ranking``)."""
+    (``engine.search.choice.ranking``)."""
     cands, results = play_outs(info, seed, budget)
     if len(cands) == 1:
         return [(cands[0], 0.0)]

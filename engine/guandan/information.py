@@ -7,7 +7,7 @@ receiver, the card it returned (the payer holds it).  The strong player (``engin
 sees nothing else.
 
 :func:`world` builds a :class:`~engine.guandan.deal.DealPlay` from that information and one random deal
-of the unseen cards (``engine.ai.sampling``); the search plays candidate moves out in such worlds.
+of the unseen cards (``engine.search.sampling``); the search plays candidate moves out in such worlds.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.ai.sampling import deal_hidden
 from engine.cards import Card, full_deck
 from engine.guandan.combos import Combo
 from engine.guandan.deal import DealPlay, TrickEntry
-from engine.guandan.match import GuandanMatch
+from engine.guandan.match import GuandanRules
 from engine.guandan.options import GuandanOptions
+from engine.search.sampling import deal_hidden
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class GuandanInformation:
         return rest
 
 
-def information(m: GuandanMatch, seat: int) -> GuandanInformation:
+def information(m: GuandanRules, seat: int) -> GuandanInformation:
     """``seat``'s information set now (the play phase of a deal)."""
     play = m.play
     if m.phase != "play" or play is None or play.over:

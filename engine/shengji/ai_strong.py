@@ -7,7 +7,7 @@ trumps when void — then deals the unseen cards several times consistently with
 buried) and plays each candidate out to the end of the deal in every such world, every seat following
 the baseline player (``engine.shengji.ai``).  The candidate with the best average result wins (level
 steps for the own side, plus the defenders' points as a small tie-break) when it beats the baseline's
-choice clearly on the same worlds (``engine.ai.choice``).  All candidates meet the same
+choice clearly on the same worlds (``engine.search.choice``).  All candidates meet the same
 worlds (common random numbers), so their differences are measured with less noise.
 
 It is given an :class:`~engine.shengji.information.ShengjiInformation`, never the match, and draws
@@ -21,15 +21,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.ai.choice import ranking, worlds_for
 from engine.cards import Card, cards_text, parse_cards, points
+from engine.search.choice import ranking, worlds_for
 from engine.shengji.ai import _candidates, _follow, _lead, ai_step
 from engine.shengji.ai import choose_action as normal_action
 from engine.shengji.follow import is_legal_follow
 from engine.shengji.formats import classify_lead
 from engine.shengji.information import ShengjiInformation, determinize, information, sample_hidden
 from engine.shengji.legal import legal_leads_simple, lowest_legal_play, random_legal_play
-from engine.shengji.match import Move, ShengjiMatch
+from engine.shengji.match import Move, ShengjiRules
 from engine.shengji.order import TRUMP
 from engine.shengji.scoring import settle_deal
 
@@ -40,7 +40,7 @@ MAX_CANDIDATES = 10
 POINTS_WEIGHT = 1 / 200  # a point of the defenders' total against a level step, as a tie-break
 
 
-def choose_action(m: ShengjiMatch, seat: int, rng: random.Random) -> str | None:
+def choose_action(m: ShengjiRules, seat: int, rng: random.Random) -> str | None:
     """The strong player's action for ``seat`` (the Match protocol's ``ai_action`` at level strong).
 
     A play is searched on ``seat``'s information set only; everything else is the baseline player's."""
@@ -56,7 +56,7 @@ def choose_play(info: ShengjiInformation, seed: int, budget: int | None = None) 
 
 
 def search(info: ShengjiInformation, seed: int, budget: int | None = None) -> list[tuple[tuple[Card, ...], float]]:
-    """Every candidate play with its average result, best first (``engine.ai.choice.ranking``)."""
+    """Every candidate play with its average result, best first (``engine.search.choice.ranking``)."""
     cands, results = play_outs(info, seed, budget)
     if len(cands) == 1:
         return [(cands[0], 0.0)]
@@ -87,7 +87,7 @@ def play_outs(info: ShengjiInformation, seed: int, budget: int | None = None,
     return cands, results
 
 
-def playout(info: ShengjiInformation, world: ShengjiMatch, play: Sequence[Card]) -> float:
+def playout(info: ShengjiInformation, world: ShengjiRules, play: Sequence[Card]) -> float:
     """``play`` in ``world``, then the baseline player for every seat to the end of the deal: the result
     for ``info.seat``'s side (level steps won or lost, the defenders' points as a tie-break)."""
     rng = random.Random(0)  # the baseline player draws nothing; ai_step wants one
@@ -116,7 +116,7 @@ def deal_value(info: ShengjiInformation, defender_points: int) -> int:
     return st.steps if winner == info.seat % 2 else -st.steps
 
 
-def candidates(info: ShengjiInformation, world: ShengjiMatch, rng: random.Random) -> list[tuple[Card, ...]]:
+def candidates(info: ShengjiInformation, world: ShengjiRules, rng: random.Random) -> list[tuple[Card, ...]]:
     """The plays the search compares: the baseline player's first, then a handful of distinct others.
 
     ``world`` is any world of ``info`` (the baseline player reads only the seat's own cards and the

@@ -6,7 +6,7 @@ declaration (still held unless played since), and the kitty only when this seat 
 player (``engine.shengji.ai_strong``) sees nothing else: it never receives the match.
 
 :func:`determinize` builds a full match state — a *world* — from that information and one random deal
-of the unseen cards (``engine.ai.sampling``), consistent with the voids and shown cards; the search
+of the unseen cards (``engine.search.sampling``), consistent with the voids and shown cards; the search
 plays candidate moves out in such worlds.
 """
 
@@ -15,11 +15,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.ai.sampling import deal_hidden
 from engine.cards import Card, cards_text, full_deck, parse_cards
 from engine.events import Charge
+from engine.search.sampling import deal_hidden
 from engine.shengji.formats import classify_lead
-from engine.shengji.match import ShengjiMatch
+from engine.shengji.match import ShengjiRules
 from engine.shengji.options import ShengjiOptions
 from engine.shengji.order import TrumpContext, trump_context
 
@@ -87,7 +87,7 @@ def _voids(ctx: TrumpContext, tricks: list[tuple[int, list[tuple[int, tuple[Card
     return voids
 
 
-def information(m: ShengjiMatch, seat: int) -> ShengjiInformation:
+def information(m: ShengjiRules, seat: int) -> ShengjiInformation:
     """``seat``'s information set now (the play phase of a deal)."""
     if m.phase != "play" or m.ctx is None or m.dealer is None or m.level is None or m.leader is None:
         raise ValueError("the information set is defined during the play of a deal")
@@ -151,11 +151,11 @@ def sample_hidden(info: ShengjiInformation, rng: random.Random) -> tuple[list[li
     return hands, kitty
 
 
-def determinize(info: ShengjiInformation, hands: list[list[Card]], kitty: list[Card]) -> ShengjiMatch:
+def determinize(info: ShengjiInformation, hands: list[list[Card]], kitty: list[Card]) -> ShengjiRules:
     """A match in the play phase that looks to ``info.seat`` exactly as its information says, with
     ``hands`` and ``kitty`` as the hidden cards (one world of the search).  Its seed is 0: the match's own
     seed is hidden (it fixes the shuffle), and a world is only played to the end of the deal."""
-    m = ShengjiMatch.__new__(ShengjiMatch)
+    m = ShengjiRules.__new__(ShengjiRules)
     ctx = info.ctx
     m.options = info.options
     m.seed = 0

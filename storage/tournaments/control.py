@@ -26,7 +26,7 @@ ENDED = ("cancelled", "deleted", "finished")
 
 def _movable(m: TournamentMatch) -> None:
     if m.status != "scheduled" or m.start_at is None:
-        raise _err("match_begun", "Match {match} has begun or is not scheduled", match=m.match_key)
+        raise _err("match_begun", "MatchRecord {match} has begun or is not scheduled", match=m.match_key)
 
 
 @dataclass
@@ -120,7 +120,7 @@ async def move_table(db: Database, tid: int, actor: int, key: str, table: int, c
             raise _err("unknown_table_group", "That group is not one of the tournament's table groups")
         chats = list(m.table_chats)
         if not 1 <= table <= len(chats):
-            raise _err("unknown_table", "Match {match} has tables 1 to {count}", match=key, count=len(chats))
+            raise _err("unknown_table", "MatchRecord {match} has tables 1 to {count}", match=key, count=len(chats))
         old = chats[table - 1]
         chats[table - 1] = chat_id
         m.table_chats = chats

@@ -101,7 +101,7 @@ async def decide_lateness(db: Database, tid: int, key: str, now: datetime | None
         row = await _get(s, tid)
         m = await _match(s, tid, key)
         if m.start_at is None:
-            raise _err("match_not_ready", "Match {match} is not ready to start", match=key)
+            raise _err("match_not_ready", "MatchRecord {match} is not ready to start", match=key)
         prior = LatenessDecision.from_dict(m.lateness_json) if m.lateness_json else None
         if m.result_json is not None or m.status in ("finished", "void") or (prior and prior.action == "undone"):
             return Lateness(prior, (), (), None)
@@ -155,7 +155,7 @@ async def undo_lateness(db: Database, tid: int, key: str, actor: int, reason: st
         await _require(s, tid, actor, ("referee", "chief_referee", "organiser"))
         m = await _match(s, tid, key)
         if m.lateness_json is None:
-            raise _err("nothing_to_undo", "Match {match} had no lateness forfeit", match=key)
+            raise _err("nothing_to_undo", "MatchRecord {match} had no lateness forfeit", match=key)
         dec = undo_decision(LatenessDecision.from_dict(m.lateness_json), str(actor), reason)
         eng = load_engine(row)
         if m.result_json is not None and m.result_json.get("outcome") in ("forfeit", "double_forfeit"):

@@ -1,4 +1,4 @@
-"""Match results: recording, correcting, confirming; forfeits."""
+"""MatchRecord results: recording, correcting, confirming; forfeits."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ async def confirm_result(db: Database, tid: int, key: str, actor: int) -> Tourna
         await _require(s, tid, actor, ("chief_referee", "organiser"))
         m = await _match(s, tid, key)
         if m.result_json is None:
-            raise _err("no_result_to_correct", "Match {match} has no result to correct", match=key)
+            raise _err("no_result_to_correct", "MatchRecord {match} has no result to correct", match=key)
         m.confirmed_by = actor
         _audit(s, tid, actor, "confirm", match=key)
         await s.commit()
@@ -108,7 +108,7 @@ def _clear_result(eng: Engine, key: str) -> None:
     """Remove a recorded result (engine gap: no public call for it yet)."""
     if eng.groups is not None and any(g.id == key for g in eng.groups.matches):
         if eng.bracket is not None:
-            raise _err("match_not_ready", "Match {match} cannot take a result now ({state})", match=key,
+            raise _err("match_not_ready", "MatchRecord {match} cannot take a result now ({state})", match=key,
                        state="knockout begun")
         eng.groups.match(key).result = None
         return

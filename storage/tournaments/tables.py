@@ -95,11 +95,11 @@ async def extend_lateness(db: Database, tid: int, key: str, table: int | None, m
         await _require(s, tid, actor, REFEREES)
         m = await _match(s, tid, key)
         if m.start_at is None or m.status in ("finished", "void"):
-            raise _err("match_not_ready", "Match {match} is not ready to start", match=key)
+            raise _err("match_not_ready", "MatchRecord {match} is not ready to start", match=key)
         count = len(await _match_players(s, m))
         chosen = list(range(1, count + 1)) if table is None else [table]
         if any(not 1 <= k <= count for k in chosen):
-            raise _err("unknown_table", "Match {match} has tables 1 to {count}", match=key, count=count)
+            raise _err("unknown_table", "MatchRecord {match} has tables 1 to {count}", match=key, count=count)
         chosen = [k for k in chosen if str(k) not in m.table_results and table_deadline(row, m, k) >= now]
         if not chosen:
             raise _err("lateness_decided", "The lateness of match {match} has been decided", match=key)

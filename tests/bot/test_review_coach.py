@@ -12,7 +12,8 @@ from bot.tables import thinking
 from bot.tables.review_requests import review_request
 from bot.tables.thinking import Thinker
 from engine.cards import parse_cards
-from storage import service
+from engine.registry import match_from_stored
+from storage import match_repo, table_repo, user_repo
 from storage.db import open_database
 from tests.bot.test_review_requests import (
     ALICE,
@@ -54,7 +55,7 @@ class CoachRuntime:
 async def rt(tmp_path: Any) -> Any:
     database = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     for uid in (ALICE, BOB, STRANGER):
-        await service.upsert_user(database, uid, f"u{uid}", None, "zh-hans", started_bot=True)
+        await user_repo.upsert_user(database, uid, f"u{uid}", None, "zh-hans", started_bot=True)
     runtime = CoachRuntime(database)
     try:
         yield runtime
@@ -65,11 +66,11 @@ async def rt(tmp_path: Any) -> Any:
 
 async def start(db: Any) -> int:
     """A Shengji table of two deals: Alice at seat 0, Bob at seat 2, computers at 1 and 3."""
-    table = await service.insert_table(db, GROUP, "shengji-17-deals", "shengji", {"deals": 2, "bid_window_seconds": 0},
+    table = await table_repo.insert_table(db, GROUP, "shengji-17-deals", "shengji", {"deals": 2, "bid_window_seconds": 0},
                                        ALICE, computer_seats=[1, 3])
-    await service.seat_user(db, table.id, 0, ALICE)
-    await service.seat_user(db, table.id, 2, BOB)
-    return int((await service.start_match(db, table.id, seed=5)).match_id)
+    await table_repo.seat_user(db, table.id, 0, ALICE)
+    await table_repo.seat_user(db, table.id, 2, BOB)
+    return int((await match_repo.start_match(db, table.id, seed=5)).match_id)
 
 
 async def _ask(rt: Any, uid: int, chat: Any, args: list[str]) -> list[Any]:
@@ -88,9 +89,9 @@ async def test_a_seated_player_gets_notes_on_their_own_plays_only(rt: Any, monke
     text = rt.sent[0][1]
     assert text.startswith("教练点评 · 第 1 副")
     # every card the notes name was in Alice's own hand in deal 1 (seat 0)
-    row = await service.get_match_row(rt.db, match_id)
-    actions = [a.action for a in await service.action_log(rt.db, match_id)]
-    first: Any = service.new_engine_match(row.game, row.options_json, row.seed)
+    row = await match_repo.get_match_row(rt.db, match_id)
+    actions = [a.action for a in await match_repo.action_log(rt.db, match_id)]
+    first: Any = match_from_stored(row.game, row.options_json, row.seed)
     hand: list[int] = []
     for action in actions:  # Alice's 33 cards in deal 1 once she has them all (the kitty included, if hers)
         first.apply(action)

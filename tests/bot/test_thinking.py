@@ -12,8 +12,7 @@ import signal
 import pytest
 
 from bot.tables import thinking
-from engine.game import new_match
-from engine.options import load_preset
+from engine.registry import load_preset, new_match
 from engine.shengji import ai_strong
 from engine.shengji.information import information
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.tables.thinking import THINKER
-from storage import service
+from storage import match_repo, table_repo
 from tests.e2e.test_play import rt
 
 
@@ -16,8 +16,8 @@ async def test_strong_computers_play_a_table_from_worker_processes(harness):
     h.players[0].say(h.group_id, "/newtable shengji-17-deals bid_window_seconds=0 bots=4 seed=9 ai=strong")
     await h.sim.wait_for_message(h.group_id, lambda m: "轮到" in (m.text or "") or "发牌" in (m.text or ""),
                                  after=last, timeout=20)
-    table = await service.open_table_in_chat(rt(h).db, h.group_id)
-    row = await service.current_match(rt(h).db, table.id)
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
+    row = await match_repo.current_match(rt(h).db, table.id)
     for _ in range(1200):
         _, m, _, _ = await rt(h).driver.match_context(row.id)
         if len(m.tricks) >= 2:

@@ -8,8 +8,7 @@ import pytest
 
 from engine.ai import coach, levels
 from engine.cards import parse_cards
-from engine.game import new_match
-from engine.options import load_preset
+from engine.registry import load_preset, new_match
 
 
 def _deal(preset: str, seed: int) -> tuple[str, object, list[str]]:

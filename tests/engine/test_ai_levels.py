@@ -7,8 +7,7 @@ import random
 import pytest
 
 from engine.ai import levels
-from engine.game import new_match
-from engine.options import load_preset
+from engine.registry import load_preset, new_match
 
 
 def test_a_bad_level_is_refused_with_the_levels_named() -> None:

@@ -31,8 +31,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.ai.levels import Player, player_for
-from engine.game import Match, new_match
+from engine.game import Match
 from engine.guandan.options import GuandanOptions
+from engine.registry import new_match
 from engine.shengji.options import ShengjiOptions
 from tests.perf.machine import describe
 

@@ -10,9 +10,9 @@ import pytest
 from engine.ai.levels import player_for
 from engine.game import computer_step
 from engine.guandan import ai_strong
+from engine.guandan.game import GuandanMatch
 from engine.guandan.information import information, sample_hands
-from engine.guandan.match import GuandanMatch
-from engine.options import load_preset
+from engine.registry import load_preset
 
 
 def _positions(seeds: range, per_deal: int = 4, deals: int = 2) -> list[GuandanMatch]:

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from engine.ai.levels import player_for
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.shengji import ai_strong
 from engine.shengji.ai import ai_step
+from engine.shengji.game import ShengjiMatch
 from engine.shengji.information import determinize, information, sample_hidden
-from engine.shengji.match import ShengjiMatch
 
 PRESETS = ["shengji-17-deals", "shengji-timed-2h", "shengji-50min"]
 
