@@ -13,7 +13,7 @@ comes from ``rng``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 LEVELS = ("easy", "normal", "strong")
@@ -66,6 +66,29 @@ def player_for(game: str, level: str) -> Player:
 def action_at(level: str, match: Any, seat: int, rng: random.Random) -> str | None:
     """``seat``'s action at ``level`` now (None: nothing to do)."""
     return player_for(match.game, check_level(level))(match, seat, rng)
+
+
+def table_step(m: Any, players: Sequence[Player], rng: random.Random) -> str:
+    """The next action of a table whose seat ``s`` is played by ``players[s]``: the first seat due that acts
+    (optional bids included), else the table's own step, else the move-clock action of the first seat
+    due (``engine.game.computer_step`` with a player per seat)."""
+    for turn in m.turns():
+        action = players[turn.seat](m, turn.seat, rng)
+        if action is not None:
+            return str(action)
+    step = m.system_step()
+    if step is not None:
+        return str(step)
+    due = [t for t in m.turns() if t.required]
+    return "sys resume" if not due else str(m.auto_action(due[0].seat))
+
+
+def play_first_deal(m: Any, players: Sequence[Player], rng: random.Random) -> None:
+    """Play ``m`` (a new match) to the end of its first deal with ``players[s]`` at seat ``s``."""
+    if m.game == "guandan" and m.phase == "new":
+        m.apply("sys next_deal")
+    while not m.history:
+        m.apply(table_step(m, players, rng))
 
 
 def _shengji_random(m: Any, seat: int, rng: random.Random) -> str | None:

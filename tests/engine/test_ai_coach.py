@@ -16,16 +16,7 @@ def _deal(preset: str, seed: int) -> tuple[str, object, list[str]]:
     p = load_preset(preset)
     m = new_match(p.game, p.rules, seed)
     rand, normal = levels.player_for(p.game, "random"), levels.player_for(p.game, "normal")
-    rng = random.Random(seed)
-    if p.game == "guandan":
-        m.apply("sys next_deal")
-    while not m.history:
-        action = None
-        for t in m.turns():
-            action = (rand if t.seat == 0 else normal)(m, t.seat, rng)
-            if action is not None:
-                break
-        m.apply(action or m.system_step() or "sys resume")
+    levels.play_first_deal(m, [rand, normal, normal, normal], random.Random(seed))
     return p.game, p.rules, list(m.log)
 
 

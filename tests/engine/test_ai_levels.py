@@ -22,17 +22,7 @@ def test_cheap_levels_play_a_whole_deal_legally(preset: str, level: str) -> None
     p = load_preset(preset)
     for seed in range(3):
         m = new_match(p.game, p.rules, seed)
-        player = levels.player_for(p.game, level)
-        rng = random.Random(seed)
-        if p.game == "guandan":
-            m.apply("sys next_deal")
-        while not m.history:
-            action = None
-            for t in m.turns():
-                action = player(m, t.seat, rng)
-                if action is not None:
-                    break
-            m.apply(action or m.system_step() or "sys resume")
+        levels.play_first_deal(m, [levels.player_for(p.game, level)] * 4, random.Random(seed))
         assert m.history[0]["deal_no"] == 1
 
 

@@ -30,8 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.ai.levels import Player, player_for
-from engine.game import Match
+from engine.ai.levels import Player, play_first_deal, player_for
 from engine.guandan.options import GuandanOptions
 from engine.registry import new_match
 from engine.shengji.options import ShengjiOptions
@@ -47,40 +46,28 @@ def _options(game: str) -> Any:
 def play_deal(game: str, seed: int, players: tuple[Player, Player],
               timed: int) -> tuple[int, list[float]]:
     """Deal 1 of a new match of ``seed`` with ``players[side]`` at the seats of each side: the level steps
-    side 0 gained (negative: side 1 gained) and the CPU seconds of each decision of side ``timed``."""
+    side 0 gained (negative: side 1 gained) and the CPU seconds of each decision of side ``timed`` (a call
+    that acted on a required turn)."""
     m = new_match(game, _options(game), seed)
-    rng = random.Random(seed ^ 0x5EED)
     times: list[float] = []
-    if game == "guandan":
-        m.apply("sys next_deal")
-    while not m.history:
-        action = _step(m, players, rng, timed, times)
-        m.apply(action)
+
+    def timing(player: Player) -> Player:
+        def play(match: Any, seat: int, rng: random.Random) -> str | None:
+            t0 = time.process_time()
+            action = player(match, seat, rng)
+            if action is not None and any(t.seat == seat and t.required for t in match.turns()):
+                times.append(time.process_time() - t0)
+            return action
+        return play
+
+    seats = [timing(players[s % 2]) if s % 2 == timed else players[s % 2] for s in range(4)]
+    play_first_deal(m, seats, random.Random(seed ^ 0x5EED))
     summary: Any = m.history[0]
     if game == "shengji":
         steps, winner = int(summary["steps"]), int(summary["winner"])
     else:
         steps, winner = int(summary["gain"]), int(summary["winner_side"])
     return (steps if winner == 0 else -steps), times
-
-
-def _step(m: Match, players: tuple[Player, Player], rng: random.Random, timed: int, times: list[float]) -> str:
-    for turn in m.turns():
-        player = players[turn.seat % 2]
-        t0 = time.process_time()
-        action = player(m, turn.seat, rng)
-        spent = time.process_time() - t0
-        if action is not None:
-            if turn.required and turn.seat % 2 == timed:
-                times.append(spent)
-            return action
-    step = m.system_step()
-    if step is not None:
-        return step
-    due = [t for t in m.turns() if t.required]
-    if not due:
-        return "sys resume"
-    return m.auto_action(due[0].seat)
 
 
 def play_pair(job: tuple[str, str, str, int]) -> dict[str, Any]:

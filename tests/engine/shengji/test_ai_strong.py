@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.ai.levels import player_for
+from engine.ai.levels import play_first_deal, player_for
 from engine.registry import load_preset
 from engine.shengji import ai_strong
 from engine.shengji.ai import ai_step
@@ -131,12 +131,5 @@ def test_strong_players_finish_deals_with_legal_actions(monkeypatch: pytest.Monk
     strong = player_for("shengji", "strong")
     for preset in PRESETS:
         m = ShengjiMatch(load_preset(preset).rules, 77)
-        rng = random.Random(77)
-        while not m.history:
-            action = None
-            for t in m.turns():
-                action = strong(m, t.seat, rng)
-                if action is not None:
-                    break
-            m.apply(action or m.system_step() or "sys resume")
+        play_first_deal(m, [strong] * 4, random.Random(77))
         assert m.history[0]["deal_no"] == 1
