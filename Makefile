@@ -13,7 +13,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp frontend figures
+.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp frontend figures ai-eval
 
 define ENSURE_VENV
 set -eu
@@ -74,6 +74,17 @@ webapp: install
 
 bench: install
 	$(BIN)/python -m pytest tests/perf -q -s -p no:xdist -o addopts=""
+
+# Computer players on paired deals (docs/performance.md "Computer players"): fresh seeds each run; OUT= resumes.
+# make ai-eval GAME=shengji A=strong B=normal PAIRS=100 JOBS=2 OUT=/tmp/ai-eval.jsonl
+GAME ?= both
+A ?= strong
+B ?= normal
+PAIRS ?= 20
+JOBS ?= 1
+ai-eval: install
+	nice -n 10 $(BIN)/python -m tests.perf.ai_eval --game $(GAME) --a $(A) --b $(B) --pairs $(PAIRS) --jobs $(JOBS) \
+		$(if $(OUT),--out $(OUT))
 
 # Load test (docs/performance.md "Bot under load"): the real bot in its own process against the simulator at
 # Telegram's rates. make loadtest TABLES=16 PRESET=shengji-17-deals THINK=1.5 DB=sqlite RTT=80 DURATION=150
