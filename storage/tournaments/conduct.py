@@ -35,11 +35,8 @@ async def add_conduct(db: Database, tid: int, key: str, side: str, actor: int, k
                disqualified=outcome.disqualified)
         rec: Recorded | None = None
         if outcome.newly_disqualified and was_ready and key not in eng.ready_matches():
-            node_result = None
-            if eng.bracket is not None and any(x.id == key for x in eng.bracket.matches):
-                res = eng.bracket.match(key).result
-                node_result = None if res is None else res.to_dict()
-            m.result_json = node_result
+            res = eng.result_of(key)
+            m.result_json = None if res is None else res.to_dict()
             m.status = "finished"
             new = await _sync_matches(s, row, eng)
             rec = Recorded(m, new, eng.finished)
