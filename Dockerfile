@@ -43,6 +43,6 @@ WORKDIR /home/bot
 VOLUME ["/data"]
 
 # Healthy while the bot's event loop writes its heartbeat (every 30 s) and the database answers.
-HEALTHCHECK --interval=30s --timeout=15s --start-period=60s --retries=3 CMD ["python", "-m", "bot.health"]
+HEALTHCHECK --interval=30s --timeout=15s --start-period=60s --retries=3 CMD ["python", "-m", "bot.boot.health"]
 
 ENTRYPOINT ["python", "-m", "bot"]

@@ -53,13 +53,13 @@ test: install
 	$(BIN)/python -m pytest -n 2 -p xdist
 
 demo: install
-	$(BIN)/python -m bot.demo $(DEMO_ARGS)
+	$(BIN)/python -m bot.devtools.demo $(DEMO_ARGS)
 
 run: install
 	$(BIN)/python -m bot
 
 webapp: install
-	$(BIN)/python -m bot.webapp.local $(WEBAPP_ARGS)
+	$(BIN)/python -m bot.devtools.webapp_local $(WEBAPP_ARGS)
 
 bench: install
 	$(BIN)/python -m pytest tests/perf -q -s -p no:xdist -o addopts=""
@@ -74,7 +74,7 @@ DB ?= sqlite
 RTT ?= 80
 DURATION ?= 150
 loadtest: install
-	$(BIN)/python -m bot.loadtest --tables $(TABLES) --preset $(PRESET) --deals $(DEALS) --think $(THINK) \
+	$(BIN)/python -m bot.devtools.loadtest --tables $(TABLES) --preset $(PRESET) --deals $(DEALS) --think $(THINK) \
 		--db $(DB) --rtt $(RTT) --duration $(DURATION) $(LOADTEST_ARGS)
 
 # ruff on everything; mypy --strict on engine/, storage/, scheduler/ and bot/ (pyproject.toml); the Dockerfile.

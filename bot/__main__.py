@@ -1,6 +1,6 @@
 """``python -m bot`` (``make run``): the bot with long polling.
 
-Before polling, ``bot.startup`` checks the token, the CJK font, the database and Telegram; a failure is
+Before polling, ``bot.boot.startup`` checks the token, the CJK font, the database and Telegram; a failure is
 one translated line on stderr (no traceback) and exit code 2 (no token) or 3 (any other start-up error).
 """
 
@@ -13,16 +13,16 @@ from typing import Any
 
 
 def with_heartbeat(app: Any) -> Any:
-    """``app`` with a job that writes the heartbeat ``python -m bot.health`` reads (from the bot's event loop)."""
-    from bot.health import HEARTBEAT_EVERY, heartbeat_job
+    """``app`` with a job that writes the heartbeat ``python -m bot.boot.health`` reads (from the bot's event loop)."""
+    from bot.boot.health import HEARTBEAT_EVERY, heartbeat_job
 
     app.job_queue.run_repeating(heartbeat_job, interval=HEARTBEAT_EVERY, first=1, name="heartbeat")
     return app
 
 
 def main() -> int:
-    from bot.settings import Settings
-    from bot.startup import EXIT_NO_TOKEN, EXIT_STARTUP, StartupError, console_language, preflight
+    from bot.boot.settings import Settings
+    from bot.boot.startup import EXIT_NO_TOKEN, EXIT_STARTUP, StartupError, console_language, preflight
 
     lang = console_language()
     settings = Settings()
@@ -31,7 +31,7 @@ def main() -> int:
         return EXIT_NO_TOKEN
     try:
         asyncio.run(preflight(settings))
-        from bot.app import build_application
+        from bot.edge.app import build_application
 
         app = with_heartbeat(build_application(settings))
     except StartupError as exc:  # one clear line for the person starting the bot
@@ -42,7 +42,7 @@ def main() -> int:
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import-time noise
     if settings.WEBAPP_PORT is None:  # the table page on a local port unless configured otherwise
         settings.WEBAPP_PORT = 8080
-    if settings.TELEGRAM_WEBHOOK:  # one web server: the table page and the bot's webhook (bot/webapp/webhook.py)
+    if settings.TELEGRAM_WEBHOOK:  # one web server: the table page and the bot's webhook (bot/edge/webhook.py)
         return _run_webhook(app, settings)
     app.run_polling(allowed_updates=["message", "callback_query"], timeout=settings.POLL_TIMEOUT)
     return 0
@@ -51,7 +51,7 @@ def main() -> int:
 def _run_webhook(app: Any, settings: Any) -> int:
     import signal
 
-    from bot.webapp.webhook import run_webhook
+    from bot.edge.webhook import run_webhook
 
     async def run() -> None:
         stop = asyncio.Event()

@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from bot.deal_proof import check_proof
+from bot.tables.deal_proof import check_proof
 
 SEATS = ("S", "E", "N", "W")
 

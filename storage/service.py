@@ -1270,7 +1270,7 @@ async def count_actions(db: Database, match_id: int) -> int:
                                     .where(ActionRecord.match_id == match_id))).scalar_one())
 
 
-# --- deal review (bot/review_requests.py) ------------------------------------------------------------
+# --- deal review (bot/tables/review_requests.py) ----------------------------------------------
 
 async def latest_match_of_user(db: Database, user_id: int) -> Match | None:
     """The newest match (any status) at a table where ``user_id`` holds a seat, or None."""

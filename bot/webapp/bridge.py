@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import normalize, t
+from bot.presentation.i18n import normalize, t
 from storage import service
 
 
 class RuntimeBridge:
-    """The page's view of ``bot.runtime.Runtime``."""
+    """The page's view of ``bot.boot.runtime.Runtime``."""
 
     def __init__(self, runtime: Any) -> None:
         self.rt = runtime

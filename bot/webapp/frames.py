@@ -2,9 +2,9 @@
 
 ``state_frame`` gives everybody the same ``table`` part (the engine's ``public_view``: no hidden
 card) and, to a seated player only, a ``me`` part from that seat's ``seat_view``: the hand in the
-order the hand message shows it (``bot.views.group_hand``: Shengji trumps first, then each suit),
+order the hand message shows it (``bot.presentation.keyboards.group_hand``: Shengji trumps first, then each suit),
 the kitty for whoever buried it, and the actions the rules allow that seat now (the same buttons
-as the hand message, ``bot.render.hand_message``).  A spectator's frame has no ``me``.
+as the hand message, ``bot.presentation.render.hand_message``).  A spectator's frame has no ``me``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.render import shengji_trump_level
-from bot.views import group_hand, parse_hand
+from bot.presentation.keyboards import group_hand, parse_hand
+from bot.presentation.render import shengji_trump_level
 from engine.cards import card_text, cards_text, parse_card, rank_of
 from engine.errors import RuleError
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.i18n import t
+from bot.presentation.i18n import t
 
 MAX_BUTTONS = 100  # Telegram's limit per inline keyboard
 

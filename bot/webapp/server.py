@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl
 from aiohttp import WSMsgType, web
 from sqlalchemy import select
 
-from bot.i18n import catalogue, normalize, rule_error, t
+from bot.presentation.i18n import catalogue, normalize, rule_error, t
 from bot.webapp import frames
 from bot.webapp.auth import InitDataError, WebAppUser, sign_init_data, validate_init_data
 from bot.webapp.hub import Hub, Viewer

@@ -1,7 +1,7 @@
 """``make demo`` at small size: what a newcomer reading its output would notice (issues 4 and 5).
 
-Part 1 (``bot.demo.run_demo``): a one-deal Shengji match and a Guandan deal between four simulated
-people; part 2 (``bot.tournament.demo.run_tournament_demo``): a 4-pair knock-out instead of 8.
+Part 1 (``bot.devtools.demo.run_demo``): a one-deal Shengji match and a Guandan deal between four simulated
+people; part 2 (``bot.devtools.tournament_demo.run_tournament_demo``): a 4-pair knock-out instead of 8.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo import main, run_demo
-from bot.tournament.demo import run_tournament_demo
+from bot.devtools.demo import main, run_demo
+from bot.devtools.tournament_demo import run_tournament_demo
 from bot.verify_deal import main as main_verify
 
 
@@ -74,7 +74,7 @@ async def test_tournament_demo_small_field_verifies_draw_prints_prizes_saves_bra
 
 
 def test_demo_replay_option_still_prints_a_deal_in_english(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m bot.demo --replay guandan --lang en`` (README) prints a computer-played deal, no bot."""
+    """``python -m bot.devtools.demo --replay guandan --lang en`` (README) prints a computer-played deal, no bot."""
     assert main(["--replay", "guandan", "--lang", "en", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert out.strip() and "Part 1" not in out

@@ -1,4 +1,4 @@
-"""``python -m bot.health`` (the container HEALTHCHECK): healthy only while the bot beats and the database answers.
+"""``python -m bot.boot.health`` (the container HEALTHCHECK): healthy only while the bot beats and the database answers.
 
 The last test runs the real ``python -m bot`` against the local Bot API simulator and checks that the
 health check turns healthy once the bot polls; the others feed it a fresh, stale, missing or garbled
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.health import beat, heartbeat_problem
+from bot.boot.health import beat, heartbeat_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +37,7 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def _health(tmp_path: Path, **extra: str) -> tuple[int, list[str]]:
-    proc = subprocess.run([sys.executable, "-m", "bot.health"], cwd=tmp_path, env=_env(tmp_path, **extra),
+    proc = subprocess.run([sys.executable, "-m", "bot.boot.health"], cwd=tmp_path, env=_env(tmp_path, **extra),
                           capture_output=True, text=True, timeout=60)
     return proc.returncode, [x for x in (proc.stdout + proc.stderr).splitlines() if x.strip()]
 
@@ -97,7 +97,7 @@ def test_python_m_bot_health_fails_when_the_database_is_unreachable(tmp_path):
 
 @pytest.mark.e2e
 def test_the_running_bot_beats_and_the_health_check_turns_healthy(tmp_path):
-    sim = subprocess.Popen([sys.executable, "-m", "bot.simulator", "--port", "0", "--no-rate-limits"],
+    sim = subprocess.Popen([sys.executable, "-m", "bot.devtools.simulator", "--port", "0", "--no-rate-limits"],
                            cwd=tmp_path, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True)
     bot = None

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import cards, catalogue, normalize, rule_error, t
-from bot.tournament.texts import T as TOURNAMENT_TEXTS
+from bot.presentation.i18n import cards, catalogue, normalize, rule_error, t
+from bot.presentation.tournament.texts import T as TOURNAMENT_TEXTS
 from engine.errors import RuleError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def codes_in(folder: str) -> set[str]:
 @pytest.mark.parametrize("folder", ["engine", "storage"])
 def test_every_rule_error_code_has_zh_and_en(folder):
     """Game codes are translated by the game catalogues; tournament codes may be translated by the
-    tournament texts instead (bot/tournament/texts.py ``error_text`` looks there first)."""
+    tournament texts instead (bot/presentation/tournament/texts.py ``error_text`` looks there first)."""
     codes = codes_in(folder)
     assert codes, folder
     tournament = {key for key, (zh, en) in TOURNAMENT_TEXTS.items() if zh and en}
@@ -81,9 +81,9 @@ def test_guandan_return_errors_name_the_configured_rank_limit():
 
 
 def test_the_catalogues_are_the_messages_table():
-    """bot/i18n/messages.py is the source ``python -m bot.i18n.messages`` writes the .po files from:
+    """bot/presentation/i18n/messages.py is the source ``python -m bot.presentation.i18n.messages`` writes the .po files from:
     a text edited in one place only would be lost (or revived) at the next regeneration."""
-    from bot.i18n.messages import ERRORS, UI
+    from bot.presentation.i18n.messages import ERRORS, UI
 
     table = {**UI, **{"err." + k: v for k, v in ERRORS.items()}}
     for idx, lang in enumerate(("zh", "en")):

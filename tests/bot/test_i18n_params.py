@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import catalogue
+from bot.presentation.i18n import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELD = re.compile(r"{(\w+)}")

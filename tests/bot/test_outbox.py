@@ -7,7 +7,7 @@ import time
 
 from telegram.error import Forbidden, RetryAfter
 
-from bot.outbox import Outbox
+from bot.delivery.outbox import Outbox
 
 
 class FakeSender:
@@ -73,7 +73,7 @@ async def test_edit_that_changes_nothing_is_not_sent():
 async def test_remembered_hash_after_restart_skips_identical_edit():
     sender = FakeSender()
     box = Outbox(sender, rate_scale=100)
-    from bot.outbox import content_hash
+    from bot.delivery.outbox import content_hash
     box.remember(7, 42, content_hash("same", None))
     box.start()
     box.edit(7, 42, "same")
@@ -292,7 +292,7 @@ async def test_a_restarted_outbox_paces_its_first_group_message():
 
 
 async def test_sent_hashes_are_handed_over_in_batches_not_per_call():
-    from bot.outbox import content_hash
+    from bot.delivery.outbox import content_hash
 
     sender = FakeSender()
     box = Outbox(sender, rate_scale=100)

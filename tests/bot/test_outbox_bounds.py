@@ -9,7 +9,7 @@ import asyncio
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import RetryAfter
 
-from bot.outbox import Outbox
+from bot.delivery.outbox import Outbox
 from storage import service
 from storage.db import open_database
 from tests.bot.test_outbox import FakeSender

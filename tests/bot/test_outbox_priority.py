@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.outbox import PRIORITY_AGE, Outbox
+from bot.delivery.outbox import PRIORITY_AGE, Outbox
 from tests.bot.test_outbox import FakeSender
 
 

@@ -1,10 +1,10 @@
-"""Per-user rate limit (bot/ratelimit.py): buckets, one "slow down" answer per burst, bounded memory."""
+"""Per-user rate limit (bot/edge/ratelimit.py): buckets, one "slow down" answer per burst, bounded memory."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.ratelimit import RateLimiter, UpdateGuard, command_of, counted
+from bot.edge.ratelimit import RateLimiter, UpdateGuard, command_of, counted
 
 
 class Clock:

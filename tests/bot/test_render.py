@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot import render
+from bot.presentation import render
 from engine.cards import card_text
 from engine.game import new_match
 from engine.guandan.options import GuandanOptions
@@ -90,7 +90,7 @@ def test_selected_cards_are_marked():
     seat = 0
     view = m.seat_view(seat)
     hand = render.parse_hand(view) if hasattr(render, "parse_hand") else None
-    from bot.views import parse_hand
+    from bot.presentation.keyboards import parse_hand
     hand = parse_hand(view)
     text, markup = render.hand_message("en", "guandan", 7, m, seat, view, [hand[0]], NAMES, None)
     assert sum(1 for b in _buttons(markup) if b.text.startswith("✅")) == 1

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import render
-from bot.deal_proof import proof_for, table_lines
+from bot.presentation import render
+from bot.tables.deal_proof import proof_for, table_lines
 from engine.options import load_preset, options_to_dict
 from storage.service import new_engine_match
 

@@ -1,4 +1,4 @@
-"""Deal review (bot/review.py): the replayed log cut into deals, the HTML file, and who may see it."""
+"""Deal review (bot/tables/review.py): the replayed log cut into deals, the HTML file, and who may see it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bot.review import deal_records, may_review, parse_deal_arg, review_html
+from bot.tables.review import deal_records, may_review, parse_deal_arg, review_html
 from engine.cards import card_text, full_deck, parse_cards, points
 from engine.options import load_preset, options_to_dict
 from engine.rng import rng_for

@@ -1,4 +1,4 @@
-"""/review and /replay (bot/review_requests.py) against a real database: hands reach only who may see them.
+"""/review and /replay (bot/tables/review_requests.py) against a real database: hands reach only who may see them.
 
 A table of four seats (two people, two computers) plays with the engine's computer player choosing every
 move; the requests come from a seated player, a stranger, the group and a tournament referee."""
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.review_requests import review_request
+from bot.tables.review_requests import review_request
 from engine.rng import rng_for
 from storage import service
 from storage import tournaments as ts

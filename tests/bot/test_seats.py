@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.seats import SeatIndex
+from bot.tables.seats import SeatIndex
 
 
 def seats(*users: int | None, computers: tuple[int, ...] = ()) -> list[SimpleNamespace]:

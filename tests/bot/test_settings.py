@@ -21,7 +21,7 @@ def test_missing_token_prints_one_line_and_exits_nonzero(tmp_path):
 
 
 def test_admin_ids_and_defaults(monkeypatch):
-    from bot.settings import Settings
+    from bot.boot.settings import Settings
 
     monkeypatch.setenv("BOT_ADMIN_IDS", "1, 2 3")
     s = Settings(_env_file=None)

@@ -148,6 +148,6 @@ def test_a_missing_token_is_one_line_in_chinese_by_default(tmp_path):
     ({"LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"), ({"LC_MESSAGES": "zh_TW", "LANG": "en_US"}, "zh"),
 ])
 def test_the_console_language_follows_the_locale_variables(env, lang):
-    from bot.startup import console_language
+    from bot.boot.startup import console_language
 
     assert console_language(env) == lang

@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_application_start_up_refuses_to_build_without_a_font(monkeypatch):
-    from bot import app as bot_app
-    from bot.settings import Settings
-    from bot.tournament_render import fonts
+    from bot.boot.settings import Settings
+    from bot.edge import app as bot_app
+    from bot.presentation.tournament import fonts
 
     def nothing_found():
         raise fonts.FontMissing(f"No CJK font found for the bracket image: {fonts.INSTALL_HINT}")

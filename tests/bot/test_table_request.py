@@ -1,11 +1,11 @@
-"""/newtable arguments (bot/table_request.py): every problem in one translated message; seed= is guarded."""
+"""/newtable arguments (bot/tables/table_request.py): every problem in one translated message; seed= is guarded."""
 
 from __future__ import annotations
 
 import re
 
-from bot.bad_input import ECHO_MAX, clip
-from bot.table_request import TableRequest, problems_message, read_request
+from bot.edge.bad_input import ECHO_MAX, clip
+from bot.tables.table_request import TableRequest, problems_message, read_request
 
 ASCII_WORDS = re.compile(r"[A-Za-z]{4,}")
 
@@ -56,7 +56,7 @@ def test_good_request_and_usage():
 
 
 def test_rule_errors_echo_long_input_short():
-    from bot.bad_input import rule_error_clipped
+    from bot.edge.bad_input import rule_error_clipped
     from engine.cards import parse_cards
     from engine.errors import RuleError
 

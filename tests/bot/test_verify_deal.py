@@ -1,4 +1,4 @@
-"""Per-deal commitment and reveal (bot/deal_proof.py) and the checker ``python -m bot.verify_deal``."""
+"""Per-deal commitment and reveal (bot/tables/deal_proof.py) and the checker ``python -m bot.verify_deal``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 import pytest
 
 from bot import verify_deal
-from bot.deal_proof import SHOWN_DIGITS, check_proof, proof_for, record_proof, review_fairness
-from bot.review import deal_records, review_html
+from bot.tables.deal_proof import SHOWN_DIGITS, check_proof, proof_for, record_proof, review_fairness
+from bot.tables.review import deal_records, review_html
 from engine.fairness import commitment
 from tests.bot.test_review import computer_match
 

@@ -86,7 +86,7 @@ def test_compose_runs_the_bot_after_a_healthy_postgresql_with_its_data_in_a_volu
     mounts = [v.split(":") for v in db["volumes"]]
     assert ["pgdata", "/var/lib/postgresql/data"] in mounts and "pgdata" in compose["volumes"]
     assert bot["depends_on"]["db"]["condition"] == "service_healthy"
-    assert bot["build"] == "." and "python" in bot["healthcheck"]["test"] and "bot.health" in bot["healthcheck"]["test"]
+    assert bot["build"] == "." and "python" in bot["healthcheck"]["test"] and "bot.boot.health" in bot["healthcheck"]["test"]
     env = db["environment"]
     url = bot["environment"]["DATABASE_URL"]
     assert url.startswith(f"postgresql+asyncpg://{env['POSTGRES_USER']}:") and url.endswith(f"@db:5432/{env['POSTGRES_DB']}")

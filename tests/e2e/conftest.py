@@ -3,7 +3,7 @@
 * ``harness``: simulator (rate_scale 20) + four players who have started the bot + a group, bot running.
 * ``harness_factory``: ``async with harness_factory(rate_scale=..., players_started=..., **settings) as h``.
 
-``bot.app`` is imported at collection: a broken import fails the end-to-end suite, never skips it.
+``bot.edge.app`` is imported at collection: a broken import fails the end-to-end suite, never skips it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import bot.app  # noqa: F401  (a broken bot.app must fail the suite loudly, not skip it)
+import bot.edge.app  # noqa: F401  (a broken bot.edge.app must fail the suite loudly, not skip it)
 from tests.e2e.harness import E2EHarness, HarnessFactory, e2e_harness
 
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.simulator import BotApiSimulator, SimUserHandle, format_chat
-from bot.simulator.runner import RealBot, make_settings
+from bot.devtools.simulator import BotApiSimulator, SimUserHandle, format_chat
+from bot.devtools.simulator.runner import RealBot, make_settings
 
 __all__ = ["E2EHarness", "HarnessFactory", "e2e_harness", "make_settings"]
 

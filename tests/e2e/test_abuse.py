@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.autodrive import drive
-from bot.deal_proof import check_proof, proof_for
+from bot.devtools.autodrive import drive
+from bot.presentation.i18n import t
+from bot.tables.deal_proof import check_proof, proof_for
 from storage import service
 from tests.e2e.test_fuzz import forge_press
 from tests.e2e.test_play import rt
@@ -206,10 +207,21 @@ async def test_hands_never_go_to_someone_not_entitled(harness):
     await drive(h.sim, lambda: rt(h), match_id, {0: h.players[0].user_id},
                 stop=lambda m: getattr(m, "deal_no", 0) >= 2, timeout=240)
     mark_g, mark_s = _last_id(h, h.group_id), _last_id(h, h.stranger.user_id)
+    mark_p = _last_id(h, h.players[0].user_id)
     h.stranger.say(h.group_id, "/review 1")  # the match goes on: not for the group yet
     h.stranger.start()
     h.stranger.dm("/review 1")  # not seated: nothing of this match
     h.players[0].dm("/review 2")  # seated, but deal 2 is being played
+    # Each of the three gets one answer.  Wait for those answers themselves: a quiet moment is no proof
+    # (the group's answer may wait up to 3 s for the group's pace, longer on a loaded machine).
+    await h.sim.wait_for_message(h.group_id, lambda m: m.message_id > mark_g and "整场比赛结束后" in (m.text or ""),
+                                 timeout=30)
+    await h.sim.wait_for_message(h.stranger.user_id,
+                                 lambda m: m.message_id > mark_s and (m.text or "") == t("zh", "review.no_match"),
+                                 timeout=30)
+    await h.sim.wait_for_message(h.players[0].user_id,
+                                 lambda m: m.message_id > mark_p and (m.text or "") == t("zh", "review.not_finished"),
+                                 timeout=30)
     await h.settle(quiet=0.5)
     group = [m for m in h.sim.bot_messages(h.group_id) if m.message_id > mark_g]
     assert not any(m.document is not None for m in group)

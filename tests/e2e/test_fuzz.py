@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.i18n import catalogue
+from bot.presentation.i18n import catalogue
 from storage import service
 from tests.e2e.harness import ENGLISH_USER, PLAYERS, STRANGER, e2e_harness
 
@@ -223,7 +223,7 @@ async def _send(h: Any, who: str, kind: str, payload: str) -> tuple[str | None, 
 
 def forge_press(sim: Any, user_id: int, chat_id: int, message_id: int, data: str) -> str:
     """A callback query with any ``data`` (the simulator's own press accepts only buttons it shows)."""
-    from bot.simulator.state import CallbackQueryRecord
+    from bot.devtools.simulator.state import CallbackQueryRecord
 
     message = sim.chats[chat_id].messages[message_id]
     query_id = str(next(sim._query_ids))
@@ -263,7 +263,7 @@ async def _example(h: Any, inputs: list[tuple[str, str, str]]) -> None:
 
 
 def _internal(lang: str) -> str:
-    from bot.i18n import t
+    from bot.presentation.i18n import t
     return t(lang, "err.internal")
 
 

@@ -9,10 +9,10 @@ completed tricks; clock auto-plays are folded into it; a restart causes no 429.
 
 from __future__ import annotations
 
-from bot import buttons
-from bot.autodrive import drive
-from bot.buttons import HandOp
-from bot.views import ctext
+from bot.devtools.autodrive import drive
+from bot.edge import callbacks
+from bot.edge.callbacks import HandOp
+from bot.presentation.keyboards import ctext
 from storage import service
 from tests.e2e.test_play import open_table, rt, users
 
@@ -21,16 +21,16 @@ def hand_message(h, uid: int, match_id: int):
     """The newest message in ``uid``'s private chat with hand buttons of ``match_id``."""
     for m in reversed(h.sim.bot_messages(uid)):
         for data in m.callback_data():
-            b = buttons.parse(str(data))
-            if isinstance(b, buttons.HandButton) and b.match_id == match_id:
+            b = callbacks.parse(str(data))
+            if isinstance(b, callbacks.HandButton) and b.match_id == match_id:
                 return m
     return None
 
 
 def tap_data(msg, card: int) -> str | None:
     for data in msg.callback_data():
-        b = buttons.parse(str(data))
-        if isinstance(b, buttons.HandButton) and b.op is HandOp.TAP and b.card == card and b.copy == 0:
+        b = callbacks.parse(str(data))
+        if isinstance(b, callbacks.HandButton) and b.op is HandOp.TAP and b.card == card and b.copy == 0:
             return str(data)
     return None
 
@@ -109,7 +109,7 @@ async def test_a_tap_is_answered_at_once_and_a_play_right_after_costs_no_edit(ha
         answer = await p.press_and_wait(p.user_id, msg.message_id, tap_data(msg, card))
         assert "已选" in (answer.text or "")
         play = next(str(d) for d in msg.callback_data()
-                    if (b := buttons.parse(str(d))) is not None and getattr(b, "op", None) is HandOp.PLAY)
+                    if (b := callbacks.parse(str(d))) is not None and getattr(b, "op", None) is HandOp.PLAY)
         answer = await p.press_and_wait(p.user_id, msg.message_id, play)
         assert not answer.text  # played: the button's answer is the confirmation
         await h.settle(quiet=1.5)

@@ -7,8 +7,8 @@ import contextlib
 
 import pytest
 
-from bot.autodrive import drive
-from bot.views import seat_name
+from bot.devtools.autodrive import drive
+from bot.presentation.keyboards import seat_name
 from engine.cards import counts_of, parse_cards
 from engine.errors import RuleError
 from storage import service

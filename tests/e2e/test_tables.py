@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.autodrive import drive
-from bot.views import seat_name
+from bot.devtools.autodrive import drive
+from bot.presentation.keyboards import seat_name
 from storage import service
 from tests.e2e.test_play import JOIN, open_table, rt
 

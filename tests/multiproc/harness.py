@@ -29,10 +29,10 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bot.loadtest.botprocess import BotProcess
-from bot.loadtest.database import fresh_database
-from bot.simulator import BotApiSimulator
-from bot.webapp.webhook import SECRET_HEADER, WEBHOOK_PATH
+from bot.devtools.loadtest.botprocess import BotProcess
+from bot.devtools.loadtest.database import fresh_database
+from bot.devtools.simulator import BotApiSimulator
+from bot.edge.webhook import SECRET_HEADER, WEBHOOK_PATH
 
 REDIS = "redis://127.0.0.1:6379/0"
 DEV_SECRET = "two-processes-dev-secret"

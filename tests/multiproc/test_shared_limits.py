@@ -1,4 +1,4 @@
-"""Telegram's per-token limits shared by two bot processes (bot/shared_limits.py, Redis at 127.0.0.1:6379).
+"""Telegram's per-token limits shared by two bot processes (bot/delivery/shared_limits.py, Redis at 127.0.0.1:6379).
 
 The unit part: two limiters (as two processes) reserve slots for one group, one private chat and many chats; the
 slots are spread as Telegram's limits want.  The end-to-end part: two real processes behind the round-robin
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 
-from bot.shared_limits import SharedLimits
+from bot.delivery.shared_limits import SharedLimits
 from tests.multiproc.harness import REDIS, bots
 
 

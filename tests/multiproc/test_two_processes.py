@@ -10,9 +10,9 @@ import aiohttp
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.loadtest import players
-from bot.render import _pub
-from bot.simulator import SimulatorError, SimUserHandle
+from bot.devtools.loadtest import players
+from bot.devtools.simulator import SimulatorError, SimUserHandle
+from bot.presentation.render import _pub
 from bot.webapp.auth import sign_init_data
 from storage.models import ActionRecord, Deadline
 from tests.multiproc.harness import DEV_SECRET, bots

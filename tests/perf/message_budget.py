@@ -18,10 +18,10 @@ import tempfile
 import time
 from typing import Any
 
-from bot.autodrive import drive
-from bot.simulator import BotApiSimulator, SimUserHandle
-from bot.simulator.runner import RealBot
-from bot.views import seat_name
+from bot.devtools.autodrive import drive
+from bot.devtools.simulator import BotApiSimulator, SimUserHandle
+from bot.devtools.simulator.runner import RealBot
+from bot.presentation.keyboards import seat_name
 from storage import service
 
 GROUP = -1001000000009

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-import bot.handlers as handlers
+import bot.edge.handlers as handlers
 from tests.perf import message_budget
 
 CAUSE: contextvars.ContextVar[str] = contextvars.ContextVar("sql_cause", default="other")

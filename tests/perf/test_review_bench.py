@@ -1,8 +1,8 @@
 """Benchmark (``make bench``): building a deal review and checking deal proofs (issue 12).
 
 A 17-deal Shengji match played by the computer player (seed 3): the time to cut its log into deals
-(``bot.review.deal_records``, a full replay), to render the whole-match review HTML, and to check one
-deal proof (``bot.deal_proof.check_proof``, as ``python -m bot.verify_deal`` does).  Three repetitions,
+(``bot.tables.review.deal_records``, a full replay), to render the whole-match review HTML, and to check one
+deal proof (``bot.tables.deal_proof.check_proof``, as ``python -m bot.verify_deal`` does).  Three repetitions,
 the median printed, CPU seconds of the process.  Figures only; nothing here asserts a time.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from bot.deal_proof import check_proof, record_proof
-from bot.review import deal_records, review_html
+from bot.tables.deal_proof import check_proof, record_proof
+from bot.tables.review import deal_records, review_html
 from tests.bot.test_review import computer_match
 from tests.perf.machine import describe
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
-from bot.simulator import DEFAULT_TOKEN, BotApiSimulator
+from bot.devtools.simulator import DEFAULT_TOKEN, BotApiSimulator
 
 PRIVATE_USER = 101
 OTHER_USER = 102

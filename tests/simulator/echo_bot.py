@@ -16,7 +16,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.simulator import BotApiSimulator
+from bot.devtools.simulator import BotApiSimulator
 
 
 async def _start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.simulator import DEFAULT_TOKEN, BotApiSimulator, SimulatorClient
+from bot.devtools.simulator import DEFAULT_TOKEN, BotApiSimulator, SimulatorClient
 
 
 async def test_control_endpoints_act_as_users_and_read_chats() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from telegram import Bot, Update
 
-from bot.simulator import BotApiSimulator, SimulatorClient
-from bot.simulator.client import SimUserHandle
-from bot.simulator.server import SimulatorError
+from bot.devtools.simulator import BotApiSimulator, SimulatorClient
+from bot.devtools.simulator.client import SimUserHandle
+from bot.devtools.simulator.server import SimulatorError
 from tests.simulator.conftest import GROUP, OTHER_USER, PRIVATE_USER
 
 SETUP = "name = \"工会双升赛\"\npreset = \"shengji-50min\"\n".encode()

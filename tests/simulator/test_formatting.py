@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from telegram import Bot, MessageEntity
 
-from bot.simulator import BotApiSimulator
-from bot.simulator.formatting import ParseError, command_entities, parse_text, utf16_len
+from bot.devtools.simulator import BotApiSimulator
+from bot.devtools.simulator.formatting import ParseError, command_entities, parse_text, utf16_len
 from tests.simulator.conftest import PRIVATE_USER, FakeClock
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 import time
 
-from bot.loadtest.botprocess import sample
-from bot.loadtest.players import PlayRecord
-from bot.loadtest.report import compute, group_lags, quantile, turn_latencies
+from bot.devtools.loadtest.botprocess import sample
+from bot.devtools.loadtest.players import PlayRecord
+from bot.devtools.loadtest.report import compute, group_lags, quantile, turn_latencies
 
 NEXT = 501
 
@@ -91,12 +91,12 @@ def test_process_sample_reads_cpu_time_and_memory() -> None:
 
 def test_the_group_line_the_harness_looks_for_is_the_one_the_bot_renders() -> None:
     """The harness times group lag by finding a trick's line in the group's table message: the line it builds from
-    its replica of the match must be the one ``bot.render.table_message`` shows for the same state."""
+    its replica of the match must be the one ``bot.presentation.render.table_message`` shows for the same state."""
     import json
     import random
 
-    from bot.loadtest.players import Table, _group_marker
-    from bot.render import table_message
+    from bot.devtools.loadtest.players import Table, _group_marker
+    from bot.presentation.render import table_message
     from engine.options import load_preset, options_to_dict
     from storage.service import new_engine_match
 
@@ -134,17 +134,17 @@ def test_the_group_line_the_harness_looks_for_is_the_one_the_bot_renders() -> No
 
 
 def test_an_error_in_the_bots_log_is_reported_with_its_traceback(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from bot.loadtest.botprocess import BotProcess
+    from bot.devtools.loadtest.botprocess import BotProcess
 
     log = tmp_path / "bot.log"
     log.write_text(
-        "2026-11-30 23:20:20,300 INFO bot.outbox: sent\n"
-        "2026-11-30 23:20:20,305 ERROR bot.handlers: error while handling an update\n"
+        "2026-11-30 23:20:20,300 INFO bot.delivery.outbox: sent\n"
+        "2026-11-30 23:20:20,305 ERROR bot.edge.handlers: error while handling an update\n"
         "Traceback (most recent call last):\n"
-        '  File "bot/handlers.py", line 120, in cmd_help\n'
+        '  File "bot/edge/handlers.py", line 120, in cmd_help\n'
         "    lang = await _lang(context, update)\n"
         "asyncpg.exceptions.TooManyConnectionsError: sorry, too many clients already\n"
-        "2026-11-30 23:20:20,400 INFO bot.outbox: sent\n")
+        "2026-11-30 23:20:20,400 INFO bot.delivery.outbox: sent\n")
     found = BotProcess({}, log).errors_logged()
     assert found[0].endswith("error while handling an update")
     assert found[-1].startswith("asyncpg.exceptions.TooManyConnectionsError")  # the cause is in the report

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.simulator import BotApiSimulator
+from bot.devtools.simulator import BotApiSimulator
 from tests.simulator.echo_bot import build_echo_app, running
 
 ALICE = 201
@@ -78,7 +78,7 @@ async def test_application_restart_continues_from_the_next_update(echo_sim: BotA
 
 
 async def test_user_handle_taps_buttons_by_label(echo_sim: BotApiSimulator) -> None:
-    from bot.simulator import SimUserHandle
+    from bot.devtools.simulator import SimUserHandle
 
     sim = echo_sim
     alice = SimUserHandle(sim, ALICE)

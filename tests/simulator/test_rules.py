@@ -8,7 +8,7 @@ import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from bot.simulator import BotApiSimulator, RateLimits
+from bot.devtools.simulator import BotApiSimulator, RateLimits
 from tests.simulator.conftest import GROUP, OTHER_USER, PRIVATE_USER, STRANGER, FakeClock
 
 

@@ -12,7 +12,7 @@ import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import RetryAfter
 
-from bot.simulator import BotApiSimulator, RateLimits
+from bot.devtools.simulator import BotApiSimulator, RateLimits
 from tests.simulator.conftest import GROUP, OTHER_USER, PRIVATE_USER, FakeClock
 
 

@@ -9,7 +9,7 @@ import pytest
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import Conflict, EndPointNotFound
 
-from bot.simulator import DEFAULT_TOKEN, BotApiSimulator, SimulatorError
+from bot.devtools.simulator import DEFAULT_TOKEN, BotApiSimulator, SimulatorError
 from tests.simulator.conftest import GROUP, OTHER_USER, PRIVATE_USER, STRANGER
 
 

@@ -1,7 +1,7 @@
 """End-to-end support: the simulator + the real bot with the tournament handlers and a manual clock.
 
 ``tournament_harness(tmp_path, extra_players=N)`` starts the e2e harness (tests/e2e/harness.py) with the
-application built by ``bot.app.build_application`` plus ``register_tournament_handlers``; the deadline
+application built by ``bot.edge.app.build_application`` plus ``register_tournament_handlers``; the deadline
 scheduler runs on a ``ManualClock`` (``h.clock``): move it and call ``run_due(h)`` -- no real waiting.
 """
 
@@ -31,8 +31,8 @@ EXTRA_BASE = 2001
 
 async def _start_real_bot(self: Any) -> Any:
     """RealBot.start with the tournament handlers registered and the manual clock installed."""
-    from bot.app import build_application
-    from bot.tournament import register_tournament_handlers
+    from bot.edge.app import build_application
+    from bot.edge.tournament import register_tournament_handlers
 
     if self.app is not None:
         raise RuntimeError("the bot is already running")
@@ -274,8 +274,8 @@ async def wait_text(h: E2EHarness, chat_id: int, needle: str, after: Any = None,
 
 async def play_table(h: E2EHarness, table_id: int, timeout: float = 120) -> dict[str, Any]:
     """The four people seated at ``table_id`` play its match out by typing their cards in their private
-    chats (bot/autodrive.py); returns the engine's stored result."""
-    from bot.autodrive import drive
+    chats (bot/devtools/autodrive.py); returns the engine's stored result."""
+    from bot.devtools.autodrive import drive
 
     row = await service.current_match(db(h), table_id)
     assert row is not None and row.status == "playing", row

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import buttons
-from bot.autodrive import _hand_message, drive
+from bot.devtools.autodrive import _hand_message, drive
+from bot.edge import callbacks
 from storage import service
 from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
@@ -42,7 +42,7 @@ async def test_a_substitute_takes_over_a_seat_in_play(tmp_path: Path) -> None:
         old, new = b[0], P[9]
         old_hand = await S.eventually(lambda: _aw(_hand_message(h.sim, old, match_id)))
         tap = next(str(d) for d in old_hand.callback_data()
-                   if isinstance(buttons.parse(str(d)), buttons.HandButton))
+                   if isinstance(callbacks.parse(str(d)), callbacks.HandButton))
         clock_before = await S.rt(h).scheduler.pending(S.db(h), "move_clock", f"match:{match_id}")
 
         # the substitute cannot be someone seated at another live table, nor a player of this match

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.buttons import TableButton, TableOp
+from bot.edge.callbacks import TableButton, TableOp
 from engine.tournament import verify
 from storage import service
 from storage import tournaments as ts

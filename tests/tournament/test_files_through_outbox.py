@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 from telegram.error import Forbidden
 
-from bot.outbox import Outbox
-from bot.tournament.core import TournamentBot
+from bot.delivery.outbox import Outbox
+from bot.tournaments.core import TournamentBot
 
 
 class Sender:

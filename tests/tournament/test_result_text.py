@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tournament import views
-from bot.tournament.core import table_match_result
+from bot.tournaments import views
+from bot.tournaments.core import table_match_result
 from engine.tournament.results import played_table, team_result
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.tournament import setup
+from bot.edge.tournament import setup
 from engine.errors import RuleError
 from storage import tournaments as ts
 from storage.db import Database

@@ -7,10 +7,10 @@ import io
 import pytest
 from PIL import Image
 
-from bot.tournament_render import bracket_image
-from bot.tournament_render.bracket_image import GOLD, WIN_FILL, bracket_png, render_bracket
-from bot.tournament_render.fonts import draws_glyphs, load_font
-from bot.tournament_render.labels import match_title, placement_title, round_title
+from bot.presentation.tournament import bracket_image
+from bot.presentation.tournament.bracket_image import GOLD, WIN_FILL, bracket_png, render_bracket
+from bot.presentation.tournament.fonts import draws_glyphs, load_font
+from bot.presentation.tournament.labels import match_title, placement_title, round_title
 from tests.tournament_render.helpers import groups_knockout, single_elim
 
 

@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 from openpyxl import load_workbook
 
-from bot.tournament_render.export import export_all, export_csv, export_xlsx
+from bot.presentation.tournament.export import export_all, export_csv, export_xlsx
 from engine.tournament.conduct import ConductRecord
 from engine.tournament.results import forfeit_result
 from tests.tournament_render.helpers import groups_knockout, pair_win, single_elim, slots_for

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from PIL import ImageFont
 
-from bot.tournament_render import fonts
-from bot.tournament_render.fonts import (
+from bot.presentation.tournament import fonts
+from bot.presentation.tournament.fonts import (
     FontMissing,
     check_cjk_font,
     cjk_font_path,

@@ -8,9 +8,9 @@ import io
 
 from openpyxl import load_workbook
 
-from bot.tournament import views
-from bot.tournament_render.export import export_csv, export_xlsx, formula_safe
-from bot.tournament_render.labels import decided_note, score_line
+from bot.presentation.tournament.export import export_csv, export_xlsx, formula_safe
+from bot.presentation.tournament.labels import decided_note, score_line
+from bot.tournaments import views
 from engine.tournament.entries import Entry
 from engine.tournament.results import MatchResult, TableResult, pair_result, played_table, team_result
 from engine.tournament.tournament import Tournament

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.tournament_render.labels import level_text, score_line, side_scores, table_details
+from bot.presentation.tournament.labels import level_text, score_line, side_scores, table_details
 from engine.tournament.results import (
     disqualification_result,
     forfeit_result,

@@ -16,7 +16,7 @@ from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
 
-from bot.live import forced_play
+from bot.tables.live import forced_play
 from engine.rng import rng_for
 from storage import service
 
@@ -29,7 +29,7 @@ DEMO_OUTPUT = Path(__file__).resolve().parents[2] / "demo-output"
 
 def _fontconfig(folder: str) -> str:
     """A fontconfig file adding the CJK font the project ships (PyPI noto-cjk) so screenshots show Chinese."""
-    from bot.tournament_render import ensure_cjk_font
+    from bot.presentation.tournament import ensure_cjk_font
 
     path = Path(folder) / "fonts.conf"
     path.write_text(f"""<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>
@@ -98,7 +98,7 @@ class PagePlayer:
         if row.version != f["version"]:
             return None  # the page has not got the newest frame yet
         if forced_play(row.game, m, self.seat) is not None:
-            return None  # no choice left (Shengji's last trick): the table plays it at once (bot.driver), not the page
+            return None  # no choice left (Shengji's last trick): the table plays it at once (bot.tables.driver), not the page
         a = f["me"]["actions"]
         others = [t for t in f["table"]["turns"] if t["seat"] != self.seat]
         if f["game"] == "shengji" and a.get("bids") and others:

@@ -15,7 +15,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.webapp.local import local_bot, open_local_table
+from bot.devtools.webapp_local import local_bot, open_local_table
 from storage import service
 
 FAST = {"AI_DELAY": 0.0, "DEAL_BATCH": 25, "DEAL_BATCH_DELAY": 0.0, "DEMO_PACE": 0.0, "POLL_TIMEOUT": 1}

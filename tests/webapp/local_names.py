@@ -1,1 +1,1 @@
-from bot.webapp.local import GROUP as GROUP_ID  # noqa: F401
+from bot.devtools.webapp_local import GROUP as GROUP_ID  # noqa: F401

@@ -6,7 +6,7 @@ import json
 import random
 from datetime import UTC, datetime, timedelta
 
-from bot.views import group_hand
+from bot.presentation.keyboards import group_hand
 from bot.webapp import frames
 from engine.cards import counts_of, parse_cards
 from storage.service import new_engine_match

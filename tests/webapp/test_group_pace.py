@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot import live
+from bot.tables import live
 from storage import service
 from tests.webapp.helpers import PageClient, local_table, my_turn, wait_until
 from tests.webapp.local_names import GROUP_ID

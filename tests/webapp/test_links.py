@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.simulator.runner import make_settings
+from bot.devtools.simulator.runner import make_settings
 from bot.webapp.links import with_hand_button, with_table_button
 from tests.webapp.helpers import local_table, wait_until
 from tests.webapp.local_names import GROUP_ID

@@ -4,7 +4,7 @@ through Redis pub/sub (Redis at 127.0.0.1:6379)."""
 
 from __future__ import annotations
 
-from bot.i18n import normalize
+from bot.presentation.i18n import normalize
 from bot.webapp.relay import RedisRelay
 from bot.webapp.server import WebAppServer
 from storage import service

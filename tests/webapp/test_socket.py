@@ -188,7 +188,7 @@ async def test_the_json_state_endpoint(tmp_path):
 def test_dev_mode_is_refused_with_the_real_telegram():
     import asyncio
 
-    from bot.simulator.runner import make_settings
+    from bot.devtools.simulator.runner import make_settings
     from bot.webapp import WebAppConfigError, start_for
 
     class App:

@@ -8,7 +8,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from telegram import Bot
 
-from bot.webapp.webhook import SECRET_HEADER, WEBHOOK_PATH, webhook_handler, webhook_secret
+from bot.edge.webhook import SECRET_HEADER, WEBHOOK_PATH, webhook_handler, webhook_secret
 
 UPDATE = {"update_id": 7, "message": {"message_id": 1, "date": 0, "chat": {"id": 5, "type": "private"},
                                       "from": {"id": 5, "is_bot": False, "first_name": "A"}, "text": "/start"}}

@@ -11,8 +11,8 @@ from aiohttp import web
 from telegram import Bot
 from telegram.error import Conflict
 
-from bot.simulator import BotApiSimulator
-from bot.simulator.webhook import SECRET_HEADER
+from bot.devtools.simulator import BotApiSimulator
+from bot.devtools.simulator.webhook import SECRET_HEADER
 
 
 def free_port() -> int:

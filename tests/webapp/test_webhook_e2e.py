@@ -7,7 +7,7 @@ import asyncio
 
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.loadtest import players
+from bot.devtools.loadtest import players
 from tests.multiproc.harness import bots
 
 

@@ -89,7 +89,7 @@ def test_views_leak_no_hidden_card_through_a_computer_match() -> None:
 
 
 def test_terminal_replay_shows_a_whole_deal_in_chinese_and_english(monkeypatch: Any) -> None:
-    from bot.replay_guandan import replay_lines
+    from bot.devtools.replay_guandan import replay_lines
 
     monkeypatch.delenv("LANG", raising=False)
     zh = replay_lines(2026, None)

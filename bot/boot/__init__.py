@@ -1,0 +1,1 @@
+"""Configuration, start-up checks, health and the running bot's composition."""

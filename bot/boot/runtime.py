@@ -1,0 +1,337 @@
+"""The running bot: database, outbox, deadline scheduler, and the three parts of play.
+
+* ``bot.tables.lobby.Lobby``: tables before play (create, seat, leave, start, stop; the lobby message);
+* ``bot.tables.driver.Driver``: a match in play (apply actions, computer seats, dealing, clocks, pacing);
+* ``bot.tables.live.Live``: what a match shows (group table message, private hand messages, announcements).
+
+``Runtime`` owns what the three share (settings, database, outbox, scheduler, per-match locks,
+background tasks, chat languages) and keeps the short facade the handlers and the tournament side
+call.  Start-up opens the database (migrations), starts the outbox and the scheduler and resumes
+live tables (``resume_all``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+)
+
+from bot.boot.settings import Settings
+from bot.delivery.outbox import BotSender, Outbox
+from bot.presentation.i18n import normalize, t
+from bot.tables.driver import Driver, Metrics
+from bot.tables.live import Live
+from bot.tables.lobby import Lobby
+from bot.tables.seats import SeatIndex, load_seats
+from scheduler.deadlines import DeadlineScheduler
+from storage import service
+from storage.db import open_database
+
+log = logging.getLogger(__name__)
+
+# The command menu (setMyCommands), per kind of chat, in zh-CN (no language code: the default) and en.
+# ``COMMANDS``: the default scope (any chat not covered below); the tournament lists are added when the
+# tournament side is registered (bot/tournament; their descriptions are its ``cmd.*`` texts).
+COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "replay")
+PRIVATE_COMMANDS = ("start", "help", "lang", "review", "replay")
+GROUP_COMMANDS = ("help", "newtable", "lang", "leave", "review", "replay", "mix")
+ADMIN_COMMANDS = ("stop",)  # a group's administrators (any chat administrator may /stop, /lang there)
+TOURNAMENT_PRIVATE = ("withdraw", "schedule", "results", "bracket", "standings", "dashboard", "tournament",
+                      "tournament_help")
+TOURNAMENT_GROUP = ("schedule", "results", "bracket", "standings", "tournament_help")
+TOURNAMENT_ADMIN = ("tournament_group", "table_register", "start_match", "substitute", "extend", "pause", "resume",
+                    "result", "forfeit", "violation", "audit")
+CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
+HASH_PERSIST_SECONDS = 5.0
+
+__all__ = ["COMMANDS", "Metrics", "Runtime"]
+
+
+class Runtime:
+    def __init__(self, app: Any, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+        self.db: Any = None
+        self.outbox: Outbox | None = None
+        self.scheduler: Any = None
+        self.shared_limits: Any = None  # bot/delivery/shared_limits.py when TELEGRAM_LIMITS_URL is set
+        self.claims: Any = None  # bot/delivery/message_claims.py when WEBAPP_RELAY_URL is set (several processes)
+        self.started = False
+        self.stopping = False
+        self.bot_username: str | None = None
+        # a lock lives while someone holds or waits on it (weak values): the map never outgrows the live matches
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._chat_langs: dict[int, str] = {}
+        self._user_langs: dict[tuple[int, str | None], str] = {}
+        self._persist_task: asyncio.Task[None] | None = None
+        self.seen_users: set[tuple[Any, ...]] = set()  # users stored since start-up (handlers skip the write)
+        # called with (match_id, match_over event data) once a match's result is committed and announced
+        # (in a task of their own, one after the other; a hook that raises is logged and the next one runs)
+        self.match_over_hooks: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
+        self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
+        self.lobby = Lobby(self)
+        self.driver = Driver(self)
+        self.live = Live(self)
+
+    @property
+    def metrics(self) -> Metrics:
+        return self.driver.metrics
+
+    @property
+    def deadlines(self) -> dict[int, datetime]:
+        return self.driver.deadlines
+
+    # --- life cycle -------------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        self.stopping = False
+        self.db = await open_database(self.settings.DATABASE_URL)
+        # one process (no Redis relay or shared limits): every write goes through this process, which may then
+        # keep the committed match rows, the users and the selections in memory (storage.service)
+        self.db.sole_writer = not (self.settings.WEBAPP_RELAY_URL or self.settings.TELEGRAM_LIMITS_URL)
+        if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
+            from bot.delivery.shared_limits import SharedLimits
+
+            self.shared_limits = SharedLimits(self.settings.TELEGRAM_LIMITS_URL, self.settings.TELEGRAM_BOT_TOKEN,
+                                              rate_scale=self.settings.TELEGRAM_RATE_SCALE)
+            await self.shared_limits.start()
+        if self.settings.WEBAPP_RELAY_URL:  # several processes: one of them sends each new hand message
+            from bot.delivery.message_claims import MessageClaims
+
+            self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
+            await self.claims.start()
+        self.outbox = Outbox(BotSender(self.app.bot), rate_scale=self.settings.TELEGRAM_RATE_SCALE,
+                             on_error=self.live.send_refused, on_missing=self.live.message_gone,
+                             limits=self.shared_limits)
+        self.outbox.start()
+        left = await service.take_pending_messages(self.db)  # sends of record the last stop could not deliver
+        if left:
+            log.info("outbox: %d sends of record left by the last stop queued again", len(left))
+            self.outbox.restore(left)
+        self._persist_task = asyncio.get_running_loop().create_task(self._persist_hashes(), name="hashes")
+        for ref in await service.list_message_refs(self.db):
+            self.outbox.remember(ref.chat_id, ref.message_id, ref.last_text_hash)
+        try:
+            self.bot_username = self.app.bot.username
+        except Exception:
+            self.bot_username = None
+        await self._set_commands()
+        self.scheduler = DeadlineScheduler()
+        self.driver.register_deadlines(self.scheduler)
+        await self.scheduler.start(self.db)
+        self.seats = await load_seats(self.db)
+        self.started = True
+        await self.resume_all()
+
+    async def stop(self) -> None:
+        self.stopping = True
+        self.driver.stop()
+        # let steps in flight finish (a cancelled database call would be logged as an error)
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=10)
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def shutdown(self) -> None:
+        await self.stop()
+        if self.scheduler is not None:
+            with contextlib.suppress(Exception):
+                await self.scheduler.shutdown(timeout=2)
+        if self._persist_task is not None:
+            self._persist_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._persist_task
+            self._persist_task = None
+        if self.outbox is not None:
+            left = await self.outbox.stop(drain=True, timeout=5)
+            if left and self.db is not None:
+                await service.save_pending_messages(self.db, left)  # queued again at the next start-up
+            await self.live.persist_hashes()
+        if self.db is not None:
+            await self.db.dispose()
+        if self.shared_limits is not None:
+            await self.shared_limits.stop()
+            self.shared_limits = None
+        if self.claims is not None:
+            await self.claims.stop()
+            self.claims = None
+        self.started = False
+
+    async def _persist_hashes(self) -> None:
+        """Every few seconds, store what the live messages show (off the outbox's path)."""
+        while True:
+            await asyncio.sleep(HASH_PERSIST_SECONDS)
+            await self.live.persist_hashes()
+            if self.claims is not None:  # several processes: a /lang answered by another one shows here too
+                self._chat_langs.clear()
+                self._user_langs.clear()
+
+    def command_menu(self) -> list[tuple[Any, tuple[str, ...]]]:
+        """(scope, commands) of the command menu: every private chat, every group, the groups'
+        administrators (who also see the group list), and the default for any other chat."""
+        tournaments = "tournaments" in self.app.bot_data
+        private = PRIVATE_COMMANDS + (TOURNAMENT_PRIVATE if tournaments else ())
+        group = GROUP_COMMANDS + (TOURNAMENT_GROUP if tournaments else ())
+        admin = group + ADMIN_COMMANDS + (TOURNAMENT_ADMIN if tournaments else ())
+        return [(BotCommandScopeDefault(), COMMANDS), (BotCommandScopeAllPrivateChats(), private),
+                (BotCommandScopeAllGroupChats(), group), (BotCommandScopeAllChatAdministrators(), admin)]
+
+    @staticmethod
+    def command_description(lang: str, name: str) -> str:
+        """A command's menu description in ``lang`` (the play catalogue, else the tournament texts)."""
+        text = t(lang, f"cmd.{name}")
+        if text == f"cmd.{name}":
+            from bot.presentation.tournament.texts import tt
+
+            text = tt(lang, f"cmd.{name}")
+        return text[:256]
+
+    async def _set_commands(self) -> None:
+        bot = self.app.bot
+        try:
+            for scope, names in self.command_menu():
+                for lang, code in (("zh", None), ("en", "en")):
+                    cmds = [BotCommand(c, self.command_description(lang, c)) for c in names]
+                    await bot.set_my_commands(cmds, scope=scope, language_code=code)
+        except Exception as exc:  # never fatal
+            log.warning("setMyCommands failed: %s", exc)
+
+    async def resume_all(self) -> None:
+        """After a restart: re-render live tables and continue their next step."""
+        for row in await service.active_matches(self.db):
+            table = await service.get_table(self.db, row.table_id)
+            if table is None or table.status != "playing":
+                continue
+            try:
+                async with self.lock(row.id):
+                    _, m = await service.load_match_row(self.db, row.id)
+                    await self.live.render_match(row.id, everything=True)
+                self.driver.schedule_next(row.id, m)
+            except Exception:
+                log.exception("could not resume match %s", row.id)
+
+    # --- shared helpers ---------------------------------------------------------------------
+
+    def group_lang(self) -> str:
+        """The default language of groups (``BOT_LANGUAGE``)."""
+        return normalize(self.settings.BOT_LANGUAGE)
+
+    async def chat_lang(self, chat_id: int) -> str:
+        """A group's language: set by an admin's ``/lang`` there, else ``BOT_LANGUAGE``."""
+        if chat_id not in self._chat_langs:
+            if len(self._chat_langs) >= CACHE_MAX:
+                self._chat_langs.clear()
+            chat = await service.get_chat(self.db, chat_id) if self.db is not None else None
+            self._chat_langs[chat_id] = normalize(chat.language if chat is not None and chat.language else None,
+                                                  self.settings.BOT_LANGUAGE)
+        return self._chat_langs[chat_id]
+
+    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        await service.set_chat_language(self.db, chat_id, lang)
+        self._chat_langs[chat_id] = lang
+
+    async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
+        """A user's language: their ``/lang`` choice, else Telegram's, else ``BOT_LANGUAGE`` (kept in memory
+        until the handlers store the user again: ``forget_user_lang``)."""
+        if user_id is not None and self.db is not None:
+            key = (user_id, tg_code)
+            cached = self._user_langs.get(key)
+            if cached is not None:
+                return cached
+            user = await service.get_user(self.db, user_id)
+            if user is not None:
+                lang = normalize(user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE)
+                if len(self._user_langs) >= CACHE_MAX:
+                    self._user_langs.clear()
+                self._user_langs[key] = lang
+                return lang
+        return normalize(tg_code, self.settings.BOT_LANGUAGE)
+
+    def forget_user_lang(self, user_id: int) -> None:
+        for key in [k for k in self._user_langs if k[0] == user_id]:
+            del self._user_langs[key]
+
+    def send(self, chat_id: int, text: str, markup: Any = None, *, record: bool = True) -> asyncio.Future[int | None]:
+        """Queue a message.  ``record=False``: a note the outbox may drop when that chat's queue (or
+        the whole outbox) is over its bound; everything else is never dropped (bot/delivery/outbox.py)."""
+        assert self.outbox is not None
+        return self.outbox.send_nowait(chat_id, text, markup, record=record)
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        """The lock that serialises everything done to one match (actions, steps, rendering)."""
+        lk = self._locks.get(match_id)
+        if lk is None:
+            lk = self._locks[match_id] = asyncio.Lock()
+        return lk
+
+    def spawn(self, coro: Any) -> None:
+        """Run ``coro`` in a task the runtime waits for at stop."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- the facade the handlers and the tournament side call -------------------------------
+
+    async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
+        return await self.lobby.new_table(chat, user, args)
+
+    async def join(self, table_id: int, seat: int, user: Any) -> str | None:
+        return await self.lobby.join(table_id, seat, user)
+
+    async def leave(self, table_id: int, user: Any) -> str | None:
+        return await self.lobby.leave(table_id, user)
+
+    async def start_table(self, table_id: int, user: Any | None, *,
+                          on_started: Callable[[], None] | None = None) -> str | None:
+        return await self.lobby.start_table(table_id, user, on_started=on_started)
+
+    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
+        return await self.lobby.stop_table(table_id, user, group_admin=group_admin)
+
+    async def render_lobby(self, table_id: int) -> None:
+        await self.lobby.render_lobby(table_id)
+
+    async def act(self, match_id: int, seat: int, action: str, *, user_id: int | None, dedupe: str | None,
+                  lang: str, t0: float | None = None, source: str = "player") -> tuple[bool, str | None]:
+        return await self.driver.act(match_id, seat, action, user_id=user_id, dedupe=dedupe, lang=lang, t0=t0,
+                                     source=source)
+
+    async def resume_match(self, match_id: int, user: Any) -> str | None:
+        return await self.driver.resume_match(match_id, user)
+
+    def kick(self, match_id: int, delay: float = 0.0) -> None:
+        self.driver.kick(match_id, delay)
+
+    async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
+        return await self.driver.seat_of_user(match_id, user_id)
+
+    async def user_match(self, user_id: int) -> tuple[int, int] | None:
+        return await self.driver.user_match(user_id)
+
+    async def render_match(self, match_id: int) -> None:
+        await self.live.render_match(match_id)
+
+    async def render_hand(self, row: Any, m: Any, seat: int, user_id: int) -> None:
+        await self.live.render_hand(row, m, seat, user_id)
+
+    async def refresh_user(self, user_id: int) -> None:
+        await self.live.refresh_user(user_id)
+
+    async def announce(self, match_id: int, events: list[Any], *, source: str, seat: int | None = None) -> None:
+        await self.live.announce(match_id, events, source=source, seat=seat)

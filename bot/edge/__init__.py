@@ -1,0 +1,1 @@
+"""The Telegram edge: the application, handlers, the one callback codec, bad input and per-user limits."""

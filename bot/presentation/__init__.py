@@ -1,0 +1,1 @@
+"""Presentation: pure text, keyboards, images and translations."""

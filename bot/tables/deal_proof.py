@@ -1,0 +1,220 @@
+"""What the bot publishes so a player can check a deal (docs/fairness.md): a commitment before it,
+the seed after it, and a JSON proof file that ``python -m bot.verify_deal`` checks.
+
+Built on ``engine.fairness`` (seeds, the SHA-256 commitment, recomputing the cards).  The bot adds a
+16-byte salt per deal, derived from the match seed (so it is as secret as the seed until revealed),
+which keeps the commitment hiding even against a search of all 2**64 deal seeds:
+
+    salt(match_seed, deal, redeal) = sha256(b"deal-salt/v1\\x00" + seed_bytes(match_seed)
+                                            + deal (4 bytes big-endian) + redeal (4 bytes big-endian))[:16]
+
+* Before a deal: ``commitment(deal_seed, salt)`` (the table message shows its first
+  ``SHOWN_DIGITS`` hex digits; the proof file has all 64).
+* After the deal: the deal summary reveals ``deal_seed`` and the salt; the seeds of the other
+  deals stay hidden (each is a SHA-256 derivation of the match seed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from engine.fairness import commitment, deal_seed, recompute_deal, seed_bytes
+
+SALT_DOMAIN = b"deal-salt/v1\x00"
+SHOWN_DIGITS = 16
+PROOF_FORMAT = "deal-proof/v1"
+
+
+def deal_salt(match_seed: int, deal_no: int, redeal_no: int = 0) -> bytes:
+    return hashlib.sha256(SALT_DOMAIN + seed_bytes(match_seed) + deal_no.to_bytes(4, "big")
+                          + redeal_no.to_bytes(4, "big")).digest()[:16]
+
+
+@dataclass(frozen=True)
+class DealProof:
+    game: str
+    deal_no: int
+    redeal_no: int
+    seed: int
+    salt: bytes
+    commitment: str
+
+    @property
+    def shown(self) -> str:
+        """The commitment as the table message shows it (its first hex digits)."""
+        return self.commitment[:SHOWN_DIGITS]
+
+
+def proof_for(game: str, match_seed: int, deal_no: int, redeal_no: int = 0) -> DealProof:
+    seed = deal_seed(game, match_seed, deal_no, redeal_no)
+    salt = deal_salt(match_seed, deal_no, redeal_no)
+    return DealProof(game, deal_no, redeal_no, seed, salt, commitment(seed, salt))
+
+
+def live_deal(game: str, m: Any) -> tuple[int, int] | None:
+    """(deal, redeal) whose commitment the table shows now: the deal in play, or the next one
+    (Guandan before its first deal); None once the match is over."""
+    if getattr(m, "finished", False):
+        return None
+    deal_no = int(getattr(m, "deal_no", 0) or 0)
+    if game == "guandan":
+        if deal_no == 0 or getattr(m, "phase", "") in ("deal_over", "new"):
+            return deal_no + 1, 0
+        return deal_no, 0
+    if getattr(m, "phase", "") == "deal_over":
+        return deal_no + 1, 0
+    return deal_no, int(getattr(m, "redeal_no", 0) or 0)
+
+
+def proof_json(proof: DealProof, *, preset: str, match_id: int, first_drawer: int | None,
+               hands: list[list[str]] | None = None, kitty: list[str] | None = None) -> dict[str, Any]:
+    """The published proof of one finished deal (checked by ``python -m bot.verify_deal``)."""
+    data: dict[str, Any] = {
+        "format": PROOF_FORMAT, "game": proof.game, "preset": preset, "match": match_id,
+        "deal": proof.deal_no, "redeal": proof.redeal_no, "deal_seed": str(proof.seed),
+        "salt": proof.salt.hex(), "commitment": proof.commitment,
+    }
+    if proof.game == "shengji":
+        data["first_drawer"] = first_drawer
+    if hands is not None:
+        data["hands"] = hands
+    if kitty is not None and proof.game == "shengji":
+        data["kitty"] = kitty
+    return data
+
+
+@dataclass
+class Check:
+    ok: bool
+    lines: list[str]
+    hands: tuple[tuple[str, ...], ...] = ()
+    kitty: tuple[str, ...] = ()
+
+
+def check_proof(data: dict[str, Any]) -> Check:
+    """Recompute the cards from the revealed seed; check the commitment and any hands/kitty given."""
+    from engine.fairness import verify_commitment
+
+    lines: list[str] = []
+    game = str(data.get("game") or "")
+    if game not in ("shengji", "guandan"):
+        preset = str(data.get("preset") or "")
+        game = "guandan" if preset.startswith("guandan") else "shengji" if preset.startswith("shengji") else ""
+    if not game:
+        return Check(False, ["game or preset missing (shengji-… / guandan-…)"])
+    try:
+        seed = int(str(data["deal_seed"]), 0)
+        salt = bytes.fromhex(str(data.get("salt") or ""))
+    except (KeyError, ValueError):
+        return Check(False, ["deal_seed (a number) and salt (hex) are needed"])
+    first = int(data.get("first_drawer") or 0)
+    try:
+        cards = recompute_deal(game, seed, first_drawer=first)
+    except ValueError as exc:
+        return Check(False, [f"cannot recompute: {exc}"])
+    ok = True
+    expected = str(data.get("commitment") or "")
+    if expected:
+        good = len(expected) >= SHOWN_DIGITS and (
+            verify_commitment(seed, expected, salt) if len(expected) == 64
+            else commitment(seed, salt).startswith(expected.lower()))
+        lines.append(("OK   " if good else "FAIL ") + f"commitment {expected[:SHOWN_DIGITS]}… "
+                     + ("matches the seed" if good else "does NOT match the seed"))
+        ok &= good
+    else:
+        lines.append("--   no commitment given: only the cards are recomputed")
+    if "hands" in data:
+        for seat, (given, real) in enumerate(zip(data["hands"], cards.hands, strict=False)):
+            same = sorted(given) == sorted(real)
+            ok &= same
+            lines.append(("OK   " if same else "FAIL ") + f"seat {seat} hand "
+                         + ("is what the seed deals" if same else "differs from what the seed deals"))
+    if "kitty" in data and game == "shengji":
+        same = sorted(data["kitty"]) == sorted(cards.kitty)
+        ok &= same
+        lines.append(("OK   " if same else "FAIL ") + "kitty " + ("is what the seed deals" if same else "differs"))
+    return Check(ok, lines, cards.hands, cards.kitty)
+
+
+# --- lines for the table message and the deal summary ----------------------------------------------
+
+def commitment_line(lang: str, game: str, match_seed: int, m: Any) -> str | None:
+    """``🔒 本副承诺 …`` for the deal in play (or about to start); None once the match is over."""
+    from bot.presentation.i18n import t
+
+    live = live_deal(game, m)
+    if live is None:
+        return None
+    return t(lang, "table.commitment", commitment=proof_for(game, match_seed, *live).shown)
+
+
+def reveal_line(lang: str, game: str, match_seed: int, deal_no: int, redeal_no: int = 0) -> str:
+    """``🔑 种子 … · salt …`` for a finished deal (its summary)."""
+    from bot.presentation.i18n import t
+
+    proof = proof_for(game, match_seed, deal_no, redeal_no)
+    return t(lang, "sum.reveal", seed=proof.seed, salt=proof.salt.hex())
+
+
+def match_commitment_line(lang: str, server_seed: int, words: int) -> str:
+    """The lobby line of a tournament table: the commitment to its server seed."""
+    from bot.presentation.i18n import t
+    from engine.fairness import match_commitment
+
+    return t(lang, "lobby.match_commitment", commitment=match_commitment(server_seed)[:SHOWN_DIGITS], n=words)
+
+
+def record_proof(game: str, preset: str, match_id: int, match_seed: int, rec: Any) -> dict[str, Any]:
+    """The proof file of a finished deal from its review record (``bot.tables.review.DealRecord``)."""
+    from engine.cards import card_text
+
+    proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
+    hands = [[card_text(c) for c in h] for h in rec.hands] if rec.hands else None
+    kitty = [card_text(c) for c in rec.kitty] if rec.kitty else None
+    return proof_json(proof, preset=preset, match_id=match_id, first_drawer=rec.first_drawer, hands=hands,
+                      kitty=kitty)
+
+
+def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[str, str]:
+    """The fairness block of a deal in the review file: commitment, and once the deal is over its seed,
+    salt and the command that checks it."""
+    proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
+    out = {"commitment": proof.commitment}
+    if rec.finished:
+        out["deal_seed"] = str(proof.seed)
+        out["salt"] = proof.salt.hex()
+        drawer = f" --first-drawer {rec.first_drawer}" if game == "shengji" and rec.first_drawer is not None else ""
+        out["verify"] = (f"python -m bot.verify_deal --preset {preset} --seed {proof.seed} --salt {proof.salt.hex()} "
+                         f"--commitment {proof.commitment}{drawer}")
+    return out
+
+
+def lobby_lines(lang: str, table: Any) -> list[str]:
+    """What the lobby says about the table's seed: a practice table's public seed, an admin's fixed seed,
+    or a tournament table's commitment to its server seed (with how many /mix words so far)."""
+    from bot.presentation.i18n import t
+
+    if getattr(table, "practice", False) and table.fixed_seed is not None:
+        return [t(lang, "lobby.practice", seed=table.fixed_seed)]
+    if getattr(table, "fixed_seed", None) is not None:
+        return [t(lang, "lobby.fixed_seed")]
+    if getattr(table, "server_seed", None) is not None:
+        return [match_commitment_line(lang, table.server_seed, len(table.mix_words or []))]
+    return []
+
+
+def table_lines(lang: str, game: str, match_seed: int, m: Any, table: Any) -> list[str]:
+    """What the live table message adds: the practice / fixed-seed mark and the current deal's commitment."""
+    from bot.presentation.i18n import t
+
+    out = []
+    if getattr(table, "practice", False):
+        out.append(t(lang, "lobby.practice", seed=table.fixed_seed))
+    elif getattr(table, "fixed_seed", None) is not None:
+        out.append(t(lang, "lobby.fixed_seed"))
+    line = commitment_line(lang, game, match_seed, m)
+    if line:
+        out.append(line)
+    return out

@@ -1,0 +1,220 @@
+"""Tables before and around play: create (``/newtable``), seat, leave, start, stop; the lobby message.
+
+Part of the running bot (``bot.boot.runtime.Runtime`` owns the database, the outbox and the scheduler);
+once a table is started, the match belongs to ``bot.tables.driver`` and its messages to ``bot.tables.live``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot.presentation import render
+from bot.presentation.i18n import rule_error, t
+from bot.tables.deal_proof import lobby_lines
+from bot.tables.table_request import problems_message, read_request
+from bot.tournaments import locked
+from engine.errors import RuleError
+from engine.options import load_preset, options_to_dict
+from storage import service
+
+if TYPE_CHECKING:
+    from bot.boot.runtime import Runtime
+
+
+class Lobby:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self._names: dict[tuple[int, str], list[str]] = {}  # (table, lang) -> names; seats are fixed in play
+
+    # --- names ------------------------------------------------------------------------------
+
+    async def table_names(self, table_id: int) -> tuple[list[str | None], list[bool], list[int | None]]:
+        db = self.rt.db
+        seats = await service.get_seats(db, table_id)
+        ids = [s.user_id for s in seats]
+        users = await service.get_users(db, [i for i in ids if i is not None])
+        names: list[str | None] = []
+        for s in seats:
+            if s.user_id is not None:
+                u = users.get(s.user_id)
+                names.append((u.first_name if u else None) or str(s.user_id))
+            else:
+                names.append(None)
+        return names, [s.is_computer for s in seats], ids
+
+    async def player_names(self, table_id: int, lang: str) -> list[str]:
+        """The four names shown at a table (kept while the table plays: its seats do not change)."""
+        cached = self._names.get((table_id, lang))
+        if cached is not None:
+            return cached
+        names, computers, _ = await self.table_names(table_id)
+        out = []
+        for seat in range(4):
+            if computers[seat] and not names[seat]:
+                out.append(t(lang, "name.computer_n", n=seat + 1))
+            else:
+                out.append(names[seat] or "?")
+        self._names[(table_id, lang)] = out
+        return out
+
+    def forget_names(self, table_id: int) -> None:
+        for key in [k for k in self._names if k[0] == table_id]:
+            del self._names[key]
+
+    @staticmethod
+    def title(lang: str, preset_id: str) -> str:
+        try:
+            preset = load_preset(preset_id)
+            return preset.title_zh if lang == "zh" else preset.title_en
+        except RuleError:
+            return preset_id
+
+    # --- the lobby message ------------------------------------------------------------------
+
+    async def render_lobby(self, table_id: int) -> None:
+        rt = self.rt
+        table = await service.get_table(rt.db, table_id)
+        if table is None:
+            return
+        lang = await rt.chat_lang(table.chat_id)
+        names, computers, _ = await self.table_names(table_id)
+        title = self.title(lang, table.preset_id)
+        text, markup = render.lobby(lang, table_id, title, names, computers, rt.bot_username)
+        text = "\n".join([text, *lobby_lines(lang, table)])  # a practice / fixed seed, a tournament commitment
+        if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
+            text, markup = locked.lobby(lang, text)
+        if table.table_message_id is None:
+            rt.live.create(("table", table_id), table.chat_id, text, markup, rt.live.table_created(table_id))
+        else:
+            assert rt.outbox is not None
+            rt.outbox.edit(table.chat_id, table.table_message_id, text, markup)
+
+    # --- commands and buttons ---------------------------------------------------------------
+
+    async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
+        """Create a table from ``/newtable`` arguments; returns an error text or None.
+
+        Every bad option is reported in one message (``bot.tables.table_request``); ``seed=`` only from a bot
+        admin or at a practice table (kept on the table row); one live table per group (the database
+        refuses a second one, also when several /newtable race)."""
+        rt = self.rt
+        ulang = await rt.user_lang(user.id, user.language_code)
+        req = read_request(ulang, args, may_fix_seed=user.id in rt.settings.BOT_ADMIN_IDS)
+        if isinstance(req, list):
+            return problems_message(ulang, req)
+        existing = await service.open_table_in_chat(rt.db, chat.id)
+        if existing is not None:
+            return t(ulang, "newtable.exists", table=existing.id)
+        order = [3, 1, 2, 0]
+        preset = req.preset
+        try:
+            table = await service.insert_table(rt.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
+                                               user.id, computer_seats=sorted(order[:req.bots]), fixed_seed=req.seed,
+                                               practice=req.practice)
+        except RuleError as err:
+            return rule_error(ulang, err)
+        await self.render_lobby(table.id)
+        if req.bots == 4:
+            await self.start_table(table.id, None)
+        return None
+
+    async def join(self, table_id: int, seat: int, user: Any) -> str | None:
+        """Seat ``user``; returns an error text (in the user's language), "need_start", or None."""
+        rt = self.rt
+        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+        table = await service.get_table(rt.db, table_id)
+        if table is None or table.status != "open":
+            return t(lang, "err.table_closed")
+        if locked.is_locked(table):  # seats bound to the drawn entries: no join, by button or by link
+            return locked.refusal(lang)
+        u = await service.get_user(rt.db, user.id)
+        if u is None or not u.started_bot:
+            return "need_start"
+        try:
+            await service.seat_user(rt.db, table_id, seat, user.id)
+        except RuleError as err:
+            return rule_error(lang, err)
+        await self.render_lobby(table_id)
+        return None
+
+    async def leave(self, table_id: int, user: Any) -> str | None:
+        rt = self.rt
+        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+        table = await service.get_table(rt.db, table_id)
+        if table is None or table.status != "open":
+            return t(lang, "err.cannot_leave")
+        if locked.is_locked(table):
+            return locked.refusal(lang)
+        seat = await service.seat_of_user(rt.db, table_id, user.id)
+        if seat is None:
+            return t(lang, "err.not_seated")
+        try:
+            await service.unseat(rt.db, table_id, user_id=user.id)
+        except RuleError:
+            return t(lang, "err.cannot_leave")
+        await self.render_lobby(table_id)
+        return None
+
+    async def start_table(self, table_id: int, user: Any | None, *,
+                          on_started: Callable[[], None] | None = None) -> str | None:
+        """Start an open table (its empty seats go to computer players); returns an error text or None.
+
+        ``on_started`` is called as soon as the start is committed, before the table message and the hands
+        are rendered (the Start button is answered then: its answer never waits for the rendering).  A press
+        on a table that has started already (a second press, another person's, another process's) is told so.
+        """
+        rt = self.rt
+        table = await service.get_table(rt.db, table_id)
+        lang = await rt.user_lang(user.id if user else None, getattr(user, "language_code", None))
+        if table is None or table.status != "open":
+            return self._not_startable(lang, table)
+        if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
+            return locked.refusal(lang)
+        if user is not None and user.id != table.created_by and \
+                user.id not in [s.user_id for s in await service.get_seats(rt.db, table_id)]:
+            return t(lang, "err.not_your_table")
+        try:  # a tournament seat never goes to a computer player
+            started = await service.start_match(rt.db, table_id, fill_computers=not locked.is_locked(table))
+        except RuleError:  # started (or stopped) meanwhile by another press
+            return self._not_startable(lang, await service.get_table(rt.db, table_id))
+        if on_started is not None:
+            on_started()
+        match_id = started.match_id
+        self.forget_names(table_id)  # computer seats were filled
+        rt.seats.add(match_id, table_id, await service.get_seats(rt.db, table_id))
+        opts = table.options_json
+        if int(opts.get("time_limit_minutes") or 0) > 0:
+            due = rt.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
+            await rt.scheduler.schedule(rt.db, "match_time", f"match:{match_id}:time", due, {"match_id": match_id})
+        async with rt.lock(match_id):
+            await rt.live.render_match(match_id, everything=True)
+        rt.driver.kick(match_id, 0)
+        return None
+
+    @staticmethod
+    def _not_startable(lang: str, table: Any | None) -> str:
+        """Why Start does nothing: the table plays already, or it is closed."""
+        if table is not None and table.status in ("playing", "paused"):
+            return t(lang, "start.already")
+        return t(lang, "err.table_closed")
+
+    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
+        """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``)."""
+        rt = self.rt
+        table = await service.get_table(rt.db, table_id)
+        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+        if table is None:
+            return t(lang, "err.table_closed")
+        if user.id != table.created_by and user.id not in rt.settings.BOT_ADMIN_IDS and not group_admin:
+            return t(lang, "err.only_creator_or_admin")
+        row = await service.current_match(rt.db, table_id)
+        await service.abort_table(rt.db, table_id)  # the table aborted, its unfinished match finished
+        if row is not None and row.status != "finished":
+            await rt.scheduler.cancel(rt.db, "move_clock", f"match:{row.id}")
+            rt.driver.cancel_kick(row.id)
+        if row is not None:
+            rt.driver.forget(row.id)
+        rt.send(table.chat_id, t(await rt.chat_lang(table.chat_id), "table.stopped", table=table_id))
+        return None

@@ -1,0 +1,192 @@
+"""``/review [deal]`` and ``/replay``: who asked, which deal, who may see it, where the file goes.
+
+* In a private chat: the newest match the user holds a seat at.  In a group: the group's newest match.
+* ``/review`` with no number: the last finished deal (a referee: the deal in progress when none is
+  finished).  ``/replay``: every deal the asker may see.
+* A finished deal goes to a seated player's private chat; once the whole match is over, to the
+  group as well; a referee of the tournament gets any deal (also one in progress) in private only.
+  Hands never go anywhere else (``bot.tables.review.may_review``); a refusal says why, translated.
+
+The HTML is built off the event loop (``asyncio.to_thread``: the log is replayed) and sent through
+the outbox without waiting for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from bot.edge.bad_input import clip
+from bot.presentation.i18n import t
+from bot.tables.deal_proof import review_fairness
+from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
+from storage import service
+
+REFEREE_ROLES = {"referee", "chief_referee", "organiser"}
+
+
+@dataclass
+class Delivery:
+    chat_id: int
+    text: str | None = None
+    document: tuple[bytes, str, str] | None = None  # (data, filename, caption)
+
+
+async def is_referee(db: Any, tournament_ref: str | None, user_id: int) -> bool:
+    """Whether ``user_id`` referees (or organises) the tournament a table belongs to (``t<id>:...``)."""
+    if not tournament_ref or not tournament_ref.startswith("t"):
+        return False
+    head = tournament_ref[1:].split(":", 1)[0]
+    if not head.isdigit():
+        return False
+    from storage.tournaments import roles_of
+    return bool(set(await roles_of(db, int(head), user_id)) & REFEREE_ROLES)
+
+
+async def _names(rt: Any, table_id: int, lang: str) -> list[str]:
+    seats = await service.get_seats(rt.db, table_id)
+    users = await service.get_users(rt.db, [s.user_id for s in seats if s.user_id is not None])
+    out = []
+    for s in seats:
+        u = users.get(s.user_id) if s.user_id is not None else None
+        if u is not None:
+            out.append(u.first_name or str(u.id))
+        elif s.is_computer:
+            out.append(t(lang, "name.computer_n", n=s.seat + 1))
+        else:
+            out.append("?")
+    return out
+
+
+def _title(lang: str, preset_id: str) -> str:
+    from engine.options import load_preset
+
+    try:
+        preset = load_preset(preset_id)
+    except Exception:
+        return preset_id
+    return preset.title_zh if lang == "zh" else preset.title_en
+
+
+async def review_request(rt: Any, user: Any, chat: Any, args: list[str], *, whole_match: bool) -> list[Delivery]:
+    """What to send for a ``/review`` (``whole_match=False``) or ``/replay`` from ``user`` in ``chat``."""
+    db = rt.db
+    lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+    private = getattr(chat, "type", "") == "private"
+    here = chat.id
+    row = (await service.latest_match_of_user(db, user.id) if private
+           else await service.latest_match_in_chat(db, chat.id))
+    if row is None:
+        return [Delivery(here, t(lang, "review.no_match"))]
+    asked: int | None = None
+    if not whole_match:
+        try:
+            asked = parse_deal_arg(" ".join(args)[:40] if args else None)
+        except ValueError:
+            return [Delivery(here, t(lang, "review.bad_deal", arg=clip(" ".join(args))))]
+    table = await service.get_table(db, row.table_id)
+    if table is None:
+        return [Delivery(here, t(lang, "review.no_match"))]
+    seats = await service.get_seats(db, table.id)
+    seated = any(s.user_id == user.id for s in seats)
+    referee = await is_referee(db, table.tournament_ref, user.id)
+    match_finished = row.status == "finished"
+    actions = [a.action for a in await service.action_log(db, row.id)]
+    records: list[DealRecord] = await asyncio.to_thread(deal_records, row.game, row.options_json, row.seed, actions)
+    if not records:
+        return [Delivery(here, t(lang, "review.no_deal_yet"))]
+    if whole_match:
+        chosen = records
+    elif asked is None:
+        done = [r for r in records if r.finished]
+        chosen = done[-1:] if done else (records[-1:] if referee else [])
+        if not chosen:
+            return [Delivery(here, t(lang, "review.not_finished"))]
+    else:
+        chosen = [r for r in records if r.deal_no == asked]
+        if not chosen:
+            return [Delivery(here, t(lang, "review.no_such_deal", deal=asked, n=len(records)))]
+
+    def allowed(rec: DealRecord, in_group: bool) -> bool:
+        return may_review(seated=seated, referee=referee and not in_group, deal_finished=rec.finished,
+                          match_finished=match_finished, in_group=in_group)
+
+    to_group = [] if private else [r for r in chosen if allowed(r, True)]
+    if to_group and len(to_group) == len(chosen):
+        return [await _document(rt, here, await rt.chat_lang(here), table, row, to_group, whole_match)]
+    mine = [r for r in chosen if allowed(r, False)]
+    if not mine:
+        if any(not r.finished for r in chosen) and (seated or not private) and not whole_match:
+            key = "review.not_finished"
+        elif not seated and not private:
+            key = "review.after_match"
+        else:
+            key = "review.not_seated"
+        return [Delivery(here, t(lang, key))]
+    out = [await _document(rt, user.id, lang, table, row, mine, whole_match)]
+    if not private:
+        out.append(Delivery(here, t(lang, "review.sent_private")))
+    return out
+
+
+async def _document(rt: Any, chat_id: int, lang: str, table: Any, row: Any, records: list[DealRecord],
+                    whole_match: bool) -> Delivery:
+    names = await _names(rt, table.id, lang)
+    title = _title(lang, table.preset_id)
+    fairness = {r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r) for r in records}
+    page = await asyncio.to_thread(lambda: review_html(lang, game=row.game, title=title, names=names,
+                                                       records=records, fairness=fairness))
+    if whole_match:
+        filename = f"match-{row.id}.html"
+        caption = t(lang, "review.caption_match", title=title)
+    else:
+        filename = f"match-{row.id}-deal-{records[0].deal_no}.html"
+        caption = t(lang, "review.caption_deal", title=title, deal=records[0].deal_no)
+    return Delivery(chat_id, document=(page.encode("utf-8"), filename, caption))
+
+
+def deliver(rt: Any, deliveries: list[Delivery]) -> None:
+    """Queue the answers (texts and files) on the outbox; never waits for Telegram."""
+    for d in deliveries:
+        if d.document is not None:
+            data, filename, caption = d.document
+            rt.outbox.send_document_nowait(d.chat_id, data, filename, caption)
+        if d.text:
+            rt.send(d.chat_id, d.text)
+
+
+async def save_match_files(db: Any, match_id: int, folder: str, lang: str, tag: str) -> tuple[list[str], int, int]:
+    """Write the match's review (``review-<tag>.html``) and one proof file per finished deal
+    (``deal-proof-<tag>-<deal>.json``) into ``folder``; each proof is checked as ``python -m bot.verify_deal``
+    would.  Returns (paths written, deals verified, deals)."""
+    import json
+    from pathlib import Path
+
+    from bot.tables.deal_proof import check_proof, record_proof
+
+    row = await service.get_match_row(db, match_id)
+    if row is None:
+        return [], 0, 0
+    table = await service.get_table(db, row.table_id)
+    actions = [a.action for a in await service.action_log(db, row.id)]
+    records = [r for r in await asyncio.to_thread(deal_records, row.game, row.options_json, row.seed, actions)
+               if r.finished]
+    preset = table.preset_id if table is not None else row.game
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    rt_like = type("R", (), {"db": db})()
+    names = await _names(rt_like, row.table_id, lang)
+    fairness = {r.deal_no: review_fairness(row.game, preset, row.seed, r) for r in records}
+    page = review_html(lang, game=row.game, title=_title(lang, preset), names=names, records=records,
+                       fairness=fairness)
+    paths = [str(out / f"review-{tag}.html")]
+    Path(paths[0]).write_text(page, encoding="utf-8")
+    verified = 0
+    for rec in records:
+        proof = record_proof(row.game, preset, row.id, row.seed, rec)
+        path = out / f"deal-proof-{tag}-{rec.deal_no}.json"
+        path.write_text(json.dumps(proof, ensure_ascii=False, indent=1), encoding="utf-8")
+        paths.append(str(path))
+        verified += check_proof(proof).ok
+    return paths, verified, len(records)

@@ -1,0 +1,93 @@
+"""Who sits where in the live matches: an index in memory, so a typed play or a button press finds
+the player's match and seat without scanning every active match.
+
+Seats are fixed once a match starts (``storage.service.start_match``), so the index is filled when
+the lobby starts a table, rebuilt from the database at start-up (``load``), and a match leaves it
+when it ends or its table is stopped.  One exception: a referee's substitute at a tournament table in
+play (``bot.tournaments.core.TournamentBot.take_over_seat``) changes a seat's player; that match is
+indexed again (``add``) under its lock, in the same step as the stored seat.  A finished match still listed (a table aborted by the
+tournament side) is dropped at the next lookup that finds it finished.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from storage import service
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    user_id: int | None
+    is_computer: bool
+
+
+@dataclass(frozen=True)
+class MatchSeats:
+    match_id: int
+    table_id: int
+    seats: tuple[SeatInfo, ...]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    @property
+    def computers(self) -> frozenset[int]:
+        return frozenset(s.seat for s in self.seats if s.is_computer)
+
+
+def seats_entry(match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
+    """A match's seats from rows with ``seat``, ``user_id``, ``is_computer``."""
+    return MatchSeats(match_id, table_id, tuple(SeatInfo(int(s.seat), s.user_id, bool(s.is_computer))
+                                                for s in sorted(seats, key=lambda s: s.seat)))
+
+
+class SeatIndex:
+    def __init__(self) -> None:
+        self._matches: dict[int, MatchSeats] = {}
+        self._by_user: dict[int, dict[int, int]] = {}  # user -> {match id: seat}
+
+    def add(self, match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
+        """Index a match's seats (rows with ``seat``, ``user_id``, ``is_computer``)."""
+        self.remove(match_id)
+        entry = seats_entry(match_id, table_id, seats)
+        self._matches[match_id] = entry
+        for s in entry.seats:
+            if s.user_id is not None:
+                self._by_user.setdefault(s.user_id, {})[match_id] = s.seat
+        return entry
+
+    def remove(self, match_id: int) -> None:
+        entry = self._matches.pop(match_id, None)
+        if entry is None:
+            return
+        for s in entry.seats:
+            if s.user_id is not None:
+                mine = self._by_user.get(s.user_id)
+                if mine is not None:
+                    mine.pop(match_id, None)
+                    if not mine:
+                        del self._by_user[s.user_id]
+
+    def get(self, match_id: int) -> MatchSeats | None:
+        return self._matches.get(match_id)
+
+    def matches_of(self, user_id: int) -> list[tuple[int, int]]:
+        """(match id, seat) of the user's indexed matches, the newest first."""
+        return sorted((self._by_user.get(user_id) or {}).items(), reverse=True)
+
+    def __len__(self) -> int:
+        return len(self._matches)
+
+
+async def load_seats(db: Any) -> SeatIndex:
+    """The index of every active match (start-up)."""
+    index = SeatIndex()
+    for row in await service.active_matches(db):
+        index.add(row.id, row.table_id, await service.get_seats(db, row.table_id))
+    return index

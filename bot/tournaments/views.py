@@ -1,0 +1,238 @@
+"""Tournament outputs as text: bracket, standings, schedule, results, ranking with prizes, audit, CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.presentation.tournament import text as render_text
+from bot.presentation.tournament.export import formula_safe
+from bot.presentation.tournament.labels import match_title
+from bot.presentation.tournament.texts import prize_label, tt
+from engine.tournament import MatchResult
+from engine.tournament import Tournament as Engine
+from storage import tournaments as ts
+from storage.tournament_models import Tournament, TournamentAudit, TournamentEntry, TournamentMatch
+
+
+def names_of(entries: Sequence[TournamentEntry]) -> dict[str, str]:
+    return {str(e.id): e.name for e in entries}
+
+
+def entrant_text(lang: str, row: Tournament) -> str:
+    s = row.settings_json
+    if s.get("entrant") == "team":
+        return tt(lang, "entrant.team", n=s.get("pairs_per_team", 1))
+    return tt(lang, "entrant.pair")
+
+
+def length_text(lang: str, options: Mapping[str, Any]) -> str:
+    deals = int(options.get("deals") or 0)
+    minutes = int(options.get("time_limit_minutes") or 0)
+    parts = []
+    if deals:
+        parts.append(tt(lang, "setup.deals", n=deals))
+    if minutes:
+        parts.append(tt(lang, "setup.minutes", n=minutes))
+    return " / ".join(parts) or "-"
+
+
+def prizes_text(lang: str, row: Tournament) -> str:
+    s = row.settings_json
+    if s.get("prize_table") == "by_round_eliminated":
+        rounds = "、".join(prize_label(lang, p) for p in s.get("round_prizes", []))
+        return tt(lang, "prizes.by_round", rounds=rounds, champion=prize_label(lang, s.get("champion_prize", "")))
+    if s.get("prize_table") == "places_1_2_3":
+        a, b, c = (list(s.get("prize_counts", [])) + [0, 0, 0])[:3]
+        text = tt(lang, "prizes.places", a=a, b=b, c=c)
+        if s.get("souvenir_for_all"):
+            text += " + " + prize_label(lang, "souvenir")
+        return text
+    champion = s.get("champion_prize") or ""
+    return prize_label(lang, champion) if champion else tt(lang, "prize.none")
+
+
+def groups_text(row: Tournament) -> str:
+    groups = row.union_groups or []
+    return "，".join(f"{g['name']} {g.get('quota') or '-'}" for g in groups) or "-"
+
+
+def summary(lang: str, row: Tournament) -> str:
+    from engine.options import load_preset
+
+    preset = load_preset(row.preset_id)
+    return tt(lang, "setup.summary", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
+              entrant=entrant_text(lang, row), groups=groups_text(row),
+              deadline=ts.local_text(row.registration_deadline, row.time_zone),
+              draw=ts.local_text(row.draw_at, row.time_zone), first=ts.local_text(row.first_round_at, row.time_zone),
+              format=tt(lang, "format." + str(row.settings_json.get("format"))),
+              length=length_text(lang, ts.rule_options(row)), late=row.settings_json.get("late_forfeit_minutes"),
+              tz=row.time_zone)
+
+
+def _score(lang: str, la: Any, lb: Any, how: Any) -> str:
+    """``（2:2）``, or with an equal score how the winner was decided: ``（2:2，台上方胜）``."""
+    if how in ("dealer_side", "cut", "last_upstream", "level_difference", "table_1"):
+        return tt(lang, "result.levels_how", la=la, lb=lb, how=tt(lang, f"result.how.{how}"))
+    return tt(lang, "result.levels", la=la, lb=lb)
+
+
+def match_label(lang: str, eng: Engine | None, key: str) -> str:
+    """A match as people call it, with the key the commands use: ``决赛（R3-M1）`` / ``Final (R3-M1)``,
+    ``半决赛 第1场（R2-M1）``, ``三四名决赛（P3-4-M1）``, ``A组 第1轮（A-R1-M1）``."""
+    if eng is None:
+        return key
+    title = match_title(eng, key, lang)
+    if title == key:
+        return key
+    return f"{title}（{key}）" if lang != "en" else f"{title} ({key})"
+
+
+def result_line(lang: str, key: str, result: MatchResult | Mapping[str, Any], a: str, b: str,
+                eng: Engine | None = None) -> str:
+    """Winner first, with the winner's score first: ``决赛（R3-M1）：医学院队 胜 机关队（2:0）``."""
+    res = result if isinstance(result, MatchResult) else MatchResult.from_dict(result)
+    label = match_label(lang, eng, key)
+    if res.winner is None:
+        return tt(lang, "result.double", key=label, a=a, b=b)
+    winner, loser = (a, b) if res.winner == "a" else (b, a)
+
+    def ordered(sa: Any, sb: Any) -> tuple[Any, Any]:
+        return (sa, sb) if res.winner == "a" else (sb, sa)
+
+    detail = ""
+    if res.outcome in ("forfeit", "disqualified"):
+        detail = tt(lang, "result.forfeit")
+    elif len(res.tables) == 1 and res.tables[0].level_a is not None:
+        t = res.tables[0]
+        detail = _score(lang, *ordered(t.level_a, t.level_b),
+                        res.extra.get("tie_break") if t.level_a == t.level_b else None)
+    elif len(res.tables) > 1:
+        la, lb = res.tables_won("a"), res.tables_won("b")
+        detail = _score(lang, *ordered(la, lb), res.decided_by if la == lb else None)
+    return tt(lang, "result.line", key=label, winner=winner, loser=loser, detail=detail)
+
+
+def bracket_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
+    lines: list[str] = []
+    if eng.groups is not None:
+        for g, members in eng.groups.groups.items():
+            lines.append(tt(lang, "out.group", group=g) + " " + "、".join(names.get(e, e) for e in members))
+    if eng.bracket is not None:
+        br = eng.bracket
+        for m in sorted(br.matches, key=lambda m: (m.round, m.stage != "main", br.matches.index(m))):
+            (sa, a), (sb, b) = br.slots(m.id)
+
+            def side(state: str, entry: str | None, rnd: int = m.round) -> str:
+                if entry is not None:
+                    return names.get(entry, entry)
+                return tt(lang, "out.bye") if state == "empty" and rnd == 1 else tt(lang, "out.tbd")
+
+            line = f"{match_label(lang, eng, m.id)}: {side(sa, a)} vs {side(sb, b)}"
+            out = br.outcome(m)
+            if m.result is not None and a is not None and b is not None:
+                line = result_line(lang, m.id, m.result, names.get(a, a), names.get(b, b), eng)
+            elif out is not None and out[0] is not None and br.status(m.id) == "walkover":
+                line += f" → {names.get(out[0], out[0])}"
+            lines.append(line)
+    return tt(lang, "out.bracket", lines="\n".join(lines)) if lines else tt(lang, "out.no_draw")
+
+
+def ranking_text(lang: str, eng: Engine) -> str:
+    lines = []
+    for r in eng.ranking():
+        if r.place is None and (not r.prize or not eng.finished):  # still playing: no place, no prize yet
+            continue
+        prize = f" — {prize_label(lang, r.prize)}" if r.prize else ""
+        note = f"（{r.note}）" if r.note and lang == "zh" else (f" ({r.note})" if r.note else "")
+        lines.append(tt(lang, "out.ranking_line", place=r.place if r.place is not None else "-", name=r.name,
+                        prize=prize) + note)
+    return "\n".join(lines)
+
+
+def standings_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
+    """Group tables with translated columns and tiebreaks (bot/presentation/tournament/text.py), then the
+    ranking once the knockout has one."""
+    parts = [render_text.standings_text(eng, lang)] if eng.groups is not None else []
+    if eng.bracket is not None:
+        ranking = ranking_text(lang, eng)
+        if ranking:
+            parts.append(tt(lang, "out.standings", lines=ranking))
+        elif not parts:
+            parts.append(render_text.standings_text(eng, lang))
+    return "\n\n".join(parts) or tt(lang, "out.no_draw")
+
+
+def schedule_lines(lang: str, row: Tournament, rows: Sequence[TournamentMatch], names: Mapping[str, str],
+                   tables: Mapping[int, str]) -> list[str]:
+    out = []
+    for m in rows:
+        if m.start_at is None:
+            continue
+        out.append(tt(lang, "sched.line", key=m.match_key, a=names.get(m.side_a or "", "?"),
+                      b=names.get(m.side_b or "", "?"), time=ts.local_text(m.start_at, row.time_zone),
+                      tables="、".join(tables.get(int(c), str(c)) for c in m.table_chats)))
+    return out
+
+
+def results_text(lang: str, eng: Engine | None, rows: Sequence[TournamentMatch], names: Mapping[str, str]) -> str:
+    """Decided matches, in the order played, each winner first with its title (决赛, 半决赛 ...)."""
+    lines = [result_line(lang, m.match_key, m.result_json, names.get(m.side_a or "", "?"),
+                         names.get(m.side_b or "", "?"), eng) + (" ✔" if m.confirmed_by else "")
+             for m in rows if m.result_json is not None]
+    return tt(lang, "out.results", lines="\n".join(lines)) if lines else tt(lang, "out.no_results")
+
+
+def audit_text(lang: str, rows: Sequence[TournamentAudit], tz: str, users: Mapping[int, str]) -> str:
+    lines = []
+    for a in rows:
+        who = users.get(a.actor_id, str(a.actor_id)) if a.actor_id is not None else tt(lang, "audit.bot")
+        detail = " ".join(f"{k}={v}" for k, v in a.detail_json.items())
+        lines.append(f"{ts.local_text(a.created_at, tz)} {who} {a.action} {detail}".strip())
+    return tt(lang, "audit.title", n=len(rows), lines="\n".join(lines))
+
+
+class _SafeWriter:
+    """A csv writer whose text cells cannot become spreadsheet formulas (bot/presentation/tournament/export.py)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def writerow(self, row: Sequence[Any]) -> None:
+        self.writer.writerow([formula_safe(v) if isinstance(v, str) else v for v in row])
+
+
+def export_csv(row: Tournament, entries: Sequence[TournamentEntry], rows: Sequence[TournamentMatch],
+               eng: Engine | None, users: Mapping[int, str]) -> bytes:
+    """One CSV with three sections: entries, matches, final ranking with prizes (UTF-8 with BOM for Excel)."""
+    buf = io.StringIO()
+    w = _SafeWriter(csv.writer(buf))
+    w.writerow(["entries"])
+    w.writerow(["id", "name", "union_group", "players", "status"])
+    for e in entries:
+        w.writerow([e.id, e.name, e.union_group, " / ".join(users.get(int(p), str(p)) for p in e.players_json),
+                    e.status])
+    names = names_of(entries)
+    w.writerow([])
+    w.writerow(["matches"])
+    w.writerow(["match", "start", "a", "b", "winner", "outcome", "tables", "confirmed"])
+    for m in rows:
+        res = m.result_json or {}
+        winner = res.get("winner")
+        w.writerow([m.match_key, ts.local_text(m.start_at, row.time_zone), names.get(m.side_a or "", ""),
+                    names.get(m.side_b or "", ""),
+                    names.get((m.side_a if winner == "a" else m.side_b) or "", "") if winner else "",
+                    res.get("outcome", m.status),
+                    " ".join(f"{t.get('table')}:{t.get('winner')}:{t.get('level_a')}-{t.get('level_b')}"
+                             for t in res.get("tables", [])), "yes" if m.confirmed_by else ""])
+    if eng is not None and eng.draw is not None:
+        w.writerow([])
+        w.writerow(["ranking"])
+        w.writerow(["place", "name", "union_group", "prize", "prize_zh", "eliminated_round", "note"])
+        for r in eng.ranking():
+            d = r.to_dict()
+            w.writerow([d["place"], d["name"], d["union_group"], d["prize"], d["prize_zh"], d["eliminated_round"],
+                        d["note"]])
+    return ("\ufeff" + buf.getvalue()).encode("utf-8")
