@@ -117,6 +117,17 @@ def result_line(lang: str, key: str, result: MatchResult | Mapping[str, Any], a:
 
 def bracket_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
     lines: list[str] = []
+    if eng.swiss is not None:
+        for sm in eng.swiss.matches:
+            name_a = names.get(sm.a, sm.a)
+            if sm.b is None:
+                lines.append(f"{match_label(lang, eng, sm.id)}: {name_a} — {tt(lang, 'out.bye')}")
+                continue
+            name_b = names.get(sm.b, sm.b)
+            if sm.result is not None:
+                lines.append(result_line(lang, sm.id, sm.result, name_a, name_b, eng))
+            else:
+                lines.append(f"{match_label(lang, eng, sm.id)}: {name_a} vs {name_b}")
     if eng.groups is not None:
         for g, members in eng.groups.groups.items():
             lines.append(tt(lang, "out.group", group=g) + " " + "、".join(names.get(e, e) for e in members))
@@ -155,7 +166,7 @@ def ranking_text(lang: str, eng: Engine) -> str:
 def standings_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
     """Group tables with translated columns and tiebreaks (bot/presentation/tournament/text.py), then the
     ranking once the knockout has one."""
-    parts = [render_text.standings_text(eng, lang)] if eng.groups is not None else []
+    parts = [render_text.standings_text(eng, lang)] if eng.groups is not None or eng.swiss is not None else []
     if eng.bracket is not None:
         ranking = ranking_text(lang, eng)
         if ranking:

@@ -11,7 +11,7 @@ The modules, one job each: ``setup`` (creating and changing a tournament, the TO
 ``roles`` (roles and the audit log), ``registration``, ``draw``, ``state`` (the engine state on the
 row), ``schedule``, ``lateness`` (check-in and forfeits), ``results``, ``conduct``, ``tables``
 (substitutes, more time), ``follow`` (confirmations and live dashboards of the organiser's chat),
-``lookup`` (reading rows).  Callers use this package's names: ``from storage import tournaments as ts``.
+``lookup`` (reading rows), ``swiss`` (withdrawals between Swiss rounds, ending the rounds).  Callers use this package's names: ``from storage import tournaments as ts``.
 """
 
 from storage.tournaments.conduct import (
@@ -124,6 +124,11 @@ from storage.tournaments.state import (
     load_engine,
     published_draw,
 )
+from storage.tournaments.swiss import (
+    SwissEnded,
+    end_swiss,
+    swiss_withdraw,
+)
 from storage.tournaments.tables import Substituted, extend_lateness, substitute
 from storage.tournaments.times import (
     DEFAULT_TZ,
@@ -227,5 +232,8 @@ __all__ = [
     "update_setup",
     "user_names",
     "withdraw",
+    "SwissEnded",
+    "end_swiss",
+    "swiss_withdraw",
     "zone",
 ]

@@ -77,10 +77,13 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
         return todo
 
 
-def _round_key(key: str) -> tuple[int, int, str]:
+def _round_key(key: str) -> tuple[int, int, int, str]:
+    """Schedule order: by round (``R2-M1``, ``A-R2-M1``, Swiss ``S2-M1``), main before placement, then the
+    match number (``S2-M10`` after ``S2-M9``)."""
     parts = key.split("-")
-    rnd = next((int(p[1:]) for p in parts if p.startswith("R") and p[1:].isdigit()), 99)
-    return (rnd, 1 if key.startswith("P") else 0, key)
+    rnd = next((int(p[1:]) for p in parts if p[:1] in ("R", "S") and p[1:].isdigit()), 99)
+    index = next((int(p[1:]) for p in reversed(parts) if p.startswith("M") and p[1:].isdigit()), 0)
+    return (rnd, 1 if key.startswith("P") else 0, index, key)
 
 
 @retrying

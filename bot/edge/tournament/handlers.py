@@ -436,6 +436,13 @@ async def cmd_remove(c: Call) -> None:
     if not c.args or not c.args[0].isdigit():
         c.reply(tt(c.lang, "usage", usage="/remove <entry no>"))
         return
+    if c.row.state_json is not None and c.row.settings_json.get("format") == "swiss":  # between Swiss rounds
+        gone = await ts.swiss_withdraw(c.tb.db, c.row.id, int(c.args[0]), c.user.id)
+        c.tb.dashboard_changed(c.row.id)
+        c.reply(tt(c.lang, "swiss.withdrawn", entry=gone.name))
+        for uid in {int(p) for p in gone.players_json}:
+            c.tb.send(uid, tt(await c.tb.ulang(uid), "swiss.withdrawn", entry=gone.name))
+        return
     done = await ts.withdraw(c.tb.db, c.row.id, int(c.args[0]), c.user.id)
     c.reply(tt(c.lang, "reg.withdrawn", entry=done.entry.name))
     await tell_withdrawal(c.tb, done, c.user.id)
@@ -859,6 +866,23 @@ async def cmd_resume(c: Call) -> None:
 
 # --- outputs ------------------------------------------------------------------------------------------
 
+@command(ORG)
+async def cmd_end_swiss(c: Call) -> None:
+    """/end_swiss: the Swiss ends after the current round (final standings, or the top-K knockout)."""
+    swiss = ts.load_engine(c.row).swiss if c.row.state_json is not None else None
+    rnd = swiss.current_round if swiss is not None else 0
+    ended = await ts.end_swiss(c.tb.db, c.row.id, c.user.id)
+    c.tb.dashboard_changed(c.row.id)
+    lang = c.tb.glang()
+    row = await ts.get_tournament(c.tb.db, c.row.id)
+    c.tb.send(row.group_chat_id or c.user.id, tt(lang, "swiss.ended", round=rnd))
+    if ended.finished:
+        c.tb.send(row.group_chat_id or row.created_by,
+                  tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, ts.load_engine(row))))
+    else:
+        await c.tb._schedule(row)
+
+
 @command()
 async def cmd_bracket(c: Call) -> None:
     if c.row.state_json is None:
@@ -1028,7 +1052,7 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "pause": cmd_pause, "resume": cmd_resume, "start_match": cmd_start_match, "substitute": cmd_substitute,
     "extend": cmd_extend, "edit": cmd_edit, "reschedule": cmd_reschedule, "swap": cmd_swap,
     "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
-    "delete_tournament": cmd_delete_tournament, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
+    "delete_tournament": cmd_delete_tournament, "end_swiss": cmd_end_swiss, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
 }
 

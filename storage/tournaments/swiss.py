@@ -1,0 +1,81 @@
+"""Swiss rounds on the tournament row: withdrawing an entry between rounds, ending the rounds early.
+
+The pairing itself happens in the engine when a result completes a round (``results.record_result``
+then creates the next round's match rows, which the bot schedules and announces).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.tournament import Tournament as Engine
+from storage.db import Database
+from storage.tournament_models import TournamentEntry, TournamentMatch
+from storage.tournaments.lookup import _err, _get
+from storage.tournaments.roles import _audit, _require
+from storage.tournaments.state import _sync_matches, load_engine
+from storage.tournaments.tx import retrying, touch
+
+
+@dataclass
+class SwissEnded:
+    """What ending the Swiss did: the knockout's first matches (rows, not scheduled yet), finished?"""
+
+    new_matches: list[TournamentMatch]
+    finished: bool
+
+
+def _swiss(eng: Engine) -> None:
+    if eng.swiss is None:
+        raise _err("not_swiss", "{name} is not a Swiss tournament", name=eng.name)
+
+
+@retrying
+async def swiss_withdraw(db: Database, tid: int, entry_id: int, actor: int) -> TournamentEntry:
+    """An organiser withdraws an entry from a running Swiss: it is not paired again, its played matches
+    stand.  An entry with a match of the current round still to finish is refused (``swiss_match_open``):
+    the referee records that match (or its forfeit) first, so no live table is left behind."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        await _require(s, tid, actor, ("organiser",))
+        eng = load_engine(row)
+        _swiss(eng)
+        assert eng.swiss is not None
+        entry = await s.get(TournamentEntry, entry_id)
+        key = str(entry_id)
+        if entry is None or entry.tournament_id != tid or key not in eng.swiss.entries:
+            raise _err("unknown_entry", "There is no entry {id}", id=entry_id)
+        pending = eng.swiss.pending_match(key)
+        if pending is not None:
+            raise _err("swiss_match_open", "{entry} still has match {match} to finish; record it first",
+                       entry=entry.name, match=pending.id)
+        eng.withdraw(key)
+        row.state_json = eng.to_dict()
+        entry.status = "withdrawn"
+        touch(row)
+        _audit(s, tid, actor, "swiss_withdraw", entry=entry.id, name=entry.name,
+               after_round=eng.swiss.current_round)
+        await s.commit()
+        return entry
+
+
+@retrying
+async def end_swiss(db: Database, tid: int, actor: int) -> SwissEnded:
+    """The organiser ends the Swiss after the current round (a round that cannot be paired, or the day
+    is over): once that round is complete the standings are final, or the top-K knockout begins (at once
+    when the round is already complete)."""
+    async with db.session() as s:
+        row = await _get(s, tid)
+        await _require(s, tid, actor, ("organiser",))
+        eng = load_engine(row)
+        _swiss(eng)
+        assert eng.swiss is not None
+        rnd = eng.swiss.current_round
+        eng.end_swiss()
+        row.state_json = eng.to_dict()
+        _audit(s, tid, actor, "end_swiss", after_round=rnd)
+        new = await _sync_matches(s, row, eng)
+        if eng.finished:
+            row.status = "finished"
+        await s.commit()
+        return SwissEnded(new, eng.finished)
