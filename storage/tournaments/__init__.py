@@ -11,7 +11,8 @@ The modules, one job each: ``setup`` (creating and changing a tournament, the TO
 ``roles`` (roles and the audit log), ``registration``, ``draw``, ``state`` (the engine state on the
 row), ``schedule``, ``lateness`` (check-in and forfeits), ``results``, ``conduct``, ``tables``
 (substitutes, more time), ``follow`` (confirmations and live dashboards of the organiser's chat),
-``lookup`` (reading rows), ``swiss`` (withdrawals between Swiss rounds, ending the rounds).  Callers use this package's names: ``from storage import tournaments as ts``.
+``lookup`` (reading rows), ``common`` (the in-transaction helpers the modules share: errors, rows, roles,
+the audit log), ``swiss`` (withdrawals between Swiss rounds, ending the rounds).  Callers use this package's names: ``from storage import tournaments as ts``.
 """
 
 from storage.tournaments.conduct import (

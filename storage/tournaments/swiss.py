@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from engine.tournament import Tournament as Engine
 from storage.db import Database
 from storage.tournament_models import TournamentEntry, TournamentMatch
-from storage.tournaments.lookup import _err, _get
-from storage.tournaments.roles import _audit, _require
-from storage.tournaments.state import _sync_matches, load_engine
+from storage.tournaments.common import add_audit, error, require_role, tournament_row
+from storage.tournaments.state import load_engine, sync_matches
 from storage.tournaments.tx import retrying, touch
 
 
@@ -27,7 +26,7 @@ class SwissEnded:
 
 def _swiss(eng: Engine) -> None:
     if eng.swiss is None:
-        raise _err("not_swiss", "{name} is not a Swiss tournament", name=eng.name)
+        raise error("not_swiss", "{name} is not a Swiss tournament", name=eng.name)
 
 
 @retrying
@@ -36,24 +35,24 @@ async def swiss_withdraw(db: Database, tid: int, entry_id: int, actor: int) -> T
     stand.  An entry with a match of the current round still to finish is refused (``swiss_match_open``):
     the referee records that match (or its forfeit) first, so no live table is left behind."""
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ("organiser",))
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("organiser",))
         eng = load_engine(row)
         _swiss(eng)
         assert eng.swiss is not None
         entry = await s.get(TournamentEntry, entry_id)
         key = str(entry_id)
         if entry is None or entry.tournament_id != tid or key not in eng.swiss.entries:
-            raise _err("unknown_entry", "There is no entry {id}", id=entry_id)
+            raise error("unknown_entry", "There is no entry {id}", id=entry_id)
         pending = eng.swiss.pending_match(key)
         if pending is not None:
-            raise _err("swiss_match_open", "{entry} still has match {match} to finish; record it first",
+            raise error("swiss_match_open", "{entry} still has match {match} to finish; record it first",
                        entry=entry.name, match=pending.id)
         eng.withdraw(key)
         row.state_json = eng.to_dict()
         entry.status = "withdrawn"
         touch(row)
-        _audit(s, tid, actor, "swiss_withdraw", entry=entry.id, name=entry.name,
+        add_audit(s, tid, actor, "swiss_withdraw", entry=entry.id, name=entry.name,
                after_round=eng.swiss.current_round)
         await s.commit()
         return entry
@@ -65,16 +64,16 @@ async def end_swiss(db: Database, tid: int, actor: int) -> SwissEnded:
     is over): once that round is complete the standings are final, or the top-K knockout begins (at once
     when the round is already complete)."""
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ("organiser",))
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("organiser",))
         eng = load_engine(row)
         _swiss(eng)
         assert eng.swiss is not None
         rnd = eng.swiss.current_round
         eng.end_swiss()
         row.state_json = eng.to_dict()
-        _audit(s, tid, actor, "end_swiss", after_round=rnd)
-        new = await _sync_matches(s, row, eng)
+        add_audit(s, tid, actor, "end_swiss", after_round=rnd)
+        new = await sync_matches(s, row, eng)
         if eng.finished:
             row.status = "finished"
         await s.commit()
