@@ -13,7 +13,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp
+.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp figures
 
 define ENSURE_VENV
 set -eu
@@ -77,10 +77,16 @@ loadtest: install
 	$(BIN)/python -m bot.devtools.loadtest --tables $(TABLES) --preset $(PRESET) --deals $(DEALS) --think $(THINK) \
 		--db $(DB) --rtt $(RTT) --duration $(DURATION) $(LOADTEST_ARGS)
 
-# ruff on everything; mypy --strict on engine/, storage/, scheduler/ and bot/ (pyproject.toml); the Dockerfile.
+# ruff on everything; mypy --strict on engine/, storage/, scheduler/ and bot/ (pyproject.toml); the import
+# contracts of the rooms (import-linter, pyproject.toml [tool.importlinter]); the Dockerfile.
 lint: install lint-docker
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
+
+# The architecture's figures (issue 18, docs/architecture.md): cycles, imports inside functions, Any, ...
+figures: install
+	$(BIN)/python -m tests.architecture.figures
 
 lint-docker: install
 	$(BIN)/hadolint Dockerfile

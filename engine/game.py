@@ -14,20 +14,26 @@ action texts; replaying it on a new match rebuilds the exact state.  Action text
 Views are JSON-able dicts with no card a seat may not see (``public_view``: no hidden card); their
 shapes are the TypedDicts of ``engine.views``, the events' and results' those of ``engine.events``
 (one vocabulary for both games).  docs/engine.md describes the whole interface.
+
+This module is the protocol only: it imports no game.  ``engine.registry`` builds the matches
+(``new_match``, ``replay``, ``options_class``, ``load_preset``); the games implement this protocol.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
+from engine.cards import Card
 from engine.events import DealSummary, Event, MatchResult
 from engine.views import PublicView, SeatView
 
-__all__ = ["RULES_VERSION", "SUPPORTED_RULES_VERSIONS", "Event", "Match", "MatchOptions", "MatchResult", "Reading",
-           "RulesVersionError", "Turn", "check_rules_version", "computer_step", "new_match", "replay",
+__all__ = ["RULES_VERSION", "SUPPORTED_RULES_VERSIONS", "DealtCards", "Event", "Match", "MatchOptions",
+           "MatchResult", "Reading", "RulesVersionError", "TimedRules", "Turn", "check_rules_version", "computer_step",
            "state_fingerprint", "timeout_action"]
 
 
@@ -92,6 +98,15 @@ class Reading(Protocol):
         """A short text naming the combination at ``level``."""
 
 
+@dataclass(frozen=True)
+class DealtCards:
+    """The cards of the deal in progress as they were dealt (what a deal proof reveals and checks)."""
+
+    hands: tuple[tuple[Card, ...], ...]  # the four hands as dealt, each sorted (before bury or tribute)
+    kitty: tuple[Card, ...] = ()  # Shengji's bottom cards as dealt; Guandan: none
+    first_drawer: int | None = None  # Shengji: the seat that drew the first card; Guandan: None
+
+
 class Match(Protocol):
     """What the bot, storage and scheduler may use of a match (both games implement all of it)."""
 
@@ -150,6 +165,25 @@ class Match(Protocol):
         """What everybody may see: no hidden card (engine.views)."""
 
     @property
+    def phase(self) -> str:
+        """The phase of the deal ("dealing", "play", "deal_over", "match_over", ...; docs/engine.md)."""
+
+    def hand(self, seat: int) -> Sequence[Card]:
+        """The cards ``seat`` holds now (hidden from everybody else: never show them to another seat)."""
+
+    def current_trick(self) -> Sequence[tuple[int, Sequence[Card]]]:
+        """The plays of the trick in progress, in order: ``(seat, cards)`` (a Guandan pass: no cards)."""
+
+    def forced_action(self, seat: int) -> str | None:
+        """The action ``seat`` must take now when it has no choice at all (Shengji: its last card, or
+        following with every card it holds when exactly that many were led); None otherwise, and always
+        None in Guandan (a pass is always a choice).  The table may play it for the seat."""
+
+    def dealt_cards(self) -> DealtCards | None:
+        """The deal in progress's cards as dealt once every card is dealt (Shengji: after the 100th draw;
+        Guandan: from ``sys next_deal``); None before."""
+
+    @property
     def finished(self) -> bool:
         """True when the match is over."""
 
@@ -157,30 +191,20 @@ class Match(Protocol):
         """The match result once finished: winner side (0 = seats 0/2, 1 = seats 1/3), levels, reason."""
 
 
-def timeout_action(match: Match, seat: int) -> str:
+class TimedRules(Protocol):
+    """What ``timeout_action`` reads: a game's rules (``ShengjiRules``, ``GuandanRules``) or a match."""
+
+    @property
+    def options(self) -> MatchOptions: ...
+
+    def auto_action(self, seat: int) -> str: ...
+
+
+def timeout_action(match: TimedRules, seat: int) -> str:
     """``timeout_action`` for any match: ``sys forfeit_deal <seat>`` or the match's ``auto_action``."""
     if match.options.on_timeout == "forfeit_deal":
         return f"sys forfeit_deal {seat}"
     return match.auto_action(seat)
-
-
-def new_match(game: str, options: Any, seed: int) -> Match:
-    """A new match of ``game`` ("shengji" or "guandan")."""
-    if game == "shengji":
-        from engine.shengji.match import ShengjiMatch
-        return ShengjiMatch(options, seed)
-    if game == "guandan":
-        from engine.guandan.match import GuandanMatch
-        return GuandanMatch(options, seed)
-    raise ValueError(f"unknown game {game!r}")
-
-
-def replay(game: str, options: Any, seed: int, log: list[str]) -> Match:
-    """The match rebuilt from its log (raises if an entry no longer applies)."""
-    match = new_match(game, options, seed)
-    for action in log:
-        match.apply(action)
-    return match
 
 
 def computer_step(match: Match, rng: random.Random) -> str | None:
@@ -207,9 +231,6 @@ def state_fingerprint(match: Match) -> str:
     """SHA-256 (hex) of everything a match shows: its log, the public view, the four seat views, the
     finished deals' summaries and the result (canonical JSON, sorted keys).  Two matches with equal
     fingerprints look the same to every player (replay fixtures compare these)."""
-    import hashlib
-    import json
-
     state = {"log": list(match.log), "public": match.public_view(),
              "seats": [match.seat_view(seat) for seat in range(4)], "history": list(match.history),
              "finished": match.finished, "result": match.result()}

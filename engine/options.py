@@ -3,7 +3,8 @@
 Each game declares its options as a frozen dataclass whose fields carry ``opt(...)``
 metadata (a one-line description and, for enumerations, the allowed values).  Presets
 are TOML data files in ``engine/presets/`` (one per notice): a ``game``, a ``[rules]``
-table of option values and a ``[tournament]`` table of event settings.
+table of option values and a ``[tournament]`` table of event settings; ``engine.registry``
+loads them (it knows the games; this module knows none, so every game may import it).
 
 ``build_options`` and ``Preset.with_overrides`` validate every value and raise
 ``OptionError`` naming the field and its allowed values.
@@ -12,10 +13,8 @@ table of option values and a ``[tournament]`` table of event settings.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, TypeVar
 
 from engine.errors import OptionError, RuleError
@@ -122,39 +121,3 @@ class Preset:
         """This preset with some rule options changed (validated)."""
         return dataclasses.replace(self, rules=build_options(type(self.rules), values, self.rules))
 
-
-def options_class(game: str) -> type:
-    """The option dataclass of ``game`` ("shengji" or "guandan")."""
-    if game == "shengji":
-        from engine.shengji.options import ShengjiOptions
-        return ShengjiOptions
-    if game == "guandan":
-        from engine.guandan.options import GuandanOptions
-        return GuandanOptions
-    raise RuleError("unknown_game", "Unknown game {game}; games: shengji, guandan", game=game)
-
-
-def preset_ids() -> list[str]:
-    """Every preset shipped in engine/presets, sorted."""
-    folder = resources.files("engine.presets")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
-
-
-def load_preset(preset_id: str) -> Preset:
-    """The preset of that id; RuleError ``unknown_preset`` listing the ids otherwise."""
-    ids = preset_ids()
-    if preset_id not in ids:
-        raise RuleError("unknown_preset", "Unknown preset {preset}; presets: {allowed}",
-                        preset=preset_id, allowed=", ".join(ids))
-    text = resources.files("engine.presets").joinpath(preset_id + ".toml").read_text(encoding="utf-8")
-    return preset_from_toml(tomllib.loads(text), preset_id)
-
-
-def preset_from_toml(data: Mapping[str, Any], preset_id: str | None = None) -> Preset:
-    """A preset from parsed TOML (``game``, ``title_zh``, ``title_en``, ``[rules]``, ``[tournament]``)."""
-    game = str(data.get("game", ""))
-    cls = options_class(game)
-    rules: Any = build_options(cls, dict(data.get("rules", {})))
-    pid = preset_id or str(data.get("id", "custom"))
-    return Preset(pid, game, str(data.get("title_zh", pid)), str(data.get("title_en", pid)), rules,
-                  dict(data.get("tournament", {})))

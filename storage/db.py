@@ -44,14 +44,14 @@ class Database:
         self.engine = engine
         self.url = url
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
-        # match_id -> (version, engine match at that version); owned by storage.service
+        # match_id -> (version, engine match at that version); owned by storage.match_cache
         self.match_cache: dict[int, tuple[int, EngineMatch]] = {}
         # True when this process is the only one writing to the database (no Redis relay): then
-        # storage.service also keeps the committed match rows, the users and the tapped-card selections
+        # storage also keeps the committed match rows, the users and the tapped-card selections
         # in memory (every write to them goes through it); False (several processes): read every time
         self.sole_writer = False
         self.row_epoch = 0  # bumped by every write to them: a read begun before is not kept
-        self.match_rows: dict[int, Any] = {}  # match_id -> storage.service.MatchRow (committed)
+        self.match_rows: dict[int, Any] = {}  # match_id -> storage.match_cache.MatchRow (committed)
         self.user_rows: dict[int, Any] = {}  # user id -> User row as last read or written
         self.selections: dict[tuple[int, int], tuple[str, int | None] | None] = {}  # (match, seat) -> (cards, deal)
         self._match_locks: dict[int, asyncio.Lock] = {}

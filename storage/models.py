@@ -1,6 +1,6 @@
 """The database tables (SQLAlchemy 2, typed ``Mapped[...]``); every datetime is UTC.
 
-A game is stored as its event log: ``Match`` (game, options, seed, version) plus the ordered
+A game is stored as its event log: ``MatchRecord`` (game, options, seed, version) plus the ordered
 ``ActionRecord`` rows (one canonical action text each).  Replaying the log rebuilds the state.
 """
 
@@ -133,7 +133,7 @@ class TableSeat(Base):
     is_computer: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
-class Match(Base):
+class MatchRecord(Base):
     __tablename__ = "matches"
     __table_args__ = (Index("ix_matches_table", "table_id"), Index("ix_matches_status", "status"))
 
@@ -263,3 +263,4 @@ class PendingMessage(Base):
     data: Mapped[bytes | None] = mapped_column(LargeBinary)  # a file's bytes
     filename: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+

@@ -36,7 +36,7 @@ from bot.tables.live import Live
 from bot.tables.lobby import Lobby
 from bot.tables.seats import SeatIndex, load_seats
 from scheduler.deadlines import DeadlineScheduler
-from storage import service
+from storage import match_repo, message_repo, pending_send_repo, table_repo, user_repo
 from storage.db import open_database
 
 log = logging.getLogger(__name__)
@@ -100,7 +100,7 @@ class Runtime:
         self.stopping = False
         self.db = await open_database(self.settings.DATABASE_URL)
         # one process (no Redis relay or shared limits): every write goes through this process, which may then
-        # keep the committed match rows, the users and the selections in memory (storage.service)
+        # keep the committed match rows, the users and the selections in memory (storage.match_cache, user_repo, selection_repo)
         self.db.sole_writer = not (self.settings.WEBAPP_RELAY_URL or self.settings.TELEGRAM_LIMITS_URL)
         if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
             from bot.delivery.shared_limits import SharedLimits
@@ -117,12 +117,12 @@ class Runtime:
                              on_error=self.live.send_refused, on_missing=self.live.message_gone,
                              limits=self.shared_limits)
         self.outbox.start()
-        left = await service.take_pending_messages(self.db)  # sends of record the last stop could not deliver
+        left = await pending_send_repo.take_pending_messages(self.db)  # sends of record the last stop could not deliver
         if left:
             log.info("outbox: %d sends of record left by the last stop queued again", len(left))
             self.outbox.restore(left)
         self._persist_task = asyncio.get_running_loop().create_task(self._persist_hashes(), name="hashes")
-        for ref in await service.list_message_refs(self.db):
+        for ref in await message_repo.list_message_refs(self.db):
             self.outbox.remember(ref.chat_id, ref.message_id, ref.last_text_hash)
         try:
             self.bot_username = self.app.bot.username
@@ -161,7 +161,7 @@ class Runtime:
         if self.outbox is not None:
             left = await self.outbox.stop(drain=True, timeout=5)
             if left and self.db is not None:
-                await service.save_pending_messages(self.db, left)  # queued again at the next start-up
+                await pending_send_repo.save_pending_messages(self.db, left)  # queued again at the next start-up
             await self.live.persist_hashes()
         if self.db is not None:
             await self.db.dispose()
@@ -214,13 +214,13 @@ class Runtime:
 
     async def resume_all(self) -> None:
         """After a restart: re-render live tables and continue their next step."""
-        for row in await service.active_matches(self.db):
-            table = await service.get_table(self.db, row.table_id)
+        for row in await match_repo.active_matches(self.db):
+            table = await table_repo.get_table(self.db, row.table_id)
             if table is None or table.status != "playing":
                 continue
             try:
                 async with self.lock(row.id):
-                    _, m = await service.load_match_row(self.db, row.id)
+                    _, m = await match_repo.load_match_row(self.db, row.id)
                     await self.live.render_match(row.id, everything=True)
                 self.driver.schedule_next(row.id, m)
             except Exception:
@@ -237,13 +237,13 @@ class Runtime:
         if chat_id not in self._chat_langs:
             if len(self._chat_langs) >= CACHE_MAX:
                 self._chat_langs.clear()
-            chat = await service.get_chat(self.db, chat_id) if self.db is not None else None
+            chat = await user_repo.get_chat(self.db, chat_id) if self.db is not None else None
             self._chat_langs[chat_id] = normalize(chat.language if chat is not None and chat.language else None,
                                                   self.settings.BOT_LANGUAGE)
         return self._chat_langs[chat_id]
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
-        await service.set_chat_language(self.db, chat_id, lang)
+        await user_repo.set_chat_language(self.db, chat_id, lang)
         self._chat_langs[chat_id] = lang
 
     async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
@@ -254,7 +254,7 @@ class Runtime:
             cached = self._user_langs.get(key)
             if cached is not None:
                 return cached
-            user = await service.get_user(self.db, user_id)
+            user = await user_repo.get_user(self.db, user_id)
             if user is not None:
                 lang = normalize(user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE)
                 if len(self._user_langs) >= CACHE_MAX:

@@ -23,7 +23,7 @@ import asyncio
 import logging
 from typing import Any
 
-from storage import service
+from storage import match_repo, message_repo
 
 log = logging.getLogger(__name__)
 
@@ -110,11 +110,11 @@ class MessageClaims(RedisClaims):
             return
         live._hand_refs[(match_id, seat)] = (existing.chat_id, existing.message_id, deal)
         async with rt.lock(match_id):  # this process's state of the hand, edited into that message
-            row, m = await service.load_match_row(rt.db, match_id)
+            row, m = await match_repo.load_match_row(rt.db, match_id)
             if row.status in ("playing", "paused"):
                 await live.render_hand(row, m, seat, chat_id)
 
 
 async def _hand_message(rt: Any, match_id: int, seat: int, deal: int) -> Any | None:
-    ref = await service.get_hand_message(rt.db, match_id, seat)
+    ref = await message_repo.get_hand_message(rt.db, match_id, seat)
     return ref if ref is not None and int(ref.deal_no or 0) == deal else None

@@ -14,9 +14,8 @@ from typing import Any
 
 from bot.edge import callbacks
 from bot.edge.callbacks import HandOp
-from bot.tables.live import forced_play
 from engine.cards import parse_cards
-from storage import service
+from storage import match_repo
 
 
 def typed_form(action: str, lang: str = "zh") -> str | None:
@@ -122,16 +121,16 @@ async def _wait_committed(runtime: Callable[[], Any], match_id: int, seat: int, 
         if rt is None or rt.db is None:
             continue  # restarting
         try:
-            row = await service.get_match_row(rt.db, match_id)
+            row = await match_repo.get_match_row(rt.db, match_id)
             if row is None or row.version == seen:
                 continue
             if row.status != "playing":
                 return
             seen = row.version
             if any(r.seq > version and r.action.startswith(prefix)
-                   for r in await service.action_log(rt.db, match_id)):
+                   for r in await match_repo.action_log(rt.db, match_id)):
                 return
-            _, m = await service.load_match_row(rt.db, match_id)
+            _, m = await match_repo.load_match_row(rt.db, match_id)
             if m.finished or not any(tr.seat == seat for tr in m.turns()):
                 return
         except Exception:
@@ -155,7 +154,7 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
             await asyncio.sleep(0.05)
             continue
         try:
-            row, m = await service.load_match_row(rt.db, match_id)
+            row, m = await match_repo.load_match_row(rt.db, match_id)
         except Exception:
             await asyncio.sleep(0.05)
             continue
@@ -168,7 +167,7 @@ async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict
                 continue
             if not turn.required and not (phase == "window" and turn.kind == "bid"):
                 continue
-            if forced_play(row.game, m, turn.seat):
+            if m.forced_action(turn.seat):
                 continue  # no choice (the last trick): the bot plays it for the seat
             action = None
             try:

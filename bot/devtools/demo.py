@@ -43,7 +43,7 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
     from bot.devtools.autodrive import drive
     from bot.devtools.simulator import BotApiSimulator, SimUserHandle, format_chat
     from bot.devtools.simulator.runner import RealBot
-    from storage import service
+    from storage import match_repo, table_repo
 
     out: dict[str, dict[str, Any]] = {}
     say = (lambda *a: None) if quiet else print
@@ -91,11 +91,11 @@ async def run_demo(lang: str, seed: int, rate_scale: float = 20.0, shengji_deals
                         label = t(lang, "btn.join", seat=__import__("bot.presentation.keyboards", fromlist=["x"]).seat_name(lang, seat))
                         await h.tap(GROUP, label)
                     await handles[0].tap(GROUP, t(lang, "btn.start"))
-                    table = await service.open_table_in_chat(rt.db, GROUP)
+                    table = await table_repo.open_table_in_chat(rt.db, GROUP)
                     assert table is not None
                     row = None
                     for _ in range(200):
-                        row = await service.current_match(rt.db, table.id)
+                        row = await match_repo.current_match(rt.db, table.id)
                         if row is not None:
                             break
                         await asyncio.sleep(0.05)

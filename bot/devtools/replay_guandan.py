@@ -13,8 +13,8 @@ from typing import Any
 
 from engine.cards import card_text
 from engine.guandan.combos import KIND_NAMES_ZH, Combo
+from engine.guandan.game import GuandanMatch
 from engine.guandan.levels import level_text
-from engine.guandan.match import GuandanMatch
 from engine.guandan.options import GuandanOptions
 from engine.guandan.ranks import sort_for_display
 

@@ -12,9 +12,9 @@ import random
 from typing import Any
 
 from engine.cards import cards_text
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.shengji.ai import ai_step
-from engine.shengji.match import ShengjiMatch
+from engine.shengji.game import ShengjiMatch
 
 SEATS = {"zh": ("南", "东", "北", "西"), "en": ("South", "East", "North", "West")}
 SUITS = {"zh": ("黑桃", "红桃", "梅花", "方片"), "en": ("spades", "hearts", "clubs", "diamonds")}

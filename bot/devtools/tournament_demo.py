@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.tournament import verify
 from scheduler.clock import ManualClock
-from storage import service
+from storage import match_repo, table_repo
 from storage import tournaments as ts
 
 ORGANISER = 3000
@@ -230,10 +230,10 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
             for k, table_id in enumerate(m.game_tables):
                 if table_id is None or int(table_id) in driven:
                     continue
-                match_row = await service.current_match(rt.db, int(table_id))
+                match_row = await match_repo.current_match(rt.db, int(table_id))
                 if match_row is None or match_row.status != "playing":
                     continue
-                seats = {s.seat: int(s.user_id) for s in await service.get_seats(rt.db, int(table_id)) if s.user_id}
+                seats = {s.seat: int(s.user_id) for s in await table_repo.get_seats(rt.db, int(table_id)) if s.user_id}
                 driven[int(table_id)] = asyncio.create_task(drive(
                     sim, lambda: real.app.bot_data.get("runtime") if real.app else None, match_row.id, seats,
                     seed=seed + k + len(driven), timeout=300, lang=lang))

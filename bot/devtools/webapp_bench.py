@@ -32,7 +32,7 @@ from typing import Any
 
 import aiohttp
 
-from storage import service
+from storage import match_repo, table_repo, user_repo
 
 
 def say(text: str) -> None:
@@ -196,11 +196,11 @@ async def played(rt: Any, table_ids: list[int], until: float) -> tuple[int, int,
     bid, the kitty...)."""
     cards = plays = moves = finished = 0
     for table_id in table_ids:
-        row = await service.current_match(rt.db, table_id)
+        row = await match_repo.current_match(rt.db, table_id)
         if row is None:
             continue
         finished += row.status == "finished" and row.finished_at is not None and _epoch(row.finished_at) <= until
-        for record in await service.action_log(rt.db, row.id):
+        for record in await match_repo.action_log(rt.db, row.id):
             if _epoch(record.created_at) > until:
                 continue
             words = record.action.split()
@@ -245,20 +245,20 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                 say(f"{tables * 4} people started the bot")
                 table_ids = []
                 for i, (group, users) in enumerate(groups):
-                    await service.upsert_chat(rt.db, group, "supergroup", f"table {i}")
-                    table = await service.create_table(rt.db, group, preset,
+                    await user_repo.upsert_chat(rt.db, group, "supergroup", f"table {i}")
+                    table = await table_repo.create_table(rt.db, group, preset,
                                                        {"deals": deals, "bid_window_seconds": 5}
                                                        if preset.startswith("shengji") else {"deals": deals},
                                                        users[0])
                     for seat, uid in enumerate(users):
-                        await service.seat_user(rt.db, table.id, seat, uid)
+                        await table_repo.seat_user(rt.db, table.id, seat, uid)
                     table_ids.append(table.id)
                 setup0, t_setup = message_calls(sim), time.monotonic()
                 async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
                     pages, clients = [], []
                     for table_id, (_group, users) in zip(table_ids, groups, strict=True):
                         await rt.start_table(table_id, None)
-                        row = await service.current_match(rt.db, table_id)
+                        row = await match_repo.current_match(rt.db, table_id)
                         if row is None:
                             raise RuntimeError(f"table {table_id} did not start")
                         for uid in users:

@@ -31,7 +31,7 @@ async def open_local_table(sim: Any, real: Any, command: str, user_id: int, *, l
     the match id."""
     from bot.devtools.simulator import SimUserHandle
     from bot.presentation.i18n import t
-    from storage import service
+    from storage import match_repo, table_repo
 
     handle = SimUserHandle(sim, user_id)
     last = sim.last_bot_message(group_id)
@@ -39,15 +39,15 @@ async def open_local_table(sim: Any, real: Any, command: str, user_id: int, *, l
     start_label = t(lang, "btn.start")
     await sim.wait_for_message(group_id, lambda m: start_label in str(m.reply_markup), after=last, timeout=timeout)
     rt = real.app.bot_data["runtime"]
-    table = await service.open_table_in_chat(rt.db, group_id)
+    table = await table_repo.open_table_in_chat(rt.db, group_id)
     if table is None:
         raise RuntimeError(f"no table opened by {command!r}")
-    seats = await service.get_seats(rt.db, table.id)
+    seats = await table_repo.get_seats(rt.db, table.id)
     if seats[0].user_id != user_id:
         await handle.tap(group_id, t(lang, "btn.join", seat=seat_name(lang, 0)))
     await handle.tap(group_id, start_label)
     for _ in range(400):
-        row = await service.current_match(rt.db, table.id)
+        row = await match_repo.current_match(rt.db, table.id)
         if row is not None:
             return int(row.id)
         await asyncio.sleep(0.05)

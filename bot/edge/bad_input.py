@@ -30,10 +30,10 @@ async def card_left_my_hand(db: object, match_id: int, seat: int, card: int) -> 
     """Whether ``seat`` gave ``card`` away in the deal in play (played, buried, paid or returned it): a press on
     it is "already played"; a card the seat never held is "not your card" (a forged or misdirected press)."""
     from engine.cards import parse_cards
-    from storage import service
+    from storage import match_repo
 
     gone: list[int] = []
-    for record in reversed(await service.action_log(db, match_id)):  # type: ignore[arg-type]
+    for record in reversed(await match_repo.action_log(db, match_id)):  # type: ignore[arg-type]
         if record.action == "sys next_deal":
             break
         words = record.action.split(None, 2)

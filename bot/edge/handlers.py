@@ -26,7 +26,7 @@ from bot.presentation.i18n import normalize, t
 from bot.presentation.keyboards import ctext, parse_hand
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
-from storage import service
+from storage import match_repo, selection_repo, table_repo, user_repo
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +35,13 @@ Ctx = ContextTypes.DEFAULT_TYPE
 
 async def save_user(db: Any, user: Any, *, started: bool | None = None) -> None:
     """Store a Telegram user (name, username, language); ``started=True``: they started the bot in private."""
-    await service.upsert_user(db, user.id, user.first_name or "", user.username, user.language_code,
+    await user_repo.upsert_user(db, user.id, user.first_name or "", user.username, user.language_code,
                               started_bot=True if started else None)
 
 
 async def save_chat(db: Any, chat: Any) -> None:
     """Store a Telegram chat (kind and title)."""
-    await service.upsert_chat(db, chat.id, chat.type, getattr(chat, "title", None))
+    await user_repo.upsert_chat(db, chat.id, chat.type, getattr(chat, "title", None))
 
 
 def rt_of(context: Ctx) -> Any:
@@ -119,7 +119,7 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if chat is None:
         return
     lang = await _lang(context, update)
-    from engine.options import preset_ids
+    from engine.registry import preset_ids
     _reply(context, chat.id, t(lang, "help.text") + "\n" + t(lang, "help.presets", presets=", ".join(preset_ids())))
 
 
@@ -141,7 +141,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
             await rt.set_chat_lang(chat.id, lang)
             _reply(context, chat.id, t(lang, "lang.group_set"))
             return
-        await service.set_lang_override(rt.db, user.id, lang)
+        await user_repo.set_lang_override(rt.db, user.id, lang)
         rt.forget_user_lang(user.id)
         _reply(context, chat.id, t(lang, "lang.set"))
         return
@@ -187,7 +187,7 @@ async def _on_open_table(update: Update, context: Ctx,
     if user is None or chat is None:
         return
     lang = await _lang(context, update)
-    table = await service.open_table_in_chat(rt.db, chat.id)
+    table = await table_repo.open_table_in_chat(rt.db, chat.id)
     if table is None:
         _reply(context, chat.id, t(lang, "err.no_table"))
         return
@@ -224,7 +224,7 @@ async def on_button(update: Update, context: Ctx) -> None:
         await _answer(update, t(lang, "err.bad_language"))  # a forged or stale code: say so, change nothing
     elif isinstance(button, callbacks.LangButton):
         new = normalize(button.lang)
-        await service.set_lang_override(rt.db, user.id, new)
+        await user_repo.set_lang_override(rt.db, user.id, new)
         rt.forget_user_lang(user.id)
         await _answer(update, t(new, "lang.set"))
     elif isinstance(button, callbacks.ResumeButton):
@@ -246,7 +246,7 @@ async def table_button(update: Update, context: Ctx, button: callbacks.TableButt
         err = await rt.join(table_id, seat, user)
         if err == "need_start":
             await _answer(update, t(lang, "join.need_start"), alert=True)
-            table = await service.get_table(rt.db, table_id)
+            table = await table_repo.get_table(rt.db, table_id)
             if table is not None:
                 glang = await rt.chat_lang(table.chat_id)
                 rt.send(table.chat_id, t(glang, "join.open_chat", name=user.first_name,
@@ -278,7 +278,7 @@ async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton
         await _tap(update, rt, button, seat, user, lang)
         return
     try:
-        row, m = await service.match_state(rt.db, match_id)
+        row, m = await match_repo.match_state(rt.db, match_id)
     except RuleError:
         await _answer(update, t(lang, "err.stale"))
         return
@@ -325,7 +325,7 @@ async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton
 
 async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
     """The cards the seat has tapped in this deal's hand message."""
-    cards, sel_deal = await service.selected(rt.db, match_id, seat)
+    cards, sel_deal = await selection_repo.selected(rt.db, match_id, seat)
     if not cards or sel_deal != deal:
         return []
     return parse_cards(cards)
@@ -339,7 +339,7 @@ async def _tap(update: Update, rt: Any, button: callbacks.HandButton, seat: int,
     match_id, deal = button.match_id, button.deal
     async with rt.lock(match_id):
         try:
-            row, m = await service.match_state(rt.db, match_id)
+            row, m = await match_repo.match_state(rt.db, match_id)
         except RuleError:
             await _answer(update, t(lang, "err.stale"))
             return
@@ -362,7 +362,7 @@ async def _tap(update: Update, rt: Any, button: callbacks.HandButton, seat: int,
                 selection += [card] * (copy if have > copy else copy + 1)
                 answer = (t(lang, "tap.selected", cards=ctext(lang, cards_text(selection))) if selection
                           else t(lang, "tap.cleared"))
-            await service.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
+            await selection_repo.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
             await rt.live.render_hand(row, m, seat, user.id, view=view, selection=selection,
                                       delay=rt.settings.TAP_EDIT_DELAY)
     await _answer(update, answer)
@@ -393,7 +393,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         _reply(context, msg.chat_id, t(lang, "typed.no_match"))
         return
     match_id, seat = found
-    row, m = await service.match_state(rt.db, match_id)
+    row, m = await match_repo.match_state(rt.db, match_id)
     view = m.seat_view(seat)
     my = _my_kinds(view)
     text = msg.text.strip()
@@ -437,8 +437,8 @@ async def on_private_text(update: Update, context: Ctx) -> None:
                 # several readings (wild cards): select the cards so the hand keyboard offers one button each
                 deal = render.deal_marker(row.game, view)
                 async with rt.lock(match_id):  # a tap of the same seat is under the lock too
-                    await service.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
-                    row2, m2 = await service.match_state(rt.db, match_id)
+                    await selection_repo.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
+                    row2, m2 = await match_repo.match_state(rt.db, match_id)
                     await rt.render_hand(row2, m2, seat, user.id)
                 level = view.get("level")
                 labels = " / ".join(r.label(level) if level is not None else r.reading_id() for r in readings)

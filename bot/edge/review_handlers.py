@@ -1,6 +1,6 @@
 """Handlers of the fairness and review commands: ``/review [deal]``, ``/replay``, ``/mix <words>``.
 
-Thin: read the update, call ``bot.tables.review_requests`` / ``storage.service``, answer through the outbox
+Thin: read the update, call ``bot.tables.review_requests`` / storage (``storage.match_repo``), answer through the outbox
 (never awaiting it).  Registered by ``register`` (called from ``bot.edge.handlers.register``).
 """
 
@@ -16,7 +16,7 @@ from bot.edge.bad_input import clip, rule_error_clipped
 from bot.presentation.i18n import t
 from bot.tables.review_requests import deliver, review_request
 from engine.errors import RuleError
-from storage import service
+from storage import table_repo
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +55,12 @@ async def cmd_mix(update: Update, context: Ctx) -> None:
     if not words:
         rt.send(chat.id, t(lang, "mix.usage"))
         return
-    table = await service.open_table_in_chat(rt.db, chat.id)
+    table = await table_repo.open_table_in_chat(rt.db, chat.id)
     if table is None:
         rt.send(chat.id, t(lang, "err.no_table"))
         return
     try:
-        await service.add_mix_words(rt.db, table.id, user.id, words)
+        await table_repo.add_mix_words(rt.db, table.id, user.id, words)
     except RuleError as err:
         rt.send(chat.id, rule_error_clipped(lang, err))
         return

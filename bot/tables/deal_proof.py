@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.fairness import commitment, deal_seed, recompute_deal, seed_bytes
+from engine.game import Match
 
 SALT_DOMAIN = b"deal-salt/v1\x00"
 SHOWN_DIGITS = 16
@@ -53,19 +54,19 @@ def proof_for(game: str, match_seed: int, deal_no: int, redeal_no: int = 0) -> D
     return DealProof(game, deal_no, redeal_no, seed, salt, commitment(seed, salt))
 
 
-def live_deal(game: str, m: Any) -> tuple[int, int] | None:
+def live_deal(game: str, m: Match) -> tuple[int, int] | None:
     """(deal, redeal) whose commitment the table shows now: the deal in play, or the next one
     (Guandan before its first deal); None once the match is over."""
-    if getattr(m, "finished", False):
+    if m.finished:
         return None
-    deal_no = int(getattr(m, "deal_no", 0) or 0)
+    deal_no = m.deal_no
     if game == "guandan":
-        if deal_no == 0 or getattr(m, "phase", "") in ("deal_over", "new"):
+        if deal_no == 0 or m.phase in ("deal_over", "new"):
             return deal_no + 1, 0
         return deal_no, 0
-    if getattr(m, "phase", "") == "deal_over":
+    if m.phase == "deal_over":
         return deal_no + 1, 0
-    return deal_no, int(getattr(m, "redeal_no", 0) or 0)
+    return deal_no, m.redeal_no
 
 
 def proof_json(proof: DealProof, *, preset: str, match_id: int, first_drawer: int | None,

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
-from bot.tables.live import forced_play
 from bot.tables.seats import MatchSeats, SeatInfo, seats_entry
 from engine.errors import RuleError
 from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData
-from storage import service
+from storage import action_repo, match_repo, table_repo
+from storage.errors import StaleVersion
 
 if TYPE_CHECKING:
     from bot.boot.runtime import Runtime
@@ -103,7 +103,7 @@ class Driver:
             return False
         if any(s.seat == turns[0].seat and s.is_computer for s in entry.seats):
             return False
-        return forced_play(m.game, m, turns[0].seat) is not None
+        return m.forced_action(turns[0].seat) is not None
 
     def _people_choose(self, match_id: int, m: Any) -> bool:
         """Is every turn a person's required move with a choice?  Then the table's own step would find
@@ -113,7 +113,7 @@ class Driver:
         if entry is None or not turns:
             return False
         computers = {s.seat for s in entry.seats if s.is_computer}
-        return all(tr.required and tr.seat not in computers and forced_play(m.game, m, tr.seat) is None
+        return all(tr.required and tr.seat not in computers and m.forced_action(tr.seat) is None
                    for tr in turns)
 
     # --- seats of a match ------------------------------------------------------------------
@@ -125,7 +125,7 @@ class Driver:
         if applied is not None and applied.row is not None and applied.table is not None:
             row, m, table = applied.row, applied.match, applied.table
         else:
-            row, m, table = await service.match_context(self.rt.db, match_id)
+            row, m, table = await match_repo.match_context(self.rt.db, match_id)
         entry = await self.seats(match_id, row.table_id)
         return row, m, table, entry.seats if entry is not None else ()
 
@@ -133,11 +133,11 @@ class Driver:
         """The match's seats, from the index (the database once, when the index does not have them)."""
         entry = self.rt.seats.get(match_id)
         if entry is None:
-            row = await service.match_row(self.rt.db, match_id)
+            row = await match_repo.match_row(self.rt.db, match_id)
             if row is None:
                 return None
             table_id = row.table_id if table_id is None else table_id
-            rows = await service.get_seats(self.rt.db, table_id)
+            rows = await table_repo.get_seats(self.rt.db, table_id)
             if row.status in ("playing", "paused"):
                 entry = self.rt.seats.add(match_id, table_id, rows)
             else:  # an ended match is answered but not indexed again (the index holds live matches only)
@@ -151,12 +151,12 @@ class Driver:
     async def user_match(self, user_id: int) -> tuple[int, int] | None:
         """The (match id, seat) the user plays in now (the newest of their live matches), by the index."""
         for match_id, seat in self.rt.seats.matches_of(user_id):
-            row = await service.match_row(self.rt.db, match_id)
+            row = await match_repo.match_row(self.rt.db, match_id)
             if row is not None and row.status in ("playing", "paused"):
                 return match_id, seat
             self.rt.seats.remove(match_id)  # ended (or its table aborted) since it was indexed
         if self.rt.claims is not None:  # several processes: another one may have started the user's match
-            latest = await service.latest_match_of_user(self.rt.db, user_id)
+            latest = await match_repo.latest_match_of_user(self.rt.db, user_id)
             if latest is not None and latest.status in ("playing", "paused"):
                 found = await self.seat_of_user(latest.id, user_id)  # indexes it
                 if found is not None:
@@ -172,13 +172,13 @@ class Driver:
         async with rt.lock(match_id):
             # under the lock nothing else moves the match: the current version is the one decided on
             try:
-                applied = await service.apply_action(rt.db, match_id, action, actor_user_id=user_id,
+                applied = await action_repo.apply_action(rt.db, match_id, action, actor_user_id=user_id,
                                                    dedupe_key=dedupe)
             except RuleError as err:
                 if err.code in ("match_finished", "match_not_found"):
                     return False, t(lang, "err.stale")
                 return False, rule_error(lang, err)
-            except service.StaleVersion:
+            except StaleVersion:
                 return False, t(lang, "err.stale")
             if applied.duplicate:
                 return False, None
@@ -193,16 +193,16 @@ class Driver:
         """A seated player (or the creator, or an admin) resumes a paused table."""
         rt = self.rt
         lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
-        row = await service.get_match_row(rt.db, match_id)
+        row = await match_repo.get_match_row(rt.db, match_id)
         if row is None:
             return t(lang, "err.stale")
-        table = await service.get_table(rt.db, row.table_id)
+        table = await table_repo.get_table(rt.db, row.table_id)
         seat = await self.seat_of_user(match_id, user.id)
         if seat is None and (table is None or user.id != table.created_by) and user.id not in rt.settings.BOT_ADMIN_IDS:
             return t(lang, "err.not_your_table")
         async with rt.lock(match_id):
             try:
-                applied = await service.apply_action(rt.db, match_id, "sys resume", actor_user_id=user.id)
+                applied = await action_repo.apply_action(rt.db, match_id, "sys resume", actor_user_id=user.id)
             except RuleError as err:
                 return rule_error(lang, err)
             await self.after(match_id, applied, source="player")
@@ -212,8 +212,8 @@ class Driver:
         """Apply a step of the table itself; ``version``: only if the match is still at the version it was
         decided on (another process may have moved it meanwhile)."""
         try:
-            applied = await service.apply_action(self.rt.db, match_id, action, expected_version=version)
-        except (RuleError, service.StaleVersion) as err:
+            applied = await action_repo.apply_action(self.rt.db, match_id, action, expected_version=version)
+        except (RuleError, StaleVersion) as err:
             log.info("match %s: %s not applied: %s", match_id, action, err)
             return None
         return applied
@@ -294,12 +294,12 @@ class Driver:
         for turn in m.turns():
             if turn.seat in computers or not turn.required:
                 continue
-            action = forced_play(row.game, m, turn.seat)
+            action = m.forced_action(turn.seat)
             if action:
                 try:
-                    applied = await service.apply_action(rt.db, match_id, action, expected_version=row.version,
+                    applied = await action_repo.apply_action(rt.db, match_id, action, expected_version=row.version,
                                                        dedupe_key=f"forced:{row.version}")
-                except (RuleError, service.StaleVersion):
+                except (RuleError, StaleVersion):
                     break
                 if not applied.duplicate:
                     await self.after(match_id, applied, source="forced", seat=turn.seat)
@@ -307,9 +307,9 @@ class Driver:
         step = m.system_step()
         if step == "sys deal":  # a batch of cards in one transaction
             try:
-                applied = await service.apply_steps(rt.db, match_id, "sys deal", max(1, rt.settings.DEAL_BATCH),
+                applied = await action_repo.apply_steps(rt.db, match_id, "sys deal", max(1, rt.settings.DEAL_BATCH),
                                                     expected_version=row.version)
-            except (RuleError, service.StaleVersion) as err:
+            except (RuleError, StaleVersion) as err:
                 log.info("match %s: sys deal not applied: %s", match_id, err)
                 applied = None
             if applied is not None:
@@ -358,7 +358,7 @@ class Driver:
         match_id = int(payload["match_id"])
         self._window_armed.pop(match_id, None)
         async with self.rt.lock(match_id):
-            row, m = await service.match_state(self.rt.db, match_id)
+            row, m = await match_repo.match_state(self.rt.db, match_id)
             if row.status != "playing" or _deal_key(m) != payload.get("deal"):
                 return
             turns = m.turns()
@@ -371,7 +371,7 @@ class Driver:
         payload = deadline.payload
         match_id = int(payload["match_id"])
         async with self.rt.lock(match_id):
-            row, m = await service.match_state(self.rt.db, match_id)
+            row, m = await match_repo.match_state(self.rt.db, match_id)
             if row.status != "playing" or m.finished:
                 return
             applied = await self._apply_sys(match_id, "sys time_up")
@@ -418,7 +418,7 @@ class Driver:
         payload = deadline.payload
         match_id, version, seat = int(payload["match_id"]), int(payload["version"]), int(payload["seat"])
         async with rt.lock(match_id):
-            row, m = await service.match_state(rt.db, match_id)
+            row, m = await match_repo.match_state(rt.db, match_id)
             if row.status != "playing" or row.version != version or m.finished:
                 return
             try:
@@ -426,13 +426,13 @@ class Driver:
             except RuleError:
                 return
             try:
-                applied = await service.apply_action(rt.db, match_id, action, expected_version=version,
+                applied = await action_repo.apply_action(rt.db, match_id, action, expected_version=version,
                                                    dedupe_key=f"clock:{version}")
-            except (RuleError, service.StaleVersion):
+            except (RuleError, StaleVersion):
                 return
             if applied.duplicate:
                 return
-            table = applied.table if applied.table is not None else await service.get_table(rt.db, row.table_id)
+            table = applied.table if applied.table is not None else await table_repo.get_table(rt.db, row.table_id)
             if table is not None:
                 lang = await rt.chat_lang(table.chat_id)
                 names = await rt.lobby.player_names(row.table_id, lang)

@@ -36,7 +36,8 @@ from bot.presentation.i18n import t
 from bot.tables.deal_proof import reveal_line, table_lines
 from bot.webapp import links
 from engine.cards import parse_cards
-from storage import service
+from engine.game import Match
+from storage import match_repo, message_repo, selection_repo, table_repo, user_repo
 
 if TYPE_CHECKING:
     from bot.boot.runtime import Runtime
@@ -49,9 +50,9 @@ PLAY_PHASES = {"play", "choose", "late", "deal_over", "match_over", "paused", "o
 MINI_APP_EDIT_CARDS = 10
 
 
-def cards_in_hands(m: Any) -> int:
+def cards_in_hands(m: Match) -> int:
     """Cards still in the four hands (the cards played of a deal are the difference)."""
-    return sum(len(h) for h in getattr(m, "hands", ()))
+    return sum(len(m.hand(seat)) for seat in range(4))
 
 
 def _key(*parts: Any) -> str:
@@ -138,29 +139,13 @@ def hand_news_waits(game: str, before: str | None, view: dict[str, Any]) -> bool
 HAND_NEWS_WAIT = 10.0
 
 
-def forced_play(game: str, m: Any, seat: int) -> str | None:
-    """The play ``seat`` must make now when it has no choice (Shengji, ``seat`` to play: its last card, or
-    following with exactly as many cards as were led), as an action; else None.  The driver plays it for
-    the seat (no hand edit asks for it: the last trick costs no call)."""
-    if game != "shengji" or getattr(m, "phase", None) != "play" or m.finished or m.to_play() != seat:
-        return None
-    hand = m.hands[seat]
-    if not hand:
-        return None
-    if len(hand) > 1 and not (m.trick and all(len(cards) == len(hand) for _, cards in m.trick)):
-        return None
-    try:
-        return str(m.auto_action(seat))
-    except Exception:  # a rule the helper does not know: leave the move to the person
-        return None
-
-
-def bot_plays_last_trick(game: str, m: Any) -> bool:
+def bot_plays_last_trick(m: Match) -> bool:
     """Is the deal's last trick to be played, with no choice left for anybody (the driver plays it at once)?
     Then the group's edit for the trick before it waits for the deal's end, which shows both."""
-    if game != "shengji" or getattr(m, "phase", None) != "play" or m.finished:
+    if m.phase != "play" or m.finished:
         return False
-    return forced_play(game, m, m.to_play()) is not None
+    turns = m.turns()
+    return bool(turns) and m.forced_action(turns[0].seat) is not None
 
 
 def with_trick_before_last(game: str, m: Any, public: dict[str, Any]) -> dict[str, Any]:
@@ -232,10 +217,10 @@ class Live:
         if applied is not None and applied.row is not None and applied.table is not None:
             row, table = applied.row, applied.table
         else:
-            row = await service.match_row(rt.db, match_id)
+            row = await match_repo.match_row(rt.db, match_id)
             if row is None:
                 return
-            table = await service.get_table(rt.db, row.table_id)
+            table = await table_repo.get_table(rt.db, row.table_id)
         if table is None:
             return
         lang = await rt.chat_lang(table.chat_id)
@@ -245,7 +230,7 @@ class Live:
             try:
                 text = render.announcement(lang, row.game, ev, names, table.options_json)
                 if text and ev.kind == "deal_over":  # the deal's seed is revealed with its summary
-                    m = applied.match if applied is not None else (await service.match_state(rt.db, match_id))[1]
+                    m = applied.match if applied is not None else (await match_repo.match_state(rt.db, match_id))[1]
                     deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
                     redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
                     text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
@@ -267,7 +252,7 @@ class Live:
                     markup = InlineKeyboardMarkup([[InlineKeyboardButton(
                         t(lang, "btn.resume"), callback_data=callbacks.ResumeButton(match_id).encode())]])
                 rt.send(table.chat_id, text, markup)
-            if ev.kind == "match_over":  # the table was marked finished with the result (storage.service)
+            if ev.kind == "match_over":  # the table was marked finished with the result (storage.action_repo)
                 rt.seats.remove(match_id)
                 await rt.scheduler.cancel(rt.db, "move_clock", f"match:{match_id}")
                 await rt.scheduler.cancel(rt.db, "match_time", f"match:{match_id}:time")
@@ -325,7 +310,7 @@ class Live:
                 changed = False
         # the bot plays the deal's last trick at once: the group waits for the deal's end, which shows the last
         # two tricks (an edit already queued keeps what it shows: never the last trick half played)
-        waits = trick_only and mid is not None and bot_plays_last_trick(row.game, m)
+        waits = trick_only and mid is not None and bot_plays_last_trick(m)
         if waits:
             changed = False
         if changed:
@@ -348,7 +333,7 @@ class Live:
                 self.create(("table", table.id), table.chat_id, text, markup, self.table_created(table.id))
         # Mini App mode: a seat whose page is open needs nothing here (``render_hand`` says why)
         in_chat = [(s, s.user_id) for s in seats if s.user_id is not None and not links.page_open(rt, match_id, s.user_id)]
-        users = await service.get_users(rt.db, [uid for _, uid in in_chat])
+        users = await user_repo.get_users(rt.db, [uid for _, uid in in_chat])
         for s, uid in in_chat:
             u = users.get(uid)
             if u is not None and u.blocked_bot:
@@ -356,7 +341,7 @@ class Live:
             view = m.seat_view(s.seat)
             hstage = hand_stage(row.game, view)
             key = (match_id, s.seat)
-            acts = must_act(row.game, view) and forced_play(row.game, m, s.seat) is None
+            acts = must_act(row.game, view) and m.forced_action(s.seat) is None
             news = self._hand_stage.get(key) != hstage
             need = everything or acts or news
             delay: float | None = 0.0 if need else None  # None: an edit queued keeps its wait
@@ -437,7 +422,7 @@ class Live:
             names = await rt.lobby.player_names(row.table_id, lang)
         tapped = selection is not None  # a card tap (or a reading to choose) changed the selection
         if selection is None:
-            sel_text, sel_deal = await service.selected(rt.db, row.id, seat)
+            sel_text, sel_deal = await selection_repo.selected(rt.db, row.id, seat)
             selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
         text, keyboard = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
                                              rt.driver.deadlines.get(row.id))
@@ -459,7 +444,7 @@ class Live:
         key = (match_id, seat)
         ref = self._hand_refs.get(key)
         if ref is None:
-            row = await service.get_hand_message(self.rt.db, match_id, seat)
+            row = await message_repo.get_hand_message(self.rt.db, match_id, seat)
             if row is not None:
                 ref = self._hand_refs[key] = (row.chat_id, row.message_id, int(row.deal_no or 0))
         return ref
@@ -498,9 +483,9 @@ class Live:
     def table_created(self, table_id: int) -> Any:
         async def stored(mid: int) -> None:
             rt = self.rt
-            table = await service.get_table(rt.db, table_id)
+            table = await table_repo.get_table(rt.db, table_id)
             if table is not None and rt.outbox is not None:
-                await service.set_table_message(rt.db, table_id, table.chat_id, mid,
+                await message_repo.set_table_message(rt.db, table_id, table.chat_id, mid,
                                                 text_hash=rt.outbox.known_hash(table.chat_id, mid))
         return stored
 
@@ -509,7 +494,7 @@ class Live:
             rt = self.rt
             assert rt.outbox is not None
             self._hand_refs[(match_id, seat)] = (user_id, mid, deal)
-            await service.set_hand_message(rt.db, match_id, seat, user_id, mid, deal_no=deal,
+            await message_repo.set_hand_message(rt.db, match_id, seat, user_id, mid, deal_no=deal,
                                            text_hash=rt.outbox.known_hash(user_id, mid))
         return stored
 
@@ -521,7 +506,7 @@ class Live:
             return
         match_id, seat = found
         async with rt.lock(match_id):
-            row, m = await service.load_match_row(rt.db, match_id)
+            row, m = await match_repo.load_match_row(rt.db, match_id)
             await self.render_hand(row, m, seat, user_id, asked=True)
 
     # --- outbox hooks -----------------------------------------------------------------------
@@ -533,7 +518,7 @@ class Live:
             changed = dict(sorted(self.rt.outbox.take_changed_hashes().items()))
             if changed:
                 try:
-                    await service.set_message_hashes(self.rt.db, changed)
+                    await message_repo.set_message_hashes(self.rt.db, changed)
                 except Exception:
                     log.exception("could not store %d message hashes", len(changed))
 
@@ -546,32 +531,32 @@ class Live:
         rt = self.rt
         if rt.db is None:
             return
-        ref = await service.find_message_ref(rt.db, chat_id, message_id)
+        ref = await message_repo.find_message_ref(rt.db, chat_id, message_id)
         if ref is None:
             if rt.claims is not None:  # several processes: another one replaced it; forget what pointed to it
                 for key, (chat, mid, _deal) in list(self._hand_refs.items()):
                     if (chat, mid) == (chat_id, message_id):
                         del self._hand_refs[key]
             return
-        await service.delete_message_ref(rt.db, ref.id)
+        await message_repo.delete_message_ref(rt.db, ref.id)
         if ref.purpose == "table" and ref.table_id is not None:
-            await service.set_table_message_id(rt.db, ref.table_id, None)
-            table = await service.get_table(rt.db, ref.table_id)
+            await table_repo.set_table_message_id(rt.db, ref.table_id, None)
+            table = await table_repo.get_table(rt.db, ref.table_id)
             if table is None:
                 return
             if table.status == "open":
                 await rt.lobby.render_lobby(table.id)
             else:
-                row = await service.current_match(rt.db, table.id)
+                row = await match_repo.current_match(rt.db, table.id)
                 if row is not None and table.status == "playing":
                     async with rt.lock(row.id):
                         await self.render_match(row.id, everything=True)
         elif ref.purpose == "hand" and ref.match_id is not None and ref.seat is not None:
             self._hand_refs.pop((ref.match_id, ref.seat), None)
-            row = await service.get_match_row(rt.db, ref.match_id)
+            row = await match_repo.get_match_row(rt.db, ref.match_id)
             if row is not None and row.status == "playing":
                 async with rt.lock(row.id):
-                    _, m = await service.load_match_row(rt.db, row.id)
+                    _, m = await match_repo.load_match_row(rt.db, row.id)
                     await self.render_hand(row, m, ref.seat, chat_id)
 
     async def send_refused(self, chat_id: int, exc: Exception) -> None:
@@ -579,15 +564,15 @@ class Live:
         rt = self.rt
         if chat_id < 0 or rt.db is None:
             return
-        before = await service.get_user(rt.db, chat_id)
+        before = await user_repo.get_user(rt.db, chat_id)
         if before is not None and before.blocked_bot:
             return  # reported already; nothing is sent to them until they /start again
-        await service.set_blocked(rt.db, chat_id, True)
+        await user_repo.set_blocked(rt.db, chat_id, True)
         rt.seen_users = {k for k in rt.seen_users if k[0] != chat_id}
-        for table in await service.active_tables(rt.db):
-            for seat in await service.get_seats(rt.db, table.id):
+        for table in await table_repo.active_tables(rt.db):
+            for seat in await table_repo.get_seats(rt.db, table.id):
                 if seat.user_id == chat_id:
-                    user = await service.get_user(rt.db, chat_id)
+                    user = await user_repo.get_user(rt.db, chat_id)
                     name = user.first_name if user else str(chat_id)
                     lang = await rt.chat_lang(table.chat_id)
                     rt.send(table.chat_id, t(lang, "note.cannot_dm", name=name,

@@ -16,8 +16,9 @@ from bot.tables.deal_proof import lobby_lines
 from bot.tables.table_request import problems_message, read_request
 from bot.tournaments import locked
 from engine.errors import RuleError
-from engine.options import load_preset, options_to_dict
-from storage import service
+from engine.options import options_to_dict
+from engine.registry import load_preset
+from storage import match_repo, table_repo, user_repo
 
 if TYPE_CHECKING:
     from bot.boot.runtime import Runtime
@@ -32,9 +33,9 @@ class Lobby:
 
     async def table_names(self, table_id: int) -> tuple[list[str | None], list[bool], list[int | None]]:
         db = self.rt.db
-        seats = await service.get_seats(db, table_id)
+        seats = await table_repo.get_seats(db, table_id)
         ids = [s.user_id for s in seats]
-        users = await service.get_users(db, [i for i in ids if i is not None])
+        users = await user_repo.get_users(db, [i for i in ids if i is not None])
         names: list[str | None] = []
         for s in seats:
             if s.user_id is not None:
@@ -75,7 +76,7 @@ class Lobby:
 
     async def render_lobby(self, table_id: int) -> None:
         rt = self.rt
-        table = await service.get_table(rt.db, table_id)
+        table = await table_repo.get_table(rt.db, table_id)
         if table is None:
             return
         lang = await rt.chat_lang(table.chat_id)
@@ -104,13 +105,13 @@ class Lobby:
         req = read_request(ulang, args, may_fix_seed=user.id in rt.settings.BOT_ADMIN_IDS)
         if isinstance(req, list):
             return problems_message(ulang, req)
-        existing = await service.open_table_in_chat(rt.db, chat.id)
+        existing = await table_repo.open_table_in_chat(rt.db, chat.id)
         if existing is not None:
             return t(ulang, "newtable.exists", table=existing.id)
         order = [3, 1, 2, 0]
         preset = req.preset
         try:
-            table = await service.insert_table(rt.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
+            table = await table_repo.insert_table(rt.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
                                                user.id, computer_seats=sorted(order[:req.bots]), fixed_seed=req.seed,
                                                practice=req.practice)
         except RuleError as err:
@@ -124,16 +125,16 @@ class Lobby:
         """Seat ``user``; returns an error text (in the user's language), "need_start", or None."""
         rt = self.rt
         lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
-        table = await service.get_table(rt.db, table_id)
+        table = await table_repo.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.table_closed")
         if locked.is_locked(table):  # seats bound to the drawn entries: no join, by button or by link
             return locked.refusal(lang)
-        u = await service.get_user(rt.db, user.id)
+        u = await user_repo.get_user(rt.db, user.id)
         if u is None or not u.started_bot:
             return "need_start"
         try:
-            await service.seat_user(rt.db, table_id, seat, user.id)
+            await table_repo.seat_user(rt.db, table_id, seat, user.id)
         except RuleError as err:
             return rule_error(lang, err)
         await self.render_lobby(table_id)
@@ -142,16 +143,16 @@ class Lobby:
     async def leave(self, table_id: int, user: Any) -> str | None:
         rt = self.rt
         lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
-        table = await service.get_table(rt.db, table_id)
+        table = await table_repo.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.cannot_leave")
         if locked.is_locked(table):
             return locked.refusal(lang)
-        seat = await service.seat_of_user(rt.db, table_id, user.id)
+        seat = await table_repo.seat_of_user(rt.db, table_id, user.id)
         if seat is None:
             return t(lang, "err.not_seated")
         try:
-            await service.unseat(rt.db, table_id, user_id=user.id)
+            await table_repo.unseat(rt.db, table_id, user_id=user.id)
         except RuleError:
             return t(lang, "err.cannot_leave")
         await self.render_lobby(table_id)
@@ -166,24 +167,24 @@ class Lobby:
         on a table that has started already (a second press, another person's, another process's) is told so.
         """
         rt = self.rt
-        table = await service.get_table(rt.db, table_id)
+        table = await table_repo.get_table(rt.db, table_id)
         lang = await rt.user_lang(user.id if user else None, getattr(user, "language_code", None))
         if table is None or table.status != "open":
             return self._not_startable(lang, table)
         if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
             return locked.refusal(lang)
         if user is not None and user.id != table.created_by and \
-                user.id not in [s.user_id for s in await service.get_seats(rt.db, table_id)]:
+                user.id not in [s.user_id for s in await table_repo.get_seats(rt.db, table_id)]:
             return t(lang, "err.not_your_table")
         try:  # a tournament seat never goes to a computer player
-            started = await service.start_match(rt.db, table_id, fill_computers=not locked.is_locked(table))
+            started = await match_repo.start_match(rt.db, table_id, fill_computers=not locked.is_locked(table))
         except RuleError:  # started (or stopped) meanwhile by another press
-            return self._not_startable(lang, await service.get_table(rt.db, table_id))
+            return self._not_startable(lang, await table_repo.get_table(rt.db, table_id))
         if on_started is not None:
             on_started()
         match_id = started.match_id
         self.forget_names(table_id)  # computer seats were filled
-        rt.seats.add(match_id, table_id, await service.get_seats(rt.db, table_id))
+        rt.seats.add(match_id, table_id, await table_repo.get_seats(rt.db, table_id))
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:
             due = rt.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
@@ -203,14 +204,14 @@ class Lobby:
     async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
         """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``)."""
         rt = self.rt
-        table = await service.get_table(rt.db, table_id)
+        table = await table_repo.get_table(rt.db, table_id)
         lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
         if table is None:
             return t(lang, "err.table_closed")
         if user.id != table.created_by and user.id not in rt.settings.BOT_ADMIN_IDS and not group_admin:
             return t(lang, "err.only_creator_or_admin")
-        row = await service.current_match(rt.db, table_id)
-        await service.abort_table(rt.db, table_id)  # the table aborted, its unfinished match finished
+        row = await match_repo.current_match(rt.db, table_id)
+        await table_repo.abort_table(rt.db, table_id)  # the table aborted, its unfinished match finished
         if row is not None and row.status != "finished":
             await rt.scheduler.cancel(rt.db, "move_clock", f"match:{row.id}")
             rt.driver.cancel_kick(row.id)

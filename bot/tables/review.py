@@ -23,8 +23,7 @@ from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
 from bot.presentation.keyboards import rank_text, seat_name, side_name, suit_text
 from engine.cards import card_text, parse_cards, suit_of
-
-SHENGJI_DRAWS = 100  # engine/shengji/deal.py: the first 100 cards are drawn, the last 8 are the kitty
+from engine.registry import match_from_stored
 
 
 @dataclass
@@ -57,9 +56,7 @@ class DealRecord:
 
 def deal_records(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str]) -> list[DealRecord]:
     """Replay the log once and cut it into deals (the last one may be unfinished)."""
-    from storage.service import new_engine_match
-
-    m: Any = new_engine_match(game, options_json, seed)
+    m = match_from_stored(game, options_json, seed)
     records: list[DealRecord] = []
     current: DealRecord | None = None
     if game == "shengji":
@@ -84,15 +81,17 @@ def deal_records(game: str, options_json: Mapping[str, Any], seed: int, actions:
         if current is None:
             continue
         current.last_seq = seq
+        dealt = m.dealt_cards() if m.deal_no == current.deal_no else None
+        if dealt is None:
+            continue
         if game == "shengji":
-            if getattr(m, "deal_no", None) == current.deal_no and getattr(m, "draws", 0) == SHENGJI_DRAWS \
-                    and (current.hands is None or current.redeals != m.redeal_no):
-                current.hands = [sorted(h) for h in m.hands]
-                current.kitty = list(m.kitty)
-                current.first_drawer = int(m.first_drawer)
+            if current.hands is None or current.redeals != m.redeal_no:
+                current.hands = [list(h) for h in dealt.hands]
+                current.kitty = list(dealt.kitty)
+                current.first_drawer = dealt.first_drawer
                 current.redeals = m.redeal_no
-        elif current.hands is None and getattr(m, "deal_no", None) == current.deal_no and any(m.hands):
-            current.hands = [list(h) for h in m.hands]
+        elif current.hands is None:
+            current.hands = [list(h) for h in dealt.hands]
     return records
 
 

@@ -21,7 +21,7 @@ from bot.edge.bad_input import clip
 from bot.presentation.i18n import t
 from bot.tables.deal_proof import review_fairness
 from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
-from storage import service
+from storage import match_repo, table_repo, user_repo
 
 REFEREE_ROLES = {"referee", "chief_referee", "organiser"}
 
@@ -41,12 +41,13 @@ async def is_referee(db: Any, tournament_ref: str | None, user_id: int) -> bool:
     if not head.isdigit():
         return False
     from storage.tournaments import roles_of
+
     return bool(set(await roles_of(db, int(head), user_id)) & REFEREE_ROLES)
 
 
 async def _names(rt: Any, table_id: int, lang: str) -> list[str]:
-    seats = await service.get_seats(rt.db, table_id)
-    users = await service.get_users(rt.db, [s.user_id for s in seats if s.user_id is not None])
+    seats = await table_repo.get_seats(rt.db, table_id)
+    users = await user_repo.get_users(rt.db, [s.user_id for s in seats if s.user_id is not None])
     out = []
     for s in seats:
         u = users.get(s.user_id) if s.user_id is not None else None
@@ -60,8 +61,7 @@ async def _names(rt: Any, table_id: int, lang: str) -> list[str]:
 
 
 def _title(lang: str, preset_id: str) -> str:
-    from engine.options import load_preset
-
+    from engine.registry import load_preset
     try:
         preset = load_preset(preset_id)
     except Exception:
@@ -75,8 +75,8 @@ async def review_request(rt: Any, user: Any, chat: Any, args: list[str], *, whol
     lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
     private = getattr(chat, "type", "") == "private"
     here = chat.id
-    row = (await service.latest_match_of_user(db, user.id) if private
-           else await service.latest_match_in_chat(db, chat.id))
+    row = (await match_repo.latest_match_of_user(db, user.id) if private
+           else await match_repo.latest_match_in_chat(db, chat.id))
     if row is None:
         return [Delivery(here, t(lang, "review.no_match"))]
     asked: int | None = None
@@ -85,14 +85,14 @@ async def review_request(rt: Any, user: Any, chat: Any, args: list[str], *, whol
             asked = parse_deal_arg(" ".join(args)[:40] if args else None)
         except ValueError:
             return [Delivery(here, t(lang, "review.bad_deal", arg=clip(" ".join(args))))]
-    table = await service.get_table(db, row.table_id)
+    table = await table_repo.get_table(db, row.table_id)
     if table is None:
         return [Delivery(here, t(lang, "review.no_match"))]
-    seats = await service.get_seats(db, table.id)
+    seats = await table_repo.get_seats(db, table.id)
     seated = any(s.user_id == user.id for s in seats)
     referee = await is_referee(db, table.tournament_ref, user.id)
     match_finished = row.status == "finished"
-    actions = [a.action for a in await service.action_log(db, row.id)]
+    actions = [a.action for a in await match_repo.action_log(db, row.id)]
     records: list[DealRecord] = await asyncio.to_thread(deal_records, row.game, row.options_json, row.seed, actions)
     if not records:
         return [Delivery(here, t(lang, "review.no_deal_yet"))]
@@ -165,11 +165,11 @@ async def save_match_files(db: Any, match_id: int, folder: str, lang: str, tag: 
 
     from bot.tables.deal_proof import check_proof, record_proof
 
-    row = await service.get_match_row(db, match_id)
+    row = await match_repo.get_match_row(db, match_id)
     if row is None:
         return [], 0, 0
-    table = await service.get_table(db, row.table_id)
-    actions = [a.action for a in await service.action_log(db, row.id)]
+    table = await table_repo.get_table(db, row.table_id)
+    actions = [a.action for a in await match_repo.action_log(db, row.id)]
     records = [r for r in await asyncio.to_thread(deal_records, row.game, row.options_json, row.seed, actions)
                if r.finished]
     preset = table.preset_id if table is not None else row.game

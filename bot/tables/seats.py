@@ -1,7 +1,7 @@
 """Who sits where in the live matches: an index in memory, so a typed play or a button press finds
 the player's match and seat without scanning every active match.
 
-Seats are fixed once a match starts (``storage.service.start_match``), so the index is filled when
+Seats are fixed once a match starts (``storage.match_repo.start_match``), so the index is filled when
 the lobby starts a table, rebuilt from the database at start-up (``load``), and a match leaves it
 when it ends or its table is stopped.  One exception: a referee's substitute at a tournament table in
 play (``bot.tournaments.core.TournamentBot.take_over_seat``) changes a seat's player; that match is
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from storage import service
+from storage import match_repo, table_repo
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,6 @@ class SeatIndex:
 async def load_seats(db: Any) -> SeatIndex:
     """The index of every active match (start-up)."""
     index = SeatIndex()
-    for row in await service.active_matches(db):
-        index.add(row.id, row.table_id, await service.get_seats(db, row.table_id))
+    for row in await match_repo.active_matches(db):
+        index.add(row.id, row.table_id, await table_repo.get_seats(db, row.table_id))
     return index

@@ -17,7 +17,8 @@ from typing import Any
 from bot.edge.bad_input import clip
 from bot.presentation.i18n import t
 from engine.errors import RuleError
-from engine.options import Preset, load_preset, option_specs, options_class, preset_ids
+from engine.options import Preset, option_specs
+from engine.registry import load_preset, options_class, preset_ids
 
 MAX_ARGS = 40
 YES = ("yes", "true", "on", "1", "是", "开")

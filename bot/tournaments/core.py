@@ -25,12 +25,12 @@ from bot.presentation.keyboards import seat_name
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
 from engine.errors import RuleError
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.tournament import TableResult, team_result
 from engine.tournament.results import MatchResult
 from engine.tournament.schedule import match_timers
 from scheduler.deadlines import DeadlineData
-from storage import service
+from storage import match_repo, message_repo, selection_repo, table_repo
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentMatch
 
@@ -167,7 +167,7 @@ class TournamentBot:
                 for table_id in m.game_tables:
                     if table_id is None:
                         continue
-                    match_row = await service.current_match(self.db, int(table_id))
+                    match_row = await match_repo.current_match(self.db, int(table_id))
                     if match_row is not None and match_row.result_json and match_row.status == "finished":
                         await self.on_match_over(match_row.id, dict(match_row.result_json))
 
@@ -454,7 +454,7 @@ class TournamentBot:
                 ids.append(old)
                 continue
             if old is not None:  # a table still in play (a team match after a partial forfeit was undone)
-                current = await service.get_table(self.db, int(old))
+                current = await table_repo.get_table(self.db, int(old))
                 if current is not None and current.status in ("open", "playing", "paused"):
                     ids.append(old)
                     continue
@@ -464,10 +464,10 @@ class TournamentBot:
                 ids.append(made)
                 continue
             chat = int(m.table_chats[(k - 1) % len(m.table_chats)])
-            table = await service.insert_table(self.db, chat, row.preset_id, preset.game, options, row.created_by,
+            table = await table_repo.insert_table(self.db, chat, row.preset_id, preset.game, options, row.created_by,
                                                tournament_ref=ref)
             for seat, uid in ((0, pa[0]), (1, pb[0]), (2, pa[1]), (3, pb[1])):
-                await service.seat_user(self.db, table.id, seat, uid)
+                await table_repo.seat_user(self.db, table.id, seat, uid)
             ids.append(table.id)
             await self.rt.render_lobby(table.id)
         await ts.set_match_fields(self.db, m.id, game_tables=ids, status="open")
@@ -493,7 +493,7 @@ class TournamentBot:
             table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
             if table_id is None:
                 continue
-            table = await service.get_table(self.db, int(table_id))
+            table = await table_repo.get_table(self.db, int(table_id))
             if table is None or table.status != "open":
                 started = started or (table is not None and table.status in ("playing", "paused", "finished"))
                 continue
@@ -594,11 +594,11 @@ class TournamentBot:
         return "\n".join(lines)
 
     async def _abort_table(self, table_id: int) -> None:
-        table = await service.get_table(self.db, table_id)
+        table = await table_repo.get_table(self.db, table_id)
         if table is None or table.status in ("finished", "aborted"):
             return
-        await service.abort_table(self.db, table_id)
-        match_row = await service.current_match(self.db, table_id)
+        await table_repo.abort_table(self.db, table_id)
+        match_row = await match_repo.current_match(self.db, table_id)
         if match_row is not None:
             await self.scheduler.cancel(self.db, "move_clock", f"match:{match_row.id}")
             await self.scheduler.cancel(self.db, "match_time", f"match:{match_row.id}:time")
@@ -621,10 +621,10 @@ class TournamentBot:
 
     async def on_match_over(self, match_id: int, result: dict[str, Any]) -> None:
         """A table finished: record its result; the match result once every table of it is in."""
-        match_row = await service.get_match_row(self.db, match_id)
+        match_row = await match_repo.get_match_row(self.db, match_id)
         if match_row is None:
             return
-        table = await service.get_table(self.db, match_row.table_id)
+        table = await table_repo.get_table(self.db, match_row.table_id)
         ref = (table.tournament_ref or "") if table else ""
         if not ref.startswith("t") or ref.count(":") != 2:
             return
@@ -768,7 +768,7 @@ class TournamentBot:
             else:
                 sub = await ts.substitute(self.db, tid, key, old, new, actor, reason)
                 if sub.in_play and sub.seat is not None and sub.game_table is not None:  # began meanwhile
-                    started = await service.current_match(self.db, sub.game_table)
+                    started = await match_repo.current_match(self.db, sub.game_table)
                     if started is not None:
                         async with self.rt.lock(started.id):
                             await self.take_over_seat(started.id, sub.game_table, sub.seat, old, new, sub)
@@ -800,7 +800,7 @@ class TournamentBot:
         k = ts.table_of_player(await ts.match_players(self.db, m), user_id)
         if k is None or k - 1 >= len(m.game_tables) or m.game_tables[k - 1] is None:
             return None
-        row = await service.current_match(self.db, int(m.game_tables[k - 1]))
+        row = await match_repo.current_match(self.db, int(m.game_tables[k - 1]))
         return row.id if row is not None and row.status in ("playing", "paused") else None
 
     async def take_over_seat(self, match_id: int, table_id: int, seat: int, old: int, new: int,
@@ -811,16 +811,16 @@ class TournamentBot:
         hand and keyboard, the table message shows the new name.  Presses and typed plays of the old
         player are refused from now on (``replaced``)."""
         rt = self.rt
-        rt.seats.add(match_id, table_id, await service.get_seats(self.db, table_id))
-        ref = await service.get_hand_message(self.db, match_id, seat)
+        rt.seats.add(match_id, table_id, await table_repo.get_seats(self.db, table_id))
+        ref = await message_repo.get_hand_message(self.db, match_id, seat)
         if ref is not None:
-            await service.delete_message_ref(self.db, ref.id)
+            await message_repo.delete_message_ref(self.db, ref.id)
             if rt.outbox is not None:
                 names = await ts.user_names(self.db, [new])
                 ol = await self.ulang(old)
                 rt.outbox.edit(ref.chat_id, ref.message_id, tt(ol, "sub.hand_closed", key=sub.match.match_key,
                                                                table=sub.table, new=names[new]), None)
-        await service.clear_selection(self.db, match_id, seat)
+        await selection_repo.clear_selection(self.db, match_id, seat)
         self.replaced.setdefault(old, set()).add(match_id)
         self.replaced.get(new, set()).discard(match_id)
         rt.live.forget_match(match_id)  # its in-memory message refs: the seat's hand message is the new player's
@@ -834,7 +834,7 @@ class TournamentBot:
             return None
         live = set()
         for mid in list(mine):
-            row = await service.get_match_row(self.db, mid)
+            row = await match_repo.get_match_row(self.db, mid)
             if row is not None and row.status in ("playing", "paused"):
                 live.add(mid)
             else:
@@ -864,10 +864,10 @@ class TournamentBot:
                 k = int(d["table"])
                 if k - 1 >= len(m.game_tables) or m.game_tables[k - 1] is None:
                     continue
-                match_row = await service.current_match(self.db, int(m.game_tables[k - 1]))
+                match_row = await match_repo.current_match(self.db, int(m.game_tables[k - 1]))
                 if match_row is None or match_row.status not in ("playing", "paused"):
                     continue
-                if await service.seat_of_user(self.db, match_row.table_id, int(d["old"])) is None:
+                if await table_repo.seat_of_user(self.db, match_row.table_id, int(d["old"])) is None:
                     self.replaced.setdefault(int(d["old"]), set()).add(match_row.id)
 
     async def extend_lateness(self, tid: int, key: str, table: int | None, minutes: int, actor: int) -> str:
@@ -963,7 +963,7 @@ class TournamentBot:
         for table_id in m.game_tables:
             if table_id is None:
                 continue
-            row = await service.current_match(self.db, int(table_id))
+            row = await match_repo.current_match(self.db, int(table_id))
             if row is not None and row.status in ("playing", "paused"):
                 out.append(row.id)
         return out
@@ -983,9 +983,9 @@ class TournamentBot:
                     results[f"paused:{mid}"] = (pending[0].due_at - self.now()).total_seconds()
                     await self.scheduler.cancel(self.db, "match_time", ref)
                 await self.scheduler.cancel(self.db, "move_clock", f"match:{mid}")
-                await service.set_match_paused(self.db, mid, True)
+                await match_repo.set_match_paused(self.db, mid, True)
             else:
-                await service.set_match_paused(self.db, mid, False)
+                await match_repo.set_match_paused(self.db, mid, False)
                 left = results.pop(f"paused:{mid}", None)
                 if left is not None:
                     await self.scheduler.schedule(self.db, "match_time", ref,

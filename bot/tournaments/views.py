@@ -60,8 +60,7 @@ def groups_text(row: Tournament) -> str:
 
 
 def summary(lang: str, row: Tournament) -> str:
-    from engine.options import load_preset
-
+    from engine.registry import load_preset
     preset = load_preset(row.preset_id)
     return tt(lang, "setup.summary", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
               entrant=entrant_text(lang, row), groups=groups_text(row),

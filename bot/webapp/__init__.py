@@ -67,7 +67,7 @@ async def _catch_up(rt: Any, match_id: int, user_id: int, seat: int) -> None:
     import asyncio
 
     from bot.webapp.links import page_open
-    from storage import service
+    from storage import match_repo
 
     loop = asyncio.get_running_loop()
     until = loop.time() + CATCH_UP_AFTER
@@ -76,7 +76,7 @@ async def _catch_up(rt: Any, match_id: int, user_id: int, seat: int) -> None:
     if rt.stopping or rt.db is None or page_open(rt, match_id, user_id):
         return
     async with rt.lock(match_id):
-        row, m = await service.load_match_row(rt.db, match_id)
+        row, m = await match_repo.load_match_row(rt.db, match_id)
         if row.status == "playing":
             await rt.live.render_hand(row, m, seat, user_id)
 

@@ -1,5 +1,5 @@
 """What the table page needs from the running bot, in one place: names, languages, seats, and
-applying an action the way a button press does (``storage.service.apply_action`` with the page's
+applying an action the way a button press does (``storage.action_repo.apply_action`` with the page's
 version and a dedupe key, under the runtime's per-match lock; then the runtime's usual after-step:
 announcements, the move clock, the chat messages, the computer players' turn)."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.presentation.i18n import normalize, t
-from storage import service
+from storage import action_repo
 
 
 class RuntimeBridge:
@@ -38,11 +38,11 @@ class RuntimeBridge:
         """Apply ``action`` for ``seat`` if the match is still at ``expected_version``.
 
         Returns the ``ApplyResult`` (``duplicate`` when this dedupe key was applied before);
-        raises ``RuleError`` (the engine's reason, ``match_finished``...) or ``service.StaleVersion``.
+        raises ``RuleError`` (the engine's reason, ``match_finished``...) or ``StaleVersion``.
         ``on_committed(applied)`` runs once the action is committed, before the after-step (the page's
         answer need not wait for the chat messages)."""
         async with self.rt.lock(match_id):  # apply_action refuses a missing or finished match itself
-            applied = await service.apply_action(self.db, match_id, action, expected_version=expected_version,
+            applied = await action_repo.apply_action(self.db, match_id, action, expected_version=expected_version,
                                                actor_user_id=user_id, dedupe_key=dedupe_key)
             if on_committed is not None:
                 await on_committed(applied)

@@ -16,11 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
-
 from bot.webapp import frames
-from storage import service
-from storage.models import ActionRecord
+from storage import match_repo
 
 log = logging.getLogger(__name__)
 
@@ -132,12 +129,7 @@ class Hub:
         known = self._committed.get(match_id)
         if known is not None and known[0] == version:
             return known[1]
-        async with self.bridge.db.session() as s:
-            when: datetime | None = (await s.execute(select(ActionRecord.created_at).where(
-                ActionRecord.match_id == match_id, ActionRecord.seq == version))).scalar_one_or_none()
-        if when is not None and when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        return when
+        return await match_repo.action_committed_at(self.bridge.db, match_id, version)
 
     async def snapshot(self, match_id: int) -> dict[str, Any]:
         """The match's row, public part and the four seats' parts, all of one version.
@@ -146,7 +138,7 @@ class Hub:
         ``apply_action`` changes in place, so it is read only while no action is being applied."""
         db = self.bridge.db
         async with db.match_lock(match_id):
-            row, m = await service.load_match_row(db, match_id)
+            row, m = await match_repo.load_match_row(db, match_id)
             public = frames.public_part(row.game, m)
             seats = {seat: frames.seat_part(row.game, m, seat) for seat in range(4)}
             since = await self.committed_at(match_id, row.version)

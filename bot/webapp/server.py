@@ -26,15 +26,14 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
-from sqlalchemy import select
 
 from bot.presentation.i18n import catalogue, normalize, rule_error, t
 from bot.webapp import frames
 from bot.webapp.auth import InitDataError, WebAppUser, sign_init_data, validate_init_data
 from bot.webapp.hub import Hub, Viewer
 from engine.errors import RuleError
-from storage import service
-from storage.models import ActionRecord
+from storage import match_repo, table_repo
+from storage.errors import StaleVersion
 
 log = logging.getLogger(__name__)
 
@@ -141,8 +140,8 @@ class WebAppServer:
 
     async def dev_index(self, request: web.Request) -> web.Response:
         rows = []
-        for match in await service.active_matches(self.bridge.db):
-            seats = await service.get_seats(self.bridge.db, match.table_id)
+        for match in await match_repo.active_matches(self.bridge.db):
+            seats = await table_repo.get_seats(self.bridge.db, match.table_id)
             for s in seats:
                 if s.user_id is not None:
                     rows.append((f"match {match.id} seat {s.seat}", self.dev_link(match.id, s.user_id, f"user{s.user_id}")))
@@ -182,13 +181,13 @@ class WebAppServer:
         for raw in (requested, (user.start_param or "")[1:] if (user.start_param or "").startswith("m") else None):
             if isinstance(raw, int) or (isinstance(raw, str) and raw.isdigit()):
                 match_id = int(raw)
-                return match_id if await service.get_match_row(self.bridge.db, match_id) is not None else None
+                return match_id if await match_repo.get_match_row(self.bridge.db, match_id) is not None else None
         found: int | None = await self.bridge.user_match(user.id)
         return found
 
     async def seat_of(self, match_id: int, user_id: int) -> int | None:
-        row = await service.get_match_row(self.bridge.db, match_id)
-        return None if row is None else await service.seat_of_user(self.bridge.db, row.table_id, user_id)
+        row = await match_repo.get_match_row(self.bridge.db, match_id)
+        return None if row is None else await table_repo.seat_of_user(self.bridge.db, row.table_id, user_id)
 
     # --- the WebSocket ----------------------------------------------------------------------------
 
@@ -267,10 +266,7 @@ class WebAppServer:
 
     async def _applied(self, match_id: int, dedupe_key: str) -> bool:
         """Was a request with this dedupe key applied already (a page resending after a reconnect)?"""
-        async with self.bridge.db.session() as s:
-            found = (await s.execute(select(ActionRecord.id).where(
-                ActionRecord.match_id == match_id, ActionRecord.dedupe_key == dedupe_key).limit(1))).first()
-        return found is not None
+        return await match_repo.action_applied(self.bridge.db, match_id, dedupe_key)
 
     async def _act(self, viewer: Viewer, send: Any, data: dict[str, Any]) -> None:
         lang = viewer.lang
@@ -308,7 +304,7 @@ class WebAppServer:
         if cached is not None and cached[0] == version:  # the engine state the page saw, no database read
             game, m, current = str(cached[1].game), cached[1], version
         else:
-            row, m = await service.load_match_row(self.bridge.db, viewer.match_id)
+            row, m = await match_repo.load_match_row(self.bridge.db, viewer.match_id)
             game, current = row.game, row.version
         me = frames.seat_part(game, m, viewer.seat)
         if op == "play" and game == "guandan" and not arg and version == current:
@@ -331,7 +327,7 @@ class WebAppServer:
             await self.bridge.submit(viewer.match_id, viewer.seat, action, expected_version=version,
                                      user_id=viewer.user_id, dedupe_key=f"web:{viewer.user_id}:{rid}",
                                      on_committed=committed)
-        except service.StaleVersion:
+        except StaleVersion:
             await refuse(t(lang, "web.stale"))
             await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
             return

@@ -23,7 +23,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from engine.cards import BIG_JOKER, SMALL_JOKER, card_text
 from engine.guandan.combos import (
@@ -41,11 +40,9 @@ from engine.guandan.combos import (
 )
 from engine.guandan.enumerate import legal_plays, lowest_play
 from engine.guandan.levels import partner_of, side_of
+from engine.guandan.match import GuandanRules
 from engine.guandan.ranks import card_order, is_wild, order_value
 from engine.guandan.tribute import return_choices, tribute_choices
-
-if TYPE_CHECKING:
-    from engine.guandan.match import GuandanMatch
 
 # sequences tried in the plan: (kind, number of ranks, cards per rank)
 _SEQS = ((STRAIGHT, 5, 1), (TUBE, 3, 2), (PLATE, 2, 3))
@@ -269,7 +266,7 @@ def choose_return(hand: Sequence[int], level: int, max_rank: int = 10) -> int:
     return min(natural, key=lambda c: (plan_size(_remove(hand, [c]), level), card_order(c, level), c))
 
 
-def choose_action(m: GuandanMatch, seat: int, rng: random.Random) -> str | None:
+def choose_action(m: GuandanRules, seat: int, rng: random.Random) -> str | None:
     """The computer player's action text for ``seat`` now, or None when it has nothing to do."""
     del rng  # deterministic player; the parameter lets a future player randomise
     level = m.deal_level
@@ -299,7 +296,7 @@ def choose_action(m: GuandanMatch, seat: int, rng: random.Random) -> str | None:
     return None
 
 
-def random_action(m: GuandanMatch, seat: int, rng: random.Random) -> str | None:
+def random_action(m: GuandanRules, seat: int, rng: random.Random) -> str | None:
     """A uniformly random legal action for ``seat`` (property tests and benchmarks)."""
     level = m.deal_level
     hand = m.hands[seat]

@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.cards import BIG_JOKER, SMALL_JOKER, Card
+from engine.cards import BIG_JOKER, SMALL_JOKER, Card, cards_text, contains
+from engine.errors import RuleError
 from engine.guandan.combos import (
     BOMB,
     FULL_HOUSE,
@@ -46,6 +47,7 @@ from engine.guandan.combos import (
     TUBE,
     Combo,
     beats,
+    classify_or_error,
 )
 from engine.guandan.ranks import BJ_VALUE, LEVEL_VALUE, SJ_VALUE
 
@@ -326,10 +328,6 @@ def lowest_play(hand: Sequence[Card], level: int, to_beat: Combo | None, *, bomb
 def validate_play(hand: Sequence[Card], cards: Sequence[Card], level: int, to_beat: Combo | None) -> list[Combo]:
     """Readings of ``cards`` playable now from ``hand``; RuleError when the cards are not held, are no
     combination (reason from ``classify_or_error``) or do not beat ``to_beat`` (``does_not_beat``)."""
-    from engine.cards import cards_text, contains
-    from engine.errors import RuleError
-    from engine.guandan.combos import classify_or_error
-
     if not contains(hand, cards):
         raise RuleError("not_in_hand", "You do not hold {card}", card=cards_text(cards))
     rs = classify_or_error(cards, level)

@@ -31,7 +31,6 @@ use 20 / 15 / 30 seconds (D10).
 from __future__ import annotations
 
 import bisect
-import random
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -49,9 +48,10 @@ from engine.events import (
     MatchResult,
     TimeUp,
 )
-from engine.game import Turn, timeout_action
+from engine.game import DealtCards, Turn, timeout_action
 from engine.guandan.combos import KINDS, Combo, classify_or_error, find_reading, playable_readings
 from engine.guandan.deal import DealPlay, deal_hands, first_leader
+from engine.guandan.enumerate import lowest_play
 from engine.guandan.levels import LevelChange, level_change, side_of, time_winner
 from engine.guandan.options import GuandanOptions
 from engine.guandan.tribute import (
@@ -63,7 +63,6 @@ from engine.guandan.tribute import (
     return_choices,
     tribute_choices,
 )
-from engine.views import GuandanPublicView, GuandanSeatView
 
 PHASES = ("new", "tribute", "return", "play", "deal_over", "over")
 CLOCKS = ("play_clock", "tribute_clock", "return_clock")
@@ -75,8 +74,9 @@ def counts_answer(count: int) -> int | str:
     return count if count <= 10 else "more_than_10"
 
 
-class GuandanMatch:
-    """One Guandan match between side 0 (seats 0/2) and side 1 (seats 1/3)."""
+class GuandanRules:
+    """The rules of one Guandan match between side 0 (seats 0/2) and side 1 (seats 1/3): its state and every
+    action (the views and the computer player read it: ``engine.guandan.game.GuandanMatch``)."""
 
     game = "guandan"
 
@@ -150,7 +150,6 @@ class GuandanMatch:
         if self.phase == "play" and self.play is not None and self.play.turn == seat:
             if self.play.to_beat is not None:
                 return f"{seat} pass"
-            from engine.guandan.enumerate import lowest_play
             combo = lowest_play(self.hands[seat], self.deal_level, None)
             if combo is None:  # pragma: no cover - a leader always holds a single
                 raise RuleError("no_play", "No legal play")
@@ -168,17 +167,22 @@ class GuandanMatch:
     def clock_seconds(self, clock: str | None) -> int:
         return int(getattr(self.options, clock)) if clock in CLOCKS else 0
 
-    def ai_action(self, seat: int, rng: random.Random) -> str | None:
-        from engine.guandan.ai import choose_action
-        return choose_action(self, seat, rng)
+    def hand(self, seat: int) -> list[int]:
+        return self.hands[seat]
 
-    def seat_view(self, seat: int) -> GuandanSeatView:
-        from engine.guandan.views import seat_view
-        return seat_view(self, seat)
+    def current_trick(self) -> list[tuple[int, tuple[int, ...]]]:
+        if self.play is None:
+            return []
+        return [(e.seat, () if e.combo is None else tuple(e.combo.cards)) for e in self.play.trick]
 
-    def public_view(self) -> GuandanPublicView:
-        from engine.guandan.views import public_view
-        return public_view(self)
+    def forced_action(self, seat: int) -> str | None:
+        """Never: a Guandan player may always pass or choose which combination to lead."""
+        return None
+
+    def dealt_cards(self) -> DealtCards | None:
+        if self.deal_no == 0:
+            return None
+        return DealtCards(tuple(tuple(h) for h in deal_hands(self.seed, self.deal_no)))
 
     # --- helpers for the bot and the computer player -------------------------------------
     def play_text(self, seat: int, combo: Combo) -> str:
@@ -459,3 +463,4 @@ class GuandanMatch:
             result["abandoned_deal"] = abandoned_deal
         self._result = result
         return [Event("match_over", dict(result))]
+

@@ -10,17 +10,15 @@ returned.  The ``hint`` block exists only when the seat has something to do.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import card_text, cards_text
+from engine.guandan.combos import Combo
 from engine.guandan.levels import level_text
+from engine.guandan.match import GuandanRules
 from engine.guandan.ranks import sort_for_display
 from engine.guandan.tribute import tribute_choices
 from engine.views import GuandanComboView, GuandanHint, GuandanPublicView, GuandanSeatView, GuandanTrickEntry
-
-if TYPE_CHECKING:
-    from engine.guandan.combos import Combo
-    from engine.guandan.match import GuandanMatch
 
 
 def _combo(combo: Combo | None, level: int) -> GuandanComboView | None:
@@ -35,7 +33,7 @@ def _trick(entries: list[Any], level: int) -> list[GuandanTrickEntry]:
             for e in entries]
 
 
-def public_view(m: GuandanMatch) -> GuandanPublicView:
+def public_view(m: GuandanRules) -> GuandanPublicView:
     """What everybody may see."""
     level = m.deal_level
     view: GuandanPublicView = {
@@ -85,7 +83,7 @@ def public_view(m: GuandanMatch) -> GuandanPublicView:
     return view
 
 
-def seat_view(m: GuandanMatch, seat: int) -> GuandanSeatView:
+def seat_view(m: GuandanRules, seat: int) -> GuandanSeatView:
     """What ``seat`` may see: the public view, its own hand, and hints when it is its turn."""
     level = m.deal_level
     hand = sort_for_display(m.hands[seat], level)

@@ -15,13 +15,22 @@ wild cards has any pair; all those readings compare the same (the triple only), 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from engine.cards import HEARTS, Card, card, card_text
 from engine.guandan.ranks import is_wild, wild_card
 
-if TYPE_CHECKING:
-    from engine.guandan.combos import Combo
+
+class Played(Protocol):
+    """A read combination (``engine.guandan.combos.Combo``: this module is below it, so it names only
+    what it reads)."""
+
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+
+    @property
+    def as_cards(self) -> tuple[Card, ...]: ...
+
 
 MAX_WILDS: Final = 2
 DEFAULT_STAND_IN_SUIT: Final = HEARTS
@@ -50,11 +59,11 @@ def stand_in(rank: int, suit: int = DEFAULT_STAND_IN_SUIT) -> Card:
     return card(suit, rank)
 
 
-def substitutions(combo: Combo, level: int) -> list[tuple[Card, Card]]:
+def substitutions(combo: Played, level: int) -> list[tuple[Card, Card]]:
     """``(wild card, card it stands for)`` for every wild card of ``combo`` not played as itself."""
     return [(c, a) for c, a in zip(combo.cards, combo.as_cards, strict=True) if is_wild(c, level) and c != a]
 
 
-def wild_note(combo: Combo, level: int) -> str:
+def wild_note(combo: Played, level: int) -> str:
     """Display note of the substitutions, e.g. ``"♥10=♣5"`` (empty when every card is itself)."""
     return " ".join(f"{card_text(c)}={card_text(a)}" for c, a in substitutions(combo, level))

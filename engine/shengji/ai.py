@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.cards import Card, cards_text, points
 from engine.errors import RuleError
+from engine.shengji.bidding import classify_bid
 from engine.shengji.follow import is_legal_follow
 from engine.shengji.formats import Lead
-from engine.shengji.legal import legal_leads_simple, lowest_legal_play
-from engine.shengji.match import Move
+from engine.shengji.legal import legal_leads_simple, lowest_legal_play, random_legal_play
+from engine.shengji.match import Move, ShengjiRules
 from engine.shengji.order import TRUMP, TrumpContext, trump_context
 from engine.shengji.trick import trick_winner
-
-if TYPE_CHECKING:
-    from engine.shengji.match import ShengjiMatch
 
 _DEAL = Move(None, "deal")
 
@@ -34,7 +31,7 @@ def _trump_share(hand: Sequence[Card], level: int, suit: int | None) -> float:
     return sum(1 for c in hand if tr[c]) / len(hand)
 
 
-def _pick_bid(m: ShengjiMatch, seat: int, final: bool) -> str | None:
+def _pick_bid(m: ShengjiRules, seat: int, final: bool) -> str | None:
     hand = m.hands[seat]
     cur = m.bid
     if cur is not None and cur.seat % 2 == seat % 2:
@@ -44,7 +41,6 @@ def _pick_bid(m: ShengjiMatch, seat: int, final: bool) -> str | None:
     options = m.legal_bids(seat)
     if not options:
         return None
-    from engine.shengji.bidding import classify_bid
     best: tuple[float, tuple[Card, ...]] | None = None
     for cs in options:
         _, suit, rank = classify_bid(cs, m.options)
@@ -81,7 +77,7 @@ def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> list[Card]:
     return sorted(hand, key=key)[:8]
 
 
-def _lead(m: ShengjiMatch, seat: int) -> list[Card]:
+def _lead(m: ShengjiRules, seat: int) -> list[Card]:
     ctx = m.ctx
     assert ctx is not None
     hand = m.hands[seat]
@@ -128,7 +124,7 @@ def _candidates(ctx: TrumpContext, hand: Sequence[Card], lead: Lead) -> list[lis
     return out
 
 
-def _follow(m: ShengjiMatch, seat: int) -> list[Card]:
+def _follow(m: ShengjiRules, seat: int) -> list[Card]:
     ctx = m.ctx
     lead = m.lead
     assert ctx is not None and lead is not None
@@ -158,7 +154,7 @@ def _follow(m: ShengjiMatch, seat: int) -> list[Card]:
     return low
 
 
-def choose_action(m: ShengjiMatch, seat: int, rng: random.Random) -> str | None:
+def choose_action(m: ShengjiRules, seat: int, rng: random.Random) -> str | None:
     """The computer player's action for ``seat`` now, or None when it has nothing to do."""
     del rng  # deterministic given the state; the parameter lets a stronger player randomise
     ph = m.phase
@@ -194,7 +190,7 @@ def choose_action(m: ShengjiMatch, seat: int, rng: random.Random) -> str | None:
     raise RuleError("not_your_turn", "It is not your turn")
 
 
-def random_legal_action(m: ShengjiMatch, rng: random.Random) -> str | None:
+def random_legal_action(m: ShengjiRules, rng: random.Random) -> str | None:
     """Some legal action for the table or any seat, at random (property tests, benchmarks).
 
     None once the match is over.  The text of :func:`random_legal_move` (same choices, same rng draws)."""
@@ -204,11 +200,9 @@ def random_legal_action(m: ShengjiMatch, rng: random.Random) -> str | None:
     return None if move is None else move.text()
 
 
-def random_legal_move(m: ShengjiMatch, rng: random.Random) -> Move | None:
-    """:func:`random_legal_action` as a :class:`~engine.shengji.match.Move` (``ShengjiMatch.apply_move``
+def random_legal_move(m: ShengjiRules, rng: random.Random) -> Move | None:
+    """:func:`random_legal_action` as a :class:`~engine.shengji.match.Move` (``ShengjiRules.apply_move``
     takes it without reading text).  None once the match is over."""
-    from engine.shengji.legal import random_legal_play
-
     if m.finished:
         return None
     ph = m.phase
@@ -262,7 +256,7 @@ def random_legal_move(m: ShengjiMatch, rng: random.Random) -> Move | None:
     return None
 
 
-def ai_step(m: ShengjiMatch, rng: random.Random) -> str | None:
+def ai_step(m: ShengjiRules, rng: random.Random) -> str | None:
     """The next action of a table where the computer plays every seat (demo, tests).
 
     Required turns first (the computer player), then optional bids, then the table's own step;

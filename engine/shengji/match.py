@@ -1,6 +1,7 @@
 """The Shengji deal and match state machine (docs/rules.md section 1; decisions D1-D4, D6, D9).
 
-:class:`ShengjiMatch` implements :class:`engine.game.Match`.  Everything that happens is
+:class:`ShengjiRules` is the state machine; :class:`engine.shengji.game.ShengjiMatch` adds the views and the
+computer player and implements :class:`engine.game.Match`.  Everything that happens is
 one action text in ``log``; replaying the log on a new match with the same options and
 seed rebuilds the exact state (``snapshot()`` compares states).
 
@@ -21,14 +22,13 @@ Phases of a deal::
 (levels as after the last finished deal; ties as usual: the side dealing the abandoned deal, or the
 cut when no side deals yet);
 ``"sys forfeit_deal <seat>"`` ends the deal as a loss for that seat's side (see
-:meth:`ShengjiMatch._forfeit`); ``"sys reverse_charge <index>"`` lets a referee reverse a
+:meth:`ShengjiRules._forfeit`); ``"sys reverse_charge <index>"`` lets a referee reverse a
 charge of the deal in progress (D9).
 """
 
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -56,7 +56,7 @@ from engine.events import (
     ShengjiDealSummary,
     TimeUp,
 )
-from engine.game import Reading, Turn, timeout_action
+from engine.game import DealtCards, Reading, Turn, timeout_action
 from engine.rng import rng_for
 from engine.shengji import deal as dealmod
 from engine.shengji.bidding import Bid, BidContext, bid_options, canonical_bid_cards, check_bid
@@ -68,7 +68,7 @@ from engine.shengji.order import TrumpContext, trump_context
 from engine.shengji.scoring import kitty_capture, settle_deal, takeover_threshold
 from engine.shengji.throw import ThrowResult, check_throw, penalty
 from engine.shengji.trick import trick_winner, winning_is_trump
-from engine.views import ShengjiBidEntry, ShengjiPublicView, ShengjiSeatView, ShengjiTrickSummary
+from engine.views import ShengjiBidEntry, ShengjiTrickSummary
 
 PLAYER_VERBS = ("bid", "pass_bid", "bury", "overturn", "pass_overturn", "play", "choose")
 SYS_VERBS = ("deal", "close_bidding", "next_deal", "time_up", "resume", "forfeit_deal", "reverse_charge")
@@ -78,7 +78,7 @@ CLOCKS = ("lead_clock", "follow_clock", "kitty_clock")
 
 
 class Move(NamedTuple):
-    """An action already read: what ``ShengjiMatch.apply_move`` takes (``apply`` reads the text into one).
+    """An action already read: what ``ShengjiRules.apply_move`` takes (``apply`` reads the text into one).
 
     ``seat`` None for the table's own steps (``sys``); ``cards`` for bid / bury / overturn / play;
     ``arg`` the raw argument of the other verbs (``choose pair``, ``sys forfeit_deal 2``)."""
@@ -134,8 +134,9 @@ def _holds(hand: list[Card], cards: tuple[Card, ...] | list[Card]) -> bool:
     return all(have[k] >= n for k, n in enumerate(need) if n)
 
 
-class ShengjiMatch:
-    """One Shengji match between seats {0, 2} (side 0) and {1, 3} (side 1)."""
+class ShengjiRules:
+    """The rules of one Shengji match between seats {0, 2} (side 0) and {1, 3} (side 1): its state and every
+    action (the views and the computer player read it: ``engine.shengji.game.ShengjiMatch``)."""
 
     game = "shengji"
 
@@ -305,17 +306,32 @@ class ShengjiMatch:
         """Shengji reads a play one way only: never a choice of readings."""
         return []
 
-    def ai_action(self, seat: int, rng: random.Random) -> str | None:
-        from engine.shengji.ai import choose_action
-        return choose_action(self, seat, rng)
+    def hand(self, seat: int) -> list[Card]:
+        return self.hands[seat]
 
-    def seat_view(self, seat: int) -> ShengjiSeatView:
-        from engine.shengji.views import seat_view
-        return seat_view(self, seat)
+    def current_trick(self) -> list[tuple[int, tuple[Card, ...]]]:
+        return self.trick
 
-    def public_view(self) -> ShengjiPublicView:
-        from engine.shengji.views import public_view
-        return public_view(self)
+    def forced_action(self, seat: int) -> str | None:
+        """``seat``'s play when it has no choice: its last card, or following with all of its cards when
+        exactly that many were led (the table plays it for the seat; the last trick costs no call)."""
+        if self.phase != "play" or self._result is not None or self.to_play() != seat:
+            return None
+        hand = self.hands[seat]
+        if not hand:
+            return None
+        if len(hand) > 1 and not (self.trick and all(len(cards) == len(hand) for _, cards in self.trick)):
+            return None
+        return self.auto_action(seat)
+
+    def dealt_cards(self) -> DealtCards | None:
+        if self.draws < dealmod.DRAWS:
+            return None
+        hands: list[list[Card]] = [[], [], [], []]
+        for index in range(dealmod.DRAWS):
+            hands[dealmod.drawer(self.first_drawer, index)].append(self.deck[index])
+        return DealtCards(tuple(tuple(sorted(h)) for h in hands), tuple(self.deck[dealmod.DRAWS:]),
+                          self.first_drawer)
 
     # ------------------------------------------------------------------ helpers other parts use
     def to_play(self) -> int:
@@ -878,3 +894,4 @@ class ShengjiMatch:
 
 def bid_cards_text(cards: list[Card]) -> str:
     return cards_text(canonical_bid_cards(cards))
+

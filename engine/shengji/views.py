@@ -8,9 +8,8 @@ deals' summaries.  Both are JSON-able.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.cards import Card, card_text, cards_text
+from engine.shengji.match import ShengjiRules
 from engine.shengji.order import TrumpContext, trump_context
 from engine.views import (
     ShengjiPlayView,
@@ -21,11 +20,8 @@ from engine.views import (
     TurnView,
 )
 
-if TYPE_CHECKING:
-    from engine.shengji.match import ShengjiMatch
 
-
-def display_context(m: ShengjiMatch, seat: int) -> TrumpContext:
+def display_context(m: ShengjiRules, seat: int) -> TrumpContext:
     """The order a hand is shown in: the deal's trump once known, else the current declaration."""
     if m.ctx is not None:
         return m.ctx
@@ -39,7 +35,7 @@ def _texts(cards: list[Card]) -> list[str]:
     return [card_text(c) for c in cards]
 
 
-def table(m: ShengjiMatch) -> ShengjiTable:
+def table(m: ShengjiRules) -> ShengjiTable:
     """The public table: everything any seat or spectator may see."""
     turns: list[TurnView] = [{"seat": t.seat, "kind": t.kind, "clock": t.clock, "required": t.required}
                              for t in m.turns()]
@@ -86,7 +82,7 @@ def table(m: ShengjiMatch) -> ShengjiTable:
     return out
 
 
-def seat_view(m: ShengjiMatch, seat: int) -> ShengjiSeatView:
+def seat_view(m: ShengjiRules, seat: int) -> ShengjiSeatView:
     ctx = display_context(m, seat)
     view: ShengjiSeatView = {
         "seat": seat,
@@ -100,5 +96,5 @@ def seat_view(m: ShengjiMatch, seat: int) -> ShengjiSeatView:
     return view
 
 
-def public_view(m: ShengjiMatch) -> ShengjiPublicView:
+def public_view(m: ShengjiRules) -> ShengjiPublicView:
     return {"table": table(m)}

@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.options import load_preset, options_to_dict
+from engine.options import options_to_dict
+from engine.registry import load_preset
 from engine.tournament import Entry, TournamentSettings
 from storage.db import Database
 from storage.models import GameTable, User

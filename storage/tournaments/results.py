@@ -1,4 +1,4 @@
-"""Match results: recording, correcting, confirming; forfeits."""
+"""MatchRecord results: recording, correcting, confirming; forfeits."""
 
 from __future__ import annotations
 

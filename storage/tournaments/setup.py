@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.tournament import TournamentSettings
 from engine.tournament.draw import commitment
 from storage.db import Database

@@ -10,7 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import RetryAfter
 
 from bot.delivery.outbox import Outbox
-from storage import service
+from storage import pending_send_repo
 from storage.db import open_database
 from tests.bot.test_outbox import FakeSender
 
@@ -152,15 +152,15 @@ async def test_stop_that_cannot_drain_keeps_record_sends_for_the_next_start(tmp_
         assert [(p.kind, p.text) for p in left] == [("send", "Match over: North-South win 3-1"),
                                                      ("document", "results")]
         assert [c[3] for c in blocked.calls] == ["to another chat"]
-        await service.save_pending_messages(db, left)
+        await pending_send_repo.save_pending_messages(db, left)
     finally:
         await db.dispose()
 
     # a new process on the same database
     db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     try:
-        stored = await service.take_pending_messages(db)
-        assert await service.take_pending_messages(db) == []  # taken once
+        stored = await pending_send_repo.take_pending_messages(db)
+        assert await pending_send_repo.take_pending_messages(db) == []  # taken once
         sender = KeyboardSender()
         box = Outbox(sender, rate_scale=1000)
         box.start()

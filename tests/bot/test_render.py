@@ -6,8 +6,8 @@ import random
 
 from bot.presentation import render
 from engine.cards import card_text
-from engine.game import new_match
 from engine.guandan.options import GuandanOptions
+from engine.registry import new_match
 from engine.shengji.options import ShengjiOptions
 
 NAMES = ["张三", "李四", "王五", "赵六"]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from bot.presentation import render
 from bot.tables.deal_proof import proof_for, table_lines
-from engine.options import load_preset, options_to_dict
-from storage.service import new_engine_match
+from engine.options import options_to_dict
+from engine.registry import load_preset, match_from_stored
 
 
 def guandan():
     opts = options_to_dict(load_preset("guandan-team").with_overrides({"play_clock": "20"}).rules)
-    m = new_engine_match("guandan", opts, 5)
+    m = match_from_stored("guandan", opts, 5)
     m.apply("sys next_deal")
     return m, opts
 
@@ -30,5 +30,5 @@ def test_the_table_shows_the_commitment_of_the_deal_in_play():
     m, _ = guandan()
     lines = table_lines("zh", "guandan", 5, m, None)
     assert lines == [f"🔒 本副承诺 {proof_for('guandan', 5, 1).shown}"]
-    fresh = new_engine_match("guandan", options_to_dict(load_preset("guandan-team").rules), 5)
+    fresh = match_from_stored("guandan", options_to_dict(load_preset("guandan-team").rules), 5)
     assert table_lines("en", "guandan", 5, fresh, None) == [f"🔒 Deal commitment {proof_for('guandan', 5, 1).shown}"]

@@ -9,9 +9,9 @@ import pytest
 
 from bot.tables.review import deal_records, may_review, parse_deal_arg, review_html
 from engine.cards import card_text, full_deck, parse_cards, points
-from engine.options import load_preset, options_to_dict
+from engine.options import options_to_dict
+from engine.registry import load_preset, match_from_stored
 from engine.rng import rng_for
-from storage.service import new_engine_match
 
 NAMES = ["张伟", "王芳", "<b>李娜</b>", "刘洋"]
 
@@ -20,7 +20,7 @@ def computer_match(preset: str, overrides: dict[str, str], seed: int) -> tuple[s
     """A match played to its end by the computer players: (game, options, action log)."""
     p = load_preset(preset).with_overrides(overrides)
     opts = options_to_dict(p.rules)
-    m = new_engine_match(p.game, opts, seed)
+    m = match_from_stored(p.game, opts, seed)
     log: list[str] = []
     for i in range(20000):
         if m.finished:

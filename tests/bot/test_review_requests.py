@@ -11,7 +11,7 @@ import pytest
 
 from bot.tables.review_requests import review_request
 from engine.rng import rng_for
-from storage import service
+from storage import action_repo, match_repo, table_repo, user_repo
 from storage import tournaments as ts
 from storage.db import open_database
 
@@ -42,7 +42,7 @@ GROUP_CHAT = SimpleNamespace(type="group", id=GROUP)
 async def db(tmp_path):
     database = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     for uid in (ALICE, BOB, STRANGER, REFEREE, ORGANISER):
-        await service.upsert_user(database, uid, f"u{uid}", None, "zh-hans", started_bot=True)
+        await user_repo.upsert_user(database, uid, f"u{uid}", None, "zh-hans", started_bot=True)
     try:
         yield database
     finally:
@@ -52,7 +52,7 @@ async def db(tmp_path):
 async def play_until(db, match_id, stop):
     """Apply the computer player's (or the table's) next action until ``stop(m)``."""
     for i in range(5000):
-        row, m = await service.load_match_row(db, match_id)
+        row, m = await match_repo.load_match_row(db, match_id)
         if m.finished or stop(m):
             return m
         action = None
@@ -60,16 +60,16 @@ async def play_until(db, match_id, stop):
             action = m.ai_action(tr.seat, rng_for(1, "t", i, tr.seat))
             if action:
                 break
-        await service.apply_action(db, match_id, action or m.system_step() or "sys close_bidding")
+        await action_repo.apply_action(db, match_id, action or m.system_step() or "sys close_bidding")
     raise AssertionError("did not stop")
 
 
 async def start(db, deals, tournament_ref=None):
-    table = await service.insert_table(db, GROUP, "guandan-team", "guandan", {"deals": deals}, ALICE,
+    table = await table_repo.insert_table(db, GROUP, "guandan-team", "guandan", {"deals": deals}, ALICE,
                                        computer_seats=[1, 3], tournament_ref=tournament_ref)
-    await service.seat_user(db, table.id, 0, ALICE)
-    await service.seat_user(db, table.id, 2, BOB)
-    return (await service.start_match(db, table.id)).match_id
+    await table_repo.seat_user(db, table.id, 0, ALICE)
+    await table_repo.seat_user(db, table.id, 2, BOB)
+    return (await match_repo.start_match(db, table.id)).match_id
 
 
 def docs(deliveries):

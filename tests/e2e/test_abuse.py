@@ -10,7 +10,7 @@ import json
 from bot.devtools.autodrive import drive
 from bot.presentation.i18n import t
 from bot.tables.deal_proof import check_proof, proof_for
-from storage import service
+from storage import match_repo, table_repo, user_repo
 from tests.e2e.test_fuzz import forge_press
 from tests.e2e.test_play import rt
 
@@ -37,7 +37,7 @@ async def test_six_quick_newtables_make_one_table_and_name_it(harness):
 
     await h.sim.wait_for(lambda: len(refusals()) >= 5, timeout=30)
     texts = await _new_group_texts(h, mark)
-    tables = await service.active_tables_in_chat(rt(h).db, h.group_id)
+    tables = await table_repo.active_tables_in_chat(rt(h).db, h.group_id)
     assert len(tables) == 1
     refused = [x for x in texts if "本群已有一桌进行中" in x]
     assert len(refused) == 5 and all(f"牌桌 {tables[0].id}" in x for x in refused)
@@ -47,16 +47,16 @@ async def test_a_group_admin_can_stop_a_table_a_member_cannot(harness_factory):
     async with harness_factory(BOT_ADMIN_IDS=[]) as h:  # 张伟 owns the group but is no bot admin
         h.players[1].say(h.group_id, "/newtable guandan-team deals=1")
         await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), timeout=15)
-        table = await service.open_table_in_chat(rt(h).db, h.group_id)
+        table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
         mark = _last_id(h, h.group_id)
         h.players[2].say(h.group_id, "/stop")
         await h.sim.wait_for_message(h.group_id, lambda m: m.message_id > mark, timeout=20)
         texts = await _new_group_texts(h, mark)
         assert any("群管理员" in x for x in texts)
-        assert (await service.get_table(rt(h).db, table.id)).status == "open"
+        assert (await table_repo.get_table(rt(h).db, table.id)).status == "open"
         h.players[0].say(h.group_id, "/stop")
         await h.sim.wait_for_message(h.group_id, lambda m: f"牌桌 {table.id} 已结束" in (m.text or ""), timeout=10)
-        assert (await service.get_table(rt(h).db, table.id)).status == "aborted"
+        assert (await table_repo.get_table(rt(h).db, table.id)).status == "aborted"
 
 
 async def test_seed_is_refused_to_members_and_a_practice_table_says_so(harness):
@@ -66,11 +66,11 @@ async def test_seed_is_refused_to_members_and_a_practice_table_says_so(harness):
     await h.sim.wait_for_message(h.group_id, lambda m: m.message_id > mark, timeout=20)
     texts = await _new_group_texts(h, mark)
     assert any("seed=" in x and "管理员" in x and "practice=yes" in x for x in texts)
-    assert await service.open_table_in_chat(rt(h).db, h.group_id) is None
+    assert await table_repo.open_table_in_chat(rt(h).db, h.group_id) is None
     h.players[1].say(h.group_id, "/newtable guandan-team seed=42 practice=yes")
     lobby = await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), timeout=15)
     assert "练习桌" in lobby.text and "42" in lobby.text
-    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     assert table.fixed_seed == 42 and table.practice
 
 
@@ -93,8 +93,8 @@ async def _guandan_with_south(h, extra: str = "") -> int:
     await h.players[0].tap(h.group_id, "入座 南")
     await h.players[0].tap(h.group_id, "▶️ 开始")
     for _ in range(200):
-        table = await service.open_table_in_chat(rt(h).db, h.group_id)
-        row = await service.current_match(rt(h).db, table.id) if table else None
+        table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
+        row = await match_repo.current_match(rt(h).db, table.id) if table else None
         if row is not None:
             return row.id
         await asyncio.sleep(0.05)
@@ -103,7 +103,7 @@ async def _guandan_with_south(h, extra: str = "") -> int:
 
 async def _south_turn(h, match_id: int) -> None:
     for _ in range(400):
-        _, m = await service.load_match_row(rt(h).db, match_id)
+        _, m = await match_repo.load_match_row(rt(h).db, match_id)
         if any(tr.seat == 0 and tr.required for tr in m.turns()):
             await h.settle(quiet=0.2)
             return
@@ -115,7 +115,7 @@ async def test_long_garbage_typed_as_a_play_is_echoed_short_with_the_hint(harnes
     h = harness
     match_id = await _guandan_with_south(h)
     await _south_turn(h, match_id)
-    version = (await service.get_match_row(rt(h).db, match_id)).version
+    version = (await match_repo.get_match_row(rt(h).db, match_id)).version
     mark = _last_id(h, h.players[0].user_id)
     h.players[0].dm("x" * 4000)
     reply = await h.sim.wait_for_message(h.players[0].user_id, lambda m: m.message_id > mark, timeout=10)
@@ -128,7 +128,7 @@ async def test_forged_presses_get_true_answers_and_change_nothing(harness):
     match_id = await _guandan_with_south(h)
     await _south_turn(h, match_id)
     south = h.players[0].user_id
-    row, m = await service.load_match_row(rt(h).db, match_id)
+    row, m = await match_repo.load_match_row(rt(h).db, match_id)
     hand = {int(c) for c in m.hands[0]}
     other = next(c for c in range(108) if c not in hand and c < 54)
     hand_msg = h.sim.last_bot_message(south)
@@ -145,7 +145,7 @@ async def test_forged_presses_get_true_answers_and_change_nothing(harness):
     assert "请先点选" not in bury and bury
     lang = await press("L:xx")
     assert "中文" in lang and "English" in lang  # "no such language; choose 中文 / English"
-    user = await service.get_user(rt(h).db, south)
+    user = await user_repo.get_user(rt(h).db, south)
     assert user.lang_override in (None, "zh")
     stranger = await press(f"p:{match_id}:{deal}", user=h.stranger.user_id, chat=h.group_id)
     assert "这不是你的牌桌" in stranger
@@ -154,7 +154,7 @@ async def test_forged_presses_get_true_answers_and_change_nothing(harness):
 
 async def _south_actions_since(h, match_id: int, version: int) -> list[str]:
     """South's actions stored after ``version`` (the table's own steps may go on meanwhile)."""
-    return [a.action for a in await service.action_log(rt(h).db, match_id) if a.seq > version
+    return [a.action for a in await match_repo.action_log(rt(h).db, match_id) if a.seq > version
             and a.action.startswith("0 ")]
 
 
@@ -179,7 +179,7 @@ async def test_rate_limit_slows_one_user_down_not_the_others(harness_factory):
 async def test_commitment_before_the_deal_seed_after_and_review_file(harness):
     h = harness
     match_id = await _guandan_with_south(h, "deals=1")
-    row = await service.get_match_row(rt(h).db, match_id)
+    row = await match_repo.get_match_row(rt(h).db, match_id)
     first = proof_for("guandan", row.seed, 1)
     await h.sim.wait_for(lambda: any(first.shown in (v.text or "") for msg in h.sim.bot_messages(h.group_id)
                                      for v in msg.versions), timeout=20)

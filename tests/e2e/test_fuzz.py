@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.presentation.i18n import catalogue
-from storage import service
+from storage import match_repo, table_repo
 from tests.e2e.harness import ENGLISH_USER, PLAYERS, STRANGER, e2e_harness
 
 pytestmark = pytest.mark.e2e
@@ -117,10 +117,10 @@ async def _south_to_play(h: Any, limit: float = 30.0) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
     while loop.time() < end:
-        table = await service.open_table_in_chat(_rt(h).db, h.group_id)
-        row = await service.current_match(_rt(h).db, table.id) if table else None
+        table = await table_repo.open_table_in_chat(_rt(h).db, h.group_id)
+        row = await match_repo.current_match(_rt(h).db, table.id) if table else None
         if row is not None:
-            _, m = await service.load_match_row(_rt(h).db, row.id)
+            _, m = await match_repo.load_match_row(_rt(h).db, row.id)
             if any(tr.seat == 0 and tr.required for tr in m.turns()):
                 await h.settle(quiet=0.2)
                 return
@@ -130,11 +130,11 @@ async def _south_to_play(h: Any, limit: float = 30.0) -> None:
 
 async def _snapshot(h: Any) -> Any:
     db = _rt(h).db
-    tables = await service.active_tables(db)
+    tables = await table_repo.active_tables(db)
     out = []
     for table in tables:
-        seats = [(s.seat, s.user_id, s.is_computer) for s in await service.get_seats(db, table.id)]
-        row = await service.current_match(db, table.id)
+        seats = [(s.seat, s.user_id, s.is_computer) for s in await table_repo.get_seats(db, table.id)]
+        row = await match_repo.current_match(db, table.id)
         out.append((table.id, table.status, seats, None if row is None else (row.id, row.version, row.status)))
     return out
 

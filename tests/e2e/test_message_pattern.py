@@ -13,7 +13,7 @@ from bot.devtools.autodrive import drive
 from bot.edge import callbacks
 from bot.edge.callbacks import HandOp
 from bot.presentation.keyboards import ctext
-from storage import service
+from storage import match_repo
 from tests.e2e.test_play import open_table, rt, users
 
 
@@ -69,7 +69,7 @@ async def test_a_button_for_a_card_already_played_is_refused_clearly(harness):
     h = harness
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
-    _, eng = await service.load_match_row(rt(h).db, match_id)
+    _, eng = await match_repo.load_match_row(rt(h).db, match_id)
     leader = eng.turns()[0].seat
     p = h.players[leader]
     action = eng.auto_action(leader)  # "<seat> play <card>"
@@ -77,7 +77,7 @@ async def test_a_button_for_a_card_already_played_is_refused_clearly(harness):
     from engine.cards import parse_cards
     card = parse_cards(card_text)[0]
     msg = hand_message(h, p.user_id, match_id)
-    version = (await service.get_match_row(rt(h).db, match_id)).version
+    version = (await match_repo.get_match_row(rt(h).db, match_id)).version
     p.dm(card_text)  # played by typing
     await h.sim.wait_for(lambda: _version_after(h, match_id, version), timeout=10)
     await h.settle()
@@ -90,7 +90,7 @@ async def test_a_button_for_a_card_already_played_is_refused_clearly(harness):
 
 def _version_after(h, match_id: int, version: int):
     async def check() -> bool:
-        row = await service.get_match_row(rt(h).db, match_id)
+        row = await match_repo.get_match_row(rt(h).db, match_id)
         return row is not None and row.version > version
     return check()
 
@@ -99,7 +99,7 @@ async def test_a_tap_is_answered_at_once_and_a_play_right_after_costs_no_edit(ha
     async with harness_factory(TAP_EDIT_DELAY=1.0) as h:
         match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
         await h.settle()
-        _, eng = await service.load_match_row(rt(h).db, match_id)
+        _, eng = await match_repo.load_match_row(rt(h).db, match_id)
         leader = eng.turns()[0].seat
         p = h.players[leader]
         from engine.cards import parse_cards
@@ -115,7 +115,7 @@ async def test_a_tap_is_answered_at_once_and_a_play_right_after_costs_no_edit(ha
         await h.settle(quiet=1.5)
         assert len(msg.versions) == edits_before  # the tap's edit was withdrawn: no ✅ ever shown
         # a tap without a play: the message shows the selection after the delay
-        _, eng = await service.load_match_row(rt(h).db, match_id)
+        _, eng = await match_repo.load_match_row(rt(h).db, match_id)
         nxt = eng.turns()[0].seat
         q = h.players[nxt]
         qmsg = await h.sim.wait_for(lambda: (m := hand_message(h, q.user_id, match_id)) is not None
@@ -141,7 +141,7 @@ async def test_group_sees_each_completed_trick_and_no_note_per_auto_play(harness
         notes = [m for m in group if "超时" in (m.text or "") and "🃏" not in (m.text or "")]
         assert notes == []
         table = next(m for m in group if "🃏" in (m.text or ""))
-        _, eng = await service.load_match_row(rt(h).db, match_id)
+        _, eng = await match_repo.load_match_row(rt(h).db, match_id)
         plays = len([a for a in eng.log if " play " in a or a.endswith(" pass")])
         assert len(table.versions) < plays  # not an edit per move
         h.assert_no_errors()
@@ -149,7 +149,7 @@ async def test_group_sees_each_completed_trick_and_no_note_per_auto_play(harness
 
 def _tricks_at_least(h, match_id: int, n: int):
     async def check() -> bool:
-        _, eng = await service.load_match_row(rt(h).db, match_id)
+        _, eng = await match_repo.load_match_row(rt(h).db, match_id)
         return int(eng.public_view().get("trick_no") or 0) >= n
     return check
 
@@ -198,7 +198,7 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
     await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=30)
     await h.settle()
     assert len(checked) > 80 and set(checked) == {0, 1, 2, 3}
-    _, eng = await service.load_match_row(rt(h).db, match_id)
+    _, eng = await match_repo.load_match_row(rt(h).db, match_id)
     plays = [a for a in eng.log if " play " in a]
     last_trick = [a.split(None, 2)[2] for a in plays[-4:]]
     assert all(len(cards.split()) == 1 for cards in last_trick)  # seed 5 ends with a trick of single cards
@@ -266,7 +266,7 @@ async def test_the_forced_last_trick_is_played_at_once(harness_factory):
         match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
         await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
         await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=30)
-        records = [r for r in await service.action_log(rt(h).db, match_id) if " play " in r.action]
+        records = [r for r in await match_repo.action_log(rt(h).db, match_id) if " play " in r.action]
         forced = records[-4:]
         assert (forced[-1].created_at - forced[0].created_at).total_seconds() < 2.0
         assert (forced[0].created_at - records[-5].created_at).total_seconds() < 2.0

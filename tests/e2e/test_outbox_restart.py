@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from telegram.error import RetryAfter
 
-from storage import service
+from storage import pending_send_repo
 from tests.e2e.test_play import rt
 
 
@@ -35,4 +35,4 @@ async def test_record_send_left_at_stop_arrives_after_restart(harness):
                                        timeout=30)
     assert msg is not None
     assert not [m for m in h.sim.messages(h.group_id) if "a draft nobody needs" in (m.text or "")]
-    assert await service.take_pending_messages(rt(h).db) == []  # taken by the start-up
+    assert await pending_send_repo.take_pending_messages(rt(h).db) == []  # taken by the start-up

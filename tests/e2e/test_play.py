@@ -11,8 +11,9 @@ from bot.devtools.autodrive import drive
 from bot.presentation.keyboards import seat_name
 from engine.cards import counts_of, parse_cards
 from engine.errors import RuleError
-from storage import service
-from storage.models import Match as MatchRow
+from engine.registry import match_from_stored
+from storage import match_repo, table_repo
+from storage.models import MatchRecord as MatchRow
 
 JOIN = "入座 {seat}"
 
@@ -28,9 +29,9 @@ async def open_table(h, command: str, seats: int = 4):
     for seat in range(seats):
         await h.players[seat].tap(h.group_id, JOIN.format(seat=seat_name("zh", seat)))
     await h.players[0].tap(h.group_id, "▶️ 开始")
-    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     for _ in range(100):
-        row = await service.current_match(rt(h).db, table.id)
+        row = await match_repo.current_match(rt(h).db, table.id)
         if row is not None:
             return row.id
         await asyncio.sleep(0.05)
@@ -51,9 +52,9 @@ def hand_section_cards(text: str) -> list[int]:
 
 async def cards_ever_held(h, match_id: int) -> list[list[int]]:
     """Per seat, the most copies of each card kind the seat ever held (replaying the stored log)."""
-    row = await service.get_match_row(rt(h).db, match_id)
-    actions = [r.action for r in await service.action_log(rt(h).db, match_id)]
-    m = service.new_engine_match(row.game, row.options_json, row.seed)
+    row = await match_repo.get_match_row(rt(h).db, match_id)
+    actions = [r.action for r in await match_repo.action_log(rt(h).db, match_id)]
+    m = match_from_stored(row.game, row.options_json, row.seed)
     held = [[0] * 54 for _ in range(4)]
     for action in actions:
         m.apply(action)
@@ -92,7 +93,7 @@ async def test_full_shengji_deal_between_four_people_and_privacy(harness):
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, buttons=frozenset({0, 2}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     await h.settle()
-    records = await service.action_log(rt(h).db, match_id)
+    records = await match_repo.action_log(rt(h).db, match_id)
     by_button = [r.action for r in records if (r.dedupe_key or "").startswith("cb:")]
     typed = [r.action for r in records if (r.dedupe_key or "").startswith("upd:")]
     assert any(" play " in a for a in by_button) and any(" play " in a for a in typed)
@@ -113,7 +114,7 @@ async def test_full_shengji_deal_between_four_people_and_privacy(harness):
     kitty_seen_by = {p.user_id for p in h.players for m in h.sim.bot_messages(p.user_id) for v in m.versions
                      if "你扣的底" in (v.text or "")}
     assert len(kitty_seen_by) <= 1
-    assert await service.replay_check(rt(h).db, match_id)
+    assert await match_repo.replay_check(rt(h).db, match_id)
     h.assert_no_errors()
 
 
@@ -122,7 +123,7 @@ async def test_full_guandan_deal_between_four_people(harness):
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, buttons=frozenset({1, 3}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
-    assert await service.replay_check(rt(h).db, match_id)
+    assert await match_repo.replay_check(rt(h).db, match_id)
     h.assert_no_errors()
 
 
@@ -188,19 +189,19 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
     answer = await h.stranger.tap(h.group_id, "▶️ 开始")
     assert "这不是你的牌桌" in (answer.text or "")
-    assert await service.current_match(rt(h).db, (await service.open_table_in_chat(rt(h).db, h.group_id)).id) is None
+    assert await match_repo.current_match(rt(h).db, (await table_repo.open_table_in_chat(rt(h).db, h.group_id)).id) is None
     p0.say(h.group_id, "/stop")
     await h.settle()
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
-    row0 = await service.get_match_row(rt(h).db, match_id)
+    row0 = await match_repo.get_match_row(rt(h).db, match_id)
     # garbage text in a private chat
     before = h.sim.last_bot_message(p0.user_id)
     p0.dm("hello there")
     m = await h.sim.wait_for_message(p0.user_id, after=before, timeout=10)
     assert "看不懂" in m.text
     # the leader types two singles of different ranks: not a combination; a card nobody gave them
-    _, eng = await service.load_match_row(rt(h).db, match_id)
+    _, eng = await match_repo.load_match_row(rt(h).db, match_id)
     leader = eng.turns()[0].seat
     lp = h.players[leader]
     hand = eng.seat_view(leader)["hand"]
@@ -227,7 +228,7 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     # tapping a card only selects it (✅): no action is applied
     await p0.press_and_wait(p0.user_id, hand_msg.message_id, data)
     await h.settle()
-    row1 = await service.get_match_row(rt(h).db, match_id)
+    row1 = await match_repo.get_match_row(rt(h).db, match_id)
     assert row1.version == row0.version
     # the table is stopped: its hand buttons are stale now
     last = h.sim.last_bot_message(h.group_id)
@@ -235,7 +236,7 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     await h.sim.wait_for_message(h.group_id, lambda m: "已结束" in (m.text or ""), after=last, timeout=10)
     answer = await p0.press_and_wait(p0.user_id, hand_msg.message_id, data)
     assert "过期" in (answer.text or "")
-    assert (await service.get_match_row(rt(h).db, match_id)).version == row0.version
+    assert (await match_repo.get_match_row(rt(h).db, match_id)).version == row0.version
     assert not rt(h).driver.remembers(match_id)  # a stopped match leaves nothing in the bot's memory maps
     h.assert_no_errors()
 
@@ -251,18 +252,18 @@ async def test_restart_mid_deal_continues_without_loss(harness, command, stop_at
     db = await _db(h)
     async with db.session() as s:
         version = (await s.get(MatchRow, match_id)).version
-    before = [(r.seq, r.action) for r in await service.action_log(db, match_id)]
+    before = [(r.seq, r.action) for r in await match_repo.action_log(db, match_id)]
     await db.dispose()
     await h.start_bot()
     # nothing stored before the stop is lost or changed (a deadline that came due while the bot was down,
     # e.g. a 1 s bid window, may already have added its action after the restart)
-    row = await service.get_match_row(rt(h).db, match_id)
+    row = await match_repo.get_match_row(rt(h).db, match_id)
     assert row.version >= version
-    after = [(r.seq, r.action) for r in await service.action_log(rt(h).db, match_id)]
+    after = [(r.seq, r.action) for r in await match_repo.action_log(rt(h).db, match_id)]
     assert after[:len(before)] == before and len(before) == version
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
-    assert await service.replay_check(rt(h).db, match_id)
+    assert await match_repo.replay_check(rt(h).db, match_id)
     summaries = [m for m in h.group_messages() if "第 1 副结束" in (m.text or "")]
     assert len(summaries) == 1
     h.assert_no_errors()
@@ -282,13 +283,13 @@ async def test_restart_mid_clock_the_clock_fires_once(harness_factory):
         assert len(pending) == 1
         table_msg = next(m for m in h.group_messages() if "轮到" in (m.text or ""))
         assert "⏱ 2s (截止 " in table_msg.text
-        row = await service.get_match_row(rt(h).db, match_id)
+        row = await match_repo.get_match_row(rt(h).db, match_id)
         version = row.version
         await h.restart()
         # the auto-play is folded into the table message (no note of its own in the group)
         await h.sim.wait_for_message(h.group_id, lambda m: "超时自动出牌" in (m.text or ""), timeout=20)
         await h.settle()
-        records = await service.action_log(rt(h).db, match_id)
+        records = await match_repo.action_log(rt(h).db, match_id)
         timed_out = [r for r in records if (r.dedupe_key or "").startswith("clock:")]
         assert [r.seq for r in timed_out][:1] == [version + 1]
         noted = [m for m in h.group_messages() if any("超时" in (v.text or "") for v in m.versions)]
@@ -300,7 +301,7 @@ async def test_double_press_applies_once(harness):
     h = harness
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
-    _, eng = await service.load_match_row(rt(h).db, match_id)
+    _, eng = await match_repo.load_match_row(rt(h).db, match_id)
     leader = eng.turns()[0].seat
     lowest = eng.auto_action(leader).split(None, 2)[2]
     h.players[leader].dm(lowest)
@@ -308,13 +309,13 @@ async def test_double_press_applies_once(harness):
     p = h.players[nxt]
     msg = await h.sim.wait_for_message(p.user_id, lambda m: f"x:{match_id}:" in str(m.reply_markup), timeout=10)
     data = next(d for d in msg.callback_data() if str(d).startswith("x:"))
-    version = (await service.get_match_row(rt(h).db, match_id)).version
+    version = (await match_repo.get_match_row(rt(h).db, match_id)).version
     q1 = h.sim.press_button(p.user_id, p.user_id, msg.message_id, data)
     q2 = h.sim.press_button(p.user_id, p.user_id, msg.message_id, data)
     await h.sim.wait_callback_answer(q1)
     answer2 = await h.sim.wait_callback_answer(q2)
     await h.settle()
-    assert (await service.get_match_row(rt(h).db, match_id)).version == version + 1
+    assert (await match_repo.get_match_row(rt(h).db, match_id)).version == version + 1
     assert "还没轮到你" in (answer2.text or "") or answer2.text is None
     h.assert_no_errors()
 
@@ -329,10 +330,10 @@ async def _tribute_game(h):
     match_id = await open_table(h, "/newtable guandan-team deals=2 seed=11")
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=300, buttons=frozenset({0, 1, 2, 3}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 2 副结束" in (m.text or ""), timeout=30)
-    records = await service.action_log(rt(h).db, match_id)
+    records = await match_repo.action_log(rt(h).db, match_id)
     by_button = [r.action for r in records if (r.dedupe_key or "").startswith("cb:")]
     print("actions through buttons:", len(by_button), "of", len([r for r in records if r.actor_user_id]))
     assert any(" tribute " in a for a in by_button) and any(" return " in a for a in by_button)
     assert any(" play " in a for a in by_button) and any(a.endswith(" pass") for a in by_button)
-    assert await service.replay_check(rt(h).db, match_id)
+    assert await match_repo.replay_check(rt(h).db, match_id)
     h.assert_no_errors()

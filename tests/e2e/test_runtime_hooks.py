@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from storage import service
+from storage import match_repo
 from tests.e2e.test_play import rt
 
 
@@ -17,7 +17,7 @@ async def test_match_over_hook_runs_after_the_result_is_committed_and_announced(
         raise RuntimeError("a failing hook does not stop the others")
 
     async def hook(match_id: int, data: dict) -> None:
-        row = await service.get_match_row(rt(h).db, match_id)
+        row = await match_repo.get_match_row(rt(h).db, match_id)
         seen.append((match_id, data, row.status if row else None))
         done.set()
 
@@ -26,6 +26,6 @@ async def test_match_over_hook_runs_after_the_result_is_committed_and_announced(
     await asyncio.wait_for(done.wait(), timeout=120)
     [(match_id, data, status)] = seen
     assert status == "finished" and data.get("winner") in (0, 1)
-    row = await service.get_match_row(rt(h).db, match_id)
+    row = await match_repo.get_match_row(rt(h).db, match_id)
     assert row.result_json is not None
     await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=20)

@@ -6,7 +6,7 @@ import asyncio
 
 from bot.devtools.autodrive import drive
 from bot.presentation.keyboards import seat_name
-from storage import service
+from storage import match_repo, table_repo
 from tests.e2e.test_play import JOIN, open_table, rt
 
 
@@ -24,15 +24,15 @@ async def test_player_who_never_started_the_bot_gets_a_link_then_is_seated(harne
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
     answer = await h.stranger.tap(h.group_id, "入座 北")
     assert "私聊" in (answer.text or "")
-    table = await service.open_table_in_chat(rt(h).db, h.group_id)
-    seats = await service.get_seats(rt(h).db, table.id)
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
+    seats = await table_repo.get_seats(rt(h).db, table.id)
     assert seats[2].user_id is None
     note = await h.sim.wait_for_message(h.group_id, lambda m: "打开私聊" in str(m.reply_markup), timeout=10)
     assert "陈静" in note.text
     h.stranger.open_link_button(h.group_id, "打开私聊")
     reply = await h.sim.wait_for_message(h.stranger.user_id, lambda m: "入座" in (m.text or ""), timeout=10)
     assert "北" in reply.text
-    seats = await service.get_seats(rt(h).db, table.id)
+    seats = await table_repo.get_seats(rt(h).db, table.id)
     assert seats[2].user_id == h.stranger.user_id
 
 
@@ -56,7 +56,7 @@ async def test_blocked_player_is_reported_to_the_table(harness):
     await open_table(h, "/newtable guandan-team deals=1")
     note = await h.sim.wait_for_message(h.group_id, lambda m: "无法私信" in (m.text or ""), timeout=20)
     assert "刘洋" in note.text
-    match_id = (await service.current_match(rt(h).db, (await service.open_table_in_chat(rt(h).db, h.group_id)).id)).id
+    match_id = (await match_repo.current_match(rt(h).db, (await table_repo.open_table_in_chat(rt(h).db, h.group_id)).id)).id
     await drive(h.sim, lambda: rt(h), match_id, {0: h.players[0].user_id, 1: h.players[1].user_id,
                                                  2: h.players[2].user_id},
                 stop=lambda m: m.turns() and m.turns()[0].seat == 3, timeout=60)
@@ -78,16 +78,16 @@ async def test_table_pauses_after_redeals_and_a_player_resumes_it(harness):
                                         timeout=60)
     assert "连续 3 次" in note.text
     await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and m.reply_markup, timeout=20)
-    version = (await service.get_match_row(rt(h).db, match_id)).version
+    version = (await match_repo.get_match_row(rt(h).db, match_id)).version
     await h.settle()
-    assert (await service.get_match_row(rt(h).db, match_id)).version == version  # nothing moves while paused
+    assert (await match_repo.get_match_row(rt(h).db, match_id)).version == version  # nothing moves while paused
     answer = await h.players[2].tap(h.group_id, "▶️ 继续")
     assert answer.text == "继续打牌"
     for _ in range(100):
-        if (await service.get_match_row(rt(h).db, match_id)).version > version:
+        if (await match_repo.get_match_row(rt(h).db, match_id)).version > version:
             break
         await asyncio.sleep(0.05)
-    assert (await service.get_match_row(rt(h).db, match_id)).version > version
+    assert (await match_repo.get_match_row(rt(h).db, match_id)).version > version
     h.assert_no_errors()
 
 
@@ -98,8 +98,8 @@ async def test_match_time_limit_ends_the_match_after_the_deal_in_progress(harnes
     h.players[0].say(h.group_id, "/newtable shengji-50min bid_window_seconds=0 bots=4 seed=9")
     await h.sim.wait_for_message(h.group_id, lambda m: "轮到" in (m.text or "") or "发牌" in (m.text or ""),
                                  after=last, timeout=20)
-    table = await service.open_table_in_chat(rt(h).db, h.group_id)
-    row = await service.current_match(rt(h).db, table.id)
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
+    row = await match_repo.current_match(rt(h).db, table.id)
     fired = await rt(h).scheduler.trigger("match_time", f"match:{row.id}:time")
     assert fired == 1
     await h.sim.wait_for_message(h.group_id, lambda m: "比赛时间到" in (m.text or ""), timeout=20)
@@ -164,7 +164,7 @@ async def test_guandan_move_clock_with_forfeit_deal_forfeits_the_deal(harness):
     note = await h.sim.wait_for_message(h.group_id, lambda m: "超时" in (m.text or ""), after=last, timeout=30)
     assert "本副判负" in note.text and "自动出牌" not in note.text
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), after=last, timeout=20)
-    records = await service.action_log(rt(h).db, match_id)
+    records = await match_repo.action_log(rt(h).db, match_id)
     assert any(r.action.startswith("sys forfeit_deal") for r in records)
 
 
@@ -176,7 +176,7 @@ async def test_two_players_taking_one_seat_at_once_only_one_gets_it(harness):
     last = h.sim.last_bot_message(h.group_id)
     h.players[0].say(h.group_id, "/newtable guandan-team deals=1")
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
-    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     people = [SimpleNamespace(id=p.user_id, language_code="zh-hans") for p in h.players[1:3]]
     for seat in range(3):
         answers = await asyncio.gather(*[rt(h).join(table.id, seat, u) for u in people])
@@ -184,7 +184,7 @@ async def test_two_players_taking_one_seat_at_once_only_one_gets_it(harness):
         assert len(seated) == 1, answers
         refused = next(a for a in answers if a is not None)
         assert "已经有人" in refused
-        assert (await service.get_seats(rt(h).db, table.id))[seat].user_id == seated[0]
+        assert (await table_repo.get_seats(rt(h).db, table.id))[seat].user_id == seated[0]
         await rt(h).leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))
 
 
@@ -203,14 +203,14 @@ async def test_leave_frees_the_seat_and_leave_or_stop_without_a_table_say_so(har
     p0.say(h.group_id, "/newtable guandan-team deals=1")
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
     await p1.tap(h.group_id, JOIN.format(seat=seat_name("zh", 1)))
-    table = await service.open_table_in_chat(rt(h).db, h.group_id)
-    assert await service.seat_of_user(rt(h).db, table.id, p1.user_id) is not None
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
+    assert await table_repo.seat_of_user(rt(h).db, table.id, p1.user_id) is not None
     p1.say(h.group_id, "/leave")
     for _ in range(100):
-        if await service.seat_of_user(rt(h).db, table.id, p1.user_id) is None:
+        if await table_repo.seat_of_user(rt(h).db, table.id, p1.user_id) is None:
             break
         await asyncio.sleep(0.05)
-    assert await service.seat_of_user(rt(h).db, table.id, p1.user_id) is None
+    assert await table_repo.seat_of_user(rt(h).db, table.id, p1.user_id) is None
     last = h.sim.last_bot_message(h.group_id)
     p1.say(h.group_id, "/leave")
     await h.sim.wait_for_message(h.group_id, lambda m: "你没有入座" in (m.text or ""), after=last, timeout=10)
@@ -222,7 +222,7 @@ async def test_start_pressed_twice_at_once_starts_one_match_and_answers_each_pre
     the other that it has started already (not that it takes no seats), and each press is answered exactly once."""
     from sqlalchemy import func, select
 
-    from storage.models import Match
+    from storage.models import MatchRecord
 
     h = harness
     last = h.sim.last_bot_message(h.group_id)
@@ -230,7 +230,7 @@ async def test_start_pressed_twice_at_once_starts_one_match_and_answers_each_pre
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
     for seat in range(2):
         await h.players[seat].tap(h.group_id, JOIN.format(seat=seat_name("zh", seat)))
-    table = await service.open_table_in_chat(rt(h).db, h.group_id)
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     answers_before = h.sim.stats.calls["answerCallbackQuery"]
     lobby, button = h.sim.find_button(h.group_id, "▶️ 开始")
     queries = [p.press(h.group_id, lobby.message_id, str(button["callback_data"])) for p in h.players[:2]]
@@ -240,8 +240,8 @@ async def test_start_pressed_twice_at_once_starts_one_match_and_answers_each_pre
     await h.settle()
     assert h.sim.stats.calls["answerCallbackQuery"] - answers_before == 2  # no press answered twice
     async with rt(h).db.session() as s:
-        matches = (await s.execute(select(func.count()).select_from(Match).where(Match.table_id == table.id))).scalar()
+        matches = (await s.execute(select(func.count()).select_from(MatchRecord).where(MatchRecord.table_id == table.id))).scalar()
     assert matches == 1
-    seats = await service.get_seats(rt(h).db, table.id)
+    seats = await table_repo.get_seats(rt(h).db, table.id)
     assert [s.is_computer for s in seats] == [False, False, True, True]  # the empty seats went to computers
     h.assert_no_errors()

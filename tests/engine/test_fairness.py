@@ -19,9 +19,9 @@ from engine.fairness import (
     verify_commitment,
 )
 from engine.game import computer_step
-from engine.guandan.match import GuandanMatch
-from engine.options import load_preset
-from engine.shengji.match import ShengjiMatch
+from engine.guandan.game import GuandanMatch
+from engine.registry import load_preset
+from engine.shengji.game import ShengjiMatch
 
 
 def _shengji_dealt(m: ShengjiMatch) -> tuple[list[list[str]], list[str]]:

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine.events import Event, upgrade_event
-from engine.game import Match, computer_step, new_match
-from engine.options import load_preset
+from engine.game import Match, computer_step
+from engine.registry import load_preset, new_match
 
 PRESETS = ("shengji-17-deals", "shengji-timed-2h", "shengji-50min", "guandan-team")
 
@@ -108,3 +108,52 @@ def test_readings_for_offers_a_choice_only_where_the_game_has_one() -> None:
     one = parse_cards(view["hand"][-1])
     readings = gd.readings_for(seat, one)
     assert [r.reading_id() for r in readings] and all(r.label(2) for r in readings)
+
+
+@pytest.mark.parametrize("preset", ["shengji-17-deals", "guandan-team"])
+def test_dealt_cards_are_the_hands_as_dealt_and_stay_so_during_play(preset: str) -> None:
+    m = _match(preset)
+    rng = random.Random(8)
+    assert m.dealt_cards() is None  # Shengji: nothing dealt yet; Guandan: before the first deal
+    first = None
+    while not m.finished and len(m.history) < 1:
+        if first is None and m.dealt_cards() is not None:
+            first = m.dealt_cards()
+            assert first is not None
+            assert [sorted(h) for h in first.hands] == [sorted(m.hand(s)) for s in range(4)]
+            assert sum(len(h) for h in first.hands) + len(first.kitty) == 108  # two decks in both games
+        action = computer_step(m, rng)
+        assert action is not None
+        m.apply(action)
+    assert first is not None
+    # the deal over, the record of the deal is unchanged though every card was played
+    assert m.dealt_cards() == first
+    if m.game == "shengji":
+        assert all(not m.hand(s) for s in range(4))
+
+
+@pytest.mark.parametrize("preset", ["shengji-17-deals", "guandan-team"])
+def test_current_trick_is_what_the_public_view_shows_and_forced_action_only_without_choice(preset: str) -> None:
+    m = _match(preset)
+    rng = random.Random(9)
+    forced = 0
+    while not m.finished and len(m.history) < 2:
+        if m.phase == "play":
+            for seat, cards in m.current_trick():
+                assert 0 <= seat < 4 and all(isinstance(c, int) for c in cards)
+        for turn in m.turns():
+            action = m.forced_action(turn.seat)
+            if action is not None:
+                forced += 1
+                hand = m.hand(turn.seat)
+                trick = m.current_trick()
+                # no choice: the last card, or following with every card held
+                assert len(hand) == 1 or (trick and all(len(c) == len(hand) for _, c in trick))
+                assert action == m.auto_action(turn.seat)
+        action = computer_step(m, rng)
+        assert action is not None
+        m.apply(action)
+    if m.game == "shengji":
+        assert forced > 0  # every Shengji deal ends with a last trick nobody can choose
+    else:
+        assert forced == 0

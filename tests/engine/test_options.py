@@ -4,7 +4,8 @@ import pytest
 
 from engine.errors import OptionError, RuleError
 from engine.guandan.options import GuandanOptions
-from engine.options import load_preset, option_specs, preset_ids
+from engine.options import option_specs
+from engine.registry import load_preset, preset_ids
 from engine.shengji.options import ShengjiOptions
 
 

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from engine.game import RULES_VERSION, new_match, state_fingerprint
-from engine.options import build_options, options_class, preset_ids
+from engine.game import RULES_VERSION, state_fingerprint
+from engine.options import build_options
+from engine.registry import new_match, options_class, preset_ids
 
 FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "replays"
 FIXTURES = sorted(FOLDER.glob("*.json"))

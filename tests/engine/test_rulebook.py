@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.guandan.options import GuandanOptions
-from engine.options import load_preset, option_specs
+from engine.options import option_specs
+from engine.registry import load_preset
 from engine.shengji.options import ShengjiOptions
 from engine.tournament.settings import TournamentSettings
 

@@ -22,7 +22,7 @@ from bot.devtools.autodrive import drive
 from bot.devtools.simulator import BotApiSimulator, SimUserHandle
 from bot.devtools.simulator.runner import RealBot
 from bot.presentation.keyboards import seat_name
-from storage import service
+from storage import match_repo, table_repo
 
 GROUP = -1001000000009
 PEOPLE = [(2001, "张伟"), (2002, "王芳"), (2003, "李娜"), (2004, "刘洋")]
@@ -59,10 +59,10 @@ async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: in
                 started = time.perf_counter()
                 started_wall = time.time()
                 await handles[0].tap(GROUP, "▶️ 开始")
-                table = await service.open_table_in_chat(rt.db, GROUP)
+                table = await table_repo.open_table_in_chat(rt.db, GROUP)
                 row = None
                 for _ in range(400):
-                    row = await service.current_match(rt.db, table.id)
+                    row = await match_repo.current_match(rt.db, table.id)
                     if row is not None:
                         break
                     await asyncio.sleep(0.05)
@@ -75,7 +75,7 @@ async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: in
                 by_method = {k: v - calls0.get(k, 0) for k, v in sim.stats.calls.items()
                              if k != "getUpdates" and v - calls0.get(k, 0)}
                 cards = rt.metrics.cards_played - cards0
-                actions = [r.action for r in await service.action_log(rt.db, row.id)]
+                actions = [r.action for r in await match_repo.action_log(rt.db, row.id)]
                 plays = sum(1 for a in actions if " play " in a or a.endswith(" pass"))
                 group = [m for m in sim.bot_messages(GROUP) if m.message_id > (last.message_id if last else 0)]
                 group_calls = sum(len(m.versions) for m in group)

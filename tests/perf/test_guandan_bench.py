@@ -22,7 +22,7 @@ from engine.guandan import ai as guandan_ai
 from engine.guandan.ai import random_action
 from engine.guandan.deal import DealPlay, deal_hands, first_leader
 from engine.guandan.enumerate import legal_plays
-from engine.guandan.match import GuandanMatch
+from engine.guandan.game import GuandanMatch
 from engine.guandan.options import GuandanOptions
 from tests.perf.machine import Clocks, best_median, describe
 

@@ -24,9 +24,9 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.shengji.ai import ai_step, random_legal_action, random_legal_move
-from engine.shengji.match import ShengjiMatch
+from engine.shengji.game import ShengjiMatch
 
 PRESETS = ("shengji-17-deals", "shengji-timed-2h", "shengji-50min")
 REPS = 5

@@ -97,13 +97,12 @@ def test_the_group_line_the_harness_looks_for_is_the_one_the_bot_renders() -> No
 
     from bot.devtools.loadtest.players import Table, _group_marker
     from bot.presentation.render import table_message
-    from engine.options import load_preset, options_to_dict
-    from storage.service import new_engine_match
-
+    from engine.options import options_to_dict
+    from engine.registry import load_preset, match_from_stored
     preset = load_preset("shengji-17-deals").with_overrides({"deals": 1, "bid_window_seconds": 0})
     options = json.loads(json.dumps(options_to_dict(preset.rules)))
     table = Table(index=0, group_id=-1, user_ids=[1, 2, 3, 4], names=["甲", "乙", "丙", "丁"], seed=5,
-                  game="shengji", replica=new_engine_match("shengji", options, 5))
+                  game="shengji", replica=match_from_stored("shengji", options, 5))
     rng = random.Random(5)
     checked = {False: 0, True: 0}
     for _ in range(400):

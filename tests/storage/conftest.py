@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from storage import service
+from engine import registry
 from storage.db import Database
 from tests.storage.support import BACKENDS, CountingGame, Target
 
@@ -26,6 +26,6 @@ async def db(target: Target) -> Database:
 
 @pytest.fixture
 def counting_game(monkeypatch: pytest.MonkeyPatch) -> type[CountingGame]:
-    """Register the fake game with the service's engine registry for one test."""
-    monkeypatch.setitem(service.ENGINE_FACTORIES, "counting", lambda options, seed: CountingGame(dict(options), seed))
+    """Register the fake game with the engine's registry for one test."""
+    monkeypatch.setitem(registry.GAMES, "counting", registry.Game(dict, CountingGame, dict))
     return CountingGame

@@ -184,10 +184,9 @@ _CHATS = itertools.count(-100, -1)
 async def counting_match(db: Database, target: int = 10, seed: int = 7, **options: Any) -> int:
     """A started match of the fake game between four computer seats (needs the ``counting_game`` fixture),
     each in a chat of its own (a chat has one live table)."""
-    from storage import service
-
-    table = await service.insert_table(db, next(_CHATS), "test", "counting", {"target": target, **options},
+    from storage import match_repo, table_repo
+    table = await table_repo.insert_table(db, next(_CHATS), "test", "counting", {"target": target, **options},
                                        created_by=1)
-    await service.fill_computer_seats(db, table.id)
-    state = await service.start_match(db, table.id, seed=seed)
+    await table_repo.fill_computer_seats(db, table.id)
+    state = await match_repo.start_match(db, table.id, seed=seed)
     return state.match_id

@@ -10,8 +10,9 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
-from storage import service
+from storage import action_repo, match_repo, message_repo, selection_repo, table_repo, user_repo
 from storage.db import DEFAULT_URL, Database, alembic_config, database_url, load_all_models, open_database
+from storage.errors import ReplayError
 from tests.storage.support import Target, counting_match
 
 TABLES = {"users", "chats", "game_tables", "table_seats", "matches", "deals", "action_records", "message_refs",
@@ -35,18 +36,18 @@ async def test_migrations_apply_from_empty_and_match_the_models(target: Target) 
         diffs = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), metadata))
     assert diffs == [], "the models and the migrations disagree: write a migration"
     # opening again (a restart) finds nothing to do and keeps the data
-    await service.upsert_user(db, 1, "A")
+    await user_repo.upsert_user(db, 1, "A")
     await db.dispose()
     again = await target.open()
-    assert (await service.get_user(again, 1)) is not None
+    assert (await user_repo.get_user(again, 1)) is not None
 
 
 async def test_two_processes_starting_together_migrate_once(target: Target) -> None:
     import asyncio
 
     first, second = await asyncio.gather(target.open(), target.open())
-    await service.upsert_user(first, 3, "C")
-    assert (await service.get_user(second, 3)) is not None
+    await user_repo.upsert_user(first, 3, "C")
+    assert (await user_repo.get_user(second, 3)) is not None
 
 
 async def test_a_fresh_sqlite_file_opens_while_another_process_holds_its_write_lock(tmp_path: Path) -> None:
@@ -70,8 +71,8 @@ async def test_a_fresh_sqlite_file_opens_while_another_process_holds_its_write_l
     try:
         async with db.engine.connect() as conn:
             assert (await conn.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
-        await service.upsert_user(db, 4, "D")
-        assert (await service.get_user(db, 4)) is not None
+        await user_repo.upsert_user(db, 4, "D")
+        assert (await user_repo.get_user(db, 4)) is not None
     finally:
         await db.dispose()
 
@@ -92,7 +93,7 @@ async def test_migrations_downgrade_to_empty_and_upgrade_again(target: Target) -
         names = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
     assert not (TABLES & names)
     await migrate(db.engine, "head")
-    await service.upsert_user(db, 2, "B")
+    await user_repo.upsert_user(db, 2, "B")
 
 
 async def test_default_url_creates_its_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -116,59 +117,59 @@ async def test_default_url_creates_its_data_folder(tmp_path: Path, monkeypatch: 
 
 async def test_message_refs_and_selections_survive_reopening(target: Target, counting_game: type) -> None:
     db = await target.open()
-    table = await service.insert_table(db, -500, "test", "counting", {"target": 50})
-    await service.fill_computer_seats(db, table.id)
-    match_id = (await service.start_match(db, table.id, seed=1)).match_id
-    await service.set_table_message(db, table.id, -500, 77, text_hash="h0")
-    await service.set_hand_message(db, match_id, 2, 9002, 31, deal_no=1)
-    await service.set_hand_message(db, match_id, 2, 9002, 45, deal_no=2)  # a new deal's hand message replaces it
-    await service.set_hand_message(db, match_id, 3, 9003, 46, deal_no=2)
-    await service.add_message_ref(db, "summary", -500, 80, table_id=table.id, match_id=match_id, deal_no=1)
-    await service.add_message_ref(db, "summary", -500, 81, table_id=table.id, match_id=match_id, deal_no=2)
-    await service.set_selection(db, match_id, 2, "♥5 ♥5", deal_no=2)
-    await service.set_selection(db, match_id, 2, "♥5 ♥5 ♠A", deal_no=2)
-    ref = await service.get_table_message(db, table.id)
+    table = await table_repo.insert_table(db, -500, "test", "counting", {"target": 50})
+    await table_repo.fill_computer_seats(db, table.id)
+    match_id = (await match_repo.start_match(db, table.id, seed=1)).match_id
+    await message_repo.set_table_message(db, table.id, -500, 77, text_hash="h0")
+    await message_repo.set_hand_message(db, match_id, 2, 9002, 31, deal_no=1)
+    await message_repo.set_hand_message(db, match_id, 2, 9002, 45, deal_no=2)  # a new deal's hand message replaces it
+    await message_repo.set_hand_message(db, match_id, 3, 9003, 46, deal_no=2)
+    await message_repo.add_message_ref(db, "summary", -500, 80, table_id=table.id, match_id=match_id, deal_no=1)
+    await message_repo.add_message_ref(db, "summary", -500, 81, table_id=table.id, match_id=match_id, deal_no=2)
+    await selection_repo.set_selection(db, match_id, 2, "♥5 ♥5", deal_no=2)
+    await selection_repo.set_selection(db, match_id, 2, "♥5 ♥5 ♠A", deal_no=2)
+    ref = await message_repo.get_table_message(db, table.id)
     assert ref is not None
-    await service.set_message_hash(db, ref.id, "h1")
+    await message_repo.set_message_hash(db, ref.id, "h1")
     await db.dispose()
 
     db = await target.open()
-    table_ref = await service.get_table_message(db, table.id)
+    table_ref = await message_repo.get_table_message(db, table.id)
     assert table_ref is not None and (table_ref.chat_id, table_ref.message_id, table_ref.last_text_hash) == (-500, 77, "h1")
-    stored_table = await service.get_table(db, table.id)
+    stored_table = await table_repo.get_table(db, table.id)
     assert stored_table is not None and stored_table.table_message_id == 77
-    hand = await service.get_hand_message(db, match_id, 2)
+    hand = await message_repo.get_hand_message(db, match_id, 2)
     assert hand is not None and (hand.chat_id, hand.message_id, hand.deal_no) == (9002, 45, 2)
-    assert len(await service.list_message_refs(db, purpose="hand", match_id=match_id)) == 2
-    assert [r.message_id for r in await service.list_message_refs(db, purpose="summary", table_id=table.id)] == [80, 81]
-    found = await service.find_message_ref(db, 9003, 46)
+    assert len(await message_repo.list_message_refs(db, purpose="hand", match_id=match_id)) == 2
+    assert [r.message_id for r in await message_repo.list_message_refs(db, purpose="summary", table_id=table.id)] == [80, 81]
+    found = await message_repo.find_message_ref(db, 9003, 46)
     assert found is not None and (found.purpose, found.seat) == ("hand", 3)
-    sel = await service.get_selection(db, match_id, 2)
+    sel = await selection_repo.get_selection(db, match_id, 2)
     assert sel is not None and (sel.cards_text, sel.deal_no) == ("♥5 ♥5 ♠A", 2)
-    await service.clear_selection(db, match_id)
-    assert await service.get_selection(db, match_id, 2) is None
-    assert await service.delete_message_refs(db, match_id=match_id, purpose="hand") == 2
-    assert await service.get_hand_message(db, match_id, 2) is None
+    await selection_repo.clear_selection(db, match_id)
+    assert await selection_repo.get_selection(db, match_id, 2) is None
+    assert await message_repo.delete_message_refs(db, match_id=match_id, purpose="hand") == 2
+    assert await message_repo.get_hand_message(db, match_id, 2) is None
 
 
 async def test_users_languages_and_bot_status(db: Database) -> None:
-    user = await service.upsert_user(db, 10, "李雷", "lilei", "zh-hans")
+    user = await user_repo.upsert_user(db, 10, "李雷", "lilei", "zh-hans")
     assert not user.started_bot and user.created_at.tzinfo is not None
-    assert await service.user_language(db, 10) == "zh-hans"
-    await service.set_lang_override(db, 10, "en")
-    await service.set_blocked(db, 10)
-    assert await service.user_language(db, 10) == "en"
-    again = await service.upsert_user(db, 10, "李雷", None, None, started_bot=True)
+    assert await user_repo.user_language(db, 10) == "zh-hans"
+    await user_repo.set_lang_override(db, 10, "en")
+    await user_repo.set_blocked(db, 10)
+    assert await user_repo.user_language(db, 10) == "en"
+    again = await user_repo.upsert_user(db, 10, "李雷", None, None, started_bot=True)
     assert again.started_bot and not again.blocked_bot and again.language_code == "zh-hans"
     assert again.lang_override == "en"
-    await service.set_lang_override(db, 10, None)
-    assert await service.user_language(db, 10) == "zh-hans"
-    await service.set_started(db, 11)  # a user we had not seen yet
-    users = await service.get_users(db, [10, 11, 12])
+    await user_repo.set_lang_override(db, 10, None)
+    assert await user_repo.user_language(db, 10) == "zh-hans"
+    await user_repo.set_started(db, 11)  # a user we had not seen yet
+    users = await user_repo.get_users(db, [10, 11, 12])
     assert sorted(users) == [10, 11] and users[11].started_bot
-    chat = await service.upsert_chat(db, -900, "supergroup", "工会桥牌群")
-    await service.set_chat_language(db, -900, "en")
-    stored = await service.get_chat(db, chat.id)
+    chat = await user_repo.upsert_chat(db, -900, "supergroup", "工会桥牌群")
+    await user_repo.set_chat_language(db, -900, "en")
+    stored = await user_repo.get_chat(db, chat.id)
     assert stored is not None and (stored.kind, stored.title, stored.language) == ("supergroup", "工会桥牌群", "en")
 
 
@@ -176,28 +177,28 @@ async def test_deal_rows_follow_the_engine_deal_events(db: Database, counting_ga
     """Each deal keeps its summary and its range of the log, so any deal can be replayed (docs/rules.md, how to read it)."""
     match_id = await counting_match(db, target=100, deal_every=3)
     for n in range(7):
-        await service.apply_action(db, match_id, f"{n % 4} add 1")
+        await action_repo.apply_action(db, match_id, f"{n % 4} add 1")
         if n == 1:
-            await service.apply_action(db, match_id, "sys note")
-    deals = await service.get_deals(db, match_id)
+            await action_repo.apply_action(db, match_id, "sys note")
+    deals = await match_repo.get_deals(db, match_id)
     assert [(d.deal_no, d.first_seq, d.last_seq, d.summary_json, d.finished_at is not None) for d in deals] == [
         (1, 1, 4, {"deal_no": 1, "total": 3}, True),
         (2, 5, 7, {"deal_no": 2, "total": 6}, True),
         (3, 8, None, None, False),
     ]
-    end_of_deal_1 = await service.state_after(db, match_id, deals[0].last_seq or 0)
+    end_of_deal_1 = await match_repo.state_after(db, match_id, deals[0].last_seq or 0)
     assert end_of_deal_1.public_view() == {"total": 3, "turn": 3, "moves": 4}
-    await service.record_deal(db, match_id, 3, finished=True, summary={"note": "by hand"})
-    assert (await service.get_deals(db, match_id))[2].summary_json == {"note": "by hand"}
+    await match_repo.record_deal(db, match_id, 3, finished=True, summary={"note": "by hand"})
+    assert (await match_repo.get_deals(db, match_id))[2].summary_json == {"note": "by hand"}
 
 
 async def test_a_log_that_no_longer_replays_is_a_replay_error(db: Database, counting_game: type) -> None:
     from storage.models import ActionRecord
 
     match_id = await counting_match(db)
-    await service.apply_action(db, match_id, "0 add 1")
+    await action_repo.apply_action(db, match_id, "0 add 1")
     async with db.session() as s:
         s.add(ActionRecord(match_id=match_id, seq=2, action="3 add 1", events_json=[]))
         await s.commit()
-    with pytest.raises(service.ReplayError):
-        await service.state_after(db, match_id, 2)
+    with pytest.raises(ReplayError):
+        await match_repo.state_after(db, match_id, 2)

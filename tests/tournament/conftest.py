@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import service
+from storage import user_repo
 from storage.db import Database
 from tests.storage.support import BACKENDS, Target
 
@@ -28,7 +28,7 @@ async def target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
 async def db(target: Target) -> Database:
     database = await target.open()
     for uid, name in USERS:
-        await service.upsert_user(database, uid, name)
-        await service.set_started(database, uid)
-    await service.upsert_user(database, 999, "Never")  # never started the bot
+        await user_repo.upsert_user(database, uid, name)
+        await user_repo.set_started(database, uid)
+    await user_repo.upsert_user(database, 999, "Never")  # never started the bot
     return database

@@ -20,9 +20,9 @@ from sqlalchemy import update
 
 from engine.game import Event
 from scheduler.clock import ManualClock
-from storage import service
+from storage import match_repo, table_repo
 from storage import tournaments as ts
-from storage.models import Match
+from storage.models import MatchRecord
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID, E2EHarness, e2e_harness
 
 TABLE_GROUPS = [-1002000000001, -1002000000002, -1002000000003]
@@ -188,11 +188,11 @@ async def finish_table(h: E2EHarness, table_id: int, winner_side: int, levels: t
     """The match of ``table_id`` ends as the engine would end it (stored result + the match_over event
     through the runtime's announce), standing in for hours of play."""
     database = db(h)
-    row = await service.current_match(database, table_id)
+    row = await match_repo.current_match(database, table_id)
     assert row is not None
     result = {"winner": winner_side, "levels": list(levels), "reason": "deals", "deals": 17}
     async with database.session() as s:
-        await s.execute(update(Match).where(Match.id == row.id).values(status="finished", result_json=result))
+        await s.execute(update(MatchRecord).where(MatchRecord.id == row.id).values(status="finished", result_json=result))
         await s.commit()
     await rt(h).announce(row.id, [Event("match_over", result)], source="sys")
     await settle(h)
@@ -277,13 +277,13 @@ async def play_table(h: E2EHarness, table_id: int, timeout: float = 120) -> dict
     chats (bot/devtools/autodrive.py); returns the engine's stored result."""
     from bot.devtools.autodrive import drive
 
-    row = await service.current_match(db(h), table_id)
+    row = await match_repo.current_match(db(h), table_id)
     assert row is not None and row.status == "playing", row
-    seats = {s.seat: int(s.user_id) for s in await service.get_seats(db(h), table_id) if s.user_id}
+    seats = {s.seat: int(s.user_id) for s in await table_repo.get_seats(db(h), table_id) if s.user_id}
     await drive(h.sim, lambda: rt(h) if h.app is not None else None, row.id, seats, seed=table_id, timeout=timeout)
 
     async def finished() -> Any:
-        got = await service.get_match_row(db(h), row.id)
+        got = await match_repo.get_match_row(db(h), row.id)
         return got if got is not None and got.status == "finished" and got.result_json else None
 
     done = await eventually(finished, timeout=30)

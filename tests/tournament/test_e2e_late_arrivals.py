@@ -10,7 +10,7 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from storage import service
+from storage import table_repo
 from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.tournament import support as S
@@ -68,7 +68,7 @@ async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path
             await S.press(h, uid, GROUP_ID, note, "签到")
         await S.run_due(h, timedelta(minutes=30))  # the start: table 1 is complete and starts, 2 and 3 wait
         m = await S.tournament_match(h, tid, key)
-        statuses = [(await service.get_table(S.db(h), int(t))).status for t in m.game_tables]  # type: ignore[union-attr]
+        statuses = [(await table_repo.get_table(S.db(h), int(t))).status for t in m.game_tables]  # type: ignore[union-attr]
         assert statuses == ["playing", "open", "open"]
         names = await ts.user_names(S.db(h), [late, never])
         waiting = S.find(h, GROUP_ID, "等待签到")
@@ -86,7 +86,7 @@ async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path
         answer = await S.press(h, late, GROUP_ID, note, "签到")
         assert answer.text == "已签到。"
         await S.settle(h)
-        table2 = await service.get_table(S.db(h), int(m.game_tables[1]))
+        table2 = await table_repo.get_table(S.db(h), int(m.game_tables[1]))
         assert table2 is not None and table2.status == "playing"
         # at the limit the absent player's table is lost; the notice names the team and the player
         await S.run_due(h, timedelta(seconds=30))
@@ -98,7 +98,7 @@ async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path
         assert "其余桌照常进行" in notice[-1].text
         assert S.find(h, never, f"{key} 第 3 桌")  # the players are told too
         assert m.table_results["3"]["absent"] == "a" and m.result_json is None
-        table2 = await service.get_table(S.db(h), int(m.game_tables[1]))
+        table2 = await table_repo.get_table(S.db(h), int(m.game_tables[1]))
         assert table2 is not None and table2.status == "playing"  # table 2 plays on
         too_late = await S.press(h, never, GROUP_ID, note, "签到")
         assert too_late.text and "签到已结束" in too_late.text

@@ -13,7 +13,7 @@ import types
 from datetime import timedelta
 from pathlib import Path
 
-from storage import service
+from storage import table_repo
 from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.tournament import support as S
@@ -51,7 +51,7 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         await S.run_due(h, timedelta(minutes=30))
         m = await S.tournament_match(h, 1, key)
         table_id = int(m.game_tables[0])
-        table = await service.get_table(S.db(h), table_id)
+        table = await table_repo.get_table(S.db(h), table_id)
         assert table is not None and table.status == "open" and table.table_message_id is not None
         lobby = next(x for x in h.sim.bot_messages(table.chat_id) if x.message_id == table.table_message_id)
         assert lobby.buttons() == [] and "比赛桌" in (lobby.text or "")  # no Join / Start / Leave
@@ -68,15 +68,15 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         h.sim.follow_link(P[10], S.bot_link(h, f"join_{table_id}_1"))
         refused = await h.sim.wait_for_message(P[10], "比赛桌", after=before, timeout=15)
         assert refused.text
-        seats = [s.user_id for s in await service.get_seats(S.db(h), table_id)]
+        seats = [s.user_id for s in await table_repo.get_seats(S.db(h), table_id)]
         assert seats == [a[0], b[0], a[1], b[1]]  # still the drawn pairs, nobody gone, nobody added
-        table = await service.get_table(S.db(h), table_id)
+        table = await table_repo.get_table(S.db(h), table_id)
         assert table is not None and table.status == "open"  # never started by a press
 
         # the referee seats a substitute for an absent player of side B (the substitute then checks in)
         sub = P[9]
         await S.dm(h, P[11], f"/substitute {key} {b[0]} {sub} 生病", "已完成")
-        seats = [s.user_id for s in await service.get_seats(S.db(h), table_id)]
+        seats = [s.user_id for s in await table_repo.get_seats(S.db(h), table_id)]
         assert seats == [a[0], sub, a[1], b[1]]
         assert (await h.sim.wait_for_message(b[0], "代替", timeout=15)).text
         assert (await h.sim.wait_for_message(sub, "代替", timeout=15)).text
@@ -84,7 +84,7 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         await S.dm(h, P[11], f"/extend {key} 2", "已完成")
         assert (await h.sim.wait_for_message(GROUP_ID, "延长", timeout=15)).text  # announced through the outbox
         await S.dm(h, P[11], f"/start_match {key}", "已完成")
-        table = await service.get_table(S.db(h), table_id)
+        table = await table_repo.get_table(S.db(h), table_id)
         assert table is not None and table.status == "playing"
         actions = [x.action for x in await ts.audit_log(S.db(h), 1)]
         assert {"substitute", "extend_lateness", "referee_start"} <= set(actions)

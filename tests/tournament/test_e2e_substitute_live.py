@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bot.devtools.autodrive import _hand_message, drive
 from bot.edge import callbacks
-from storage import service
+from storage import match_repo, table_repo
 from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.e2e.test_fuzz import forge_press
@@ -32,7 +32,7 @@ async def test_a_substitute_takes_over_a_seat_in_play(tmp_path: Path) -> None:
         await S.dm(h, REFEREE, f"/start_match {key}", "已完成")
         m = await S.tournament_match(h, 1, key)
         table_id = int(m.game_tables[0])
-        row = await service.current_match(S.db(h), table_id)
+        row = await match_repo.current_match(S.db(h), table_id)
         assert row is not None and row.status == "playing"
         match_id = row.id
         (a, b), = await ts.match_players(S.db(h), m)
@@ -55,7 +55,7 @@ async def test_a_substitute_takes_over_a_seat_in_play(tmp_path: Path) -> None:
         await S.settle(h)
 
         # the seat is the substitute's, in the database and in the index the presses use
-        assert [s.user_id for s in await service.get_seats(S.db(h), table_id)] == [a[0], new, a[1], b[1]]
+        assert [s.user_id for s in await table_repo.get_seats(S.db(h), table_id)] == [a[0], new, a[1], b[1]]
         entry = S.rt(h).seats.get(match_id)
         assert entry is not None and entry.seat_of(new) == 1 and entry.seat_of(old) is None
         assert (await ts.match_players(S.db(h), await S.tournament_match(h, 1, key)))[0][1] == [new, b[1]]
@@ -76,18 +76,18 @@ async def test_a_substitute_takes_over_a_seat_in_play(tmp_path: Path) -> None:
         assert audit.detail_json["new"] == new and audit.actor_id == REFEREE
 
         # the old player's button (a press from the keyboard they still saw) and typed play: refused
-        version = (await service.get_match_row(S.db(h), match_id)).version  # type: ignore[union-attr]
+        version = (await match_repo.get_match_row(S.db(h), match_id)).version  # type: ignore[union-attr]
         answer = await h.sim.wait_callback_answer(forge_press(h.sim, old, old, old_hand.message_id, tap), 15)
         assert "替补接替" in (answer.text or "")
         typed = await S.dm(h, old, "不要", "替补接替")
         assert typed.text
-        assert (await service.get_match_row(S.db(h), match_id)).version == version  # type: ignore[union-attr]
+        assert (await match_repo.get_match_row(S.db(h), match_id)).version == version  # type: ignore[union-attr]
 
         # the substitute plays on with the keyboard (seat 1), the others type; across a restart too
         seats[1] = new
         await drive(h.sim, lambda: S.rt(h), match_id, seats, buttons=frozenset({1}),
                     stop=lambda x: plays(x) >= 16, timeout=180)
-        acted = [r for r in await service.action_log(S.db(h), match_id) if r.actor_user_id == new]
+        acted = [r for r in await match_repo.action_log(S.db(h), match_id) if r.actor_user_id == new]
         assert acted, "the substitute's moves are stored as theirs"
         await h.restart()
         answer = await h.sim.wait_callback_answer(forge_press(h.sim, old, old, old_hand.message_id, tap), 15)

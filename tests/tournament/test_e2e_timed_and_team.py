@@ -10,9 +10,9 @@ from pathlib import Path
 
 from sqlalchemy import update
 
-from storage import service
+from storage import match_repo
 from storage import tournaments as ts
-from storage.models import Match
+from storage.models import MatchRecord
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.tournament import support as S
 
@@ -55,13 +55,13 @@ async def test_timed_two_hours_time_limit_placements_and_prizes(tmp_path: Path) 
         await S.run_due(h, timedelta(minutes=30))
         m = await S.tournament_match(h, 1, first[0])
         assert m.status == "playing"
-        match_row = await service.current_match(S.db(h), int(m.game_tables[0]))
+        match_row = await match_repo.current_match(S.db(h), int(m.game_tables[0]))
         assert match_row is not None
         # the 2-hour limit is a stored deadline; when it fires the engine gets "sys time_up"
         pending = await S.rt(h).scheduler.pending(S.db(h), "match_time", f"match:{match_row.id}:time")
         assert pending and pending[0].due_at == m.start_at + timedelta(minutes=120)
         await S.run_due(h, timedelta(minutes=120))
-        log = [r.action for r in await service.action_log(S.db(h), match_row.id)]
+        log = [r.action for r in await match_repo.action_log(S.db(h), match_row.id)]
         assert "sys time_up" in log
         # the first table ends while the bot runs; the second ends while the bot is down (its result is in
         # the database, nobody announced it): after the restart the bot catches up and records it
@@ -69,10 +69,10 @@ async def test_timed_two_hours_time_limit_placements_and_prizes(tmp_path: Path) 
         await S.finish_table(h, int(mm.game_tables[0]), 0, (10, 7))
         for key in first[1:]:
             mm = await S.tournament_match(h, 1, key)
-            table_match = await service.current_match(S.db(h), int(mm.game_tables[0]))
+            table_match = await match_repo.current_match(S.db(h), int(mm.game_tables[0]))
             assert table_match is not None
             async with S.db(h).session() as s:
-                await s.execute(update(Match).where(Match.id == table_match.id).values(
+                await s.execute(update(MatchRecord).where(MatchRecord.id == table_match.id).values(
                     status="finished", result_json={"winner": 1, "levels": [6, 9], "reason": "time_up"}))
                 await s.commit()
         await h.restart()

@@ -24,7 +24,7 @@ import pytest
 
 from bot.edge.callbacks import TableButton, TableOp
 from engine.tournament import verify
-from storage import service
+from storage import table_repo
 from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID, STRANGER
 from tests.tournament import support as S
@@ -202,7 +202,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         await S.check_in(h, 1, "A-R1-M1", [p for a, b in tables for p in (*a, *b) if p != late and p not in never_pair])
         await S.run_due(h, timedelta(minutes=30))
         ma = await S.tournament_match(h, 1, "A-R1-M1")
-        statuses = [(await service.get_table(db, int(t))).status for t in ma.game_tables]  # type: ignore[union-attr]
+        statuses = [(await table_repo.get_table(db, int(t))).status for t in ma.game_tables]  # type: ignore[union-attr]
         assert statuses == ["playing", "open", "open"]
         people = await ts.user_names(db, [late, *never_pair])
         missing = f"A-R1-M1 第 3 桌等待签到：{people[never_pair[0]]}、{people[never_pair[1]]}"
@@ -211,7 +211,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         await S.wait_text(h, ORG, f"A-R1-M1 第 2 桌等待签到：{people[late]}")
 
         # --- locked tables: no lobby buttons, an outsider's link, an opponent's Start, a player's /leave ---
-        t3 = await service.get_table(db, int(ma.game_tables[2]))
+        t3 = await table_repo.get_table(db, int(ma.game_tables[2]))
         assert t3 is not None and t3.chat_id == S.TABLE_GROUPS[2]
         lobby = next(x for x in h.sim.bot_messages(t3.chat_id) if x.message_id == t3.table_message_id)
         assert lobby.buttons() == [] and "比赛桌" in (lobby.text or "")
@@ -221,15 +221,15 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         start = S.forge_press(h, opponent, t3.chat_id, lobby.message_id, TableButton(TableOp.START, t3.id).encode())
         assert "比赛桌" in ((await h.sim.wait_callback_answer(start, 20)).text or "")
         await S.say(h, opponent, t3.chat_id, "/leave", "比赛桌")
-        seats = [s.user_id for s in await service.get_seats(db, t3.id)]
+        seats = [s.user_id for s in await table_repo.get_seats(db, t3.id)]
         assert seats == [never_pair[0], tables[2][1][0], never_pair[1], tables[2][1][1]]
-        assert (await service.get_table(db, t3.id)).status == "open"  # type: ignore[union-attr]
+        assert (await table_repo.get_table(db, t3.id)).status == "open"  # type: ignore[union-attr]
 
         # 5 minutes late, inside the 10-minute limit, while table 1 plays: accepted; table 2 starts
         h.clock.advance(timedelta(minutes=5))  # type: ignore[attr-defined]
         await S.check_in(h, 1, "A-R1-M1", [late])
         await S.wait_text(h, late, "你的牌")  # their table has begun: the hand arrives
-        assert (await service.get_table(db, int(ma.game_tables[1]))).status == "playing"  # type: ignore[union-attr]
+        assert (await table_repo.get_table(db, int(ma.game_tables[1]))).status == "playing"  # type: ignore[union-attr]
         # at the limit table 3 is lost; the notice names the team and both players
         await S.run_due(h, timedelta(minutes=5, seconds=1))
         notice = (await S.wait_text(h, GROUP_ID, "⚠️ A-R1-M1 第 3 桌")).text or ""

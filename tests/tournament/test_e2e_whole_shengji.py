@@ -25,7 +25,7 @@ import pytest
 
 from bot.edge.callbacks import TableButton, TableOp
 from engine.tournament import verify
-from storage import service
+from storage import table_repo
 from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID, STRANGER
 from tests.tournament import support as S
@@ -204,7 +204,7 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         await S.wait_text(h, ORG, f"R1-M1 第 1 桌等待签到：{people[b1[0]]}、{people[b1[1]]}")
         # locked tables: no lobby buttons; an outsider's link, an opponent's Start and a /leave are refused
         m3 = await S.tournament_match(h, 1, "R1-M3")
-        t3 = await service.get_table(db, int(m3.game_tables[0]))
+        t3 = await table_repo.get_table(db, int(m3.game_tables[0]))
         assert t3 is not None and t3.status == "open" and t3.chat_id == S.TABLE_GROUPS[1]
         lobby = next(x for x in h.sim.bot_messages(t3.chat_id) if x.message_id == t3.table_message_id)
         assert lobby.buttons() == [] and "比赛桌" in (lobby.text or "")
@@ -212,8 +212,8 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         start = S.forge_press(h, a3[0], t3.chat_id, lobby.message_id, TableButton(TableOp.START, t3.id).encode())
         assert "比赛桌" in ((await h.sim.wait_callback_answer(start, 20)).text or "")
         await S.say(h, a3[1], t3.chat_id, "/leave", "比赛桌")
-        assert [s.user_id for s in await service.get_seats(db, t3.id)] == [a3[0], b3[0], a3[1], b3[1]]
-        assert (await service.get_table(db, t3.id)).status == "open"  # type: ignore[union-attr]
+        assert [s.user_id for s in await table_repo.get_seats(db, t3.id)] == [a3[0], b3[0], a3[1], b3[1]]
+        assert (await table_repo.get_table(db, t3.id)).status == "open"  # type: ignore[union-attr]
         h.clock.advance(timedelta(minutes=5))  # type: ignore[attr-defined]
         await S.check_in(h, 1, "R1-M1", b1)
         await S.wait_text(h, b1[0], "你的牌")  # the late pair's table has begun: the hand arrives
@@ -246,8 +246,8 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         await S.run_due(h, timedelta(minutes=30))
         m2 = await S.tournament_match(h, 1, "R1-M2")
         assert m2.status == "playing"
-        t2 = await service.get_table(db, int(m2.game_tables[0]))
-        assert [s.user_id for s in await service.get_seats(db, t2.id)] == [SUB, b2[0], a2[1], b2[1]]  # type: ignore[union-attr]
+        t2 = await table_repo.get_table(db, int(m2.game_tables[0]))
+        assert [s.user_id for s in await table_repo.get_seats(db, t2.id)] == [SUB, b2[0], a2[1], b2[1]]  # type: ignore[union-attr]
         await S.finish_table(h, int(m2.game_tables[0]), 0, (14, 12))
         # the substitute is told their match is over; the player they stood in for hears the result and
         # that the pair's next match will follow (it is theirs again)

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from engine.errors import RuleError
-from storage import service
+from storage import table_repo
 from storage import tournaments as ts
 from storage.db import Database
 from tests.tournament.test_integrity import drawn
@@ -54,21 +54,21 @@ async def test_a_substitute_takes_a_seat_in_play_in_one_transaction(db: Database
     tid, (r1, r2) = await drawn(db)
     await ts.grant(db, tid, ORG, 1020, "referee")
     (a, b), = await ts.match_players(db, r1)
-    table = await service.insert_table(db, -1, "shengji-17-deals", "shengji", {}, ORG,
+    table = await table_repo.insert_table(db, -1, "shengji-17-deals", "shengji", {}, ORG,
                                        tournament_ref=f"t{tid}:{r1.match_key}:1")
     for seat, uid in enumerate((a[0], b[0], a[1], b[1])):
-        await service.seat_user(db, table.id, seat, uid)
-    await service.set_table_status(db, table.id, "playing")
+        await table_repo.seat_user(db, table.id, seat, uid)
+    await table_repo.set_table_status(db, table.id, "playing")
     await ts.set_match_fields(db, r1.id, game_tables=[table.id], status="playing")
     # someone at another live table may not substitute
-    other = await service.insert_table(db, -2, "shengji-17-deals", "shengji", {}, ORG,
+    other = await table_repo.insert_table(db, -2, "shengji-17-deals", "shengji", {}, ORG,
                                        tournament_ref=f"t{tid}:{r2.match_key}:1")
-    await service.seat_user(db, other.id, 0, 1015)
+    await table_repo.seat_user(db, other.id, 0, 1015)
     assert await code_of(ts.substitute(db, tid, r1.match_key, b[0], 1015, 1020)) == "substitute_busy"
     assert await code_of(ts.substitute(db, tid, r1.match_key, b[0], 999, 1020)) == "partner_not_started"
     sub = await ts.substitute(db, tid, r1.match_key, b[0], 1016, 1020, "ill")
     assert (sub.table, sub.game_table, sub.seat, sub.in_play) == (1, table.id, 1, True)
-    assert [s.user_id for s in await service.get_seats(db, table.id)] == [a[0], 1016, a[1], b[1]]
+    assert [s.user_id for s in await table_repo.get_seats(db, table.id)] == [a[0], 1016, a[1], b[1]]
     assert (await ts.match_players(db, sub.match))[0][1] == [1016, b[1]]
     last = (await ts.audit_log(db, tid))[-1]
     assert last.action == "substitute" and last.detail_json["in_play"] and last.detail_json["seat"] == 1

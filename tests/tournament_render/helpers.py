@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.tournament.entries import Entry
 from engine.tournament.results import MatchResult, forfeit_result, pair_result, played_table, team_result
 from engine.tournament.schedule import Slot, assign_tables

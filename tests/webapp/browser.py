@@ -16,9 +16,8 @@ from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
 
-from bot.tables.live import forced_play
 from engine.rng import rng_for
-from storage import service
+from storage import match_repo
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -94,10 +93,10 @@ class PagePlayer:
             return None
         if await self.page.evaluate("!!window.__table.pending"):
             return None
-        row, m = await service.load_match_row(self.table.rt.db, self.table.match_id)
+        row, m = await match_repo.load_match_row(self.table.rt.db, self.table.match_id)
         if row.version != f["version"]:
             return None  # the page has not got the newest frame yet
-        if forced_play(row.game, m, self.seat) is not None:
+        if m.forced_action(self.seat) is not None:
             return None  # no choice left (Shengji's last trick): the table plays it at once (bot.tables.driver), not the page
         a = f["me"]["actions"]
         others = [t for t in f["table"]["turns"] if t["seat"] != self.seat]

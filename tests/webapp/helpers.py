@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 
 from bot.devtools.webapp_local import local_bot, open_local_table
-from storage import service
+from storage import match_repo
 
 FAST = {"AI_DELAY": 0.0, "DEAL_BATCH": 25, "DEAL_BATCH_DELAY": 0.0, "DEMO_PACE": 0.0, "POLL_TIMEOUT": 1}
 
@@ -60,11 +60,11 @@ class LocalTable:
         return self.server.dev_link(self.match_id, self.user_id if user_id is None else user_id, name, lang)
 
     async def version(self) -> int:
-        row = await service.get_match_row(self.rt.db, self.match_id)
+        row = await match_repo.get_match_row(self.rt.db, self.match_id)
         return int(row.version)
 
     async def actions(self) -> list[Any]:
-        return await service.action_log(self.rt.db, self.match_id)
+        return await match_repo.action_log(self.rt.db, self.match_id)
 
 
 @contextlib.asynccontextmanager

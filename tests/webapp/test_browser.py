@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.cards import parse_cards
-from storage import service
-from storage.service import new_engine_match
+from engine.registry import match_from_stored
+from storage import match_repo
 from tests.webapp.browser import PagePlayer, chromium, open_page, screenshot_path
 from tests.webapp.helpers import local_table
 
@@ -22,8 +22,8 @@ def finished(frame) -> bool:
 
 async def held_by_version(table) -> list[list[Counter]]:
     """For every version of the match, each seat's hand then (replaying the stored log)."""
-    row = await service.get_match_row(table.rt.db, table.match_id)
-    m = new_engine_match(row.game, row.options_json, row.seed)
+    row = await match_repo.get_match_row(table.rt.db, table.match_id)
+    m = match_from_stored(row.game, row.options_json, row.seed)
     out = [[Counter(h) for h in m.hands]]
     for record in await table.actions():
         m.apply(record.action)
@@ -35,8 +35,8 @@ async def check_privacy(table, seat_frames, spectator_frames) -> None:
     """Seat 0's frames: its own hand of that version, the public table, a kitty only if seat 0 buried it;
     a spectator's frames: no hand, no kitty."""
     hands = await held_by_version(table)
-    row = await service.get_match_row(table.rt.db, table.match_id)
-    replay = new_engine_match(row.game, row.options_json, row.seed)
+    row = await match_repo.get_match_row(table.rt.db, table.match_id)
+    replay = match_from_stored(row.game, row.options_json, row.seed)
     log = [r.action for r in await table.actions()]
     publics = {}
     for frame in seat_frames:
@@ -81,7 +81,7 @@ async def test_a_person_plays_a_whole_shengji_deal_on_the_page(tmp_path):
         assert final["table"]["last_deal"]["kitty"]  # the kitty is public once the deal is over
         await check_privacy(table, seat_log.states(), watch_log.states())
         assert shot and not page.errors and not watcher.errors  # type: ignore[attr-defined]
-        assert await service.replay_check(table.rt.db, table.match_id)
+        assert await match_repo.replay_check(table.rt.db, table.match_id)
 
 
 async def test_a_person_plays_two_guandan_deals_on_the_page_in_english(tmp_path):
@@ -131,5 +131,5 @@ async def test_the_bot_restarts_mid_deal_and_the_page_carries_on(tmp_path):
         assert seat_log.sockets >= 2
         await player.play_until(finished)
         assert await table.version() > before
-        assert await service.replay_check(table.rt.db, table.match_id)
+        assert await match_repo.replay_check(table.rt.db, table.match_id)
         assert not page.errors  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from bot.presentation.keyboards import group_hand
 from bot.webapp import frames
 from engine.cards import counts_of, parse_cards
-from storage.service import new_engine_match
+from engine.registry import match_from_stored
 
 NAMES = ["A", "B", "C", "D"]
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -24,7 +24,7 @@ def frame(m, seat, game, computers=(False, True, True, True), options=None):
 
 def play_through(game: str, seed: int, options=None):
     """Yield the match after every action of a computer-played deal."""
-    m = new_engine_match(game, options or {"deals": 1}, seed)
+    m = match_from_stored(game, options or {"deals": 1}, seed)
     rng = random.Random(seed)
     for _ in range(4000):
         if m.finished:

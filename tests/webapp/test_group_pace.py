@@ -8,7 +8,7 @@ import asyncio
 import time
 
 from bot.tables import live
-from storage import service
+from storage import match_repo, table_repo
 from tests.webapp.helpers import PageClient, local_table, my_turn, wait_until
 from tests.webapp.local_names import GROUP_ID
 
@@ -16,8 +16,8 @@ INTERVAL = 2.0
 
 
 async def table_message(table):
-    row = await service.get_match_row(table.rt.db, table.match_id)
-    t = await service.get_table(table.rt.db, row.table_id)
+    row = await match_repo.get_match_row(table.rt.db, table.match_id)
+    t = await table_repo.get_table(table.rt.db, row.table_id)
     if t.table_message_id is None:
         return None
     return next((m for m in table.sim.bot_messages(GROUP_ID) if m.message_id == t.table_message_id), None)
@@ -96,5 +96,5 @@ async def test_with_every_page_open_a_trick_reaches_the_group_only_after_enough_
 
 async def hand_sizes(table):
     async with table.rt.lock(table.match_id):
-        _, m = await service.load_match_row(table.rt.db, table.match_id)
+        _, m = await match_repo.load_match_row(table.rt.db, table.match_id)
         return [len(h) for h in m.hands]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.presentation.i18n import normalize
 from bot.webapp.relay import RedisRelay
 from bot.webapp.server import WebAppServer
-from storage import service
+from storage import table_repo, user_repo
 from storage.db import open_database
 from tests.webapp.helpers import PageClient, local_table, my_turn
 
@@ -24,8 +24,8 @@ class SecondProcessBridge:
         return normalize(tg_code)
 
     async def names(self, table_id, lang):
-        seats = await service.get_seats(self.db, table_id)
-        users = await service.get_users(self.db, [s.user_id for s in seats if s.user_id])
+        seats = await table_repo.get_seats(self.db, table_id)
+        users = await user_repo.get_users(self.db, [s.user_id for s in seats if s.user_id])
         return [users[s.user_id].first_name if s.user_id in users else f"bot{s.seat}" for s in seats], \
             [s.is_computer for s in seats]
 

@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 
 from engine.cards import parse_cards
-from storage import service
+from storage import match_repo
 from tests.webapp.helpers import PageClient, local_table, my_turn
 
 GUANDAN = "/newtable guandan-team deals=1 seed=3 bots=3"
@@ -161,7 +161,7 @@ async def test_a_connection_closed_mid_action_applies_it_at_most_once(tmp_path):
         assert answer["ok"] is True
         records = [r for r in await table.actions() if r.dedupe_key == "web:1001:lost1"]
         assert len(records) == 1 and records[0].seq == frame["version"] + 1
-        assert await service.replay_check(table.rt.db, table.match_id)
+        assert await match_repo.replay_check(table.rt.db, table.match_id)
         await again.close()
 
 

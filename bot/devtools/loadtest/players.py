@@ -29,10 +29,9 @@ from bot.devtools.simulator import BotApiSimulator, SimMessage, SimUserHandle
 from bot.presentation.i18n import t
 from bot.presentation.keyboards import seat_name
 from bot.presentation.render import _pub, _trick_line
-from bot.tables.live import forced_play
+from engine.registry import match_from_stored
 from storage.models import ActionRecord, GameTable
-from storage.models import Match as MatchRow
-from storage.service import new_engine_match
+from storage.models import MatchRecord as MatchRow
 
 LANG = "zh"
 ACT_WITHOUT_NOTICE_AFTER = 5.0  # seconds: a person who was never told it is their turn acts anyway
@@ -187,7 +186,7 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
                 .where(GameTable.chat_id == table.group_id).order_by(MatchRow.id.desc()).limit(1))).first()
         if row is not None:
             table.match_id, table.game = int(row.id), str(row.game)
-            table.replica = new_engine_match(row.game, row.options_json, int(row.seed))
+            table.replica = match_from_stored(row.game, row.options_json, int(row.seed))
             break
         if loop.time() - start_pressed > timeout / 3:
             start_pressed = loop.time()
@@ -274,7 +273,7 @@ async def sync(db: AsyncEngine, table: Table) -> None:
                 table=table.index, seq=table.seq, seat=int(parts[0]), committed=committed,
                 # the next person's turn is timed, unless the bot plays it for them (no choice: no "your turn")
                 next_user=table.user_ids[turns[0].seat] if turns and not table.replica.finished
-                and not forced_play(table.game, table.replica, turns[0].seat) else None,
+                and not table.replica.forced_action(turns[0].seat) else None,
                 marker=marker, completes_trick=completes))
             table.first_play = table.first_play or committed
             table.last_play = committed
@@ -307,7 +306,7 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
         # in the bid window every person has seen their whole hand since it opened: nobody waits for a new notice
         table.window_since = (table.window_since or table.last_commit) if phase == "window" else None
         turn = next((tr for tr in m.turns() if tr.required or (phase == "window" and tr.kind == "bid")), None)
-        if turn is None or forced_play(table.game, m, turn.seat):
+        if turn is None or m.forced_action(turn.seat):
             continue  # nobody's move, or one without a choice (the last trick): the bot plays it
         version = table.seq
         if version in acted and time.monotonic() - acted[version] < RETRY_AFTER:

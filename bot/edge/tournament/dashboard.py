@@ -18,7 +18,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
-from storage import service
+from storage import match_repo
 from storage import tournaments as ts
 from storage.tournament_models import Tournament
 
@@ -99,11 +99,11 @@ async def dashboard(tb: Any, row: Tournament, lang: str, live: bool = False) -> 
         for k, table_id in enumerate(m.game_tables, start=1):
             if table_id is None:
                 continue
-            match_row = await service.current_match(db, int(table_id))
+            match_row = await match_repo.current_match(db, int(table_id))
             if match_row is None or match_row.status not in ("playing", "paused"):
                 continue
             running = True
-            engine_match, _ = await service.load_match(db, match_row.id)
+            engine_match, _ = await match_repo.load_match(db, match_row.id)
             levels = _levels(engine_match.public_view())
             score = f"{levels[0]}:{levels[1]}" if levels else "-"
             pending = await tb.scheduler.pending(db, "match_time", f"match:{match_row.id}:time")

@@ -290,8 +290,7 @@ async def _by_arg_or_own(tb: TournamentBot, user_id: int, args: list[str]) -> To
 
 def announce_registration(tb: TournamentBot, row: Tournament) -> None:
     lang = tb.glang()
-    from engine.options import load_preset
-
+    from engine.registry import load_preset
     preset = load_preset(row.preset_id)
     text = tt(lang, "reg.announce", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
               entrant=views.entrant_text(lang, row), deadline=ts.local_text(row.registration_deadline, row.time_zone),

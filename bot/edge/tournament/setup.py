@@ -27,7 +27,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
 from engine.errors import RuleError
-from engine.options import load_preset, preset_ids
+from engine.registry import load_preset, preset_ids
 from storage import tournaments as ts
 from storage.tournament_models import Tournament
 

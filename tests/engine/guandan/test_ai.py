@@ -9,7 +9,7 @@ import pytest
 
 from engine.guandan.ai import choose_follow, choose_lead, choose_return, choose_tribute, decompose, plan_size
 from engine.guandan.combos import Combo, readings
-from engine.guandan.match import GuandanMatch
+from engine.guandan.game import GuandanMatch
 from engine.guandan.options import GuandanOptions
 from tests.engine.guandan.test_flow import C, run, table
 

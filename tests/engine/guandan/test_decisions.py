@@ -18,12 +18,13 @@ from hypothesis import strategies as st
 
 from engine.cards import card_text, parse_cards, rank_of
 from engine.errors import RuleError
-from engine.game import Event, replay
-from engine.guandan.match import GuandanMatch
+from engine.game import Event
+from engine.guandan.game import GuandanMatch
 from engine.guandan.options import GuandanOptions
 from engine.guandan.ranks import card_order
 from engine.guandan.tribute import check_return, plan_tribute, return_choices
-from engine.options import load_preset, option_specs
+from engine.options import option_specs
+from engine.registry import load_preset, replay
 
 DECISION_OPTIONS = {"time_up_finishes_deal": True, "return_max_rank": 10, "tribute_on_one_four": "pay"}
 

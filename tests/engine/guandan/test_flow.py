@@ -10,7 +10,7 @@ import pytest
 from engine.cards import full_deck, parse_cards
 from engine.errors import RuleError
 from engine.guandan.deal import DealPlay, deal_hands, first_leader
-from engine.guandan.match import GuandanMatch
+from engine.guandan.game import GuandanMatch
 from engine.guandan.options import GuandanOptions
 
 

@@ -8,11 +8,10 @@ from typing import Any
 import pytest
 
 from engine.errors import RuleError
-from engine.game import replay
 from engine.guandan import match as match_module
-from engine.guandan.match import GuandanMatch
+from engine.guandan.game import GuandanMatch
 from engine.guandan.options import GuandanOptions
-from engine.options import load_preset
+from engine.registry import load_preset, replay
 from tests.engine.guandan.test_flow import C, run, table
 
 

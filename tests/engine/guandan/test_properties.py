@@ -8,10 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.game import replay
 from engine.guandan.ai import random_action
-from engine.guandan.match import GuandanMatch
+from engine.guandan.game import GuandanMatch
 from engine.guandan.options import GuandanOptions
+from engine.registry import replay
 from tests.engine.guandan.test_views import check_no_leak
 
 

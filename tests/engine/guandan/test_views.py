@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from engine.cards import card_text
-from engine.guandan.match import GuandanMatch
+from engine.guandan.game import GuandanMatch
 from engine.guandan.options import GuandanOptions
 from tests.engine.guandan.test_flow import run, table
 

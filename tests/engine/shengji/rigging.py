@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import Card, full_deck, parse_cards
-from engine.shengji.match import ShengjiMatch
+from engine.shengji.game import ShengjiMatch
 
 
 def rig(m: ShengjiMatch, want: dict[int, str], kitty: str = "") -> None:

@@ -7,10 +7,9 @@ import random
 import pytest
 
 from engine.cards import parse_cards, points
-from engine.game import replay
-from engine.options import load_preset
+from engine.registry import load_preset, replay
 from engine.shengji.ai import ai_step, choose_bury
-from engine.shengji.match import ShengjiMatch
+from engine.shengji.game import ShengjiMatch
 from engine.shengji.order import trump_context
 from tests.engine.shengji.test_match import _last_trick, _play_ready
 

@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.errors import RuleError
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.shengji.bidding import Bid, BidContext, bid_options, check_bid
 
 O17 = load_preset("shengji-17-deals").rules

@@ -17,10 +17,12 @@ from hypothesis import strategies as st
 
 from engine.cards import card_text, parse_cards
 from engine.errors import RuleError
-from engine.game import Event, replay
-from engine.options import load_preset, option_specs
+from engine.game import Event
+from engine.options import option_specs
+from engine.registry import load_preset, replay
 from engine.shengji.ai import ai_step
-from engine.shengji.match import SYS_VERBS, ShengjiMatch
+from engine.shengji.game import ShengjiMatch
+from engine.shengji.match import SYS_VERBS
 from engine.shengji.options import ShengjiOptions
 from engine.shengji.scoring import kitty_multiplier
 from tests.engine.shengji.rigging import rig

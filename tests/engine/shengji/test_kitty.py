@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.shengji.scoring import kitty_capture
 
 # docs/rules.md 1.6: format -> (17-deals, timed-2h, 50min) multiplier

@@ -9,10 +9,9 @@ import pytest
 
 from engine.cards import card_text, parse_cards, total_points
 from engine.errors import RuleError
-from engine.game import replay
-from engine.options import load_preset
+from engine.registry import load_preset, replay
 from engine.shengji.ai import ai_step
-from engine.shengji.match import ShengjiMatch
+from engine.shengji.game import ShengjiMatch
 from tests.engine.shengji.rigging import rig
 
 

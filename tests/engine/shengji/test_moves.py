@@ -8,9 +8,10 @@ import pytest
 
 from engine.errors import RuleError
 from engine.game import state_fingerprint
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.shengji.ai import random_legal_action, random_legal_move
-from engine.shengji.match import Move, ShengjiMatch
+from engine.shengji.game import ShengjiMatch
+from engine.shengji.match import Move
 
 OPTS = load_preset("shengji-17-deals").with_overrides({"deals": 3}).rules
 

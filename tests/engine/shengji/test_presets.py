@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import OptionError
-from engine.options import load_preset
-from engine.shengji.match import ShengjiMatch
+from engine.registry import load_preset
+from engine.shengji.game import ShengjiMatch
 from engine.shengji.scoring import level_change
 
 EXPECTED = {

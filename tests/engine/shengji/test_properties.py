@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, parse_cards, total_points
 from engine.errors import RuleError
-from engine.game import replay
-from engine.options import load_preset
+from engine.registry import load_preset, replay
 from engine.shengji.ai import random_legal_action
-from engine.shengji.match import ShengjiMatch
+from engine.shengji.game import ShengjiMatch
 from tests.engine.shengji.test_views import assert_no_leak
 
 PRESETS = ("shengji-17-deals", "shengji-timed-2h", "shengji-50min")

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.cards import Card, parse_cards
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.shengji.ai import ai_step, random_legal_action
-from engine.shengji.match import ShengjiMatch
+from engine.shengji.game import ShengjiMatch
 
 _CARD_RE = re.compile(r"^(?:[♠♥♣♦](?:10|[2-9JQKA])|SJ|BJ)$")
 _SKIP = {"last_deal", "result"}  # finished deals only: their kitty is public by then

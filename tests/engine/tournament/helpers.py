@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.options import load_preset
+from engine.registry import load_preset
 from engine.tournament.entries import Entry
 from engine.tournament.settings import TournamentSettings
 
