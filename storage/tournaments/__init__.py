@@ -12,7 +12,8 @@ The modules, one job each: ``setup`` (creating and changing a tournament, the TO
 row), ``schedule``, ``lateness`` (check-in and forfeits), ``results``, ``conduct``, ``tables``
 (substitutes, more time), ``follow`` (confirmations and live dashboards of the organiser's chat),
 ``lookup`` (reading rows), ``common`` (the in-transaction helpers the modules share: errors, rows, roles,
-the audit log), ``swiss`` (withdrawals between Swiss rounds, ending the rounds).  Callers use this package's names: ``from storage import tournaments as ts``.
+the audit log), ``swiss`` (withdrawals between Swiss rounds, ending the rounds), ``ratings`` (players' ratings replayed
+from the stored results; seeding by rating).  Callers use this package's names: ``from storage import tournaments as ts``.
 """
 
 from storage.tournaments.conduct import (
@@ -71,6 +72,10 @@ from storage.tournaments.lookup import (
     tournament_of_group,
     tournaments_of_user,
     user_names,
+)
+from storage.tournaments.ratings import (
+    game_of,
+    player_ratings,
 )
 from storage.tournaments.registration import (
     Withdrawn,
@@ -234,6 +239,8 @@ __all__ = [
     "user_names",
     "withdraw",
     "SwissEnded",
+    "game_of",
+    "player_ratings",
     "end_swiss",
     "swiss_withdraw",
     "zone",

@@ -23,6 +23,7 @@ from storage.tournaments.lookup import (
     settings_of,
     user_display_names,
 )
+from storage.tournaments.ratings import seeded_by_rating
 from storage.tournaments.state import sync_matches
 from storage.tournaments.tx import retrying
 
@@ -45,7 +46,10 @@ async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
         raise error("third_place_needs_semifinals", "A 3rd-place match needs a knockout of 4 or more",
                    size=max(2, len(rows)))
     names = await user_display_names(s, [int(p) for e in rows for p in e.players_json])
-    return Engine.create(row.name, _engine_settings(row), [engine_entry(e, names) for e in rows])
+    entries = [engine_entry(e, names) for e in rows]
+    if st.seed_by_rating:  # the seeds are part of the frozen list, so the published draw shows them
+        entries = await seeded_by_rating(s, row, entries, rows)
+    return Engine.create(row.name, _engine_settings(row), entries)
 
 
 @retrying
