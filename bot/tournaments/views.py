@@ -10,9 +10,11 @@ from typing import Any
 from bot.presentation.tournament import text as render_text
 from bot.presentation.tournament.export import formula_safe
 from bot.presentation.tournament.labels import match_title
+from bot.presentation.tournament.model import match_views
 from bot.presentation.tournament.texts import prize_label, tt
 from engine.tournament import MatchResult
 from engine.tournament import Tournament as Engine
+from engine.tournament.ratings import PROVISIONAL_GAMES, Rating
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentAudit, TournamentEntry, TournamentMatch
 
@@ -246,3 +248,40 @@ def export_csv(row: Tournament, entries: Sequence[TournamentEntry], rows: Sequen
             w.writerow([d["place"], d["name"], d["union_group"], d["prize"], d["prize_zh"], d["eliminated_round"],
                         d["note"]])
     return ("\ufeff" + buf.getvalue()).encode("utf-8")
+
+
+def entry_record(eng: Engine, entry_id: str) -> tuple[int, int]:
+    """(won, lost) of an entry's played matches (Swiss rounds, groups and knockout; byes not counted)."""
+    won = lost = 0
+    for mv in match_views(eng):
+        if mv.result is None or entry_id not in (mv.a, mv.b) or mv.a is None or mv.b is None:
+            continue
+        if mv.winner == entry_id:
+            won += 1
+        elif mv.winner is not None or mv.result.double_forfeit:
+            lost += 1
+    return won, lost
+
+
+def me_text(lang: str, name: str, ratings: Mapping[str, Rating], lines: Sequence[str]) -> str:
+    """``/me``: the player's ratings per game, then one line per tournament (newest first)."""
+    rated = [tt(lang, "me.rating", game=tt(lang, f"game.{g}"), rating=r.text(), games=r.games)
+             for g, r in sorted(ratings.items()) if r.games]
+    out = [tt(lang, "me.title", name=name),
+           tt(lang, "me.ratings", n=PROVISIONAL_GAMES, ratings="；".join(rated) if lang != "en" and rated
+              else "; ".join(rated) or tt(lang, "me.no_rating")), ""]
+    out += [tt(lang, "me.tournaments"), *lines] if lines else [tt(lang, "me.none")]
+    return "\n".join(out)
+
+
+def me_line(lang: str, row: Tournament, eng: Engine | None, entry_id: str, entry_name: str) -> str:
+    won, lost = entry_record(eng, entry_id) if eng is not None else (0, 0)
+    extra = ""
+    if eng is not None and eng.finished:
+        place = next((r.place for r in eng.ranking() if r.entry_id == entry_id), None)
+        prize = next((r.prize for r in eng.ranking() if r.entry_id == entry_id), "")
+        if place is not None:
+            extra = tt(lang, "me.place", place=place) + (f" · {prize_label(lang, prize)}" if prize else "")
+    elif eng is not None:
+        extra = tt(lang, "me.running")
+    return tt(lang, "me.line", id=row.id, name=row.name, entry=entry_name, won=won, lost=lost, extra=extra)

@@ -4,7 +4,8 @@ The draw pairs round 1 (one bye) and the group gets its schedule; a round's next
 posted with its tables and times only once the round's last result is in (the referee's /result);
 nobody meets twice, three different pairs have the byes; /standings shows the Swiss table with its
 tie-breaks; the organiser's /remove of an entry with a match still open is refused with the reason;
-after the last round the tournament is over with the final ranking.
+after the last round the tournament is over with the final ranking; a player's /me shows their
+rating, the tournament and the rating graph.
 """
 
 from __future__ import annotations
@@ -80,3 +81,11 @@ async def test_a_swiss_end_to_end(tmp_path: Path) -> None:
         assert "对手分" in (standings.text or "") and "第3轮后" in (standings.text or "")
         over = await S.wait_text(h, GROUP_ID, "全部比赛结束")
         assert "一等奖" in (over.text or "")
+
+        # a player's /me: their rating (provisional after 3 tables or fewer), the tournament, the graph
+        me = await S.dm(h, S.EXTRA_BASE, "/me", "的战绩")
+        text = me.text or ""
+        assert "双升" in text and "?" in text and "#1 教工积分赛" in text and "第" in text
+        chart = await h.sim.wait_for_message(S.EXTRA_BASE, lambda msg: msg.photo is not None, after=me, timeout=15)
+        assert chart.photo["width"] >= 800
+        await S.say(h, S.EXTRA_BASE, GROUP_ID, "/me", "私聊")     # private only

@@ -1038,6 +1038,45 @@ async def on_replaced_press(update: Update, context: Ctx) -> None:
 
 
 @guarded
+async def cmd_me(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+    """/me (private): the player's ratings per game, their tournaments with record and place, and the
+    rating graph as a picture."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    if chat.type != ChatType.PRIVATE:
+        reply(update, tb, tt(lang, "private_only"))
+        return
+    ratings = await ts.player_ratings(tb.db)
+    lines = []
+    for row in await ts.tournaments_of_user(tb.db, user.id):
+        if row.status in ("setup", "cancelled", "deleted"):
+            continue
+        entry = await ts.entry_of_user(tb.db, row.id, user.id)
+        if entry is None:
+            continue
+        eng = ts.load_engine(row) if row.state_json is not None else None
+        lines.append(views.me_line(lang, row, eng, str(entry.id), entry.name))
+    name = user.first_name or user.username or str(user.id)
+    mine = ratings.of_player(str(user.id))
+    reply(update, tb, views.me_text(lang, name, mine, lines))
+    history = {g: ratings.history_of(str(user.id), g) for g in mine}
+    if any(history.values()):
+        png = await asyncio.to_thread(_rating_png, tt(lang, "me.chart", name=name), history, lang)
+        if png is not None:
+            await tb.send_document(chat.id, png, "rating.png", photo=True)
+
+
+def _rating_png(title: str, history: Any, lang: str) -> bytes | None:
+    try:
+        from bot.presentation.tournament.rating_chart import rating_png
+
+        return rating_png(title, history, lang)
+    except Exception as exc:  # a missing font is reported by the renderer at start-up; the text was sent
+        log.warning("rating chart failed: %s", exc)
+        return None
+
+
+@guarded
 async def cmd_help(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
     reply(update, tb, tt(lang, "help"))
 
@@ -1053,6 +1092,7 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
     "delete_tournament": cmd_delete_tournament, "end_swiss": cmd_end_swiss, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
+    "me": cmd_me,
 }
 
 

@@ -28,14 +28,14 @@ T: dict[str, tuple[str, str]] = {
              "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard、/end_swiss（积分编排在本轮结束）\n"
              "单位负责人：/team\n"
              "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/start_match、/pause、/resume、/substitute、/extend、/audit、/export\n"
-             "选手：报名按钮、/withdraw、签到按钮\n"
+             "选手：报名按钮、/withdraw、签到按钮、/me（我的战绩与等级分）\n"
              "所有人：/bracket、/standings、/schedule、/results\n"
              "私聊中可在命令后写 #编号 指定比赛。",
              "Tournament commands (see docs/organiser-guide.md):\n"
              "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard, /end_swiss (end the Swiss rounds after this round)\n"
              "Union group leaders: /team\n"
              "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /start_match, /pause, /resume, /substitute, /extend, /audit, /export\n"
-             "Players: the Register button, /withdraw, the Check in button\n"
+             "Players: the Register button, /withdraw, the Check in button, /me (my record and ratings)\n"
              "Everyone: /bracket, /standings, /schedule, /results\n"
              "In a private chat, put #<id> after a command to name the tournament."),
     # --- set-up
@@ -146,6 +146,18 @@ T: dict[str, tuple[str, str]] = {
     "reg.partner_joined": ("{partner} 接受了你的邀请，你们已报名成功（第 {id} 号）。", "{partner} accepted your invitation; you are registered (entry no. {id})."),
     "reg.closed_note": ("「{name}」报名已截止，共 {count} 个参赛{unit}。抽签时间：{draw}。", "Registration for “{name}” is closed: {count} entries. Draw at {draw}."),
     "reg.withdrawn": ("已退出：{entry}", "Withdrawn: {entry}"),
+    "me.title": ("📇 {name} 的战绩", "📇 {name}'s record"),
+    "me.ratings": ("等级分（? = 定级中，少于 {n} 局）：{ratings}", "Ratings (? = provisional, under {n} games): {ratings}"),
+    "me.rating": ("{game} {rating}（{games} 局）", "{game} {rating} ({games} games)"),
+    "me.no_rating": ("还没有计分的比赛", "no rated games yet"),
+    "me.tournaments": ("比赛：", "Tournaments:"),
+    "me.none": ("还没有参加过比赛。", "No tournaments yet."),
+    "me.line": ("#{id} {name} · {entry} · {won}胜{lost}负{extra}", "#{id} {name} · {entry} · {won}-{lost}{extra}"),
+    "me.place": (" · 第{place}名", " · place {place}"),
+    "me.running": ("（进行中）", " (running)"),
+    "me.chart": ("{name} 的等级分", "{name}'s ratings"),
+    "game.shengji": ("双升", "Shengji"),
+    "game.guandan": ("掼蛋", "Guandan"),
     "swiss.withdrawn": ("{entry} 已退出积分编排：此后不再编排，已赛结果保留。", "{entry} has withdrawn from the Swiss: not paired again; its results stand."),
     "swiss.ended": ("积分编排在第 {round} 轮后结束。", "The Swiss rounds end after round {round}."),
     "swiss.stalled": ("⚠️ 第 {round} 轮后无法再编排（不重复交手、不重复轮空）。请用 /end_swiss 在此结束积分编排。",
