@@ -36,6 +36,7 @@ class TournamentSettings:
     third_place_match: bool = False
     placement_matches: bool = True             # play placement matches where a prize boundary splits a tier
     separate_union_groups: bool = False        # keep one union group apart in round 1 of the draw
+    public_page: bool = True                   # the bot's web server shows /t/<id> (standings, schedule, results)
     seed_by_rating: bool = False               # seed the draw by the players' ratings (engine/tournament/ratings.py)
     late_forfeit_minutes: int = 15
     checkin_opens_minutes: int = 30

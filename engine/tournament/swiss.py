@@ -320,7 +320,10 @@ class SwissStage:
         stats = {e: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "byes": 0, "points": 0, "ld": 0}
                  for e in self.entries}
         opponents: dict[str, list[str]] = {e: [] for e in self.entries}
-        done = [m for m in self.matches if m.done]
+        rnd = self.current_round     # every earlier round is complete (a round is paired after the last)
+        after = rnd if self.round_complete(rnd) else rnd - 1
+        # a bye of the round being played counts once that round is complete, like its results
+        done = [m for m in self.matches if m.done and (not m.bye or m.round <= after)]
         for m in done:
             if m.bye:
                 s = stats[m.a]
@@ -370,8 +373,7 @@ class SwissStage:
             s = stats[e]
             rows.append(SwissRow(i + 1, e, s["played"], s["won"], s["drawn"], s["lost"], s["byes"], s["points"],
                                  buchholz[e], s["ld"], h, lot, step, e in gone))
-        rnd = self.current_round     # every earlier round is complete (a round is paired after the last)
-        return SwissStandings(tuple(rows), lot_seed.hex(), rnd if self.round_complete(rnd) else rnd - 1)
+        return SwissStandings(tuple(rows), lot_seed.hex(), after)
 
     # --- changes ---------------------------------------------------------------------
 

@@ -73,6 +73,10 @@ from storage.tournaments.lookup import (
     tournaments_of_user,
     user_names,
 )
+from storage.tournaments.public import (
+    public_view,
+    set_public_page,
+)
 from storage.tournaments.ratings import (
     game_of,
     player_ratings,
@@ -240,6 +244,8 @@ __all__ = [
     "withdraw",
     "SwissEnded",
     "game_of",
+    "public_view",
+    "set_public_page",
     "player_ratings",
     "end_swiss",
     "swiss_withdraw",

@@ -882,6 +882,17 @@ async def cmd_end_swiss(c: Call) -> None:
         await c.tb._schedule(row)
 
 
+@command(ORG)
+async def cmd_public_page(c: Call) -> None:
+    """/public_page on|off: the tournament's public page on the bot's web server (/t/<id>)."""
+    if not c.args or c.args[0].lower() not in ("on", "off"):
+        c.reply(tt(c.lang, "usage", usage="/public_page on|off"))
+        return
+    on = c.args[0].lower() == "on"
+    await ts.set_public_page(c.tb.db, c.row.id, c.user.id, on)
+    c.reply(tt(c.lang, "public.on" if on else "public.off", path=f"/t/{c.row.id}"))
+
+
 @command()
 async def cmd_bracket(c: Call) -> None:
     if c.row.state_json is None:
@@ -1092,7 +1103,7 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
     "delete_tournament": cmd_delete_tournament, "end_swiss": cmd_end_swiss, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
-    "me": cmd_me,
+    "me": cmd_me, "public_page": cmd_public_page,
 }
 
 

@@ -25,14 +25,14 @@ T: dict[str, tuple[str, str]] = {
     "unknown_user": ("找不到用户 {who}（对方需要先私聊机器人发送 /start）。",
                      "Unknown user {who} (they must send /start to the bot first)."),
     "help": ("比赛命令（详见 docs/organiser-guide.md）：\n"
-             "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard、/end_swiss（积分编排在本轮结束）\n"
+             "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard、/end_swiss（积分编排在本轮结束）、/public_page on|off（公开页面）\n"
              "单位负责人：/team\n"
              "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/start_match、/pause、/resume、/substitute、/extend、/audit、/export\n"
              "选手：报名按钮、/withdraw、签到按钮、/me（我的战绩与等级分）\n"
              "所有人：/bracket、/standings、/schedule、/results\n"
              "私聊中可在命令后写 #编号 指定比赛。",
              "Tournament commands (see docs/organiser-guide.md):\n"
-             "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard, /end_swiss (end the Swiss rounds after this round)\n"
+             "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard, /end_swiss (end the Swiss rounds after this round), /public_page on|off\n"
              "Union group leaders: /team\n"
              "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /start_match, /pause, /resume, /substitute, /extend, /audit, /export\n"
              "Players: the Register button, /withdraw, the Check in button, /me (my record and ratings)\n"
@@ -146,6 +146,8 @@ T: dict[str, tuple[str, str]] = {
     "reg.partner_joined": ("{partner} 接受了你的邀请，你们已报名成功（第 {id} 号）。", "{partner} accepted your invitation; you are registered (entry no. {id})."),
     "reg.closed_note": ("「{name}」报名已截止，共 {count} 个参赛{unit}。抽签时间：{draw}。", "Registration for “{name}” is closed: {count} entries. Draw at {draw}."),
     "reg.withdrawn": ("已退出：{entry}", "Withdrawn: {entry}"),
+    "public.on": ("公开页面已开启：机器人网址 {path}（无需登录，只有对阵、排名和赛果）。", "The public page is on: the bot's address {path} (no login; pairings, standings and results only)."),
+    "public.off": ("公开页面已关闭。", "The public page is off."),
     "me.title": ("📇 {name} 的战绩", "📇 {name}'s record"),
     "me.ratings": ("等级分（? = 定级中，少于 {n} 局）：{ratings}", "Ratings (? = provisional, under {n} games): {ratings}"),
     "me.rating": ("{game} {rating}（{games} 局）", "{game} {rating} ({games} games)"),
