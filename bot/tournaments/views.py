@@ -164,10 +164,23 @@ def ranking_text(lang: str, eng: Engine) -> str:
     return "\n".join(lines)
 
 
-def standings_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
+def entry_ratings(ratings: Any, game: str, entries: Sequence[TournamentEntry]) -> dict[str, str]:
+    """Entry id -> the mean of its players' ratings as shown, ``?`` when one of them is provisional."""
+    out = {}
+    for e in entries:
+        rs = [ratings.of(str(p), game) for p in e.players_json]
+        if rs:
+            mean = round(sum(r.shown for r in rs) / len(rs))
+            out[str(e.id)] = f"{mean}{'?' if any(r.provisional for r in rs) else ''}"
+    return out
+
+
+def standings_text(lang: str, eng: Engine, names: Mapping[str, str],
+                   ratings: Mapping[str, str] | None = None) -> str:
     """Group tables with translated columns and tiebreaks (bot/presentation/tournament/text.py), then the
     ranking once the knockout has one."""
-    parts = [render_text.standings_text(eng, lang)] if eng.groups is not None or eng.swiss is not None else []
+    parts = [render_text.standings_text(eng, lang, ratings=ratings)] if eng.groups is not None or eng.swiss is not None \
+        else []
     if eng.bracket is not None:
         ranking = ranking_text(lang, eng)
         if ranking:

@@ -79,6 +79,7 @@ async def test_a_swiss_end_to_end(tmp_path: Path) -> None:
 
         standings = await S.say(h, ORG, GROUP_ID, "/standings", "积分编排排名")
         assert "对手分" in (standings.text or "") and "第3轮后" in (standings.text or "")
+        assert "等级分" in (standings.text or "")                 # each entry's rating (its players' mean)
         over = await S.wait_text(h, GROUP_ID, "全部比赛结束")
         assert "一等奖" in (over.text or "")
 

@@ -923,7 +923,12 @@ async def cmd_standings(c: Call) -> None:
     if c.row.state_json is None:
         c.reply(tt(c.lang, "out.no_draw"))
         return
-    c.reply(views.standings_text(c.lang, ts.load_engine(c.row), await c.tb._names(c.row.id)))
+    eng = ts.load_engine(c.row)
+    ratings = None
+    if eng.swiss is not None:  # the Swiss table shows each entry's rating (its players' mean)
+        ratings = views.entry_ratings(await ts.player_ratings(c.tb.db), ts.game_of(c.row),
+                                      await ts.entries(c.tb.db, c.row.id, include_withdrawn=True))
+    c.reply(views.standings_text(c.lang, eng, await c.tb._names(c.row.id), ratings))
 
 
 @command()
