@@ -298,3 +298,28 @@ def me_line(lang: str, row: Tournament, eng: Engine | None, entry_id: str, entry
     elif eng is not None:
         extra = tt(lang, "me.running")
     return tt(lang, "me.line", id=row.id, name=row.name, entry=entry_name, won=won, lost=lost, extra=extra)
+
+
+SEASON_SHOWN = 30
+
+
+def season_text(lang: str, titles: Sequence[str], players: Sequence[Any], groups: Sequence[Any],
+                names: Mapping[int, str]) -> str:
+    """``/season``: the players' table (the first 30) and the union groups' table."""
+    def best(r: Any) -> str:
+        return tt(lang, "season.best", place=r.best_place) if r.best_place else ""
+
+    sep = "、" if lang != "en" else ", "
+    lines = [tt(lang, "season.title", names=sep.join(titles)), "", tt(lang, "season.players")]
+    for i, r in enumerate(players[:SEASON_SHOWN], start=1):
+        lines.append(tt(lang, "season.row", rank=i, name=names.get(int(r.key), r.key) if r.key.isdigit() else r.key,
+                        group=r.union_group or "-", points=r.points, won=r.won, drawn=r.drawn, lost=r.lost,
+                        t=r.tournaments, best=best(r)))
+    if len(players) > SEASON_SHOWN:
+        lines.append(tt(lang, "season.more", n=len(players) - SEASON_SHOWN))
+    if any(g.key for g in groups):
+        lines += ["", tt(lang, "season.groups")]
+        for i, g in enumerate((g for g in groups if g.key), start=1):
+            lines.append(tt(lang, "season.group_row", rank=i, name=g.key, points=g.points, won=g.won, drawn=g.drawn,
+                            lost=g.lost, best=best(g)))
+    return "\n".join(lines)

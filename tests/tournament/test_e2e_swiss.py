@@ -5,7 +5,7 @@ posted with its tables and times only once the round's last result is in (the re
 nobody meets twice, three different pairs have the byes; /standings shows the Swiss table with its
 tie-breaks; the organiser's /remove of an entry with a match still open is refused with the reason;
 after the last round the tournament is over with the final ranking; a player's /me shows their
-rating, the tournament and the rating graph.
+rating, the tournament and the rating graph; /season gives the season table and its files.
 """
 
 from __future__ import annotations
@@ -90,3 +90,12 @@ async def test_a_swiss_end_to_end(tmp_path: Path) -> None:
         chart = await h.sim.wait_for_message(S.EXTRA_BASE, lambda msg: msg.photo is not None, after=me, timeout=15)
         assert chart.photo["width"] >= 800
         await S.say(h, S.EXTRA_BASE, GROUP_ID, "/me", "私聊")     # private only
+
+        # the season table over this tournament, with its CSV and Excel files
+        season = await S.say(h, ORG, GROUP_ID, "/season 1", "赛季积分榜")
+        assert "机关" in (season.text or "") and "理学院" in (season.text or "") and "1. " in (season.text or "")
+        files = await S.files_after(h, ORG, GROUP_ID, "/season #1 export", ".xlsx")
+        assert set(files) == {"season-1-players.csv", "season-1-groups.csv", "season-1.xlsx"}
+        rows = files["season-1-players.csv"].decode("utf-8-sig").splitlines()
+        assert len(rows) == 1 + 14 and rows[0].startswith("名次,选手,单位")
+        await S.say(h, ORG, GROUP_ID, "/season x", "/season 编号")  # bad input: the usage, nothing else

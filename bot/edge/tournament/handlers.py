@@ -33,12 +33,14 @@ from telegram.ext import (
 from bot.edge import callbacks
 from bot.edge.handlers import save_chat, save_user
 from bot.edge.tournament import dashboard, setup
+from bot.presentation.tournament.export import season_files
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
 from bot.tournaments.core import TournamentBot
 from engine.errors import RuleError
 from engine.tournament import pair_result, played_table, team_result
 from engine.tournament.results import referee_result
+from engine.tournament.season import season_table
 from storage import tournaments as ts
 from storage.tournament_models import Tournament
 
@@ -1093,6 +1095,34 @@ def _rating_png(title: str, history: Any, lang: str) -> bytes | None:
 
 
 @guarded
+async def cmd_season(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+    """/season <id> <id> ... [export]: the season table over the named tournaments (groups and private)."""
+    chat = update.effective_chat
+    assert chat is not None
+    export = bool(args) and args[-1].lower() == "export"
+    ids = [a.lstrip("#") for a in (args[:-1] if export else args)]
+    if not ids or not all(i.isdigit() for i in ids):
+        reply(update, tb, tt(lang, "usage", usage=tt(lang, "season.usage")))
+        return
+    chosen = []
+    for i in dict.fromkeys(int(x) for x in ids):
+        row = await ts.get_tournament(tb.db, i)   # RuleError tournament_not_found, translated
+        if row.state_json is None or row.status == "deleted":
+            raise RuleError("no_draw_yet", "The draw has not been held")
+        entries = await ts.entries(tb.db, row.id, include_withdrawn=True)
+        chosen.append((row, ts.load_engine(row), {str(e.id): [str(p) for p in e.players_json] for e in entries}))
+    players, groups = season_table([(eng, people) for _, eng, people in chosen])
+    names = await ts.user_names(tb.db, [int(r.key) for r in players if r.key.isdigit()])
+    reply(update, tb, views.season_text(lang, [f"#{row.id} {row.name}" for row, _, _ in chosen], players, groups,
+                                        names))
+    if export:
+        files = season_files(players, groups, lang, {str(k): v for k, v in names.items()},
+                             "season-" + "-".join(str(row.id) for row, _, _ in chosen))
+        for f in files:
+            await tb.send_document(chat.id, f.data, f.filename)
+
+
+@guarded
 async def cmd_help(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
     reply(update, tb, tt(lang, "help"))
 
@@ -1108,7 +1138,7 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
     "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
     "delete_tournament": cmd_delete_tournament, "end_swiss": cmd_end_swiss, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
-    "me": cmd_me, "public_page": cmd_public_page,
+    "me": cmd_me, "public_page": cmd_public_page, "season": cmd_season,
 }
 
 

@@ -29,6 +29,7 @@ T: dict[str, tuple[str, str]] = {
              "单位负责人：/team\n"
              "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/start_match、/pause、/resume、/substitute、/extend、/audit、/export\n"
              "选手：报名按钮、/withdraw、签到按钮、/me（我的战绩与等级分）\n"
+             "所有人：/season（赛季积分榜）\n"
              "所有人：/bracket、/standings、/schedule、/results\n"
              "私聊中可在命令后写 #编号 指定比赛。",
              "Tournament commands (see docs/organiser-guide.md):\n"
@@ -36,6 +37,7 @@ T: dict[str, tuple[str, str]] = {
              "Union group leaders: /team\n"
              "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /start_match, /pause, /resume, /substitute, /extend, /audit, /export\n"
              "Players: the Register button, /withdraw, the Check in button, /me (my record and ratings)\n"
+             "Everyone: /season (the season table)\n"
              "Everyone: /bracket, /standings, /schedule, /results\n"
              "In a private chat, put #<id> after a command to name the tournament."),
     # --- set-up
@@ -148,6 +150,15 @@ T: dict[str, tuple[str, str]] = {
     "reg.withdrawn": ("已退出：{entry}", "Withdrawn: {entry}"),
     "public.on": ("公开页面已开启：机器人网址 {path}（无需登录，只有对阵、排名和赛果）。", "The public page is on: the bot's address {path} (no login; pairings, standings and results only)."),
     "public.off": ("公开页面已关闭。", "The public page is off."),
+    "season.usage": ("/season 编号 编号 …… [export]：所列比赛的赛季积分榜（加 export 发送 CSV 与 Excel 文件）",
+                     "/season <id> <id> ... [export]: the season table over those tournaments (export: CSV and Excel files)"),
+    "season.title": ("🏆 赛季积分榜（{names}）\n积分 = 每场胜2平1负0之和；同分看胜场、最好名次", "🏆 Season table ({names})\npoints = win 2, draw 1, loss 0 per match; level: matches won, best place"),
+    "season.players": ("选手：", "Players:"),
+    "season.groups": ("单位：", "Union groups:"),
+    "season.row": ("{rank}. {name}（{group}）{points}分 · {won}胜{drawn}平{lost}负 · {t}场比赛{best}", "{rank}. {name} ({group}) {points} pts · {won}-{drawn}-{lost} · {t} tournaments{best}"),
+    "season.group_row": ("{rank}. {name} {points}分 · {won}胜{drawn}平{lost}负{best}", "{rank}. {name} {points} pts · {won}-{drawn}-{lost}{best}"),
+    "season.best": (" · 最好第{place}名", " · best place {place}"),
+    "season.more": ("……另有 {n} 人，见导出文件", "... {n} more in the export"),
     "me.title": ("📇 {name} 的战绩", "📇 {name}'s record"),
     "me.ratings": ("等级分（? = 定级中，少于 {n} 局）：{ratings}", "Ratings (? = provisional, under {n} games): {ratings}"),
     "me.rating": ("{game} {rating}（{games} 局）", "{game} {rating} ({games} games)"),
