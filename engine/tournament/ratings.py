@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from openskill.models import PlackettLuce
 
 from engine.tournament.entries import Entry
-from engine.tournament.results import MatchResult
+from engine.tournament.results import PairingResult
 
 PROVISIONAL_GAMES = 10
 BASE, SCALE = 1500, 60
@@ -112,7 +112,7 @@ def replay(games: Iterable[TableGame]) -> Ratings:
     return out
 
 
-def match_games(game: str, side_a: Sequence[str], side_b: Sequence[str], result: MatchResult,
+def match_games(game: str, side_a: Sequence[str], side_b: Sequence[str], result: PairingResult,
                 ref: str = "") -> list[TableGame]:
     """The rated tables of a match: side a's and side b's players in table order (2 per table)."""
     out = []

@@ -67,7 +67,7 @@ import rustworkx as rx
 
 from engine.errors import RuleError
 from engine.tournament.draw import lot_values
-from engine.tournament.results import MatchResult, disqualification_result, forfeit_result
+from engine.tournament.results import PairingResult, disqualification_result, forfeit_result
 
 BYE_POINTS = {"win": 2, "draw": 1, "loss": 0}
 SAME_UNION_COST = 6  # in units of score-difference cost (a one-win float costs 4)
@@ -160,7 +160,7 @@ class SwissMatch:
     round: int
     a: str
     b: str | None
-    result: MatchResult | None = None
+    result: PairingResult | None = None
 
     @property
     def bye(self) -> bool:
@@ -179,7 +179,7 @@ class SwissMatch:
         res = data.get("result")
         b = data.get("b")
         return SwissMatch(str(data["id"]), int(data["round"]), str(data["a"]), None if b is None else str(b),
-                          None if res is None else MatchResult.from_dict(res))
+                          None if res is None else PairingResult.from_dict(res))
 
 
 @dataclass(frozen=True)
@@ -377,7 +377,7 @@ class SwissStage:
 
     # --- changes ---------------------------------------------------------------------
 
-    def record(self, mid: str, result: MatchResult, lot_seed: bytes) -> list[str]:
+    def record(self, mid: str, result: PairingResult, lot_seed: bytes) -> list[str]:
         """Record a result of the current round; pairs the next round once the round is complete.
 
         Returns the ids of the matches newly paired (none until the round is complete).
@@ -403,7 +403,7 @@ class SwissStage:
             self.stalled = True
             return []
 
-    def correct(self, mid: str, result: MatchResult) -> None:
+    def correct(self, mid: str, result: PairingResult) -> None:
         """Replace a recorded result (rounds already paired stay as they are)."""
         m = self.match(mid)
         if m.bye:

@@ -31,7 +31,7 @@ from engine.tournament.draw import Announcement, DrawOptions, DrawResult, announ
 from engine.tournament.entries import Entry, validate_entries
 from engine.tournament.groups import GroupStage, plan_groups
 from engine.tournament.prizes import RankingRow, final_ranking
-from engine.tournament.results import MatchResult, disqualification_result
+from engine.tournament.results import PairingResult, disqualification_result
 from engine.tournament.settings import TournamentSettings
 from engine.tournament.swiss import BYE_POINTS, SwissStage, SwissStandings
 
@@ -125,7 +125,7 @@ class Tournament:
             out += self.bracket.ready_matches()
         return out
 
-    def result_of(self, match_id: str) -> MatchResult | None:
+    def result_of(self, match_id: str) -> PairingResult | None:
         """The recorded result of a match (None: none yet)."""
         stage = self._stage_of(match_id)
         if stage == "swiss":
@@ -156,7 +156,7 @@ class Tournament:
             assert self.bracket is not None
             self.bracket.mark_started(match_id)
 
-    def record(self, match_id: str, result: MatchResult) -> list[str]:
+    def record(self, match_id: str, result: PairingResult) -> list[str]:
         """Record a result; returns the matches that became ready (the knockout once the groups end)."""
         stage = self._stage_of(match_id)
         if stage == "swiss":   # the newly paired round, or the knockout once the rounds are over
@@ -184,7 +184,7 @@ class Tournament:
         self._auto_results()
         return [m for m in self.ready_matches() if m not in before]
 
-    def correct(self, match_id: str, result: MatchResult, force: bool = False) -> Correction:
+    def correct(self, match_id: str, result: PairingResult, force: bool = False) -> Correction:
         """Referee correction.  Group stage: if the knockout has begun and the qualifiers change,
         a conflict is reported (force rebuilds the knockout, voiding its results)."""
         if self._stage_of(match_id) == "knockout":
@@ -249,7 +249,7 @@ class Tournament:
             return
         self.bracket = self._new_bracket(bracket_slots(self._swiss_qualifiers(), self.settings.swiss_top))
 
-    def _correct_swiss(self, match_id: str, result: MatchResult, force: bool) -> Correction:
+    def _correct_swiss(self, match_id: str, result: PairingResult, force: bool) -> Correction:
         assert self.swiss is not None
         old = self.swiss.match(match_id).result
         if old is None:

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.registry import load_preset
-from engine.tournament import MatchResult
+from engine.tournament import PairingResult
 from engine.tournament.entries import Entry
 from engine.tournament.ratings import Ratings, TableGame, match_games, replay, seed_by_rating
 from storage.db import Database
@@ -45,7 +45,7 @@ async def _rated_games(s: AsyncSession, before_tournament: int | None = None) ->
             subs = {str(k): str(v) for k, v in (m.substitutes or {}).items()}
             side_a = [subs.get(p, p) for p in players.get(m.side_a, [])]
             side_b = [subs.get(p, p) for p in players.get(m.side_b, [])]
-            games += match_games(game, side_a, side_b, MatchResult.from_dict(m.result_json), f"{t.id}/{m.match_key}")
+            games += match_games(game, side_a, side_b, PairingResult.from_dict(m.result_json), f"{t.id}/{m.match_key}")
     return games
 
 

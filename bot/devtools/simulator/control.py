@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
-if TYPE_CHECKING:
-    from bot.devtools.simulator.server import BotApiSimulator
-    from bot.devtools.simulator.state import SimMessage
+from bot.devtools.simulator.errors import SimulatorError
+from bot.devtools.simulator.observing import ChatViews
+from bot.devtools.simulator.people import SimulatedPeople
+from bot.devtools.simulator.state import SimMessage
 
 
-def message_view(sim: BotApiSimulator, message: SimMessage) -> dict[str, Any]:
+def message_view(message: SimMessage) -> dict[str, Any]:
     return {
         "message_id": message.message_id,
         "chat_id": message.chat_id,
@@ -34,9 +35,9 @@ def message_view(sim: BotApiSimulator, message: SimMessage) -> dict[str, Any]:
     }
 
 
-def add_control_routes(app: web.Application, sim: BotApiSimulator) -> None:
-    from bot.devtools.simulator.server import SimulatorError
-
+def add_control_routes(app: web.Application, people: SimulatedPeople, views: ChatViews) -> None:
+    """``people`` acts as the users (send, press, start, block); ``views`` shows what the chats hold (the
+    simulator is both)."""
     def route(handler: Callable[[dict[str, Any]], Any]) -> Callable[[web.Request], Awaitable[web.Response]]:
         async def wrapped(request: web.Request) -> web.Response:
             body: dict[str, Any] = dict(request.query)
@@ -58,54 +59,54 @@ def add_control_routes(app: web.Application, sim: BotApiSimulator) -> None:
         return wrapped
 
     def add_user(b: dict[str, Any]) -> Any:
-        user = sim.add_user(int(b["user_id"]), b.get("first_name"), username=b.get("username"),
+        user = people.add_user(int(b["user_id"]), b.get("first_name"), username=b.get("username"),
                             language_code=b.get("language_code"), last_name=b.get("last_name"),
                             started=bool(b.get("started", False)))
         return user.to_api()
 
     def add_group(b: dict[str, Any]) -> Any:
-        chat = sim.add_group(int(b["chat_id"]), str(b.get("title", "Group")), [int(x) for x in b.get("member_ids", [])],
+        chat = people.add_group(int(b["chat_id"]), str(b.get("title", "Group")), [int(x) for x in b.get("member_ids", [])],
                              [int(x) for x in b.get("admin_ids", [])], bot_is_admin=bool(b.get("bot_is_admin", False)))
         return {"id": chat.id, "type": chat.type, "title": chat.title}
 
     def send(b: dict[str, Any]) -> Any:
-        return message_view(sim, sim.user_sends_text(int(b["user_id"]), int(b["chat_id"]), str(b["text"])))
+        return message_view(people.user_sends_text(int(b["user_id"]), int(b["chat_id"]), str(b["text"])))
 
     def document(b: dict[str, Any]) -> Any:
         if "content_base64" in b:
             content: bytes | str = base64.b64decode(str(b["content_base64"]), validate=True)
         else:
             content = str(b["content"])
-        return message_view(sim, sim.user_sends_document(int(b["user_id"]), int(b["chat_id"]), content,
+        return message_view(people.user_sends_document(int(b["user_id"]), int(b["chat_id"]), content,
                                                          str(b["file_name"]), mime_type=b.get("mime_type"),
                                                          caption=b.get("caption")))
 
     def start(b: dict[str, Any]) -> Any:
-        return message_view(sim, sim.user_starts_bot(int(b["user_id"]), b.get("payload")))
+        return message_view(people.user_starts_bot(int(b["user_id"]), b.get("payload")))
 
     def press(b: dict[str, Any]) -> Any:
-        return {"query_id": sim.press_button(int(b["user_id"]), int(b["chat_id"]), int(b["message_id"]),
+        return {"query_id": people.press_button(int(b["user_id"]), int(b["chat_id"]), int(b["message_id"]),
                                              b.get("callback_data"), text=b.get("text"))}
 
     def answer(b: dict[str, Any]) -> Any:
-        found = sim.callback_answer(str(b["query_id"]))
+        found = people.callback_answer(str(b["query_id"]))
         return None if found is None else {"text": found.text, "show_alert": found.show_alert, "url": found.url}
 
     def block(b: dict[str, Any]) -> Any:
-        sim.block_bot(int(b["user_id"]))
+        people.block_bot(int(b["user_id"]))
         return True
 
     def messages(b: dict[str, Any]) -> Any:
-        return [message_view(sim, m) for m in sim.messages(int(b["chat_id"]))]
+        return [message_view(m) for m in views.messages(int(b["chat_id"]))]
 
     def transcript(b: dict[str, Any]) -> Any:
-        return sim.transcript(int(b["chat_id"]), mode=str(b.get("mode", "final")))
+        return views.transcript(int(b["chat_id"]), mode=str(b.get("mode", "final")))
 
     def stats(b: dict[str, Any]) -> Any:
-        return sim.stats.snapshot()
+        return views.stats.snapshot()
 
     def chats(b: dict[str, Any]) -> Any:
-        return [{"id": c.id, "type": c.type, "title": c.title, "messages": len(c.messages)} for c in sim.chats.values()]
+        return [{"id": c.id, "type": c.type, "title": c.title, "messages": len(c.messages)} for c in views.chats.values()]
 
     for path, handler in {
         "users": add_user,

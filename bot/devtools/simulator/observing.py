@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.devtools.simulator.errors import SimulatorError
-from bot.devtools.simulator.state import JSON, MessageVersion, SimChat, SimMessage
+from bot.devtools.simulator.state import JSON, MessageVersion, SimMessage
 from bot.devtools.simulator.stats import SimStats
+from bot.devtools.simulator.transcript import format_chat
 from bot.devtools.simulator.world import SimWorld
 
 
@@ -57,12 +58,6 @@ class ChatViews(SimWorld):
                 return
             await asyncio.sleep(max(0.02, min(quiet - idle, 0.1)))
         raise TimeoutError(f"the bot kept calling the API for {timeout} s")
-
-    def chat(self, chat_id: int) -> SimChat:
-        chat = self.chats.get(chat_id)
-        if chat is None:
-            raise SimulatorError(f"no chat {chat_id}")
-        return chat
 
     def messages(self, chat_id: int, *, include_deleted: bool = False, from_bot: bool | None = None) -> list[SimMessage]:
         """Messages of a chat in order (bot's and users'); ``from_bot`` filters by sender."""
@@ -119,8 +114,6 @@ class ChatViews(SimWorld):
         return copy.deepcopy(self._updates)
 
     def transcript(self, chat_id: int, **kwargs: Any) -> str:
-        from bot.devtools.simulator.transcript import format_chat
-
         return format_chat(self, chat_id, **kwargs)
 
     def reset_stats(self) -> None:

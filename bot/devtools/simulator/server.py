@@ -24,6 +24,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.devtools.simulator.bot_api import BotApiMethods
+from bot.devtools.simulator.control import add_control_routes
 from bot.devtools.simulator.errors import ApiError, SimulatorError
 from bot.devtools.simulator.observing import ChatViews
 from bot.devtools.simulator.params import Params
@@ -67,9 +68,7 @@ class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews
         app = web.Application(client_max_size=60 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle_api)
         app.router.add_route("GET", "/file/bot{token}/{path:.+}", self._handle_file)
-        from bot.devtools.simulator.control import add_control_routes
-
-        add_control_routes(app, self)
+        add_control_routes(app, self, self)
         return app
 
     async def start(self) -> BotApiSimulator:

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import textwrap
 import time
-from typing import TYPE_CHECKING
 
 from bot.devtools.simulator.state import JSON, Event, MessageVersion, SimMessage
-
-if TYPE_CHECKING:
-    from bot.devtools.simulator.observing import ChatViews
-
+from bot.devtools.simulator.world import SimWorld
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -65,14 +61,14 @@ def _body(version: MessageVersion, message: SimMessage, show_buttons: bool) -> l
     return lines
 
 
-def _sender(sim: ChatViews, message: SimMessage, bot_name: str) -> str:
+def _sender(sim: SimWorld, message: SimMessage, bot_name: str) -> str:
     if message.from_bot:
         return bot_name
     user = sim.users.get(message.from_id)
     return user.display_name if user else str(message.from_id)
 
 
-def chat_title(sim: ChatViews, chat_id: int, lang: str = "en") -> str:
+def chat_title(sim: SimWorld, chat_id: int, lang: str = "en") -> str:
     chat = sim.chat(chat_id)
     if chat.is_group:
         return f"{chat.title} ({chat.id})"
@@ -81,7 +77,7 @@ def chat_title(sim: ChatViews, chat_id: int, lang: str = "en") -> str:
 
 
 def format_chat(
-    sim: ChatViews,
+    sim: SimWorld,
     chat_id: int,
     *,
     mode: str = "final",
@@ -166,5 +162,5 @@ def format_chat(
     return "\n".join(out)
 
 
-def format_chats(sim: ChatViews, chat_ids: list[int], **kwargs: object) -> str:
+def format_chats(sim: SimWorld, chat_ids: list[int], **kwargs: object) -> str:
     return "\n\n".join(format_chat(sim, chat_id, **kwargs) for chat_id in chat_ids)  # type: ignore[arg-type]

@@ -186,6 +186,12 @@ class SimWorld:
             reply_to_message_id=reply_to,
         )
 
+    def chat(self, chat_id: int) -> SimChat:
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            raise SimulatorError(f"no chat {chat_id}")
+        return chat
+
     def _private_chat(self, user_id: int) -> SimChat:
         chat = self.chats.get(user_id)
         if chat is None:

@@ -12,7 +12,7 @@ from engine.tournament import Tournament, TournamentSettings
 from engine.tournament.conduct import ConductRecord
 from engine.tournament.draw import verify
 from engine.tournament.entries import Entry
-from engine.tournament.results import MatchResult, forfeit_result, pair_result
+from engine.tournament.results import PairingResult, forfeit_result, pair_result
 from engine.tournament.swiss import SwissMatch, SwissStage, pair_round
 from tests.engine.tournament.helpers import SECRET, pairs
 
@@ -24,7 +24,7 @@ def swiss(count: int, groups: int = 3, **options: object) -> Tournament:
     return t
 
 
-def win_for_higher_id(t: Tournament, mid: str) -> MatchResult:
+def win_for_higher_id(t: Tournament, mid: str) -> PairingResult:
     """A deterministic result: the entry with the lower number wins 14:9 (p0 is the strongest)."""
     a, b = t.sides(mid)
     assert a is not None and b is not None
@@ -162,14 +162,14 @@ def test_inside_a_score_group_top_half_meets_bottom_half() -> None:
     assert bye is None and pairs == [("e0", "e4"), ("e1", "e5"), ("e2", "e6"), ("e3", "e7")]
 
 
-def stage(entries: str, *rounds: list[tuple[str, str, MatchResult]]) -> SwissStage:
+def stage(entries: str, *rounds: list[tuple[str, str, PairingResult]]) -> SwissStage:
     st = SwissStage(len(rounds), 2, list(entries), {})
     for r, matches in enumerate(rounds, start=1):
         st.matches += [SwissMatch(f"S{r}-M{i}", r, a, b, res) for i, (a, b, res) in enumerate(matches, start=1)]
     return st
 
 
-def win(levels: int) -> MatchResult:
+def win(levels: int) -> PairingResult:
     return pair_result("a", 14, 14 - levels)
 
 
@@ -203,7 +203,7 @@ def test_standings_lot_when_all_else_is_level() -> None:
 
 def test_standings_head_to_head_puts_the_winner_of_the_mutual_match_first() -> None:
     """D and B end level on points, Buchholz and levels; D beat B in round 3: D is ahead."""
-    def res(winner: str, levels: int) -> MatchResult:
+    def res(winner: str, levels: int) -> PairingResult:
         return pair_result(winner, 14, 14 - levels) if winner == "a" else pair_result(winner, 14 - levels, 14)
 
     st = stage("ABCDEFGH",

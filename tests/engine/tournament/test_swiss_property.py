@@ -20,7 +20,7 @@ import random
 from engine.tournament import Tournament, TournamentSettings
 from engine.tournament.entries import Entry
 from engine.tournament.results import (
-    MatchResult,
+    PairingResult,
     TableResult,
     forfeit_result,
     pair_result,
@@ -30,7 +30,7 @@ from engine.tournament.results import (
 TOURNAMENTS = 1000
 
 
-def random_result(rng: random.Random, tables: int) -> MatchResult:
+def random_result(rng: random.Random, tables: int) -> PairingResult:
     roll = rng.random()
     if roll < 0.03:
         return forfeit_result(rng.choice(("a", "b", "both")), tables)
