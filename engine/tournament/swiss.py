@@ -66,7 +66,7 @@ import numpy as np
 import rustworkx as rx
 
 from engine.errors import RuleError
-from engine.tournament.draw import lot_values
+from engine.tournament.groups import add_result, order_by_tiebreaks
 from engine.tournament.results import PairingResult, disqualification_result, forfeit_result
 
 BYE_POINTS = {"win": 2, "draw": 1, "loss": 0}
@@ -324,49 +324,25 @@ class SwissStage:
         after = rnd if self.round_complete(rnd) else rnd - 1
         # a bye of the round being played counts once that round is complete, like its results
         done = [m for m in self.matches if m.done and (not m.bye or m.round <= after)]
+        played: list[tuple[str, str, PairingResult]] = []
         for m in done:
             if m.bye:
-                s = stats[m.a]
-                s["byes"] += 1
-                s["points"] += self.bye_points
+                stats[m.a]["byes"] += 1
+                stats[m.a]["points"] += self.bye_points
                 continue
-            res = m.result
-            assert res is not None and m.b is not None
-            for entry, side, opp, other_entry in ((m.a, "a", "b", m.b), (m.b, "b", "a", m.a)):
-                s = stats[entry]
-                s["played"] += 1
-                s["points"] += res.match_points(side)
-                s["won"] += res.winner == side
-                s["lost"] += res.winner == opp or res.double_forfeit
-                s["drawn"] += res.outcome == "draw"
-                s["ld"] += res.level_diff(side)
-                opponents[entry].append(other_entry)
+            assert m.result is not None and m.b is not None
+            played.append((m.a, m.b, m.result))
+            add_result(stats[m.a], m.result, "a")
+            add_result(stats[m.b], m.result, "b")
+            opponents[m.a].append(m.b)
+            opponents[m.b].append(m.a)
         buchholz = {e: sum(stats[o]["points"] for o in opponents[e]) + stats[e]["byes"] * stats[e]["points"]
                     for e in self.entries}
 
         def key(e: str) -> tuple[int, int, int]:
             return stats[e]["points"], buchholz[e], stats[e]["ld"]
 
-        lots = lot_values(lot_seed, list(self.entries))
-        by_key: dict[tuple[int, int, int], list[str]] = {}
-        for e in self.entries:
-            by_key.setdefault(key(e), []).append(e)
-        ordered: list[tuple[str, int | None, int | None, str]] = []
-        for k in sorted(by_key, reverse=True):
-            cluster = by_key[k]
-            if len(cluster) == 1:
-                ordered.append((cluster[0], None, None, _step(k, by_key)))
-                continue
-            members = set(cluster)
-            h2h = dict.fromkeys(cluster, 0)
-            for m in done:
-                if m.b is not None and m.a in members and m.b in members and m.result is not None:
-                    h2h[m.a] += m.result.match_points("a")
-                    h2h[m.b] += m.result.match_points("b")
-            for e in sorted(cluster, key=lambda x: (-h2h[x], lots[x])):
-                same = [x for x in cluster if h2h[x] == h2h[e]]
-                ordered.append((e, h2h[e], None, "head_to_head") if len(same) == 1
-                               else (e, h2h[e], lots[e], "lot"))
+        ordered = order_by_tiebreaks(self.entries, key, played, lot_seed, "buchholz")
         gone = set(self.withdrawn)
         rows = []
         for i, (e, h, lot, step) in enumerate(ordered):
@@ -502,13 +478,3 @@ class SwissStage:
                           [str(e) for e in data.get("withdrawn", ())],
                           {str(k): int(v) for k, v in data.get("joined", {}).items()},
                           int(data.get("ended_after", 0)), bool(data.get("stalled", False)))
-
-
-def _step(k: tuple[int, int, int], by_key: Mapping[tuple[int, int, int], list[str]]) -> str:
-    """Which of points / Buchholz / levels set this entry apart from its nearest neighbours."""
-    others = [o for o in by_key if o != k]
-    if all(o[0] != k[0] for o in others):
-        return "points"
-    if all(o[:2] != k[:2] for o in others):
-        return "buchholz"
-    return "level_difference"

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from engine.tournament import Tournament as Engine
+from engine.tournament.swiss import SwissStage
 from storage.db import Database
-from storage.tournament_models import TournamentEntry, TournamentMatch
+from storage.tournament_models import Tournament, TournamentEntry, TournamentMatch
 from storage.tournaments.common import add_audit, error, require_role, tournament_row
 from storage.tournaments.state import load_engine, sync_matches
 from storage.tournaments.tx import retrying, touch
@@ -24,9 +27,14 @@ class SwissEnded:
     finished: bool
 
 
-def _swiss(eng: Engine) -> None:
+async def _organisers_swiss(s: AsyncSession, tid: int, actor: int) -> tuple[Tournament, Engine, SwissStage]:
+    """The tournament row, its engine state and Swiss stage, for an organiser (else ``not_allowed``)."""
+    row = await tournament_row(s, tid)
+    await require_role(s, tid, actor, ("organiser",))
+    eng = load_engine(row)
     if eng.swiss is None:
         raise error("not_swiss", "{name} is not a Swiss tournament", name=eng.name)
+    return row, eng, eng.swiss
 
 
 @retrying
@@ -35,16 +43,12 @@ async def swiss_withdraw(db: Database, tid: int, entry_id: int, actor: int) -> T
     stand.  An entry with a match of the current round still to finish is refused (``swiss_match_open``):
     the referee records that match (or its forfeit) first, so no live table is left behind."""
     async with db.session() as s:
-        row = await tournament_row(s, tid)
-        await require_role(s, tid, actor, ("organiser",))
-        eng = load_engine(row)
-        _swiss(eng)
-        assert eng.swiss is not None
+        row, eng, stage = await _organisers_swiss(s, tid, actor)
         entry = await s.get(TournamentEntry, entry_id)
         key = str(entry_id)
-        if entry is None or entry.tournament_id != tid or key not in eng.swiss.entries:
+        if entry is None or entry.tournament_id != tid or key not in stage.entries:
             raise error("unknown_entry", "There is no entry {id}", id=entry_id)
-        pending = eng.swiss.pending_match(key)
+        pending = stage.pending_match(key)
         if pending is not None:
             raise error("swiss_match_open", "{entry} still has match {match} to finish; record it first",
                        entry=entry.name, match=pending.id)
@@ -53,7 +57,7 @@ async def swiss_withdraw(db: Database, tid: int, entry_id: int, actor: int) -> T
         entry.status = "withdrawn"
         touch(row)
         add_audit(s, tid, actor, "swiss_withdraw", entry=entry.id, name=entry.name,
-               after_round=eng.swiss.current_round)
+               after_round=stage.current_round)
         await s.commit()
         return entry
 
@@ -64,12 +68,8 @@ async def end_swiss(db: Database, tid: int, actor: int) -> SwissEnded:
     is over): once that round is complete the standings are final, or the top-K knockout begins (at once
     when the round is already complete)."""
     async with db.session() as s:
-        row = await tournament_row(s, tid)
-        await require_role(s, tid, actor, ("organiser",))
-        eng = load_engine(row)
-        _swiss(eng)
-        assert eng.swiss is not None
-        rnd = eng.swiss.current_round
+        row, eng, stage = await _organisers_swiss(s, tid, actor)
+        rnd = stage.current_round
         eng.end_swiss()
         row.state_json = eng.to_dict()
         add_audit(s, tid, actor, "end_swiss", after_round=rnd)
