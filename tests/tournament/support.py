@@ -132,7 +132,7 @@ async def settle(h: E2EHarness) -> None:
     result), then for the outbox and a quiet moment."""
     tb = h.app.bot_data["tournaments"]
     for _ in range(250):
-        if not tb._tasks and not getattr(rt(h), "_tasks", ()):
+        if not tb.ctx.tasks and not getattr(rt(h), "_tasks", ()):
             break
         await asyncio.sleep(0.02)
     await rt(h).outbox.flush()
@@ -173,7 +173,7 @@ async def press(h: E2EHarness, user_id: int, chat_id: int, message: Any, text: s
 
 def bot_link(h: E2EHarness, payload: str) -> str:
     """The bot's deep link ``https://t.me/<bot>?start=<payload>``."""
-    return str(h.app.bot_data["tournaments"].bot_link(payload))
+    return str(h.app.bot_data["tournaments"].ctx.bot_link(payload))
 
 
 def url_button(message: Any) -> str:

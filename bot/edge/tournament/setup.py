@@ -20,15 +20,18 @@ from __future__ import annotations
 
 import re
 import tomllib
-from typing import Any
+from typing import Any, Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.edge.callbacks import TournamentButton as TB
+from bot.edge.callbacks import TournamentOp as Op
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
 from engine.errors import RuleError
 from engine.registry import load_preset, preset_ids
 from storage import tournaments as ts
+from storage.db import Database
 from storage.tournament_models import Tournament
 
 # The main questions, in order; the sub-questions below follow the answer of their parent.
@@ -57,15 +60,26 @@ NUMBER_WORDS = {"零", "一", "二", "两", "三", "四", "五", "六", "七", "
 MAX_LATE_MINUTES = 240
 
 
+class SetupPorts(Protocol):
+    """What the guided set-up needs: the database, sending, and arming a tournament's deadlines."""
+
+    @property
+    def db(self) -> Database: ...
+
+    def send(self, chat_id: int, text: str, markup: Any = None) -> object: ...
+
+    async def arm_tournament(self, row: Tournament) -> None: ...
+
+
 def _err(code: str, english: str, **params: Any) -> RuleError:
     return RuleError(code, english, **params)
 
 
-async def draft_of(tb: Any, user_id: int) -> Tournament | None:
+async def draft_of(tb: SetupPorts, user_id: int) -> Tournament | None:
     return await ts.draft_of(tb.db, user_id)
 
 
-async def begin(tb: Any, user_id: int, lang: str) -> None:
+async def begin(tb: SetupPorts, user_id: int, lang: str) -> None:
     old = await ts.draft_of(tb.db, user_id)
     if old is not None:
         await ts.set_status(tb.db, old.id, "cancelled", user_id)
@@ -74,7 +88,7 @@ async def begin(tb: Any, user_id: int, lang: str) -> None:
     await ask(tb, row, user_id, lang)
 
 
-async def cancel(tb: Any, user_id: int, lang: str) -> bool:
+async def cancel(tb: SetupPorts, user_id: int, lang: str) -> bool:
     draft = await ts.draft_of(tb.db, user_id)
     if draft is None:
         return False
@@ -90,11 +104,11 @@ def _button(lang: str, label: str, data: str) -> list[InlineKeyboardButton]:
 
 
 def _keep(lang: str, step: str) -> list[InlineKeyboardButton]:
-    return _button(lang, tt(lang, "setup.keep"), f"T:s:keep:{step}")
+    return _button(lang, tt(lang, "setup.keep"), TB(Op.SETUP, words=("keep", step)).encode())
 
 
 def _pick(step: str, value: str) -> str:
-    return f"T:s:pick:{step}:{value}"
+    return TB(Op.SETUP, words=("pick", step, value)).encode()
 
 
 def _step_label(lang: str, step: str) -> str:
@@ -140,7 +154,7 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         text = tt(lang, "setup.q.name", step=label)
     elif step == "preset":
         text = tt(lang, "setup.q.preset", step=label)
-        rows = [_button(lang, _preset_title(lang, pid), f"T:s:preset:{pid}") for pid in preset_ids()]
+        rows = [_button(lang, _preset_title(lang, pid), TB(Op.SETUP, words=("preset", pid)).encode()) for pid in preset_ids()]
     elif step == "options":
         preset = load_preset(row.preset_id)
         keys = ", ".join(sorted(ts.rule_options(row)))
@@ -203,11 +217,11 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
             extra.append(tt(lang, "setup.confirm_rules", rules=_overrides_text(row)))
         text = tt(lang, "setup.q.confirm", summary=views.summary(lang, row), extra="\n".join(extra),
                   prizes=views.prizes_text(lang, row))
-        rows = [_button(lang, tt(lang, "setup.create"), "T:s:create")]
+        rows = [_button(lang, tt(lang, "setup.create"), TB(Op.SETUP, words=("create",)).encode())]
     return text, (InlineKeyboardMarkup(rows) if rows else None)
 
 
-async def ask(tb: Any, row: Tournament, user_id: int, lang: str, error: str | None = None) -> None:
+async def ask(tb: SetupPorts, row: Tournament, user_id: int, lang: str, error: str | None = None) -> None:
     """Send the question of the row's current step (after ``error``, when an answer was refused)."""
     text, markup = question(lang, row)
     if error:
@@ -317,7 +331,7 @@ def parse_round_prizes(text: str) -> dict[str, Any]:
             "round_prizes_from": "final", "souvenir_for_all": False}
 
 
-async def answer(tb: Any, row: Tournament, user_id: int, lang: str, text: str) -> None:
+async def answer(tb: SetupPorts, row: Tournament, user_id: int, lang: str, text: str) -> None:
     """A typed answer to the current step: stored and the next question asked, or refused (nothing
     changes) with the reason and the same question."""
     step = row.setup_step or "confirm"
@@ -330,7 +344,7 @@ async def answer(tb: Any, row: Tournament, user_id: int, lang: str, text: str) -
     await ask(tb, row, user_id, lang)
 
 
-async def _apply_text(tb: Any, row: Tournament, user_id: int, lang: str, step: str, text: str) -> Tournament:
+async def _apply_text(tb: SetupPorts, row: Tournament, user_id: int, lang: str, step: str, text: str) -> Tournament:
     db = tb.db
     if step == "name":
         if not text or text.startswith("/"):
@@ -389,12 +403,12 @@ async def _apply_text(tb: Any, row: Tournament, user_id: int, lang: str, step: s
     raise _err("use_buttons", "Press one of the buttons")
 
 
-async def _set_entrant(tb: Any, row: Tournament, user_id: int, pairs: int) -> Tournament:
+async def _set_entrant(tb: SetupPorts, row: Tournament, user_id: int, pairs: int) -> Tournament:
     over = {"entrant": "pair", "pairs_per_team": 1} if pairs == 1 else {"entrant": "team", "pairs_per_team": pairs}
     return await ts.update_setup(tb.db, row.id, user_id, settings_overrides=over, setup_step=_next("entrant"))
 
 
-async def button(tb: Any, user_id: int, lang: str, parts: list[str]) -> str | None:
+async def button(tb: SetupPorts, user_id: int, lang: str, parts: list[str]) -> str | None:
     """A set-up button (``T:s:...``); a button of an earlier question does nothing."""
     row = await ts.draft_of(tb.db, user_id)
     if row is None:
@@ -422,7 +436,7 @@ async def button(tb: Any, user_id: int, lang: str, parts: list[str]) -> str | No
     return None
 
 
-async def _pick_choice(tb: Any, row: Tournament, user_id: int, step: str, value: str) -> Tournament:
+async def _pick_choice(tb: SetupPorts, row: Tournament, user_id: int, step: str, value: str) -> Tournament:
     db = tb.db
     if step == "entrant" and value.isdigit():
         return await _set_entrant(tb, row, user_id, int(value))

@@ -45,7 +45,7 @@ DECIDED_BY: dict[str, tuple[str, str]] = {
     "referee": ("裁判判定", "referee"),
 }
 
-# how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournaments/core.py)
+# how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournaments/results.py)
 TIE_BREAK_SHORT = {"dealer_side": ("台上方胜", "dealing side wins"), "cut": ("搬点决胜", "decided by a cut"),
                    "last_upstream": ("末副上游方胜", "first out in the last deal wins")}
 
