@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl
 from aiohttp import WSMsgType, web
 
 from bot.presentation.i18n import catalogue, normalize, rule_error, t
-from bot.webapp import frames
+from bot.webapp import frames, public_page
 from bot.webapp.auth import InitDataError, WebAppUser, sign_init_data, validate_init_data
 from bot.webapp.hub import Hub, Viewer
 from engine.errors import RuleError
@@ -113,6 +113,7 @@ class WebAppServer:
         app.router.add_get("/ws", self.websocket)
         app.router.add_get("/api/state", self.api_state)
         app.router.add_static("/static/", STATIC, show_index=False)
+        public_page.register(app, lambda: self.bridge.db)  # /t/<id>: the public tournament page (issue 20)
         if self.dev:
             app.router.add_get("/dev", self.dev_index)
         if self.webhook is not None:
