@@ -35,6 +35,7 @@ from bot.tables.driver import Driver, Metrics
 from bot.tables.live import Live
 from bot.tables.lobby import Lobby
 from bot.tables.seats import SeatIndex, load_seats
+from bot.tables.thinking import THINKER
 from scheduler.deadlines import DeadlineScheduler
 from storage import match_repo, message_repo, pending_send_repo, table_repo, user_repo
 from storage.db import open_database
@@ -85,6 +86,7 @@ class Runtime:
         self.lobby = Lobby(self)
         self.driver = Driver(self)
         self.live = Live(self)
+        self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
 
     @property
     def metrics(self) -> Metrics:
