@@ -269,11 +269,13 @@ class Runtime:
         for key in [k for k in self._user_langs if k[0] == user_id]:
             del self._user_langs[key]
 
-    def send(self, chat_id: int, text: str, markup: Any = None, *, record: bool = True) -> asyncio.Future[int | None]:
+    def send(self, chat_id: int, text: str, markup: Any = None, *, record: bool = True,
+             fold: Any = None) -> asyncio.Future[int | None]:
         """Queue a message.  ``record=False``: a note the outbox may drop when that chat's queue (or
-        the whole outbox) is over its bound; everything else is never dropped (bot/delivery/outbox.py)."""
+        the whole outbox) is over its bound, sent after the messages of record queued with it; ``fold``: a
+        note still queued with that key shows this text instead (bot/delivery/outbox.py)."""
         assert self.outbox is not None
-        return self.outbox.send_nowait(chat_id, text, markup, record=record)
+        return self.outbox.send_nowait(chat_id, text, markup, record=record, fold=fold)
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock that serialises everything done to one match (actions, steps, rendering)."""

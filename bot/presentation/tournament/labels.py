@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from engine.tournament.entries import Entry
 from engine.tournament.prizes import PRIZE_LABELS
-from engine.tournament.results import MatchResult
+from engine.tournament.results import PairingResult
 from engine.tournament.tournament import Tournament
 
 LANGS = ("zh", "en")
@@ -21,6 +21,7 @@ WORDS: dict[str, dict[str, str]] = {
         "champion": "冠军", "forfeit": "弃权", "dq": "取消资格", "draw": "平局", "referee": "裁判判定",
         "beat": "胜", "level": "打到", "tables": "桌", "winner_of": "{m}胜者", "loser_of": "{m}负者",
         "double_forfeit": "双方弃权", "walkover": "轮空晋级", "no_champion": "无冠军", "nobody": "（无）",
+        "swiss_round": "积分编排第{n}轮", "swiss": "积分编排",
     },
     "en": {
         "final": "Final", "semifinal": "Semi-final", "round": "Round {n}", "third_place": "3rd place",
@@ -30,6 +31,7 @@ WORDS: dict[str, dict[str, str]] = {
         "referee": "referee's decision", "beat": "beat", "level": "level", "tables": "tables",
         "winner_of": "winner of {m}", "loser_of": "loser of {m}", "double_forfeit": "double forfeit",
         "walkover": "walkover", "no_champion": "no champion", "nobody": "(nobody)",
+        "swiss_round": "Swiss round {n}", "swiss": "Swiss rounds",
     },
 }
 
@@ -43,7 +45,7 @@ DECIDED_BY: dict[str, tuple[str, str]] = {
     "referee": ("裁判判定", "referee"),
 }
 
-# how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournaments/core.py)
+# how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournaments/results.py)
 TIE_BREAK_SHORT = {"dealer_side": ("台上方胜", "dealing side wins"), "cut": ("搬点决胜", "decided by a cut"),
                    "last_upstream": ("末副上游方胜", "first out in the last deal wins")}
 
@@ -62,6 +64,7 @@ PRIZE_ORDER = ("champion", "representative", "first", "second", "third", "souven
 _GROUP_ID = re.compile(r"^([A-Z]+)-R(\d+)-M(\d+)$")
 _MAIN_ID = re.compile(r"^R(\d+)-M(\d+)$")
 _PLACE_ID = re.compile(r"^P(\d+)-(\d+)-M(\d+)$")
+_SWISS_ID = re.compile(r"^S(\d+)-M(\d+)$")
 
 
 def check_lang(lang: str) -> str:
@@ -111,6 +114,9 @@ def match_title(t: Tournament, match_id: str, lang: str) -> str:
     m = _GROUP_ID.match(match_id)
     if m:
         return f"{w(lang, 'group', g=m.group(1))} {w(lang, 'round', n=int(m.group(2)))}"
+    m = _SWISS_ID.match(match_id)
+    if m:
+        return f"{w(lang, 'swiss_round', n=int(m.group(1)))} {w(lang, 'match_no', n=int(m.group(2)))}"
     rounds = t.bracket.rounds if t.bracket is not None else 0
     m = _MAIN_ID.match(match_id)
     if m:
@@ -154,7 +160,7 @@ def players_text(entry: Entry, player_names: Mapping[str, str] | None = None, se
     return sep.join(pairs)
 
 
-def side_scores(result: MatchResult | None, lang: str, team: bool) -> tuple[str, str]:
+def side_scores(result: PairingResult | None, lang: str, team: bool) -> tuple[str, str]:
     """What each side shows next to its name: the level reached (pairs), tables won (teams),
     or forfeit / disqualified; ("", "") while there is no result."""
     if result is None:
@@ -181,7 +187,7 @@ def side_scores(result: MatchResult | None, lang: str, team: bool) -> tuple[str,
     return marks["a"], marks["b"]
 
 
-def score_line(result: MatchResult | None, lang: str, team: bool) -> str:
+def score_line(result: PairingResult | None, lang: str, team: bool) -> str:
     """``A : 10`` (pairs: levels reached), ``2 : 1`` (teams: tables), ``弃权`` ...; "" without a result."""
     if result is None:
         return ""
@@ -197,7 +203,7 @@ def score_line(result: MatchResult | None, lang: str, team: bool) -> str:
     return f"{text} ({note})" if note else text
 
 
-def decided_note(result: MatchResult | None, lang: str, team: bool) -> str:
+def decided_note(result: PairingResult | None, lang: str, team: bool) -> str:
     """What decided a level match: a team match on level difference or table 1 (级差 / 第1桌结果), a pair
     match on equal levels by the game's tie-break (台上方胜 / 搬点决胜 / 末副上游方胜); else ""."""
     if result is None or result.winner is None:
@@ -212,7 +218,7 @@ def decided_note(result: MatchResult | None, lang: str, team: bool) -> str:
     return ""
 
 
-def table_details(result: MatchResult | None, lang: str) -> str:
+def table_details(result: PairingResult | None, lang: str) -> str:
     """Per table: ``桌1 A:10; 桌2 弃权(乙)`` (team matches; also for pairs, one table)."""
     if result is None:
         return ""
