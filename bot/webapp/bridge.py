@@ -30,7 +30,7 @@ class RuntimeBridge:
         return list(names), list(computers)
 
     async def user_match(self, user_id: int) -> int | None:
-        found = await self.rt.user_match(user_id)
+        found = await self.rt.driver.user_match(user_id)
         return None if found is None else int(found[0])
 
     async def submit(self, match_id: int, seat: int, action: str, *, expected_version: int, user_id: int,
