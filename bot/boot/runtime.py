@@ -82,9 +82,14 @@ class Runtime:
         # (in a task of their own, one after the other; a hook that raises is logged and the next one runs)
         self.match_over_hooks: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
         self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
-        self.lobby = Lobby(self)
         self.driver = Driver(self)
         self.live = Live(self)
+        self.lobby = Lobby(self, shows=self.live, steps=self.driver)
+
+    @property
+    def admin_ids(self) -> frozenset[int]:
+        """The bot's administrators (``BOT_ADMIN_IDS``)."""
+        return frozenset(self.settings.BOT_ADMIN_IDS)
 
     # --- life cycle -------------------------------------------------------------------------
 
