@@ -34,6 +34,7 @@ from bot.presentation.i18n import normalize, t
 from bot.tables.driver import Driver
 from bot.tables.live import Live
 from bot.tables.lobby import Lobby
+from bot.tables.names import TableNames
 from bot.tables.seats import SeatIndex, load_seats
 from scheduler.deadlines import DeadlineScheduler
 from storage import match_repo, message_repo, pending_send_repo, table_repo, user_repo
@@ -82,9 +83,11 @@ class Runtime:
         # (in a task of their own, one after the other; a hook that raises is logged and the next one runs)
         self.match_over_hooks: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
         self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
-        self.driver = Driver(self)
+        # the composition root: each service receives the narrow ports it uses (bot/tables/ports.py)
+        self.names = TableNames(self)
         self.live = Live(self)
-        self.lobby = Lobby(self, shows=self.live, steps=self.driver)
+        self.driver = Driver(self, settings, names=self.names, shows=self.live)
+        self.lobby = Lobby(self, names=self.names, shows=self.live, steps=self.driver)
 
     @property
     def admin_ids(self) -> frozenset[int]:

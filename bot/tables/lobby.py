@@ -14,64 +14,21 @@ from typing import Any
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
 from bot.tables.deal_proof import lobby_lines
+from bot.tables.names import TableNames, table_title
 from bot.tables.ports import MatchSteps, Shared, TableShows
 from bot.tables.table_request import problems_message, read_request
 from bot.tournaments import locked
 from engine.errors import RuleError
 from engine.options import options_to_dict
-from engine.registry import load_preset
 from storage import match_repo, table_repo, user_repo
 
 
 class Lobby:
-    def __init__(self, shared: Shared, shows: TableShows, steps: MatchSteps) -> None:
+    def __init__(self, shared: Shared, names: TableNames, shows: TableShows, steps: MatchSteps) -> None:
         self.rt = shared
+        self.names = names
         self.shows = shows
         self.steps = steps
-        self._names: dict[tuple[int, str], list[str]] = {}  # (table, lang) -> names; seats are fixed in play
-
-    # --- names ------------------------------------------------------------------------------
-
-    async def table_names(self, table_id: int) -> tuple[list[str | None], list[bool], list[int | None]]:
-        db = self.rt.db
-        seats = await table_repo.get_seats(db, table_id)
-        ids = [s.user_id for s in seats]
-        users = await user_repo.get_users(db, [i for i in ids if i is not None])
-        names: list[str | None] = []
-        for s in seats:
-            if s.user_id is not None:
-                u = users.get(s.user_id)
-                names.append((u.first_name if u else None) or str(s.user_id))
-            else:
-                names.append(None)
-        return names, [s.is_computer for s in seats], ids
-
-    async def player_names(self, table_id: int, lang: str) -> list[str]:
-        """The four names shown at a table (kept while the table plays: its seats do not change)."""
-        cached = self._names.get((table_id, lang))
-        if cached is not None:
-            return cached
-        names, computers, _ = await self.table_names(table_id)
-        out = []
-        for seat in range(4):
-            if computers[seat] and not names[seat]:
-                out.append(t(lang, "name.computer_n", n=seat + 1))
-            else:
-                out.append(names[seat] or "?")
-        self._names[(table_id, lang)] = out
-        return out
-
-    def forget_names(self, table_id: int) -> None:
-        for key in [k for k in self._names if k[0] == table_id]:
-            del self._names[key]
-
-    @staticmethod
-    def title(lang: str, preset_id: str) -> str:
-        try:
-            preset = load_preset(preset_id)
-            return preset.title_zh if lang == "zh" else preset.title_en
-        except RuleError:
-            return preset_id
 
     # --- the lobby message ------------------------------------------------------------------
 
@@ -81,8 +38,8 @@ class Lobby:
         if table is None:
             return
         lang = await rt.chat_lang(table.chat_id)
-        names, computers, _ = await self.table_names(table_id)
-        title = self.title(lang, table.preset_id)
+        names, computers, _ = await self.names.table_names(table_id)
+        title = table_title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, rt.bot_username)
         text = "\n".join([text, *lobby_lines(lang, table)])  # a practice / fixed seed, a tournament commitment
         if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
@@ -184,7 +141,7 @@ class Lobby:
         if on_started is not None:
             on_started()
         match_id = started.match_id
-        self.forget_names(table_id)  # computer seats were filled
+        self.names.forget(table_id)  # computer seats were filled
         rt.seats.add(match_id, table_id, await table_repo.get_seats(rt.db, table_id))
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:

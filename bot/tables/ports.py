@@ -7,11 +7,14 @@ shared parts and wires the three services to each other; a unit test hands in fa
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping
 from datetime import datetime
 from typing import Protocol
 
 from bot.tables.seats import SeatIndex
+from engine.events import Event
+from scheduler.deadlines import DeadlineData
+from storage.action_repo import ApplyResult
 from storage.db import Database
 
 Markup = object  # a keyboard built by presentation; the table logic only passes it on
@@ -32,9 +35,11 @@ class Deadlines(Protocol):
     def now(self) -> datetime: ...
 
     async def schedule(self, db: Database, kind: str, ref: str, due_at: datetime,
-                       payload: Mapping[str, object] | None = None) -> int: ...
+                       payload: Mapping[str, object] | None = None, *, replace: bool = False) -> int: ...
 
     async def cancel(self, db: Database, kind: str, ref: str) -> int: ...
+
+    async def pending(self, db: Database, kind: str | None = None, ref: str | None = None) -> list[DeadlineData]: ...
 
 
 class Shared(Protocol):
@@ -96,3 +101,54 @@ class MatchSteps(Protocol):
 
     def forget(self, match_id: int) -> None:
         """Drop what the driver keeps in memory of a match that ended."""
+
+
+class Running(Shared, Protocol):
+    """The shared parts plus the running bot's life: whether it is stopping, its background tasks and
+    whether other processes share its tables (message claims through Redis)."""
+
+    @property
+    def stopping(self) -> bool: ...
+
+    @property
+    def claims(self) -> object | None:
+        """Set when several processes run the bot (another one may act on the same match)."""
+
+    def spawn(self, coro: Coroutine[object, object, object]) -> None:
+        """Run ``coro`` in a task the bot waits for at stop."""
+
+
+class Pace(Protocol):
+    """The driver's pacing settings (bot/boot/settings.py)."""
+
+    @property
+    def deal_delay(self) -> float: ...
+
+    @property
+    def ai_delay(self) -> float: ...
+
+    @property
+    def DEAL_BATCH(self) -> int: ...  # noqa: N802 (the setting's name)
+
+
+class Names(Protocol):
+    """The names shown at a table (bot/tables/names.py)."""
+
+    async def player_names(self, table_id: int, lang: str) -> list[str]: ...
+
+
+class MatchShows(Protocol):
+    """What the driver asks of the live messages (bot/tables/live.py)."""
+
+    async def render_match(self, match_id: int, *, everything: bool = False, applied: ApplyResult | None = None) -> None: ...
+
+    async def announce(self, match_id: int, events: list[Event], *, source: str, seat: int | None = None,
+                       applied: ApplyResult | None = None) -> None: ...
+
+    def drop_queued_hand(self, match_id: int, seat: int) -> None: ...
+
+    def note_autoplay(self, match_id: int, line: str) -> None: ...
+
+    def remembers(self, match_id: int) -> bool: ...
+
+    def forget_match(self, match_id: int) -> None: ...

@@ -25,8 +25,8 @@ class RuntimeBridge:
         return normalize(await self.rt.user_lang(user_id, tg_code))
 
     async def names(self, table_id: int, lang: str) -> tuple[list[str], list[bool]]:
-        names = await self.rt.lobby.player_names(table_id, lang)
-        _, computers, _ = await self.rt.lobby.table_names(table_id)
+        names = await self.rt.names.player_names(table_id, lang)
+        _, computers, _ = await self.rt.names.table_names(table_id)
         return list(names), list(computers)
 
     async def user_match(self, user_id: int) -> int | None:

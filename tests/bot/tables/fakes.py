@@ -4,12 +4,15 @@ the live messages and the driver, each recording what it was asked."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Coroutine, Mapping
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
 from bot.tables.ports import Markup, MessageKey, Stored
 from bot.tables.seats import SeatIndex
+from engine.events import Event
+from scheduler.deadlines import DeadlineData
+from storage.action_repo import ApplyResult
 from storage.db import Database
 
 
@@ -30,13 +33,16 @@ class FakeDeadlines:
         return datetime(2026, 1, 1, tzinfo=UTC)
 
     async def schedule(self, db: Database, kind: str, ref: str, due_at: datetime,
-                       payload: Mapping[str, object] | None = None) -> int:
+                       payload: Mapping[str, object] | None = None, *, replace: bool = False) -> int:
         self.scheduled.append((kind, ref, due_at))
         return len(self.scheduled)
 
     async def cancel(self, db: Database, kind: str, ref: str) -> int:
         self.cancelled.append((kind, ref))
         return 1
+
+    async def pending(self, db: Database, kind: str | None = None, ref: str | None = None) -> list[DeadlineData]:
+        return []
 
 
 class FakeShared:
@@ -106,3 +112,54 @@ class FakeSteps:
 def person(user_id: int, language_code: str | None = "en") -> SimpleNamespace:
     """A Telegram user as the lobby reads one (id, language code)."""
     return SimpleNamespace(id=user_id, language_code=language_code)
+
+
+class FakeRunning(FakeShared):
+    """The shared parts plus the running bot's life: one process, its tasks kept to be awaited."""
+
+    def __init__(self, db: Database, admin_ids: Collection[int] = ()) -> None:
+        super().__init__(db, admin_ids)
+        self.stopping = False
+        self.claims: object | None = None
+        self.tasks: list[asyncio.Task[object]] = []
+
+    def spawn(self, coro: Coroutine[object, object, object]) -> None:
+        self.tasks.append(asyncio.get_running_loop().create_task(coro))
+
+
+class FakePace:
+    deal_delay = 0.0
+    ai_delay = 0.0
+    DEAL_BATCH = 25
+
+
+class FakeNames:
+    async def player_names(self, table_id: int, lang: str) -> list[str]:
+        return ["North", "East", "South", "West"]
+
+
+class FakeMatchShows:
+    """Records what the driver asked, in order: ("render", match) / ("announce", match, event kinds)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, ...]] = []
+
+    async def render_match(self, match_id: int, *, everything: bool = False,
+                           applied: ApplyResult | None = None) -> None:
+        self.calls.append(("render", match_id))
+
+    async def announce(self, match_id: int, events: list[Event], *, source: str, seat: int | None = None,
+                       applied: ApplyResult | None = None) -> None:
+        self.calls.append(("announce", match_id, tuple(ev.kind for ev in events)))
+
+    def drop_queued_hand(self, match_id: int, seat: int) -> None:
+        self.calls.append(("drop_hand", match_id, seat))
+
+    def note_autoplay(self, match_id: int, line: str) -> None:
+        self.calls.append(("autoplay", match_id, line))
+
+    def remembers(self, match_id: int) -> bool:
+        return False
+
+    def forget_match(self, match_id: int) -> None:
+        self.calls.append(("forget", match_id))

@@ -4,6 +4,7 @@ asks of the live messages and the driver."""
 from __future__ import annotations
 
 from bot.tables.lobby import Lobby
+from bot.tables.names import TableNames
 from storage import match_repo, table_repo, user_repo
 from storage.db import Database
 from tests.bot.tables.fakes import FakeShared, FakeShows, FakeSteps, person
@@ -14,7 +15,7 @@ GROUP, ALICE, BOB, CAROL = -100, 1, 2, 3
 def build(db: Database, admin_ids: tuple[int, ...] = ()) -> tuple[Lobby, FakeShared, FakeShows, FakeSteps]:
     shared = FakeShared(db, admin_ids)
     shows, steps = FakeShows(shared), FakeSteps()
-    return Lobby(shared, shows, steps), shared, shows, steps
+    return Lobby(shared, TableNames(shared), shows, steps), shared, shows, steps
 
 
 async def test_newtable_posts_the_lobby_and_a_second_one_is_refused(db: Database) -> None:
