@@ -218,13 +218,13 @@ async def test_two_players_taking_one_seat_at_once_only_one_gets_it(harness):
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     people = [SimpleNamespace(id=p.user_id, language_code="zh-hans") for p in h.players[1:3]]
     for seat in range(3):
-        answers = await asyncio.gather(*[rt(h).join(table.id, seat, u) for u in people])
+        answers = await asyncio.gather(*[rt(h).lobby.join(table.id, seat, u) for u in people])
         seated = [u.id for u, a in zip(people, answers, strict=True) if a is None]
         assert len(seated) == 1, answers
         refused = next(a for a in answers if a is not None)
         assert "已经有人" in refused
         assert (await table_repo.get_seats(rt(h).db, table.id))[seat].user_id == seated[0]
-        await rt(h).leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))
+        await rt(h).lobby.leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))
 
 
 async def test_leave_frees_the_seat_and_leave_or_stop_without_a_table_say_so(harness):
