@@ -257,7 +257,7 @@ async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_
         _, m = await match_repo.load_match_row(table.rt.db, table.match_id)
         assert player.summaries, "no summary sheet after the first deal"
         first = m.history[0]
-        names = (await table.rt.lobby.player_names((await match_repo.get_match_row(table.rt.db, table.match_id)).table_id,
+        names = (await table.rt.names.player_names((await match_repo.get_match_row(table.rt.db, table.match_id)).table_id,
                                                    "zh"))
         winner_name = names[first["order"][0]]
         assert f"头游{winner_name}" in player.summaries[0].replace(" ", "").replace("\t", "").replace("南", "") \
