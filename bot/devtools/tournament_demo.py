@@ -108,10 +108,14 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
         await rt.outbox.flush()
         await sim.wait_quiet(quiet=0.15, timeout=30)
 
-    async def dm(uid: int, text: str) -> Any:
+    async def dm(uid: int, text: str, expect: str | None = None) -> Any:
+        """Send ``text`` privately; the bot's answer (the first message containing ``expect``: a note the
+        bot sends the organiser meanwhile, such as a new entry, is not the answer)."""
         before = sim.last_bot_message(uid)
         sim.user_sends_text(uid, uid, text)
-        return await sim.wait_for_message(uid, after=before, timeout=20)
+        if expect is None:
+            return await sim.wait_for_message(uid, after=before, timeout=20)
+        return await sim.wait_for_message(uid, expect, after=before, timeout=20)
 
     async def run_due(advance: timedelta | None = None, quiet: bool = True) -> None:
         if advance is not None:
@@ -176,7 +180,8 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
     say("  " + (done.text or ""))
     plan = [(i * 3) // n for i in range(1, n)]  # 8 pairs: 机关 3, 理学院 3, 医学院 2
     for i, g in enumerate(plan, start=1):
-        r = await dm(ORGANISER, f"/register {players[2 * i]} {players[2 * i + 1]} {groups[g]}")
+        r = await dm(ORGANISER, f"/register {players[2 * i]} {players[2 * i + 1]} {groups[g]}",
+                     "报名成功" if zh else "Registered")
         say("  " + (r.text or ""))
     await run_due(timedelta(hours=1, minutes=1))
     show_group()
@@ -223,7 +228,7 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
                                     f"{row.settings_json['late_forfeit_minutes']}-minute limit); their table starts."))
                     checked.add((m.match_key, uid))
                     try:
-                        await rt.app.bot_data["tournaments"].check_in(1, m.match_key, uid)
+                        await rt.app.bot_data["tournaments"].tables.check_in(1, m.match_key, uid)
                     except Exception as exc:  # shown, never fatal for the demo
                         say(f"  check-in {uid}: {exc}")
         for m in rows:

@@ -19,6 +19,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.boot.logs import bind
 from bot.edge import callbacks
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
 from bot.presentation import render
@@ -72,6 +73,12 @@ def _reply(context: Ctx, chat_id: int, text: str, markup: Any = None) -> None:
     rt_of(context).send(chat_id, text, markup)
 
 
+def _refuse(context: Ctx, chat_id: int, user: Any, text: str) -> None:
+    """A group command refused: a note that waits behind the group's messages of record (a lobby, a result),
+    and one person's refusals still queued fold into one (the newest text)."""
+    rt_of(context).send(chat_id, text, record=False, fold=("refused", getattr(user, "id", None)))
+
+
 async def _answer(update: Update, text: str | None = None, alert: bool = False) -> None:
     q = update.callback_query
     if q is None:
@@ -100,7 +107,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
     if payload.startswith("join_"):
         try:
             _, table_id, seat = payload.split("_")
-            err = await rt.join(int(table_id), int(seat), user)
+            err = await rt.lobby.join(int(table_id), int(seat), user)
         except ValueError:
             err = t(lang, "err.bad_link")
         if err == "need_start":  # cannot happen: we just marked the user
@@ -111,7 +118,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
             _reply(context, chat.id, t(lang, "start.seated", seat=render.seat_name(lang, int(seat)), table=table_id))
         return
     _reply(context, chat.id, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
-    await rt.refresh_user(user.id)
+    await rt.live.refresh_user(user.id)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:
@@ -136,7 +143,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
         if chat.type != ChatType.PRIVATE:
             # in a group: the group's language (its admins only); the user's own stays as it is
             if not await _is_admin(context, chat.id, user.id):
-                _reply(context, chat.id, t(await _lang(context, update), "err.only_admin"))
+                _refuse(context, chat.id, user, t(await _lang(context, update), "err.only_admin"))
                 return
             await rt.set_chat_lang(chat.id, lang)
             _reply(context, chat.id, t(lang, "lang.group_set"))
@@ -173,9 +180,9 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
         _reply(context, chat.id, t(lang, "newtable.group_only"))
         return
     await save_chat(rt.db, chat)
-    err = await rt.new_table(chat, user, list(context.args or []))
+    err = await rt.lobby.new_table(chat, user, list(context.args or []))
     if err:
-        _reply(context, chat.id, err)
+        _refuse(context, chat.id, user, err)
 
 
 async def _on_open_table(update: Update, context: Ctx,
@@ -189,15 +196,15 @@ async def _on_open_table(update: Update, context: Ctx,
     lang = await _lang(context, update)
     table = await table_repo.open_table_in_chat(rt.db, chat.id)
     if table is None:
-        _reply(context, chat.id, t(lang, "err.no_table"))
+        _refuse(context, chat.id, user, t(lang, "err.no_table"))
         return
     err = await act(rt, table.id, user)
     if err:
-        _reply(context, chat.id, err)
+        _refuse(context, chat.id, user, err)
 
 
 async def cmd_leave(update: Update, context: Ctx) -> None:
-    await _on_open_table(update, context, lambda rt, table_id, user: rt.leave(table_id, user))
+    await _on_open_table(update, context, lambda rt, table_id, user: rt.lobby.leave(table_id, user))
 
 
 async def cmd_stop(update: Update, context: Ctx) -> None:
@@ -205,7 +212,7 @@ async def cmd_stop(update: Update, context: Ctx) -> None:
     admin = chat is not None and user is not None and chat.type != ChatType.PRIVATE and \
         await _is_admin(context, chat.id, user.id)
     await _on_open_table(update, context,
-                         lambda rt, table_id, user: rt.stop_table(table_id, user, group_admin=admin))
+                         lambda rt, table_id, user: rt.lobby.stop_table(table_id, user, group_admin=admin))
 
 
 # --- buttons -------------------------------------------------------------------------------------
@@ -220,6 +227,7 @@ async def on_button(update: Update, context: Ctx) -> None:
     await _known(rt, user)
     lang = await rt.user_lang(user.id, user.language_code)
     button = callbacks.parse(q.data)
+    bind(match_id=getattr(button, "match_id", None), table_id=getattr(button, "table_id", None))
     if isinstance(button, callbacks.LangButton) and button.lang not in ("zh", "en"):
         await _answer(update, t(lang, "err.bad_language"))  # a forged or stale code: say so, change nothing
     elif isinstance(button, callbacks.LangButton):
@@ -228,7 +236,7 @@ async def on_button(update: Update, context: Ctx) -> None:
         rt.forget_user_lang(user.id)
         await _answer(update, t(new, "lang.set"))
     elif isinstance(button, callbacks.ResumeButton):
-        err = await rt.resume_match(button.match_id, user)
+        err = await rt.driver.resume_match(button.match_id, user)
         await _answer(update, err or t(lang, "resume.ok"))
     elif isinstance(button, callbacks.TableButton):
         await table_button(update, context, button, user, lang)
@@ -243,7 +251,7 @@ async def table_button(update: Update, context: Ctx, button: callbacks.TableButt
     table_id = button.table_id
     if button.op is callbacks.TableOp.JOIN:
         seat = int(button.seat or 0)
-        err = await rt.join(table_id, seat, user)
+        err = await rt.lobby.join(table_id, seat, user)
         if err == "need_start":
             await _answer(update, t(lang, "join.need_start"), alert=True)
             table = await table_repo.get_table(rt.db, table_id)
@@ -256,11 +264,11 @@ async def table_button(update: Update, context: Ctx, button: callbacks.TableButt
         await _answer(update, err or t(lang, "join.ok", seat=render.seat_name(lang, seat)))
     elif button.op is callbacks.TableOp.START:
         # answered once the start is committed, while the table message and the hands are rendered
-        err = await rt.start_table(table_id, user, on_started=lambda: rt.spawn(_answer(update, t(lang, "start.ok"))))
+        err = await rt.lobby.start_table(table_id, user, on_started=lambda: rt.spawn(_answer(update, t(lang, "start.ok"))))
         if err:
             await _answer(update, err)
     else:
-        err = await rt.leave(table_id, user)
+        err = await rt.lobby.leave(table_id, user)
         await _answer(update, err or t(lang, "leave.ok"))
 
 
@@ -269,7 +277,7 @@ async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton
     rt = rt_of(context)
     Op = callbacks.HandOp
     match_id, deal, op = button.match_id, button.deal, button.op
-    seat = await rt.seat_of_user(match_id, user.id)
+    seat = await rt.driver.seat_of_user(match_id, user.id)
     if seat is None:
         answer = t(lang, "err.stale") if rt.seats.get(match_id) is None else t(lang, "err.not_your_table")
         await _answer(update, answer, alert=answer != t(lang, "err.stale"))
@@ -319,7 +327,7 @@ async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton
     else:  # Op.CHOOSE
         action = f"{seat} choose {button.word}"
     query_id = update.callback_query.id if update.callback_query is not None else None
-    _ok, problem = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0)
+    _ok, problem = await rt.driver.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0)
     await _answer(update, problem if problem else None)
 
 
@@ -388,7 +396,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         return
     await _known(rt, user, started=True)
     lang = await rt.user_lang(user.id, user.language_code)
-    found = await rt.user_match(user.id)
+    found = await rt.driver.user_match(user.id)
     if found is None:
         _reply(context, msg.chat_id, t(lang, "typed.no_match"))
         return
@@ -439,12 +447,12 @@ async def on_private_text(update: Update, context: Ctx) -> None:
                 async with rt.lock(match_id):  # a tap of the same seat is under the lock too
                     await selection_repo.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
                     row2, m2 = await match_repo.match_state(rt.db, match_id)
-                    await rt.render_hand(row2, m2, seat, user.id)
+                    await rt.live.render_hand(row2, m2, seat, user.id)
                 level = view.get("level")
                 labels = " / ".join(r.label(level) if level is not None else r.reading_id() for r in readings)
                 _reply(context, msg.chat_id, t(lang, "err.choose_reading", cards=cards_text(cards), labels=labels))
                 return
-    _ok, problem = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}",
+    _ok, problem = await rt.driver.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}",
                                 lang=lang, t0=t0)
     if problem:
         _reply(context, msg.chat_id, problem)
@@ -472,8 +480,12 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
+    from telegram.ext import TypeHandler
+
+    from bot.boot.logs import bind_update
     from bot.edge import ratelimit, review_handlers
 
+    app.add_handler(TypeHandler(Update, bind_update), group=-1000)  # log lines name the update (bot/boot/logs.py)
     ratelimit.install(app)  # the per-user rate limit runs before every other handler
     review_handlers.register(app)
     app.add_handler(CommandHandler("start", cmd_start))

@@ -6,7 +6,7 @@ import asyncio
 
 from bot.devtools.autodrive import drive
 from bot.presentation.keyboards import seat_name
-from storage import match_repo, table_repo
+from storage import match_repo, message_repo, table_repo
 from tests.e2e.test_play import JOIN, open_table, rt
 
 
@@ -126,6 +126,45 @@ async def test_deleted_table_message_is_sent_again(harness):
     h.assert_no_errors()
 
 
+async def test_a_table_message_deleted_as_the_match_ends_is_sent_again(harness, monkeypatch):
+    """The bot learns of the deletion at its next edit; when its computer players have finished the match by
+    the time it looks the message up (a loaded machine: this test holds the look-up until then), the group
+    still gets the table message again, showing how the match ended."""
+    h = harness
+    db = rt(h).db
+    table_ids: list[int] = []
+    looked_up = asyncio.Event()
+    find_message_ref = message_repo.find_message_ref
+
+    async def after_the_end(db, chat_id, message_id):
+        while (await table_repo.get_table(db, table_ids[0])).status != "finished":
+            await asyncio.sleep(0.02)
+        looked_up.set()
+        return await find_message_ref(db, chat_id, message_id)
+
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, "/newtable guandan-team deals=1 bots=4 seed=3")
+    first = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or ""), after=last, timeout=20)
+    table_ids.append((await table_repo.open_table_in_chat(db, h.group_id)).id)
+    monkeypatch.setattr(message_repo, "find_message_ref", after_the_end)
+    first.deleted = True
+    await asyncio.wait_for(looked_up.wait(), 60)
+
+    async def replaced() -> int | None:  # the table's message is a new one (a later deletion is noticed too)
+        mid = (await table_repo.get_table(db, table_ids[0])).table_message_id
+        return mid if mid is not None and mid != first.message_id else None
+
+    try:
+        mid = await h.sim.wait_for(replaced, 30)
+    except TimeoutError:
+        shown = [(m.message_id, m.deleted, (m.text or "")[:40]) for m in h.sim.bot_messages(h.group_id, include_deleted=True)]
+        raise AssertionError(f"no new table message recorded; the group shows {shown}") from None
+    again = h.sim.message(h.group_id, mid)
+    assert not again.deleted and "掼蛋" in again.text
+    assert "第 1 副" in again.text and "电脑1" in again.text  # the deal's final table, not the lobby
+    h.assert_no_errors()
+
+
 async def test_ask_counts_is_answered_in_the_group(harness):
     """docs/rules.md 2.4 (不问不报): a player asks the counts; the answer is public."""
     h = harness
@@ -179,13 +218,13 @@ async def test_two_players_taking_one_seat_at_once_only_one_gets_it(harness):
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     people = [SimpleNamespace(id=p.user_id, language_code="zh-hans") for p in h.players[1:3]]
     for seat in range(3):
-        answers = await asyncio.gather(*[rt(h).join(table.id, seat, u) for u in people])
+        answers = await asyncio.gather(*[rt(h).lobby.join(table.id, seat, u) for u in people])
         seated = [u.id for u, a in zip(people, answers, strict=True) if a is None]
         assert len(seated) == 1, answers
         refused = next(a for a in answers if a is not None)
         assert "已经有人" in refused
         assert (await table_repo.get_seats(rt(h).db, table.id))[seat].user_id == seated[0]
-        await rt(h).leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))
+        await rt(h).lobby.leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))
 
 
 async def test_leave_frees_the_seat_and_leave_or_stop_without_a_table_say_so(harness):

@@ -55,15 +55,16 @@ async def _start_real_bot(self: Any) -> Any:
 async def postgres_database() -> AsyncIterator[str]:
     """A fresh PostgreSQL database on the server of ``TEST_DATABASE_URL`` (the bot migrates it at start),
     dropped afterwards; yields its URL."""
-    import os
     import uuid
 
     from sqlalchemy import text
     from sqlalchemy.engine import make_url
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    base = os.environ.get("TEST_DATABASE_URL")
-    assert base, "TEST_DATABASE_URL is not set (PostgreSQL is part of the test set-up)"
+    from tests import services
+
+    base = services.PG_URL
+    assert base, "TEST_DATABASE_URL is not set (the test must be marked postgres: tests/conftest.py skips it)"
     name = "flows_" + uuid.uuid4().hex[:12]
     admin = create_async_engine(base, isolation_level="AUTOCOMMIT")
     try:
@@ -132,7 +133,7 @@ async def settle(h: E2EHarness) -> None:
     result), then for the outbox and a quiet moment."""
     tb = h.app.bot_data["tournaments"]
     for _ in range(250):
-        if not tb._tasks and not getattr(rt(h), "_tasks", ()):
+        if not tb.ctx.tasks and not getattr(rt(h), "_tasks", ()):
             break
         await asyncio.sleep(0.02)
     await rt(h).outbox.flush()
@@ -173,7 +174,7 @@ async def press(h: E2EHarness, user_id: int, chat_id: int, message: Any, text: s
 
 def bot_link(h: E2EHarness, payload: str) -> str:
     """The bot's deep link ``https://t.me/<bot>?start=<payload>``."""
-    return str(h.app.bot_data["tournaments"].bot_link(payload))
+    return str(h.app.bot_data["tournaments"].ctx.bot_link(payload))
 
 
 def url_button(message: Any) -> str:
@@ -194,7 +195,7 @@ async def finish_table(h: E2EHarness, table_id: int, winner_side: int, levels: t
     async with database.session() as s:
         await s.execute(update(MatchRecord).where(MatchRecord.id == row.id).values(status="finished", result_json=result))
         await s.commit()
-    await rt(h).announce(row.id, [Event("match_over", result)], source="sys")
+    await rt(h).live.announce(row.id, [Event("match_over", result)], source="sys")
     await settle(h)
 
 

@@ -39,7 +39,7 @@ def waiting(message: Any, key: str) -> list[str]:
 
 async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stopped(tmp_path: Path) -> None:
     async with S.tournament_harness(tmp_path, extra_players=12) as h:
-        tb(h).dashboard_seconds = PACE
+        tb(h).dashboards.dashboard_seconds = PACE
         now = h.clock.now()  # type: ignore[attr-defined]
         first = ts.local_text(now + timedelta(days=2), "Asia/Shanghai")
         await S.dm(h, ORG, f'name = "教工双升"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n'
@@ -68,7 +68,7 @@ async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stoppe
 
         # a restart: the message is still followed (a stored row) and catches up with a withdrawal
         await h.restart()
-        tb(h).dashboard_seconds = PACE
+        tb(h).dashboards.dashboard_seconds = PACE
         entry = await ts.entry_of_user(S.db(h), 1, S.EXTRA_BASE)
         assert entry is not None
         await S.dm(h, ORG, f"/remove {entry.id}", "退出")
@@ -106,7 +106,7 @@ async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stoppe
         await h.sim.wait_for(lambda: names[a[0]] not in waiting(board2, key), 15, "check-in not shown")
         for uid in (a[1], *b):
             await S.press(h, uid, GROUP_ID, note, "签到")
-        tb(h).dashboard_tick_seconds = PACE  # 60 s in production
+        tb(h).dashboards.dashboard_tick_seconds = PACE  # 60 s in production
         await S.run_due(h, timedelta(minutes=30))  # the start time: all four are here, the table starts
         await shows(h, board2, f"{key} 第1桌：第 ")
         await shows(h, board2, "剩 50′")

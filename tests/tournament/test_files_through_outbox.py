@@ -8,7 +8,9 @@ from types import SimpleNamespace
 from telegram.error import Forbidden
 
 from bot.delivery.outbox import Outbox
-from bot.tournaments.core import TournamentBot
+from bot.edge.tournament.keyboards import TelegramTournamentKeyboards
+from bot.edge.tournament.play_side import RuntimePlaySide
+from bot.tournaments.wiring import TournamentBot
 
 
 class Sender:
@@ -50,7 +52,8 @@ async def test_files_and_pictures_follow_the_queued_texts_and_refusals_are_repor
     outbox = Outbox(sender, rate_scale=50, on_error=on_error)
     outbox.start()
     rt = SimpleNamespace(outbox=outbox, send=outbox.send_nowait, settings=SimpleNamespace(TELEGRAM_RATE_SCALE=50))
-    tb = TournamentBot(SimpleNamespace(bot=NoDirectCalls(), bot_data={"runtime": rt}))
+    play = RuntimePlaySide(SimpleNamespace(bot=NoDirectCalls(), bot_data={"runtime": rt}))
+    tb = TournamentBot(lambda: play, TelegramTournamentKeyboards()).ctx
     tb.send(-100, "抽签结果")
     assert await tb.send_document(-100, b"{}", "draw-1.json", "抽签数据") is not None
     tb.send(-100, "对阵表")

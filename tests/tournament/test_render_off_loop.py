@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.edge.tournament import handlers as th
+from bot.edge.tournament import outputs as th
 from tests.e2e.harness import GROUP_ID
 from tests.tournament import support as S
 from tests.tournament.test_e2e_locked_tables import drawn_pairs

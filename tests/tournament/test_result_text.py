@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tournaments import views
-from bot.tournaments.core import table_match_result
+from bot.tournaments.results import table_match_result
 from engine.tournament.results import played_table, team_result
 
 

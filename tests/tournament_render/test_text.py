@@ -131,7 +131,7 @@ def test_results_put_the_winner_first_with_levels_and_forfeits() -> None:
 def test_results_with_equal_levels_say_how_the_winner_was_decided(engine_result, zh, en) -> None:  # type: ignore[no-untyped-def]
     """docs/rules.md 1.8 / 2.7: equal levels at the end are decided by the preset's tie-break; the results
     text names it instead of showing a winner with an equal score and no explanation."""
-    from bot.tournaments.core import table_match_result
+    from bot.tournaments.results import table_match_result
 
     t = single_elim(4, play=False)
     mid = t.ready_matches()[0]
@@ -145,7 +145,7 @@ def test_results_with_equal_levels_say_how_the_winner_was_decided(engine_result,
 
 
 def test_results_with_different_levels_carry_no_tie_break_note() -> None:
-    from bot.tournaments.core import table_match_result
+    from bot.tournaments.results import table_match_result
 
     t = single_elim(4, play=False)
     mid = t.ready_matches()[0]

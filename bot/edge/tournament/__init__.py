@@ -1,35 +1,36 @@
 """Tournament administration in Telegram: set-up, registration, draw, schedule, check-in, referee tools.
 
 Wiring (bot/edge/app.py): after ``register(app)`` in ``build_application`` call
-``register_tournament_handlers(app)``.  That adds the handlers (group -1) and arranges for the
-tournament side to start after the play side's runtime has started (deadline kinds registered on
-the runtime's DeadlineScheduler, pending tournament timers re-armed, finished tables caught up).
+``register_tournament_handlers(app)``.  That builds the tournament side (bot/tournaments/wiring.py) on
+the ports of the play side (play_side.py) and the tournament keyboards (keyboards.py), adds the
+handlers (group -1) and arranges for the tournament side to start after the play side's runtime has
+started (deadline kinds registered on the runtime's DeadlineScheduler, pending tournament timers
+re-armed, finished tables caught up).
 
-``register_tournament_deadlines(scheduler, tb)`` registers the deadline kinds alone (for a process
-that runs the scheduler without the Telegram handlers).  Tests and the demo may put a clock in
-``app.bot_data["tournament_clock"]`` before ``initialize()``: it replaces the scheduler's clock.
+``register_deadlines(scheduler, tb)`` (bot/tournaments/wiring.py) registers the deadline kinds alone
+(for a process that runs the scheduler without the Telegram handlers).  Tests and the demo may put a
+clock in ``app.bot_data["tournament_clock"]`` before ``initialize()``: it replaces the scheduler's clock.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.tournaments.core import KINDS, TournamentBot, register_deadlines
-
-
-def register_tournament_deadlines(scheduler: Any, tb: TournamentBot) -> None:
-    register_deadlines(scheduler, tb)
+from bot.edge.tournament.handlers import register
+from bot.edge.tournament.keyboards import TelegramTournamentKeyboards
+from bot.edge.tournament.play_side import RuntimePlaySide
+from bot.tournaments.wiring import KINDS, TournamentBot
 
 
 def register_tournament_handlers(application: Any) -> TournamentBot:
     """Add the tournament handlers to ``application`` and hook its start-up and shut-down (idempotent:
     a second call returns the first one's TournamentBot)."""
-    from bot.edge.tournament.handlers import register
-
     existing = application.bot_data.get("tournaments")
     if isinstance(existing, TournamentBot):
         return existing
-    tb = TournamentBot(application)
+    play = RuntimePlaySide(application)
+    tb = TournamentBot(lambda: play, TelegramTournamentKeyboards(),
+                       clock=lambda: application.bot_data.get("tournament_clock"))
     application.bot_data["tournaments"] = tb
     register(application)
     initialize, stop = application.initialize, application.stop
@@ -47,4 +48,4 @@ def register_tournament_handlers(application: Any) -> TournamentBot:
     return tb
 
 
-__all__ = ["KINDS", "TournamentBot", "register_tournament_deadlines", "register_tournament_handlers"]
+__all__ = ["KINDS", "TournamentBot", "register_tournament_handlers"]

@@ -6,7 +6,8 @@ Questions (product issue 5, "Tournament set-up"), in this order::
     name -> preset (buttons) -> rule options (keep, or ``key = value`` lines) -> entrant kind (buttons:
     pairs, teams of 2 or 3 pairs, or a number) -> time zone -> union groups and quotas
     -> registration deadline -> draw time -> first round start -> format (buttons; groups-then-knockout
-    asks the knockout size) -> match length (deals or minutes) -> lateness limit -> the gap between a
+    asks the knockout size; Swiss rounds ask the number of rounds, then the size of a final knockout of
+    the top entries, 0 for none) -> match length (deals or minutes) -> lateness limit -> the gap between a
     match's end and the next one (later rounds: real match length + this gap) -> prize table (buttons;
     by place asks the counts, by round asks the prize of each round) -> confirm (button).
 
@@ -19,21 +20,25 @@ from __future__ import annotations
 
 import re
 import tomllib
-from typing import Any
+from typing import Any, Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.edge.callbacks import TournamentButton as TB
+from bot.edge.callbacks import TournamentOp as Op
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
 from engine.errors import RuleError
 from engine.registry import load_preset, preset_ids
 from storage import tournaments as ts
+from storage.db import Database
 from storage.tournament_models import Tournament
 
 # The main questions, in order; the sub-questions below follow the answer of their parent.
 STEPS = ("name", "preset", "options", "entrant", "tz", "groups", "deadline", "draw", "first", "format", "length",
          "late", "gap", "prizes", "confirm")
-SUB_STEPS = {"knockout": "format", "prize_counts": "prizes", "prize_rounds": "prizes"}
+SUB_STEPS = {"knockout": "format", "swiss_rounds": "format", "swiss_top": "format", "prize_counts": "prizes",
+             "prize_rounds": "prizes"}
 QUESTIONS = len(STEPS) - 1
 
 FORMAT_CHOICES = {  # button value -> settings
@@ -41,7 +46,9 @@ FORMAT_CHOICES = {  # button value -> settings
     "se3": {"format": "single_elimination", "third_place_match": True},
     "gk": {"format": "groups_then_knockout", "third_place_match": False},
     "gk3": {"format": "groups_then_knockout", "third_place_match": True},
+    "sw": {"format": "swiss", "third_place_match": False},
 }
+MAX_SWISS_ROUNDS = 15
 # Prize names a user may type (either language) -> the stored prize keys (bot/presentation/tournament/texts.py ``prize.*``).
 PRIZE_WORDS = {
     "纪念奖": "souvenir", "souvenir": "souvenir", "三等奖": "third", "third": "third", "二等奖": "second",
@@ -53,15 +60,26 @@ NUMBER_WORDS = {"零", "一", "二", "两", "三", "四", "五", "六", "七", "
 MAX_LATE_MINUTES = 240
 
 
+class SetupPorts(Protocol):
+    """What the guided set-up needs: the database, sending, and arming a tournament's deadlines."""
+
+    @property
+    def db(self) -> Database: ...
+
+    def send(self, chat_id: int, text: str, markup: Any = None) -> object: ...
+
+    async def arm_tournament(self, row: Tournament) -> None: ...
+
+
 def _err(code: str, english: str, **params: Any) -> RuleError:
     return RuleError(code, english, **params)
 
 
-async def draft_of(tb: Any, user_id: int) -> Tournament | None:
+async def draft_of(tb: SetupPorts, user_id: int) -> Tournament | None:
     return await ts.draft_of(tb.db, user_id)
 
 
-async def begin(tb: Any, user_id: int, lang: str) -> None:
+async def begin(tb: SetupPorts, user_id: int, lang: str) -> None:
     old = await ts.draft_of(tb.db, user_id)
     if old is not None:
         await ts.set_status(tb.db, old.id, "cancelled", user_id)
@@ -70,7 +88,7 @@ async def begin(tb: Any, user_id: int, lang: str) -> None:
     await ask(tb, row, user_id, lang)
 
 
-async def cancel(tb: Any, user_id: int, lang: str) -> bool:
+async def cancel(tb: SetupPorts, user_id: int, lang: str) -> bool:
     draft = await ts.draft_of(tb.db, user_id)
     if draft is None:
         return False
@@ -86,11 +104,11 @@ def _button(lang: str, label: str, data: str) -> list[InlineKeyboardButton]:
 
 
 def _keep(lang: str, step: str) -> list[InlineKeyboardButton]:
-    return _button(lang, tt(lang, "setup.keep"), f"T:s:keep:{step}")
+    return _button(lang, tt(lang, "setup.keep"), TB(Op.SETUP, words=("keep", step)).encode())
 
 
 def _pick(step: str, value: str) -> str:
-    return f"T:s:pick:{step}:{value}"
+    return TB(Op.SETUP, words=("pick", step, value)).encode()
 
 
 def _step_label(lang: str, step: str) -> str:
@@ -110,6 +128,12 @@ def format_text(lang: str, settings: dict[str, Any]) -> str:
     text = tt(lang, "format." + str(settings.get("format")))
     if settings.get("format") == "groups_then_knockout":
         text += tt(lang, "setup.knockout_of", n=settings.get("knockout_size"))
+    if settings.get("format") == "swiss":
+        text += tt(lang, "setup.swiss_of", n=settings.get("swiss_rounds"))
+        top = int(settings.get("swiss_top") or 0)
+        if not top:
+            return text + tt(lang, "setup.swiss_no_top")
+        text += tt(lang, "setup.knockout_of", n=top)
     return text + tt(lang, "setup.with_third" if settings.get("third_place_match") else "setup.without_third")
 
 
@@ -130,7 +154,7 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         text = tt(lang, "setup.q.name", step=label)
     elif step == "preset":
         text = tt(lang, "setup.q.preset", step=label)
-        rows = [_button(lang, _preset_title(lang, pid), f"T:s:preset:{pid}") for pid in preset_ids()]
+        rows = [_button(lang, _preset_title(lang, pid), TB(Op.SETUP, words=("preset", pid)).encode()) for pid in preset_ids()]
     elif step == "options":
         preset = load_preset(row.preset_id)
         keys = ", ".join(sorted(ts.rule_options(row)))
@@ -160,6 +184,15 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         text = tt(lang, "setup.q.knockout", step=label, n=s.get("knockout_size"))
         rows = [[InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (2, 4, 8, 16)],
                 _keep(lang, step)]
+    elif step == "swiss_rounds":
+        text = tt(lang, "setup.q.swiss_rounds", step=label, n=s.get("swiss_rounds"))
+        rows = [[InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (5, 6, 7, 9)],
+                _keep(lang, step)]
+    elif step == "swiss_top":
+        text = tt(lang, "setup.q.swiss_top", step=label, n=s.get("swiss_top") or 0)
+        rows = [[InlineKeyboardButton(tt(lang, "setup.swiss_none"), callback_data=_pick(step, "0"))]
+                + [InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (4, 8, 16)],
+                _keep(lang, step)]
     elif step == "length":
         text = tt(lang, "setup.q.length", step=label, default=views.length_text(lang, ts.rule_options(row)))
         rows = [_keep(lang, step)]
@@ -184,11 +217,11 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
             extra.append(tt(lang, "setup.confirm_rules", rules=_overrides_text(row)))
         text = tt(lang, "setup.q.confirm", summary=views.summary(lang, row), extra="\n".join(extra),
                   prizes=views.prizes_text(lang, row))
-        rows = [_button(lang, tt(lang, "setup.create"), "T:s:create")]
+        rows = [_button(lang, tt(lang, "setup.create"), TB(Op.SETUP, words=("create",)).encode())]
     return text, (InlineKeyboardMarkup(rows) if rows else None)
 
 
-async def ask(tb: Any, row: Tournament, user_id: int, lang: str, error: str | None = None) -> None:
+async def ask(tb: SetupPorts, row: Tournament, user_id: int, lang: str, error: str | None = None) -> None:
     """Send the question of the row's current step (after ``error``, when an answer was refused)."""
     text, markup = question(lang, row)
     if error:
@@ -298,7 +331,7 @@ def parse_round_prizes(text: str) -> dict[str, Any]:
             "round_prizes_from": "final", "souvenir_for_all": False}
 
 
-async def answer(tb: Any, row: Tournament, user_id: int, lang: str, text: str) -> None:
+async def answer(tb: SetupPorts, row: Tournament, user_id: int, lang: str, text: str) -> None:
     """A typed answer to the current step: stored and the next question asked, or refused (nothing
     changes) with the reason and the same question."""
     step = row.setup_step or "confirm"
@@ -311,7 +344,7 @@ async def answer(tb: Any, row: Tournament, user_id: int, lang: str, text: str) -
     await ask(tb, row, user_id, lang)
 
 
-async def _apply_text(tb: Any, row: Tournament, user_id: int, lang: str, step: str, text: str) -> Tournament:
+async def _apply_text(tb: SetupPorts, row: Tournament, user_id: int, lang: str, step: str, text: str) -> Tournament:
     db = tb.db
     if step == "name":
         if not text or text.startswith("/"):
@@ -340,6 +373,18 @@ async def _apply_text(tb: Any, row: Tournament, user_id: int, lang: str, step: s
             raise _err("bad_knockout_size", "The knockout size is a power of two: 2, 4, 8, 16 ...")
         return await ts.update_setup(db, row.id, user_id, settings_overrides={"knockout_size": int(text)},
                                      setup_step=_next(step))
+    if step == "swiss_rounds":
+        if not text.isdigit() or not 1 <= int(text) <= MAX_SWISS_ROUNDS:
+            raise _err("bad_swiss_rounds", "The number of rounds is a whole number from 1 to {max}",
+                       max=MAX_SWISS_ROUNDS)
+        return await ts.update_setup(db, row.id, user_id, settings_overrides={"swiss_rounds": int(text)},
+                                     setup_step="swiss_top")
+    if step == "swiss_top":
+        if not text.isdigit() or int(text) == 1 or int(text) & (int(text) - 1):
+            raise _err("bad_swiss_top", "The knockout after the Swiss is 0 (none) or a power of two: 2, 4, 8 ...")
+        top = int(text)
+        return await ts.update_setup(db, row.id, user_id, settings_overrides={
+            "swiss_top": top, "third_place_match": top >= 4}, setup_step=_next(step))
     if step == "length":
         return await ts.update_setup(db, row.id, user_id, rule_overrides=parse_length(text), setup_step=_next(step))
     if step == "late":
@@ -358,12 +403,12 @@ async def _apply_text(tb: Any, row: Tournament, user_id: int, lang: str, step: s
     raise _err("use_buttons", "Press one of the buttons")
 
 
-async def _set_entrant(tb: Any, row: Tournament, user_id: int, pairs: int) -> Tournament:
+async def _set_entrant(tb: SetupPorts, row: Tournament, user_id: int, pairs: int) -> Tournament:
     over = {"entrant": "pair", "pairs_per_team": 1} if pairs == 1 else {"entrant": "team", "pairs_per_team": pairs}
     return await ts.update_setup(tb.db, row.id, user_id, settings_overrides=over, setup_step=_next("entrant"))
 
 
-async def button(tb: Any, user_id: int, lang: str, parts: list[str]) -> str | None:
+async def button(tb: SetupPorts, user_id: int, lang: str, parts: list[str]) -> str | None:
     """A set-up button (``T:s:...``); a button of an earlier question does nothing."""
     row = await ts.draft_of(tb.db, user_id)
     if row is None:
@@ -391,15 +436,15 @@ async def button(tb: Any, user_id: int, lang: str, parts: list[str]) -> str | No
     return None
 
 
-async def _pick_choice(tb: Any, row: Tournament, user_id: int, step: str, value: str) -> Tournament:
+async def _pick_choice(tb: SetupPorts, row: Tournament, user_id: int, step: str, value: str) -> Tournament:
     db = tb.db
     if step == "entrant" and value.isdigit():
         return await _set_entrant(tb, row, user_id, int(value))
     if step == "format" and value in FORMAT_CHOICES:
         choice = FORMAT_CHOICES[value]
-        nxt = "knockout" if choice["format"] == "groups_then_knockout" else _next(step)
+        nxt = {"groups_then_knockout": "knockout", "swiss": "swiss_rounds"}.get(str(choice["format"]), _next(step))
         return await ts.update_setup(db, row.id, user_id, settings_overrides=choice, setup_step=nxt)
-    if step == "knockout" and value.isdigit():
+    if step in ("knockout", "swiss_rounds", "swiss_top") and value.isdigit():
         return await _apply_text(tb, row, user_id, "", step, value)
     if step == "prizes" and value == "places":
         return await ts.update_setup(db, row.id, user_id, setup_step="prize_counts")

@@ -1,23 +1,13 @@
-"""The organiser's dashboard (``/dashboard`` in the private chat): the latest registrations, entries by
-union group against their quotas, who has not checked in for the matches to come, the tables running
-with their levels and time left, and the matches waiting for a referee.
-
-The message follows the tournament by itself (``live``): the bot edits it when a registration, a
-withdrawal, a check-in, a table's start or result or a dispute changes it, at most once per
-``TournamentBot.dashboard_seconds`` (bot/tournaments/core.py, ``dashboard_changed``), and once a
-minute while tables play (their levels and time left), until the
-tournament ends or the organiser presses Stop.  The messages followed are stored rows
-(``tournament_dashboards``), so a restart keeps them."""
+"""The organiser's dashboard as text: the latest registrations, entries by union group and quota, who
+has not checked in, the tables running (levels, time left), disputes waiting for a referee."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
+from bot.tournaments.context import TournamentContext
 from storage import match_repo
 from storage import tournaments as ts
 from storage.tournament_models import Tournament
@@ -25,7 +15,7 @@ from storage.tournament_models import Tournament
 REGISTRATIONS = ("pair_registered", "register_on_behalf", "team_formed", "withdraw", "replace_player")
 
 
-def _levels(view: Any) -> list[int] | None:
+def _levels(view: object) -> list[int] | None:
     """Both sides' levels from a public view (Shengji keeps them under ``table``)."""
     if not isinstance(view, Mapping):
         return None
@@ -38,17 +28,10 @@ def _levels(view: Any) -> list[int] | None:
 ENDED = ("finished", "cancelled", "deleted")
 
 
-def markup(lang: str, tid: int, live: bool) -> InlineKeyboardMarkup:
-    """Refresh, and while the message follows the tournament, Stop."""
-    row = [InlineKeyboardButton(tt(lang, "dash.refresh"), callback_data=f"T:d:{tid}")]
-    if live:
-        row.append(InlineKeyboardButton(tt(lang, "dash.stop"), callback_data=f"T:ds:{tid}"))
-    return InlineKeyboardMarkup([row])
-
-
-async def dashboard(tb: Any, row: Tournament, lang: str, live: bool = False) -> tuple[str, InlineKeyboardMarkup]:
-    """The dashboard text of ``row`` in ``lang`` and its buttons (``live``: the message follows changes)."""
-    db = tb.db
+async def dashboard_text(ctx: TournamentContext, row: Tournament, lang: str, live: bool, seconds: float) -> str:
+    """The dashboard text of ``row`` in ``lang`` (``live``: the message follows changes, edited at most once
+    per ``seconds``)."""
+    db = ctx.db
     lines = [tt(lang, "dash.title", name=row.name, id=row.id, status=tt(lang, "dash.status." + row.status))]
     # registrations as they come in
     audit = [a for a in await ts.audit_log(db, row.id, 200) if a.action in REGISTRATIONS][-5:]
@@ -106,8 +89,8 @@ async def dashboard(tb: Any, row: Tournament, lang: str, live: bool = False) -> 
             engine_match, _ = await match_repo.load_match(db, match_row.id)
             levels = _levels(engine_match.public_view())
             score = f"{levels[0]}:{levels[1]}" if levels else "-"
-            pending = await tb.scheduler.pending(db, "match_time", f"match:{match_row.id}:time")
-            left = (f"{max(0, int((pending[0].due_at - tb.now()).total_seconds() // 60))}′" if pending else "-")
+            pending = await ctx.deadlines.pending(db, "match_time", f"match:{match_row.id}:time")
+            left = (f"{max(0, int((pending[0].due_at - ctx.now()).total_seconds() // 60))}′" if pending else "-")
             state = tt(lang, "dash.paused") if match_row.status == "paused" else ""
             lines.append("  " + tt(lang, "dash.table_line", key=m.match_key, k=k, deal=engine_match.deal_no,
                                    score=score, left=left) + state)
@@ -124,6 +107,5 @@ async def dashboard(tb: Any, row: Tournament, lang: str, live: bool = False) -> 
         if count and len(done) >= count:
             waiting.append(f"  {m.match_key}：" + tt(lang, "dash.referee_needed", key=m.match_key))
     lines += waiting or ["  -"]
-    live = live and row.status not in ENDED
-    lines.append(tt(lang, "dash.live", seconds=int(tb.dashboard_seconds)) if live else tt(lang, "dash.not_live"))
-    return "\n".join(lines), markup(lang, row.id, live)
+    lines.append(tt(lang, "dash.live", seconds=int(seconds)) if live else tt(lang, "dash.not_live"))
+    return "\n".join(lines)

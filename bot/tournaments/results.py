@@ -1,0 +1,161 @@
+"""Results from the tables: each finished game match recorded for its table, the match result once
+every table is in, announced to the group and each player, the next round scheduled."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from bot.presentation.tournament.texts import tt
+from bot.tournaments import views
+from bot.tournaments.context import TournamentContext
+from bot.tournaments.scheduling import Scheduling
+from engine.errors import RuleError
+from engine.tournament import TableResult, team_result
+from engine.tournament.results import PairingResult
+from storage import match_repo, table_repo
+from storage import tournaments as ts
+from storage.tournament_models import Tournament
+
+log = logging.getLogger(__name__)
+
+
+def tie_break_of(result: Mapping[str, Any]) -> str | None:
+    """How a game decided a match whose levels are equal: the engine's ``tie_break`` (Shengji:
+    ``dealer_side`` / ``cut``), else Guandan's rule 2.7 (the side of the last 上游); None when the
+    levels differ or the match was not decided on levels."""
+    levels = list(result.get("levels") or [None, None])
+    if levels[0] is None or levels[0] != levels[1]:
+        return None
+    if result.get("tie_break"):
+        return str(result["tie_break"])
+    if result.get("last_upstream") is not None:
+        return "last_upstream"
+    return None
+
+
+def table_match_result(result: Mapping[str, Any], table: int) -> PairingResult:
+    """The tournament result of one table from the engine's match result (tie-break kept in ``extra``)."""
+    levels = list(result.get("levels") or [None, None])
+    winner = "a" if int(result.get("winner", 0)) == 0 else "b"
+    tr = TableResult(table, winner, levels[0], levels[1], None)
+    tie = tie_break_of(result)
+    return PairingResult(winner, "played", (tr,), "tables", extra={"tie_break": tie} if tie else {})
+
+
+class Results:
+    def __init__(self, ctx: TournamentContext, scheduling: Scheduling) -> None:
+        self.ctx = ctx
+        self.scheduling = scheduling
+
+    async def catch_up(self) -> None:
+        """Tables of tournament matches that finished while the bot was down are reported now."""
+        for row in await ts.all_tournaments(self.ctx.db):
+            if row.status != "running":
+                continue
+            for m in await ts.matches(self.ctx.db, row.id):
+                if m.status not in ("open", "playing"):
+                    continue
+                for table_id in m.game_tables:
+                    if table_id is None:
+                        continue
+                    match_row = await match_repo.current_match(self.ctx.db, int(table_id))
+                    if match_row is not None and match_row.result_json and match_row.status == "finished":
+                        await self.on_match_over(match_row.id, dict(match_row.result_json))
+
+    async def on_match_over(self, match_id: int, result: dict[str, Any]) -> None:
+        """A table finished: record its result; the match result once every table of it is in."""
+        match_row = await match_repo.get_match_row(self.ctx.db, match_id)
+        if match_row is None:
+            return
+        table = await table_repo.get_table(self.ctx.db, match_row.table_id)
+        ref = (table.tournament_ref or "") if table else ""
+        if not ref.startswith("t") or ref.count(":") != 2:
+            return
+        head, key, k = ref.split(":")
+        tid = int(head[1:])
+        async with self.ctx.lock(tid):
+            try:
+                m = await ts.get_match(self.ctx.db, tid, key)
+            except RuleError:
+                return
+            if m.status in ("finished", "void") or m.result_json is not None:
+                return
+            res1 = table_match_result(result, int(k))
+            tr = res1.tables[0]
+            results = {**m.table_results, str(k): tr.to_dict()}
+            m = await ts.set_match_fields(self.ctx.db, m.id, table_results=results)
+            self.ctx.dashboard_changed(tid)
+            count = len(await ts.match_players(self.ctx.db, m))
+            done = [TableResult.from_dict(v) for kk, v in results.items() if kk.isdigit()]
+            if len(done) < count:
+                return
+            res = res1 if count == 1 else team_result(done)
+            try:
+                rec = await ts.record_result(self.ctx.db, tid, key, res, None)
+            except RuleError as err:  # a level team match in the knockout: the referee decides
+                log.info("result of %s in tournament %s not recorded: %s", key, tid, err)
+                row = await ts.get_tournament(self.ctx.db, tid)
+                await self.ctx.tell_match(row, m, tt(self.ctx.glang(), "result.referee_decides", key=key))
+                self.ctx.dashboard_changed(tid)
+                return
+            await self.after_result(tid, rec)
+
+    async def after_result(self, tid: int, rec: ts.Recorded, announce: bool = True, text: str | None = None) -> None:
+        self.ctx.dashboard_changed(tid)
+        row = await ts.get_tournament(self.ctx.db, tid)
+        lang = self.ctx.glang()
+        if announce and rec.match.result_json is not None:
+            names = await self.ctx.names(tid)
+            line = views.result_line(lang, rec.match.match_key, rec.match.result_json,
+                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"),
+                                     ts.load_engine(row))
+            self.ctx.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
+            await self.tell_players_result(row, rec)
+        if rec.finished:
+            eng = ts.load_engine(row)
+            self.ctx.send(row.group_chat_id or row.created_by,
+                      tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng)))
+            return
+        eng = ts.load_engine(row)
+        if eng.swiss is not None and eng.swiss.stalled and not rec.new_matches:  # the organiser decides
+            self.ctx.send(row.created_by, tt(await self.ctx.ulang(row.created_by), "swiss.stalled",
+                                             round=eng.swiss.current_round))
+        await self.scheduling.schedule_ready(row)
+
+    async def tell_players_result(self, row: Tournament, rec: ts.Recorded) -> None:
+        """Each player of the match, privately: the result; what comes next follows when it is scheduled
+        (``sched.yours``), or that their tournament is over.  A referee's substitute is told their match
+        is over (their place goes back to the entry's player); the player they stood in for is told too."""
+        m = rec.match
+        if m.result_json is None:
+            return
+        entries = await ts.entries(self.ctx.db, row.id, include_withdrawn=True)
+        names = views.names_of(entries)
+        members = {str(e.id): {int(p) for p in e.players_json} for e in entries}
+        eng = ts.load_engine(await ts.get_tournament(self.ctx.db, row.id))
+        alive = set(eng.ready_matches()) | {x.match_key for x in rec.new_matches}
+        sides_next = {e for key in alive for e in eng.sides(key) if e}
+        if eng.bracket is not None:  # already placed in a match to come (a semi-final loser's third-place match)
+            br = eng.bracket
+            sides_next |= {e for x in br.matches if x.result is None for e in br.entries_of(x.id) if e}
+        for side, entry in (("a", m.side_a), ("b", m.side_b)):
+            if not entry:
+                continue
+            seated = {p for pa, pb in await ts.match_players(self.ctx.db, m) for p in (pa if side == "a" else pb)}
+            for uid in sorted(seated | members.get(entry, set())):
+                ul = await self.ctx.ulang(uid)
+                line = views.result_line(ul, m.match_key, m.result_json, names.get(m.side_a or "", "?"),
+                                         names.get(m.side_b or "", "?"), eng)
+                if uid not in members.get(entry, {uid}):
+                    after = "result.substitute_done"
+                elif rec.finished:
+                    after = "result.tournament_over"
+                elif entry not in sides_next and eng.bracket is not None and (
+                        entry in eng.bracket.eliminations()
+                        or (eng.swiss is not None and entry not in eng.bracket.entries())):
+                    after = "result.out"   # knocked out, or not among the Swiss's top K
+                else:
+                    after = "result.next_soon"
+                self.ctx.send(uid, tt(ul, "result.yours", line=line) + "\n" + tt(ul, after))
