@@ -68,7 +68,7 @@ def install() -> None:
         return await _caused("tap", tap)(*args, **kwargs)
 
     async def on_press(update: Any, context: Any, button: Any, *args: Any, **kwargs: Any) -> Any:
-        if button.op in (handlers.buttons.HandOp.TAP, handlers.buttons.HandOp.CLEAR):
+        if button.op in (handlers.callbacks.HandOp.TAP, handlers.callbacks.HandOp.CLEAR):
             return await press(update, context, button, *args, **kwargs)
         EVENTS["move pressed"] += 1
         return await _caused("move pressed", press)(update, context, button, *args, **kwargs)
