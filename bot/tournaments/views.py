@@ -11,6 +11,7 @@ from bot.presentation.tournament import text as render_text
 from bot.presentation.tournament.export import formula_safe
 from bot.presentation.tournament.labels import match_title
 from bot.presentation.tournament.texts import prize_label, tt
+from engine.registry import load_preset
 from engine.tournament import MatchResult
 from engine.tournament import Tournament as Engine
 from storage import tournaments as ts
@@ -60,7 +61,6 @@ def groups_text(row: Tournament) -> str:
 
 
 def summary(lang: str, row: Tournament) -> str:
-    from engine.registry import load_preset
     preset = load_preset(row.preset_id)
     return tt(lang, "setup.summary", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
               entrant=entrant_text(lang, row), groups=groups_text(row),

@@ -27,6 +27,7 @@ from bot.edge.callbacks import TournamentButton as TB
 from bot.edge.callbacks import TournamentOp as Op
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
+from bot.tournaments.ports import Markup
 from engine.errors import RuleError
 from engine.registry import load_preset, preset_ids
 from storage import tournaments as ts
@@ -62,7 +63,7 @@ class SetupPorts(Protocol):
     @property
     def db(self) -> Database: ...
 
-    def send(self, chat_id: int, text: str, markup: Any = None) -> object: ...
+    def send(self, chat_id: int, text: str, markup: Markup | None = None) -> object: ...
 
     async def arm_tournament(self, row: Tournament) -> None: ...
 
