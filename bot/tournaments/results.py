@@ -13,7 +13,7 @@ from bot.tournaments.context import TournamentContext
 from bot.tournaments.scheduling import Scheduling
 from engine.errors import RuleError
 from engine.tournament import TableResult, team_result
-from engine.tournament.results import MatchResult
+from engine.tournament.results import PairingResult
 from storage import match_repo, table_repo
 from storage import tournaments as ts
 from storage.tournament_models import Tournament
@@ -35,13 +35,13 @@ def tie_break_of(result: Mapping[str, Any]) -> str | None:
     return None
 
 
-def table_match_result(result: Mapping[str, Any], table: int) -> MatchResult:
+def table_match_result(result: Mapping[str, Any], table: int) -> PairingResult:
     """The tournament result of one table from the engine's match result (tie-break kept in ``extra``)."""
     levels = list(result.get("levels") or [None, None])
     winner = "a" if int(result.get("winner", 0)) == 0 else "b"
     tr = TableResult(table, winner, levels[0], levels[1], None)
     tie = tie_break_of(result)
-    return MatchResult(winner, "played", (tr,), "tables", extra={"tie_break": tie} if tie else {})
+    return PairingResult(winner, "played", (tr,), "tables", extra={"tie_break": tie} if tie else {})
 
 
 class Results:

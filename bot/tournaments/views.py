@@ -12,7 +12,7 @@ from bot.presentation.tournament.export import formula_safe
 from bot.presentation.tournament.labels import match_title
 from bot.presentation.tournament.texts import prize_label, tt
 from engine.registry import load_preset
-from engine.tournament import MatchResult
+from engine.tournament import PairingResult
 from engine.tournament import Tournament as Engine
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentAudit, TournamentEntry, TournamentMatch
@@ -89,10 +89,10 @@ def match_label(lang: str, eng: Engine | None, key: str) -> str:
     return f"{title}（{key}）" if lang != "en" else f"{title} ({key})"
 
 
-def result_line(lang: str, key: str, result: MatchResult | Mapping[str, Any], a: str, b: str,
+def result_line(lang: str, key: str, result: PairingResult | Mapping[str, Any], a: str, b: str,
                 eng: Engine | None = None) -> str:
     """Winner first, with the winner's score first: ``决赛（R3-M1）：医学院队 胜 机关队（2:0）``."""
-    res = result if isinstance(result, MatchResult) else MatchResult.from_dict(result)
+    res = result if isinstance(result, PairingResult) else PairingResult.from_dict(result)
     label = match_label(lang, eng, key)
     if res.winner is None:
         return tt(lang, "result.double", key=label, a=a, b=b)

@@ -9,7 +9,7 @@ from engine.tournament.groups import GroupStage, Standings, plan_groups
 from engine.tournament.lateness import LatenessDecision, checkin_window, decide, undo
 from engine.tournament.prizes import RankingRow, final_ranking
 from engine.tournament.results import (
-    MatchResult,
+    PairingResult,
     TableResult,
     forfeit_result,
     pair_result,
@@ -22,7 +22,7 @@ from engine.tournament.tournament import Tournament
 
 __all__ = [
     "Bracket", "ConductLog", "ConductOutcome", "ConductRecord", "Correction", "DrawOptions", "DrawResult",
-    "Entry", "GroupStage", "LatenessDecision", "MatchResult", "RankingRow", "Slot", "Standings", "TableResult",
+    "Entry", "GroupStage", "LatenessDecision", "PairingResult", "RankingRow", "Slot", "Standings", "TableResult",
     "Timer", "Tournament", "TournamentSettings", "VerifyReport", "assign_tables", "checkin_window", "decide",
     "final_ranking", "forfeit_result", "make_draw", "match_timers", "pair_result", "plan_groups",
     "played_table", "prize_boundaries", "team_result", "undo", "validate_entries", "verify",

@@ -45,7 +45,7 @@ from typing import Any
 
 from engine.errors import RuleError
 from engine.tournament.draw import bracket_size
-from engine.tournament.results import MatchResult
+from engine.tournament.results import PairingResult
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class KnockoutMatch:
     loser_places: tuple[int, int]
     winner_places: tuple[int, int] | None = None
     loser_next: bool = False
-    result: MatchResult | None = None
+    result: PairingResult | None = None
     started: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,7 +102,7 @@ class KnockoutMatch:
         return KnockoutMatch(str(data["id"]), int(data["round"]), str(data["stage"]),
                              Source.from_dict(data["a"]), Source.from_dict(data["b"]), (int(lp[0]), int(lp[1])),
                              None if wp is None else (int(wp[0]), int(wp[1])), bool(data.get("loser_next")),
-                             None if res is None else MatchResult.from_dict(res), bool(data.get("started")))
+                             None if res is None else PairingResult.from_dict(res), bool(data.get("started")))
 
 
 @dataclass(frozen=True)
@@ -316,7 +316,7 @@ class Bracket:
 
     # --- results ---------------------------------------------------------------------
 
-    def _check_result(self, result: MatchResult) -> None:
+    def _check_result(self, result: PairingResult) -> None:
         if result.winner is None and not result.double_forfeit:
             raise RuleError("knockout_needs_winner",
                             "A knockout match needs a winner (or a double forfeit); the referee decides a draw")
@@ -327,7 +327,7 @@ class Bracket:
             raise RuleError("match_not_ready", "Match {match} is not ready to start", match=match_id)
         self.match(match_id).started = True
 
-    def record(self, match_id: str, result: MatchResult) -> list[str]:
+    def record(self, match_id: str, result: PairingResult) -> list[str]:
         """Record the result of a ready match; returns the matches that became ready because of it."""
         if self.status(match_id) != "ready":
             state = self.status(match_id)
@@ -351,7 +351,7 @@ class Bracket:
                     todo.append(m.id)
         return out
 
-    def correct(self, match_id: str, result: MatchResult, force: bool = False) -> Correction:
+    def correct(self, match_id: str, result: PairingResult, force: bool = False) -> Correction:
         """A referee correction of a recorded result (see the module docstring for conflicts)."""
         node = self.match(match_id)
         if node.result is None:
@@ -373,7 +373,7 @@ class Bracket:
             node.started = False
         return fix
 
-    def _change(self, node: KnockoutMatch, result: MatchResult | None, force: bool) -> Correction:
+    def _change(self, node: KnockoutMatch, result: PairingResult | None, force: bool) -> Correction:
         old = self.outcome(node)
         before = set(self.ready_matches())
         previous = node.result

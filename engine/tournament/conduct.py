@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import RuleError
-from engine.tournament.results import MatchResult, disqualification_result
+from engine.tournament.results import PairingResult, disqualification_result
 
 KINDS = ("violation", "level_penalty", "warning")
 
@@ -54,7 +54,7 @@ class ConductOutcome:
     newly_disqualified: bool = False
     reinstated: bool = False
 
-    def match_result(self, side: str, tables: int = 1) -> MatchResult | None:
+    def match_result(self, side: str, tables: int = 1) -> PairingResult | None:
         """The result to record for the match in progress when this made the entry disqualified."""
         if not self.newly_disqualified:
             return None

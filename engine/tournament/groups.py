@@ -38,7 +38,7 @@ from typing import Any
 
 from engine.errors import RuleError
 from engine.tournament.draw import group_name, lot_values, seeding_order
-from engine.tournament.results import MatchResult
+from engine.tournament.results import PairingResult
 
 
 def plan_groups(count: int, knockout_size: int, advance_per_group: int = 2, groups: int = 0) -> tuple[int, int]:
@@ -85,7 +85,7 @@ class GroupMatch:
     round: int
     a: str
     b: str
-    result: MatchResult | None = None
+    result: PairingResult | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "group": self.group, "round": self.round, "a": self.a, "b": self.b,
@@ -95,7 +95,7 @@ class GroupMatch:
     def from_dict(data: Mapping[str, Any]) -> GroupMatch:
         res = data.get("result")
         return GroupMatch(str(data["id"]), str(data["group"]), int(data["round"]), str(data["a"]), str(data["b"]),
-                          None if res is None else MatchResult.from_dict(res))
+                          None if res is None else PairingResult.from_dict(res))
 
 
 @dataclass(frozen=True)
@@ -219,11 +219,11 @@ class GroupStage:
                 return m
         raise RuleError("unknown_match", "There is no match {match}", match=match_id)
 
-    def record(self, match_id: str, result: MatchResult) -> None:
+    def record(self, match_id: str, result: PairingResult) -> None:
         """Record (or, with a result already there, replace) a group match result."""
         self.match(match_id).result = result
 
-    def correct(self, match_id: str, result: MatchResult, lot_seed: bytes) -> bool:
+    def correct(self, match_id: str, result: PairingResult, lot_seed: bytes) -> bool:
         """Replace a result; True when the qualifiers (as of now) changed because of it."""
         before = self.qualifier_order(lot_seed)
         self.record(match_id, result)

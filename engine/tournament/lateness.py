@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.errors import RuleError
-from engine.tournament.results import MatchResult, TableResult, forfeit_table, team_result
+from engine.tournament.results import PairingResult, TableResult, forfeit_table, team_result
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class LatenessDecision:
     def forfeits(self) -> bool:
         return self.action in ("forfeit", "double_forfeit")
 
-    def result(self) -> MatchResult | None:
+    def result(self) -> PairingResult | None:
         """The match result the decision imposes (None when the match is to be played).
 
         ``partial`` (a team match where some tables are complete and others not) also

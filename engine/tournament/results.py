@@ -2,7 +2,7 @@
 
 A match has two sides, ``"a"`` (the first slot) and ``"b"``.  A :class:`TableResult` is
 one table: its winner and the final levels, or a forfeit (``absent`` = ``"a"``, ``"b"``
-or ``"both"``).  A :class:`MatchResult` aggregates the tables:
+or ``"both"``).  A :class:`PairingResult` aggregates the tables:
 
 * a pair match is one table; its winner comes from the game engine (whose preset
   tie-break never leaves a played match level), so only a double forfeit has no winner;
@@ -91,8 +91,9 @@ def forfeit_table(absent: str, table: int = 1) -> TableResult:
 
 
 @dataclass(frozen=True)
-class MatchResult:
-    """The result of a match between sides a and b (see the module docstring)."""
+class PairingResult:
+    """The result of a tournament match between sides a and b, over its tables (see the module docstring;
+    one table's card match ends with ``engine.events.MatchResult``)."""
 
     winner: str | None
     outcome: str
@@ -128,41 +129,41 @@ class MatchResult:
                 "decided_by": self.decided_by, "note": self.note, "extra": dict(self.extra)}
 
     @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> MatchResult:
-        return MatchResult(data.get("winner"), str(data["outcome"]),
+    def from_dict(data: Mapping[str, Any]) -> PairingResult:
+        return PairingResult(data.get("winner"), str(data["outcome"]),
                            tuple(TableResult.from_dict(t) for t in data.get("tables", ())),
                            str(data.get("decided_by", "tables")), str(data.get("note", "")),
                            dict(data.get("extra", {})))
 
 
 def pair_result(winner: str, level_a: int | None = None, level_b: int | None = None,
-                note: str = "") -> MatchResult:
+                note: str = "") -> PairingResult:
     """A pair match played to its end (the game engine decided ``winner``)."""
-    return MatchResult(winner, "played", (played_table(winner, level_a, level_b),), "tables", note)
+    return PairingResult(winner, "played", (played_table(winner, level_a, level_b),), "tables", note)
 
 
-def forfeit_result(absent: str, tables: int = 1, note: str = "") -> MatchResult:
+def forfeit_result(absent: str, tables: int = 1, note: str = "") -> PairingResult:
     """A whole match forfeited: ``absent`` = "a"/"b" (walkover for the other) or "both" (double forfeit)."""
     rows = tuple(forfeit_table(absent, t) for t in range(1, tables + 1))
     if absent == "both":
-        return MatchResult(None, "double_forfeit", rows, "forfeit", note)
-    return MatchResult(other(absent), "forfeit", rows, "forfeit", note)
+        return PairingResult(None, "double_forfeit", rows, "forfeit", note)
+    return PairingResult(other(absent), "forfeit", rows, "forfeit", note)
 
 
-def disqualification_result(disqualified: str, tables: int = 1, note: str = "") -> MatchResult:
+def disqualification_result(disqualified: str, tables: int = 1, note: str = "") -> PairingResult:
     """``disqualified`` side loses the match (conduct: e.g. the second violation in 17-deals)."""
     _check_side(disqualified, allow_none=False)
     rows = tuple(TableResult(t, other(disqualified), None, None, disqualified) for t in range(1, tables + 1))
-    return MatchResult(other(disqualified), "disqualified", rows, "disqualification", note)
+    return PairingResult(other(disqualified), "disqualified", rows, "disqualification", note)
 
 
-def referee_result(winner: str | None, tables: Sequence[TableResult] = (), note: str = "") -> MatchResult:
+def referee_result(winner: str | None, tables: Sequence[TableResult] = (), note: str = "") -> PairingResult:
     """A result set by a referee (e.g. after a cut for a level team match); ``winner`` None = draw."""
     _check_side(winner)
-    return MatchResult(winner, "referee" if winner else "draw", tuple(tables), "referee", note)
+    return PairingResult(winner, "referee" if winner else "draw", tuple(tables), "referee", note)
 
 
-def team_result(tables: Sequence[TableResult], note: str = "") -> MatchResult:
+def team_result(tables: Sequence[TableResult], note: str = "") -> PairingResult:
     """Aggregate simultaneous tables of a team match (docs/rules.md section 3: the team winning more tables wins).
 
     Tie rule when the tables are level: total level difference, then table 1, else a draw.
@@ -173,16 +174,16 @@ def team_result(tables: Sequence[TableResult], note: str = "") -> MatchResult:
         raise RuleError("no_tables", "A team match needs at least one table result")
     rows = tuple(sorted(tables, key=lambda t: t.table))
     if all(t.absent == "both" for t in rows):
-        return MatchResult(None, "double_forfeit", rows, "forfeit", note)
+        return PairingResult(None, "double_forfeit", rows, "forfeit", note)
     a, b = sum(t.winner == "a" for t in rows), sum(t.winner == "b" for t in rows)
     all_forfeit = all(t.absent is not None for t in rows)
     outcome = "forfeit" if all_forfeit else "played"
     if a != b:
-        return MatchResult("a" if a > b else "b", outcome, rows, "tables", note)
+        return PairingResult("a" if a > b else "b", outcome, rows, "tables", note)
     diff = sum(t.level_diff("a") - t.level_diff("b") for t in rows)
     if diff != 0:
-        return MatchResult("a" if diff > 0 else "b", outcome, rows, "level_difference", note)
+        return PairingResult("a" if diff > 0 else "b", outcome, rows, "level_difference", note)
     first = rows[0]
     if first.winner is not None:
-        return MatchResult(first.winner, outcome, rows, "table_1", note)
-    return MatchResult(None, "draw", rows, "draw", note)
+        return PairingResult(first.winner, outcome, rows, "table_1", note)
+    return PairingResult(None, "draw", rows, "draw", note)

@@ -27,7 +27,7 @@ from engine.tournament.draw import Announcement, DrawOptions, DrawResult, announ
 from engine.tournament.entries import Entry, validate_entries
 from engine.tournament.groups import GroupStage, plan_groups
 from engine.tournament.prizes import RankingRow, final_ranking
-from engine.tournament.results import MatchResult, disqualification_result
+from engine.tournament.results import PairingResult, disqualification_result
 from engine.tournament.settings import TournamentSettings
 
 
@@ -120,7 +120,7 @@ class Tournament:
             assert self.bracket is not None
             self.bracket.mark_started(match_id)
 
-    def record(self, match_id: str, result: MatchResult) -> list[str]:
+    def record(self, match_id: str, result: PairingResult) -> list[str]:
         """Record a result; returns the matches that became ready (the knockout once the groups end)."""
         before = set(self.ready_matches())
         if self._stage_of(match_id) == "groups":
@@ -138,7 +138,7 @@ class Tournament:
         self._auto_results()
         return [m for m in self.ready_matches() if m not in before]
 
-    def correct(self, match_id: str, result: MatchResult, force: bool = False) -> Correction:
+    def correct(self, match_id: str, result: PairingResult, force: bool = False) -> Correction:
         """Referee correction.  Group stage: if the knockout has begun and the qualifiers change,
         a conflict is reported (force rebuilds the knockout, voiding its results)."""
         if self._stage_of(match_id) == "knockout":

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.tournament import MatchResult
+from engine.tournament import PairingResult
 from engine.tournament import Tournament as Engine
 from engine.tournament.results import forfeit_result
 from storage.db import Database
@@ -30,7 +30,7 @@ class Recorded:
 
 
 @retrying
-async def record_result(db: Database, tid: int, key: str, result: MatchResult, actor: int | None,
+async def record_result(db: Database, tid: int, key: str, result: PairingResult, actor: int | None,
                         action: str = "result", reason: str = "") -> Recorded:
     """Record a match result (a finished table, a forfeit, a referee decision): the bracket advances."""
     async with db.session() as s:
@@ -41,7 +41,7 @@ async def record_result(db: Database, tid: int, key: str, result: MatchResult, a
         return rec
 
 
-async def _record(s: AsyncSession, row: Tournament, m: TournamentMatch, result: MatchResult, actor: int | None,
+async def _record(s: AsyncSession, row: Tournament, m: TournamentMatch, result: PairingResult, actor: int | None,
                   action: str, reason: str = "") -> Recorded:
     """Record ``result`` inside the caller's transaction (the tournament row's version guards the state)."""
     eng = load_engine(row)
@@ -58,7 +58,7 @@ async def _record(s: AsyncSession, row: Tournament, m: TournamentMatch, result: 
 
 
 @retrying
-async def correct_result(db: Database, tid: int, key: str, result: MatchResult, actor: int, reason: str,
+async def correct_result(db: Database, tid: int, key: str, result: PairingResult, actor: int, reason: str,
                          force: bool = False) -> Recorded:
     """A referee corrects a recorded result (with a reason); a change of who advances is refused while a
     later match has begun, unless ``force`` (its result is voided)."""
@@ -122,7 +122,7 @@ def _clear_result(eng: Engine, key: str) -> None:
     node.started = False
 
 
-def forfeit(absent: str, tables: int, note: str = "") -> MatchResult:
+def forfeit(absent: str, tables: int, note: str = "") -> PairingResult:
     if absent not in ("a", "b", "both"):
         raise _err("bad_side", "Side {side} is not allowed; allowed: a | b", side=absent)
     return forfeit_result(absent, tables, note)

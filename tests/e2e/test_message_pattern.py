@@ -76,7 +76,7 @@ async def test_a_button_for_a_card_already_played_is_refused_clearly(harness):
     card_text = action.split(None, 2)[2]
     from engine.cards import parse_cards
     card = parse_cards(card_text)[0]
-    msg = hand_message(h, p.user_id, match_id)
+    msg = await h.sim.wait_for(lambda: hand_message(h, p.user_id, match_id), timeout=30)  # sent after the start settles
     version = (await match_repo.get_match_row(rt(h).db, match_id)).version
     p.dm(card_text)  # played by typing
     await h.sim.wait_for(lambda: _version_after(h, match_id, version), timeout=10)
@@ -104,7 +104,7 @@ async def test_a_tap_is_answered_at_once_and_a_play_right_after_costs_no_edit(ha
         p = h.players[leader]
         from engine.cards import parse_cards
         card = parse_cards(eng.auto_action(leader).split(None, 2)[2])[0]
-        msg = hand_message(h, p.user_id, match_id)
+        msg = await h.sim.wait_for(lambda: hand_message(h, p.user_id, match_id), timeout=30)  # sent after the start settles
         edits_before = len(msg.versions)
         answer = await p.press_and_wait(p.user_id, msg.message_id, tap_data(msg, card))
         assert "已选" in (answer.text or "")

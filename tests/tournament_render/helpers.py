@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from engine.registry import load_preset
 from engine.tournament.entries import Entry
-from engine.tournament.results import MatchResult, forfeit_result, pair_result, played_table, team_result
+from engine.tournament.results import PairingResult, forfeit_result, pair_result, played_table, team_result
 from engine.tournament.schedule import Slot, assign_tables
 from engine.tournament.settings import TournamentSettings
 from engine.tournament.tournament import Tournament
@@ -43,14 +43,14 @@ def settings(preset: str, **over: object) -> TournamentSettings:
     return TournamentSettings.from_mapping(data)
 
 
-def pair_win(t: Tournament, mid: str) -> MatchResult:
+def pair_win(t: Tournament, mid: str) -> PairingResult:
     """Side a wins unless b's entry id is smaller (deterministic), with levels."""
     a, b = t.sides(mid)
     winner = "a" if str(a) < str(b) else "b"
     return pair_result(winner, 14 if winner == "a" else 9, 9 if winner == "a" else 13)
 
 
-def team_win(t: Tournament, mid: str) -> MatchResult:
+def team_win(t: Tournament, mid: str) -> PairingResult:
     a, b = t.sides(mid)
     strong = "a" if str(a) < str(b) else "b"
     weak = "b" if strong == "a" else "a"

@@ -12,7 +12,7 @@ from bot.presentation.tournament.export import export_csv, export_xlsx, formula_
 from bot.presentation.tournament.labels import decided_note, score_line
 from bot.tournaments import views
 from engine.tournament.entries import Entry
-from engine.tournament.results import MatchResult, TableResult, pair_result, played_table, team_result
+from engine.tournament.results import PairingResult, TableResult, pair_result, played_table, team_result
 from engine.tournament.tournament import Tournament
 from tests.tournament_render.helpers import SECRET, groups_knockout, settings, single_elim, slots_for
 
@@ -31,8 +31,8 @@ def test_rounds_are_named_final_semi_final_and_third_place() -> None:
     assert "决赛（" in views.bracket_text("zh", t, {e.id: e.name for e in t.entries})
 
 
-def _level(winner: str, tie: str) -> MatchResult:
-    return MatchResult(winner, "played", (TableResult(1, winner, 9, 9, None),), "tables", extra={"tie_break": tie})
+def _level(winner: str, tie: str) -> PairingResult:
+    return PairingResult(winner, "played", (TableResult(1, winner, 9, 9, None),), "tables", extra={"tie_break": tie})
 
 
 def test_the_tie_break_that_decided_a_level_match_is_on_the_bracket() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from engine.tournament.entries import Entry
 from engine.tournament.prizes import PRIZE_LABELS
-from engine.tournament.results import MatchResult
+from engine.tournament.results import PairingResult
 from engine.tournament.tournament import Tournament
 
 LANGS = ("zh", "en")
@@ -154,7 +154,7 @@ def players_text(entry: Entry, player_names: Mapping[str, str] | None = None, se
     return sep.join(pairs)
 
 
-def side_scores(result: MatchResult | None, lang: str, team: bool) -> tuple[str, str]:
+def side_scores(result: PairingResult | None, lang: str, team: bool) -> tuple[str, str]:
     """What each side shows next to its name: the level reached (pairs), tables won (teams),
     or forfeit / disqualified; ("", "") while there is no result."""
     if result is None:
@@ -181,7 +181,7 @@ def side_scores(result: MatchResult | None, lang: str, team: bool) -> tuple[str,
     return marks["a"], marks["b"]
 
 
-def score_line(result: MatchResult | None, lang: str, team: bool) -> str:
+def score_line(result: PairingResult | None, lang: str, team: bool) -> str:
     """``A : 10`` (pairs: levels reached), ``2 : 1`` (teams: tables), ``弃权`` ...; "" without a result."""
     if result is None:
         return ""
@@ -197,7 +197,7 @@ def score_line(result: MatchResult | None, lang: str, team: bool) -> str:
     return f"{text} ({note})" if note else text
 
 
-def decided_note(result: MatchResult | None, lang: str, team: bool) -> str:
+def decided_note(result: PairingResult | None, lang: str, team: bool) -> str:
     """What decided a level match: a team match on level difference or table 1 (级差 / 第1桌结果), a pair
     match on equal levels by the game's tie-break (台上方胜 / 搬点决胜 / 末副上游方胜); else ""."""
     if result is None or result.winner is None:
@@ -212,7 +212,7 @@ def decided_note(result: MatchResult | None, lang: str, team: bool) -> str:
     return ""
 
 
-def table_details(result: MatchResult | None, lang: str) -> str:
+def table_details(result: PairingResult | None, lang: str) -> str:
     """Per table: ``桌1 A:10; 桌2 弃权(乙)`` (team matches; also for pairs, one table)."""
     if result is None:
         return ""

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from bot.presentation.tournament.labels import match_title, placement_title, round_title, tier_of, w
 from engine.tournament.bracket import EMPTY, KNOWN, Source
-from engine.tournament.results import MatchResult
+from engine.tournament.results import PairingResult
 from engine.tournament.schedule import Slot
 from engine.tournament.tournament import Tournament
 
@@ -31,7 +31,7 @@ class MatchView:
     a_text: str
     b_text: str
     status: str           # done | ready | walkover | void | waiting
-    result: MatchResult | None
+    result: PairingResult | None
     winner: str | None    # entry id of the winner once decided (walkovers too)
     started: bool = False
     heading: str = ""     # the round's title without the match number (第1轮 / A组 第1轮 / 三四名决赛)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine.errors import RuleError
 from engine.tournament.bracket import Bracket, prize_boundaries
 from engine.tournament.draw import DrawOptions, bracket_size, bracket_slots, make_draw
-from engine.tournament.results import MatchResult, forfeit_result, pair_result, referee_result
+from engine.tournament.results import PairingResult, forfeit_result, pair_result, referee_result
 from tests.engine.tournament.helpers import SECRET, pairs
 
 
@@ -225,7 +225,7 @@ def test_property_single_elimination_completes_with_one_champion(count: int, thi
         mid = data.draw(st.sampled_from(br.ready_matches()))
         kinds = ["a", "b", "forfeit_a", "forfeit_b"] + (["both"] if allow_double else [])
         kind = data.draw(st.sampled_from(kinds))
-        result: MatchResult
+        result: PairingResult
         if kind in ("a", "b"):
             result = pair_result(kind, 14, 10)
         elif kind == "both":

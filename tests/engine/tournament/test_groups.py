@@ -10,19 +10,19 @@ import pytest
 
 from engine.tournament.draw import lot_values
 from engine.tournament.groups import GroupMatch, GroupStage, plan_groups, round_robin, standings
-from engine.tournament.results import MatchResult, forfeit_result, played_table, team_result
+from engine.tournament.results import PairingResult, forfeit_result, played_table, team_result
 
 LOT = hashlib.sha256(b"lot seed").digest()
 
 
-def team(winner_tables: str, levels: tuple[tuple[int, int], ...] | None = None) -> MatchResult:
+def team(winner_tables: str, levels: tuple[tuple[int, int], ...] | None = None) -> PairingResult:
     """A 3-table team result from a string like "aab" (table k won by the letter)."""
     levels = levels or tuple((14, 10) if w == "a" else (10, 14) for w in winner_tables)
     return team_result([played_table(w, la, lb, i) for i, (w, (la, lb)) in
                         enumerate(zip(winner_tables, levels, strict=True), start=1)])
 
 
-def table(results: dict[tuple[str, str], MatchResult], entries: list[str]) -> list[str]:
+def table(results: dict[tuple[str, str], PairingResult], entries: list[str]) -> list[str]:
     matches = [GroupMatch(f"m{i}", "A", 1, a, b, r) for i, ((a, b), r) in enumerate(results.items())]
     return standings("A", entries, matches, LOT).order()
 

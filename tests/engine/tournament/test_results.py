@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.tournament.results import (
     FORFEIT_LEVEL_MARGIN,
-    MatchResult,
+    PairingResult,
     TableResult,
     disqualification_result,
     forfeit_result,
@@ -70,5 +70,5 @@ def test_disqualification_gives_the_opponent_the_match() -> None:
 
 def test_result_round_trips_through_a_dict() -> None:
     res = team_result([played_table("a", 14, 9, 1), forfeit_table("b", 2), played_table("b", 3, 4, 3)])
-    assert MatchResult.from_dict(res.to_dict()) == res
-    assert MatchResult.from_dict(pair_result("b", 5, 14).to_dict()) == pair_result("b", 5, 14)
+    assert PairingResult.from_dict(res.to_dict()) == res
+    assert PairingResult.from_dict(pair_result("b", 5, 14).to_dict()) == pair_result("b", 5, 14)
