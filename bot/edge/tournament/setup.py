@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -120,7 +121,7 @@ def _preset_title(lang: str, preset_id: str) -> str:
     return p.title_en if lang == "en" else p.title_zh
 
 
-def format_text(lang: str, settings: dict[str, Any]) -> str:
+def format_text(lang: str, settings: Mapping[str, object]) -> str:
     """The format with its third-place match and knockout size, e.g. "单败淘汰，有三四名决赛"."""
     text = tt(lang, "format." + str(settings.get("format")))
     if settings.get("format") == "groups_then_knockout":
@@ -129,7 +130,7 @@ def format_text(lang: str, settings: dict[str, Any]) -> str:
 
 
 def _overrides_text(row: Tournament) -> str:
-    def val(v: Any) -> str:
+    def val(v: object) -> str:
         return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
     return ", ".join(f"{k} = {val(v)}" for k, v in sorted((row.rule_overrides or {}).items()))
