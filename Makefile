@@ -13,7 +13,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp figures
+.PHONY: install test demo run bench loadtest lint lint-docker clean print-python webapp frontend figures ai-eval
 
 define ENSURE_VENV
 set -eu
@@ -48,9 +48,20 @@ export ENSURE_VENV
 install:
 	@PY='$(PY)' VENV='$(VENV)' TARGET='$(or $(MAKECMDGOALS),install)' sh -c "$$ENSURE_VENV"
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || echo "make: chromium is missing (apt-get install chromium): the table page's browser tests need it"
+	@$(MAKE) --no-print-directory frontend
 
+# The table page's type checker (bot/webapp/frontend: TypeScript's tsc --checkJs over the page's plain ES
+# modules; the page itself has no build step). Node from Debian's packages when missing.
+FRONTEND := bot/webapp/frontend
+frontend:
+	@command -v npm >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; } || echo "make: npm is missing (apt-get install nodejs npm): make lint type-checks the table page with it"
+	@if command -v npm >/dev/null 2>&1 && [ ! "$(FRONTEND)/node_modules/.package-lock.json" -nt "$(FRONTEND)/package-lock.json" ]; then \
+		cd $(FRONTEND) && npm ci --no-audit --no-fund --loglevel=error >/dev/null; fi
+
+# PostgreSQL and Redis: TEST_DATABASE_URL / TEST_REDIS_URL when set, else the local servers when they answer (one
+# line each says which); the tests of a service not given are skipped (tests/services.py, docs/bot.md "Tests").
 test: install
-	$(BIN)/python -m pytest -n 2 -p xdist
+	@found=$$($(BIN)/python -m tests.services) && eval "$$found" && $(BIN)/python -m pytest -n 2 -p xdist
 
 demo: install
 	$(BIN)/python -m bot.devtools.demo $(DEMO_ARGS)
@@ -63,6 +74,17 @@ webapp: install
 
 bench: install
 	$(BIN)/python -m pytest tests/perf -q -s -p no:xdist -o addopts=""
+
+# Computer players on paired deals (docs/performance.md "Computer players"): fresh seeds each run; OUT= resumes.
+# make ai-eval GAME=shengji A=strong B=normal PAIRS=100 JOBS=2 OUT=/tmp/ai-eval.jsonl
+GAME ?= both
+A ?= strong
+B ?= normal
+PAIRS ?= 20
+JOBS ?= 1
+ai-eval: install
+	nice -n 10 $(BIN)/python -m tests.perf.ai_eval --game $(GAME) --a $(A) --b $(B) --pairs $(PAIRS) --jobs $(JOBS) \
+		$(if $(OUT),--out $(OUT))
 
 # Load test (docs/performance.md "Bot under load"): the real bot in its own process against the simulator at
 # Telegram's rates. make loadtest TABLES=16 PRESET=shengji-17-deals THINK=1.5 DB=sqlite RTT=80 DURATION=150
@@ -83,6 +105,7 @@ lint: install lint-docker
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	cd $(FRONTEND) && npx --no-install tsc -p tsconfig.json
 
 # The architecture's figures (issue 18, docs/architecture.md): cycles, imports inside functions, Any, ...
 figures: install

@@ -20,7 +20,17 @@ def with_heartbeat(app: Any) -> Any:
     return app
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m bot", description="The Shengji / Guandan Telegram bot (long polling, "
+                                 "or its webhook with TELEGRAM_WEBHOOK).",
+                                 epilog="Every setting is an environment variable (TELEGRAM_BOT_TOKEN, DATABASE_URL, "
+                                        "...): docs/deploy.md lists them.")
+    try:
+        ap.parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return 0 if stop.code in (0, None) else 2
     from bot.boot.settings import Settings
     from bot.boot.startup import EXIT_NO_TOKEN, EXIT_STARTUP, StartupError, console_language, preflight
 
@@ -31,13 +41,16 @@ def main() -> int:
         return EXIT_NO_TOKEN
     try:
         asyncio.run(preflight(settings))
+        from bot.boot.probes import with_probes
         from bot.edge.app import build_application
 
-        app = with_heartbeat(build_application(settings))
+        app = with_probes(with_heartbeat(build_application(settings)))
     except StartupError as exc:  # one clear line for the person starting the bot
         print(exc.line(lang), file=sys.stderr)
         return EXIT_STARTUP
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.boot.logs import configure
+
+    configure(settings.LOG_FORMAT)  # text, or one JSON object a line with the update / match / table ids
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import-time noise
     if settings.WEBAPP_PORT is None:  # the table page on a local port unless configured otherwise

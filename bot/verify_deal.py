@@ -4,8 +4,8 @@
 Recomputes the four starting hands and the Shengji kitty from the revealed deal seed, checks the
 commitment shown before the deal (the full 64 hex digits, or the first 16 the table message
 showed), and, given a proof file with ``hands``/``kitty``, that those are what the seed deals.
-Prints every check and the cards; exits 0 when everything holds, 1 when a check fails, 2 on bad
-usage.  The procedure, to redo by hand in any language: docs/fairness.md.
+Prints every check and the cards; exits 0 when everything holds (and after ``--help``), 1 when a
+check fails, 2 on bad usage.  The procedure, to redo by hand in any language: docs/fairness.md.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from bot.tables.deal_proof import check_proof
 SEATS = ("S", "E", "N", "W")
 
 
-def _parse(argv: list[str]) -> dict[str, Any] | None:
+def _parse(argv: list[str]) -> dict[str, Any] | int:
+    """The deal to check, or the exit code when there is none (0 after ``--help``, 2 on bad usage)."""
     ap = argparse.ArgumentParser(prog="python -m bot.verify_deal", description=__doc__.split("\n\n")[0])
     ap.add_argument("file", nargs="?", help="a deal proof JSON file (from the bot or the demo)")
     ap.add_argument("--preset", help="preset id (shengji-… or guandan-…) or game name")
@@ -31,22 +32,22 @@ def _parse(argv: list[str]) -> dict[str, Any] | None:
     ap.add_argument("--first-drawer", type=int, default=0, help="Shengji: seat that drew first (0=S,1=E,2=N,3=W)")
     try:
         ns = ap.parse_args(argv)
-    except SystemExit:
-        return None
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return 0 if stop.code in (0, None) else 2
     if ns.file:
         try:
             with open(ns.file, encoding="utf-8") as f:
                 data = json.load(f)
         except (OSError, ValueError) as exc:
             print(f"cannot read {ns.file}: {exc}")
-            return None
+            return 2
         if not isinstance(data, dict):
             print(f"{ns.file}: not a deal proof object")
-            return None
+            return 2
         return data
     if ns.seed is None:
         ap.print_usage()
-        return None
+        return 2
     return {"game": ns.game or (ns.preset if ns.preset in ("shengji", "guandan") else None),
             "preset": ns.preset, "deal_seed": ns.seed, "salt": ns.salt, "commitment": ns.commitment,
             "first_drawer": ns.first_drawer}
@@ -54,8 +55,8 @@ def _parse(argv: list[str]) -> dict[str, Any] | None:
 
 def main(argv: list[str]) -> int:
     data = _parse(argv)
-    if data is None:
-        return 2
+    if isinstance(data, int):
+        return data
     result = check_proof(data)
     head = f"deal {data.get('deal', '?')} · {data.get('preset') or data.get('game')}"
     print(head)

@@ -93,9 +93,11 @@ class ShengjiTable(TypedDict):
     kitty_buried_by: int | None
     leader: int | None
     trick: list[ShengjiPlayView]
+    winning: int | None  # the seat whose play wins the current trick so far
     last_trick: ShengjiTrickSummary | None
     tricks_played: int
     points: int
+    point_cards: list[str]  # the point cards in the tricks the defenders have won (their ``points``)
     charges: list[Charge]
     defenders_total: int
     pending_choice: ShengjiPendingChoice | None

@@ -7,12 +7,13 @@ Healthy when both hold:
   and the newest beat is at most ``STALE_AFTER`` seconds old;
 * the database of ``DATABASE_URL`` answers ``SELECT 1``.
 
-Prints one line (``ok`` or what is wrong) and exits 0 (healthy) or 1. The heartbeat file is
+Prints one line (``ok`` or what is wrong) and exits 0 (healthy) or 1 (``--help``: 0, an unknown option: 2). The heartbeat file is
 ``BOT_HEARTBEAT_FILE``, default ``<temp dir>/shengji-guandan-bot.heartbeat``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -91,13 +92,45 @@ async def database_problem(url: str | None = None) -> str | None:
     return None
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bot.boot.health", description=__doc__.split("\n\n")[0].strip("`"),
+                                 epilog="Settings: BOT_HEARTBEAT_FILE, DATABASE_URL (docs/deploy.md).")
+    ap.add_argument("--ready", metavar="URL", help="ask the running bot's /readyz instead (e.g. "
+                    "http://127.0.0.1:8080/readyz: database, Redis when configured, scheduler; bot/boot/probes.py)")
+    try:
+        ns = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return 0 if stop.code in (0, None) else 2
+    if ns.ready:
+        return ready(ns.ready)
     problems = [p for p in (heartbeat_problem(), asyncio.run(database_problem())) if p]
     if problems:
         print("unhealthy: " + "; ".join(problems), file=sys.stderr)
         return 1
     print("ok")
     return 0
+
+
+def ready(url: str, timeout: float = 10.0) -> int:
+    """``--ready URL``: 0 when the bot's /readyz answers 200; else 1 and what it said (or why it did not)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:  # noqa: S310 - a URL the operator gives
+            print("ok")
+            return 0 if answer.status == 200 else 1
+    except urllib.error.HTTPError as err:
+        try:
+            checks = json.loads(err.read().decode("utf-8")).get("checks", {})
+            said = "; ".join(f"{k}: {v}" for k, v in checks.items() if v != "ok")
+        except (ValueError, AttributeError):
+            said = ""
+        print(f"not ready: {said or err}", file=sys.stderr)
+    except (OSError, ValueError) as exc:
+        print(f"not ready: {url} does not answer ({exc})", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from bot.tables.driver import Driver, Metrics
 from bot.tables.live import Live
 from bot.tables.lobby import Lobby
 from bot.tables.seats import SeatIndex, load_seats
+from bot.tables.thinking import THINKER
 from scheduler.deadlines import DeadlineScheduler
 from storage import match_repo, message_repo, pending_send_repo, table_repo, user_repo
 from storage.db import open_database
@@ -85,6 +86,7 @@ class Runtime:
         self.lobby = Lobby(self)
         self.driver = Driver(self)
         self.live = Live(self)
+        self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
 
     @property
     def metrics(self) -> Metrics:
@@ -267,11 +269,13 @@ class Runtime:
         for key in [k for k in self._user_langs if k[0] == user_id]:
             del self._user_langs[key]
 
-    def send(self, chat_id: int, text: str, markup: Any = None, *, record: bool = True) -> asyncio.Future[int | None]:
+    def send(self, chat_id: int, text: str, markup: Any = None, *, record: bool = True,
+             fold: Any = None) -> asyncio.Future[int | None]:
         """Queue a message.  ``record=False``: a note the outbox may drop when that chat's queue (or
-        the whole outbox) is over its bound; everything else is never dropped (bot/delivery/outbox.py)."""
+        the whole outbox) is over its bound, sent after the messages of record queued with it; ``fold``: a
+        note still queued with that key shows this text instead (bot/delivery/outbox.py)."""
         assert self.outbox is not None
-        return self.outbox.send_nowait(chat_id, text, markup, record=record)
+        return self.outbox.send_nowait(chat_id, text, markup, record=record, fold=fold)
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock that serialises everything done to one match (actions, steps, rendering)."""

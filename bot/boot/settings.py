@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     # Per-user limit on commands, typed plays and presses (bot/edge/ratelimit.py): RATE_LIMIT_BURST at once, then
     # RATE_LIMIT_PER_SECOND (times TELEGRAM_RATE_SCALE, the simulator's accelerated clock); 0 turns it off.
     RATE_LIMIT_PER_SECOND: float = 2.0
+    # the log's format (bot/boot/logs.py): "text", or "json" (one object a line, with update / match / table ids)
+    LOG_FORMAT: Literal["text", "json"] = "text"
     RATE_LIMIT_BURST: int = 12
     # The table page (Mini App, bot/webapp): its local port (None: no page; `python -m bot` uses 8080),
     # its public HTTPS base URL behind a TLS proxy (None: no web_app buttons in Telegram), dev mode

@@ -29,6 +29,9 @@ Bounded memory (issue 12, "Abuse limits"):
 * ``_last_hash`` is an LRU of ``max_hashes`` messages (a forgotten hash costs one extra edit);
   the per-chat pacing maps (last call, group windows, RetryAfter blocks) are pruned once an entry
   no longer delays anything (every ``prune_every`` seconds, or ``prune()``).
+* A note never delays a message of record: a send of record (or an edit) is queued before the notes
+  still waiting in its chat.  A note may carry a ``fold`` key (a refusal to one person in a group): a
+  note with the same key still queued takes the newer text instead of queuing a second message.
 * ``stop()`` drains for ``timeout`` seconds, then returns the record sends that could not go
   (``PendingSend``: the owner stores them and hands them to ``restore`` at the next start-up);
   pending non-record sends and edits are dropped with a log line.
@@ -133,6 +136,7 @@ class _Op:
     urgent: bool = False  # an edit that tells its reader to act: first in the token's pacing
     queued_at: float = 0.0  # clock time it was queued (a call waiting PRIORITY_AGE goes first too)
     version: int | None = None  # an edit: the match version it shows (shared limits: never older than shown)
+    fold: Any = None  # a note: a queued note with the same key takes this one's text instead (refusals to one person)
 
 
 @dataclass(frozen=True)
@@ -178,6 +182,7 @@ class OutboxStats:
     errors: int = 0
     dropped_edits: int = 0
     dropped_notes: int = 0  # non-record sends dropped over a queue bound or at stop
+    folded_notes: int = 0  # notes folded into one still queued (``fold``)
     over_bound_records: int = 0  # record sends queued although over a bound (never dropped)
     max_in_flight: int = 0
 
@@ -246,6 +251,7 @@ class Outbox:
         self._group_windows: dict[int, _Window] = {}
         self._chat_blocked: dict[int, float] = {}  # RetryAfter of one chat: nothing to it until then
         self._busy: set[int] = set()  # chats with a call in flight
+        self._flying: dict[int, _Op] = {}  # that call
         self._in_flight: set[asyncio.Task[None]] = set()
         self._changed: dict[tuple[int, int], str] = {}  # hashes not yet taken by the owner
         self._started_at = -1e18
@@ -300,6 +306,7 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._busy.clear()
+        self._flying.clear()
         for q in self._queues.values():
             for op in q:
                 if op.future is not None and not op.future.done():
@@ -347,15 +354,17 @@ class Outbox:
             await self._idle.wait()
 
     def send_nowait(self, chat_id: int, text: str, markup: Any | None = None, *,
-                    record: bool = True) -> asyncio.Future[int | None]:
+                    record: bool = True, fold: Any = None) -> asyncio.Future[int | None]:
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Op("send", chat_id, _clip(text), markup, future=fut, record=record))
+        self._enqueue(_Op("send", chat_id, _clip(text), markup, future=fut, record=record,
+                          fold=None if record else fold))
         return fut
 
-    async def send(self, chat_id: int, text: str, markup: Any | None = None, *, record: bool = True) -> int | None:
+    async def send(self, chat_id: int, text: str, markup: Any | None = None, *, record: bool = True,
+                   fold: Any = None) -> int | None:
         """Queue a new message; returns its id once sent (None when Telegram refused it, or when a
         ``record=False`` note was dropped over a queue bound)."""
-        return await self.send_nowait(chat_id, text, markup, record=record)
+        return await self.send_nowait(chat_id, text, markup, record=record, fold=fold)
 
     def send_document_nowait(self, chat_id: int, data: bytes, filename: str, caption: str = "",
                              markup: Any | None = None) -> asyncio.Future[int | None]:
@@ -442,6 +451,8 @@ class Outbox:
 
     def _enqueue(self, op: _Op) -> None:
         q = self._queues.setdefault(op.chat_id, deque())
+        if op.fold is not None and self._fold(q, op):
+            return
         if len(q) >= self.max_chat_queue and not self._drop_note(q, op):
             return
         if self._queued >= self.max_queued and not self._drop_note(None, op):
@@ -449,13 +460,34 @@ class Outbox:
         self._seq += 1
         op.seq = self._seq
         op.queued_at = self.clock()
-        q.append(op)
+        if op.kind == "send" and not op.record:
+            q.append(op)
+        else:  # a message of record (or an edit) goes before the notes still queued in its chat
+            q.insert(next((i for i, o in enumerate(q) if self._droppable(q, o)), len(q)), op)
         self._queued += 1
         self._idle.clear()
         self._wake.set()
 
+    def _fold(self, q: deque[_Op], new: _Op) -> bool:
+        """A note with the fold key of one still queued: that one shows the newer text (one message, not two);
+        ``new``'s future gets its message id."""
+        old = next((o for o in q if o.fold == new.fold and self._droppable(q, o)), None)
+        if old is None:
+            return False
+        old.text, old.markup = new.text, new.markup
+        self.stats.folded_notes += 1
+        if old.future is not None and new.future is not None:
+            later = new.future
+
+            def same_id(done: asyncio.Future[int | None]) -> None:
+                if not later.done():
+                    later.set_result(None if done.cancelled() else done.result())
+
+            old.future.add_done_callback(same_id)
+        return True
+
     def _droppable(self, q: deque[_Op], op: _Op) -> bool:
-        return op.kind == "send" and not op.record and not (q[0] is op and op.chat_id in self._busy)
+        return op.kind == "send" and not op.record and self._flying.get(op.chat_id) is not op
 
     def _drop_note(self, q: deque[_Op] | None, new: _Op) -> bool:
         """Over a bound: drop the oldest queued non-record send (of that chat, or of any chat when
@@ -616,6 +648,7 @@ class Outbox:
         self._count(op.chat_id)
         self._global_next = self.clock() + self.global_gap
         self._busy.add(op.chat_id)
+        self._flying[op.chat_id] = op
         task = asyncio.get_running_loop().create_task(self._call(op))
         self._in_flight.add(task)
         self.stats.max_in_flight = max(self.stats.max_in_flight, len(self._in_flight))
@@ -623,6 +656,7 @@ class Outbox:
         def done(t: asyncio.Task[None], chat_id: int = op.chat_id) -> None:
             self._in_flight.discard(t)
             self._busy.discard(chat_id)
+            self._flying.pop(chat_id, None)
             self._wake.set()
 
         task.add_done_callback(done)

@@ -195,10 +195,23 @@ def hand(op: HandOp, match_id: int, deal: int, *, cards: tuple[int, ...] = (), w
     return HandButton(op, match_id, deal, cards=cards, word=word).encode()
 
 
+# ids, deal markers and cards are stored as 32-bit integers (PostgreSQL's INTEGER): a bigger number is no button's
+_INT_BOUND = 2**31 - 1
+
+
+def number(text: str) -> int | None:
+    """The integer a field of callback data holds (ASCII digits, an optional minus, within 32 bits), or None."""
+    if not text or not (text.isascii() and (text.isdigit() or (text[0] == "-" and text[1:].isdigit()))):
+        return None
+    value = int(text)
+    return value if abs(value) <= _INT_BOUND else None
+
+
 def _int(text: str) -> int:
-    if not text or not (text.isdigit() or (text[0] == "-" and text[1:].isdigit())):
+    value = number(text)
+    if value is None:
         raise ValueError(text)
-    return int(text)
+    return value
 
 
 def parse(data: str | None) -> Button | None:

@@ -19,6 +19,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.boot.logs import bind
 from bot.edge import callbacks
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
 from bot.presentation import render
@@ -70,6 +71,12 @@ async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
 
 def _reply(context: Ctx, chat_id: int, text: str, markup: Any = None) -> None:
     rt_of(context).send(chat_id, text, markup)
+
+
+def _refuse(context: Ctx, chat_id: int, user: Any, text: str) -> None:
+    """A group command refused: a note that waits behind the group's messages of record (a lobby, a result),
+    and one person's refusals still queued fold into one (the newest text)."""
+    rt_of(context).send(chat_id, text, record=False, fold=("refused", getattr(user, "id", None)))
 
 
 async def _answer(update: Update, text: str | None = None, alert: bool = False) -> None:
@@ -136,7 +143,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
         if chat.type != ChatType.PRIVATE:
             # in a group: the group's language (its admins only); the user's own stays as it is
             if not await _is_admin(context, chat.id, user.id):
-                _reply(context, chat.id, t(await _lang(context, update), "err.only_admin"))
+                _refuse(context, chat.id, user, t(await _lang(context, update), "err.only_admin"))
                 return
             await rt.set_chat_lang(chat.id, lang)
             _reply(context, chat.id, t(lang, "lang.group_set"))
@@ -175,7 +182,7 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
     await save_chat(rt.db, chat)
     err = await rt.new_table(chat, user, list(context.args or []))
     if err:
-        _reply(context, chat.id, err)
+        _refuse(context, chat.id, user, err)
 
 
 async def _on_open_table(update: Update, context: Ctx,
@@ -189,11 +196,11 @@ async def _on_open_table(update: Update, context: Ctx,
     lang = await _lang(context, update)
     table = await table_repo.open_table_in_chat(rt.db, chat.id)
     if table is None:
-        _reply(context, chat.id, t(lang, "err.no_table"))
+        _refuse(context, chat.id, user, t(lang, "err.no_table"))
         return
     err = await act(rt, table.id, user)
     if err:
-        _reply(context, chat.id, err)
+        _refuse(context, chat.id, user, err)
 
 
 async def cmd_leave(update: Update, context: Ctx) -> None:
@@ -220,6 +227,7 @@ async def on_button(update: Update, context: Ctx) -> None:
     await _known(rt, user)
     lang = await rt.user_lang(user.id, user.language_code)
     button = callbacks.parse(q.data)
+    bind(match_id=getattr(button, "match_id", None), table_id=getattr(button, "table_id", None))
     if isinstance(button, callbacks.LangButton) and button.lang not in ("zh", "en"):
         await _answer(update, t(lang, "err.bad_language"))  # a forged or stale code: say so, change nothing
     elif isinstance(button, callbacks.LangButton):
@@ -472,8 +480,12 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
+    from telegram.ext import TypeHandler
+
+    from bot.boot.logs import bind_update
     from bot.edge import ratelimit, review_handlers
 
+    app.add_handler(TypeHandler(Update, bind_update), group=-1000)  # log lines name the update (bot/boot/logs.py)
     ratelimit.install(app)  # the per-user rate limit runs before every other handler
     review_handlers.register(app)
     app.add_handler(CommandHandler("start", cmd_start))

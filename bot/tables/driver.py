@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
 from bot.tables.seats import MatchSeats, SeatInfo, seats_entry
+from bot.tables.thinking import THINKER
 from engine.errors import RuleError
 from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData
@@ -63,6 +64,7 @@ class Driver:
         for h in self._timers.values():
             h.cancel()
         self._timers.clear()
+        THINKER.shutdown()
 
     # --- pacing ----------------------------------------------------------------------------
 
@@ -282,7 +284,9 @@ class Driver:
         for turn in m.turns():
             if turn.seat in computers:
                 try:
-                    action = m.ai_action(turn.seat, rng_for(row.seed, "ai", row.version, turn.seat))
+                    # a tournament table's computer is a stand-in for an absent player: it plays strong
+                    action = await THINKER.action(m, turn.seat, rng_for(row.seed, "ai", row.version, turn.seat),
+                                                  level="strong" if table.tournament_ref is not None else None)
                 except RuleError:
                     action = None
                 if action:

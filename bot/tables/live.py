@@ -546,9 +546,9 @@ class Live:
                 return
             if table.status == "open":
                 await rt.lobby.render_lobby(table.id)
-            else:
+            else:  # the match may have ended meanwhile (computer players are quick): its final state is news too
                 row = await match_repo.current_match(rt.db, table.id)
-                if row is not None and table.status == "playing":
+                if row is not None and table.status in ("playing", "paused", "finished"):
                     async with rt.lock(row.id):
                         await self.render_match(row.id, everything=True)
         elif ref.purpose == "hand" and ref.match_id is not None and ref.seat is not None:

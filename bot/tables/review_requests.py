@@ -8,7 +8,10 @@
   Hands never go anywhere else (``bot.tables.review.may_review``); a refusal says why, translated.
 
 The HTML is built off the event loop (``asyncio.to_thread``: the log is replayed) and sent through
-the outbox without waiting for it.
+the outbox without waiting for it.  A seated player asking for one finished deal in private also gets
+the coach's notes on their own plays (``engine.ai.coach``, searched in the worker pool of
+``bot.tables.thinking``; a message of its own after the file; never another seat's notes, never a deal in
+progress).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.edge.bad_input import clip
+from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
 from bot.tables.deal_proof import review_fairness
 from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
@@ -125,6 +129,11 @@ async def review_request(rt: Any, user: Any, chat: Any, args: list[str], *, whol
             key = "review.not_seated"
         return [Delivery(here, t(lang, key))]
     out = [await _document(rt, user.id, lang, table, row, mine, whole_match)]
+    thinker = getattr(rt, "thinker", None)
+    seat = next((s.seat for s in seats if s.user_id == user.id), None)
+    if thinker is not None and seat is not None and not whole_match and len(mine) == 1 and mine[0].finished:
+        # the coach searches for a while: its notes follow the file, in their own message, to the asker only
+        rt.spawn(_send_coach(rt, thinker, user.id, lang, row, actions, mine[0].deal_no, seat))
     if not private:
         out.append(Delivery(here, t(lang, "review.sent_private")))
     return out
@@ -144,6 +153,27 @@ async def _document(rt: Any, chat_id: int, lang: str, table: Any, row: Any, reco
         filename = f"match-{row.id}-deal-{records[0].deal_no}.html"
         caption = t(lang, "review.caption_deal", title=title, deal=records[0].deal_no)
     return Delivery(chat_id, document=(page.encode("utf-8"), filename, caption))
+
+
+def coach_text(lang: str, deal_no: int, notes: list[Any]) -> str:
+    """The coach's notes as one message in ``lang`` (cards in the user's language)."""
+    if not notes:
+        return t(lang, "review.coach_none", deal=deal_no)
+
+    def shown(text: str) -> str:
+        return t(lang, "review.coach_pass") if text == "pass" else tcards(lang, text)
+
+    lines = [t(lang, "review.coach_title", deal=deal_no)]
+    lines += [t(lang, "review.coach_line", n=n.move_no, played=shown(n.played), suggested=shown(n.suggested),
+                cost=f"{n.cost:.1f}") for n in notes]
+    return "\n".join(lines)
+
+
+async def _send_coach(rt: Any, thinker: Any, user_id: int, lang: str, row: Any, actions: list[str], deal_no: int,
+                      seat: int) -> None:
+    notes = await thinker.coach(row.game, row.options_json, row.seed, actions, deal_no, seat)
+    if notes is not None:
+        rt.send(user_id, coach_text(lang, deal_no, notes))
 
 
 def deliver(rt: Any, deliveries: list[Delivery]) -> None:

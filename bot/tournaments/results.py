@@ -118,6 +118,10 @@ class Results:
             self.ctx.send(row.group_chat_id or row.created_by,
                       tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng)))
             return
+        eng = ts.load_engine(row)
+        if eng.swiss is not None and eng.swiss.stalled and not rec.new_matches:  # the organiser decides
+            self.ctx.send(row.created_by, tt(await self.ctx.ulang(row.created_by), "swiss.stalled",
+                                             round=eng.swiss.current_round))
         await self.scheduling.schedule_ready(row)
 
     async def tell_players_result(self, row: Tournament, rec: ts.Recorded) -> None:
@@ -148,8 +152,10 @@ class Results:
                     after = "result.substitute_done"
                 elif rec.finished:
                     after = "result.tournament_over"
-                elif entry not in sides_next and eng.bracket is not None and entry in eng.bracket.eliminations():
-                    after = "result.out"
+                elif entry not in sides_next and eng.bracket is not None and (
+                        entry in eng.bracket.eliminations()
+                        or (eng.swiss is not None and entry not in eng.bracket.entries())):
+                    after = "result.out"   # knocked out, or not among the Swiss's top K
                 else:
                     after = "result.next_soon"
                 self.ctx.send(uid, tt(ul, "result.yours", line=line) + "\n" + tt(ul, after))

@@ -10,10 +10,12 @@ from typing import Any
 from bot.presentation.tournament import text as render_text
 from bot.presentation.tournament.export import formula_safe
 from bot.presentation.tournament.labels import match_title
+from bot.presentation.tournament.model import match_views
 from bot.presentation.tournament.texts import prize_label, tt
 from engine.registry import load_preset
 from engine.tournament import PairingResult
 from engine.tournament import Tournament as Engine
+from engine.tournament.ratings import PROVISIONAL_GAMES, Rating
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentAudit, TournamentEntry, TournamentMatch
 
@@ -116,6 +118,17 @@ def result_line(lang: str, key: str, result: PairingResult | Mapping[str, Any], 
 
 def bracket_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
     lines: list[str] = []
+    if eng.swiss is not None:
+        for sm in eng.swiss.matches:
+            name_a = names.get(sm.a, sm.a)
+            if sm.b is None:
+                lines.append(f"{match_label(lang, eng, sm.id)}: {name_a} — {tt(lang, 'out.bye')}")
+                continue
+            name_b = names.get(sm.b, sm.b)
+            if sm.result is not None:
+                lines.append(result_line(lang, sm.id, sm.result, name_a, name_b, eng))
+            else:
+                lines.append(f"{match_label(lang, eng, sm.id)}: {name_a} vs {name_b}")
     if eng.groups is not None:
         for g, members in eng.groups.groups.items():
             lines.append(tt(lang, "out.group", group=g) + " " + "、".join(names.get(e, e) for e in members))
@@ -151,10 +164,23 @@ def ranking_text(lang: str, eng: Engine) -> str:
     return "\n".join(lines)
 
 
-def standings_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
+def entry_ratings(ratings: Any, game: str, entries: Sequence[TournamentEntry]) -> dict[str, str]:
+    """Entry id -> the mean of its players' ratings as shown, ``?`` when one of them is provisional."""
+    out = {}
+    for e in entries:
+        rs = [ratings.of(str(p), game) for p in e.players_json]
+        if rs:
+            mean = round(sum(r.shown for r in rs) / len(rs))
+            out[str(e.id)] = f"{mean}{'?' if any(r.provisional for r in rs) else ''}"
+    return out
+
+
+def standings_text(lang: str, eng: Engine, names: Mapping[str, str],
+                   ratings: Mapping[str, str] | None = None) -> str:
     """Group tables with translated columns and tiebreaks (bot/presentation/tournament/text.py), then the
     ranking once the knockout has one."""
-    parts = [render_text.standings_text(eng, lang)] if eng.groups is not None else []
+    parts = [render_text.standings_text(eng, lang, ratings=ratings)] if eng.groups is not None or eng.swiss is not None \
+        else []
     if eng.bracket is not None:
         ranking = ranking_text(lang, eng)
         if ranking:
@@ -235,3 +261,65 @@ def export_csv(row: Tournament, entries: Sequence[TournamentEntry], rows: Sequen
             w.writerow([d["place"], d["name"], d["union_group"], d["prize"], d["prize_zh"], d["eliminated_round"],
                         d["note"]])
     return ("\ufeff" + buf.getvalue()).encode("utf-8")
+
+
+def entry_record(eng: Engine, entry_id: str) -> tuple[int, int]:
+    """(won, lost) of an entry's played matches (Swiss rounds, groups and knockout; byes not counted)."""
+    won = lost = 0
+    for mv in match_views(eng):
+        if mv.result is None or entry_id not in (mv.a, mv.b) or mv.a is None or mv.b is None:
+            continue
+        if mv.winner == entry_id:
+            won += 1
+        elif mv.winner is not None or mv.result.double_forfeit:
+            lost += 1
+    return won, lost
+
+
+def me_text(lang: str, name: str, ratings: Mapping[str, Rating], lines: Sequence[str]) -> str:
+    """``/me``: the player's ratings per game, then one line per tournament (newest first)."""
+    rated = [tt(lang, "me.rating", game=tt(lang, f"game.{g}"), rating=r.text(), games=r.games)
+             for g, r in sorted(ratings.items()) if r.games]
+    out = [tt(lang, "me.title", name=name),
+           tt(lang, "me.ratings", n=PROVISIONAL_GAMES, ratings="；".join(rated) if lang != "en" and rated
+              else "; ".join(rated) or tt(lang, "me.no_rating")), ""]
+    out += [tt(lang, "me.tournaments"), *lines] if lines else [tt(lang, "me.none")]
+    return "\n".join(out)
+
+
+def me_line(lang: str, row: Tournament, eng: Engine | None, entry_id: str, entry_name: str) -> str:
+    won, lost = entry_record(eng, entry_id) if eng is not None else (0, 0)
+    extra = ""
+    if eng is not None and eng.finished:
+        place = next((r.place for r in eng.ranking() if r.entry_id == entry_id), None)
+        prize = next((r.prize for r in eng.ranking() if r.entry_id == entry_id), "")
+        if place is not None:
+            extra = tt(lang, "me.place", place=place) + (f" · {prize_label(lang, prize)}" if prize else "")
+    elif eng is not None:
+        extra = tt(lang, "me.running")
+    return tt(lang, "me.line", id=row.id, name=row.name, entry=entry_name, won=won, lost=lost, extra=extra)
+
+
+SEASON_SHOWN = 30
+
+
+def season_text(lang: str, titles: Sequence[str], players: Sequence[Any], groups: Sequence[Any],
+                names: Mapping[int, str]) -> str:
+    """``/season``: the players' table (the first 30) and the union groups' table."""
+    def best(r: Any) -> str:
+        return tt(lang, "season.best", place=r.best_place) if r.best_place else ""
+
+    sep = "、" if lang != "en" else ", "
+    lines = [tt(lang, "season.title", names=sep.join(titles)), "", tt(lang, "season.players")]
+    for i, r in enumerate(players[:SEASON_SHOWN], start=1):
+        lines.append(tt(lang, "season.row", rank=i, name=names.get(int(r.key), r.key) if r.key.isdigit() else r.key,
+                        group=r.union_group or "-", points=r.points, won=r.won, drawn=r.drawn, lost=r.lost,
+                        t=r.tournaments, best=best(r)))
+    if len(players) > SEASON_SHOWN:
+        lines.append(tt(lang, "season.more", n=len(players) - SEASON_SHOWN))
+    if any(g.key for g in groups):
+        lines += ["", tt(lang, "season.groups")]
+        for i, g in enumerate((g for g in groups if g.key), start=1):
+            lines.append(tt(lang, "season.group_row", rank=i, name=g.key, points=g.points, won=g.won, drawn=g.drawn,
+                            lost=g.lost, best=best(g)))
+    return "\n".join(lines)

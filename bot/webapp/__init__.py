@@ -38,6 +38,8 @@ async def start_for(app: Any) -> Any | None:
                           default_lang=settings.BOT_LANGUAGE, dev=settings.WEBAPP_DEV,
                           dev_secret=settings.WEBAPP_DEV_SECRET,
                           max_age=settings.WEBAPP_INIT_MAX_AGE, webhook=app.bot_data.get("webhook_route"))
+    for add_routes in app.bot_data.get("web_routes", ()):  # e.g. /healthz and /readyz (bot/boot/probes.py)
+        add_routes(server.app)
     try:
         await server.start(settings.WEBAPP_HOST, settings.WEBAPP_PORT)
     except OSError as exc:  # the port is taken: the bot plays on in the chats, without the page

@@ -5,10 +5,17 @@ announcements, the move clock, the chat messages, the computer players' turn).""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import select
+
 from bot.presentation.i18n import normalize, t
-from storage import action_repo
+from storage import action_repo, match_repo, table_repo
+from storage.models import GameTable
+from storage.tournaments import roles as tournament_roles
+
+REFEREE_ROLES = ("referee", "chief_referee", "organiser")
 
 
 class RuntimeBridge:
@@ -49,6 +56,60 @@ class RuntimeBridge:
             if not applied.duplicate:
                 await self.rt.driver.after(match_id, applied, source="player", seat=seat)
             return applied
+
+    async def deadline(self, match_id: int, kind: str) -> datetime | None:
+        """When the match's pending ``kind`` deadline is due: ``bid_window`` (the bidding window) or
+        ``match_time`` (the timed presets' match clock); None when none is pending."""
+        scheduler = self.rt.scheduler
+        if scheduler is None:
+            return None
+        ref = f"match:{match_id}:{'window' if kind == 'bid_window' else 'time'}"
+        found = await scheduler.pending(self.db, kind, ref)
+        if not found:
+            return None
+        due: datetime = found[0].due_at
+        return due if due.tzinfo is not None else due.replace(tzinfo=UTC)
+
+    async def tournament_of(self, match_id: int) -> int | None:
+        """The tournament a match belongs to (its table's ``tournament_ref`` is ``t<id>:<match>:<table>``)."""
+        row = await match_repo.get_match_row(self.db, match_id)
+        table = None if row is None else await table_repo.get_table(self.db, row.table_id)
+        ref = getattr(table, "tournament_ref", None) or ""
+        head = ref.split(":", 1)[0]
+        return int(head[1:]) if head.startswith("t") and head[1:].isdigit() else None
+
+    async def is_referee(self, match_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` referees (or organises) the tournament of ``match_id``."""
+        tid = await self.tournament_of(match_id)
+        if tid is None:
+            return False
+        roles = await tournament_roles.role_members(self.db, tid)
+        return any(r.user_id == user_id and r.role in REFEREE_ROLES for r in roles)
+
+    async def tournament_tables(self, match_id: int) -> list[dict[str, Any]]:
+        """The running matches of the tournament of ``match_id`` (public: levels, deal, the match clock's
+        end in epoch ms), for a spectator's or a referee's table list; [] outside a tournament."""
+        tid = await self.tournament_of(match_id)
+        if tid is None:
+            return []
+        async with self.db.session() as s:
+            tables = (await s.execute(select(GameTable).where(
+                GameTable.tournament_ref.like(f"t{tid}:%"), GameTable.status.in_(("playing", "paused")))
+                .order_by(GameTable.id))).scalars().all()
+        out: list[dict[str, Any]] = []
+        for table in tables:
+            row = await match_repo.current_match(self.db, table.id)
+            if row is None or row.status not in ("playing", "paused"):
+                continue
+            _, m = await match_repo.load_match_row(self.db, row.id)
+            view = m.public_view()
+            p = view.get("table", view)
+            levels = p.get("level_texts") or [str(x) for x in p.get("levels") or []]
+            due = await self.deadline(row.id, "match_time")
+            out.append({"match": row.id, "name": (table.tournament_ref or "").split(":", 1)[-1], "game": row.game,
+                        "levels": levels, "deal": p.get("deal") or p.get("deal_no") or 0,
+                        "deadline": int(due.timestamp() * 1000) if due is not None else None})
+        return out
 
     def stale_text(self, lang: str) -> str:
         return t(lang, "web.stale")

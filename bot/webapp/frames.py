@@ -12,10 +12,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.presentation.i18n import cards, t
 from bot.presentation.keyboards import group_hand, parse_hand
 from bot.presentation.render import shengji_trump_level
 from engine.cards import card_text, cards_text, parse_card, rank_of
 from engine.errors import RuleError
+from engine.guandan.combos import KIND_NAMES_ZH
 
 PHASES_WITH_HAND_LEVEL = ("dealing", "window", "blackout", "bury", "rebury", "late", "play", "choose")
 
@@ -101,8 +103,18 @@ def readings(m: Any, seat: int, cards: list[int]) -> list[dict[str, str]]:
     except RuleError:
         return []
     level = getattr(m, "deal_level", None)
-    return [{"id": c.reading_id(), "label": c.label(level) if level is not None else c.reading_id()}
+    return [{"id": c.reading_id(), "kind": c.kind, "label": c.label(level) if level is not None else c.reading_id()}
             for c in found]
+
+
+def combo_label(lang: str, label: str) -> str:
+    """A Guandan combination label (the engine's, "炸弹 9×4") in ``lang``: the kind's name translated
+    (``page.kind.<kind>``), the rest kept ("Bomb 9×4"); jokers named in ``lang``."""
+    name, _, tail = label.partition(" ")
+    kind = next((k for k, zh in KIND_NAMES_ZH.items() if zh == name), None)
+    if kind is None:
+        return cards(lang, label)
+    return t(lang, f"page.kind.{kind}") + (" " + cards(lang, tail) if tail else "")
 
 
 def clock(game: str, p: dict[str, Any], options: dict[str, Any], computers: list[bool]) -> tuple[int | None, int | None]:
@@ -119,10 +131,12 @@ def clock(game: str, p: dict[str, Any], options: dict[str, Any], computers: list
 
 def state_frame(*, game: str, match_id: int, version: int, status: str, public: dict[str, Any],
                 me: dict[str, Any] | None, seat: int | None, names: list[str], computers: list[bool],
-                options: dict[str, Any], since: datetime | None, now: datetime) -> dict[str, Any]:
+                options: dict[str, Any], since: datetime | None, now: datetime,
+                deadlines: dict[str, datetime] | None = None) -> dict[str, Any]:
     """The frame for one viewer: ``public`` (``public_part``) and, for a seat, ``me`` (``seat_part``)
     of the same version.  ``since``: when this version was committed (the move clock started then);
-    times are epoch milliseconds."""
+    ``deadlines``: the bidding window's (``window``) and the match clock's (``match``) ends; times
+    are epoch milliseconds."""
     clock_seat, seconds = clock(game, public, options, computers)
     deadline = None
     if seconds and since is not None and status == "playing":
@@ -133,6 +147,8 @@ def state_frame(*, game: str, match_id: int, version: int, status: str, public: 
         "clock": {"seat": clock_seat, "seconds": seconds, "deadline": deadline} if seconds else None,
         "now": int(now.timestamp() * 1000),
     }
+    for name, when in (deadlines or {}).items():
+        frame[f"{name}_deadline"] = int(when.timestamp() * 1000)
     if seat is not None and me is not None:
         frame["me"] = me
     return frame

@@ -32,6 +32,7 @@ class Viewer:
     lang: str
     send: Callable[[dict[str, Any]], Awaitable[None]]
     sent: tuple[int, str] | None = None  # (version, status) of the last state frame sent
+    referee: bool = False  # a referee of the match's tournament: the frame tells which seats are connected
 
 
 class Hub:
@@ -43,6 +44,7 @@ class Hub:
         self.pushes = 0
         self._names: dict[tuple[int, str], tuple[list[str], list[bool]]] = {}
         self._committed: dict[int, tuple[int, datetime]] = {}  # watched match -> (version, when committed here)
+        self._match_clock: dict[int, datetime | None] = {}  # watched match -> when its match clock runs out
         self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
         # called with (match_id, user_id, seat) when a seat's last page on this process closes
         self.on_seat_closed: list[Callable[[int, int, int], None]] = []
@@ -60,6 +62,7 @@ class Hub:
         if not group:
             self.viewers.pop(viewer.match_id, None)
             self._committed.pop(viewer.match_id, None)
+            self._match_clock.pop(viewer.match_id, None)
         if viewer.seat is not None and not self.watching(viewer.match_id, viewer.user_id):
             for hook in list(self.on_seat_closed):
                 try:
@@ -142,10 +145,34 @@ class Hub:
             public = frames.public_part(row.game, m)
             seats = {seat: frames.seat_part(row.game, m, seat) for seat in range(4)}
             since = await self.committed_at(match_id, row.version)
-        return {"row": row, "public": public, "seats": seats, "since": since}
+        return {"row": row, "public": public, "seats": seats, "since": since,
+                "deadlines": await self.deadlines(match_id, row, public)}
+
+    async def deadlines(self, match_id: int, row: Any, public: dict[str, Any]) -> dict[str, datetime]:
+        """The bidding window's end (read while a window is open) and the match clock's (read once per
+        watched match: it does not move) of a running match."""
+        read = getattr(self.bridge, "deadline", None)
+        out: dict[str, datetime] = {}
+        if read is None or row.status != "playing":
+            return out
+        if match_id not in self._match_clock and (row.options_json or {}).get("time_limit_minutes"):
+            self._match_clock[match_id] = await read(match_id, "match_time")
+        if self._match_clock.get(match_id) is not None:
+            out["match"] = self._match_clock[match_id]  # type: ignore[assignment]
+        turns = public.get("turns") or []
+        if turns and all(t.get("required") is False for t in turns):
+            window = await read(match_id, "bid_window")
+            if window is not None:
+                out["window"] = window
+        return out
+
+    def connected(self, match_id: int) -> list[bool]:
+        """Which seats have a page open on this process (what a referee sees)."""
+        seats = {v.seat for v in self.viewers.get(match_id, ()) if v.seat is not None}
+        return [s in seats for s in range(4)]
 
     async def frame_for(self, match_id: int, seat: int | None, lang: str,
-                        context: dict[str, Any] | None = None) -> dict[str, Any]:
+                        context: dict[str, Any] | None = None, *, referee: bool = False) -> dict[str, Any]:
         """The current frame of a match for one viewer (``context`` caches what viewers share)."""
         ctx = context if context is not None else {}
         if "row" not in ctx:
@@ -155,11 +182,14 @@ class Hub:
         if key not in self._names:  # seats do not change once a match is under way
             self._names[key] = await self.bridge.names(row.table_id, lang)
         names, computers = self._names[key]
-        return frames.state_frame(game=row.game, match_id=match_id, version=row.version, status=row.status,
+        frame = frames.state_frame(game=row.game, match_id=match_id, version=row.version, status=row.status,
                                   public=ctx["public"], me=ctx["seats"].get(seat) if seat is not None else None,
                                   seat=seat, names=names, computers=computers,
                                   options=dict(row.options_json or {}), since=ctx["since"],
-                                  now=datetime.now(UTC))
+                                  now=datetime.now(UTC), deadlines=ctx.get("deadlines"))
+        if referee:
+            frame["connected"] = self.connected(match_id)
+        return frame
 
     async def push(self, match_id: int) -> None:
         viewers = list(self.viewers.get(match_id, ()))
@@ -167,8 +197,8 @@ class Hub:
             return
         context: dict[str, Any] = {}
         for viewer in viewers:
-            frame = await self.frame_for(match_id, viewer.seat, viewer.lang, context)
-            if (frame["version"], frame["status"]) == viewer.sent:
+            frame = await self.frame_for(match_id, viewer.seat, viewer.lang, context, referee=viewer.referee)
+            if (frame["version"], frame["status"]) == viewer.sent and not viewer.referee:
                 continue
             await self.send(viewer, frame)
         self.pushes += 1

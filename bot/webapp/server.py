@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl
 from aiohttp import WSMsgType, web
 
 from bot.presentation.i18n import catalogue, normalize, rule_error, t
-from bot.webapp import frames
+from bot.webapp import frames, public_page
 from bot.webapp.auth import InitDataError, WebAppUser, sign_init_data, validate_init_data
 from bot.webapp.hub import Hub, Viewer
 from engine.errors import RuleError
@@ -38,7 +38,14 @@ from storage.errors import StaleVersion
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-TEXT_PREFIXES = ("web.", "turn.", "gd.", "btn.", "reason.", "table.", "err.select_first")
+TEXT_PREFIXES = ("web.", "turn.", "gd.", "btn.", "reason.", "table.", "page.", "err.select_first")
+# Telegram's web clients frame the page (its apps open it in a web view, unframed); nothing else may
+TELEGRAM_FRAMERS = "https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
+CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+       f"frame-ancestors {TELEGRAM_FRAMERS}")
+SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+                    "Referrer-Policy": "no-referrer"}
 OPS = {"play", "bury", "bid", "overturn", "pass_bid", "pass", "tribute", "ask_counts", "choose"}
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_FRAME = 16 * 1024
@@ -60,6 +67,23 @@ def _guess_lang(init_data: Any, default: str) -> str:
         except (ValueError, AttributeError):
             pass
     return normalize(None, default)
+
+
+@web.middleware
+async def security_headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    """The page's headers on every answer (the page, its script and style, the JSON endpoint)."""
+    response: web.StreamResponse = await handler(request)
+    if not response.prepared:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+    return response
+
+
+def localised_error(lang: str, err: RuleError) -> str:
+    """A rule error in ``lang`` with its combination names in ``lang`` too ("does not beat Pair J")."""
+    params = {k: frames.combo_label(lang, v) if k == "table" and isinstance(v, str) else v
+              for k, v in err.params.items()}
+    return rule_error(lang, RuleError(err.code, err.template, **params))
 
 
 class WebAppServer:
@@ -84,11 +108,12 @@ class WebAppServer:
     # --- set-up ---------------------------------------------------------------------------------
 
     def _build(self) -> web.Application:
-        app = web.Application(client_max_size=1024 * 1024)
+        app = web.Application(client_max_size=1024 * 1024, middlewares=[security_headers])
         app.router.add_get("/", self.page)
         app.router.add_get("/ws", self.websocket)
         app.router.add_get("/api/state", self.api_state)
         app.router.add_static("/static/", STATIC, show_index=False)
+        public_page.register(app, lambda: self.bridge.db)  # /t/<id>: the public tournament page (issue 20)
         if self.dev:
             app.router.add_get("/dev", self.dev_index)
         if self.webhook is not None:
@@ -155,7 +180,8 @@ class WebAppServer:
     async def page(self, request: web.Request) -> web.StreamResponse:
         html = (STATIC / "index.html").read_text(encoding="utf-8")
         html = html.replace("__DEV__", "true" if self.dev else "false")
-        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
+        return web.Response(text=html, content_type="text/html",
+                            headers={"Cache-Control": "no-store", **SECURITY_HEADERS})
 
     def authenticate(self, init_data: Any) -> WebAppUser:
         return validate_init_data(init_data if isinstance(init_data, str) else "", self.signing_token,
@@ -217,7 +243,7 @@ class WebAppServer:
                     await send({"type": "error", "code": "bad_frame", "message": t(lang, "web.bad_frame")})
                     continue
                 kind = data["type"]
-                if kind not in ("ping", "hello", "act"):
+                if kind not in ("ping", "hello", "act", "tables"):
                     await send({"type": "error", "code": "bad_frame", "message": t(lang, "web.bad_frame")})
                 elif kind == "ping":
                     await send({"type": "pong"})
@@ -230,6 +256,8 @@ class WebAppServer:
                         break
                 elif viewer is None:
                     await send({"type": "error", "code": "hello_first", "message": t(lang, "web.hello_first")})
+                elif kind == "tables":
+                    await send({"type": "tables", "tables": await self.tables_for(viewer)})
                 else:
                     await self._act(viewer, send, data)
         except (ConnectionResetError, asyncio.CancelledError):
@@ -257,12 +285,26 @@ class WebAppServer:
             await ws.close(code=4004, message=b"no match")
             return None, lang
         seat = await self.seat_of(match_id, user.id)
-        viewer = Viewer(user_id=user.id, match_id=match_id, seat=seat, lang=lang, send=send)
+        referee = seat is None and await self._bridge_call("is_referee", False, match_id, user.id)
+        viewer = Viewer(user_id=user.id, match_id=match_id, seat=seat, lang=lang, send=send, referee=referee)
         await send({"type": "hello", "match": match_id, "seat": seat, "lang": lang, "dev": self.dev,
-                    "user": {"id": user.id, "name": user.first_name}, "texts": page_texts(lang)})
+                    "referee": referee, "user": {"id": user.id, "name": user.first_name}, "texts": page_texts(lang),
+                    "tables": await self.tables_for(viewer)})
         self.hub.add(viewer)
-        await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang))
+        await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang, referee=referee))
         return viewer, lang
+
+    async def _bridge_call(self, name: str, default: Any, *args: Any) -> Any:
+        """A bridge method a test's stand-in bridge may not have (then ``default``)."""
+        method = getattr(self.bridge, name, None)
+        return default if method is None else await method(*args)
+
+    async def tables_for(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """The running tables of the viewer's tournament, for someone not seated (a player gets none)."""
+        if viewer.seat is not None:
+            return []
+        found: list[dict[str, Any]] = await self._bridge_call("tournament_tables", [], viewer.match_id)
+        return found
 
     async def _applied(self, match_id: int, dedupe_key: str) -> bool:
         """Was a request with this dedupe key applied already (a page resending after a reconnect)?"""
@@ -292,7 +334,7 @@ class WebAppServer:
         try:
             cards = frames.parse_request_cards(data.get("cards", []))
         except RuleError as err:
-            await refuse(rule_error(lang, err))
+            await refuse(localised_error(lang, err))
             return
         cached = self.bridge.db.match_cache.get(viewer.match_id)
         if (cached is not None and cached[0] > version
@@ -332,4 +374,4 @@ class WebAppServer:
             await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
             return
         except RuleError as err:
-            await refuse(rule_error(lang, err))
+            await refuse(localised_error(lang, err))

@@ -54,6 +54,13 @@ def _pos_rank(p: int) -> int:
     return 14 if p == 1 else p
 
 
+# per sequence position: the sequences that may start there (kind, cards per rank, ranks, top position)
+_SEQ_AT: dict[int, tuple[tuple[str, int, tuple[int, ...], int], ...]] = {
+    p: tuple((kind, k, tuple(_pos_rank(q) for q in range(p, p + n)), p + n - 1)
+             for kind, n, k in _SEQS if p + n - 1 <= 14)
+    for p in range(1, 15)}
+
+
 @dataclass(frozen=True)
 class Group:
     """One hand of a plan: kind and the ranks it uses ((rank, copies), ...); rank 15 SJ, 16 BJ."""
@@ -70,48 +77,48 @@ class Group:
 @lru_cache(maxsize=1 << 16)
 def _plan_counts(counts: tuple[int, ...]) -> tuple[Group, ...]:
     """The fewest-groups plan of rank counts (index = rank 2..14), before full houses merge."""
-    memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[Group, ...]]] = {}
+    return _plan_from(1, counts)[1]
 
-    def dfs(p: int, cs: tuple[int, ...]) -> tuple[int, tuple[Group, ...]]:
-        if p == 15:
-            return 0, ()
-        key = (p, cs)
-        got = memo.get(key)
-        if got is not None:
-            return got
-        r = _pos_rank(p)
-        best: tuple[int, tuple[Group, ...]] | None = None
-        for kind, n, k in _SEQS:
-            if p + n - 1 > 14:
-                continue
-            ranks = [_pos_rank(q) for q in range(p, p + n)]
-            if all(cs[x] >= k for x in ranks):
-                nc = list(cs)
-                for x in ranks:
-                    nc[x] -= k
-                score, groups = dfs(p, tuple(nc))
-                cand = (score + 10, groups + (Group(kind, tuple((x, k) for x in ranks), p + n - 1),))
-                if best is None or cand[0] < best[0]:
-                    best = cand
-        if p == 1:
-            score, groups = dfs(2, cs)
+
+@lru_cache(maxsize=1 << 18)
+def _plan_from(p: int, cs: tuple[int, ...]) -> tuple[int, tuple[Group, ...]]:
+    """The best (score, groups) for the ranks from sequence position ``p`` on (1 = the ace below 2, 2..14);
+    memoised across hands, as many hands share the same remaining counts (the strong player's play-outs)."""
+    if p == 15:
+        return 0, ()
+    r = _pos_rank(p)
+    best: tuple[int, tuple[Group, ...]] | None = None
+    for kind, k, ranks, top in _SEQ_AT[p]:
+        if all(cs[x] >= k for x in ranks):
+            nc = list(cs)
+            for x in ranks:
+                nc[x] -= k
+            score, groups = _plan_from(p, tuple(nc))
+            cand = (score + 10, groups + (Group(kind, tuple((x, k) for x in ranks), top),))
+            if best is None or cand[0] < best[0]:
+                best = cand
+    if p == 1:
+        score, groups = _plan_from(2, cs)
+    else:
+        c = cs[r]
+        if c:
+            nc = list(cs)
+            nc[r] = 0
+            score, groups = _plan_from(p + 1, tuple(nc))
+            kind = _GROUP_KIND.get(c, BOMB)
+            score += 10 + (1 if kind == SINGLE else 0)
+            groups = groups + (Group(kind, ((r, c),), r),)
         else:
-            c = cs[r]
-            if c:
-                nc = list(cs)
-                nc[r] = 0
-                score, groups = dfs(p + 1, tuple(nc))
-                kind = _GROUP_KIND.get(c, BOMB)
-                score += 10 + (1 if kind == SINGLE else 0)
-                groups = groups + (Group(kind, ((r, c),), r),)
-            else:
-                score, groups = dfs(p + 1, cs)
-        if best is None or score < best[0]:
-            best = (score, groups)
-        memo[key] = best
-        return best
+            score, groups = _plan_from(p + 1, cs)
+    if best is None or score < best[0]:
+        best = (score, groups)
+    return best
 
-    return dfs(1, counts)[1]
+
+def clear_plan_cache() -> None:
+    """Empty the plan memos (benchmarks measure fresh hands)."""
+    _plan_counts.cache_clear()
+    _plan_from.cache_clear()
 
 
 def decompose(hand: Sequence[int], level: int) -> list[Group]:

@@ -35,3 +35,6 @@ class GuandanOptions:
                             maximum=600)
     on_timeout: str = opt("autoplay", "What a move-clock expiry does (D6): auto-play (pass when allowed, else the lowest "
                           "legal play), or forfeit the deal", ("autoplay", "forfeit_deal"))
+    # --- computer players (engine.ai.levels; not a rule: no replay depends on it) ---------------
+    ai: str = opt("normal", "Computer players' level: easy (plays at random now and then), normal, strong "
+                  "(searches, in worker processes)", ("easy", "normal", "strong"))

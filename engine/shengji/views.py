@@ -8,9 +8,10 @@ deals' summaries.  Both are JSON-able.
 
 from __future__ import annotations
 
-from engine.cards import Card, card_text, cards_text
+from engine.cards import Card, card_text, cards_text, parse_cards, points
 from engine.shengji.match import ShengjiRules
 from engine.shengji.order import TrumpContext, trump_context
+from engine.shengji.trick import trick_winner
 from engine.views import (
     ShengjiPlayView,
     ShengjiPublicView,
@@ -33,6 +34,26 @@ def display_context(m: ShengjiRules, seat: int) -> TrumpContext:
 
 def _texts(cards: list[Card]) -> list[str]:
     return [card_text(c) for c in cards]
+
+
+def winning_seat(m: ShengjiRules) -> int | None:
+    """The seat whose play wins the trick so far (None: no trick under way); public, from the played cards."""
+    if not m.trick or m.ctx is None or m.lead is None:
+        return None
+    return m.trick[trick_winner(m.ctx, m.lead, [cards for _, cards in m.trick])][0]
+
+
+def point_cards_won(m: ShengjiRules) -> list[str]:
+    """The point cards (5, 10, K) in the tricks the defenders have won this deal, in the order won
+    (public: every played card is); empty before the dealer is known."""
+    if m.dealer is None:
+        return []
+    out: list[str] = []
+    for trick in m.tricks:
+        if trick["winner"] % 2 != m.dealer % 2:
+            for _, cards in trick["plays"]:
+                out += [card_text(c) for c in parse_cards(cards) if points(c)]
+    return out
 
 
 def table(m: ShengjiRules) -> ShengjiTable:
@@ -65,9 +86,11 @@ def table(m: ShengjiRules) -> ShengjiTable:
         "kitty_buried_by": m.burier if m.phase in ("late", "play", "choose") else None,
         "leader": m.leader,
         "trick": trick,
+        "winning": winning_seat(m),
         "last_trick": last_trick,
         "tricks_played": len(m.tricks),
         "points": m.defender_points,
+        "point_cards": point_cards_won(m),
         "charges": [c.copy() for c in m.charges],
         "defenders_total": m.defenders_total() if m.dealer is not None else 0,
         "pending_choice": None if pc is None else {"thrower": pc["thrower"], "cards": pc["cards"],

@@ -14,7 +14,9 @@ The procedure (docs/draw.md gives it step by step, with the published JSON forma
 4. Layout: single elimination places the order on the standard seeding positions of a
    bracket of the next power of two (byes face the first ranks); optionally a
    deterministic swap pass keeps entries of one union group apart in round 1.  Groups
-   take the order in a snake (A B C D D C B A ...).
+   take the order in a snake (A B C D D C B A ...).  A Swiss pairs the order's top
+   half with its bottom half in round 1 (:func:`swiss_slots`; odd: the last
+   entry has the bye), with the same optional swap pass.
 5. Reveal: the secret is published; :func:`verify` recomputes every step from the
    published JSON and reports each check.
 """
@@ -31,7 +33,7 @@ from engine.errors import RuleError
 from engine.tournament.entries import Entry
 
 PROCEDURE = "sha256-fisher-yates-v1"
-FORMATS = ("single_elimination", "groups")
+FORMATS = ("single_elimination", "groups", "swiss")
 
 
 # --- hashing -------------------------------------------------------------------------
@@ -223,6 +225,21 @@ def bracket_slots(order: Sequence[str], size: int | None = None) -> list[str | N
     return [order[r - 1] if r <= len(order) else None for r in seeding_order(size)]
 
 
+def swiss_slots(order: Sequence[str]) -> list[str | None]:
+    """Swiss round 1 from the order: (order[i], order[i + h]) for i < h = n // 2, then the bye.
+
+    Positions 2m and 2m+1 are match m (the layout the separation pass works on); with
+    an odd count the last entry of the order is followed by None (its bye).
+    """
+    h = len(order) // 2
+    slots: list[str | None] = []
+    for i in range(h):
+        slots += [order[i], order[i + h]]
+    if len(order) % 2:
+        slots += [order[-1], None]
+    return slots
+
+
 def snake_groups(order: Sequence[str], groups: int) -> list[list[str]]:
     """Deal ``order`` into groups in a snake: A B C D, D C B A, A B ... (sizes differ by at most 1)."""
     out: list[list[str]] = [[] for _ in range(groups)]
@@ -305,6 +322,8 @@ class DrawResult:
         }
         if self.options.format == "single_elimination":
             data["bracket"] = list(self.bracket)
+        elif self.options.format == "swiss":
+            data["round_1"] = list(self.bracket)
         else:
             data["groups"] = {group_name(i): list(g) for i, g in enumerate(self.groups)}
         if reveal:
@@ -321,7 +340,7 @@ class DrawResult:
         return DrawResult(
             str(data["tournament"]), tuple(Entry.from_dict(e) for e in data["entries"]),
             DrawOptions.from_dict(data.get("options", {})), str(data["list_hash"]), str(data["commitment"]),
-            bytes.fromhex(str(data["secret"])), tuple(data["order"]), tuple(data.get("bracket") or ()),
+            bytes.fromhex(str(data["secret"])), tuple(data["order"]), tuple(data.get("bracket") or data.get("round_1") or ()),
             tuple(tuple(groups[k]) for k in sorted(groups, key=lambda n: (len(n), n))),
             int(data.get("separation_conflicts", 0)))
 
@@ -335,6 +354,10 @@ def compute_layout(entries: Sequence[Entry], options: DrawOptions, seed: bytes
     conflicts = 0
     if options.format == "single_elimination":
         slots = bracket_slots(order)
+        if options.separate_union_groups:
+            conflicts = separate_first_round(slots, entries)
+    elif options.format == "swiss":
+        slots = swiss_slots(order)
         if options.separate_union_groups:
             conflicts = separate_first_round(slots, entries)
     else:
@@ -413,6 +436,9 @@ def verify(published: Mapping[str, Any], announced: Mapping[str, Any] | None = N
     if options.format == "single_elimination":
         checks.append(Check("bracket", list(published.get("bracket", [])) == slots,
                             "recomputed bracket " + " ".join(s or "-" for s in slots)))
+    elif options.format == "swiss":
+        checks.append(Check("round_1", list(published.get("round_1", [])) == slots,
+                            "recomputed round 1 " + " ".join(s or "-" for s in slots)))
     else:
         want = {group_name(i): g for i, g in enumerate(groups)}
         got = {str(k): list(v) for k, v in (published.get("groups") or {}).items()}

@@ -32,7 +32,7 @@ group are in different halves.  Otherwise qualifiers are seeded by rank then gro
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,28 +133,23 @@ class Standings:
         return {"group": self.group, "lot_seed": self.lot_seed, "rows": [r.to_dict() for r in self.rows]}
 
 
-def standings(group: str, entries: Sequence[str], matches: Sequence[GroupMatch], lot_seed: bytes) -> Standings:
-    """The group table (see the module docstring for the tiebreak order)."""
-    stats = {e: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "points": 0, "tw": 0, "tl": 0, "ld": 0}
-             for e in entries}
-    done = [m for m in matches if m.result is not None]
-    for m in done:
-        res = m.result
-        assert res is not None
-        for entry, side, opp in ((m.a, "a", "b"), (m.b, "b", "a")):
-            s = stats[entry]
-            s["played"] += 1
-            s["points"] += res.match_points(side)
-            s["won"] += res.winner == side
-            s["lost"] += res.winner == opp or res.double_forfeit
-            s["drawn"] += res.outcome == "draw"
-            s["tw"] += res.tables_won(side)
-            s["tl"] += res.tables_won(opp)
-            s["ld"] += res.level_diff(side)
+def add_result(s: dict[str, int], res: PairingResult, side: str) -> None:
+    """Add one played match to an entry's tallies: played, points, won, drawn, lost, level difference."""
+    opp = "b" if side == "a" else "a"
+    s["played"] += 1
+    s["points"] += res.match_points(side)
+    s["won"] += res.winner == side
+    s["lost"] += res.winner == opp or res.double_forfeit
+    s["drawn"] += res.outcome == "draw"
+    s["ld"] += res.level_diff(side)
 
-    def key(e: str) -> tuple[int, int, int]:
-        return stats[e]["points"], stats[e]["tw"], stats[e]["ld"]
 
+def order_by_tiebreaks(entries: Sequence[str], key: Callable[[str], tuple[int, int, int]],
+                       played: Sequence[tuple[str, str, PairingResult]], lot_seed: bytes,
+                       second: str) -> list[tuple[str, int | None, int | None, str]]:
+    """Entries best first by ``key`` (points, ``second``, level difference), then head-to-head points among
+    the entries still level, then the recorded lot: (entry, head-to-head, lot, the step that placed it).
+    Shared by the group tables (``second`` = tables won) and the Swiss standings (Buchholz)."""
     lots = lot_values(lot_seed, list(entries))
     ordered: list[tuple[str, int | None, int | None, str]] = []
     by_key: dict[tuple[int, int, int], list[str]] = {}
@@ -163,35 +158,50 @@ def standings(group: str, entries: Sequence[str], matches: Sequence[GroupMatch],
     for k in sorted(by_key, reverse=True):
         cluster = by_key[k]
         if len(cluster) == 1:
-            ordered.append((cluster[0], None, None, _separating_step(k, by_key)))
+            ordered.append((cluster[0], None, None, _separating_step(k, by_key, second)))
             continue
         members = set(cluster)
         h2h = dict.fromkeys(cluster, 0)
-        for m in done:
-            if m.a in members and m.b in members and m.result is not None:
-                h2h[m.a] += m.result.match_points("a")
-                h2h[m.b] += m.result.match_points("b")
+        for a, b, res in played:
+            if a in members and b in members:
+                h2h[a] += res.match_points("a")
+                h2h[b] += res.match_points("b")
         for e in sorted(cluster, key=lambda x: (-h2h[x], lots[x])):
             same = [x for x in cluster if h2h[x] == h2h[e]]
-            if len(same) == 1:
-                ordered.append((e, h2h[e], None, "head_to_head"))
-            else:
-                ordered.append((e, h2h[e], lots[e], "lot"))
+            ordered.append((e, h2h[e], None, "head_to_head") if len(same) == 1 else (e, h2h[e], lots[e], "lot"))
+    return ordered
+
+
+def standings(group: str, entries: Sequence[str], matches: Sequence[GroupMatch], lot_seed: bytes) -> Standings:
+    """The group table (see the module docstring for the tiebreak order)."""
+    stats = {e: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "points": 0, "tw": 0, "tl": 0, "ld": 0}
+             for e in entries}
+    played = [(m.a, m.b, m.result) for m in matches if m.result is not None]
+    for a, b, res in played:
+        for entry, side, opp in ((a, "a", "b"), (b, "b", "a")):
+            add_result(stats[entry], res, side)
+            stats[entry]["tw"] += res.tables_won(side)
+            stats[entry]["tl"] += res.tables_won(opp)
+
+    def key(e: str) -> tuple[int, int, int]:
+        return stats[e]["points"], stats[e]["tw"], stats[e]["ld"]
+
     rows = []
-    for i, (e, h, lot, step) in enumerate(ordered):
+    for i, (e, h, lot, step) in enumerate(order_by_tiebreaks(entries, key, played, lot_seed, "tables")):
         s = stats[e]
         rows.append(StandingRow(i + 1, e, s["played"], s["won"], s["drawn"], s["lost"], s["points"], s["tw"],
                                 s["tl"], s["ld"], h, lot, step))
     return Standings(group, tuple(rows), lot_seed.hex())
 
 
-def _separating_step(k: tuple[int, int, int], by_key: Mapping[tuple[int, int, int], list[str]]) -> str:
-    """Which of points / tables / levels set this entry apart from its nearest neighbours."""
+def _separating_step(k: tuple[int, int, int], by_key: Mapping[tuple[int, int, int], list[str]],
+                     second: str = "tables") -> str:
+    """Which of points / ``second`` / levels set this entry apart from its nearest neighbours."""
     others = [o for o in by_key if o != k]
     if all(o[0] != k[0] for o in others):
         return "points"
     if all(o[:2] != k[:2] for o in others):
-        return "tables"
+        return second
     return "level_difference"
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from engine.errors import OptionError, RuleError
 
-FORMATS = ("single_elimination", "groups_then_knockout")
+FORMATS = ("single_elimination", "groups_then_knockout", "swiss")
+SWISS_BYES = ("win", "draw", "loss")
 PRIZE_TABLES = ("none", "by_round_eliminated", "places_1_2_3")
 
 
@@ -25,13 +26,18 @@ class TournamentSettings:
     pairs_per_team: int = 1                    # team: pairs per team = tables per team match
     group_quota: int = 0                       # entries per union group (0: no quota)
     registered_by: str = "player"              # player | leader
-    format: str = "single_elimination"         # single_elimination | groups_then_knockout
+    format: str = "single_elimination"         # single_elimination | groups_then_knockout | swiss
+    swiss_rounds: int = 5                      # swiss: rounds (every active entry plays each round)
+    swiss_bye: str = "win"                     # swiss: what a bye scores: win | draw | loss
+    swiss_top: int = 0                         # swiss: the top K of the standings play a knockout (0: none)
     knockout_size: int = 8                     # groups_then_knockout: qualifiers (power of two)
     advance_per_group: int = 2                 # groups_then_knockout: preferred qualifiers per group
     groups: int = 0                            # groups_then_knockout: group count (0: from the entry count)
     third_place_match: bool = False
     placement_matches: bool = True             # play placement matches where a prize boundary splits a tier
     separate_union_groups: bool = False        # keep one union group apart in round 1 of the draw
+    public_page: bool = True                   # the bot's web server shows /t/<id> (standings, schedule, results)
+    seed_by_rating: bool = False               # seed the draw by the players' ratings (engine/tournament/ratings.py)
     late_forfeit_minutes: int = 15
     checkin_opens_minutes: int = 30
     reminder_minutes: tuple[int, ...] = (1440, 15)
@@ -88,6 +94,14 @@ class TournamentSettings:
             raise bad("registered_by", "player | leader")
         if self.format not in FORMATS:
             raise bad("format", " | ".join(FORMATS))
+        if self.swiss_rounds < 1:
+            raise bad("swiss_rounds", "an integer 1..")
+        if self.swiss_bye not in SWISS_BYES:
+            raise bad("swiss_bye", " | ".join(SWISS_BYES))
+        if self.swiss_top == 1 or self.swiss_top & (self.swiss_top - 1):
+            raise bad("swiss_top", "0 (no knockout) or a power of two, 2..")
+        if self.format == "swiss" and self.prize_table == "by_round_eliminated" and not self.swiss_top:
+            raise bad("prize_table", "none | places_1_2_3 (a Swiss without a knockout eliminates nobody)")
         if self.knockout_size < 2 or self.knockout_size & (self.knockout_size - 1):
             raise bad("knockout_size", "a power of two, 2..")
         if self.third_place_match and self.format == "groups_then_knockout" and self.knockout_size < 4:

@@ -11,7 +11,9 @@ The modules, one job each: ``setup`` (creating and changing a tournament, the TO
 ``roles`` (roles and the audit log), ``registration``, ``draw``, ``state`` (the engine state on the
 row), ``schedule``, ``lateness`` (check-in and forfeits), ``results``, ``conduct``, ``tables``
 (substitutes, more time), ``follow`` (confirmations and live dashboards of the organiser's chat),
-``lookup`` (reading rows).  Callers use this package's names: ``from storage import tournaments as ts``.
+``lookup`` (reading rows), ``common`` (the in-transaction helpers the modules share: errors, rows, roles,
+the audit log), ``swiss`` (withdrawals between Swiss rounds, ending the rounds), ``ratings`` (players' ratings replayed
+from the stored results; seeding by rating).  Callers use this package's names: ``from storage import tournaments as ts``.
 """
 
 from storage.tournaments.conduct import (
@@ -71,6 +73,14 @@ from storage.tournaments.lookup import (
     tournaments_of_user,
     user_names,
 )
+from storage.tournaments.public import (
+    public_view,
+    set_public_page,
+)
+from storage.tournaments.ratings import (
+    game_of,
+    player_ratings,
+)
 from storage.tournaments.registration import (
     Withdrawn,
     accept_invite,
@@ -123,6 +133,11 @@ from storage.tournaments.state import (
     engine_state,
     load_engine,
     published_draw,
+)
+from storage.tournaments.swiss import (
+    SwissEnded,
+    end_swiss,
+    swiss_withdraw,
 )
 from storage.tournaments.tables import Substituted, extend_lateness, substitute
 from storage.tournaments.times import (
@@ -227,5 +242,12 @@ __all__ = [
     "update_setup",
     "user_names",
     "withdraw",
+    "SwissEnded",
+    "game_of",
+    "public_view",
+    "set_public_page",
+    "player_ratings",
+    "end_swiss",
+    "swiss_withdraw",
     "zone",
 ]

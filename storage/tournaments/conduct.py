@@ -6,10 +6,9 @@ from typing import Any
 
 from engine.tournament.conduct import ConductRecord
 from storage.db import Database
-from storage.tournaments.lookup import _err, _get, _match
+from storage.tournaments.common import add_audit, error, match_row, require_role, tournament_row
 from storage.tournaments.results import Recorded
-from storage.tournaments.roles import _audit, _require
-from storage.tournaments.state import _sync_matches, load_engine
+from storage.tournaments.state import load_engine, sync_matches
 from storage.tournaments.tx import retrying
 
 
@@ -18,30 +17,27 @@ async def add_conduct(db: Database, tid: int, key: str, side: str, actor: int, k
                       player: int | None = None, levels: int = 0) -> tuple[Any, Recorded | None, str]:
     """Record a conduct item against side a/b of a match; a disqualification ends the match in progress."""
     if side not in ("a", "b"):
-        raise _err("bad_side", "Side {side} is not allowed; allowed: a | b", side=side)
+        raise error("bad_side", "Side {side} is not allowed; allowed: a | b", side=side)
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ("referee", "chief_referee", "organiser"))
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("referee", "chief_referee", "organiser"))
         eng = load_engine(row)
-        m = await _match(s, tid, key)
+        m = await match_row(s, tid, key)
         entry_id = m.side_a if side == "a" else m.side_b
         if entry_id is None:
-            raise _err("unknown_entry", "There is no entry {id}", id=side)
+            raise error("unknown_entry", "There is no entry {id}", id=side)
         rid = f"C{len(eng.conduct.records) + 1}"
         was_ready = key in eng.ready_matches()
         outcome = eng.add_conduct(ConductRecord(rid, kind, entry_id, str(player or ""), key, note, levels))
         row.state_json = eng.to_dict()
-        _audit(s, tid, actor, "conduct", record=rid, kind=kind, match=key, entry=entry_id, note=note,
+        add_audit(s, tid, actor, "conduct", record=rid, kind=kind, match=key, entry=entry_id, note=note,
                disqualified=outcome.disqualified)
         rec: Recorded | None = None
         if outcome.newly_disqualified and was_ready and key not in eng.ready_matches():
-            node_result = None
-            if eng.bracket is not None and any(x.id == key for x in eng.bracket.matches):
-                res = eng.bracket.match(key).result
-                node_result = None if res is None else res.to_dict()
-            m.result_json = node_result
+            res = eng.result_of(key)
+            m.result_json = None if res is None else res.to_dict()
             m.status = "finished"
-            new = await _sync_matches(s, row, eng)
+            new = await sync_matches(s, row, eng)
             rec = Recorded(m, new, eng.finished)
             if eng.finished:
                 row.status = "finished"
@@ -52,13 +48,13 @@ async def add_conduct(db: Database, tid: int, key: str, side: str, actor: int, k
 @retrying
 async def reverse_conduct(db: Database, tid: int, record_id: str, actor: int, reason: str) -> Any:
     if not reason.strip():
-        raise _err("reason_required", "Give a reason")
+        raise error("reason_required", "Give a reason")
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ("referee", "chief_referee", "organiser"))
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("referee", "chief_referee", "organiser"))
         eng = load_engine(row)
         outcome = eng.conduct.reverse(record_id, str(actor), reason)
         row.state_json = eng.to_dict()
-        _audit(s, tid, actor, "reverse_conduct", record=record_id, reason=reason, reinstated=outcome.reinstated)
+        add_audit(s, tid, actor, "reverse_conduct", record=record_id, reason=reason, reinstated=outcome.reinstated)
         await s.commit()
         return outcome

@@ -13,8 +13,7 @@ from sqlalchemy import select
 
 from storage.db import Database
 from storage.tournament_models import TableGroupLink, Tournament, TournamentMatch
-from storage.tournaments.lookup import _err, _get, _match
-from storage.tournaments.roles import _audit, _require
+from storage.tournaments.common import add_audit, error, match_row, require_role, tournament_row
 from storage.tournaments.setup import build_setup
 from storage.tournaments.times import check_time_order, local_text
 from storage.tournaments.tx import retrying
@@ -26,7 +25,7 @@ ENDED = ("cancelled", "deleted", "finished")
 
 def _movable(m: TournamentMatch) -> None:
     if m.status != "scheduled" or m.start_at is None:
-        raise _err("match_begun", "MatchRecord {match} has begun or is not scheduled", match=m.match_key)
+        raise error("match_begun", "Match {match} has begun or is not scheduled", match=m.match_key)
 
 
 @dataclass
@@ -43,14 +42,14 @@ async def edit_time(db: Database, tid: int, actor: int, what: str, when: datetim
     first); the order deadline <= draw <= first round is kept.  Round-1 matches not begun move with the
     first round."""
     if what not in TIME_FIELDS:
-        raise _err("bad_time_field", "Write deadline, draw or first")
+        raise error("bad_time_field", "Write deadline, draw or first")
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ORGANISER)
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ORGANISER)
         if row.status in ENDED:
-            raise _err("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
+            raise error("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
         if what in ("deadline", "draw") and row.state_json is not None:
-            raise _err("draw_already_held", "The draw of {name} has been held", name=row.name)
+            raise error("draw_already_held", "The draw of {name} has been held", name=row.name)
         field = TIME_FIELDS[what]
         times = {"registration_deadline": row.registration_deadline, "draw_at": row.draw_at,
                  "first_round_at": row.first_round_at, field: when}
@@ -66,7 +65,7 @@ async def edit_time(db: Database, tid: int, actor: int, what: str, when: datetim
                                                                     TournamentMatch.start_at == old))).scalars():
                 m.start_at = when
                 moved.append(m)
-        _audit(s, tid, actor, "edit_time", what=what, old=local_text(old, row.time_zone),
+        add_audit(s, tid, actor, "edit_time", what=what, old=local_text(old, row.time_zone),
                new=local_text(when, row.time_zone), moved=[m.match_key for m in moved])
         await s.commit()
         return Edited(row, moved)
@@ -76,13 +75,13 @@ async def edit_time(db: Database, tid: int, actor: int, what: str, when: datetim
 async def reschedule(db: Database, tid: int, actor: int, key: str, when: datetime) -> TournamentMatch:
     """Move a match not begun to a new start time."""
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ORGANISER)
-        m = await _match(s, tid, key)
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ORGANISER)
+        m = await match_row(s, tid, key)
         _movable(m)
         old = m.start_at
         m.start_at = when
-        _audit(s, tid, actor, "reschedule", match=key, old=local_text(old, row.time_zone),
+        add_audit(s, tid, actor, "reschedule", match=key, old=local_text(old, row.time_zone),
                new=local_text(when, row.time_zone))
         await s.commit()
         return m
@@ -92,16 +91,16 @@ async def reschedule(db: Database, tid: int, actor: int, key: str, when: datetim
 async def swap(db: Database, tid: int, actor: int, first: str, second: str) -> tuple[TournamentMatch, TournamentMatch]:
     """Two matches not begun exchange their start times and tables."""
     async with db.session() as s:
-        await _get(s, tid)
-        await _require(s, tid, actor, ORGANISER)
-        a, b = await _match(s, tid, first), await _match(s, tid, second)
+        await tournament_row(s, tid)
+        await require_role(s, tid, actor, ORGANISER)
+        a, b = await match_row(s, tid, first), await match_row(s, tid, second)
         if a.id == b.id:
-            raise _err("bad_arguments", "Give two matches")
+            raise error("bad_arguments", "Give two matches")
         _movable(a)
         _movable(b)
         a.start_at, b.start_at = b.start_at, a.start_at
         a.table_chats, b.table_chats = list(b.table_chats), list(a.table_chats)
-        _audit(s, tid, actor, "swap", matches=[first, second])
+        add_audit(s, tid, actor, "swap", matches=[first, second])
         await s.commit()
         return a, b
 
@@ -110,21 +109,21 @@ async def swap(db: Database, tid: int, actor: int, first: str, second: str) -> t
 async def move_table(db: Database, tid: int, actor: int, key: str, table: int, chat_id: int) -> TournamentMatch:
     """Table ``table`` (1..N) of a match not begun goes to another table group of the pool."""
     async with db.session() as s:
-        await _get(s, tid)
-        await _require(s, tid, actor, ORGANISER)
-        m = await _match(s, tid, key)
+        await tournament_row(s, tid)
+        await require_role(s, tid, actor, ORGANISER)
+        m = await match_row(s, tid, key)
         _movable(m)
         pool = {g.chat_id for g in (await s.execute(select(TableGroupLink).where(
             TableGroupLink.tournament_id == tid))).scalars()}
         if chat_id not in pool:
-            raise _err("unknown_table_group", "That group is not one of the tournament's table groups")
+            raise error("unknown_table_group", "That group is not one of the tournament's table groups")
         chats = list(m.table_chats)
         if not 1 <= table <= len(chats):
-            raise _err("unknown_table", "MatchRecord {match} has tables 1 to {count}", match=key, count=len(chats))
+            raise error("unknown_table", "Match {match} has tables 1 to {count}", match=key, count=len(chats))
         old = chats[table - 1]
         chats[table - 1] = chat_id
         m.table_chats = chats
-        _audit(s, tid, actor, "move_table", match=key, table=table, old=old, new=chat_id)
+        add_audit(s, tid, actor, "move_table", match=key, table=table, old=old, new=chat_id)
         await s.commit()
         return m
 
@@ -134,14 +133,14 @@ async def cancel(db: Database, tid: int, actor: int, reason: str, delete: bool =
     """Cancel (or delete: cancelled and hidden from every list) a tournament; the row and its audit log
     stay.  The bot then stops its timers and tables and announces it."""
     if not reason.strip():
-        raise _err("reason_required", "Give a reason")
+        raise error("reason_required", "Give a reason")
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ORGANISER)
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ORGANISER)
         if row.status == "deleted" or (row.status == "cancelled" and not delete):
-            raise _err("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
+            raise error("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
         row.status = "deleted" if delete else "cancelled"
-        _audit(s, tid, actor, "delete" if delete else "cancel", reason=reason)
+        add_audit(s, tid, actor, "delete" if delete else "cancel", reason=reason)
         await s.commit()
         return row
 
@@ -155,12 +154,12 @@ async def update_from_spec(db: Database, tid: int, actor: int, spec: Mapping[str
     """A tournament file sent again (it carries ``id``): the same tournament takes its set-up, before the
     entry list is frozen; afterwards only the times of what has not happened yet may change."""
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ORGANISER)
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ORGANISER)
         if row.status in ENDED:
-            raise _err("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
+            raise error("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
         if row.announcement_json is not None:
-            raise _err("registration_closed", "Registration is closed")
+            raise error("registration_closed", "Registration is closed")
         built = build_setup(str(spec["preset_id"]), spec.get("rule_overrides"), spec.get("settings_overrides"))
         row.name = str(spec["name"])
         row.preset_id = built.preset_id
@@ -174,6 +173,6 @@ async def update_from_spec(db: Database, tid: int, actor: int, spec: Mapping[str
         for key in ("round_gap_minutes", "invite_hours"):
             if key in spec:
                 setattr(row, key, int(spec[key]))
-        _audit(s, tid, actor, "reimport", name=row.name, preset=row.preset_id)
+        add_audit(s, tid, actor, "reimport", name=row.name, preset=row.preset_id)
         await s.commit()
         return row

@@ -10,8 +10,7 @@ from sqlalchemy import delete, select
 
 from storage.db import Database
 from storage.tournament_models import Confirmation, DashboardFollow
-from storage.tournaments.lookup import _err, _get
-from storage.tournaments.roles import _require
+from storage.tournaments.common import error, require_role, tournament_row
 
 CONFIRM_MINUTES = 10
 OPS = ("cancel", "delete")
@@ -21,14 +20,14 @@ async def ask_confirmation(db: Database, tid: int, user_id: int, op: str, reason
                            minutes: int = CONFIRM_MINUTES) -> Confirmation:
     """An organiser asked to cancel or delete ``tid``: the request waits ``minutes`` for its button."""
     if op not in OPS:
-        raise _err("bad_arguments", "Wrong arguments")
+        raise error("bad_arguments", "Wrong arguments")
     if not reason.strip():
-        raise _err("reason_required", "Give a reason")
+        raise error("reason_required", "Give a reason")
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, user_id, ("organiser",))
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, user_id, ("organiser",))
         if row.status == "deleted" or (row.status == "cancelled" and op == "cancel"):
-            raise _err("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
+            raise error("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
         item = Confirmation(token=secrets.token_hex(8), tournament_id=tid, user_id=user_id, op=op,
                             reason=reason.strip(), expires_at=now + timedelta(minutes=minutes), created_at=now)
         s.add(item)
@@ -42,13 +41,13 @@ async def take_confirmation(db: Database, tid: int, token: str, user_id: int, no
     async with db.session() as s:
         item = (await s.execute(select(Confirmation).where(Confirmation.token == token))).scalar_one_or_none()
         if item is None or item.tournament_id != tid:
-            raise _err("confirm_unknown", "This confirmation is not known")
+            raise error("confirm_unknown", "This confirmation is not known")
         if item.user_id != user_id:
-            raise _err("not_allowed", "You are not allowed to do this")
+            raise error("not_allowed", "You are not allowed to do this")
         if item.used_at is not None:
-            raise _err("confirm_used", "This confirmation was already answered")
+            raise error("confirm_used", "This confirmation was already answered")
         if item.expires_at <= now:
-            raise _err("confirm_expired", "This confirmation expired after {minutes} minutes",
+            raise error("confirm_expired", "This confirmation expired after {minutes} minutes",
                        minutes=CONFIRM_MINUTES)
         item.used_at = now
         await s.commit()

@@ -23,10 +23,17 @@ from engine.tournament.results import TableResult, forfeit_table, team_result
 from storage.db import Database
 from storage.models import GameTable
 from storage.tournament_models import CheckIn, Tournament, TournamentMatch
-from storage.tournaments.lookup import _err, _get, _match, _match_players, settings_of
-from storage.tournaments.results import Recorded, _clear_result, _record
-from storage.tournaments.roles import _audit, _require
-from storage.tournaments.state import _sync_matches, load_engine
+from storage.tournaments.common import (
+    add_audit,
+    error,
+    match_row,
+    require_role,
+    seated_players,
+    tournament_row,
+)
+from storage.tournaments.lookup import settings_of
+from storage.tournaments.results import Recorded, clear_result, record_in
+from storage.tournaments.state import load_engine, sync_matches
 from storage.tournaments.times import local_text
 from storage.tournaments.tx import retrying
 
@@ -52,20 +59,20 @@ async def check_in(db: Database, tid: int, key: str, user_id: int, now: datetime
     """A player checks in for their match: from ``checkin_opens_minutes`` before the start until their own
     table's deadline, as long as their table has not been decided."""
     async with db.session() as s:
-        row = await _get(s, tid)
-        m = await _match(s, tid, key)
-        tables = await _match_players(s, m)
+        row = await tournament_row(s, tid)
+        m = await match_row(s, tid, key)
+        tables = await seated_players(s, m)
         k = table_of_player(tables, user_id)
         if k is None:
-            raise _err("not_your_match", "You do not play in match {match}", match=key)
+            raise error("not_your_match", "You do not play in match {match}", match=key)
         if m.status not in ("scheduled", "open", "playing") or m.start_at is None or str(k) in m.table_results:
-            raise _err("checkin_closed", "Check-in for match {match} is closed", match=key)
+            raise error("checkin_closed", "Check-in for match {match} is closed", match=key)
         st = settings_of(row)
         window = checkin_window(m.start_at, st.late_forfeit_minutes, st.checkin_opens_minutes)
         if now < window.opens:
-            raise _err("checkin_not_open", "Check-in opens at {time}", time=local_text(window.opens, row.time_zone))
+            raise error("checkin_not_open", "Check-in opens at {time}", time=local_text(window.opens, row.time_zone))
         if now > table_deadline(row, m, k):
-            raise _err("checkin_closed", "Check-in for match {match} is closed", match=key)
+            raise error("checkin_closed", "Check-in for match {match} is closed", match=key)
         old = (await s.execute(select(CheckIn).where(CheckIn.tournament_id == tid, CheckIn.match_key == key,
                                                      CheckIn.user_id == user_id))).scalars().first()
         if old is None:
@@ -98,14 +105,14 @@ async def decide_lateness(db: Database, tid: int, key: str, now: datetime | None
     yet; when every table has a result, record the match result.  One transaction; doing it again
     decides nothing new (a deadline run twice after a restart changes nothing)."""
     async with db.session() as s:
-        row = await _get(s, tid)
-        m = await _match(s, tid, key)
+        row = await tournament_row(s, tid)
+        m = await match_row(s, tid, key)
         if m.start_at is None:
-            raise _err("match_not_ready", "MatchRecord {match} is not ready to start", match=key)
+            raise error("match_not_ready", "Match {match} is not ready to start", match=key)
         prior = LatenessDecision.from_dict(m.lateness_json) if m.lateness_json else None
         if m.result_json is not None or m.status in ("finished", "void") or (prior and prior.action == "undone"):
             return Lateness(prior, (), (), None)
-        tables = await _match_players(s, m)
+        tables = await seated_players(s, m)
         ins = {str(u): at for u, at in (await s.execute(select(CheckIn.user_id, CheckIn.at).where(
             CheckIn.tournament_id == tid, CheckIn.match_key == key))).all()}
         decided = {t.table: t for t in (prior.tables if prior else ())}
@@ -134,12 +141,12 @@ async def decide_lateness(db: Database, tid: int, key: str, now: datetime | None
         forfeited = {str(t.table): forfeit_table(t.absent, t.table).to_dict() for t in new if t.absent is not None}
         if forfeited:
             m.table_results = {**m.table_results, **forfeited}
-        _audit(s, tid, None, "lateness", match=key, decision=dec.action,
+        add_audit(s, tid, None, "lateness", match=key, decision=dec.action,
                tables=[{"table": t.table, "absent_a": list(t.absent_a), "absent_b": list(t.absent_b)} for t in new])
         rec: Recorded | None = None
         done = {kk: TableResult.from_dict(v) for kk, v in m.table_results.items() if kk.isdigit()}
         if len(done) == len(tables) and all(r.absent is not None for r in done.values()):
-            rec = await _record(s, row, m, team_result(list(done.values())), None, "lateness_forfeit")
+            rec = await record_in(s, row, m, team_result(list(done.values())), None, "lateness_forfeit")
         await s.commit()
         return Lateness(dec, tuple(new), tuple(waiting), rec)
 
@@ -149,25 +156,25 @@ async def undo_lateness(db: Database, tid: int, key: str, actor: int, reason: st
     """A referee undoes a lateness forfeit: the match is to be played after all (its result is cleared
     while no later match fed by it has begun)."""
     if not reason.strip():
-        raise _err("reason_required", "Give a reason")
+        raise error("reason_required", "Give a reason")
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ("referee", "chief_referee", "organiser"))
-        m = await _match(s, tid, key)
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("referee", "chief_referee", "organiser"))
+        m = await match_row(s, tid, key)
         if m.lateness_json is None:
-            raise _err("nothing_to_undo", "MatchRecord {match} had no lateness forfeit", match=key)
+            raise error("nothing_to_undo", "Match {match} had no lateness forfeit", match=key)
         dec = undo_decision(LatenessDecision.from_dict(m.lateness_json), str(actor), reason)
         eng = load_engine(row)
         if m.result_json is not None and m.result_json.get("outcome") in ("forfeit", "double_forfeit"):
-            _clear_result(eng, key)
+            clear_result(eng, key)
             row.state_json = eng.to_dict()
             m.result_json = None
         m.lateness_json = dec.to_dict()
         m.table_results = {k: v for k, v in m.table_results.items()
                            if not (k.isdigit() and isinstance(v, dict) and v.get("absent"))}
         m.status = "scheduled"
-        _audit(s, tid, actor, "undo_forfeit", match=key, reason=reason)
-        await _sync_matches(s, row, eng)
+        add_audit(s, tid, actor, "undo_forfeit", match=key, reason=reason)
+        await sync_matches(s, row, eng)
         row.status = "running"
         await s.commit()
         return m

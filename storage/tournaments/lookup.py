@@ -9,7 +9,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.errors import RuleError
 from engine.options import options_to_dict
 from engine.registry import load_preset
 from engine.tournament import Entry, TournamentSettings
@@ -23,24 +22,14 @@ from storage.tournament_models import (
     TournamentMatch,
     TournamentRole,
 )
+from storage.tournaments.common import error, match_row, seated_players, tournament_row
 
 OPEN_STATUSES = ("registration", "closed")  # entries may still change (before the freeze)
 
 
-def _err(code: str, english: str, **params: Any) -> RuleError:
-    return RuleError(code, english, **params)
-
-
-async def _get(s: AsyncSession, tid: int) -> Tournament:
-    row = await s.get(Tournament, tid)
-    if row is None:
-        raise _err("tournament_not_found", "There is no tournament {id}", id=tid)
-    return row
-
-
 async def get_tournament(db: Database, tid: int) -> Tournament:
     async with db.session() as s:
-        return await _get(s, tid)
+        return await tournament_row(s, tid)
 
 
 async def tournament_of_group(db: Database, chat_id: int) -> Tournament | None:
@@ -89,31 +78,24 @@ async def table_groups(db: Database, tid: int) -> list[TableGroupLink]:
                                      .order_by(TableGroupLink.id))).scalars().all())
 
 
-def _check_group(row: Tournament, union_group: str) -> None:
-    names = [g["name"] for g in row.union_groups or []]
-    if names and union_group not in names:
-        raise _err("unknown_union_group", "There is no union group {group}; groups: {allowed}",
-                   group=union_group, allowed=", ".join(names))
-
-
 def settings_of(row: Tournament) -> TournamentSettings:
     return TournamentSettings.from_mapping(row.settings_json)
 
 
-async def _active_entries(s: AsyncSession, tid: int) -> list[TournamentEntry]:
+async def active_entry_rows(s: AsyncSession, tid: int) -> list[TournamentEntry]:
     return list((await s.execute(select(TournamentEntry).where(TournamentEntry.tournament_id == tid,
                                                                TournamentEntry.status == "active")
                                  .order_by(TournamentEntry.id))).scalars().all())
 
 
-def _entry_of_user(entries: Sequence[TournamentEntry], user_id: int, kind: str = "pair") -> TournamentEntry | None:
+def entry_among(entries: Sequence[TournamentEntry], user_id: int, kind: str = "pair") -> TournamentEntry | None:
     for e in entries:
         if e.kind == kind and user_id in [int(p) for p in e.players_json]:
             return e
     return None
 
 
-async def _names(s: AsyncSession, ids: Sequence[int]) -> dict[int, str]:
+async def user_display_names(s: AsyncSession, ids: Sequence[int]) -> dict[int, str]:
     rows = (await s.execute(select(User).where(User.id.in_(list(ids))))).scalars().all()
     got = {u.id: (u.first_name or u.username or str(u.id)) for u in rows}
     return {i: got.get(i, str(i)) for i in ids}
@@ -132,7 +114,7 @@ async def entries(db: Database, tid: int, kind: str | None = None, include_withd
 
 async def entry_of_user(db: Database, tid: int, user_id: int) -> TournamentEntry | None:
     async with db.session() as s:
-        return _entry_of_user(await _active_entries(s, tid), user_id)
+        return entry_among(await active_entry_rows(s, tid), user_id)
 
 
 def player_label(name: str, user_id: int | str) -> str:
@@ -159,7 +141,7 @@ async def matches(db: Database, tid: int) -> list[TournamentMatch]:
 
 async def get_match(db: Database, tid: int, key: str) -> TournamentMatch:
     async with db.session() as s:
-        return await _match(s, tid, key)
+        return await match_row(s, tid, key)
 
 
 async def get_match_by_id(db: Database, row_id: int) -> TournamentMatch | None:
@@ -167,28 +149,10 @@ async def get_match_by_id(db: Database, row_id: int) -> TournamentMatch | None:
         return await s.get(TournamentMatch, row_id)
 
 
-async def _match(s: AsyncSession, tid: int, key: str) -> TournamentMatch:
-    m = (await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid,
-                                                       TournamentMatch.match_key == key))).scalars().first()
-    if m is None:
-        raise _err("unknown_match", "There is no match {match}", match=key)
-    return m
-
-
 async def match_players(db: Database, m: TournamentMatch) -> list[tuple[list[int], list[int]]]:
     """Per table (1..N): the players of side a and of side b."""
     async with db.session() as s:
-        return await _match_players(s, m)
-
-
-async def _match_players(s: AsyncSession, m: TournamentMatch) -> list[tuple[list[int], list[int]]]:
-    a = await s.get(TournamentEntry, int(m.side_a)) if m.side_a else None
-    b = await s.get(TournamentEntry, int(m.side_b)) if m.side_b else None
-    subs = {int(k): int(v) for k, v in (m.substitutes or {}).items()}  # a referee-approved substitute sits instead
-    pa = [subs.get(int(p), int(p)) for p in a.players_json] if a else []
-    pb = [subs.get(int(p), int(p)) for p in b.players_json] if b else []
-    tables = max(len(pa), len(pb)) // 2
-    return [(pa[2 * i:2 * i + 2], pb[2 * i:2 * i + 2]) for i in range(tables)]
+        return await seated_players(s, m)
 
 
 async def checkins(db: Database, tid: int, key: str) -> dict[int, datetime]:
@@ -202,7 +166,7 @@ async def set_match_fields(db: Database, row_id: int, **values: Any) -> Tourname
     async with db.session() as s:
         m = await s.get(TournamentMatch, row_id)
         if m is None:
-            raise _err("unknown_match", "There is no match {match}", match=row_id)
+            raise error("unknown_match", "There is no match {match}", match=row_id)
         for k, v in values.items():
             setattr(m, k, v)
         await s.commit()
@@ -211,7 +175,7 @@ async def set_match_fields(db: Database, row_id: int, **values: Any) -> Tourname
 
 async def user_names(db: Database, ids: Sequence[int]) -> dict[int, str]:
     async with db.session() as s:
-        return await _names(s, ids)
+        return await user_display_names(s, ids)
 
 
 async def find_user(db: Database, text: str) -> User | None:

@@ -20,16 +20,8 @@ from storage.tournament_models import (
     TournamentPlayer,
     TournamentRole,
 )
-from storage.tournaments.lookup import (
-    OPEN_STATUSES,
-    _active_entries,
-    _check_group,
-    _entry_of_user,
-    _err,
-    _get,
-    _names,
-)
-from storage.tournaments.roles import _audit, _roles
+from storage.tournaments.common import add_audit, check_union_group, error, roles_in, tournament_row
+from storage.tournaments.lookup import OPEN_STATUSES, active_entry_rows, entry_among, user_display_names
 from storage.tournaments.tx import retrying, touch
 
 
@@ -42,12 +34,12 @@ def _quota(row: Tournament, union_group: str) -> int:
 
 def _check_open(row: Tournament, now: datetime | None, organiser: bool = False) -> None:
     if row.announcement_json is not None or row.status not in OPEN_STATUSES:
-        raise _err("registration_closed", "Registration is closed")
+        raise error("registration_closed", "Registration is closed")
     if organiser:
         return
     if row.status != "registration" or (now is not None and row.registration_deadline is not None
                                         and now > row.registration_deadline):
-        raise _err("deadline_passed", "The registration deadline has passed")
+        raise error("deadline_passed", "The registration deadline has passed")
 
 
 def check_registration_open(row: Tournament, now: datetime | None) -> None:
@@ -61,7 +53,7 @@ def _check_quota(row: Tournament, entries: Sequence[TournamentEntry], union_grou
         per = int(row.settings_json.get("pairs_per_team", 1))
         quota = quota * per if quota else 0
     if quota and sum(1 for e in entries if e.union_group == union_group and e.kind == kind) >= quota:
-        raise _err("quota_full", "Union group {group} may enter {quota} entries", group=union_group, quota=quota)
+        raise error("quota_full", "Union group {group} may enter {quota} entries", group=union_group, quota=quota)
 
 
 async def _claim_players(s: AsyncSession, tid: int, entry_id: int, players: Sequence[int]) -> None:
@@ -71,7 +63,7 @@ async def _claim_players(s: AsyncSession, tid: int, entry_id: int, players: Sequ
     try:
         await s.flush()
     except IntegrityError as exc:
-        raise _err("partner_already_paired", "You are already in a pair in this tournament") from exc
+        raise error("partner_already_paired", "You are already in a pair in this tournament") from exc
 
 
 async def _release_players(s: AsyncSession, entry_id: int) -> None:
@@ -82,12 +74,12 @@ async def _release_players(s: AsyncSession, entry_id: int) -> None:
 async def create_invite(db: Database, tid: int, user_id: int, union_group: str, now: datetime) -> PairInvite:
     """The first player of a pair asks for a one-time partner link (their older open links are cancelled)."""
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         _check_open(row, now)
-        _check_group(row, union_group)
-        entries = await _active_entries(s, tid)
-        if _entry_of_user(entries, user_id) is not None:
-            raise _err("already_registered", "You are already registered")
+        check_union_group(row, union_group)
+        entries = await active_entry_rows(s, tid)
+        if entry_among(entries, user_id) is not None:
+            raise error("already_registered", "You are already registered")
         _check_quota(row, entries, union_group, "pair")
         for old in (await s.execute(select(PairInvite).where(PairInvite.tournament_id == tid,
                                                              PairInvite.inviter_id == user_id,
@@ -105,7 +97,7 @@ async def get_invite(db: Database, token: str) -> PairInvite:
     async with db.session() as s:
         inv = (await s.execute(select(PairInvite).where(PairInvite.token == token))).scalars().first()
         if inv is None:
-            raise _err("invite_unknown", "This invitation link is not valid")
+            raise error("invite_unknown", "This invitation link is not valid")
         return inv
 
 
@@ -113,8 +105,8 @@ async def _used(s: AsyncSession, inv: PairInvite, user_id: int) -> None:
     """An invitation already used: by this very player (a second press), or by someone else."""
     mine = None if inv.entry_id is None else await s.get(TournamentEntry, inv.entry_id)
     if mine is not None and user_id in [int(p) for p in mine.players_json]:
-        raise _err("invite_accepted_already", "You have already accepted this invitation: {pair}", pair=mine.name)
-    raise _err("invite_used", "This invitation has already been used")
+        raise error("invite_accepted_already", "You have already accepted this invitation: {pair}", pair=mine.name)
+    raise error("invite_used", "This invitation has already been used")
 
 
 @retrying
@@ -125,22 +117,22 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
     async with db.session() as s:
         inv = (await s.execute(select(PairInvite).where(PairInvite.token == token))).scalars().first()
         if inv is None:
-            raise _err("invite_unknown", "This invitation link is not valid")
+            raise error("invite_unknown", "This invitation link is not valid")
         if inv.status == "used":
             await _used(s, inv, user_id)
         if inv.status != "open" or now > inv.expires_at:
-            raise _err("invite_expired", "This invitation has expired")
+            raise error("invite_expired", "This invitation has expired")
         if inv.inviter_id == user_id:
-            raise _err("partner_is_self", "You cannot be your own partner")
-        row = await _get(s, inv.tournament_id)
+            raise error("partner_is_self", "You cannot be your own partner")
+        row = await tournament_row(s, inv.tournament_id)
         _check_open(row, now)
-        entries = await _active_entries(s, row.id)
-        if _entry_of_user(entries, user_id) is not None:
-            raise _err("partner_already_paired", "You are already in a pair in this tournament")
-        if _entry_of_user(entries, inv.inviter_id) is not None:
-            raise _err("invite_used", "This invitation has already been used")
+        entries = await active_entry_rows(s, row.id)
+        if entry_among(entries, user_id) is not None:
+            raise error("partner_already_paired", "You are already in a pair in this tournament")
+        if entry_among(entries, inv.inviter_id) is not None:
+            raise error("invite_used", "This invitation has already been used")
         _check_quota(row, entries, inv.union_group, "pair")
-        names = await _names(s, [inv.inviter_id, user_id])
+        names = await user_display_names(s, [inv.inviter_id, user_id])
         entry = TournamentEntry(tournament_id=row.id, kind="pair", name=f"{names[inv.inviter_id]} / {names[user_id]}",
                                 union_group=inv.union_group, players_json=[inv.inviter_id, user_id],
                                 status="active", created_by=inv.inviter_id, created_at=utcnow())
@@ -154,7 +146,7 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
         await _claim_players(s, row.id, entry.id, [inv.inviter_id, user_id])
         await s.execute(update(PairInvite).where(PairInvite.id == inv.id).values(entry_id=entry.id))
         touch(row)
-        _audit(s, row.id, user_id, "pair_registered", entry=entry.id, players=[inv.inviter_id, user_id],
+        add_audit(s, row.id, user_id, "pair_registered", entry=entry.id, players=[inv.inviter_id, user_id],
                union_group=inv.union_group)
         await s.commit()
         return entry
@@ -166,31 +158,31 @@ async def register_pair(db: Database, tid: int, actor: int, players: Sequence[in
     """An organiser (any time before the freeze) or the union group's leader (before the deadline) registers
     a pair on the players' behalf; both players must have started the bot."""
     if len(players) != 2:
-        raise _err("bad_arguments", "Give two players")
+        raise error("bad_arguments", "Give two players")
     a, b = int(players[0]), int(players[1])
     if a == b:
-        raise _err("partner_is_self", "You cannot be your own partner")
+        raise error("partner_is_self", "You cannot be your own partner")
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         roles = (await s.execute(select(TournamentRole).where(TournamentRole.tournament_id == tid,
                                                               TournamentRole.user_id == actor))).scalars().all()
         organiser = any(r.role == "organiser" for r in roles)
         leader = any(r.role == "leader" and r.union_group == union_group for r in roles)
         if not organiser and not leader:
-            raise _err("not_allowed", "You are not allowed to do this")
+            raise error("not_allowed", "You are not allowed to do this")
         _check_open(row, now, organiser=organiser)
-        _check_group(row, union_group)
+        check_union_group(row, union_group)
         for uid in (a, b):
             user = await s.get(User, uid)
             if user is None or not user.started_bot:
-                raise _err("partner_not_started", "{name} has not started the bot yet",
+                raise error("partner_not_started", "{name} has not started the bot yet",
                            name=(user.first_name if user else str(uid)))
-        entries = await _active_entries(s, tid)
+        entries = await active_entry_rows(s, tid)
         for uid in (a, b):
-            if _entry_of_user(entries, uid) is not None:
-                raise _err("partner_already_paired", "You are already in a pair in this tournament")
+            if entry_among(entries, uid) is not None:
+                raise error("partner_already_paired", "You are already in a pair in this tournament")
         _check_quota(row, entries, union_group, "pair")
-        names = await _names(s, [a, b])
+        names = await user_display_names(s, [a, b])
         entry = TournamentEntry(tournament_id=tid, kind="pair", name=name or f"{names[a]} / {names[b]}",
                                 union_group=union_group, players_json=[a, b], status="active", created_by=actor,
                                 created_at=utcnow())
@@ -198,7 +190,7 @@ async def register_pair(db: Database, tid: int, actor: int, players: Sequence[in
         await s.flush()
         await _claim_players(s, tid, entry.id, [a, b])
         touch(row)
-        _audit(s, tid, actor, "register_on_behalf", entry=entry.id, players=[a, b], union_group=union_group)
+        add_audit(s, tid, actor, "register_on_behalf", entry=entry.id, players=[a, b], union_group=union_group)
         await s.commit()
         return entry
 
@@ -208,39 +200,39 @@ async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int]
                     now: datetime | None = None) -> TournamentEntry:
     """A union group leader (or an organiser) forms a team from registered pairs of one union group."""
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         if row.settings_json.get("entrant") != "team":
-            raise _err("not_a_team_event", "This tournament is for pairs")
+            raise error("not_a_team_event", "This tournament is for pairs")
         roles = (await s.execute(select(TournamentRole).where(TournamentRole.tournament_id == tid,
                                                               TournamentRole.user_id == leader))).scalars().all()
         organiser = any(r.role == "organiser" for r in roles)
         led = {r.union_group for r in roles if r.role == "leader"}
         if not organiser and not led:
-            raise _err("not_allowed", "You are not allowed to do this")
+            raise error("not_allowed", "You are not allowed to do this")
         _check_open(row, now, organiser=organiser)
         per = int(row.settings_json.get("pairs_per_team", 1))
-        entries = await _active_entries(s, tid)
+        entries = await active_entry_rows(s, tid)
         short = next((e for e in entries if e.kind == "team" and e.name == name.strip()
                       and len(e.players_json) // 2 < per), None)  # a team a pair has left: completed here
         need = per - len(short.players_json) // 2 if short is not None else per
         if len(pair_ids) != need or len(set(pair_ids)) != need:
-            raise _err("wrong_team_size", "Entry {entry} has {count} players; it needs {size}", entry=name,
+            raise error("wrong_team_size", "Entry {entry} has {count} players; it needs {size}", entry=name,
                        count=2 * (per - need + len(set(pair_ids))), size=2 * per)
         by_id = {e.id: e for e in entries}
         pairs = []
         for pid in pair_ids:
             e = by_id.get(int(pid))
             if e is None or e.kind != "pair":
-                raise _err("unknown_entry", "There is no entry {id}", id=pid)
+                raise error("unknown_entry", "There is no entry {id}", id=pid)
             if e.team_id is not None:
-                raise _err("pair_in_team", "Pair {entry} is already in a team", entry=e.name)
+                raise error("pair_in_team", "Pair {entry} is already in a team", entry=e.name)
             pairs.append(e)
         groups = {e.union_group for e in pairs} | ({short.union_group} if short is not None else set())
         if len(groups) != 1:
-            raise _err("mixed_union_groups", "A team's pairs come from one union group")
+            raise error("mixed_union_groups", "A team's pairs come from one union group")
         group = groups.pop()
         if not organiser and group not in led:
-            raise _err("not_allowed", "You are not allowed to do this")
+            raise error("not_allowed", "You are not allowed to do this")
         players = [p for e in pairs for p in e.players_json]
         if short is not None:
             team = short
@@ -254,7 +246,7 @@ async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int]
         for e in pairs:
             e.team_id = team.id
         touch(row)
-        _audit(s, tid, leader, "team_formed", entry=team.id, pairs=[e.id for e in pairs], name=team.name)
+        add_audit(s, tid, leader, "team_formed", entry=team.id, pairs=[e.id for e in pairs], name=team.name)
         await s.commit()
         return team
 
@@ -274,13 +266,13 @@ async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datet
     alone: the team stays, one pair short (its leader is told, and completes it with ``/team``);
     a team withdrawn frees its pairs."""
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         entry = await s.get(TournamentEntry, entry_id)
         if entry is None or entry.tournament_id != tid or entry.status != "active":
-            raise _err("unknown_entry", "There is no entry {id}", id=entry_id)
-        organiser = "organiser" in await _roles(s, tid, actor)
+            raise error("unknown_entry", "There is no entry {id}", id=entry_id)
+        organiser = "organiser" in await roles_in(s, tid, actor)
         if not organiser and actor not in [int(p) for p in entry.players_json]:
-            raise _err("not_allowed", "You are not allowed to do this")
+            raise error("not_allowed", "You are not allowed to do this")
         _check_open(row, None, organiser=True)
         entry.status = "withdrawn"
         await _release_players(s, entry.id)
@@ -297,7 +289,7 @@ async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datet
                 team.players_json = [p for p in team.players_json if int(p) not in gone]
             entry.team_id = None
         leaders = await _leaders(s, tid, team) if team is not None else []
-        _audit(s, tid, actor, "withdraw", entry=entry.id, name=entry.name, team=team.id if team else None)
+        add_audit(s, tid, actor, "withdraw", entry=entry.id, name=entry.name, team=team.id if team else None)
         await s.commit()
         return Withdrawn(entry, team, leaders)
 
@@ -317,19 +309,19 @@ async def _check_replacement(s: AsyncSession, row: Tournament, entry_id: int, ol
                              ) -> TournamentEntry:
     entry = await s.get(TournamentEntry, entry_id)
     if entry is None or entry.tournament_id != row.id or entry.status != "active" or entry.kind != "pair":
-        raise _err("unknown_entry", "There is no entry {id}", id=entry_id)
+        raise error("unknown_entry", "There is no entry {id}", id=entry_id)
     players = [int(p) for p in entry.players_json]
-    organiser = "organiser" in await _roles(s, row.id, actor)
+    organiser = "organiser" in await roles_in(s, row.id, actor)
     if not organiser and actor not in players:
-        raise _err("not_allowed", "You are not allowed to do this")
+        raise error("not_allowed", "You are not allowed to do this")
     _check_open(row, None, organiser=True)
     if old not in players:
-        raise _err("not_in_entry", "That player is not in entry {entry}", entry=entry.name)
+        raise error("not_in_entry", "That player is not in entry {entry}", entry=entry.name)
     user = await s.get(User, new)
     if user is None or not user.started_bot:
-        raise _err("partner_not_started", "{name} has not started the bot yet", name=str(new))
-    if new in players or _entry_of_user(await _active_entries(s, row.id), new) is not None:
-        raise _err("partner_already_paired", "You are already in a pair in this tournament")
+        raise error("partner_not_started", "{name} has not started the bot yet", name=str(new))
+    if new in players or entry_among(await active_entry_rows(s, row.id), new) is not None:
+        raise error("partner_already_paired", "You are already in a pair in this tournament")
     return entry
 
 
@@ -339,7 +331,7 @@ async def offer_replacement(db: Database, tid: int, entry_id: int, old: int, new
     """A player of a pair (or an organiser) asks ``new`` to take ``old``'s place: nothing changes until
     ``new`` accepts (:func:`accept_replacement`); an older open offer for the same place is cancelled."""
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         await _check_replacement(s, row, entry_id, old, new, actor)
         for prior in (await s.execute(select(PairInvite).where(
                 PairInvite.tournament_id == tid, PairInvite.entry_id == entry_id, PairInvite.replaces == old,
@@ -349,7 +341,7 @@ async def offer_replacement(db: Database, tid: int, entry_id: int, old: int, new
                            inviter_id=actor, union_group="", status="open", entry_id=entry_id, invitee_id=new,
                            replaces=old, expires_at=now + timedelta(hours=row.invite_hours), created_at=utcnow())
         s.add(offer)
-        _audit(s, tid, actor, "replacement_offered", entry=entry_id, old=old, new=new)
+        add_audit(s, tid, actor, "replacement_offered", entry=entry_id, old=old, new=new)
         await s.commit()
         return offer
 
@@ -361,33 +353,33 @@ async def accept_replacement(db: Database, token: str, user_id: int, now: dateti
     async with db.session() as s:
         offer = (await s.execute(select(PairInvite).where(PairInvite.token == token))).scalars().first()
         if offer is None or offer.replaces is None or offer.entry_id is None:
-            raise _err("invite_unknown", "This invitation link is not valid")
+            raise error("invite_unknown", "This invitation link is not valid")
         if offer.invitee_id != user_id:
-            raise _err("not_your_invite", "This invitation is for someone else")
+            raise error("not_your_invite", "This invitation is for someone else")
         if offer.status == "used":
-            raise _err("invite_used", "This invitation has already been used")
+            raise error("invite_used", "This invitation has already been used")
         if offer.status != "open" or now > offer.expires_at:
-            raise _err("invite_expired", "This invitation has expired")
-        row = await _get(s, offer.tournament_id)
+            raise error("invite_expired", "This invitation has expired")
+        row = await tournament_row(s, offer.tournament_id)
         old = int(offer.replaces)
         entry = await _check_replacement(s, row, offer.entry_id, old, user_id, offer.inviter_id)
         taken = await s.execute(update(PairInvite).where(PairInvite.id == offer.id, PairInvite.status == "open")
                                 .values(status="used"))
         if taken.rowcount != 1:  # type: ignore[attr-defined]
-            raise _err("invite_used", "This invitation has already been used")
+            raise error("invite_used", "This invitation has already been used")
         players = [user_id if int(p) == old else int(p) for p in entry.players_json]
         entry.players_json = players
         await s.execute(delete(TournamentPlayer).where(TournamentPlayer.entry_id == entry.id,
                                                        TournamentPlayer.user_id == old))
         await _claim_players(s, row.id, entry.id, [user_id])
-        names = await _names(s, players)
+        names = await user_display_names(s, players)
         entry.name = " / ".join(names[p] for p in players)
         if entry.team_id is not None:  # the team's roster follows
             team = await s.get(TournamentEntry, entry.team_id)
             if team is not None:
                 team.players_json = [user_id if int(p) == old else int(p) for p in team.players_json]
         touch(row)
-        _audit(s, row.id, user_id, "replace_player", entry=entry.id, old=old, new=user_id, by=offer.inviter_id)
+        add_audit(s, row.id, user_id, "replace_player", entry=entry.id, old=old, new=user_id, by=offer.inviter_id)
         await s.commit()
         return entry, old
 
@@ -395,9 +387,9 @@ async def accept_replacement(db: Database, token: str, user_id: int, now: dateti
 @retrying
 async def close_registration(db: Database, tid: int, actor: int | None = None) -> Tournament:
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         if row.status == "registration":
             row.status = "closed"
-            _audit(s, tid, actor, "registration_closed")
+            add_audit(s, tid, actor, "registration_closed")
             await s.commit()
         return row

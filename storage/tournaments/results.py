@@ -12,9 +12,8 @@ from engine.tournament import Tournament as Engine
 from engine.tournament.results import forfeit_result
 from storage.db import Database
 from storage.tournament_models import Tournament, TournamentMatch
-from storage.tournaments.lookup import _err, _get, _match
-from storage.tournaments.roles import _audit, _require
-from storage.tournaments.state import _sync_matches, load_engine
+from storage.tournaments.common import add_audit, error, match_row, require_role, tournament_row
+from storage.tournaments.state import load_engine, sync_matches
 from storage.tournaments.tx import retrying
 
 
@@ -34,14 +33,14 @@ async def record_result(db: Database, tid: int, key: str, result: PairingResult,
                         action: str = "result", reason: str = "") -> Recorded:
     """Record a match result (a finished table, a forfeit, a referee decision): the bracket advances."""
     async with db.session() as s:
-        row = await _get(s, tid)
-        m = await _match(s, tid, key)
-        rec = await _record(s, row, m, result, actor, action, reason)
+        row = await tournament_row(s, tid)
+        m = await match_row(s, tid, key)
+        rec = await record_in(s, row, m, result, actor, action, reason)
         await s.commit()
         return rec
 
 
-async def _record(s: AsyncSession, row: Tournament, m: TournamentMatch, result: PairingResult, actor: int | None,
+async def record_in(s: AsyncSession, row: Tournament, m: TournamentMatch, result: PairingResult, actor: int | None,
                   action: str, reason: str = "") -> Recorded:
     """Record ``result`` inside the caller's transaction (the tournament row's version guards the state)."""
     eng = load_engine(row)
@@ -49,9 +48,9 @@ async def _record(s: AsyncSession, row: Tournament, m: TournamentMatch, result: 
     row.state_json = eng.to_dict()
     m.result_json = result.to_dict()
     m.status = "finished"
-    _audit(s, row.id, actor, action, match=m.match_key, winner=result.winner, outcome=result.outcome,
+    add_audit(s, row.id, actor, action, match=m.match_key, winner=result.winner, outcome=result.outcome,
            reason=reason)
-    new = await _sync_matches(s, row, eng)
+    new = await sync_matches(s, row, eng)
     if eng.finished:
         row.status = "finished"
     return Recorded(m, new, eng.finished)
@@ -63,12 +62,12 @@ async def correct_result(db: Database, tid: int, key: str, result: PairingResult
     """A referee corrects a recorded result (with a reason); a change of who advances is refused while a
     later match has begun, unless ``force`` (its result is voided)."""
     if not reason.strip():
-        raise _err("reason_required", "Give a reason")
+        raise error("reason_required", "Give a reason")
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ("referee", "chief_referee", "organiser"))
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("referee", "chief_referee", "organiser"))
         eng = load_engine(row)
-        m = await _match(s, tid, key)
+        m = await match_row(s, tid, key)
         corr = eng.correct(key, result, force)
         if not corr.applied:
             return Recorded(m, [], eng.finished, corr.conflicts, False)
@@ -82,9 +81,9 @@ async def correct_result(db: Database, tid: int, key: str, result: PairingResult
             if vm is not None:
                 vm.status = "void"
                 vm.result_json = None
-        _audit(s, tid, actor, "correct", match=key, winner=result.winner, reason=reason,
+        add_audit(s, tid, actor, "correct", match=key, winner=result.winner, reason=reason,
                advancers_changed=corr.advancers_changed, voided=list(corr.voided))
-        new = await _sync_matches(s, row, eng)
+        new = await sync_matches(s, row, eng)
         row.status = "finished" if eng.finished else "running"
         await s.commit()
         return Recorded(m, new, eng.finished)
@@ -93,22 +92,22 @@ async def correct_result(db: Database, tid: int, key: str, result: PairingResult
 @retrying
 async def confirm_result(db: Database, tid: int, key: str, actor: int) -> TournamentMatch:
     async with db.session() as s:
-        await _get(s, tid)
-        await _require(s, tid, actor, ("chief_referee", "organiser"))
-        m = await _match(s, tid, key)
+        await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("chief_referee", "organiser"))
+        m = await match_row(s, tid, key)
         if m.result_json is None:
-            raise _err("no_result_to_correct", "MatchRecord {match} has no result to correct", match=key)
+            raise error("no_result_to_correct", "Match {match} has no result to correct", match=key)
         m.confirmed_by = actor
-        _audit(s, tid, actor, "confirm", match=key)
+        add_audit(s, tid, actor, "confirm", match=key)
         await s.commit()
         return m
 
 
-def _clear_result(eng: Engine, key: str) -> None:
+def clear_result(eng: Engine, key: str) -> None:
     """Remove a recorded result (engine gap: no public call for it yet)."""
     if eng.groups is not None and any(g.id == key for g in eng.groups.matches):
         if eng.bracket is not None:
-            raise _err("match_not_ready", "MatchRecord {match} cannot take a result now ({state})", match=key,
+            raise error("match_not_ready", "Match {match} cannot take a result now ({state})", match=key,
                        state="knockout begun")
         eng.groups.match(key).result = None
         return
@@ -116,7 +115,7 @@ def _clear_result(eng: Engine, key: str) -> None:
     fed = [m for m in eng.bracket.matches if any(src.ref == key for src in (m.a, m.b))]
     begun = [m.id for m in fed if m.started or m.result is not None]
     if begun:
-        raise _err("correction_conflict", "Later matches have begun: {matches}", matches=", ".join(begun))
+        raise error("correction_conflict", "Later matches have begun: {matches}", matches=", ".join(begun))
     node = eng.bracket.match(key)
     node.result = None
     node.started = False
@@ -124,5 +123,5 @@ def _clear_result(eng: Engine, key: str) -> None:
 
 def forfeit(absent: str, tables: int, note: str = "") -> PairingResult:
     if absent not in ("a", "b", "both"):
-        raise _err("bad_side", "Side {side} is not allowed; allowed: a | b", side=absent)
+        raise error("bad_side", "Side {side} is not allowed; allowed: a | b", side=absent)
     return forfeit_result(absent, tables, note)

@@ -9,7 +9,8 @@ from sqlalchemy import select
 from engine.errors import RuleError
 from storage.db import Database
 from storage.tournament_models import TableGroupLink, Tournament, TournamentMatch
-from storage.tournaments.lookup import _err, _get, rule_options, settings_of
+from storage.tournaments.common import error, tournament_row
+from storage.tournaments.lookup import rule_options, settings_of
 from storage.tournaments.state import load_engine
 from storage.tournaments.tx import retrying
 
@@ -37,13 +38,13 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
     entry never plays two matches at once).  Round 1 starts at ``first_round_at``; later matches at
     least ``round_gap_minutes`` from now.  RuleError ``not_enough_tables`` when the pool is too small."""
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         settings = settings_of(row)
         pool = [g.chat_id for g in (await s.execute(select(TableGroupLink).where(
             TableGroupLink.tournament_id == tid).order_by(TableGroupLink.id))).scalars().all()]
         per = settings.tables_per_match
         if len(pool) < per:
-            raise _err("not_enough_tables", "A match needs {need} tables; the pool has {have}", need=per,
+            raise error("not_enough_tables", "A match needs {need} tables; the pool has {have}", need=per,
                        have=len(pool))
         rows = list((await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid)
                                      .order_by(TournamentMatch.id))).scalars().all())
@@ -77,17 +78,20 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
         return todo
 
 
-def _round_key(key: str) -> tuple[int, int, str]:
+def _round_key(key: str) -> tuple[int, int, int, str]:
+    """Schedule order: by round (``R2-M1``, ``A-R2-M1``, Swiss ``S2-M1``), main before placement, then the
+    match number (``S2-M10`` after ``S2-M9``)."""
     parts = key.split("-")
-    rnd = next((int(p[1:]) for p in parts if p.startswith("R") and p[1:].isdigit()), 99)
-    return (rnd, 1 if key.startswith("P") else 0, key)
+    rnd = next((int(p[1:]) for p in parts if p[:1] in ("R", "S") and p[1:].isdigit()), 99)
+    index = next((int(p[1:]) for p in reversed(parts) if p.startswith("M") and p[1:].isdigit()), 0)
+    return (rnd, 1 if key.startswith("P") else 0, index, key)
 
 
 @retrying
 async def mark_started(db: Database, tid: int, key: str) -> None:
     """The match's tables have begun: a later correction upstream then conflicts with it (bracket rules)."""
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         if row.state_json is None:
             return
         eng = load_engine(row)

@@ -21,9 +21,8 @@ from storage.tournament_models import (
     Tournament,
     TournamentRole,
 )
-from storage.tournaments.lookup import _err, _get
-from storage.tournaments.roles import _audit, _require
-from storage.tournaments.times import DEFAULT_TZ, _as_utc, check_time_order, local_text, zone
+from storage.tournaments.common import add_audit, error, require_role, tournament_row
+from storage.tournaments.times import DEFAULT_TZ, as_utc, check_time_order, local_text, zone
 from storage.tournaments.tx import retrying
 
 
@@ -58,55 +57,55 @@ def spec_from_toml(text: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise _err("bad_toml", "The file is not valid TOML: {reason}", reason=str(exc)) from exc
+        raise error("bad_toml", "The file is not valid TOML: {reason}", reason=str(exc)) from exc
     return spec_from_mapping(data)
 
 
 def spec_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(data) - SPEC_KEYS)
     if unknown:
-        raise _err("unknown_spec_key", "Unknown key {key}; keys: {allowed}", key=unknown[0],
+        raise error("unknown_spec_key", "Unknown key {key}; keys: {allowed}", key=unknown[0],
                    allowed=", ".join(sorted(SPEC_KEYS)))
     for key in ("name", "preset"):
         if not isinstance(data.get(key), str) or not str(data.get(key)).strip():
-            raise _err("missing_spec_key", "The file needs {key}", key=key)
+            raise error("missing_spec_key", "The file needs {key}", key=key)
     tz = str(data.get("time_zone") or DEFAULT_TZ)
     zone(tz)
     for table in ("rules", "tournament"):
         if not isinstance(data.get(table, {}), Mapping):
-            raise _err("bad_spec_value", "{key} must be a table", key=table)
+            raise error("bad_spec_value", "{key} must be a table", key=table)
     built = build_setup(str(data["preset"]), dict(data.get("rules", {})), dict(data.get("tournament", {})))
     groups_raw = data.get("union_groups", [])
     groups: list[dict[str, Any]] = []
     if not isinstance(groups_raw, list):
-        raise _err("bad_spec_value", "{key} must be a list", key="union_groups")
+        raise error("bad_spec_value", "{key} must be a list", key="union_groups")
     for g in groups_raw:
         if isinstance(g, str):
             g = {"name": g}
         if not isinstance(g, Mapping) or not isinstance(g.get("name"), str) or not g["name"].strip():
-            raise _err("bad_spec_value", "{key} must be a list", key="union_groups")
+            raise error("bad_spec_value", "{key} must be a list", key="union_groups")
         quota = g.get("quota", built.settings.group_quota)
         if isinstance(quota, bool) or not isinstance(quota, int) or quota < 0:
-            raise _err("bad_spec_value", "{key} must be a whole number", key="quota")
+            raise error("bad_spec_value", "{key} must be a whole number", key="quota")
         groups.append({"name": g["name"].strip(), "quota": quota})
     out: dict[str, Any] = {
         "name": str(data["name"]).strip(), "preset_id": built.preset_id,
         "rule_overrides": built.rule_overrides, "settings_overrides": dict(data.get("tournament", {})),
         "union_groups": groups, "time_zone": tz,
-        "registration_deadline": _as_utc(data.get("registration_deadline"), tz, "registration_deadline"),
-        "draw_at": _as_utc(data.get("draw_at"), tz, "draw_at"),
-        "first_round_at": _as_utc(data.get("first_round"), tz, "first_round"),
+        "registration_deadline": as_utc(data.get("registration_deadline"), tz, "registration_deadline"),
+        "draw_at": as_utc(data.get("draw_at"), tz, "draw_at"),
+        "first_round_at": as_utc(data.get("first_round"), tz, "first_round"),
     }
     check_time_order(out["registration_deadline"], out["draw_at"], out["first_round_at"])
     if "id" in data:  # the file of an existing tournament: sending it again updates that tournament
         if isinstance(data["id"], bool) or not isinstance(data["id"], int) or data["id"] < 1:
-            raise _err("bad_spec_value", "{key} must be a whole number", key="id")
+            raise error("bad_spec_value", "{key} must be a whole number", key="id")
         out["id"] = data["id"]
     for key in ("round_gap_minutes", "invite_hours"):
         if key in data:
             value = data[key]
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise _err("bad_spec_value", "{key} must be a whole number", key=key)
+                raise error("bad_spec_value", "{key} must be a whole number", key=key)
             out[key] = value
     return out
 
@@ -155,7 +154,7 @@ async def create_tournament(db: Database, *, name: str, preset_id: str, created_
     built = build_setup(preset_id, rule_overrides, settings_overrides)
     zone(time_zone)
     if not name.strip():
-        raise _err("missing_spec_key", "The file needs {key}", key="name")
+        raise error("missing_spec_key", "The file needs {key}", key="name")
     async with db.session() as s:
         row = Tournament(name=name.strip(), preset_id=built.preset_id, rule_overrides=dict(built.rule_overrides),
                          settings_json=built.settings.to_dict(),
@@ -171,7 +170,7 @@ async def create_tournament(db: Database, *, name: str, preset_id: str, created_
         await s.flush()
         s.add(TournamentRole(tournament_id=row.id, user_id=created_by, role="organiser", union_group="",
                              created_at=utcnow()))
-        _audit(s, row.id, created_by, "create", name=row.name, preset=row.preset_id)
+        add_audit(s, row.id, created_by, "create", name=row.name, preset=row.preset_id)
         await s.commit()
         return row
 
@@ -180,7 +179,7 @@ async def create_tournament(db: Database, *, name: str, preset_id: str, created_
 async def update_setup(db: Database, tid: int, actor: int | None, **values: Any) -> Tournament:
     """Change set-up fields (the guided set-up); ``rule_overrides`` / ``settings_overrides`` re-validated."""
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         rules = values.pop("rule_overrides", None)
         over = values.pop("settings_overrides", None)
         if "preset_id" in values or rules is not None or over is not None:
@@ -201,7 +200,7 @@ async def update_setup(db: Database, tid: int, actor: int | None, **values: Any)
         if values.get("status") == "registration":
             seal(row)
         if actor is not None:
-            _audit(s, tid, actor, "setup", **{k: _plain(v) for k, v in values.items()})
+            add_audit(s, tid, actor, "setup", **{k: _plain(v) for k, v in values.items()})
         await s.commit()
         return row
 
@@ -224,33 +223,33 @@ def _plain(v: Any) -> Any:
 @retrying
 async def set_status(db: Database, tid: int, status: str, actor: int | None = None) -> None:
     async with db.session() as s:
-        row = await _get(s, tid)
+        row = await tournament_row(s, tid)
         row.status = status
-        _audit(s, tid, actor, "status", status=status)
+        add_audit(s, tid, actor, "status", status=status)
         await s.commit()
 
 
 @retrying
 async def link_group(db: Database, tid: int, actor: int, chat_id: int) -> Tournament:
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, ("organiser",))
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("organiser",))
         row.group_chat_id = chat_id
-        _audit(s, tid, actor, "link_group", chat=chat_id)
+        add_audit(s, tid, actor, "link_group", chat=chat_id)
         await s.commit()
         return row
 
 
 async def add_table_group(db: Database, tid: int, actor: int, chat_id: int, title: str = "") -> TableGroupLink:
     async with db.session() as s:
-        await _get(s, tid)
-        await _require(s, tid, actor, ("organiser",))
+        await tournament_row(s, tid)
+        await require_role(s, tid, actor, ("organiser",))
         old = (await s.execute(select(TableGroupLink).where(TableGroupLink.tournament_id == tid,
                                                             TableGroupLink.chat_id == chat_id))).scalars().first()
         if old is not None:
             return old
         link = TableGroupLink(tournament_id=tid, chat_id=chat_id, title=title, created_at=utcnow())
         s.add(link)
-        _audit(s, tid, actor, "table_group", chat=chat_id, title=title)
+        add_audit(s, tid, actor, "table_group", chat=chat_id, title=title)
         await s.commit()
         return link

@@ -14,12 +14,13 @@ from storage.tournament_models import (
     Tournament,
     TournamentMatch,
 )
-from storage.tournaments.lookup import _err, get_tournament
+from storage.tournaments.common import error
+from storage.tournaments.lookup import get_tournament
 
 
 def load_engine(row: Tournament) -> Engine:
     if row.state_json is None:
-        raise _err("no_draw_yet", "The draw has not been held")
+        raise error("no_draw_yet", "The draw has not been held")
     return Engine.from_dict(row.state_json)
 
 
@@ -27,7 +28,7 @@ async def engine_state(db: Database, tid: int) -> Engine:
     return load_engine(await get_tournament(db, tid))
 
 
-async def _sync_matches(s: AsyncSession, row: Tournament, eng: Engine) -> list[TournamentMatch]:
+async def sync_matches(s: AsyncSession, row: Tournament, eng: Engine) -> list[TournamentMatch]:
     """Rows for every ready match (sides known); a row whose sides changed (correction) is updated."""
     existing = {m.match_key: m for m in (await s.execute(select(TournamentMatch).where(
         TournamentMatch.tournament_id == row.id))).scalars().all()}

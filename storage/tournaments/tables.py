@@ -15,9 +15,15 @@ from sqlalchemy import select
 from storage.db import Database
 from storage.models import GameTable, TableSeat, User
 from storage.tournament_models import TournamentMatch
+from storage.tournaments.common import (
+    add_audit,
+    error,
+    match_row,
+    require_role,
+    seated_players,
+    tournament_row,
+)
 from storage.tournaments.lateness import table_deadline, table_of_player
-from storage.tournaments.lookup import _err, _get, _match, _match_players
-from storage.tournaments.roles import _audit, _require
 from storage.tournaments.tx import retrying
 
 REFEREES = ("referee", "chief_referee", "organiser")
@@ -46,24 +52,24 @@ async def substitute(db: Database, tid: int, key: str, old: int, new: int, actor
     started the bot, not play in this match, and not sit at another live table.  The match's players,
     the table's seat and the audit row change in one transaction."""
     async with db.session() as s:
-        await _get(s, tid)
-        await _require(s, tid, actor, REFEREES)
-        m = await _match(s, tid, key)
-        tables = await _match_players(s, m)
+        await tournament_row(s, tid)
+        await require_role(s, tid, actor, REFEREES)
+        m = await match_row(s, tid, key)
+        tables = await seated_players(s, m)
         k = table_of_player(tables, old)
         if k is None:
-            raise _err("not_in_match", "That player does not play in match {match}", match=key)
+            raise error("not_in_match", "That player does not play in match {match}", match=key)
         if m.status in ("finished", "void") or m.result_json is not None or str(k) in m.table_results:
-            raise _err("table_over", "Table {table} of {match} is over", table=k, match=key)
+            raise error("table_over", "Table {table} of {match} is over", table=k, match=key)
         user = await s.get(User, new)
         if user is None or not user.started_bot:
-            raise _err("partner_not_started", "{name} has not started the bot yet", name=str(new))
+            raise error("partner_not_started", "{name} has not started the bot yet", name=str(new))
         if table_of_player(tables, new) is not None:
-            raise _err("already_in_match", "That player already plays in match {match}", match=key)
+            raise error("already_in_match", "That player already plays in match {match}", match=key)
         busy = await s.execute(select(TableSeat.id).join(GameTable, GameTable.id == TableSeat.table_id)
                                .where(TableSeat.user_id == new, GameTable.status.in_(LIVE)).limit(1))
         if busy.first() is not None:
-            raise _err("substitute_busy", "{name} sits at another table now", name=user.first_name or str(new))
+            raise error("substitute_busy", "{name} sits at another table now", name=user.first_name or str(new))
         table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
         seat, in_play = None, False
         table = await s.get(GameTable, int(table_id)) if table_id is not None else None
@@ -77,7 +83,7 @@ async def substitute(db: Database, tid: int, key: str, old: int, new: int, actor
         original = next((int(k2) for k2, v in (m.substitutes or {}).items() if int(v) == old), old)
         subs[str(original)] = new
         m.substitutes = subs
-        _audit(s, tid, actor, "substitute", match=key, table=k, old=old, new=new, reason=reason,
+        add_audit(s, tid, actor, "substitute", match=key, table=k, old=old, new=new, reason=reason,
                in_play=in_play, seat=seat)
         await s.commit()
         return Substituted(m, k, int(table.id) if table is not None else None, seat, in_play)
@@ -89,24 +95,24 @@ async def extend_lateness(db: Database, tid: int, key: str, table: int | None, m
     """A referee gives table ``table`` (None: every table not decided yet) ``minutes`` more before the
     lateness rule applies; returns the match and each extended table's new deadline."""
     if minutes <= 0 or minutes > 240:
-        raise _err("bad_minutes", "Send a number of minutes (a whole number from 1 to {max})", max=240)
+        raise error("bad_minutes", "Send a number of minutes (a whole number from 1 to {max})", max=240)
     async with db.session() as s:
-        row = await _get(s, tid)
-        await _require(s, tid, actor, REFEREES)
-        m = await _match(s, tid, key)
+        row = await tournament_row(s, tid)
+        await require_role(s, tid, actor, REFEREES)
+        m = await match_row(s, tid, key)
         if m.start_at is None or m.status in ("finished", "void"):
-            raise _err("match_not_ready", "MatchRecord {match} is not ready to start", match=key)
-        count = len(await _match_players(s, m))
+            raise error("match_not_ready", "Match {match} is not ready to start", match=key)
+        count = len(await seated_players(s, m))
         chosen = list(range(1, count + 1)) if table is None else [table]
         if any(not 1 <= k <= count for k in chosen):
-            raise _err("unknown_table", "MatchRecord {match} has tables 1 to {count}", match=key, count=count)
+            raise error("unknown_table", "Match {match} has tables 1 to {count}", match=key, count=count)
         chosen = [k for k in chosen if str(k) not in m.table_results and table_deadline(row, m, k) >= now]
         if not chosen:
-            raise _err("lateness_decided", "The lateness of match {match} has been decided", match=key)
+            raise error("lateness_decided", "The lateness of match {match} has been decided", match=key)
         extra = dict(m.late_extra or {})
         for k in chosen:
             extra[str(k)] = int(extra.get(str(k), 0)) + minutes
         m.late_extra = extra
-        _audit(s, tid, actor, "extend_lateness", match=key, tables=chosen, minutes=minutes)
+        add_audit(s, tid, actor, "extend_lateness", match=key, tables=chosen, minutes=minutes)
         await s.commit()
         return m, {k: table_deadline(row, m, k) for k in chosen}

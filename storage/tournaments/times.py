@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from storage.tournaments.lookup import _err
+from storage.tournaments.common import error
 
 DEFAULT_TZ = "Asia/Shanghai"
 
@@ -15,7 +15,7 @@ def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise _err("bad_time_zone", "Unknown time zone {zone}", zone=name) from exc
+        raise error("bad_time_zone", "Unknown time zone {zone}", zone=name) from exc
 
 
 def parse_local_time(text: str, tz: str = DEFAULT_TZ) -> datetime:
@@ -29,7 +29,7 @@ def parse_local_time(text: str, tz: str = DEFAULT_TZ) -> datetime:
         except ValueError:
             continue
     else:
-        raise _err("bad_time", "Not a time: {value} (write 2026-12-01 18:00)", value=text)
+        raise error("bad_time", "Not a time: {value} (write 2026-12-01 18:00)", value=text)
     return naive.replace(tzinfo=zone(tz)).astimezone(UTC)
 
 
@@ -40,7 +40,7 @@ def local_text(when: datetime | None, tz: str = DEFAULT_TZ) -> str:
     return when.astimezone(zone(tz)).strftime("%Y-%m-%d %H:%M")
 
 
-def _as_utc(value: Any, tz: str, key: str) -> datetime | None:
+def as_utc(value: Any, tz: str, key: str) -> datetime | None:
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -49,11 +49,11 @@ def _as_utc(value: Any, tz: str, key: str) -> datetime | None:
         return value.astimezone(UTC)
     if isinstance(value, str):
         return parse_local_time(value, tz)
-    raise _err("bad_spec_value", "{key} must be a date and time", key=key)
+    raise error("bad_spec_value", "{key} must be a date and time", key=key)
 
 
 def check_time_order(deadline: datetime | None, draw_at: datetime | None, first: datetime | None) -> None:
     """Registration deadline <= draw time <= first round (RuleError ``times_out_of_order``)."""
     known = [t for t in (deadline, draw_at, first) if t is not None]
     if known != sorted(known):
-        raise _err("times_out_of_order", "The registration deadline, the draw and the first round must be in order")
+        raise error("times_out_of_order", "The registration deadline, the draw and the first round must be in order")

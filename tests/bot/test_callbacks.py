@@ -59,3 +59,11 @@ def test_foreign_or_broken_data_is_not_a_play_button() -> None:
     for data in (None, "", "T:c:1:A1", "s:7:101:33", "s:7:x:33:0", "j:4", "g:4:1", "p:7", "p:7:1:extra",
                  "b:7:101:", "b:7:101:a.b", "r:7:101", "zz:1:2", "u:", "L:", "L:zh:en"):
         assert callbacks.parse(data) is None, data
+
+
+def test_a_number_no_button_carries_is_not_a_play_button() -> None:
+    """Ids beyond 32 bits (PostgreSQL's INTEGER; SQLite refuses beyond 64) and digits that are not ASCII: the
+    press is answered as out of date instead of reaching the database."""
+    assert callbacks.parse(f"j:{2**31 - 1}:0") == TableButton(TableOp.JOIN, 2**31 - 1, 0)
+    for data in (f"j:{2**31}:0", f"c:{10**20}:0", f"u:-{2**31}", "j:１:0", "s:7:101:٣:0"):
+        assert callbacks.parse(data) is None, data

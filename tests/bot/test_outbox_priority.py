@@ -107,3 +107,35 @@ async def test_an_update_without_a_delay_keeps_a_waiting_edit_waiting():
     await box.flush()
     await box.stop()
     assert len(sender.calls) == 2
+
+
+async def test_refusals_to_one_person_fold_and_never_delay_a_message_of_record():
+    """Six quick /newtable in a group: a refusal was just sent, three more to the same person and one to another
+    wait behind the group's pacing, then the lobby is queued. The lobby goes next; the first person's waiting
+    refusals are one message (the newest text), the other person's stays their own."""
+    sender = FakeSender()
+    box = Outbox(sender, rate_scale=20)  # a group: one call every 3 s / 20 × 1.05
+    box.start()
+    group = -100
+    first = await box.send(group, "refused 1", record=False, fold=("refused", 7))  # sent: the group's slot is used
+    later = [box.send_nowait(group, f"refused {n}", record=False, fold=("refused", 7)) for n in (2, 3, 4)]
+    other = box.send_nowait(group, "refused: not an admin", record=False, fold=("refused", 8))
+    lobby = box.send_nowait(group, "lobby")
+    await box.flush()
+    await box.stop()
+    assert [c[3] for c in sender.calls] == ["refused 1", "lobby", "refused 4", "refused: not an admin"]
+    assert box.stats.folded_notes == 2
+    ids = [await f for f in later]
+    assert ids[0] == ids[1] == ids[2] != first  # every folded refusal is the one message sent
+    assert await lobby < ids[0] < await other
+
+
+async def test_a_note_without_a_fold_key_is_never_merged():
+    sender = FakeSender()
+    box = Outbox(sender, rate_scale=20)
+    box.start()
+    for n in range(3):
+        box.send_nowait(-100, f"note {n}", record=False)
+    await box.flush()
+    await box.stop()
+    assert [c[3] for c in sender.calls] == ["note 0", "note 1", "note 2"]

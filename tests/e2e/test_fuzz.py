@@ -10,12 +10,15 @@ example (a few inputs from several people):
   tables or the seats;
 * every answer translated: in a Chinese chat no message key (``err.stale``) and no sentence of the
   English catalogue, in the English user's chat no message key;
-* every press answered (the simulator sees an answer to each callback query).
+* every press answered (the simulator sees an answer to each callback query): a forged one of any shape
+  (``test_every_malformed_press_is_answered`` presses every op with letters for numbers, missing, empty or
+  extra fields, numbers beyond 32 bits) gets a translated answer, never the internal error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import threading
 from collections.abc import Callable, Coroutine
@@ -253,6 +256,8 @@ async def _example(h: Any, inputs: list[tuple[str, str, str]]) -> None:
             _check_translated(answer, lang)
             assert answer != _internal(lang), f"internal error for {who} {kind} {payload[:60]!r}"
     assert h.logged_errors()[errors_before:] == []
+    unanswered = [q.data for q in h.sim.callback_queries.values() if not q.answered]
+    assert unanswered == [], f"presses never answered: {unanswered}"
     for chat in chats:
         if chat not in h.sim.chats:
             continue
@@ -271,3 +276,46 @@ def _internal(lang: str) -> str:
 @given(inputs=st.lists(one_input(), min_size=1, max_size=4))
 def test_fuzz_commands_typed_plays_and_presses(bot: Any, inputs: list[tuple[str, str, str]]) -> None:
     bot.run(_example(bot.h, inputs))
+
+
+# --- every malformed press answered ------------------------------------------------------------------
+
+def _malformed(op: str) -> list[str]:
+    """Shapes of callback data a forged client may send with ``op``: letters where numbers go, fields missing,
+    empty or too many, numbers too big, a stray separator (none of them a button the bot shows)."""
+    return [op, f"{op}:", f"{op}:abc", f"{op}:abc:0", f"{op}:0:abc", f"{op}:1:abc:0", f"{op}::", f"{op}:-:-",
+            f"{op}:1.5:0", f"{op}:1:2:3:4:5:6:7", f"{op}:{10**20}:0", f"{op}:１:0", f"{op}:1:0:abc:def"]
+
+
+OPS = sorted(set("sckbonxrtqhjglu") | {"L", "T", "T:a", "T:c", "T:d", "T:g", "T:r", "T:s", "T:x", "zz"})
+MALFORMED = sorted({data[:64] for op in OPS for data in _malformed(op)})
+
+
+async def _press_all(h: Any, who: str, chat_id: int, datas: list[str]) -> dict[str, list[str]]:
+    """Forge every press on the newest bot message of ``chat_id`` at once; what went wrong: the data whose
+    query got no answer, or the internal error for an answer, and what was logged at ERROR meanwhile."""
+    await _south_to_play(h)
+    before = await _snapshot(h)
+    errors_before = len(h.logged_errors())
+    message = h.sim.last_bot_message(chat_id)
+    queries = {forge_press(h.sim, PEOPLE[who], chat_id, message.message_id, data): data for data in datas}
+    with contextlib.suppress(TimeoutError):
+        await h.sim.wait_for(lambda: all(h.sim.callback_queries[q].answered for q in queries), 20)
+    await h.settle(quiet=0.2)
+    assert await _snapshot(h) == before, f"a malformed press by {who} changed the game"
+    lang = "en" if who == "emma" else "zh"
+    records = [h.sim.callback_queries[query] for query in queries]
+    for record in records:
+        _check_translated(record.text or "", lang)
+    problems = {"unanswered": [r.data for r in records if not r.answered],
+                "internal error": [r.data for r in records if r.text == _internal(lang)],
+                "logged": h.logged_errors()[errors_before:]}
+    return {what: found for what, found in problems.items() if found}
+
+
+@pytest.mark.parametrize(("who", "where"), [("wang", "table"), ("south", "hand"), ("emma", "table")])
+def test_every_malformed_press_is_answered(bot: Any, who: str, where: str) -> None:
+    """A forged press of any shape, on the table message or on South's own hand message, gets an answer (the
+    client's spinner stops) and changes nothing."""
+    chat = bot.h.group_id if where == "table" else PEOPLE[who]
+    assert bot.run(_press_all(bot.h, who, chat, MALFORMED)) == {}

@@ -6,7 +6,7 @@ import asyncio
 
 from bot.devtools.autodrive import drive
 from bot.presentation.keyboards import seat_name
-from storage import match_repo, table_repo
+from storage import match_repo, message_repo, table_repo
 from tests.e2e.test_play import JOIN, open_table, rt
 
 
@@ -123,6 +123,40 @@ async def test_deleted_table_message_is_sent_again(harness):
                                          after=first, timeout=30)
     assert again.message_id != first.message_id
     await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=120)
+    h.assert_no_errors()
+
+
+async def test_a_table_message_deleted_as_the_match_ends_is_sent_again(harness, monkeypatch):
+    """The bot learns of the deletion at its next edit; when its computer players have finished the match by
+    the time it looks the message up (a loaded machine: this test holds the look-up until then), the group
+    still gets the table message again, showing how the match ended."""
+    h = harness
+    db = rt(h).db
+    table_ids: list[int] = []
+    looked_up = asyncio.Event()
+    find_message_ref = message_repo.find_message_ref
+
+    async def after_the_end(db, chat_id, message_id):
+        while (await table_repo.get_table(db, table_ids[0])).status != "finished":
+            await asyncio.sleep(0.02)
+        looked_up.set()
+        return await find_message_ref(db, chat_id, message_id)
+
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, "/newtable guandan-team deals=1 bots=4 seed=3")
+    first = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or ""), after=last, timeout=20)
+    table_ids.append((await table_repo.open_table_in_chat(db, h.group_id)).id)
+    monkeypatch.setattr(message_repo, "find_message_ref", after_the_end)
+    first.deleted = True
+    await asyncio.wait_for(looked_up.wait(), 60)
+    again = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or "") and not m.deleted,
+                                         after=first, timeout=30)
+    assert "第 1 副" in again.text and "电脑1" in again.text  # the deal's final table, not the lobby
+
+    async def recorded() -> bool:  # the new message is the table's (a later deletion is noticed too)
+        return (await table_repo.get_table(db, table_ids[0])).table_message_id == again.message_id
+
+    await h.sim.wait_for(recorded, 10)
     h.assert_no_errors()
 
 

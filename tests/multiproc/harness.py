@@ -33,8 +33,9 @@ from bot.devtools.loadtest.botprocess import BotProcess
 from bot.devtools.loadtest.database import fresh_database
 from bot.devtools.simulator import BotApiSimulator
 from bot.edge.webhook import SECRET_HEADER, WEBHOOK_PATH
+from tests import services
 
-REDIS = "redis://127.0.0.1:6379/0"
+REDIS = services.REDIS_URL or services.LOCAL_REDIS
 DEV_SECRET = "two-processes-dev-secret"
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import secrets
 
+import pytest
+
 from bot.delivery.shared_limits import SharedLimits
 from tests.multiproc.harness import REDIS, bots
 
@@ -27,6 +29,7 @@ async def reserved_times(limiters: list[SharedLimits], chats: list[int]) -> list
     return sorted(times)
 
 
+@pytest.mark.redis
 async def test_two_limiters_share_the_group_the_private_chat_and_the_token_budget():
     tok = token()
     limiters = [SharedLimits(REDIS, tok, rate_scale=20), SharedLimits(REDIS, tok, rate_scale=20)]
@@ -56,6 +59,7 @@ async def test_two_limiters_share_the_group_the_private_chat_and_the_token_budge
     assert max(sum(1 for t in many if s <= t < s + window) for s in many) <= 30
 
 
+@pytest.mark.redis
 async def test_an_edit_older_than_what_another_process_showed_is_not_sent():
     tok = token()
     a, b = SharedLimits(REDIS, tok, rate_scale=1000), SharedLimits(REDIS, tok, rate_scale=1000)
@@ -116,6 +120,8 @@ async def burst(shared: bool) -> dict[str, float]:
                 "group_attempts_per_s": attempts / max(1e-9, sent[-1] - sent[0])}
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 async def test_two_processes_with_the_shared_limiter_get_no_429_and_without_it_do():
     shared = await burst(shared=True)
     alone = await burst(shared=False)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import aiohttp
+import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -16,6 +17,8 @@ from bot.presentation.render import _pub
 from bot.webapp.auth import sign_init_data
 from storage.models import ActionRecord, Deadline
 from tests.multiproc.harness import DEV_SECRET, bots
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]  # skipped without them (tests/conftest.py)
 
 
 def hand_messages(sim, user_id: int) -> list:

@@ -53,7 +53,7 @@ def random_deal(seed: int, rng: random.Random) -> int:
 def match_deals(total: int, computer: bool, rng: random.Random) -> tuple[int, int, Clocks]:
     """Whole matches (text API) until ``total`` deals are played: (deals, actions, clocks)."""
     deals = actions = 0
-    guandan_ai._plan_counts.cache_clear()
+    guandan_ai.clear_plan_cache()
     clocks = Clocks()
     while deals < total:
         m = GuandanMatch(GuandanOptions(deals=total - deals), next(_SEEDS) * 1000)

@@ -6,7 +6,6 @@ SQLite always; PostgreSQL when TEST_DATABASE_URL is set (each test gets a fresh 
 from __future__ import annotations
 
 import itertools
-import os
 import random
 import uuid
 from collections.abc import Sequence
@@ -19,16 +18,12 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from engine.errors import RuleError
 from engine.game import Event, Turn
 from storage.db import Database, open_database
+from tests import services
 
-PG_URL = os.environ.get("TEST_DATABASE_URL")
+PG_URL = services.PG_URL
 
-BACKENDS = [
-    "sqlite",
-    pytest.param("postgresql", marks=[
-        pytest.mark.postgres,
-        pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL is not set: the PostgreSQL storage tests are skipped"),
-    ]),
-]
+# "postgresql" is skipped when TEST_DATABASE_URL is not set (tests/conftest.py)
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
 class Target:

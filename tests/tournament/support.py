@@ -55,15 +55,16 @@ async def _start_real_bot(self: Any) -> Any:
 async def postgres_database() -> AsyncIterator[str]:
     """A fresh PostgreSQL database on the server of ``TEST_DATABASE_URL`` (the bot migrates it at start),
     dropped afterwards; yields its URL."""
-    import os
     import uuid
 
     from sqlalchemy import text
     from sqlalchemy.engine import make_url
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    base = os.environ.get("TEST_DATABASE_URL")
-    assert base, "TEST_DATABASE_URL is not set (PostgreSQL is part of the test set-up)"
+    from tests import services
+
+    base = services.PG_URL
+    assert base, "TEST_DATABASE_URL is not set (the test must be marked postgres: tests/conftest.py skips it)"
     name = "flows_" + uuid.uuid4().hex[:12]
     admin = create_async_engine(base, isolation_level="AUTOCOMMIT")
     try:

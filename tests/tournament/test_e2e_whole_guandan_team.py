@@ -82,7 +82,7 @@ async def _decided(h: object, key: str) -> object:
     return await S.eventually(check)
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> None:
     async with S.tournament_harness(tmp_path, extra_players=42, table_groups=3, backend=backend) as h:
         db = S.db(h)

@@ -86,7 +86,7 @@ async def _ticking(h: object, stop: asyncio.Event) -> None:
         await asyncio.sleep(0.1)  # pacing the clock, not waiting for anything
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend: str) -> None:
     async with S.tournament_harness(tmp_path, extra_players=25, table_groups=3, backend=backend) as h:
         db = S.db(h)

@@ -63,7 +63,7 @@ async def pairs_of(db: Database, tid: int) -> list[TournamentEntry]:
 async def test_a_double_tap_on_accept_creates_one_pair(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     tid = await make(db)
     inv = await ts.create_invite(db, tid, 1001, "机关", NOW)
-    hold(monkeypatch, registration, "_names", 2)
+    hold(monkeypatch, registration, "user_display_names", 2)
     got = await outcomes(ts.accept_invite(db, inv.token, 1002, NOW), ts.accept_invite(db, inv.token, 1002, NOW))
     entries = [g for g in got if isinstance(g, TournamentEntry)]
     assert len(entries) == 1 and "invite_accepted_already" in got
@@ -73,7 +73,7 @@ async def test_a_double_tap_on_accept_creates_one_pair(db: Database, monkeypatch
 async def test_two_people_accepting_one_invite_make_one_pair(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     tid = await make(db)
     inv = await ts.create_invite(db, tid, 1001, "机关", NOW)
-    hold(monkeypatch, registration, "_names", 2)
+    hold(monkeypatch, registration, "user_display_names", 2)
     got = await outcomes(ts.accept_invite(db, inv.token, 1002, NOW), ts.accept_invite(db, inv.token, 1003, NOW))
     assert sum(isinstance(g, TournamentEntry) for g in got) == 1 and "invite_used" in got
     (only,) = await pairs_of(db, tid)
@@ -88,7 +88,7 @@ async def test_one_player_accepting_two_invites_at_once_joins_one_pair(db: Datab
     tid = await make(db)
     one = await ts.create_invite(db, tid, 1001, "机关", NOW)
     two = await ts.create_invite(db, tid, 1003, "机关", NOW)
-    hold(monkeypatch, registration, "_names", 2)
+    hold(monkeypatch, registration, "user_display_names", 2)
     got = await outcomes(ts.accept_invite(db, one.token, 1002, NOW), ts.accept_invite(db, two.token, 1002, NOW))
     assert sum(isinstance(g, TournamentEntry) for g in got) == 1 and "partner_already_paired" in got
     assert len([e for e in await pairs_of(db, tid) if 1002 in e.players_json]) == 1
@@ -97,7 +97,7 @@ async def test_one_player_accepting_two_invites_at_once_joins_one_pair(db: Datab
 async def test_a_quota_of_one_lets_one_pair_in(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     tid = await make(db, union_groups=[{"name": "机关", "quota": 1}])
     invites = [await ts.create_invite(db, tid, 1001 + 2 * i, "机关", NOW) for i in range(3)]
-    hold(monkeypatch, registration, "_names", 3)
+    hold(monkeypatch, registration, "user_display_names", 3)
     got = await outcomes(*[ts.accept_invite(db, inv.token, 1002 + 2 * i, NOW) for i, inv in enumerate(invites)])
     assert sum(isinstance(g, TournamentEntry) for g in got) == 1
     assert got.count("quota_full") == 2
@@ -108,7 +108,7 @@ async def test_leaders_registering_on_behalf_at_once_respect_the_quota(db: Datab
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     tid = await make(db, union_groups=[{"name": "机关", "quota": 1}])
     await ts.grant(db, tid, ORG, 1020, "leader", "机关")
-    hold(monkeypatch, registration, "_names", 2)
+    hold(monkeypatch, registration, "user_display_names", 2)
     got = await outcomes(ts.register_pair(db, tid, ORG, [1003, 1004], "机关", NOW),
                          ts.register_pair(db, tid, 1020, [1005, 1006], "机关", NOW))
     assert sum(isinstance(g, TournamentEntry) for g in got) == 1 and "quota_full" in got
@@ -143,7 +143,7 @@ async def test_a_result_recorded_while_a_referee_reverses_a_penalty_is_not_lost(
     await ts.grant(db, tid, ORG, 1020, "referee")
     _, _, rid = await ts.add_conduct(db, tid, r2.match_key, "a", 1020, "violation", "table talk")
     recorded = asyncio.Event()
-    original = conduct_module._require
+    original = conduct_module.require_role
     calls = [0]
 
     async def slow_require(*args: Any, **kwargs: Any) -> None:  # reverse_conduct has read the row by now
@@ -152,7 +152,7 @@ async def test_a_result_recorded_while_a_referee_reverses_a_penalty_is_not_lost(
             await asyncio.wait_for(recorded.wait(), 30)
         await original(*args, **kwargs)
 
-    monkeypatch.setattr(conduct_module, "_require", slow_require)
+    monkeypatch.setattr(conduct_module, "require_role", slow_require)
 
     async def record() -> None:
         await ts.record_result(db, tid, r1.match_key, pair_result("a", 9, 5), None)
@@ -172,7 +172,7 @@ async def test_a_result_recorded_while_a_referee_reverses_a_penalty_is_not_lost(
 async def test_results_of_both_semi_finals_at_once_both_reach_the_bracket(db: Database,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     tid, (r1, r2) = await drawn(db)
-    hold(monkeypatch, results_module, "_sync_matches", 2)
+    hold(monkeypatch, results_module, "sync_matches", 2)
     recs = await outcomes(ts.record_result(db, tid, r1.match_key, pair_result("a", 9, 5), None),
                           ts.record_result(db, tid, r2.match_key, pair_result("b", 4, 9), None))
     state = await ts.engine_state(db, tid)
@@ -220,7 +220,7 @@ async def test_a_failing_result_leaves_no_lateness_decision(db: Database, monkey
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("crash while recording")
 
-    monkeypatch.setattr(lateness, "_record", broken)
+    monkeypatch.setattr(lateness, "record_in", broken)
     with pytest.raises(RuntimeError):
         await ts.decide_lateness(db, tid, r1.match_key, r1.start_at + timedelta(minutes=16))
     m = await ts.get_match(db, tid, r1.match_key)

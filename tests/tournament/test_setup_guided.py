@@ -130,6 +130,10 @@ BAD_ANSWERS = [  # (step, answer, part of the Chinese error, part of the English
     ("options", "throws false", "选项 = 值", "option = value"),
     ("entrant", "many", "每队的对数", "pairs per team"),
     ("knockout", "6", "2 的幂", "power of two"),
+    ("swiss_rounds", "0", "1 到 15 的整数", "from 1 to 15"),
+    ("swiss_rounds", "七", "1 到 15 的整数", "from 1 to 15"),
+    ("swiss_top", "6", "2 的幂", "power of two"),
+    ("swiss_top", "1", "2 的幂", "power of two"),
     ("length", "很长", "17副", "17 deals"),
     ("late", "soon", "分钟数", "number of minutes"),
     ("late", "0", "分钟数", "number of minutes"),
@@ -147,6 +151,8 @@ async def test_bad_answers_are_explained_change_nothing_and_ask_again(db: Databa
         row = await _at(tb, lang, step)
         if step == "knockout":
             row = await ts.update_setup(db, row.id, USER, settings_overrides={"format": "groups_then_knockout"})
+        if step.startswith("swiss"):
+            row = await ts.update_setup(db, row.id, USER, settings_overrides={"format": "swiss"})
         before = _state(row)
         await setup.ask(tb, row, USER, lang)
         question = tb.last
@@ -185,7 +191,7 @@ async def test_english_buttons_prizes_by_place_and_typed_team_size(db: Database)
     row = await ts.update_setup(db, row.id, USER, setup_step="format")
     await setup.ask(tb, row, USER, "en")
     assert tb.labels() == ["Single elimination", "Single elimination + 3rd-place match", "Groups, then knockout",
-                           "Groups, then knockout + 3rd-place match", "Keep the default"]
+                           "Groups, then knockout + 3rd-place match", "Swiss rounds", "Keep the default"]
     await setup.button(tb, USER, "en", ["pick", "format", "se3"])
     row = await ts.get_tournament(db, row.id)
     assert (row.settings_json["format"], row.settings_json["third_place_match"]) == ("single_elimination", True)
@@ -260,3 +266,28 @@ def test_minutes_take_a_unit() -> None:
     for bad in ("0", "0分钟", "一分钟", "241", "-5"):
         with pytest.raises(RuleError):
             setup.parse_minutes(bad)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_swiss_rounds_ask_the_rounds_and_the_knockout_of_the_top(db: Database, lang: str) -> None:
+    """Issue 20: the Swiss button asks how many rounds (buttons or a number), then the top K's knockout
+    (none, or a power of two; 4 or more with a 3rd-place match); the summary names both."""
+    tb = FakeBot(db)
+    await _at(tb, lang, "format")
+    await setup.button(tb, USER, lang, ["pick", "format", "sw"])
+    assert ("积分编排的轮数" if lang == "zh" else "how many Swiss rounds") in tb.last
+    assert tb.labels()[:4] == ["5", "6", "7", "9"]
+    row = await ts.draft_of(db, USER)
+    assert row is not None and row.setup_step == "swiss_rounds"
+    await setup.answer(tb, row, USER, lang, "8")
+    assert ("前几名进行淘汰赛" if lang == "zh" else "how many of the top go on") in tb.last
+    await setup.button(tb, USER, lang, ["pick", "swiss_top", "8"])
+    row = await ts.draft_of(db, USER)
+    assert row is not None and row.setup_step == "length"
+    s = row.settings_json
+    assert (s["format"], s["swiss_rounds"], s["swiss_top"], s["third_place_match"]) == ("swiss", 8, 8, True)
+    summary = setup.format_text(lang, s)
+    assert summary == ("积分编排（瑞士制），共 8 轮（8 强进入淘汰赛），有三四名决赛" if lang == "zh"
+                       else "Swiss rounds, 8 rounds (8 go on to the knockout), with a 3rd-place match")
+    assert setup.format_text(lang, {**s, "swiss_top": 0}) == (
+        "积分编排（瑞士制），共 8 轮，不设淘汰赛" if lang == "zh" else "Swiss rounds, 8 rounds, no knockout")

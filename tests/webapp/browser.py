@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from engine.rng import rng_for
 from storage import match_repo
@@ -73,11 +74,19 @@ class PagePlayer:
         self.declare_first = declare_first
         self.used: list[str] = []  # the verbs played through the page, in order
         self.stale = 0  # moves refused because the table moved on meanwhile
+        self.summaries: list[str] = []  # the deal summaries the page showed (their text)
 
     async def frame(self) -> dict[str, Any] | None:
         return await self.page.evaluate("window.__table.frame")  # type: ignore[no-any-return]
 
     async def click(self, selector: str) -> None:
+        if not selector.startswith("#sheet"):
+            await self.close_summary()
+            try:
+                await self.page.locator(selector).first.click(timeout=2000)
+                return
+            except PlaywrightTimeout:  # the deal's summary sheet opened meanwhile
+                await self.close_summary()
         await self.page.locator(selector).first.click(timeout=5000)
 
     async def tap_cards(self, cards: list[str]) -> None:
@@ -86,8 +95,24 @@ class PagePlayer:
         for card in cards:
             await self.click(f'#hand .card[data-card="{card}"]:not(.sel)')
 
+    async def press(self, op: str) -> None:
+        """A page button, or Telegram's MainButton / SecondaryButton (a stub's) when the page put it there."""
+        selector = f'#actions button[data-op="{op}"]'
+        if await self.page.locator(selector).count() or not await self.page.evaluate("!!window.__tgStub"):
+            await self.click(selector)
+        else:
+            which = "SecondaryButton" if op == "pass" else "MainButton"
+            await self.page.evaluate(f"window.__tgStub.{which}.press()")
+
+    async def close_summary(self) -> None:
+        """A deal's summary sheet opens by itself: the player reads it and closes it."""
+        if await self.page.locator('#overlay:not([hidden]) #sheet[data-kind="summary"]').count():
+            self.summaries.append(await self.page.locator("#sheet").inner_text())
+            await self.click('#sheet button[data-op="close"]')
+
     async def step(self) -> int | None:
         """One move if it is the seat's turn (returns the version it was made at), else None."""
+        await self.close_summary()
         f = await self.frame()
         if not f or f["status"] != "playing" or not f.get("me") or not f["me"]["actions"]["turns"]:
             return None
@@ -116,7 +141,9 @@ class PagePlayer:
             await self.click(f'#actions button[data-op="{verb}"][data-arg="{" ".join(words[2:])}"]')
         elif verb in ("pass_bid", "pass_overturn"):
             await self.click('#actions button[data-op="pass_bid"]')
-        elif verb in ("pass", "ask_counts"):
+        elif verb == "pass":
+            await self.press("pass")
+        elif verb == "ask_counts":
             await self.click(f'#actions button[data-op="{verb}"]')
         elif verb == "choose":
             await self.click(f'#actions button[data-op="choose"][data-arg="{words[2]}"]')
@@ -124,7 +151,7 @@ class PagePlayer:
             reading = words[words.index("as") + 1] if "as" in words else None
             cards = words[2:words.index("as")] if "as" in words else words[2:]
             await self.tap_cards(cards)
-            await self.click(f'#actions button[data-op="{"tribute" if verb == "return" else verb}"]')
+            await self.press("tribute" if verb == "return" else verb)
             if verb == "play":
                 await self.choose_reading_if_asked(int(f["version"]), reading)
         self.used.append(verb)
@@ -177,8 +204,13 @@ class PagePlayer:
         raise AssertionError(f"version {version} did not move on")
 
 
-async def open_page(browser: Browser, url: str, size: dict[str, int] = PHONE) -> tuple[Page, FrameLog]:
-    page = await browser.new_page(viewport=size)
+async def open_page(browser: Browser, url: str, size: dict[str, int] = PHONE, *,
+                    init_script: str | None = None) -> tuple[Page, FrameLog]:
+    """The page at ``url``; Playwright's waits evaluate strings, which the page's CSP forbids (not
+    ``unsafe-eval``): bypassed here, kept in test_page_headers."""
+    page = await browser.new_page(viewport=size, bypass_csp=True)
+    if init_script:
+        await page.add_init_script(init_script)
     log = FrameLog(page)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -191,3 +223,88 @@ async def open_page(browser: Browser, url: str, size: dict[str, int] = PHONE) ->
 def screenshot_path(name: str) -> Path:
     DEMO_OUTPUT.mkdir(exist_ok=True)
     return DEMO_OUTPUT / name
+
+
+LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579", "link_color": "#2481cc",
+         "button_color": "#2481cc", "button_text_color": "#ffffff", "secondary_bg_color": "#efeff3",
+         "section_bg_color": "#ffffff", "destructive_text_color": "#e53935"}
+DARK = {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "link_color": "#6ab3f3",
+        "button_color": "#5288c1", "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c",
+        "section_bg_color": "#17212b", "destructive_text_color": "#ec3942"}
+
+
+def telegram_stub(init_data: str, theme: dict[str, str], scheme: str = "light", version: str = "8.0") -> str:
+    """A stand-in for Telegram's ``Telegram.WebApp`` (an init script): it records every call in
+    ``window.__tgCalls`` and lets a test press its buttons (``__tgStub.MainButton.press()``) and send
+    events (``__tgStub.emit('themeChanged')``)."""
+    return """
+(() => {
+  const calls = []; window.__tgCalls = calls;
+  const handlers = {};
+  const rec = (name, ...args) => calls.push([name, ...args]);
+  const button = (name) => {
+    const b = { text: '', isVisible: false, isActive: true, cbs: [],
+      setText(t) { rec(name + '.setText', t); this.text = t; return this; },
+      show() { rec(name + '.show'); this.isVisible = true; return this; },
+      hide() { rec(name + '.hide'); this.isVisible = false; return this; },
+      enable() { rec(name + '.enable'); this.isActive = true; return this; },
+      disable() { rec(name + '.disable'); this.isActive = false; return this; },
+      onClick(cb) { rec(name + '.onClick'); this.cbs.push(cb); return this; },
+      offClick(cb) { rec(name + '.offClick'); this.cbs = this.cbs.filter((x) => x !== cb); return this; },
+      press() { if (this.isVisible && this.isActive) this.cbs.slice().forEach((cb) => cb()); else throw new Error(name + ' not pressable'); },
+    };
+    return b;
+  };
+  const app = {
+    initData: %(init)s, platform: 'android', version: %(version)s, colorScheme: %(scheme)s,
+    themeParams: %(theme)s,
+    safeAreaInset: { top: 24, bottom: 16, left: 0, right: 0 }, contentSafeAreaInset: { top: 0, bottom: 0, left: 0, right: 0 },
+    viewportStableHeight: window.innerHeight,
+    isVersionAtLeast(v) { const a = app.version.split('.').map(Number), b = v.split('.').map(Number);
+      return a[0] > b[0] || (a[0] === b[0] && (a[1] || 0) >= (b[1] || 0)); },
+    ready() { rec('ready'); }, expand() { rec('expand'); },
+    disableVerticalSwipes() { rec('disableVerticalSwipes'); },
+    enableClosingConfirmation() { rec('enableClosingConfirmation'); },
+    disableClosingConfirmation() { rec('disableClosingConfirmation'); },
+    onEvent(ev, cb) { rec('onEvent', ev); (handlers[ev] = handlers[ev] || []).push(cb); },
+    MainButton: button('MainButton'), SecondaryButton: button('SecondaryButton'), BackButton: button('BackButton'),
+    HapticFeedback: {
+      impactOccurred(s) { rec('haptic.impact', s); }, notificationOccurred(s) { rec('haptic.notification', s); },
+      selectionChanged() { rec('haptic.selection'); },
+    },
+  };
+  window.Telegram = { WebApp: app };
+  window.__tgStub = Object.assign(app, { emit(ev) { (handlers[ev] || []).forEach((cb) => cb()); } });
+})();
+""".replace("%(init)s", json.dumps(init_data)).replace("%(theme)s", json.dumps(theme)) \
+        .replace("%(scheme)s", json.dumps(scheme)).replace("%(version)s", json.dumps(version))
+
+
+async def calls(page: Page) -> list[list[Any]]:
+    """The stub's recorded Telegram calls."""
+    return await page.evaluate("window.__tgCalls")  # type: ignore[no-any-return]
+
+
+async def overlaps(page: Page, selectors: list[str]) -> list[tuple[str, str]]:
+    """Pairs of visible, non-empty elements (of ``selectors``) whose boxes intersect."""
+    found: list[tuple[str, str]] = await page.evaluate("""(sels) => {
+      const boxes = [];
+      for (const s of sels) for (const e of document.querySelectorAll(s)) {
+        const r = e.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0 && e.textContent.trim()) boxes.push([s + '#' + (e.id || e.dataset.seat || ''), r]);
+      }
+      const out = [];
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i][1], b = boxes[j][1];
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push([boxes[i][0], boxes[j][0]]);
+      }
+      return out;
+    }""", selectors)
+    return [tuple(x) for x in found]  # type: ignore[misc]
+
+
+async def small_controls(page: Page) -> list[str]:
+    """Buttons (page and sheet) smaller than 44x44 CSS px."""
+    return await page.evaluate("""() => Array.from(document.querySelectorAll('button')).filter((b) => {
+      const r = b.getBoundingClientRect(); return r.width > 0 && (r.width < 44 || r.height < 44);
+    }).map((b) => b.textContent)""")  # type: ignore[no-any-return]

@@ -41,7 +41,7 @@ async def check_privacy(table, seat_frames, spectator_frames) -> None:
     publics = {}
     for frame in seat_frames:
         assert set(frame) <= {"type", "match", "version", "game", "status", "seat", "names", "computers", "table",
-                              "clock", "now", "me"}
+                              "clock", "now", "me", "window_deadline", "match_deadline"}
         shown = [c for g in frame["me"]["hand"] for c in parse_cards(" ".join(g["cards"]))]
         assert Counter(shown) == hands[frame["version"]][0], frame["version"]
         if "kitty" in frame["me"]:

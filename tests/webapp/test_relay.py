@@ -1,17 +1,21 @@
 """Live updates between processes: a page connected to a second page server (its own database
 connection and engine cache, as another bot process has) gets the versions committed by the first,
-through Redis pub/sub (Redis at 127.0.0.1:6379)."""
+through Redis pub/sub (Redis at TEST_REDIS_URL)."""
 
 from __future__ import annotations
+
+import pytest
 
 from bot.presentation.i18n import normalize
 from bot.webapp.relay import RedisRelay
 from bot.webapp.server import WebAppServer
 from storage import table_repo, user_repo
 from storage.db import open_database
+from tests import services
 from tests.webapp.helpers import PageClient, local_table, my_turn
 
-REDIS = "redis://127.0.0.1:6379/0"
+REDIS = services.REDIS_URL or services.LOCAL_REDIS
+pytestmark = pytest.mark.redis  # skipped when TEST_REDIS_URL is not set (tests/conftest.py)
 
 
 class SecondProcessBridge:

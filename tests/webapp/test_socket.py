@@ -182,7 +182,7 @@ async def test_the_json_state_endpoint(tmp_path):
             assert resp.status == 401 and (await resp.json())["error"] == "Telegram 登录数据格式不对"
         async with http.get(f"http://127.0.0.1:{table.port}/") as resp:
             page = await resp.text()
-            assert resp.status == 200 and "window.WEBAPP_DEV = true" in page and "https://" not in page
+            assert resp.status == 200 and 'data-dev="true"' in page and "https://" not in page
 
 
 def test_dev_mode_is_refused_with_the_real_telegram():

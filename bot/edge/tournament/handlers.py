@@ -22,7 +22,9 @@ from bot.edge.tournament.organiser import (
     cmd_delete_tournament,
     cmd_draw,
     cmd_edit,
+    cmd_end_swiss,
     cmd_move_table,
+    cmd_public_page,
     cmd_reschedule,
     cmd_role,
     cmd_swap,
@@ -36,8 +38,10 @@ from bot.edge.tournament.outputs import (
     cmd_bracket,
     cmd_export,
     cmd_help,
+    cmd_me,
     cmd_results,
     cmd_schedule,
+    cmd_season,
     cmd_standings,
 )
 from bot.edge.tournament.referee import (
@@ -77,6 +81,7 @@ COMMANDS: dict[str, Handler] = {
     "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
     "delete_tournament": cmd_delete_tournament, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
     "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
+    "end_swiss": cmd_end_swiss, "public_page": cmd_public_page, "me": cmd_me, "season": cmd_season,
 }
 
 

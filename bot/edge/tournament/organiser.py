@@ -332,3 +332,33 @@ async def dashboard_button(tb: TournamentBot, q: CallbackQuery, user_id: int, la
     else:
         tb.ctx.play.edit(message.chat.id, message.message_id, text, markup)
     return tt(lang, "dash.stopped") if stop else None
+
+
+# --- Swiss rounds and the public page ----------------------------------------------------------------
+
+@command(ORG)
+async def cmd_end_swiss(c: Call) -> None:
+    """/end_swiss: the Swiss ends after the current round (final standings, or the top-K knockout)."""
+    swiss = ts.load_engine(c.row).swiss if c.row.state_json is not None else None
+    rnd = swiss.current_round if swiss is not None else 0
+    ended = await ts.end_swiss(c.tb.ctx.db, c.row.id, c.user.id)
+    c.tb.ctx.dashboard_changed(c.row.id)
+    lang = c.tb.ctx.glang()
+    row = await ts.get_tournament(c.tb.ctx.db, c.row.id)
+    c.tb.ctx.send(row.group_chat_id or c.user.id, tt(lang, "swiss.ended", round=rnd))
+    if ended.finished:
+        c.tb.ctx.send(row.group_chat_id or row.created_by,
+                      tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, ts.load_engine(row))))
+    else:
+        await c.tb.scheduling.schedule_ready(row)
+
+
+@command(ORG)
+async def cmd_public_page(c: Call) -> None:
+    """/public_page on|off: the tournament's public page on the bot's web server (/t/<id>)."""
+    if not c.args or c.args[0].lower() not in ("on", "off"):
+        c.reply(tt(c.lang, "usage", usage="/public_page on|off"))
+        return
+    on = c.args[0].lower() == "on"
+    await ts.set_public_page(c.tb.ctx.db, c.row.id, c.user.id, on)
+    c.reply(tt(c.lang, "public.on" if on else "public.off", path=f"/t/{c.row.id}"))

@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping, Sequence
 
 from telegram import Update
+from telegram.constants import ChatType
 
 from bot.edge.tournament.call import REF, Call, Ctx, command, guarded, reply
 from bot.presentation.tournament.bracket_image import bracket_png
-from bot.presentation.tournament.export import export_all
+from bot.presentation.tournament.export import export_all, season_files
+from bot.presentation.tournament.rating_chart import rating_png
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
 from bot.tournaments.wiring import TournamentBot
+from engine.errors import RuleError
 from engine.tournament import Tournament as Engine
+from engine.tournament.ratings import HistoryPoint
 from engine.tournament.schedule import Slot
+from engine.tournament.season import season_table
 from storage import tournaments as ts
 from storage.tournament_models import TableGroupLink, Tournament, TournamentMatch
 
@@ -50,7 +56,12 @@ async def cmd_standings(c: Call) -> None:
     if c.row.state_json is None:
         c.reply(tt(c.lang, "out.no_draw"))
         return
-    c.reply(views.standings_text(c.lang, ts.load_engine(c.row), await c.tb.ctx.names(c.row.id)))
+    eng = ts.load_engine(c.row)
+    ratings = None
+    if eng.swiss is not None:  # the Swiss table shows each entry's rating (its players' mean)
+        ratings = views.entry_ratings(await ts.player_ratings(c.tb.ctx.db), ts.game_of(c.row),
+                                      await ts.entries(c.tb.ctx.db, c.row.id, include_withdrawn=True))
+    c.reply(views.standings_text(c.lang, eng, await c.tb.ctx.names(c.row.id), ratings))
 
 
 @command()
@@ -106,3 +117,72 @@ def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Engine, rows: lis
 @guarded
 async def cmd_help(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
     reply(update, tb, tt(lang, "help"))
+
+
+# --- a player's record and the season ----------------------------------------------------------------
+
+@guarded
+async def cmd_me(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+    """/me (private): the player's ratings per game, their tournaments with record and place, and the
+    rating graph as a picture."""
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    if chat.type != ChatType.PRIVATE:
+        reply(update, tb, tt(lang, "private_only"))
+        return
+    db = tb.ctx.db
+    ratings = await ts.player_ratings(db)
+    lines = []
+    for row in await ts.tournaments_of_user(db, user.id):
+        if row.status in ("setup", "cancelled", "deleted"):
+            continue
+        entry = await ts.entry_of_user(db, row.id, user.id)
+        if entry is None:
+            continue
+        eng = ts.load_engine(row) if row.state_json is not None else None
+        lines.append(views.me_line(lang, row, eng, str(entry.id), entry.name))
+    name = user.first_name or user.username or str(user.id)
+    mine = ratings.of_player(str(user.id))
+    reply(update, tb, views.me_text(lang, name, mine, lines))
+    history = {g: ratings.history_of(str(user.id), g) for g in mine}
+    if any(history.values()):
+        png = await asyncio.to_thread(_rating_png, tt(lang, "me.chart", name=name), history, lang)
+        if png is not None:
+            await tb.ctx.send_document(chat.id, png, "rating.png", photo=True)
+
+
+def _rating_png(title: str, history: Mapping[str, Sequence[HistoryPoint]], lang: str) -> bytes | None:
+    try:
+        return rating_png(title, history, lang)
+    except Exception as exc:  # a missing font is reported by the renderer at start-up; the text was sent
+        log.warning("rating chart failed: %s", exc)
+        return None
+
+
+@guarded
+async def cmd_season(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+    """/season <id> <id> ... [export]: the season table over the named tournaments (groups and private)."""
+    chat = update.effective_chat
+    assert chat is not None
+    export = bool(args) and args[-1].lower() == "export"
+    ids = [a.lstrip("#") for a in (args[:-1] if export else args)]
+    if not ids or not all(i.isdigit() for i in ids):
+        reply(update, tb, tt(lang, "usage", usage=tt(lang, "season.usage")))
+        return
+    db = tb.ctx.db
+    chosen = []
+    for i in dict.fromkeys(int(x) for x in ids):
+        row = await ts.get_tournament(db, i)   # RuleError tournament_not_found, translated
+        if row.state_json is None or row.status == "deleted":
+            raise RuleError("no_draw_yet", "The draw has not been held")
+        entries = await ts.entries(db, row.id, include_withdrawn=True)
+        chosen.append((row, ts.load_engine(row), {str(e.id): [str(p) for p in e.players_json] for e in entries}))
+    players, groups = season_table([(eng, people) for _, eng, people in chosen])
+    names = await ts.user_names(db, [int(r.key) for r in players if r.key.isdigit()])
+    reply(update, tb, views.season_text(lang, [f"#{row.id} {row.name}" for row, _, _ in chosen], players, groups,
+                                        names))
+    if export:
+        files = season_files(players, groups, lang, {str(k): v for k, v in names.items()},
+                             "season-" + "-".join(str(row.id) for row, _, _ in chosen))
+        for f in files:
+            await tb.ctx.send_document(chat.id, f.data, f.filename)

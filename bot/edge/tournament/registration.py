@@ -142,6 +142,13 @@ async def cmd_remove(c: Call) -> None:
     if not c.args or not c.args[0].isdigit():
         c.reply(tt(c.lang, "usage", usage="/remove <entry no>"))
         return
+    if c.row.state_json is not None and c.row.settings_json.get("format") == "swiss":  # between Swiss rounds
+        gone = await ts.swiss_withdraw(c.tb.ctx.db, c.row.id, int(c.args[0]), c.user.id)
+        c.tb.ctx.dashboard_changed(c.row.id)
+        c.reply(tt(c.lang, "swiss.withdrawn", entry=gone.name))
+        for uid in {int(p) for p in gone.players_json}:
+            c.tb.ctx.send(uid, tt(await c.tb.ctx.ulang(uid), "swiss.withdrawn", entry=gone.name))
+        return
     done = await ts.withdraw(c.tb.ctx.db, c.row.id, int(c.args[0]), c.user.id)
     c.reply(tt(c.lang, "reg.withdrawn", entry=done.entry.name))
     await tell_withdrawal(c.tb, done, c.user.id)

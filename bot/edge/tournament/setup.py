@@ -6,7 +6,8 @@ Questions (product issue 5, "Tournament set-up"), in this order::
     name -> preset (buttons) -> rule options (keep, or ``key = value`` lines) -> entrant kind (buttons:
     pairs, teams of 2 or 3 pairs, or a number) -> time zone -> union groups and quotas
     -> registration deadline -> draw time -> first round start -> format (buttons; groups-then-knockout
-    asks the knockout size) -> match length (deals or minutes) -> lateness limit -> the gap between a
+    asks the knockout size; Swiss rounds ask the number of rounds, then the size of a final knockout of
+    the top entries, 0 for none) -> match length (deals or minutes) -> lateness limit -> the gap between a
     match's end and the next one (later rounds: real match length + this gap) -> prize table (buttons;
     by place asks the counts, by round asks the prize of each round) -> confirm (button).
 
@@ -38,7 +39,8 @@ from storage.tournament_models import Tournament
 # The main questions, in order; the sub-questions below follow the answer of their parent.
 STEPS = ("name", "preset", "options", "entrant", "tz", "groups", "deadline", "draw", "first", "format", "length",
          "late", "gap", "prizes", "confirm")
-SUB_STEPS = {"knockout": "format", "prize_counts": "prizes", "prize_rounds": "prizes"}
+SUB_STEPS = {"knockout": "format", "swiss_rounds": "format", "swiss_top": "format", "prize_counts": "prizes",
+             "prize_rounds": "prizes"}
 QUESTIONS = len(STEPS) - 1
 
 FORMAT_CHOICES = {  # button value -> settings
@@ -46,7 +48,9 @@ FORMAT_CHOICES = {  # button value -> settings
     "se3": {"format": "single_elimination", "third_place_match": True},
     "gk": {"format": "groups_then_knockout", "third_place_match": False},
     "gk3": {"format": "groups_then_knockout", "third_place_match": True},
+    "sw": {"format": "swiss", "third_place_match": False},
 }
+MAX_SWISS_ROUNDS = 15
 # Prize names a user may type (either language) -> the stored prize keys (bot/presentation/tournament/texts.py ``prize.*``).
 PRIZE_WORDS = {
     "纪念奖": "souvenir", "souvenir": "souvenir", "三等奖": "third", "third": "third", "二等奖": "second",
@@ -121,11 +125,17 @@ def _preset_title(lang: str, preset_id: str) -> str:
     return p.title_en if lang == "en" else p.title_zh
 
 
-def format_text(lang: str, settings: Mapping[str, object]) -> str:
+def format_text(lang: str, settings: Mapping[str, Any]) -> str:
     """The format with its third-place match and knockout size, e.g. "单败淘汰，有三四名决赛"."""
     text = tt(lang, "format." + str(settings.get("format")))
     if settings.get("format") == "groups_then_knockout":
         text += tt(lang, "setup.knockout_of", n=settings.get("knockout_size"))
+    if settings.get("format") == "swiss":
+        text += tt(lang, "setup.swiss_of", n=settings.get("swiss_rounds"))
+        top = int(settings.get("swiss_top") or 0)
+        if not top:
+            return text + tt(lang, "setup.swiss_no_top")
+        text += tt(lang, "setup.knockout_of", n=top)
     return text + tt(lang, "setup.with_third" if settings.get("third_place_match") else "setup.without_third")
 
 
@@ -175,6 +185,15 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
     elif step == "knockout":
         text = tt(lang, "setup.q.knockout", step=label, n=s.get("knockout_size"))
         rows = [[InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (2, 4, 8, 16)],
+                _keep(lang, step)]
+    elif step == "swiss_rounds":
+        text = tt(lang, "setup.q.swiss_rounds", step=label, n=s.get("swiss_rounds"))
+        rows = [[InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (5, 6, 7, 9)],
+                _keep(lang, step)]
+    elif step == "swiss_top":
+        text = tt(lang, "setup.q.swiss_top", step=label, n=s.get("swiss_top") or 0)
+        rows = [[InlineKeyboardButton(tt(lang, "setup.swiss_none"), callback_data=_pick(step, "0"))]
+                + [InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (4, 8, 16)],
                 _keep(lang, step)]
     elif step == "length":
         text = tt(lang, "setup.q.length", step=label, default=views.length_text(lang, ts.rule_options(row)))
@@ -356,6 +375,18 @@ async def _apply_text(tb: SetupPorts, row: Tournament, user_id: int, lang: str, 
             raise _err("bad_knockout_size", "The knockout size is a power of two: 2, 4, 8, 16 ...")
         return await ts.update_setup(db, row.id, user_id, settings_overrides={"knockout_size": int(text)},
                                      setup_step=_next(step))
+    if step == "swiss_rounds":
+        if not text.isdigit() or not 1 <= int(text) <= MAX_SWISS_ROUNDS:
+            raise _err("bad_swiss_rounds", "The number of rounds is a whole number from 1 to {max}",
+                       max=MAX_SWISS_ROUNDS)
+        return await ts.update_setup(db, row.id, user_id, settings_overrides={"swiss_rounds": int(text)},
+                                     setup_step="swiss_top")
+    if step == "swiss_top":
+        if not text.isdigit() or int(text) == 1 or int(text) & (int(text) - 1):
+            raise _err("bad_swiss_top", "The knockout after the Swiss is 0 (none) or a power of two: 2, 4, 8 ...")
+        top = int(text)
+        return await ts.update_setup(db, row.id, user_id, settings_overrides={
+            "swiss_top": top, "third_place_match": top >= 4}, setup_step=_next(step))
     if step == "length":
         return await ts.update_setup(db, row.id, user_id, rule_overrides=parse_length(text), setup_step=_next(step))
     if step == "late":
@@ -413,9 +444,9 @@ async def _pick_choice(tb: SetupPorts, row: Tournament, user_id: int, step: str,
         return await _set_entrant(tb, row, user_id, int(value))
     if step == "format" and value in FORMAT_CHOICES:
         choice = FORMAT_CHOICES[value]
-        nxt = "knockout" if choice["format"] == "groups_then_knockout" else _next(step)
+        nxt = {"groups_then_knockout": "knockout", "swiss": "swiss_rounds"}.get(str(choice["format"]), _next(step))
         return await ts.update_setup(db, row.id, user_id, settings_overrides=choice, setup_step=nxt)
-    if step == "knockout" and value.isdigit():
+    if step in ("knockout", "swiss_rounds", "swiss_top") and value.isdigit():
         return await _apply_text(tb, row, user_id, "", step, value)
     if step == "prizes" and value == "places":
         return await ts.update_setup(db, row.id, user_id, setup_step="prize_counts")

@@ -75,6 +75,7 @@ HEAD_FILL = (233, 238, 244)
 FORMAT_WORDS = {
     "single_elimination": ("单败淘汰", "single elimination"),
     "groups_then_knockout": ("小组循环 + 淘汰赛", "groups then knockout"),
+    "swiss": ("积分编排", "Swiss rounds"),
 }
 TIEBREAK_WORDS = {
     "head_to_head": ("相互", "h2h"),
@@ -413,6 +414,11 @@ def render_bracket(t: Tournament, lang: str = "zh", font_path: Path | None = Non
     else:
         if t.draw is None:
             text = "抽签后生成对阵" if lang == "zh" else "The bracket is drawn up at the draw"
+        elif t.swiss is not None:
+            text = (("积分编排进行中，排名见 /standings" if lang == "zh" else "Swiss rounds: see /standings")
+                    if not t.settings.swiss_top else
+                    ("前 {k} 名淘汰赛在积分编排结束后生成" if lang == "zh"
+                     else "The top {k}'s knockout is drawn up after the Swiss rounds").format(k=t.settings.swiss_top))
         else:
             text = ("淘汰赛对阵在小组赛结束后生成" if lang == "zh"
                     else "The knockout is drawn up when the group stage ends")

@@ -269,3 +269,31 @@ def export_xlsx(t: Tournament, lang: str = "zh", *, slots: Sequence[Slot] | Mapp
 def export_all(t: Tournament, lang: str = "zh", **kwargs: Any) -> list[ExportFile]:
     """What ``/export`` sends: the three CSV files, then the workbook (same keyword arguments)."""
     return [*export_csv(t, lang, **kwargs), export_xlsx(t, lang, **kwargs)]
+
+
+SEASON_HEADERS = {
+    "season_players": (("名次", "Rank"), ("选手", "Player"), ("单位", "Union group"), ("比赛数", "Tournaments"),
+                       ("胜", "Won"), ("平", "Drawn"), ("负", "Lost"), ("积分", "Points"), ("最好名次", "Best place")),
+    "season_groups": (("名次", "Rank"), ("单位", "Union group"), ("比赛数", "Tournaments"), ("胜", "Won"),
+                      ("平", "Drawn"), ("负", "Lost"), ("积分", "Points"), ("最好名次", "Best place")),
+}
+SEASON_SHEETS = {"season_players": ("赛季选手", "Season players"), "season_groups": ("赛季单位", "Season groups")}
+
+
+def season_files(players: Sequence[Any], groups: Sequence[Any], lang: str = "zh",
+                 player_names: Mapping[str, str] | None = None, stem: str = "season") -> list[ExportFile]:
+    """The season table (engine/tournament/season.py rows) as two CSV files and one .xlsx."""
+    i = _i(lang)
+    names = player_names or {}
+    tables_ = [
+        Table("season_players", SEASON_SHEETS["season_players"][i], [h[i] for h in SEASON_HEADERS["season_players"]],
+              [[n, names.get(r.key, r.key), r.union_group, r.tournaments, r.won, r.drawn, r.lost, r.points,
+                r.best_place] for n, r in enumerate(players, start=1)]),
+        Table("season_groups", SEASON_SHEETS["season_groups"][i], [h[i] for h in SEASON_HEADERS["season_groups"]],
+              [[n, r.key, r.tournaments, r.won, r.drawn, r.lost, r.points, r.best_place]
+               for n, r in enumerate(groups, start=1)]),
+    ]
+    files = [ExportFile(f"{stem}-{t.key.split('_')[1]}.csv", csv_bytes(t), "text/csv") for t in tables_]
+    files.append(ExportFile(f"{stem}.xlsx", xlsx_bytes(tables_, stem),
+                            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
+    return files

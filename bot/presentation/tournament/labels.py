@@ -21,6 +21,7 @@ WORDS: dict[str, dict[str, str]] = {
         "champion": "冠军", "forfeit": "弃权", "dq": "取消资格", "draw": "平局", "referee": "裁判判定",
         "beat": "胜", "level": "打到", "tables": "桌", "winner_of": "{m}胜者", "loser_of": "{m}负者",
         "double_forfeit": "双方弃权", "walkover": "轮空晋级", "no_champion": "无冠军", "nobody": "（无）",
+        "swiss_round": "积分编排第{n}轮", "swiss": "积分编排",
     },
     "en": {
         "final": "Final", "semifinal": "Semi-final", "round": "Round {n}", "third_place": "3rd place",
@@ -30,6 +31,7 @@ WORDS: dict[str, dict[str, str]] = {
         "referee": "referee's decision", "beat": "beat", "level": "level", "tables": "tables",
         "winner_of": "winner of {m}", "loser_of": "loser of {m}", "double_forfeit": "double forfeit",
         "walkover": "walkover", "no_champion": "no champion", "nobody": "(nobody)",
+        "swiss_round": "Swiss round {n}", "swiss": "Swiss rounds",
     },
 }
 
@@ -62,6 +64,7 @@ PRIZE_ORDER = ("champion", "representative", "first", "second", "third", "souven
 _GROUP_ID = re.compile(r"^([A-Z]+)-R(\d+)-M(\d+)$")
 _MAIN_ID = re.compile(r"^R(\d+)-M(\d+)$")
 _PLACE_ID = re.compile(r"^P(\d+)-(\d+)-M(\d+)$")
+_SWISS_ID = re.compile(r"^S(\d+)-M(\d+)$")
 
 
 def check_lang(lang: str) -> str:
@@ -111,6 +114,9 @@ def match_title(t: Tournament, match_id: str, lang: str) -> str:
     m = _GROUP_ID.match(match_id)
     if m:
         return f"{w(lang, 'group', g=m.group(1))} {w(lang, 'round', n=int(m.group(2)))}"
+    m = _SWISS_ID.match(match_id)
+    if m:
+        return f"{w(lang, 'swiss_round', n=int(m.group(1)))} {w(lang, 'match_no', n=int(m.group(2)))}"
     rounds = t.bracket.rounds if t.bracket is not None else 0
     m = _MAIN_ID.match(match_id)
     if m:

@@ -1,4 +1,4 @@
-"""One uniform list of a tournament's matches (group stage, knockout, placement) for the renderers."""
+"""One uniform list of a tournament's matches (group stage, Swiss rounds, knockout, placement) for the renderers."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class MatchView:
     ``a_text`` / ``b_text``: what stands in a slot without an entry (待定, 轮空, R1-M1胜者)."""
 
     id: str
-    stage: str            # group | main | placement
+    stage: str            # group | swiss | main | placement
     group: str            # group name for group matches, else ""
     round: int
     title: str
@@ -49,7 +49,8 @@ def _slot_text(t: Tournament, state: str, source: Source, lang: str) -> str:
 
 
 def match_views(t: Tournament, lang: str = "zh") -> list[MatchView]:
-    """Every match, in playing order: group rounds, then knockout rounds (main before placement)."""
+    """Every match, in playing order: group or Swiss rounds (a Swiss bye as a walkover), then knockout rounds
+    (main before placement)."""
     out: list[MatchView] = []
     if t.groups is not None:
         for gm in sorted(t.groups.matches, key=lambda m: (m.round, m.group, m.id)):
@@ -58,6 +59,16 @@ def match_views(t: Tournament, lang: str = "zh") -> list[MatchView]:
             out.append(MatchView(gm.id, "group", gm.group, gm.round, match_title(t, gm.id, lang), gm.a, gm.b,
                                  "", "", "done" if res is not None else "ready", res, winner,
                                  res is not None, match_title(t, gm.id, lang)))
+    if t.swiss is not None:
+        for sm in t.swiss.matches:
+            res = sm.result
+            winner = sm.a if sm.b is None else (
+                None if res is None or res.winner is None else (sm.a if res.winner == "a" else sm.b))
+            title = match_title(t, sm.id, lang)
+            out.append(MatchView(sm.id, "swiss", "", sm.round, title, sm.a, sm.b, "",
+                                 w(lang, "bye") if sm.b is None else "",
+                                 "walkover" if sm.b is None else ("done" if res is not None else "ready"),
+                                 res, winner, res is not None, w(lang, "swiss_round", n=sm.round)))
     br = t.bracket
     if br is not None:
         order = {m.id: i for i, m in enumerate(br.matches)}

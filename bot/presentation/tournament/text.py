@@ -52,6 +52,11 @@ T: dict[str, dict[str, str]] = {
         "prize_line": "{prize}：{names}", "place": "第{place}名 ",
         "beijing": "北京时间", "zone": "{tz}时间",
         "sep": "、", "unit_pair": "对", "unit_team": "队",
+        "swiss_standings": "📊 {name} · 积分编排排名（第{after}轮后，共{rounds}轮）",
+        "swiss_order": "排名依次看：积分（胜2平1负0，轮空{bye}分）› 对手分（Buchholz）› 级差 › 相互战绩 › 抽签",
+        "swiss_row": "{rank}. {entry} {points}分 · {w}胜{d}平{l}负 · 对手分{buchholz} · 级差{levels:+d}",
+        "rating": " · 等级分{r}",
+        "swiss_bye": " · 轮空{n}次", "withdrawn": " · 已退赛", "swiss_top": "前 {top} 名进入淘汰赛",
     },
     "en": {
         "standings": "📊 {name} · group standings",
@@ -72,6 +77,12 @@ T: dict[str, dict[str, str]] = {
         "prize_line": "{prize}: {names}", "place": "{place}. ",
         "beijing": "Beijing time", "zone": "times in {tz}",
         "sep": ", ", "unit_pair": "pairs", "unit_team": "teams",
+        "swiss_standings": "📊 {name} · Swiss standings (after round {after} of {rounds})",
+        "swiss_order": "Order: points (win 2, draw 1, loss 0, bye {bye}) › Buchholz (opponents' points) › "
+                       "level difference › head-to-head › lot",
+        "swiss_row": "{rank}. {entry} {points} pts · {w}-{d}-{l} · Buchholz {buchholz} · levels {levels:+d}",
+        "rating": " · rating {r}",
+        "swiss_bye": " · bye ×{n}", "withdrawn": " · withdrawn", "swiss_top": "The top {top} go on to a knockout",
     },
 }
 WEEKDAYS = {"zh": "一二三四五六日", "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")}
@@ -152,10 +163,49 @@ def _standing_line(t: Tournament, row: StandingRow, advance: int, lang: str) -> 
     return line
 
 
-def standings_text(t: Tournament, lang: str = "zh", group: str | None = None) -> str:
-    """Group tables with the stated tiebreaks (qualifying places marked ✅ once played);
-    a single-elimination event answers with the entries still in."""
+def swiss_standings_text(t: Tournament, lang: str = "zh", ratings: Mapping[str, str] | None = None) -> str:
+    """The Swiss standings with the stated tie-breaks (the top K marked ✅ when a knockout follows);
+    ``ratings``: entry id -> its rating as shown (``1562`` or ``1500?``), added to each line."""
     lang = check_lang(lang)
+    assert t.swiss is not None
+    table = t.swiss_standings()
+    top = t.settings.swiss_top
+    lines = [_t(lang, "swiss_standings", name=t.name, after=table.after_round, rounds=t.swiss.last_round),
+             _t(lang, "swiss_order", bye=t.swiss.bye_points)]
+    if top:
+        lines.append(_t(lang, "swiss_top", top=top))
+    lines.append("")
+    used_lot = False
+    for row in table.rows:
+        line = _t(lang, "swiss_row", rank=row.rank, entry=entry_label(t, row.entry_id, lang, with_group=False),
+                  points=row.points, w=row.won, d=row.drawn, l=row.lost, buchholz=row.buchholz,
+                  levels=row.level_diff)
+        if top and row.rank <= top and not row.withdrawn and table.after_round:
+            line += _t(lang, "qualified")
+        if row.byes:
+            line += _t(lang, "swiss_bye", n=row.byes)
+        if ratings and row.entry_id in ratings:
+            line += _t(lang, "rating", r=ratings[row.entry_id])
+        if row.tiebreak in ("head_to_head", "lot") and row.head_to_head is not None:
+            line += _t(lang, "h2h", h2h=row.head_to_head)
+        if row.tiebreak == "lot" and row.lot is not None:
+            line += _t(lang, "lot", lot=row.lot)
+            used_lot = True
+        if row.withdrawn:
+            line += _t(lang, "withdrawn")
+        lines.append(line)
+    if used_lot:
+        lines += ["", _t(lang, "lot_seed", seed=t.lot_seed.hex())]
+    return "\n".join(lines)
+
+
+def standings_text(t: Tournament, lang: str = "zh", group: str | None = None,
+                   ratings: Mapping[str, str] | None = None) -> str:
+    """Group tables with the stated tiebreaks (qualifying places marked ✅ once played), or the Swiss
+    standings; a single-elimination event answers with the entries still in."""
+    lang = check_lang(lang)
+    if t.swiss is not None and t.draw is not None:
+        return swiss_standings_text(t, lang, ratings)
     if t.groups is None or t.draw is None:
         if t.bracket is None:
             return _t(lang, "no_groups")

@@ -25,17 +25,19 @@ T: dict[str, tuple[str, str]] = {
     "unknown_user": ("找不到用户 {who}（对方需要先私聊机器人发送 /start）。",
                      "Unknown user {who} (they must send /start to the bot first)."),
     "help": ("比赛命令（详见 docs/organiser-guide.md）：\n"
-             "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard\n"
+             "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard、/end_swiss（积分编排在本轮结束）、/public_page on|off（公开页面）\n"
              "单位负责人：/team\n"
              "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/start_match、/pause、/resume、/substitute、/extend、/audit、/export\n"
-             "选手：报名按钮、/withdraw、签到按钮\n"
+             "选手：报名按钮、/withdraw、签到按钮、/me（我的战绩与等级分）\n"
+             "所有人：/season（赛季积分榜）\n"
              "所有人：/bracket、/standings、/schedule、/results\n"
              "私聊中可在命令后写 #编号 指定比赛。",
              "Tournament commands (see docs/organiser-guide.md):\n"
-             "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard\n"
+             "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard, /end_swiss (end the Swiss rounds after this round), /public_page on|off\n"
              "Union group leaders: /team\n"
              "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /start_match, /pause, /resume, /substitute, /extend, /audit, /export\n"
-             "Players: the Register button, /withdraw, the Check in button\n"
+             "Players: the Register button, /withdraw, the Check in button, /me (my record and ratings)\n"
+             "Everyone: /season (the season table)\n"
              "Everyone: /bracket, /standings, /schedule, /results\n"
              "In a private chat, put #<id> after a command to name the tournament."),
     # --- set-up
@@ -72,6 +74,14 @@ T: dict[str, tuple[str, str]] = {
     "setup.format.se3": ("单败淘汰 + 三四名决赛", "Single elimination + 3rd-place match"),
     "setup.format.gk": ("小组循环后淘汰", "Groups, then knockout"),
     "setup.format.gk3": ("小组循环后淘汰 + 三四名决赛", "Groups, then knockout + 3rd-place match"),
+    "setup.format.sw": ("积分编排（瑞士制）", "Swiss rounds"),
+    "setup.swiss_of": ("，共 {n} 轮", ", {n} rounds"),
+    "setup.swiss_no_top": ("，不设淘汰赛", ", no knockout"),
+    "setup.swiss_none": ("不设淘汰赛", "No knockout"),
+    "setup.q.swiss_rounds": ("{step}积分编排的轮数（每轮所有队伍都比赛，按积分配对，不重复交手）。现为 {n}。按按钮或发送数字。",
+                             "{step}how many Swiss rounds (everybody plays every round, paired by score, never the same opponent twice)? Now {n}. Press a button or send a number."),
+    "setup.q.swiss_top": ("{step}积分编排结束后，前几名进行淘汰赛？（0 = 不设；或 2 的幂：2、4、8……，4 名以上有三四名决赛）。现为 {n}。",
+                          "{step}after the Swiss rounds, how many of the top go on to a knockout? (0 = none, or a power of two: 2, 4, 8 ...; 4 or more play a 3rd-place match.) Now {n}."),
     "setup.knockout_of": ("（{n} 强进入淘汰赛）", " ({n} go on to the knockout)"),
     "setup.with_third": ("，有三四名决赛", ", with a 3rd-place match"),
     "setup.without_third": ("，无三四名决赛", ", no 3rd-place match"),
@@ -99,6 +109,16 @@ T: dict[str, tuple[str, str]] = {
     "err.duplicate_union_group": ("单位 {group} 写了两次。", "The union group {group} is given twice."),
     "err.bad_option_line": ("请每行写一个“选项 = 值”：{line}", "Write one “option = value” per line: {line}"),
     "err.bad_pairs_per_team": ("请发送每队的对数（1 到 8，1 = 固定搭档）。", "Send the number of pairs per team (1 to 8; 1 = pairs)."),
+    "err.bad_swiss_rounds": ("轮数必须是 1 到 {max} 的整数。", "The number of rounds is a whole number from 1 to {max}."),
+    "err.bad_swiss_top": ("积分编排后的淘汰赛人数必须是 0（不设）或 2 的幂：2、4、8……", "The knockout after the Swiss is 0 (none) or a power of two: 2, 4, 8 ..."),
+    "err.swiss_cannot_pair": ("下一轮无法在不重复交手、不重复轮空的情况下编排（{entries}）。请组织者用 /end_swiss 在本轮结束积分编排。",
+                              "The next round cannot be paired without a repeat or a second bye ({entries}). The organiser can end the Swiss rounds here with /end_swiss."),
+    "err.swiss_top_too_big": ("前 {top} 名淘汰赛至少需要 {top} 个参赛队伍。", "A knockout of the top {top} needs at least {top} entries."),
+    "err.swiss_too_big": ("{count} 个参赛队伍太多，无法编排。", "{count} entries are too many to pair."),
+    "err.swiss_match_open": ("{entry} 的 {match} 尚未结束：请先记录该场结果（或弃权）。", "{entry} still has match {match} to finish: record it (or its forfeit) first."),
+    "err.not_swiss": ("{name} 不是积分编排赛。", "{name} is not a Swiss tournament."),
+    "err.already_withdrawn": ("该队伍已经退赛。", "That entry has already withdrawn."),
+    "err.swiss_last_round": ("最后一轮已编排，不能再加入。", "The last Swiss round has been paired; no more entries."),
     "err.bad_knockout_size": ("淘汰赛数量必须是 2 的幂：2、4、8、16……", "The knockout size must be a power of two: 2, 4, 8, 16 ..."),
     "err.bad_length": ("请写“17副”或“50分钟”。", "Write “17 deals” or “50 minutes”."),
     "err.bad_minutes": ("请发送分钟数（1 到 {max} 的整数）。", "Send a number of minutes (a whole number from 1 to {max})."),
@@ -109,6 +129,7 @@ T: dict[str, tuple[str, str]] = {
     "entrant.team": ("团体（每队 {n} 对，同一单位）", "teams of {n} pairs from one union group"),
     "format.single_elimination": ("单败淘汰", "single elimination"),
     "format.groups_then_knockout": ("小组循环后淘汰", "round-robin groups, then knockout"),
+    "format.swiss": ("积分编排（瑞士制）", "Swiss rounds"),
     "toml.created": ("已从文件创建比赛 #{id}「{name}」。", "Tournament #{id} “{name}” created from the file."),
     "toml.error": ("文件有误，比赛未创建：{reason}", "The file has a problem; nothing was created: {reason}"),
     # --- groups and tables
@@ -127,6 +148,33 @@ T: dict[str, tuple[str, str]] = {
     "reg.partner_joined": ("{partner} 接受了你的邀请，你们已报名成功（第 {id} 号）。", "{partner} accepted your invitation; you are registered (entry no. {id})."),
     "reg.closed_note": ("「{name}」报名已截止，共 {count} 个参赛{unit}。抽签时间：{draw}。", "Registration for “{name}” is closed: {count} entries. Draw at {draw}."),
     "reg.withdrawn": ("已退出：{entry}", "Withdrawn: {entry}"),
+    "public.on": ("公开页面已开启：机器人网址 {path}（无需登录，只有对阵、排名和赛果）。", "The public page is on: the bot's address {path} (no login; pairings, standings and results only)."),
+    "public.off": ("公开页面已关闭。", "The public page is off."),
+    "season.usage": ("/season 编号 编号 …… [export]：所列比赛的赛季积分榜（加 export 发送 CSV 与 Excel 文件）",
+                     "/season <id> <id> ... [export]: the season table over those tournaments (export: CSV and Excel files)"),
+    "season.title": ("🏆 赛季积分榜（{names}）\n积分 = 每场胜2平1负0之和；同分看胜场、最好名次", "🏆 Season table ({names})\npoints = win 2, draw 1, loss 0 per match; level: matches won, best place"),
+    "season.players": ("选手：", "Players:"),
+    "season.groups": ("单位：", "Union groups:"),
+    "season.row": ("{rank}. {name}（{group}）{points}分 · {won}胜{drawn}平{lost}负 · {t}场比赛{best}", "{rank}. {name} ({group}) {points} pts · {won}-{drawn}-{lost} · {t} tournaments{best}"),
+    "season.group_row": ("{rank}. {name} {points}分 · {won}胜{drawn}平{lost}负{best}", "{rank}. {name} {points} pts · {won}-{drawn}-{lost}{best}"),
+    "season.best": (" · 最好第{place}名", " · best place {place}"),
+    "season.more": ("……另有 {n} 人，见导出文件", "... {n} more in the export"),
+    "me.title": ("📇 {name} 的战绩", "📇 {name}'s record"),
+    "me.ratings": ("等级分（? = 定级中，少于 {n} 局）：{ratings}", "Ratings (? = provisional, under {n} games): {ratings}"),
+    "me.rating": ("{game} {rating}（{games} 局）", "{game} {rating} ({games} games)"),
+    "me.no_rating": ("还没有计分的比赛", "no rated games yet"),
+    "me.tournaments": ("比赛：", "Tournaments:"),
+    "me.none": ("还没有参加过比赛。", "No tournaments yet."),
+    "me.line": ("#{id} {name} · {entry} · {won}胜{lost}负{extra}", "#{id} {name} · {entry} · {won}-{lost}{extra}"),
+    "me.place": (" · 第{place}名", " · place {place}"),
+    "me.running": ("（进行中）", " (running)"),
+    "me.chart": ("{name} 的等级分", "{name}'s ratings"),
+    "game.shengji": ("双升", "Shengji"),
+    "game.guandan": ("掼蛋", "Guandan"),
+    "swiss.withdrawn": ("{entry} 已退出积分编排：此后不再编排，已赛结果保留。", "{entry} has withdrawn from the Swiss: not paired again; its results stand."),
+    "swiss.ended": ("积分编排在第 {round} 轮后结束。", "The Swiss rounds end after round {round}."),
+    "swiss.stalled": ("⚠️ 第 {round} 轮后无法再编排（不重复交手、不重复轮空）。请用 /end_swiss 在此结束积分编排。",
+                      "⚠️ No round can be paired after round {round} without a repeat or a second bye. End the Swiss rounds here with /end_swiss."),
     "reg.replaced": ("已替换队员：{entry}", "Player replaced: {entry}"),
     "reg.team_formed": ("团队已组成：{team}（第 {id} 号）", "Team formed: {team} (entry no. {id})"),
     "reg.team_list": ("你所在单位的已报名搭档（组队：/team 队名 编号1 编号2 ...，每队 {n} 对）：\n{pairs}",

@@ -1,367 +1,702 @@
+// @ts-check
 /* The table page: one WebSocket to the bot; every frame is the whole view for this viewer.
-   No build step, no external resources (Telegram's telegram-web-app.js is loaded only inside Telegram). */
-(function () {
-  'use strict';
-  var SEATS = { zh: ['南', '东', '北', '西'], en: ['S', 'E', 'N', 'W'] };
-  var POS = ['bottom', 'right', 'top', 'left'];
-  var S = { ws: null, texts: {}, lang: 'zh', seat: null, match: null, frame: null, sel: [], handKey: '',
-            pending: null, fatal: false, retry: 0, offset: 0, overlay: null };
-  window.__table = S;  // read by the browser tests
+   No build step and no external resource (Telegram's own telegram-web-app.js is loaded only inside Telegram). */
+import {
+  cardLabel, cardList, cardParts, clockText, comboLabel, completedTrick, followHint, handLayout, liveTrick,
+  pointCards, rankText, secondsLeft, summaryRows, SUITS, tr as translate,
+} from './view.js';
+import { closingConfirmation, haptic, setBackButton, setBarButton, startTelegram, tg } from './telegram.js';
 
-  var $ = function (id) { return document.getElementById(id); };
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function tr(key, params) {
-    var text = S.texts[key] || key;
-    if (params) Object.keys(params).forEach(function (k) { text = text.split('{' + k + '}').join(String(params[k])); });
-    return text;
-  }
-  function hashParams() { return new URLSearchParams((location.hash || '').replace(/^#/, '')); }
-  function initData() {
-    var tg = window.Telegram && window.Telegram.WebApp;
-    if (tg && tg.initData) return tg.initData;
-    return hashParams().get('tgWebAppData') || '';
-  }
-  function loadTelegram() {  // only inside Telegram; a page without it works the same
-    if (!hashParams().get('tgWebAppPlatform')) return;
-    var s = document.createElement('script');
-    s.src = 'https://telegram.org/js/telegram-web-app.js';
-    s.onload = function () { try { Telegram.WebApp.ready(); Telegram.WebApp.expand(); } catch (e) { /* tolerated */ } };
-    s.onerror = function () { /* tolerated: initData comes from the URL too */ };
-    document.head.appendChild(s);
-  }
+const SEATS = { zh: ['南', '东', '北', '西'], en: ['S', 'E', 'N', 'W'] };
+const POS = ['bottom', 'right', 'top', 'left'];
+const HOLD_MS = 1200;  // a completed trick stays on the table this long
 
-  // --- cards ------------------------------------------------------------------------------
-  function cardParts(text) {
-    if (text === 'BJ') return { rank: S.lang === 'zh' ? '大王' : 'BJ', suit: '', red: true, joker: true };
-    if (text === 'SJ') return { rank: S.lang === 'zh' ? '小王' : 'SJ', suit: '', red: false, joker: true };
-    var suit = text.charAt(0);
-    return { rank: text.slice(1), suit: suit, red: suit === '♥' || suit === '♦', joker: false };
-  }
-  function cardLabel(text) { var p = cardParts(text); return p.joker ? p.rank : p.suit + p.rank; }
-  function cardsLabel(texts) { return (texts || '').split(' ').filter(Boolean).map(cardLabel).join(' '); }
-  function mini(text) {
-    var p = cardParts(text);
-    var c = el('span', 'mini' + (p.red ? ' red' : ''));
-    c.appendChild(el('span', null, p.joker ? (S.lang === 'zh' ? p.rank.charAt(0) : p.rank) : p.rank));
-    c.appendChild(el('span', null, p.joker ? '🃏' : p.suit));
-    c.title = cardLabel(text);
-    return c;
-  }
-  function cardsRow(texts) {
-    var row = el('span');
-    (Array.isArray(texts) ? texts : String(texts || '').split(' ')).filter(Boolean).forEach(function (t) { row.appendChild(mini(t)); });
-    return row;
-  }
+function readHint() {
+  try { return localStorage.getItem('hint') !== 'off'; } catch (e) { return true; }
+}
+/** @type {any} */
+const S = {
+  ws: null, texts: {}, lang: 'zh', seat: null, match: null, frame: null, sel: [], handKey: '', pending: null,
+  fatal: false, retry: 0, offset: 0, lastError: null, hold: null, holdUntil: 0, seenTrick: '', seenDeal: null,
+  summary: null, sheetOpen: false, wasMyTurn: false, hint: readHint(), referee: false, tables: [],
+  metrics: { frames: [], renders: [], taps: [], firstFrame: null },  // ms, the last 500 of each (docs/performance.md)
+};
 
-  // --- connection ---------------------------------------------------------------------------
-  function connect() {
+/** After the next paint: ``done(ms since start)``. @param {number} start @param {number[]} into */
+function afterPaint(start, into) {
+  requestAnimationFrame(() => setTimeout(() => {
+    into.push(performance.now() - start);
+    if (into.length > 500) into.shift();
+  }, 0));
+}
+/** @type {any} */ (window).__table = S;  // read by the browser tests
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} tag @param {string | null} [cls] @param {unknown} [text] @returns {HTMLElement} */
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+/** @param {string} key @param {Record<string, unknown>} [params] */
+function t(key, params) { return translate(S.texts, key, params); }
+
+function hashParams() { return new URLSearchParams((location.hash || '').replace(/^#/, '')); }
+function initData() {
+  const app = tg();
+  if (app && app.initData) return app.initData;
+  return hashParams().get('tgWebAppData') || '';
+}
+function loadTelegram() {  // inside Telegram only; a page without it works the same
+  if (tg()) { startTelegram(); return; }
+  if (!hashParams().get('tgWebAppPlatform')) return;
+  const s = document.createElement('script');
+  s.src = 'https://telegram.org/js/telegram-web-app.js';
+  s.onload = () => { startTelegram(); render(); };
+  s.onerror = () => { /* tolerated: initData comes in the URL too */ };
+  document.head.appendChild(s);
+}
+
+// --- cards ------------------------------------------------------------------------------------
+/** @param {string} text @param {string} [extra] */
+function mini(text, extra) {
+  const p = cardParts(text, S.lang);
+  const c = el('span', 'mini' + (p.red ? ' red' : '') + (p.joker ? ' joker ' + p.joker : '') + (extra || ''));
+  c.appendChild(el('span', 'r', p.joker ? (S.lang === 'zh' ? p.rank.charAt(0) : 'J') : p.rank));
+  c.appendChild(el('span', 's', p.joker ? (S.lang === 'zh' ? '王' : '★') : p.suit));
+  c.title = cardLabel(text, S.lang);
+  c.dataset.card = text;
+  return c;
+}
+/** @param {string[]} cards */
+function cardsRow(cards) {
+  const row = el('span', 'cards');
+  cards.forEach((c) => row.appendChild(mini(c, pointCards([c]).length ? ' pt' : '')));
+  return row;
+}
+/** @param {string} s */
+function cardsText(s) { return cardList(s).map((c) => cardLabel(c, S.lang)).join(' '); }
+
+// --- connection -------------------------------------------------------------------------------
+function connect() {
+  if (S.fatal) return;
+  setConn(S.frame ? t('web.reconnecting') : t('web.connecting'), true);
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(proto + '//' + location.host + '/ws');
+  S.ws = ws;
+  ws.onopen = () => {
+    S.retry = 0;
+    const m = new URLSearchParams(location.search).get('m');
+    ws.send(JSON.stringify({ type: 'hello', init: initData(), match: S.match || (m ? Number(m) : null),
+                             version: S.frame ? S.frame.version : null }));
+  };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    onMessage(msg);
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.ws = null;
     if (S.fatal) return;
-    setConn(S.frame ? tr('web.reconnecting') : tr('web.connecting'), true);
-    var proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    var ws = new WebSocket(proto + '//' + location.host + '/ws');
-    S.ws = ws;
-    ws.onopen = function () {
-      S.retry = 0;
-      var m = new URLSearchParams(location.search).get('m');
-      ws.send(JSON.stringify({ type: 'hello', init: initData(), match: S.match || (m ? Number(m) : null),
-                               version: S.frame ? S.frame.version : null }));
-    };
-    ws.onmessage = function (ev) {
-      var msg;
-      try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      onMessage(msg);
-    };
-    ws.onclose = function () {
-      if (S.ws !== ws) return;
-      S.ws = null;
-      if (S.fatal) return;
-      setConn(tr('web.reconnecting'), true);
-      var delay = Math.min(5000, 250 * Math.pow(2, S.retry++));
-      setTimeout(connect, delay);
-    };
-  }
-  function send(obj) {
-    if (!S.ws || S.ws.readyState !== 1) return false;
-    S.ws.send(JSON.stringify(obj));
-    return true;
-  }
-  function setConn(text, bad) { var c = $('conn'); c.textContent = text || ''; c.className = 'conn' + (bad ? ' bad' : ''); }
+    setConn(t('web.reconnecting'), true);
+    setTimeout(connect, Math.min(5000, 250 * Math.pow(2, S.retry++)));
+  };
+}
+/** @param {unknown} obj */
+function send(obj) {
+  if (!S.ws || S.ws.readyState !== 1) return false;
+  S.ws.send(JSON.stringify(obj));
+  return true;
+}
+/** @param {string} text @param {boolean} bad */
+function setConn(text, bad) { const c = $('conn'); c.textContent = text || ''; c.className = 'conn' + (bad ? ' bad' : ''); }
 
-  function onMessage(msg) {
-    if (msg.type === 'hello') {
-      S.texts = msg.texts || {}; S.lang = msg.lang; S.seat = msg.seat; S.match = msg.match;
-      document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
-      if (msg.dev) { $('dev').hidden = false; $('dev').textContent = tr('web.dev'); }
-      setConn(S.seat === null ? tr('web.spectating') : '', false);
-      if (S.pending) send(S.pending);  // a request whose answer was lost: the same id is applied at most once
-    } else if (msg.type === 'state') {
-      S.offset = msg.now - Date.now();
-      S.frame = msg;
-      render();
-    } else if (msg.type === 'ack') {
-      if (S.pending && msg.id === S.pending.id) S.pending = null;
-      if (!msg.ok) {
-        if (msg.readings) chooseReading(msg.readings);
-        else toast(msg.error);
-      } else { S.sel = []; }
-      render();
-    } else if (msg.type === 'error') {
-      toast(msg.message);
-      if (msg.fatal) { S.fatal = true; setConn(msg.message, true); $('status').textContent = msg.message; }
-    }
-  }
-
-  var counter = 0;
-  function act(op, cards, arg) {
-    if (!S.frame || S.pending) return;
-    var req = { type: 'act', id: 'r' + Date.now().toString(36) + (counter++) + Math.random().toString(36).slice(2, 8),
-                version: S.frame.version, op: op, cards: cards || [], arg: arg || null };
-    S.pending = req;
-    if (!send(req)) { /* sent again after the reconnect's hello */ }
+/** @param {any} msg */
+function onMessage(msg) {
+  if (msg.type === 'hello') {
+    S.texts = msg.texts || {}; S.lang = msg.lang; S.seat = msg.seat; S.match = msg.match;
+    S.referee = !!msg.referee; S.tables = msg.tables || [];
+    document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
+    document.title = t('web.title');
+    if (msg.dev) { $('dev').hidden = false; $('dev').textContent = t('web.dev'); }
+    setConn(S.seat === null ? t('web.spectating') : '', false);
+    if (S.pending) send(S.pending);  // a request whose answer was lost: the same id is applied at most once
+  } else if (msg.type === 'state') {
+    const start = performance.now();
+    S.offset = msg.now - Date.now();
+    noteMoments(S.frame, msg);
+    S.frame = msg;
+    render();
+    S.metrics.renders.push(performance.now() - start);
+    if (S.metrics.renders.length > 500) S.metrics.renders.shift();
+    if (S.metrics.firstFrame === null) S.metrics.firstFrame = start;
+    afterPaint(start, S.metrics.frames);
+  } else if (msg.type === 'tables') {
+    S.tables = msg.tables || [];
+    if (S.sheetOpen && $('sheet').dataset.kind === 'tables') showTables();
     renderActions();
+  } else if (msg.type === 'ack') {
+    if (S.pending && msg.id === S.pending.id) S.pending = null;
+    if (!msg.ok) {
+      if (msg.readings) chooseReading(msg.readings);
+      else refuse(msg.error);
+    } else { S.sel = []; notice(''); haptic('success'); }
+    render();
+  } else if (msg.type === 'error') {
+    refuse(msg.message);
+    if (msg.fatal) { S.fatal = true; setConn(msg.message, true); $('status').textContent = msg.message; }
   }
+}
 
-  // --- rendering ----------------------------------------------------------------------------
-  function seatName(seat) { return (SEATS[S.lang] || SEATS.zh)[seat]; }
-  function pub() { return S.frame.table; }
-  function handFlat() {
-    var me = S.frame.me; if (!me) return [];
-    var out = []; me.hand.forEach(function (g) { g.cards.forEach(function (c) { out.push(c); }); });
-    return out;
+/** What changed between two frames that the page shows as a moment: a completed trick (held on the
+ *  table), a finished deal (the summary sheet).  @param {any} before @param {any} after */
+function noteMoments(before, after) {
+  const p = after.table;
+  const done = completedTrick(p, after.game);
+  const sameDeal = before && (before.table.deal ?? before.table.deal_no) === (p.deal ?? p.deal_no);
+  const inPlay = ['play', 'choose', 'deal_over'].indexOf(p.phase) >= 0 || after.status === 'finished';
+  if (before && done && done.key !== S.seenTrick && before.version < after.version && sameDeal && inPlay) {
+    const live = liveTrick(p, after.game);
+    // hold the trick just completed unless the table shows a longer one already
+    if (live.entries.length <= 1 || after.game === 'shengji') { S.hold = done; S.holdUntil = Date.now() + HOLD_MS; }
+    setTimeout(render, HOLD_MS + 20);
   }
-  function selectedCards() { var h = handFlat(); return S.sel.map(function (i) { return h[i]; }).filter(Boolean); }
-  function requiredTurns() { return (pub().turns || []).filter(function (t) { return t.required !== false; }); }
-  function levelText(x) { return ({ 11: 'J', 12: 'Q', 13: 'K', 14: 'A' })[x] || String(x); }
+  if (done) S.seenTrick = done.key;
+  const deal = p.last_deal;
+  const dealKey = deal ? after.game + deal.deal_no + '.' + (p.deals_played ?? p.deal_no) : null;
+  if (before && deal && dealKey !== S.seenDeal) {
+    S.summary = deal;
+    setTimeout(() => { if (S.summary === deal) showSummary(deal); }, before.version < after.version ? HOLD_MS : 0);
+  }
+  if (S.seenDeal === null || dealKey !== S.seenDeal) S.seenDeal = dealKey;
+}
 
-  function render() {
-    var f = S.frame; if (!f) return;
-    var p = pub(), sj = f.game === 'shengji';
-    var key = JSON.stringify(f.me ? f.me.hand : null);
-    if (key !== S.handKey) { S.handKey = key; S.sel = []; }
-    // title
-    var title = tr('table.deal_no', { n: sj ? p.deal : (p.deal_no || 0) });
-    if (sj && p.level) title += ' · ' + tr('table.playing_level', { level: levelText(p.level) });
-    if (!sj && p.level_text) title += ' · ' + tr('table.playing_level', { level: p.level_text });
-    if (sj && (p.trump !== null && p.trump !== undefined)) title += ' · ' + tr('table.trump', { trump: ['♠', '♥', '♣', '♦'][p.trump] || p.trump });
-    else if (sj && ['play', 'choose', 'late', 'bury', 'rebury'].indexOf(p.phase) >= 0) title += ' · ' + tr('table.no_trump');
-    $('title').textContent = title;
-    // info: levels, points, declaration, counts
-    var info = $('info'); info.innerHTML = '';
-    var lv = sj ? (p.levels || [2, 2]).map(levelText) : (p.level_texts || []);
-    if (lv.length === 2) info.appendChild(el('span', null, tr('web.side0') + ' ' + lv[0] + ' · ' + tr('web.side1') + ' ' + lv[1]));
-    if (sj && ['play', 'choose'].indexOf(p.phase) >= 0) info.appendChild(el('span', null, tr('web.points', { n: p.points || 0 })));
-    if (sj && p.declaration && ['dealing', 'window', 'blackout', 'bury', 'late'].indexOf(p.phase) >= 0) {
-      info.appendChild(el('span', null, tr('table.declared', { who: f.names[p.declaration.seat], cards: cardsLabel(p.declaration.cards) })));
+let counter = 0;
+/** @param {string} op @param {string[]} [cards] @param {string | null} [arg] */
+function act(op, cards, arg) {
+  if (!S.frame || S.pending) return;
+  const req = { type: 'act', id: 'r' + Date.now().toString(36) + (counter++) + Math.random().toString(36).slice(2, 8),
+                version: S.frame.version, op, cards: cards || [], arg: arg || null };
+  S.pending = req;
+  send(req);  // else sent again after the reconnect's hello
+  renderActions();
+}
+
+// --- rendering --------------------------------------------------------------------------------
+/** @param {number} seat */
+function seatName(seat) { return (SEATS[/** @type {'zh'} */ (S.lang)] || SEATS.zh)[seat]; }
+function pub() { return S.frame.table; }
+/** @returns {string[]} */
+function handFlat() {
+  const me = S.frame.me; if (!me) return [];
+  /** @type {string[]} */ const out = [];
+  me.hand.forEach((/** @type {any} */ g) => g.cards.forEach((/** @type {string} */ c) => out.push(c)));
+  return out;
+}
+function selectedCards() { const h = handFlat(); return S.sel.map((/** @type {number} */ i) => h[i]).filter(Boolean); }
+function requiredTurns() { return (pub().turns || []).filter((/** @type {any} */ x) => x.required !== false); }
+function isMyTurn() {
+  const f = S.frame;
+  return !!(f && f.me && f.status === 'playing' && (f.me.actions.turns || []).length
+    && requiredTurns().some((/** @type {any} */ x) => x.seat === S.seat));
+}
+function now() { return Date.now() + S.offset; }
+
+function render() {
+  const f = S.frame; if (!f) return;
+  const p = pub(), sj = f.game === 'shengji';
+  const key = JSON.stringify(f.me ? f.me.hand : null);
+  if (key !== S.handKey) { S.handKey = key; S.sel = []; }
+  if (S.hold && Date.now() >= S.holdUntil) S.hold = null;
+  document.body.dataset.game = f.game;
+  let title = t('table.deal_no', { n: sj ? p.deal : (p.deal_no || 0) });
+  if (sj && p.level) title += ' · ' + t('table.playing_level', { level: rankText(p.level) });
+  if (!sj && p.level_text) title += ' · ' + t('table.playing_level', { level: p.level_text });
+  if (sj && p.trump !== null && p.trump !== undefined) title += ' · ' + t('table.trump', { trump: SUITS[p.trump] || p.trump });
+  else if (sj && ['play', 'choose', 'late', 'bury', 'rebury'].indexOf(p.phase) >= 0) title += ' · ' + t('table.no_trump');
+  $('title').textContent = title;
+  renderInfo();
+  renderSeats();
+  renderTrick();
+  renderStatus();
+  renderExtra();
+  renderHand();
+  renderActions();
+  const mine = isMyTurn();
+  if (mine && !S.wasMyTurn) haptic('turn');
+  S.wasMyTurn = mine;
+  closingConfirmation(mine);
+  tick();
+}
+
+function renderInfo() {
+  const f = S.frame, p = pub(), sj = f.game === 'shengji', info = $('info');
+  info.innerHTML = '';
+  const lv = sj ? (p.levels || [2, 2]).map(rankText) : (p.level_texts || []);
+  if (lv.length === 2) {
+    const span = el('span', 'levels');
+    [0, 1].forEach((s) => {
+      const b = el('b', 'side' + (sj && p.dealer !== null && p.dealer !== undefined && p.dealer % 2 === s ? ' dealing' : ''),
+        t('web.side' + s) + ' ' + lv[s]);
+      span.appendChild(b);
+    });
+    info.appendChild(span);
+  }
+  if (sj && ['play', 'choose'].indexOf(p.phase) >= 0) {
+    const pts = el('span', 'points', t('web.points', { n: p.points || 0 }));
+    const won = pointSummary(p.point_cards || []);
+    if (won) pts.appendChild(el('small', 'won', ' (' + won + ')'));
+    info.appendChild(pts);
+  }
+  if (sj && p.declaration && ['dealing', 'window', 'blackout', 'bury', 'late'].indexOf(p.phase) >= 0) {
+    info.appendChild(el('span', null, t('table.declared', { who: seatName(p.declaration.seat) + ' ' + f.names[p.declaration.seat], cards: cardsText(p.declaration.cards) })));
+  }
+  if (f.match_deadline) { const c = el('span', 'clock match'); c.dataset.deadline = f.match_deadline; c.dataset.label = t('page.match_clock'); info.appendChild(c); }
+}
+
+/** "K×2 10×3 5×1": the point cards the defenders have won, by rank. @param {string[]} cards */
+function pointSummary(cards) {
+  /** @type {Record<string, number>} */ const n = {};
+  cards.forEach((c) => { const r = c.slice(1); n[r] = (n[r] || 0) + 1; });
+  return ['K', '10', '5'].filter((r) => n[r]).map((r) => r + '×' + n[r]).join(' ');
+}
+
+function renderSeats() {
+  const f = S.frame, p = pub(), sj = f.game === 'shengji';
+  const base = S.seat === null ? 0 : S.seat;
+  const turnSeats = requiredTurns().map((/** @type {any} */ x) => x.seat);
+  /** @type {Record<number, string>} */ const places = {};
+  (p.finish_order || []).forEach((/** @type {number} */ s, /** @type {number} */ i) => { places[s] = t('gd.place' + Math.min(i + 1, 4)); });
+  for (let k = 0; k < 4; k++) {
+    const seat = (base + k) % 4, box = $('seat-' + POS[k]);
+    box.innerHTML = '';
+    box.className = 'seat' + (turnSeats.indexOf(seat) >= 0 && f.status === 'playing' ? ' turn' : '') + (places[seat] ? ' out' : '');
+    box.dataset.seat = String(seat);
+    const name = el('div', 'name');
+    name.appendChild(el('span', 'wind', seatName(seat)));
+    name.appendChild(document.createTextNode(' ' + (f.names[seat] || '?')));
+    box.appendChild(name);
+    const meta = el('div', 'meta');
+    if (sj && p.dealer === seat) meta.appendChild(el('span', 'dealer', '★' + t('web.dealer')));
+    let count = sj ? (p.hand_sizes || [])[seat] : (p.counts ? p.counts[seat] : (S.seat === seat && f.me ? f.me.hand_size : null));
+    if (count === 'more_than_10') count = '>10';
+    if (count !== null && count !== undefined && !places[seat]) meta.appendChild(el('span', 'count' + (!sj && Number(count) <= 10 ? ' low' : ''), t('web.cards_n', { n: count })));
+    if (places[seat]) meta.appendChild(el('span', 'place', places[seat]));
+    if (f.connected && !f.computers[seat]) {
+      meta.appendChild(el('span', 'online ' + (f.connected[seat] ? 'on' : 'off'), t(f.connected[seat] ? 'page.online' : 'page.offline')));
     }
-    if (!sj && p.table && p.phase === 'play') {
-      info.appendChild(el('span', null, tr('gd.on_table', { who: f.names[p.table_seat] || '', label: p.table.label })));
+    box.appendChild(meta);
+    if (f.clock && f.clock.seat === seat && f.clock.deadline) {
+      const c = el('div', 'bar'); c.dataset.deadline = f.clock.deadline; c.dataset.seconds = f.clock.seconds;
+      c.appendChild(el('i')); const n = el('span', 'clock'); n.dataset.deadline = f.clock.deadline;
+      c.appendChild(n); box.appendChild(c);
     }
-    renderSeats();
-    renderTrick();
-    renderStatus();
-    renderExtra();
-    renderHand();
+  }
+}
+
+/** @param {any} e @param {boolean} sj */
+function playNode(e, sj) {
+  if (e.pass) return el('span', 'pass', t('gd.pass'));
+  const row = cardsRow(e.cards);
+  if (!sj && e.label) row.title = comboLabel(S.texts, e.kind, e.label, S.lang);
+  return row;
+}
+function renderTrick() {
+  const f = S.frame, sj = f.game === 'shengji';
+  const base = S.seat === null ? 0 : S.seat;
+  const held = S.hold;
+  const showLive = sj || pub().phase === 'play' || pub().phase === 'deal_over' || f.status === 'finished';
+  const trick = held || (showLive ? liveTrick(pub(), f.game) : { entries: [], leader: null, winning: null });
+  /** @type {Record<number, any>} */ const by = {};
+  trick.entries.forEach((/** @type {any} */ e) => { by[e.seat] = e; });
+  $('trick').className = held ? 'done' : '';
+  for (let k = 0; k < 4; k++) {
+    const seat = (base + k) % 4, box = $('play-' + POS[k]);
+    box.innerHTML = '';
+    box.className = 'play';
+    const e = by[seat];
+    if (!e) continue;
+    box.appendChild(playNode(e, sj));
+    const tags = el('span', 'tags');
+    if (trick.leader === seat && !e.pass) tags.appendChild(el('span', 'tag lead', t('page.lead')));
+    if (trick.winning === seat && !e.pass) { tags.appendChild(el('span', 'tag win', t(held ? 'page.won' : 'page.winning'))); box.classList.add('winning'); }
+    if (tags.childNodes.length) box.appendChild(tags);
+  }
+  const note = $('trick-note');
+  note.textContent = '';
+  if (held && held.winning !== null) {
+    note.textContent = t(sj && held.points ? 'page.trick_won_pts' : 'page.trick_won', { who: seatName(held.winning) + ' ' + f.names[held.winning], n: held.points });
+  } else if (!sj && pub().table && pub().phase === 'play' && showLive) {
+    note.textContent = comboLabel(S.texts, pub().table.kind, pub().table.label, S.lang);
+  }
+}
+
+function renderStatus() {
+  const f = S.frame, p = pub(), sj = f.game === 'shengji', st = $('status');
+  let text = '';
+  const mine = isMyTurn();
+  if (f.status === 'finished') {
+    const r = p.result;
+    text = r && r.winner !== undefined && r.winner !== null ? t('web.match_over', { side: t('web.side' + r.winner) }) : t('web.match_stopped');
+  } else if (p.phase === 'paused' || f.status === 'paused') text = t('table.paused');
+  else if (sj && p.phase === 'dealing') text = t('table.dealing', { n: p.cards_dealt || 0, total: 100 });
+  else {
+    const turns = requiredTurns();
+    if (mine) text = t('web.your_turn') + ': ' + t('turn.' + turns.filter((/** @type {any} */ x) => x.seat === S.seat)[0].kind);
+    else if (turns.length) text = t('table.turn', { who: seatName(turns[0].seat) + ' ' + f.names[turns[0].seat], what: t('turn.' + turns[0].kind) });
+    else if (sj && (p.phase === 'window' || p.phase === 'blackout')) text = t('table.bid_window');
+    else if (p.phase === 'deal_over') text = t('table.deal_over');
+  }
+  st.textContent = text;
+  if (f.window_deadline && !mine) { const c = el('span', 'clock window'); c.dataset.deadline = f.window_deadline; st.appendChild(document.createTextNode(' ')); st.appendChild(c); }
+  if (f.window_deadline && mine) { const c = el('span', 'clock window'); c.dataset.deadline = f.window_deadline; st.appendChild(document.createTextNode(' ')); st.appendChild(c); }
+  st.className = mine ? 'mine' : '';
+}
+
+function renderExtra() {
+  const f = S.frame, p = pub(), box = $('extra');
+  box.innerHTML = '';
+  const me = f.me || {};
+  const sj = f.game === 'shengji';
+  if (me.kitty) { const d = el('div', null, t('page.kitty_mine') + ' '); d.appendChild(cardsRow(me.kitty)); box.appendChild(d); }
+  else if (sj && p.kitty_buried_by !== null && p.kitty_buried_by !== undefined && p.phase === 'play') {
+    box.appendChild(el('div', null, t('page.kitty_held', { who: seatName(p.kitty_buried_by) + ' ' + f.names[p.kitty_buried_by] })));
+  }
+  if (me.my_return) box.appendChild(el('div', null, t('gd.my_return', { frm: f.names[me.my_return.from], to: f.names[me.my_return.to], card: cardLabel(me.my_return.card, S.lang) })));
+  if (!sj && p.tribute && (p.phase === 'tribute' || p.phase === 'return')) {
+    const tb = p.tribute;
+    const paid = Object.keys(tb.paid || {});
+    if (paid.length) box.appendChild(el('div', null, t('gd.tribute_paid', { list: paid.map((s) => f.names[Number(s)] + ' ' + cardLabel(tb.paid[s], S.lang)).join(', ') })));
+    const a = me.actions || {};
+    if (a.tribute) box.appendChild(el('div', 'rule', t('page.tribute_rule', { to: (tb.payers || []).length > 1 ? t('page.tribute_upstream') : seatName(tb.upstream) + ' ' + f.names[tb.upstream] })));
+    if (a['return']) box.appendChild(el('div', 'rule', t('page.return_rule', { to: seatName(a.return_to) + ' ' + f.names[a.return_to] })));
+  }
+  if (p.counts_asked && p.counts_asked.answer && p.phase === 'play') {
+    const ans = p.counts_asked.answer;
+    box.appendChild(el('div', null, t('gd.counts', { list: Object.keys(ans).sort().map((s) => seatName(Number(s)) + ' ' + (ans[s] === 'more_than_10' ? '>10' : ans[s])).join(' · ') })));
+  }
+  if (me.actions && me.actions.bury) box.appendChild(el('div', 'rule', t('web.bury_hint', { n: me.actions.bury })));
+}
+
+/** The cards that may be played now (for the hint), as indexes; null: no hint. */
+function hinted() {
+  const f = S.frame, p = pub();
+  if (!S.hint || !f.me || !isMyTurn()) return null;
+  const a = f.me.actions || {};
+  const hand = handFlat();
+  if (f.game === 'shengji' && (a.turns || []).indexOf('follow') >= 0 && p.trick && p.trick.length) {
+    return followHint(hand, p.trick[0].cards, p.trump, p.level);
+  }
+  if (f.game === 'guandan' && (a.tribute || a['return'])) {
+    const allowed = a.tribute || a['return'];
+    return hand.map((c, i) => (allowed.indexOf(c) >= 0 ? i : -1)).filter((i) => i >= 0);
+  }
+  return null;
+}
+
+let handWidth = 0;  // measured once and on resize (a read after a DOM change would force a layout)
+let handDrawn = '';  // what the hand shows now: drawn again only when that changes
+function renderHand() {
+  const f = S.frame, box = $('hand');
+  if (!f.me) { box.innerHTML = ''; box.className = 'empty'; handDrawn = ''; return; }
+  const p = pub(), sj = f.game === 'shengji';
+  const hand = handFlat();
+  if (!handWidth) handWidth = box.clientWidth || Math.min(window.innerWidth, 900) - 12;
+  const width = handWidth;
+  const cardW = window.innerWidth >= 900 ? 72 : window.innerWidth >= 700 ? 60 : 46;
+  const hint = hinted();
+  const drawn = JSON.stringify([S.handKey, S.sel, hint, width, cardW, cursor, p.level, S.lang]);
+  if (drawn === handDrawn) return;
+  handDrawn = drawn;
+  box.innerHTML = '';
+  box.className = '';
+  const lay = handLayout(hand.length, width - 4, cardW, Math.max(27, Math.round(cardW / 2)));
+  box.style.setProperty('--step', lay.step + 'px');
+  box.style.setProperty('--card-w', cardW + 'px');
+  let i = 0;
+  /** @type {HTMLElement | null} */ let row = null;
+  f.me.hand.forEach((/** @type {any} */ g, /** @type {number} */ gi) => {
+    g.cards.forEach((/** @type {string} */ text) => {
+      const idx = i++;
+      if (idx % lay.perRow === 0) { row = el('div', 'row'); box.appendChild(row); }
+      const c = cardParts(text, S.lang);
+      const level = sj ? (p.level === rankValue(text)) : (p.level === rankValue(text));
+      const wild = !sj && text === '♥' + rankText(p.level);
+      const card = el('div', 'card' + (c.red ? ' red' : '') + (g.label === 'trump' ? ' trump' : '') + (c.joker ? ' joker ' + c.joker : '')
+        + (level && !c.joker ? ' level' : '') + (wild ? ' wild' : '') + (S.sel.indexOf(idx) >= 0 ? ' sel' : '')
+        + (hint && hint.indexOf(idx) < 0 ? ' dim' : '') + (idx % lay.perRow === 0 ? ' first' : '') + (idx === cursor ? ' cursor' : '')
+        + (gi > 0 && g.cards[0] === text && idx % lay.perRow !== 0 ? ' gap' : ''));
+      card.appendChild(el('span', 'r', c.joker ? (S.lang === 'zh' ? c.rank.charAt(0) : (c.joker === 'big' ? 'Big' : 'Small')) : c.rank));
+      card.appendChild(el('span', 's', c.joker ? (S.lang === 'zh' ? '王' : 'joker') : c.suit));
+      if (wild) card.appendChild(el('span', 'badge', t('page.wild')));
+      else if (!sj && level && !c.joker) card.appendChild(el('span', 'badge lvl', t('page.level_card')));
+      card.dataset.card = text; card.dataset.i = String(idx);
+      /** @type {HTMLElement} */ (row).appendChild(card);
+    });
+  });
+}
+/** @param {string} text */
+function rankValue(text) {
+  if (text === 'BJ' || text === 'SJ') return -1;
+  const r = text.slice(1);
+  return ({ J: 11, Q: 12, K: 13, A: 14 })[/** @type {'J'} */ (r)] || Number(r);
+}
+
+// selection by tap and by sliding a finger across the cards
+let sweep = /** @type {{on: boolean, seen: Set<number>} | null} */ (null);
+/** @param {number} idx @param {boolean} on */
+function setSel(idx, on) {
+  const at = S.sel.indexOf(idx);
+  if (on && at < 0) S.sel.push(idx);
+  if (!on && at >= 0) S.sel.splice(at, 1);
+  const node = document.querySelector('#hand .card[data-i="' + idx + '"]');
+  if (node) node.classList.toggle('sel', on);
+  handDrawn = '';
+}
+/** @param {EventTarget | null} target */
+function cardIndex(target) {
+  const node = target instanceof Element ? target.closest('#hand .card') : null;
+  return node ? Number(/** @type {HTMLElement} */ (node).dataset.i) : null;
+}
+function bindHand() {
+  const box = $('hand');
+  box.addEventListener('pointerdown', (ev) => {
+    const idx = cardIndex(ev.target);
+    if (idx === null) return;
+    ev.preventDefault();
+    const start = ev.timeStamp || performance.now();  // from the touch itself, input delay included
+    const on = S.sel.indexOf(idx) < 0;
+    sweep = { on, seen: new Set([idx]) };
+    setSel(idx, on);
+    haptic('select');
     renderActions();
-    tick();
-  }
+    afterPaint(start, S.metrics.taps);
+  });
+  box.addEventListener('pointermove', (ev) => {
+    if (!sweep) return;
+    const idx = cardIndex(document.elementFromPoint(ev.clientX, ev.clientY));
+    if (idx === null || sweep.seen.has(idx)) return;
+    sweep.seen.add(idx);
+    setSel(idx, sweep.on);
+    haptic('select');
+    renderActions();
+  });
+  const end = () => { sweep = null; };
+  window.addEventListener('pointerup', end);
+  window.addEventListener('pointercancel', end);
+}
 
-  function renderSeats() {
-    var f = S.frame, p = pub(), sj = f.game === 'shengji';
-    var base = S.seat === null ? 0 : S.seat;
-    var turnSeats = requiredTurns().map(function (t) { return t.seat; });
-    var places = {};
-    (p.finish_order || []).forEach(function (s, i) { places[s] = tr('gd.place' + Math.min(i + 1, 4)); });
-    for (var k = 0; k < 4; k++) {
-      var seat = (base + k) % 4, box = $('seat-' + POS[k]);
-      box.innerHTML = '';
-      box.className = 'seat' + (turnSeats.indexOf(seat) >= 0 && f.status === 'playing' ? ' turn' : '');
-      box.dataset.seat = seat;
-      var name = seatName(seat) + ' ' + (f.names[seat] || '?');
-      if (sj && p.dealer === seat) name += ' ★' + tr('web.dealer');
-      box.appendChild(el('div', 'name', name));
-      var meta = [];
-      var count = sj ? (p.hand_sizes || [])[seat] : (p.counts ? p.counts[seat] : (S.seat === seat && f.me ? f.me.hand_size : null));
-      if (count === 'more_than_10') count = '>10';
-      if (count !== null && count !== undefined) meta.push(tr('web.cards_n', { n: count }));
-      if (places[seat]) meta.push(places[seat]);
-      var m = el('div', 'meta', meta.join(' · '));
-      if (f.clock && f.clock.seat === seat && f.clock.deadline) {
-        var c = el('span', 'clock'); c.dataset.deadline = f.clock.deadline; m.appendChild(document.createTextNode(' ')); m.appendChild(c);
-      }
-      box.appendChild(m);
-    }
-  }
+/** Keyboard play (a desktop): Enter the main action, P pass, Esc closes a sheet or clears the selection,
+ *  ← → move the cursor over the hand and Space lifts the card under it. */
+let cursor = -1;
+function bindKeys() {
+  document.addEventListener('keydown', (ev) => {
+    if (!S.frame || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const n = handFlat().length;
+    if (ev.key === 'Escape') { if (S.sheetOpen) closeSheet(); else { S.sel = []; render(); } }
+    else if (S.sheetOpen) return;
+    else if (ev.key === 'Enter') { const m = mainActions().find((x) => !x.secondary); if (m && m.enabled && !S.pending) m.run(); }
+    else if (ev.key === 'p' || ev.key === 'P') { const m = mainActions().find((x) => x.secondary); if (m && !S.pending) m.run(); }
+    else if ((ev.key === 'ArrowRight' || ev.key === 'ArrowLeft') && n) {
+      cursor = ev.key === 'ArrowRight' ? (cursor + 1) % n : (cursor - 1 + n) % n;
+      document.querySelectorAll('#hand .card.cursor').forEach((c) => c.classList.remove('cursor'));
+      const c = document.querySelector('#hand .card[data-i="' + cursor + '"]');
+      if (c) c.classList.add('cursor');
+    } else if (ev.key === ' ' && cursor >= 0 && cursor < n) { ev.preventDefault(); setSel(cursor, S.sel.indexOf(cursor) < 0); renderActions(); }
+    else return;
+    ev.preventDefault();
+  });
+}
 
-  function lastPerSeat(entries) {
-    var out = {};
-    (entries || []).forEach(function (e) { if (Array.isArray(e)) e = { seat: e[0], cards: e[1] }; out[e.seat] = e; });
-    return out;
-  }
-  function playNode(e, sj) {
-    if (!sj && e.action === 'pass') return el('span', 'pass', tr('gd.pass'));
-    var cards = sj ? e.cards : (e.play || {}).cards;
-    return cardsRow(cards);
-  }
-  function renderTrick() {
-    var f = S.frame, p = pub(), sj = f.game === 'shengji';
-    var base = S.seat === null ? 0 : S.seat;
-    var entries = lastPerSeat(p.trick);
-    for (var k = 0; k < 4; k++) {
-      var seat = (base + k) % 4, box = $('play-' + POS[k]);
-      box.innerHTML = '';
-      if (entries[seat]) box.appendChild(playNode(entries[seat], sj));
-    }
-  }
+/** @param {string} text @param {() => void} onclick @param {string} [cls] @param {boolean} [disabled]
+ *  @param {string} [op] @param {string} [extra] */
+function button(text, onclick, cls, disabled, op, extra) {
+  const b = /** @type {HTMLButtonElement} */ (el('button', cls || '', text));
+  b.onclick = onclick; b.disabled = !!disabled || !!S.pending;
+  if (op) b.dataset.op = op;
+  if (extra) b.dataset.arg = extra;
+  return b;
+}
 
-  function renderStatus() {
-    var f = S.frame, p = pub(), sj = f.game === 'shengji', st = $('status');
-    var text = '', mine = false;
-    if (f.status === 'finished') {
-      var r = p.result;
-      text = r && r.winner !== undefined && r.winner !== null ? tr('web.match_over', { side: tr('web.side' + r.winner) }) : tr('web.match_stopped');
-    } else if (p.phase === 'paused' || f.status === 'paused') text = tr('table.paused');
-    else if (sj && p.phase === 'dealing') text = tr('table.dealing', { n: p.cards_dealt || 0, total: 100 });
-    else {
-      var turns = requiredTurns();
-      mine = f.me && (f.me.actions.turns || []).length && turns.some(function (t) { return t.seat === S.seat; });
-      if (mine) text = tr('web.your_turn') + ': ' + tr('turn.' + turns.filter(function (t) { return t.seat === S.seat; })[0].kind);
-      else if (turns.length) text = tr('table.turn', { who: seatName(turns[0].seat) + ' ' + f.names[turns[0].seat], what: tr('turn.' + turns[0].kind) });
-      else if (sj && (p.phase === 'window' || p.phase === 'blackout')) text = tr('table.bid_window');
-      else if (p.phase === 'deal_over') text = tr('table.deal_over');
-    }
-    st.textContent = text;
-    st.className = mine ? 'mine' : '';
-  }
+/** The primary and secondary action of the moment (Telegram's bottom buttons when present). */
+function mainActions() {
+  const f = S.frame, a = (f.me && f.me.actions) || {}, n = S.sel.length;
+  /** @type {any[]} */ const out = [];
+  if (!f.me || f.status !== 'playing') return out;
+  if (a.bury) out.push({ op: 'bury', text: t('btn.bury', { n }), enabled: n === a.bury, run: () => act('bury', selectedCards()) });
+  if (a.play) out.push({ op: 'play', text: t('btn.play', { n }), enabled: n > 0, run: () => act('play', selectedCards()) });
+  if (a.tribute) out.push({ op: 'tribute', text: t('btn.tribute', { n }), enabled: n === 1, run: () => act('tribute', selectedCards()) });
+  if (a['return']) out.push({ op: 'tribute', text: t('btn.return', { n }), enabled: n === 1, run: () => act('tribute', selectedCards()) });
+  if (a.pass) out.push({ op: 'pass', text: t('btn.pass'), enabled: true, secondary: true, run: () => act('pass') });
+  return out;
+}
 
-  function renderExtra() {
-    var f = S.frame, p = pub(), box = $('extra');
-    box.innerHTML = '';
-    var me = f.me || {};
-    if (me.kitty) box.appendChild(el('div', null, tr('web.kitty', { cards: me.kitty.map(cardLabel).join(' ') })));
-    if (me.my_return) box.appendChild(el('div', null, tr('gd.my_return', { frm: f.names[me.my_return.from], to: f.names[me.my_return.to], card: cardLabel(me.my_return.card) })));
-    if (p.tribute && p.tribute.paid && Object.keys(p.tribute.paid).length && (p.phase === 'tribute' || p.phase === 'return')) {
-      box.appendChild(el('div', null, tr('gd.tribute_paid', { list: Object.keys(p.tribute.paid).map(function (s) { return f.names[s] + ' ' + cardLabel(p.tribute.paid[s]); }).join(', ') })));
-    }
-    if (p.counts_asked && p.counts_asked.answer && p.phase === 'play') {
-      var ans = p.counts_asked.answer;
-      box.appendChild(el('div', null, tr('gd.counts', { list: Object.keys(ans).sort().map(function (s) { return seatName(Number(s)) + ' ' + (ans[s] === 'more_than_10' ? '>10' : ans[s]); }).join(' · ') })));
-    }
-    if (me.actions && me.actions.bury) box.appendChild(el('div', null, tr('web.bury_hint', { n: me.actions.bury })));
-  }
-
-  function renderHand() {
-    var f = S.frame, box = $('hand');
-    box.innerHTML = '';
-    if (!f.me) return;
-    var i = 0;
-    f.me.hand.forEach(function (g) {
-      var grp = el('div', 'group');
-      g.cards.forEach(function (text) {
-        var p = cardParts(text), idx = i++;
-        var c = el('div', 'card' + (p.red ? ' red' : '') + (g.label === 'trump' ? ' trump' : '') + (p.joker ? ' joker' : '') +
-                   (S.sel.indexOf(idx) >= 0 ? ' sel' : ''));
-        c.appendChild(el('span', 'r', p.rank));
-        if (!p.joker) c.appendChild(el('span', 's', p.suit));
-        c.dataset.card = text; c.dataset.i = idx;
-        c.onclick = function () { toggle(idx); };
-        grp.appendChild(c);
-      });
-      box.appendChild(grp);
+function renderActions() {
+  const f = S.frame, nav = $('actions');
+  nav.innerHTML = '';
+  if (!f) return;
+  const p = pub(), sj = f.game === 'shengji', a = (f.me && f.me.actions) || {}, n = S.sel.length;
+  const main = mainActions();
+  const primary = main.find((x) => !x.secondary) || null, secondary = main.find((x) => x.secondary) || null;
+  const onBar = setBarButton('MainButton', primary && !S.sheetOpen ? { text: primary.text, enabled: primary.enabled && !S.pending, onClick: primary.run } : null);
+  const onBar2 = onBar && setBarButton('SecondaryButton', secondary && !S.sheetOpen ? { text: secondary.text, enabled: !S.pending, onClick: secondary.run } : null);
+  if (f.me && f.status === 'playing') {
+    (a.bids || []).forEach((/** @type {any} */ b) => {
+      nav.appendChild(button(t(b.verb === 'overturn' ? 'btn.overturn' : 'btn.bid', { cards: cardsText(b.cards) }),
+        () => act(b.verb, b.cards.split(' ')), '', false, b.verb, b.cards));
     });
-  }
-  function toggle(idx) {
-    var at = S.sel.indexOf(idx);
-    if (at >= 0) S.sel.splice(at, 1); else S.sel.push(idx);
-    renderHand(); renderActions();
-  }
-
-  function button(text, onclick, cls, disabled, op, extra) {
-    var b = el('button', cls || '', text);
-    b.onclick = onclick; b.disabled = !!disabled || !!S.pending;
-    if (op) b.dataset.op = op;
-    if (extra) b.dataset.arg = extra;
-    return b;
-  }
-  function renderActions() {
-    var f = S.frame, nav = $('actions');
-    nav.innerHTML = '';
-    if (!f) return;
-    var p = pub(), sj = f.game === 'shengji', a = (f.me && f.me.actions) || {}, n = S.sel.length;
-    if (f.me && f.status === 'playing') {
-      (a.bids || []).forEach(function (b) {
-        nav.appendChild(button(tr(b.verb === 'overturn' ? 'btn.overturn' : 'btn.bid', { cards: cardsLabel(b.cards) }),
-          function () { act(b.verb, b.cards.split(' ')); }, '', false, b.verb, b.cards));
-      });
-      if (a.pass_bid) nav.appendChild(button(tr('btn.pass_bid'), function () { act('pass_bid'); }, 'secondary', false, 'pass_bid'));
-      if (a.pass_overturn) nav.appendChild(button(tr('btn.pass_overturn'), function () { act('pass_bid'); }, 'secondary', false, 'pass_bid'));
-      if (a.bury) nav.appendChild(button(tr('btn.bury', { n: n }), function () { act('bury', selectedCards()); }, '', n !== a.bury, 'bury'));
-      if (a.play) nav.appendChild(button(tr('btn.play', { n: n }), function () { act('play', selectedCards()); }, '', !n, 'play'));
-      if (a.pass) nav.appendChild(button(tr('btn.pass'), function () { act('pass'); }, 'secondary', false, 'pass'));
-      (a.choose || []).forEach(function (opt) { nav.appendChild(button(tr('btn.choose_' + opt), function () { act('choose', [], opt); }, '', false, 'choose', opt)); });
-      if (a.tribute) nav.appendChild(button(tr('btn.tribute', { n: n }), function () { act('tribute', selectedCards()); }, '', n !== 1, 'tribute'));
-      if (a['return']) nav.appendChild(button(tr('btn.return', { n: n }), function () { act('tribute', selectedCards()); }, '', n !== 1, 'tribute'));
-      if (a.ask_counts) nav.appendChild(button(tr('btn.ask_counts'), function () { act('ask_counts'); }, 'secondary', false, 'ask_counts'));
-      if (n) nav.appendChild(button(tr('btn.clear'), function () { S.sel = []; render(); }, 'secondary', false, 'clear'));
-    }
-    var last = sj ? (p.last_trick && p.last_trick.plays) : p.last_trick;
-    if (last && last.length) nav.appendChild(button(tr('web.last_trick'), function () { showLastTrick(); }, 'secondary', false, 'last_trick'));
-  }
-
-  function sheet(build) {
-    var o = $('overlay'), s = $('sheet');
-    s.innerHTML = ''; build(s); o.hidden = false;
-    o.onclick = function (ev) { if (ev.target === o) o.hidden = true; };
-  }
-  function closeSheet() { $('overlay').hidden = true; }
-  function showLastTrick() {
-    var f = S.frame, p = pub(), sj = f.game === 'shengji';
-    var entries = sj ? (p.last_trick.plays || []).map(function (e) { return { seat: e[0], cards: e[1] }; }) : p.last_trick;
-    sheet(function (s) {
-      s.appendChild(el('b', null, tr('web.last_trick')));
-      entries.forEach(function (e) {
-        var row = el('div', 'row');
-        row.appendChild(el('span', null, seatName(e.seat) + ' ' + f.names[e.seat]));
-        row.appendChild(playNode(e, sj));
-        s.appendChild(row);
-      });
-      s.appendChild(button(tr('web.close'), closeSheet, 'secondary'));
+    if (a.pass_bid) nav.appendChild(button(t('btn.pass_bid'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
+    if (a.pass_overturn) nav.appendChild(button(t('btn.pass_overturn'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
+    (a.choose || []).forEach((/** @type {string} */ opt) => { nav.appendChild(button(t('btn.choose_' + opt), () => act('choose', [], opt), '', false, 'choose', opt)); });
+    main.forEach((x) => {
+      if ((x.secondary ? onBar2 : onBar)) return;
+      nav.appendChild(button(x.text, x.run, x.secondary ? 'secondary' : 'primary', !x.enabled, x.op));
     });
-  }
-  function chooseReading(options) {
-    var cards = selectedCards();
-    sheet(function (s) {
-      s.appendChild(el('div', null, tr('web.choose_reading')));
-      options.forEach(function (o) {
-        var b = button(tr('btn.play_as', { label: o.label }), function () { closeSheet(); act('play', cards, o.id); });
-        b.disabled = false; b.dataset.reading = o.id; s.appendChild(b);
-      });
-      var c = button(tr('web.close'), closeSheet, 'secondary'); c.disabled = false; s.appendChild(c);
-    });
-  }
-
-  var toastTimer = null;
-  function toast(text) {
-    if (!text) return;
-    S.lastError = text;
-    var t = $('toast'); t.textContent = text; t.hidden = false;
-    clearTimeout(toastTimer); toastTimer = setTimeout(function () { t.hidden = true; }, 3500);
-  }
-
-  function tick() {
-    var nodes = document.querySelectorAll('.clock');
-    for (var i = 0; i < nodes.length; i++) {
-      var left = Math.max(0, Math.ceil((Number(nodes[i].dataset.deadline) - (Date.now() + S.offset)) / 1000));
-      nodes[i].textContent = '⏱ ' + left + 's';
-      nodes[i].className = 'clock' + (left <= 5 ? ' low' : '');
+    if (a.ask_counts) nav.appendChild(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
+    if (n) nav.appendChild(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary', false, 'clear'));
+    if (isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'])) {
+      const h = button(t(S.hint ? 'page.hint_on' : 'page.hint_off'), toggleHint, 'secondary', false, 'hint');
+      h.disabled = false; nav.appendChild(h);
     }
   }
-  setInterval(tick, 250);
+  const last = sj ? (p.last_trick && p.last_trick.plays) : p.last_trick;
+  if (last && last.length) nav.appendChild(button(t('web.last_trick'), showLastTrick, 'secondary', false, 'last_trick'));
+  if (p.last_deal) nav.appendChild(button(t('page.last_deal'), () => showSummary(p.last_deal), 'secondary', false, 'summary'));
+  if (S.seat === null && (S.tables || []).length > 1) {
+    const b = button(t('page.tables'), showTables, 'secondary', false, 'tables'); b.disabled = false; nav.appendChild(b);
+  }
+}
 
-  loadTelegram();
-  connect();
-})();
+function toggleHint() {
+  S.hint = !S.hint;
+  try { localStorage.setItem('hint', S.hint ? 'on' : 'off'); } catch (e) { /* private mode */ }
+  render();
+}
+
+/** @param {(s: HTMLElement) => void} build @param {string} [kind] */
+function sheet(build, kind) {
+  const o = $('overlay'), s = $('sheet');
+  s.innerHTML = ''; s.dataset.kind = kind || ''; build(s); o.hidden = false;
+  s.querySelectorAll('button').forEach((b) => { /** @type {HTMLButtonElement} */ (b).disabled = false; });
+  S.sheetOpen = true;
+  o.onclick = (ev) => { if (ev.target === o) closeSheet(); };
+  setBackButton(closeSheet);
+  renderActions();
+}
+function closeSheet() {
+  $('overlay').hidden = true; S.sheetOpen = false; S.summary = null;
+  setBackButton(null);
+  renderActions();
+}
+function showLastTrick() {
+  const f = S.frame, sj = f.game === 'shengji';
+  const done = completedTrick(pub(), f.game);
+  if (!done) return;
+  sheet((s) => {
+    s.appendChild(el('b', null, t('web.last_trick')));
+    done.entries.forEach((e) => {
+      const row = el('div', 'row');
+      row.appendChild(el('span', 'who', seatName(e.seat) + ' ' + f.names[e.seat]));
+      row.appendChild(playNode(e, sj));
+      if (done.winning === e.seat) row.appendChild(el('span', 'tag win', t('page.won')));
+      s.appendChild(row);
+    });
+    s.appendChild(button(t('web.close'), closeSheet, 'secondary'));
+  }, 'last_trick');
+}
+/** @param {any} d the engine's summary of the deal */
+function showSummary(d) {
+  const f = S.frame;
+  const sum = summaryRows(S.texts, f.game, d, f.names, S.lang, seatName);
+  sheet((s) => {
+    s.appendChild(el('b', 'title', sum.title));
+    const table = el('table', 'summary');
+    sum.rows.forEach(([k, v]) => { const tr_ = el('tr'); tr_.appendChild(el('th', null, k)); tr_.appendChild(el('td', null, v)); table.appendChild(tr_); });
+    s.appendChild(table);
+    if (sum.result) s.appendChild(el('div', 'result', sum.result));
+    if (f.status === 'finished') s.appendChild(el('div', 'result', $('status').textContent));
+    s.appendChild(button(t('web.close'), closeSheet, 'secondary', false, 'close'));
+  }, 'summary');
+}
+/** The tournament's running tables (a spectator or a referee moves between them). */
+function showTables() {
+  sheet((s) => {
+    s.appendChild(el('b', 'title', t('page.tables')));
+    (S.tables || []).forEach((/** @type {any} */ x) => {
+      const left = x.deadline ? ' · ' + clockText(secondsLeft(x.deadline, now())) : '';
+      const label = x.name + ' · ' + t('web.side0') + ' ' + x.levels[0] + ' · ' + t('web.side1') + ' ' + x.levels[1]
+        + ' · ' + t('table.deal_no', { n: x.deal }) + left;
+      const b = button(label, () => watch(x.match), x.match === S.match ? '' : 'secondary', false, 'watch', String(x.match));
+      s.appendChild(b);
+    });
+    s.appendChild(button(t('web.close'), closeSheet, 'secondary', false, 'close'));
+  }, 'tables');
+}
+/** Watch another match of the tournament: the same socket says hello again. @param {number} match */
+function watch(match) {
+  closeSheet();
+  if (match === S.match) return;
+  S.match = match; S.frame = null; S.seenDeal = null; S.seenTrick = ''; S.hold = null;
+  send({ type: 'hello', init: initData(), match });
+}
+setInterval(() => { if (S.seat === null && S.ws && (S.tables || []).length) send({ type: 'tables' }); }, 30000);
+
+/** @param {any[]} options */
+function chooseReading(options) {
+  const cards = selectedCards();
+  sheet((s) => {
+    s.appendChild(el('div', null, t('web.choose_reading')));
+    options.forEach((o) => {
+      const b = button(t('btn.play_as', { label: comboLabel(S.texts, o.kind, o.label, S.lang) }), () => { closeSheet(); act('play', cards, o.id); });
+      b.disabled = false; b.dataset.reading = o.id; s.appendChild(b);
+    });
+    const c = button(t('web.close'), closeSheet, 'secondary'); c.disabled = false; s.appendChild(c);
+  }, 'reading');
+}
+
+/** A refused move: one line where the eye is (above the hand, never over it) and a haptic. @param {string} text */
+function refuse(text) {
+  if (!text) return;
+  S.lastError = text;
+  notice(text, true);
+  haptic('error');
+}
+let noticeTimer = /** @type {any} */ (null);
+/** @param {string} text @param {boolean} [bad] */
+function notice(text, bad) {
+  const n = $('notice');
+  n.textContent = text || '';
+  n.className = bad ? 'bad' : '';
+  clearTimeout(noticeTimer);
+  if (text) noticeTimer = setTimeout(() => { n.textContent = ''; n.className = ''; }, 6000);
+}
+
+function tick() {
+  const nodes = document.querySelectorAll('.clock');
+  for (const node of Array.from(nodes)) {
+    const e = /** @type {HTMLElement} */ (node);
+    const left = secondsLeft(Number(e.dataset.deadline), now());
+    e.textContent = e.dataset.label ? e.dataset.label + ' ' + clockText(left)
+      : (left >= 60 ? clockText(left) : t('page.sec', { n: left }));
+    e.classList.toggle('low', left <= (e.classList.contains('match') ? 300 : 5));
+  }
+  for (const node of Array.from(document.querySelectorAll('.bar'))) {
+    const e = /** @type {HTMLElement} */ (node);
+    const total = Number(e.dataset.seconds) * 1000;
+    const frac = total ? Math.max(0, Math.min(1, (Number(e.dataset.deadline) - now()) / total)) : 0;
+    const fill = /** @type {HTMLElement} */ (e.firstChild);
+    fill.style.width = (frac * 100).toFixed(1) + '%';
+    e.classList.toggle('low', frac * total <= 5000);
+  }
+  if (S.hold && Date.now() >= S.holdUntil) { S.hold = null; renderTrick(); }
+}
+setInterval(tick, 250);
+
+document.body.dataset.dev = document.body.dataset.dev || 'false';
+bindHand();
+bindKeys();
+window.addEventListener('resize', () => { handWidth = 0; if (S.frame) renderHand(); });
+loadTelegram();
+connect();

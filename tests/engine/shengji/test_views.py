@@ -128,3 +128,44 @@ def test_public_table_fields() -> None:
                 "cards_dealt"):
         assert key in t
     assert "hand" not in m.public_view()
+
+
+def test_the_table_names_the_seat_winning_the_trick_so_far_and_it_takes_the_trick() -> None:
+    """``winning`` (the page marks that card): the leader after one play; after the third play, the
+    trick's winner unless the fourth play takes it; not always the leader."""
+    m = ShengjiMatch(load_preset("shengji-17-deals").rules, 7)
+    rng = random.Random(7)
+    overtaken = 0
+    while len(m.tricks) < 12:
+        before = m.public_view()["table"]
+        m.apply(ai_step(m, rng) or "")
+        after = m.public_view()["table"]
+        if after["trick"]:
+            w = after["winning"]
+            assert w in [p["seat"] for p in after["trick"]]
+            if len(after["trick"]) == 1:
+                assert w == after["trick"][0]["seat"]
+            overtaken += w != after["trick"][0]["seat"]
+        else:
+            assert after["winning"] is None
+            if len(before["trick"]) == 3:  # the fourth card completed it
+                last = after["last_trick"]
+                fourth = last["plays"][3][0]
+                assert last["winner"] in (before["winning"], fourth)
+                if last["winner"] != fourth:
+                    assert last["winner"] == before["winning"]
+    assert overtaken
+
+
+def test_the_point_cards_the_defenders_won_add_up_to_their_trick_points() -> None:
+    m = ShengjiMatch(load_preset("shengji-17-deals").rules, 6)
+    rng = random.Random(1)
+    seen = 0
+    while m.phase != "deal_over":
+        t = m.public_view()["table"]
+        if t["phase"] == "play":
+            cards = parse_cards(" ".join(t["point_cards"]))
+            assert sum({5: 5, 10: 10, 13: 10}[c % 13 + 2] for c in cards) == t["points"]
+            seen = max(seen, len(cards))
+        m.apply(ai_step(m, rng) or "")
+    assert seen

@@ -29,7 +29,7 @@ def test_every_preset_has_valid_tournament_settings() -> None:
 
 def test_settings_errors_name_the_key() -> None:
     with pytest.raises(OptionError) as err:
-        TournamentSettings.from_mapping({"format": "swiss"})
+        TournamentSettings.from_mapping({"format": "ladder"})
     assert err.value.field == "format"
     with pytest.raises(RuleError) as err2:
         TournamentSettings.from_mapping({"colour": "red"})

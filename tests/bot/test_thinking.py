@@ -1,0 +1,130 @@
+"""The strong computer players think in worker processes: same answer as the engine, the event loop
+stays free, a killed worker costs one retry, a slow search falls back to the baseline."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import random
+import signal
+
+import pytest
+
+from bot.tables import thinking
+from engine.registry import load_preset, new_match
+from engine.shengji import ai_strong
+from engine.shengji.information import information
+
+
+def _shengji_play_position(level: str = "strong") -> object:
+    p = load_preset("shengji-17-deals")
+    m = new_match("shengji", dataclasses.replace(p.rules, ai=level), 8)
+    rng = random.Random(8)
+    while m.phase != "play":  # type: ignore[attr-defined]
+        action = next((a for t in m.turns() if (a := m.ai_action(t.seat, rng)) is not None), None)
+        m.apply(action or m.system_step() or "sys resume")
+    for _ in range(5):
+        m.apply(m.ai_action(m.turns()[0].seat, rng) or "")
+    return m
+
+
+async def _think_and_count_ticks(thinker: thinking.Thinker, m: object, seat: int) -> tuple[str | None, int]:
+    ticks = 0
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            await asyncio.sleep(0.005)
+            ticks += 1
+
+    task = asyncio.create_task(ticker())
+    try:
+        action = await thinker.action(m, seat, random.Random(3))
+    finally:
+        done.set()
+        await task
+    return action, ticks
+
+
+def test_strong_action_comes_from_a_worker_and_matches_the_engine() -> None:
+    m = _shengji_play_position()
+    seat = m.to_play()  # type: ignore[attr-defined]
+    thinker = thinking.Thinker(workers=1)
+    try:
+        action, ticks = asyncio.run(_think_and_count_ticks(thinker, m, seat))
+    finally:
+        thinker.shutdown()
+    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()  # type: ignore[arg-type]
+    assert action == expected
+    assert ticks >= 3, "the event loop kept running while the computer thought"
+
+
+def test_guandan_strong_action_is_legal() -> None:
+    p = load_preset("guandan-team")
+    m = new_match("guandan", dataclasses.replace(p.rules, ai="strong"), 5)
+    m.apply("sys next_deal")
+    thinker = thinking.Thinker(workers=1)
+    try:
+        seat = m.turns()[0].seat
+        action = asyncio.run(thinker.action(m, seat, random.Random(1)))
+    finally:
+        thinker.shutdown()
+    assert action is not None and action.startswith(f"{seat} ")
+    m.apply(action)
+
+
+def test_a_killed_worker_costs_one_retry() -> None:
+    m = _shengji_play_position()
+    seat = m.to_play()  # type: ignore[attr-defined]
+    thinker = thinking.Thinker(workers=1)
+
+    async def go() -> str | None:
+        task = asyncio.create_task(thinker.action(m, seat, random.Random(3)))
+        while thinker._pool is None or not getattr(thinker._pool, "_processes", None):
+            await asyncio.sleep(0.001)
+        for pid in list(thinker._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        return await task
+
+    try:
+        action = asyncio.run(go())
+    finally:
+        thinker.shutdown()
+    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()  # type: ignore[arg-type]
+    assert action == expected
+    assert thinker.restarts == 1
+
+
+def test_a_search_past_the_time_budget_plays_the_baseline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(thinking, "THINK_TIMEOUT", 0.001)
+    m = _shengji_play_position()
+    seat = m.to_play()  # type: ignore[attr-defined]
+    thinker = thinking.Thinker(workers=1)
+    try:
+        action = asyncio.run(thinker.action(m, seat, random.Random(3)))
+    finally:
+        thinker.shutdown()
+    assert action == m.ai_action(seat, random.Random(3))  # type: ignore[attr-defined]
+
+
+def test_normal_and_easy_tables_think_inline() -> None:
+    m = _shengji_play_position("normal")
+    seat = m.to_play()  # type: ignore[attr-defined]
+    thinker = thinking.Thinker(workers=1)
+    assert asyncio.run(thinker.action(m, seat, random.Random(0))) == m.ai_action(seat, random.Random(0))  # type: ignore[attr-defined]
+    assert thinker._pool is None  # no worker was started
+
+
+def test_a_tournament_stand_in_plays_strong_at_a_normal_table() -> None:
+    m = _shengji_play_position("normal")
+    seat = m.to_play()  # type: ignore[attr-defined]
+    thinker = thinking.Thinker(workers=1)
+    try:
+        action = asyncio.run(thinker.action(m, seat, random.Random(3), level="strong"))
+        assert thinker._pool is not None
+    finally:
+        thinker.shutdown()
+    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()  # type: ignore[arg-type]
+    assert action == expected

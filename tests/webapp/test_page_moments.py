@@ -1,0 +1,266 @@
+"""The moments of a deal as a player sees them on the page at 360x640 (headless Chromium): bidding, the
+33-card bury hand without scrolling, the completed trick left on the table with its winner, the
+deal's summary sheet whose numbers are the engine's, the countdowns; inside Telegram (a stub
+``Telegram.WebApp``): theme colours followed, MainButton / BackButton / haptics / no vertical swipes,
+a refused play explained above the hand; nothing overlapping, every button at least 44x44 px, one
+language at a time.  Screenshots go to demo-output/ (the gallery in docs/webapp.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from bot.webapp.server import page_texts
+from storage import match_repo
+from tests.webapp.browser import (
+    DARK,
+    LIGHT,
+    PagePlayer,
+    calls,
+    chromium,
+    open_page,
+    overlaps,
+    screenshot_path,
+    small_controls,
+    telegram_stub,
+)
+from tests.webapp.helpers import local_table
+
+SHENGJI = "/newtable shengji-17-deals deals=1 bid_window_seconds=30 seed={seed} bots=3"
+TIMED = "/newtable shengji-timed-2h deals=1 seed={seed} bots=3"
+GUANDAN = "/newtable guandan-team deals={deals} seed={seed} bots=3"
+LAYOUT = [".seat", ".play", "#trick-note", "#status", "#notice", "#hand", "#actions"]
+CJK = re.compile(r"[\u3400-\u9fff]")
+ENGLISH_KINDS = re.compile(r"\b(Single|Pair|Triple|Full house|Straight|Tube|Plate|Bomb|Joker bomb)\b")
+
+
+async def p_frame(page: Any) -> Any:
+    return await page.evaluate("[window.__table.frame.table.phase, window.__table.frame.table.turns, "
+                               "window.__table.frame.me && window.__table.frame.me.actions, !!window.__table.pending, "
+                               "document.getElementById('actions').innerText, document.getElementById('overlay').hidden]")
+
+
+async def body_text(page: Any) -> str:
+    return await page.evaluate("document.body.innerText")  # type: ignore[no-any-return]
+
+
+async def check_layout(page: Any, where: str) -> None:
+    assert await overlaps(page, LAYOUT) == [], where
+    assert await small_controls(page) == [], where
+    fits = await page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    if not fits:
+        await page.screenshot(path=screenshot_path("page-failed-layout.png"), full_page=True)
+        heights = await page.evaluate("""() => Array.from(document.getElementById('app').children)
+            .map((e) => e.id + ':' + Math.round(e.getBoundingClientRect().height)).join(' ')""")
+        raise AssertionError(f"the page scrolls at {where}: {heights}")
+
+
+SIZES = ((360, 640), (390, 844), (1280, 800))
+
+
+async def gallery(page: Any, name: str, *, keep_trick: bool = False) -> None:
+    """``name``-WxH.png at a phone, a tall phone and a desktop window (the gallery of docs/webapp.md);
+    ``keep_trick``: the completed trick on the table stays for the three shots."""
+    if keep_trick:
+        await page.evaluate("window.__table.holdUntil = Math.max(window.__table.holdUntil, Date.now() + 4000)")
+    for width, height in SIZES:
+        await page.set_viewport_size({"width": width, "height": height})
+        await page.wait_for_timeout(120)
+        await page.screenshot(path=screenshot_path(f"{name}-{width}x{height}.png"))
+    await page.set_viewport_size({"width": 360, "height": 640})
+    await page.wait_for_timeout(120)
+
+
+async def summary_rows(page: Any) -> dict[str, str]:
+    await page.wait_for_selector('#overlay:not([hidden]) #sheet[data-kind="summary"]', timeout=10000)
+    return await page.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll('#sheet tr'))
+        .map((r) => [r.cells[0].textContent, r.cells[1].textContent]))""")  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
+    """Chinese on the page's own colours; English inside Telegram (a stub) in its dark theme."""
+    # seed 3: seat 0 declares ♥2 BJ, nobody outbids it, it buries the kitty (33 cards in hand)
+    texts = page_texts(lang)
+    look = "zh" if lang == "zh" else "en-dark"
+    async with local_table(tmp_path, SHENGJI.format(seed=3), lang=lang, DEAL_BATCH=100) as table, \
+            chromium() as browser:
+        code = "zh-hans" if lang == "zh" else "en"
+        if lang == "zh":
+            page, _ = await open_page(browser, table.link())
+        else:
+            stub = telegram_stub(table.init_data(name="You", lang=code), DARK, "dark")
+            page, _ = await open_page(browser, table.server.base_url + f"/?m={table.match_id}", init_script=stub)
+        player = PagePlayer(page, table)
+        seen: dict[str, Any] = {}
+        await page.wait_for_selector('#actions button[data-op="bid"]', timeout=20000)
+        await check_layout(page, "bidding")
+        await gallery(page, f"page-sj-bidding-{look}")
+        seen["bid"] = True
+
+        await player.play_until(lambda f: bool(f["me"]["actions"].get("bury")))
+        f = await player.frame()
+        assert f["me"]["hand_size"] == 33
+        await check_layout(page, "bury")
+        cards = page.locator("#hand .card")
+        assert await cards.count() == 33
+        last = await cards.nth(32).bounding_box()
+        assert last["y"] + last["height"] <= 640  # the 33-card hand fits without scrolling
+        seen["bury"] = True
+        await gallery(page, f"page-sj-burying-{look}")
+
+        async def moment(p: PagePlayer) -> None:
+            text = await body_text(page)
+            if lang == "en":
+                assert not CJK.search(text), text
+            f = await p.frame()
+            if f["table"]["phase"] == "play":
+                await check_layout(page, f"version {f['version']}")
+            held = await page.evaluate("window.__table.hold")
+            if held and len(held["entries"]) == 4 and "trick" not in seen:
+                # the fourth card stays with the trick's winner marked, while the next turn shows
+                assert await page.locator("#trick.done .play .cards").count() == 4
+                assert await page.locator("#trick .tag.win").count() == 1
+                assert await page.locator("#trick .tag.lead").count() == 1
+                winner = held["winning"]
+                assert (await page.locator("#trick-note").inner_text()).startswith(
+                    texts["page.trick_won_pts" if held["points"] else "page.trick_won"].split("{who}")[0])
+                assert await page.locator(f'.seat[data-seat="{winner}"]').count() == 1
+                seen["trick"] = held
+                await gallery(page, f"page-sj-trick-{look}", keep_trick=True)
+            if f["table"]["phase"] == "play" and len(f["table"]["trick"]) in (1, 2, 3) and "live" not in seen:
+                await page.wait_for_timeout(1300)  # past any completed trick still held on the table
+                if (await p.frame())["version"] == f["version"]:
+                    assert not await page.locator("#trick.done").count()
+                    assert await page.locator("#trick .play .cards").count() == len(f["table"]["trick"])
+                    assert await page.locator("#trick .tag.win").count() == 1  # the card winning so far
+                    seen["live"] = True
+
+        try:
+            await player.play_until(lambda f: f["status"] == "finished", after_move=moment)
+        except AssertionError:
+            await page.screenshot(path=screenshot_path(f"page-failed-{look}.png"))
+            raise AssertionError(str(await p_frame(page)))  # noqa: B904
+        assert {"bid", "bury", "trick", "live"} <= set(seen), seen.keys()
+        rows = await summary_rows(page)
+        await gallery(page, f"page-sj-summary-{look}")
+        _, m = await match_repo.load_match_row(table.rt.db, table.match_id)
+        d = m.history[-1]
+        assert rows[texts["page.sum.tricks"]] == str(d["trick_points"])
+        assert rows[texts["page.sum.points"]] == str(d["points"])
+        ranks = {11: "J", 12: "Q", 13: "K", 14: "A"}
+        levels = " · ".join(f"{texts['web.side' + str(s)]} {ranks.get(b, b)}→{ranks.get(a, a)}" for s, b, a in
+                            zip((0, 1), d["levels_before"], d["levels_after"], strict=True))
+        assert rows[texts["page.sum.levels"]] == levels
+        jokers = {"BJ": "大王", "SJ": "小王"} if lang == "zh" else {"BJ": "Joker", "SJ": "joker"}
+        assert rows[texts["page.sum.kitty"]].startswith(" ".join(jokers.get(c, c) for c in d["kitty"].split()))
+        if lang == "en":
+            assert not CJK.search(await body_text(page))
+        assert not page.errors  # type: ignore[attr-defined]
+
+
+async def test_the_move_clock_and_the_match_clock_count_down(tmp_path):
+    """shengji-timed-2h: the seat to act shows its move clock (a bar and seconds), the header the match's 2 hours."""
+    async with local_table(tmp_path, TIMED.format(seed=3), DEAL_BATCH=100) as table, chromium() as browser:
+        page, _ = await open_page(browser, table.link())
+        await page.wait_for_selector("#info .clock.match", timeout=20000)
+        first = await page.locator("#info .clock.match").inner_text()
+        assert re.search(r"(1:59|2:00):\d\d", first), first
+        await page.wait_for_selector("#status .clock.window", timeout=20000)  # the bidding window's countdown
+        player = PagePlayer(page, table, declare_first=False)
+        await player.play_until(lambda f: bool(f.get("clock")) and f["clock"]["seat"] == 0, timeout=120)
+        await page.wait_for_function("document.querySelector('.seat .bar .clock') && "
+                                     "document.querySelector('.seat .bar .clock').textContent.length > 0")
+        a = await page.locator(".seat .bar .clock").first.inner_text()
+        await page.wait_for_timeout(2100)
+        b = await page.locator(".seat .bar .clock").first.inner_text()
+        assert int(re.sub(r"\D", "", b)) < int(re.sub(r"\D", "", a)), (a, b)  # the seat's move clock runs
+        assert await page.locator("#info .clock.match").inner_text() != first
+        await page.screenshot(path=screenshot_path("page-sj-clocks-zh-360x640.png"))
+        assert not page.errors  # type: ignore[attr-defined]
+
+
+async def test_inside_telegram_light_theme_buttons_haptics_and_a_refusal_in_english(tmp_path):
+    async with local_table(tmp_path, GUANDAN.format(seed=18, deals=1), lang="en") as table, chromium() as browser:
+        stub = telegram_stub(table.init_data(name="You", lang="en"), LIGHT)
+        page, _ = await open_page(browser, table.server.base_url + f"/?m={table.match_id}", init_script=stub)
+        player = PagePlayer(page, table)
+        made = await calls(page)
+        for name in ("ready", "expand", "disableVerticalSwipes"):
+            assert [name] in made, name
+        assert await page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+        assert await page.evaluate("getComputedStyle(document.getElementById('table')).backgroundColor") \
+            == "rgb(239, 239, 243)"
+        seen: dict[str, Any] = {}
+
+        async def moment(p: PagePlayer) -> None:
+            text = await body_text(page)
+            assert not CJK.search(text), text  # one language: nothing Chinese on an English page
+            f = await p.frame()
+            if f["status"] != "playing":
+                return
+            await check_layout(page, f"version {f['version']}")
+            if "refused" not in seen and f["me"]["actions"].get("play") and f["table"]["table"] is not None:
+                hand = [c for g in f["me"]["hand"] for c in g["cards"]]
+                await p.tap_cards([hand[0], hand[-1]])  # not a combination
+                await p.press("play")
+                await page.wait_for_function("document.getElementById('notice').textContent.length > 0")
+                seen["refused"] = await page.locator("#notice").inner_text()
+                assert ["haptic.notification", "error"] in await calls(page)
+                assert await overlaps(page, ["#notice", "#hand"]) == []  # explained above the hand
+                await page.screenshot(path=screenshot_path("page-gd-refused-en-light-360x640.png"))
+                await page.click('#actions button[data-op="clear"]')
+            if "sheet" not in seen and await page.locator('#actions button[data-op="last_trick"]').count():
+                await page.click('#actions button[data-op="last_trick"]')
+                assert ["BackButton.show"] in await calls(page)
+                await page.evaluate("window.__tgStub.BackButton.press()")
+                assert await page.locator("#overlay").is_hidden()
+                seen["sheet"] = True
+
+        await player.play_until(lambda f: bool(seen.get("refused") and seen.get("sheet")) or f["status"] != "playing",
+                                after_move=moment, timeout=180)
+        assert seen.get("refused") and seen.get("sheet"), seen
+        made = await calls(page)
+        assert any(c[0] == "MainButton.setText" and c[1].startswith("Play") for c in made)
+        assert ["MainButton.show"] in made and ["enableClosingConfirmation"] in made
+        assert ["haptic.impact", "medium"] in made  # "your turn"
+        assert not await page.locator('#actions button[data-op="play"]').count()  # Play is on the MainButton
+        await page.evaluate(f"Object.assign(window.__tgStub.themeParams, {DARK!r}); window.__tgStub.colorScheme = 'dark';"
+                            " window.__tgStub.emit('themeChanged')")
+        assert await page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(23, 33, 43)"
+        await page.screenshot(path=screenshot_path("page-gd-play-en-dark-360x640.png"))
+        assert not page.errors  # type: ignore[attr-defined]
+
+
+async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_path):
+    """Two deals (seed 18): the second deal's tribute and return on the page, the first deal's summary
+    with the finishing order the engine recorded."""
+    async with local_table(tmp_path, GUANDAN.format(seed=18, deals=2)) as table, chromium() as browser:
+        page, _ = await open_page(browser, table.link())
+        player = PagePlayer(page, table)
+        seen: dict[str, Any] = {}
+
+        async def moment(p: PagePlayer) -> None:
+            assert not ENGLISH_KINDS.search(await body_text(page))
+            f = await p.frame()
+            if f["status"] == "playing" and f["table"]["phase"] in ("tribute", "return") and "tribute" not in seen:
+                seen["tribute"] = True
+                await check_layout(page, "tribute")
+                await gallery(page, "page-gd-tribute-zh")
+
+        await player.play_until(lambda f: f["status"] == "finished", after_move=moment)
+        _, m = await match_repo.load_match_row(table.rt.db, table.match_id)
+        assert player.summaries, "no summary sheet after the first deal"
+        first = m.history[0]
+        names = (await table.rt.lobby.player_names((await match_repo.get_match_row(table.rt.db, table.match_id)).table_id,
+                                                   "zh"))
+        winner_name = names[first["order"][0]]
+        assert f"头游{winner_name}" in player.summaries[0].replace(" ", "").replace("\t", "").replace("南", "") \
+            .replace("东", "").replace("北", "").replace("西", "")
+        assert f"升 {first['gain']} 级" in player.summaries[0]
+        rows = await summary_rows(page)
+        await gallery(page, "page-gd-summary-zh")
+        assert rows["头游"].endswith(names[m.history[-1]["order"][0]])
+        assert not page.errors  # type: ignore[attr-defined]

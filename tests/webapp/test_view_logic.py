@@ -1,0 +1,53 @@
+"""The page's view logic (bot/webapp/static/view.js) run in Chromium as the page runs it: the hand's
+rows, the Shengji follow hint, combination names in each language, a Guandan trick's winner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.webapp.browser import chromium
+
+STATIC = Path(__file__).resolve().parents[2] / "bot" / "webapp" / "static"
+
+
+async def run(expr: str):
+    async with chromium() as browser:
+        page = await browser.new_page()
+
+        async def serve(route):
+            name = route.request.url.rsplit("/", 1)[-1] or "blank.html"
+            if name.endswith(".js"):
+                await route.fulfill(body=(STATIC / name).read_text(), content_type="text/javascript")
+            else:
+                await route.fulfill(body="<!doctype html><title>t</title>", content_type="text/html")
+
+        await page.route("http://page.test/**", serve)
+        await page.goto("http://page.test/blank.html")
+        return await page.evaluate(f"import('/view.js').then((v) => ({expr}))")
+
+
+async def test_view_logic():
+    got = await run("""{
+      sj33: v.handLayout(33, 348, 46), gd27: v.handLayout(27, 348, 46), few: v.handLayout(5, 348, 46),
+      follow: v.followHint(['BJ', '♥2', '♠A', '♠3', '♣K'], '♠K', 1, 2),
+      trumpLed: v.followHint(['BJ', '♥2', '♠2', '♠3', '♣K'], '♥9', 1, 2),
+      none: v.followHint(['♣K', '♣3'], '♦9', 1, 2),
+      en: v.comboLabel({'page.kind.bomb': 'Bomb'}, 'bomb', '炸弹 9×4', 'en'),
+      zhJ: v.comboLabel({'page.kind.single': '单张'}, 'single', '单张 BJ', 'zh'),
+      gd: v.completedTrick({deal_no: 1, trick_no: 3, last_trick: [
+        {seat: 1, action: 'play', play: {cards: '♠3', kind: 'single', label: '单张 3'}},
+        {seat: 2, action: 'play', play: {cards: '♠9', kind: 'single', label: '单张 9'}},
+        {seat: 3, action: 'pass', play: null}, {seat: 0, action: 'pass', play: null},
+        {seat: 1, action: 'pass', play: null}]}, 'guandan').winning,
+      clock: [v.clockText(7), v.clockText(125), v.clockText(7201)],
+    }""")
+    for lay, n in ((got["sj33"], 33), (got["gd27"], 27)):
+        assert lay["rows"] <= 3 and lay["rows"] * lay["perRow"] >= n and lay["step"] >= 27
+        assert 46 + (lay["perRow"] - 1) * lay["step"] <= 348  # the widest row fits 348 px
+    assert got["few"]["rows"] == 1
+    assert got["follow"] == [2, 3]  # ♠A ♠3 (♠2 would be a trump at level 2)
+    assert got["trumpLed"] == [0, 1, 2]  # BJ, ♥2 (trump suit), ♠2 (level card)
+    assert got["none"] == [0, 1]  # no diamond: anything may be played
+    assert got["en"] == "Bomb 9×4" and got["zhJ"] == "单张 大王"
+    assert got["gd"] == 2
+    assert got["clock"] == ["7", "2:05", "2:00:01"]
