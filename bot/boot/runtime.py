@@ -5,8 +5,9 @@
 * ``bot.tables.live.Live``: what a match shows (group table message, private hand messages, announcements).
 
 ``Runtime`` owns what the three share (settings, database, outbox, scheduler, per-match locks,
-background tasks, chat languages) and keeps the short facade the handlers and the tournament side
-call.  Start-up opens the database (migrations), starts the outbox and the scheduler and resumes
+background tasks, chat languages); it keeps no facade: the handlers call ``runtime.lobby``,
+``runtime.driver`` and ``runtime.live`` themselves, the tournament side and the page reach them through
+their own ports (bot/edge/tournament/play_side.py, bot/webapp/bridge.py).  Start-up opens the database (migrations), starts the outbox and the scheduler and resumes
 live tables (``resume_all``).
 """
 
@@ -17,7 +18,6 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import Any
 
 from telegram import (
@@ -31,9 +31,10 @@ from telegram import (
 from bot.boot.settings import Settings
 from bot.delivery.outbox import BotSender, Outbox
 from bot.presentation.i18n import normalize, t
-from bot.tables.driver import Driver, Metrics
+from bot.tables.driver import Driver
 from bot.tables.live import Live
 from bot.tables.lobby import Lobby
+from bot.tables.names import TableNames
 from bot.tables.seats import SeatIndex, load_seats
 from bot.tables.thinking import THINKER
 from scheduler.deadlines import DeadlineScheduler
@@ -57,7 +58,7 @@ TOURNAMENT_ADMIN = ("tournament_group", "table_register", "start_match", "substi
 CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
 HASH_PERSIST_SECONDS = 5.0
 
-__all__ = ["COMMANDS", "Metrics", "Runtime"]
+__all__ = ["COMMANDS", "Runtime"]
 
 
 class Runtime:
@@ -83,18 +84,17 @@ class Runtime:
         # (in a task of their own, one after the other; a hook that raises is logged and the next one runs)
         self.match_over_hooks: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
         self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
-        self.lobby = Lobby(self)
-        self.driver = Driver(self)
-        self.live = Live(self)
+        # the composition root: each service receives the narrow ports it uses (bot/tables/ports.py)
         self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
+        self.names = TableNames(self)
+        self.live = Live(self)
+        self.driver = Driver(self, settings, names=self.names, shows=self.live)
+        self.lobby = Lobby(self, names=self.names, shows=self.live, steps=self.driver)
 
     @property
-    def metrics(self) -> Metrics:
-        return self.driver.metrics
-
-    @property
-    def deadlines(self) -> dict[int, datetime]:
-        return self.driver.deadlines
+    def admin_ids(self) -> frozenset[int]:
+        """The bot's administrators (``BOT_ADMIN_IDS``)."""
+        return frozenset(self.settings.BOT_ADMIN_IDS)
 
     # --- life cycle -------------------------------------------------------------------------
 
@@ -289,53 +289,3 @@ class Runtime:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    # --- the facade the handlers and the tournament side call -------------------------------
-
-    async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
-        return await self.lobby.new_table(chat, user, args)
-
-    async def join(self, table_id: int, seat: int, user: Any) -> str | None:
-        return await self.lobby.join(table_id, seat, user)
-
-    async def leave(self, table_id: int, user: Any) -> str | None:
-        return await self.lobby.leave(table_id, user)
-
-    async def start_table(self, table_id: int, user: Any | None, *,
-                          on_started: Callable[[], None] | None = None) -> str | None:
-        return await self.lobby.start_table(table_id, user, on_started=on_started)
-
-    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
-        return await self.lobby.stop_table(table_id, user, group_admin=group_admin)
-
-    async def render_lobby(self, table_id: int) -> None:
-        await self.lobby.render_lobby(table_id)
-
-    async def act(self, match_id: int, seat: int, action: str, *, user_id: int | None, dedupe: str | None,
-                  lang: str, t0: float | None = None, source: str = "player") -> tuple[bool, str | None]:
-        return await self.driver.act(match_id, seat, action, user_id=user_id, dedupe=dedupe, lang=lang, t0=t0,
-                                     source=source)
-
-    async def resume_match(self, match_id: int, user: Any) -> str | None:
-        return await self.driver.resume_match(match_id, user)
-
-    def kick(self, match_id: int, delay: float = 0.0) -> None:
-        self.driver.kick(match_id, delay)
-
-    async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
-        return await self.driver.seat_of_user(match_id, user_id)
-
-    async def user_match(self, user_id: int) -> tuple[int, int] | None:
-        return await self.driver.user_match(user_id)
-
-    async def render_match(self, match_id: int) -> None:
-        await self.live.render_match(match_id)
-
-    async def render_hand(self, row: Any, m: Any, seat: int, user_id: int) -> None:
-        await self.live.render_hand(row, m, seat, user_id)
-
-    async def refresh_user(self, user_id: int) -> None:
-        await self.live.refresh_user(user_id)
-
-    async def announce(self, match_id: int, events: list[Any], *, source: str, seat: int | None = None) -> None:
-        await self.live.announce(match_id, events, source=source, seat=seat)

@@ -257,7 +257,7 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                 async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
                     pages, clients = [], []
                     for table_id, (_group, users) in zip(table_ids, groups, strict=True):
-                        await rt.start_table(table_id, None)
+                        await rt.lobby.start_table(table_id, None)
                         row = await match_repo.current_match(rt.db, table_id)
                         if row is None:
                             raise RuntimeError(f"table {table_id} did not start")

@@ -107,7 +107,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
     if payload.startswith("join_"):
         try:
             _, table_id, seat = payload.split("_")
-            err = await rt.join(int(table_id), int(seat), user)
+            err = await rt.lobby.join(int(table_id), int(seat), user)
         except ValueError:
             err = t(lang, "err.bad_link")
         if err == "need_start":  # cannot happen: we just marked the user
@@ -118,7 +118,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
             _reply(context, chat.id, t(lang, "start.seated", seat=render.seat_name(lang, int(seat)), table=table_id))
         return
     _reply(context, chat.id, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
-    await rt.refresh_user(user.id)
+    await rt.live.refresh_user(user.id)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:
@@ -180,7 +180,7 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
         _reply(context, chat.id, t(lang, "newtable.group_only"))
         return
     await save_chat(rt.db, chat)
-    err = await rt.new_table(chat, user, list(context.args or []))
+    err = await rt.lobby.new_table(chat, user, list(context.args or []))
     if err:
         _refuse(context, chat.id, user, err)
 
@@ -204,7 +204,7 @@ async def _on_open_table(update: Update, context: Ctx,
 
 
 async def cmd_leave(update: Update, context: Ctx) -> None:
-    await _on_open_table(update, context, lambda rt, table_id, user: rt.leave(table_id, user))
+    await _on_open_table(update, context, lambda rt, table_id, user: rt.lobby.leave(table_id, user))
 
 
 async def cmd_stop(update: Update, context: Ctx) -> None:
@@ -212,7 +212,7 @@ async def cmd_stop(update: Update, context: Ctx) -> None:
     admin = chat is not None and user is not None and chat.type != ChatType.PRIVATE and \
         await _is_admin(context, chat.id, user.id)
     await _on_open_table(update, context,
-                         lambda rt, table_id, user: rt.stop_table(table_id, user, group_admin=admin))
+                         lambda rt, table_id, user: rt.lobby.stop_table(table_id, user, group_admin=admin))
 
 
 # --- buttons -------------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ async def on_button(update: Update, context: Ctx) -> None:
         rt.forget_user_lang(user.id)
         await _answer(update, t(new, "lang.set"))
     elif isinstance(button, callbacks.ResumeButton):
-        err = await rt.resume_match(button.match_id, user)
+        err = await rt.driver.resume_match(button.match_id, user)
         await _answer(update, err or t(lang, "resume.ok"))
     elif isinstance(button, callbacks.TableButton):
         await table_button(update, context, button, user, lang)
@@ -251,7 +251,7 @@ async def table_button(update: Update, context: Ctx, button: callbacks.TableButt
     table_id = button.table_id
     if button.op is callbacks.TableOp.JOIN:
         seat = int(button.seat or 0)
-        err = await rt.join(table_id, seat, user)
+        err = await rt.lobby.join(table_id, seat, user)
         if err == "need_start":
             await _answer(update, t(lang, "join.need_start"), alert=True)
             table = await table_repo.get_table(rt.db, table_id)
@@ -264,11 +264,11 @@ async def table_button(update: Update, context: Ctx, button: callbacks.TableButt
         await _answer(update, err or t(lang, "join.ok", seat=render.seat_name(lang, seat)))
     elif button.op is callbacks.TableOp.START:
         # answered once the start is committed, while the table message and the hands are rendered
-        err = await rt.start_table(table_id, user, on_started=lambda: rt.spawn(_answer(update, t(lang, "start.ok"))))
+        err = await rt.lobby.start_table(table_id, user, on_started=lambda: rt.spawn(_answer(update, t(lang, "start.ok"))))
         if err:
             await _answer(update, err)
     else:
-        err = await rt.leave(table_id, user)
+        err = await rt.lobby.leave(table_id, user)
         await _answer(update, err or t(lang, "leave.ok"))
 
 
@@ -277,7 +277,7 @@ async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton
     rt = rt_of(context)
     Op = callbacks.HandOp
     match_id, deal, op = button.match_id, button.deal, button.op
-    seat = await rt.seat_of_user(match_id, user.id)
+    seat = await rt.driver.seat_of_user(match_id, user.id)
     if seat is None:
         answer = t(lang, "err.stale") if rt.seats.get(match_id) is None else t(lang, "err.not_your_table")
         await _answer(update, answer, alert=answer != t(lang, "err.stale"))
@@ -327,7 +327,7 @@ async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton
     else:  # Op.CHOOSE
         action = f"{seat} choose {button.word}"
     query_id = update.callback_query.id if update.callback_query is not None else None
-    _ok, problem = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0)
+    _ok, problem = await rt.driver.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0)
     await _answer(update, problem if problem else None)
 
 
@@ -396,7 +396,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         return
     await _known(rt, user, started=True)
     lang = await rt.user_lang(user.id, user.language_code)
-    found = await rt.user_match(user.id)
+    found = await rt.driver.user_match(user.id)
     if found is None:
         _reply(context, msg.chat_id, t(lang, "typed.no_match"))
         return
@@ -447,12 +447,12 @@ async def on_private_text(update: Update, context: Ctx) -> None:
                 async with rt.lock(match_id):  # a tap of the same seat is under the lock too
                     await selection_repo.set_selection(rt.db, match_id, seat, cards_text(cards), deal)
                     row2, m2 = await match_repo.match_state(rt.db, match_id)
-                    await rt.render_hand(row2, m2, seat, user.id)
+                    await rt.live.render_hand(row2, m2, seat, user.id)
                 level = view.get("level")
                 labels = " / ".join(r.label(level) if level is not None else r.reading_id() for r in readings)
                 _reply(context, msg.chat_id, t(lang, "err.choose_reading", cards=cards_text(cards), labels=labels))
                 return
-    _ok, problem = await rt.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}",
+    _ok, problem = await rt.driver.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}",
                                 lang=lang, t0=t0)
     if problem:
         _reply(context, msg.chat_id, problem)

@@ -14,10 +14,11 @@ import asyncio
 import logging
 import time
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
+from bot.tables.ports import MatchShows, Names, Pace, Running
 from bot.tables.seats import MatchSeats, SeatInfo, seats_entry
 from bot.tables.thinking import THINKER
 from engine.errors import RuleError
@@ -25,9 +26,6 @@ from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData
 from storage import action_repo, match_repo, table_repo
 from storage.errors import StaleVersion
-
-if TYPE_CHECKING:
-    from bot.boot.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +44,11 @@ class Metrics:
 
 
 class Driver:
-    def __init__(self, rt: Runtime) -> None:
-        self.rt = rt
+    def __init__(self, shared: Running, pace: Pace, names: Names, shows: MatchShows) -> None:
+        self.rt = shared
+        self.pace = pace
+        self.names = names
+        self.shows = shows
         self.metrics = Metrics()
         self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
         self._timers: dict[int, asyncio.TimerHandle] = {}
@@ -82,7 +83,7 @@ class Driver:
             old.cancel()
 
     def schedule_next(self, match_id: int, m: Any) -> None:
-        s = self.rt.settings
+        s = self.pace
         if m.finished:
             return
         step = m.system_step()
@@ -200,7 +201,7 @@ class Driver:
             return t(lang, "err.stale")
         table = await table_repo.get_table(rt.db, row.table_id)
         seat = await self.seat_of_user(match_id, user.id)
-        if seat is None and (table is None or user.id != table.created_by) and user.id not in rt.settings.BOT_ADMIN_IDS:
+        if seat is None and (table is None or user.id != table.created_by) and user.id not in rt.admin_ids:
             return t(lang, "err.not_your_table")
         async with rt.lock(match_id):
             try:
@@ -227,16 +228,16 @@ class Driver:
             if ev.kind == "play":
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
         if seat is not None and source in ("player", "clock", "forced"):
-            self.rt.live.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
+            self.shows.drop_queued_hand(match_id, seat)  # a tap's edit: the play answers it
         # at a deal's end the table message shows the last tricks before the summary is sent: the group has one
         # call every 3 s, and the summary first kept the last tricks from the group that long
         deal_ends = any(ev.kind in ("deal_over", "match_over") for ev in applied.events)
         if deal_ends:
-            await self.rt.live.render_match(match_id, applied=applied)
-        await self.rt.live.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
+            await self.shows.render_match(match_id, applied=applied)
+        await self.shows.announce(match_id, applied.events, source=source, seat=seat, applied=applied)
         await self.arm_clock(match_id, applied.match, applied.version)
         if not deal_ends:
-            await self.rt.live.render_match(match_id, applied=applied)
+            await self.shows.render_match(match_id, applied=applied)
         self.schedule_next(match_id, applied.match)
         if applied.match.finished:
             self.forget(match_id)  # its last messages are queued: nothing in memory needs the match any more
@@ -245,7 +246,7 @@ class Driver:
         """Whether anything in this process's memory still concerns the match (tests: maps stay bounded)."""
         return (match_id in self._timers or match_id in self._window_armed or match_id in self._clock_armed
                 or match_id in self._clock_known or match_id in self.deadlines
-                or self.rt.seats.get(match_id) is not None or self.rt.live.remembers(match_id))
+                or self.rt.seats.get(match_id) is not None or self.shows.remembers(match_id))
 
     def forget(self, match_id: int) -> None:
         """Drop what this process keeps in memory for a match that ended or was stopped (bounded maps)."""
@@ -255,7 +256,7 @@ class Driver:
         self._clock_known.discard(match_id)
         self.deadlines.pop(match_id, None)
         self.rt.seats.remove(match_id)
-        self.rt.live.forget_match(match_id)
+        self.shows.forget_match(match_id)
 
     # --- the table's own steps -------------------------------------------------------------
 
@@ -311,16 +312,16 @@ class Driver:
         step = m.system_step()
         if step == "sys deal":  # a batch of cards in one transaction
             try:
-                applied = await action_repo.apply_steps(rt.db, match_id, "sys deal", max(1, rt.settings.DEAL_BATCH),
+                applied = await action_repo.apply_steps(rt.db, match_id, "sys deal", max(1, self.pace.DEAL_BATCH),
                                                     expected_version=row.version)
             except (RuleError, StaleVersion) as err:
                 log.info("match %s: sys deal not applied: %s", match_id, err)
                 applied = None
             if applied is not None:
                 self.metrics.actions += applied.version - row.version
-                await rt.live.announce(match_id, applied.events, source="sys", applied=applied)
+                await self.shows.announce(match_id, applied.events, source="sys", applied=applied)
                 await self.arm_clock(match_id, applied.match, applied.version)
-                await rt.live.render_match(match_id, applied=applied)
+                await self.shows.render_match(match_id, applied=applied)
                 self.schedule_next(match_id, applied.match)
             return
         if step is not None:
@@ -439,13 +440,13 @@ class Driver:
             table = applied.table if applied.table is not None else await table_repo.get_table(rt.db, row.table_id)
             if table is not None:
                 lang = await rt.chat_lang(table.chat_id)
-                names = await rt.lobby.player_names(row.table_id, lang)
+                names = await self.names.player_names(row.table_id, lang)
                 who = f"{render.seat_name(lang, seat)} {names[seat]}"
                 if action.startswith("sys forfeit_deal"):  # a notice of record: a message of its own
                     rt.send(table.chat_id, t(lang, "note.timeout_forfeit", name=names[seat],
                                              seat=render.seat_name(lang, seat)))
                 else:  # folded into the table message
-                    rt.live.note_autoplay(match_id, who)
+                    self.shows.note_autoplay(match_id, who)
             await self.after(match_id, applied, source="clock", seat=seat)
 
 

@@ -34,6 +34,7 @@ from bot.edge import callbacks
 from bot.presentation import render
 from bot.presentation.i18n import t
 from bot.tables.deal_proof import reveal_line, table_lines
+from bot.tables.names import table_title
 from bot.webapp import links
 from engine.cards import parse_cards
 from engine.game import Match
@@ -224,7 +225,7 @@ class Live:
         if table is None:
             return
         lang = await rt.chat_lang(table.chat_id)
-        names = await rt.lobby.player_names(row.table_id, lang)
+        names = await rt.names.player_names(row.table_id, lang)
         summary: str | None = None  # a deal's summary waits for the match's result, if that follows: one message
         for ev in interesting:
             try:
@@ -289,7 +290,7 @@ class Live:
         if table is None or rt.outbox is None:
             return
         lang = await rt.chat_lang(table.chat_id)
-        names = await rt.lobby.player_names(row.table_id, lang)
+        names = await rt.names.player_names(row.table_id, lang)
         public = with_trick_before_last(row.game, m, m.public_view())
         stage = group_stage(row.game, public)
         deal_stage = group_deal_stage(row.game, public)
@@ -319,7 +320,7 @@ class Live:
             deadline = rt.driver.deadlines.get(match_id)
             computers = frozenset(s.seat for s in seats if s.is_computer)
             text, markup = render.table_message(lang, row.game, public, names, deadline, rt.bot_username,
-                                                rt.lobby.title(lang, table.preset_id), clocks=table.options_json,
+                                                table_title(lang, table.preset_id), clocks=table.options_json,
                                                 computers=computers)
             text = "\n".join([text, *table_lines(lang, row.game, row.seed, m, table)])  # the deal's commitment
             text = self._with_notes(match_id, stage, lang, text)
@@ -419,7 +420,7 @@ class Live:
             return  # Shengji while dealing: the hand message comes with the seat's first way to declare, or the last card
         lang = await rt.user_lang(user_id)
         if names is None or lang != names_lang:
-            names = await rt.lobby.player_names(row.table_id, lang)
+            names = await rt.names.player_names(row.table_id, lang)
         tapped = selection is not None  # a card tap (or a reading to choose) changed the selection
         if selection is None:
             sel_text, sel_deal = await selection_repo.selected(rt.db, row.id, seat)

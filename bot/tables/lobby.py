@@ -1,76 +1,34 @@
 """Tables before and around play: create (``/newtable``), seat, leave, start, stop; the lobby message.
 
-Part of the running bot (``bot.boot.runtime.Runtime`` owns the database, the outbox and the scheduler);
-once a table is started, the match belongs to ``bot.tables.driver`` and its messages to ``bot.tables.live``.
+Built by the composition root (bot/boot/runtime.py) from narrow ports (bot/tables/ports.py): the running
+bot's shared parts, the live messages it shows and the driver it hands a started match to (once a table
+is started, the match belongs to ``bot.tables.driver`` and its messages to ``bot.tables.live``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
 from bot.tables.deal_proof import lobby_lines
+from bot.tables.names import TableNames, table_title
+from bot.tables.ports import MatchSteps, Shared, TableShows
 from bot.tables.table_request import problems_message, read_request
 from bot.tournaments import locked
 from engine.errors import RuleError
 from engine.options import options_to_dict
-from engine.registry import load_preset
 from storage import match_repo, table_repo, user_repo
-
-if TYPE_CHECKING:
-    from bot.boot.runtime import Runtime
 
 
 class Lobby:
-    def __init__(self, rt: Runtime) -> None:
-        self.rt = rt
-        self._names: dict[tuple[int, str], list[str]] = {}  # (table, lang) -> names; seats are fixed in play
-
-    # --- names ------------------------------------------------------------------------------
-
-    async def table_names(self, table_id: int) -> tuple[list[str | None], list[bool], list[int | None]]:
-        db = self.rt.db
-        seats = await table_repo.get_seats(db, table_id)
-        ids = [s.user_id for s in seats]
-        users = await user_repo.get_users(db, [i for i in ids if i is not None])
-        names: list[str | None] = []
-        for s in seats:
-            if s.user_id is not None:
-                u = users.get(s.user_id)
-                names.append((u.first_name if u else None) or str(s.user_id))
-            else:
-                names.append(None)
-        return names, [s.is_computer for s in seats], ids
-
-    async def player_names(self, table_id: int, lang: str) -> list[str]:
-        """The four names shown at a table (kept while the table plays: its seats do not change)."""
-        cached = self._names.get((table_id, lang))
-        if cached is not None:
-            return cached
-        names, computers, _ = await self.table_names(table_id)
-        out = []
-        for seat in range(4):
-            if computers[seat] and not names[seat]:
-                out.append(t(lang, "name.computer_n", n=seat + 1))
-            else:
-                out.append(names[seat] or "?")
-        self._names[(table_id, lang)] = out
-        return out
-
-    def forget_names(self, table_id: int) -> None:
-        for key in [k for k in self._names if k[0] == table_id]:
-            del self._names[key]
-
-    @staticmethod
-    def title(lang: str, preset_id: str) -> str:
-        try:
-            preset = load_preset(preset_id)
-            return preset.title_zh if lang == "zh" else preset.title_en
-        except RuleError:
-            return preset_id
+    def __init__(self, shared: Shared, names: TableNames, shows: TableShows, steps: MatchSteps) -> None:
+        self.rt = shared
+        self.names = names
+        self.shows = shows
+        self.steps = steps
 
     # --- the lobby message ------------------------------------------------------------------
 
@@ -80,14 +38,14 @@ class Lobby:
         if table is None:
             return
         lang = await rt.chat_lang(table.chat_id)
-        names, computers, _ = await self.table_names(table_id)
-        title = self.title(lang, table.preset_id)
+        names, computers, _ = await self.names.table_names(table_id)
+        title = table_title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, rt.bot_username)
         text = "\n".join([text, *lobby_lines(lang, table)])  # a practice / fixed seed, a tournament commitment
         if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
             text, markup = locked.lobby(lang, text)
         if table.table_message_id is None:
-            rt.live.create(("table", table_id), table.chat_id, text, markup, rt.live.table_created(table_id))
+            self.shows.create(("table", table_id), table.chat_id, text, markup, self.shows.table_created(table_id))
         else:
             assert rt.outbox is not None
             rt.outbox.edit(table.chat_id, table.table_message_id, text, markup)
@@ -102,7 +60,7 @@ class Lobby:
         refuses a second one, also when several /newtable race)."""
         rt = self.rt
         ulang = await rt.user_lang(user.id, user.language_code)
-        req = read_request(ulang, args, may_fix_seed=user.id in rt.settings.BOT_ADMIN_IDS)
+        req = read_request(ulang, args, may_fix_seed=user.id in rt.admin_ids)
         if isinstance(req, list):
             return problems_message(ulang, req)
         existing = await table_repo.open_table_in_chat(rt.db, chat.id)
@@ -183,15 +141,15 @@ class Lobby:
         if on_started is not None:
             on_started()
         match_id = started.match_id
-        self.forget_names(table_id)  # computer seats were filled
+        self.names.forget(table_id)  # computer seats were filled
         rt.seats.add(match_id, table_id, await table_repo.get_seats(rt.db, table_id))
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:
             due = rt.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
             await rt.scheduler.schedule(rt.db, "match_time", f"match:{match_id}:time", due, {"match_id": match_id})
         async with rt.lock(match_id):
-            await rt.live.render_match(match_id, everything=True)
-        rt.driver.kick(match_id, 0)
+            await self.shows.render_match(match_id, everything=True)
+        self.steps.kick(match_id, 0)
         return None
 
     @staticmethod
@@ -208,14 +166,14 @@ class Lobby:
         lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
         if table is None:
             return t(lang, "err.table_closed")
-        if user.id != table.created_by and user.id not in rt.settings.BOT_ADMIN_IDS and not group_admin:
+        if user.id != table.created_by and user.id not in rt.admin_ids and not group_admin:
             return t(lang, "err.only_creator_or_admin")
         row = await match_repo.current_match(rt.db, table_id)
         await table_repo.abort_table(rt.db, table_id)  # the table aborted, its unfinished match finished
         if row is not None and row.status != "finished":
             await rt.scheduler.cancel(rt.db, "move_clock", f"match:{row.id}")
-            rt.driver.cancel_kick(row.id)
+            self.steps.cancel_kick(row.id)
         if row is not None:
-            rt.driver.forget(row.id)
+            self.steps.forget(row.id)
         rt.send(table.chat_id, t(await rt.chat_lang(table.chat_id), "table.stopped", table=table_id))
         return None

@@ -32,12 +32,12 @@ class RuntimeBridge:
         return normalize(await self.rt.user_lang(user_id, tg_code))
 
     async def names(self, table_id: int, lang: str) -> tuple[list[str], list[bool]]:
-        names = await self.rt.lobby.player_names(table_id, lang)
-        _, computers, _ = await self.rt.lobby.table_names(table_id)
+        names = await self.rt.names.player_names(table_id, lang)
+        _, computers, _ = await self.rt.names.table_names(table_id)
         return list(names), list(computers)
 
     async def user_match(self, user_id: int) -> int | None:
-        found = await self.rt.user_match(user_id)
+        found = await self.rt.driver.user_match(user_id)
         return None if found is None else int(found[0])
 
     async def submit(self, match_id: int, seat: int, action: str, *, expected_version: int, user_id: int,

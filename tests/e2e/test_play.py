@@ -77,7 +77,7 @@ async def test_computer_match_of_each_game_has_no_429(harness_factory):
             h.players[0].say(h.group_id, command)
             await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), after=last, timeout=120)
         await h.settle()
-        cards = rt(h).metrics.cards_played
+        cards = rt(h).driver.metrics.cards_played
         report = h.calls_report(cards)
         print("calls report (two computer deals):", report)
         assert report["rate_limited_429"] == 0

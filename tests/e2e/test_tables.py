@@ -149,14 +149,19 @@ async def test_a_table_message_deleted_as_the_match_ends_is_sent_again(harness, 
     monkeypatch.setattr(message_repo, "find_message_ref", after_the_end)
     first.deleted = True
     await asyncio.wait_for(looked_up.wait(), 60)
-    again = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or "") and not m.deleted,
-                                         after=first, timeout=30)
+
+    async def replaced() -> int | None:  # the table's message is a new one (a later deletion is noticed too)
+        mid = (await table_repo.get_table(db, table_ids[0])).table_message_id
+        return mid if mid is not None and mid != first.message_id else None
+
+    try:
+        mid = await h.sim.wait_for(replaced, 30)
+    except TimeoutError:
+        shown = [(m.message_id, m.deleted, (m.text or "")[:40]) for m in h.sim.bot_messages(h.group_id, include_deleted=True)]
+        raise AssertionError(f"no new table message recorded; the group shows {shown}") from None
+    again = h.sim.message(h.group_id, mid)
+    assert not again.deleted and "掼蛋" in again.text
     assert "第 1 副" in again.text and "电脑1" in again.text  # the deal's final table, not the lobby
-
-    async def recorded() -> bool:  # the new message is the table's (a later deletion is noticed too)
-        return (await table_repo.get_table(db, table_ids[0])).table_message_id == again.message_id
-
-    await h.sim.wait_for(recorded, 10)
     h.assert_no_errors()
 
 
@@ -213,13 +218,13 @@ async def test_two_players_taking_one_seat_at_once_only_one_gets_it(harness):
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     people = [SimpleNamespace(id=p.user_id, language_code="zh-hans") for p in h.players[1:3]]
     for seat in range(3):
-        answers = await asyncio.gather(*[rt(h).join(table.id, seat, u) for u in people])
+        answers = await asyncio.gather(*[rt(h).lobby.join(table.id, seat, u) for u in people])
         seated = [u.id for u, a in zip(people, answers, strict=True) if a is None]
         assert len(seated) == 1, answers
         refused = next(a for a in answers if a is not None)
         assert "已经有人" in refused
         assert (await table_repo.get_seats(rt(h).db, table.id))[seat].user_id == seated[0]
-        await rt(h).leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))
+        await rt(h).lobby.leave(table.id, SimpleNamespace(id=seated[0], language_code="zh-hans"))
 
 
 async def test_leave_frees_the_seat_and_leave_or_stop_without_a_table_say_so(harness):

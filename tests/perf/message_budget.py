@@ -55,7 +55,7 @@ async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: in
                 for seat, h in enumerate(handles):
                     await h.tap(GROUP, f"入座 {seat_name('zh', seat)}")
                 calls0 = dict(sim.stats.calls)
-                cards0 = rt.metrics.cards_played
+                cards0 = rt.driver.metrics.cards_played
                 started = time.perf_counter()
                 started_wall = time.time()
                 await handles[0].tap(GROUP, "▶️ 开始")
@@ -74,7 +74,7 @@ async def one_deal(game: str, *, think: float, buttons: frozenset[int], seed: in
                 await sim.wait_quiet(quiet=1.0, timeout=120)
                 by_method = {k: v - calls0.get(k, 0) for k, v in sim.stats.calls.items()
                              if k != "getUpdates" and v - calls0.get(k, 0)}
-                cards = rt.metrics.cards_played - cards0
+                cards = rt.driver.metrics.cards_played - cards0
                 actions = [r.action for r in await match_repo.action_log(rt.db, row.id)]
                 plays = sum(1 for a in actions if " play " in a or a.endswith(" pass"))
                 group = [m for m in sim.bot_messages(GROUP) if m.message_id > (last.message_id if last else 0)]

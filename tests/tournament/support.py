@@ -195,7 +195,7 @@ async def finish_table(h: E2EHarness, table_id: int, winner_side: int, levels: t
     async with database.session() as s:
         await s.execute(update(MatchRecord).where(MatchRecord.id == row.id).values(status="finished", result_json=result))
         await s.commit()
-    await rt(h).announce(row.id, [Event("match_over", result)], source="sys")
+    await rt(h).live.announce(row.id, [Event("match_over", result)], source="sys")
     await settle(h)
 
 

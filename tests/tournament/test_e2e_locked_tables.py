@@ -60,8 +60,8 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         # carry them): a seated player leaving, a player of side A starting, an outsider joining
         people = {u: types.SimpleNamespace(id=u, language_code="zh-hans") for u in (a[0], a[1], P[10])}
         rt = S.rt(h)
-        for refused_text in (await rt.leave(table_id, people[a[0]]), await rt.start_table(table_id, people[a[1]]),
-                             await rt.join(table_id, 1, people[P[10]])):
+        for refused_text in (await rt.lobby.leave(table_id, people[a[0]]), await rt.lobby.start_table(table_id, people[a[1]]),
+                             await rt.lobby.join(table_id, 1, people[P[10]])):
             assert refused_text and "比赛桌" in refused_text
         # an outsider (not in the tournament) takes a seat by the deep link
         before = h.sim.last_bot_message(P[10])

@@ -29,6 +29,8 @@ from tests.webapp.browser import (
 from tests.webapp.helpers import local_table
 
 SHENGJI = "/newtable shengji-17-deals deals=1 bid_window_seconds=30 seed={seed} bots=3"
+# the gallery's screenshots of the bidding take seconds on a loaded machine: the window must outlast them
+SHENGJI_SLOW_BIDS = "/newtable shengji-17-deals deals=1 bid_window_seconds=180 seed={seed} bots=3"
 TIMED = "/newtable shengji-timed-2h deals=1 seed={seed} bots=3"
 GUANDAN = "/newtable guandan-team deals={deals} seed={seed} bots=3"
 LAYOUT = [".seat", ".play", "#trick-note", "#status", "#notice", "#hand", "#actions"]
@@ -85,7 +87,7 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
     # seed 3: seat 0 declares ♥2 BJ, nobody outbids it, it buries the kitty (33 cards in hand)
     texts = page_texts(lang)
     look = "zh" if lang == "zh" else "en-dark"
-    async with local_table(tmp_path, SHENGJI.format(seed=3), lang=lang, DEAL_BATCH=100) as table, \
+    async with local_table(tmp_path, SHENGJI_SLOW_BIDS.format(seed=3), lang=lang, DEAL_BATCH=100) as table, \
             chromium() as browser:
         code = "zh-hans" if lang == "zh" else "en"
         if lang == "zh":
@@ -100,8 +102,9 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
         await gallery(page, f"page-sj-bidding-{look}")
         seen["bid"] = True
 
-        await player.play_until(lambda f: bool(f["me"]["actions"].get("bury")))
+        await player.play_until(lambda f: bool(f["me"]["actions"].get("bury")) or f["table"]["phase"] == "play")
         f = await player.frame()
+        assert f["me"]["actions"].get("bury"), f"seat 0 does not bury: {f['table']['declaration']}"
         assert f["me"]["hand_size"] == 33
         await check_layout(page, "bury")
         cards = page.locator("#hand .card")

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.tournament import Tournament, TournamentSettings
 from engine.tournament.entries import Entry
 from engine.tournament.results import (
@@ -109,9 +111,13 @@ def one_tournament(seed: int) -> tuple[int, int]:
     return n, played_rounds
 
 
-def test_thousand_simulated_swiss_tournaments_never_repeat_a_pairing_or_give_a_second_bye() -> None:
+PARTS = 4  # the 1,000 tournaments in four tests of 250 (xdist spreads them; each stays far below the timeout)
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_thousand_simulated_swiss_tournaments_never_repeat_a_pairing_or_give_a_second_bye(part: int) -> None:
     sizes = []
-    for seed in range(TOURNAMENTS):
+    for seed in range(part, TOURNAMENTS, PARTS):
         n, played = one_tournament(seed)
         sizes.append(n)
     assert min(sizes) < 20 and max(sizes) > 190    # the range 8..200 is covered

@@ -1,0 +1,72 @@
+"""The lobby built alone against fakes of its ports: who may sit, start and stop, and what each
+asks of the live messages and the driver."""
+
+from __future__ import annotations
+
+from bot.tables.lobby import Lobby
+from bot.tables.names import TableNames
+from storage import match_repo, table_repo, user_repo
+from storage.db import Database
+from tests.bot.tables.fakes import FakeShared, FakeShows, FakeSteps, person
+
+GROUP, ALICE, BOB, CAROL = -100, 1, 2, 3
+
+
+def build(db: Database, admin_ids: tuple[int, ...] = ()) -> tuple[Lobby, FakeShared, FakeShows, FakeSteps]:
+    shared = FakeShared(db, admin_ids)
+    shows, steps = FakeShows(shared), FakeSteps()
+    return Lobby(shared, TableNames(shared), shows, steps), shared, shows, steps
+
+
+async def test_newtable_posts_the_lobby_and_a_second_one_is_refused(db: Database) -> None:
+    lobby, _, shows, _ = build(db)
+    assert await lobby.new_table(person(GROUP), person(ALICE), ["guandan-team"]) is None
+    table = await table_repo.open_table_in_chat(db, GROUP)
+    assert table is not None
+    assert [(key, chat) for key, chat, _ in shows.created] == [(("table", table.id), GROUP)]
+    refusal = await lobby.new_table(person(GROUP), person(BOB), [])
+    assert refusal is not None and str(table.id) in refusal
+
+
+async def test_join_needs_a_started_private_chat_then_seats_and_shows_the_name(db: Database) -> None:
+    lobby, _, shows, _ = build(db)
+    table = await table_repo.insert_table(db, GROUP, "guandan-team", "guandan", {}, ALICE)
+    await user_repo.upsert_user(db, BOB, "Bob")
+    assert await lobby.join(table.id, 1, person(BOB)) == "need_start"
+    assert await table_repo.seat_of_user(db, table.id, BOB) is None
+    await user_repo.upsert_user(db, BOB, "Bob", started_bot=True)
+    assert await lobby.join(table.id, 1, person(BOB)) is None
+    assert await table_repo.seat_of_user(db, table.id, BOB) == 1
+    assert "Bob" in shows.created[-1][2]
+
+
+async def test_start_by_a_stranger_is_refused_by_the_creator_hands_the_match_to_the_driver(db: Database) -> None:
+    lobby, shared, shows, steps = build(db)
+    table = await table_repo.insert_table(db, GROUP, "guandan-team", "guandan", {"time_limit_minutes": 30}, ALICE)
+    assert await lobby.start_table(table.id, person(CAROL)) == "This is not your seat"
+    assert await match_repo.current_match(db, table.id) is None and steps.kicks == []
+    answered: list[bool] = []
+    assert await lobby.start_table(table.id, person(ALICE), on_started=lambda: answered.append(True)) is None
+    row = await match_repo.current_match(db, table.id)
+    assert row is not None and answered == [True]
+    assert shows.rendered == [(row.id, True, True)]  # everything shown, under the match's lock
+    assert steps.kicks == [(row.id, 0)]
+    assert [kind for kind, _, _ in shared.scheduler.scheduled] == ["match_time"]
+    seats = shared.seats.get(row.id)
+    assert seats is not None and seats.computers == frozenset(range(4))  # the empty seats went to the computer
+    assert await lobby.start_table(table.id, person(ALICE)) == "This table has started already"
+
+
+async def test_stop_by_a_stranger_is_refused_by_an_admin_stops_and_tells_the_group(db: Database) -> None:
+    lobby, shared, _, steps = build(db, admin_ids=(CAROL,))
+    table = await table_repo.insert_table(db, GROUP, "guandan-team", "guandan", {}, ALICE)
+    assert await lobby.start_table(table.id, person(ALICE)) is None
+    row = await match_repo.current_match(db, table.id)
+    assert row is not None
+    refusal = await lobby.stop_table(table.id, person(BOB))
+    assert refusal is not None and shared.sent == []
+    assert await lobby.stop_table(table.id, person(CAROL)) is None
+    assert steps.cancelled == [row.id] and steps.forgotten == [row.id]
+    assert shared.sent == [(GROUP, f"Table {table.id} was stopped.")]
+    stopped = await table_repo.get_table(db, table.id)
+    assert stopped is not None and stopped.status != "open"
