@@ -4,7 +4,7 @@ the player's match and seat without scanning every active match.
 Seats are fixed once a match starts (``storage.match_repo.start_match``), so the index is filled when
 the lobby starts a table, rebuilt from the database at start-up (``load``), and a match leaves it
 when it ends or its table is stopped.  One exception: a referee's substitute at a tournament table in
-play (``bot.tournaments.core.TournamentBot.take_over_seat``) changes a seat's player; that match is
+play (``bot.tournaments.substitutes.Substitutes.take_over_seat``) changes a seat's player; that match is
 indexed again (``add``) under its lock, in the same step as the stored seat.  A finished match still listed (a table aborted by the
 tournament side) is dropped at the next lookup that finds it finished.
 """

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine
 from datetime import datetime
-from typing import Any
 
 from bot.tournaments import views
 from bot.tournaments.ports import Markup, PlaySide
@@ -70,7 +69,7 @@ class TournamentContext:
             return await play.send_photo(chat_id, data, caption)
         return await play.send_document(chat_id, data, filename, caption)
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, coro: Coroutine[object, object, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)

@@ -23,8 +23,9 @@ class OrganiserControl:
         self.tables = tables
         self.timers = timers
 
-    async def cancel_tournament(self, tid: int, actor: int, reason: str, delete: bool) -> str:
-        """Cancel (or delete) a tournament: its timers stop, its tables are aborted, everyone is told."""
+    async def cancel_tournament(self, tid: int, actor: int, reason: str, delete: bool) -> Tournament:
+        """Cancel (or delete) a tournament: its timers stop, its tables are aborted, everyone is told;
+        returns the row (the edge answers the organiser)."""
         async with self.ctx.lock(tid):
             row = await ts.cancel(self.ctx.db, tid, actor, reason, delete)
             self.ctx.dashboard_changed(tid)
@@ -41,7 +42,7 @@ class OrganiserControl:
                     if uid not in told:
                         told.add(uid)
                         self.ctx.send(uid, tt(await self.ctx.ulang(uid), key, name=row.name, reason=reason))
-            return tt(await self.ctx.ulang(actor), key, name=row.name, reason=reason)
+            return row
 
     async def rearm_match(self, row: Tournament, m: TournamentMatch, text_key: str, **params: Any) -> None:
         """A match moved (time or tables): new timers; the group and its players are told."""
@@ -57,7 +58,7 @@ class OrganiserControl:
             for uid in (*pa, *pb):
                 self.ctx.send(uid, tt(await self.ctx.ulang(uid), text_key, **values))
 
-    async def edit_time(self, tid: int, actor: int, what: str, when: datetime) -> str:
+    async def edit_time(self, tid: int, actor: int, what: str, when: datetime) -> None:
         async with self.ctx.lock(tid):
             edited = await ts.edit_time(self.ctx.db, tid, actor, what, when)
             row = edited.row
@@ -67,24 +68,20 @@ class OrganiserControl:
             self.ctx.send(row.group_chat_id, tt(self.ctx.glang(), "ctl.time_edited", name=row.name,
                                             what=tt(self.ctx.glang(), "ctl.what." + what),
                                             time=ts.local_text(when, row.time_zone)))
-            return tt(await self.ctx.ulang(actor), "done")
 
-    async def reschedule(self, tid: int, actor: int, key: str, when: datetime) -> str:
+    async def reschedule(self, tid: int, actor: int, key: str, when: datetime) -> None:
         async with self.ctx.lock(tid):
             m = await ts.reschedule(self.ctx.db, tid, actor, key, when)
             await self.rearm_match(await ts.get_tournament(self.ctx.db, tid), m, "ctl.rescheduled")
-            return tt(await self.ctx.ulang(actor), "done")
 
-    async def swap(self, tid: int, actor: int, first: str, second: str) -> str:
+    async def swap(self, tid: int, actor: int, first: str, second: str) -> None:
         async with self.ctx.lock(tid):
             a, b = await ts.swap(self.ctx.db, tid, actor, first, second)
             row = await ts.get_tournament(self.ctx.db, tid)
             for m in (a, b):
                 await self.rearm_match(row, m, "ctl.rescheduled")
-            return tt(await self.ctx.ulang(actor), "done")
 
-    async def move_table(self, tid: int, actor: int, key: str, table: int, chat_id: int) -> str:
+    async def move_table(self, tid: int, actor: int, key: str, table: int, chat_id: int) -> None:
         async with self.ctx.lock(tid):
             m = await ts.move_table(self.ctx.db, tid, actor, key, table, chat_id)
             await self.rearm_match(await ts.get_tournament(self.ctx.db, tid), m, "ctl.table_moved", table=table)
-            return tt(await self.ctx.ulang(actor), "done")

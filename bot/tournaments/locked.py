@@ -6,12 +6,10 @@ referee says so (``/start_match``).  A deep link ``/start join_<table>_<seat>`` 
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.presentation.tournament.texts import tt
 
 
-def is_locked(table: Any) -> bool:
+def is_locked(table: object) -> bool:
     """A table made for a tournament match (``GameTable.tournament_ref`` set)."""
     return bool(getattr(table, "tournament_ref", None))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from bot.presentation.tournament.texts import error_text, tt
+from bot.presentation.tournament.texts import tt
 from bot.tournaments.context import TournamentContext
 from bot.tournaments.tables import TournamentTables
 from bot.tournaments.timers import MatchTimers
@@ -31,24 +31,23 @@ class RefereeTools:
             await self.ctx.tell_match(row, m, tt(self.ctx.glang(), "late.undone", key=key, reason=reason))
             await self.tables.open_tables(row, m, force=True)
 
-    async def referee_start(self, tid: int, key: str, actor: int) -> str:
-        """A referee starts a match's tables now, whoever has checked in (audited); returns the answer."""
-        lang = await self.ctx.ulang(actor)
+    async def referee_start(self, tid: int, key: str, actor: int) -> None:
+        """A referee starts a match's tables now, whoever has checked in (audited).  RuleError
+        ``match_not_ready`` when it is over or has no time yet."""
         async with self.ctx.lock(tid):
             row = await ts.get_tournament(self.ctx.db, tid)
             await ts.require(self.ctx.db, tid, actor, ("referee", "chief_referee", "organiser"))
             m = await ts.get_match(self.ctx.db, tid, key)
             if m.status not in ("scheduled", "open", "playing") or m.start_at is None:
-                return error_text(lang, RuleError("match_not_ready", "", match=key))
+                raise RuleError("match_not_ready", "", match=key)
             await ts.audit(self.ctx.db, tid, actor, "referee_start", match=key)
             if m.status == "scheduled":  # its start deadline then finds it open and does nothing
                 await self.tables.open_tables(row, m, force=True)
             else:
                 await self.tables.start_ready_tables(tid, key, force=True)
             self.ctx.send(row.group_chat_id, tt(self.ctx.glang(), "ref.started", key=key))
-        return tt(lang, "done")
 
-    async def extend_lateness(self, tid: int, key: str, table: int | None, minutes: int, actor: int) -> str:
+    async def extend_lateness(self, tid: int, key: str, table: int | None, minutes: int, actor: int) -> None:
         """A referee gives a table (or every table waiting) more time: a new lateness deadline per table."""
         async with self.ctx.lock(tid):
             m, deadlines = await ts.extend_lateness(self.ctx.db, tid, key, table, minutes, actor, self.ctx.now())
@@ -65,7 +64,6 @@ class RefereeTools:
             for k in deadlines:
                 if m.table_chats:
                     self.ctx.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), lines[sorted(deadlines).index(k)])
-            return tt(await self.ctx.ulang(actor), "done")
 
     async def pause(self, tid: int, key: str, paused: bool) -> bool:
         """Pause or resume the match's table clocks (the time limit is moved on by the pause)."""

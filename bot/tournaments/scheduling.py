@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
 
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
 from bot.tournaments.context import TournamentContext
 from bot.tournaments.timers import MatchTimers
 from engine.errors import RuleError
+from engine.tournament import Tournament as Engine
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentMatch
 
@@ -49,7 +49,7 @@ class Scheduling:
             await self.tell_players_their_table(row, m, names, tables, eng)
 
     async def tell_players_their_table(self, row: Tournament, m: TournamentMatch, names: Mapping[str, str],
-                                       tables: Mapping[int, str], eng: Any) -> None:
+                                       tables: Mapping[int, str], eng: Engine) -> None:
         """Each player, privately: their next match, its time, and which table (group) their pair sits at."""
         a, b = names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?")
         for k, (pa, pb) in enumerate(await ts.match_players(self.ctx.db, m), start=1):

@@ -23,7 +23,7 @@ class Substitutes:
         # user -> the game matches in play where a substitute took their seat (their presses are refused)
         self.replaced: dict[int, set[int]] = {}
 
-    async def seat_substitute(self, tid: int, key: str, old: int, new: int, actor: int, reason: str) -> str:
+    async def seat_substitute(self, tid: int, key: str, old: int, new: int, actor: int, reason: str) -> None:
         """A referee seats a substitute (rules.md D25).  Before the table begins: the match's players and
         the open table's seat change, the substitute then checks in.  While it plays: the seat's player
         changes for the rest of the match (``take_over_seat``); clocks run on.  The tournament group,
@@ -62,7 +62,6 @@ class Substitutes:
             if m.status in ("open", "playing") and not sub.in_play:
                 await self.tables.start_ready_tables(tid, key)
             self.ctx.dashboard_changed(tid)
-            return tt(await self.ctx.ulang(actor), "done")
 
     async def take_over_seat(self, match_id: int, table_id: int, seat: int, old: int, new: int,
                              sub: ts.Substituted) -> None:

@@ -12,6 +12,7 @@ from bot.presentation.tournament.export import formula_safe
 from bot.presentation.tournament.labels import match_title
 from bot.presentation.tournament.model import match_views
 from bot.presentation.tournament.texts import prize_label, tt
+from engine.registry import load_preset
 from engine.tournament import PairingResult
 from engine.tournament import Tournament as Engine
 from engine.tournament.ratings import PROVISIONAL_GAMES, Rating
@@ -62,7 +63,6 @@ def groups_text(row: Tournament) -> str:
 
 
 def summary(lang: str, row: Tournament) -> str:
-    from engine.registry import load_preset
     preset = load_preset(row.preset_id)
     return tt(lang, "setup.summary", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
               entrant=entrant_text(lang, row), groups=groups_text(row),
@@ -73,7 +73,7 @@ def summary(lang: str, row: Tournament) -> str:
               tz=row.time_zone)
 
 
-def _score(lang: str, la: Any, lb: Any, how: Any) -> str:
+def _score(lang: str, la: object, lb: object, how: object) -> str:
     """``（2:2）``, or with an equal score how the winner was decided: ``（2:2，台上方胜）``."""
     if how in ("dealer_side", "cut", "last_upstream", "level_difference", "table_1"):
         return tt(lang, "result.levels_how", la=la, lb=lb, how=tt(lang, f"result.how.{how}"))
@@ -100,7 +100,7 @@ def result_line(lang: str, key: str, result: PairingResult | Mapping[str, Any], 
         return tt(lang, "result.double", key=label, a=a, b=b)
     winner, loser = (a, b) if res.winner == "a" else (b, a)
 
-    def ordered(sa: Any, sb: Any) -> tuple[Any, Any]:
+    def ordered(sa: object, sb: object) -> tuple[object, object]:
         return (sa, sb) if res.winner == "a" else (sb, sa)
 
     detail = ""
@@ -222,10 +222,10 @@ def audit_text(lang: str, rows: Sequence[TournamentAudit], tz: str, users: Mappi
 class _SafeWriter:
     """A csv writer whose text cells cannot become spreadsheet formulas (bot/presentation/tournament/export.py)."""
 
-    def __init__(self, writer: Any) -> None:
-        self.writer = writer
+    def __init__(self, buf: io.StringIO) -> None:
+        self.writer = csv.writer(buf)
 
-    def writerow(self, row: Sequence[Any]) -> None:
+    def writerow(self, row: Sequence[object]) -> None:
         self.writer.writerow([formula_safe(v) if isinstance(v, str) else v for v in row])
 
 
@@ -233,7 +233,7 @@ def export_csv(row: Tournament, entries: Sequence[TournamentEntry], rows: Sequen
                eng: Engine | None, users: Mapping[int, str]) -> bytes:
     """One CSV with three sections: entries, matches, final ranking with prizes (UTF-8 with BOM for Excel)."""
     buf = io.StringIO()
-    w = _SafeWriter(csv.writer(buf))
+    w = _SafeWriter(buf)
     w.writerow(["entries"])
     w.writerow(["id", "name", "union_group", "players", "status"])
     for e in entries:

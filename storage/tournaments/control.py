@@ -1,6 +1,6 @@
 """The organiser's control after creation: edit times, reschedule, swap or move matches, cancel or
 delete a tournament, take a re-imported file as an update of the same tournament.  Every change is
-audited; the bot announces it and re-arms the timers (bot/tournaments/core.py)."""
+audited; the bot announces it and re-arms the timers (bot/tournaments/control.py)."""
 
 from __future__ import annotations
 

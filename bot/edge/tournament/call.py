@@ -23,6 +23,7 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 from bot.edge.handlers import save_chat, save_user
 from bot.edge.tournament import setup
 from bot.presentation.tournament.texts import error_text, tt
+from bot.tournaments.ports import Markup
 from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError
 from storage import tournaments as ts
@@ -34,6 +35,8 @@ log = logging.getLogger(__name__)
 
 
 Ctx = ContextTypes.DEFAULT_TYPE
+
+Handler = Callable[[Update, Ctx], Coroutine[Any, Any, None]]  # what PTB calls for an update
 
 
 def tb_of(context: Ctx) -> TournamentBot:
@@ -47,7 +50,7 @@ async def lang_of(tb: TournamentBot, update: Update) -> str:
 
 
 def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable[None]]
-            ) -> Callable[[Update, Ctx], Coroutine[Any, Any, None]]:
+            ) -> Handler:
     """Upsert the user, work out the language, translate RuleErrors, never leak a stack trace; stop."""
     async def handler(update: Update, context: Ctx) -> None:
         tb = tb_of(context)
@@ -78,7 +81,7 @@ def _answer_text(update: Update, tb: TournamentBot, text: str) -> None:
         tb.ctx.send(chat.id, text)
 
 
-def reply(update: Update, tb: TournamentBot, text: str, markup: Any = None) -> None:
+def reply(update: Update, tb: TournamentBot, text: str, markup: Markup | None = None) -> None:
     chat = update.effective_chat
     if chat is not None:
         tb.ctx.send(chat.id, text, markup)
@@ -109,7 +112,7 @@ class _SetupPorts:
     def db(self) -> Database:
         return self.tb.ctx.db
 
-    def send(self, chat_id: int, text: str, markup: Any = None) -> object:
+    def send(self, chat_id: int, text: str, markup: Markup | None = None) -> object:
         return self.tb.ctx.send(chat_id, text, markup)
 
     async def arm_tournament(self, row: Tournament) -> None:
@@ -137,7 +140,7 @@ class Call:
     user: TgUser
     row: Tournament
 
-    def reply(self, text: str, markup: Any = None) -> None:
+    def reply(self, text: str, markup: Markup | None = None) -> None:
         reply(self.update, self.tb, text, markup)
 
     async def require(self, roles: tuple[str, ...]) -> None:
@@ -151,11 +154,11 @@ class Call:
 
 
 def command(roles: tuple[str, ...] | None = None, bare_id: tuple[str, ...] = ()
-            ) -> Callable[[Callable[[Call], Awaitable[None]]], Callable[[Update, Ctx], Coroutine[Any, Any, None]]]:
+            ) -> Callable[[Callable[[Call], Awaitable[None]]], Handler]:
     """A command about one tournament: ``guarded``, the tournament resolved (``#id`` popped from the
     arguments), and, with ``roles``, the sender must hold one of them (RuleError ``not_allowed``).
     ``bare_id``: words that may follow a tournament number written without ``#`` (``/role 1 add ...``)."""
-    def wrap(fn: Callable[[Call], Awaitable[None]]) -> Callable[[Update, Ctx], Coroutine[Any, Any, None]]:
+    def wrap(fn: Callable[[Call], Awaitable[None]]) -> Handler:
         @guarded
         async def run(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
             user = update.effective_user

@@ -8,14 +8,12 @@ call.py is what every command runs under.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import Update
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
+from telegram.ext import CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
 from bot.edge.tournament.buttons import on_button, on_replaced_press
-from bot.edge.tournament.call import Ctx
+from bot.edge.tournament.call import Handler
 from bot.edge.tournament.organiser import (
     cmd_cancel,
     cmd_cancel_tournament,
@@ -72,7 +70,7 @@ from bot.edge.tournament.registration import (
 GROUP = -1
 
 
-COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
+COMMANDS: dict[str, Handler] = {
     "tournament": cmd_tournament, "cancel": cmd_cancel, "tournament_group": cmd_tournament_group,
     "table_register": cmd_table_register, "withdraw": cmd_withdraw, "register": cmd_register,
     "remove": cmd_remove, "replace": cmd_replace, "team": cmd_team, "entries": cmd_entries, "role": cmd_role,
@@ -87,7 +85,7 @@ COMMANDS: dict[str, Callable[[Update, Ctx], Coroutine[Any, Any, None]]] = {
 }
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: Any) -> None:  # the PTB Application (generic in six types it fills in itself)
     app.add_handler(CommandHandler("start", on_start_payload, filters=filters.ChatType.PRIVATE), group=GROUP)
     for name, fn in COMMANDS.items():
         app.add_handler(CommandHandler(name, fn), group=GROUP)

@@ -225,7 +225,8 @@ async def cmd_edit(c: Call) -> None:
     if len(c.args) < 2:
         c.reply(tt(c.lang, "usage", usage="/edit deadline|draw|first 2026-12-01 18:00"))
         return
-    c.reply(await c.tb.control.edit_time(c.row.id, c.user.id, c.args[0].lower(), _time_args(c, c.args[1:])))
+    await c.tb.control.edit_time(c.row.id, c.user.id, c.args[0].lower(), _time_args(c, c.args[1:]))
+    c.reply(tt(c.lang, "done"))
 
 
 @command(ORG)
@@ -234,7 +235,8 @@ async def cmd_reschedule(c: Call) -> None:
     if len(c.args) < 2:
         c.reply(tt(c.lang, "usage", usage="/reschedule R1-M1 2026-12-03 10:00"))
         return
-    c.reply(await c.tb.control.reschedule(c.row.id, c.user.id, c.args[0].upper(), _time_args(c, c.args[1:])))
+    await c.tb.control.reschedule(c.row.id, c.user.id, c.args[0].upper(), _time_args(c, c.args[1:]))
+    c.reply(tt(c.lang, "done"))
 
 
 @command(ORG)
@@ -243,7 +245,8 @@ async def cmd_swap(c: Call) -> None:
     if len(c.args) != 2:
         c.reply(tt(c.lang, "usage", usage="/swap R1-M1 R1-M2"))
         return
-    c.reply(await c.tb.control.swap(c.row.id, c.user.id, c.args[0].upper(), c.args[1].upper()))
+    await c.tb.control.swap(c.row.id, c.user.id, c.args[0].upper(), c.args[1].upper())
+    c.reply(tt(c.lang, "done"))
 
 
 @command(ORG)
@@ -257,7 +260,8 @@ async def cmd_move_table(c: Call) -> None:
     chat = next((g.chat_id for g in groups if g.title == wanted or str(g.chat_id) == wanted), None)
     if chat is None:
         raise RuleError("unknown_table_group", "")
-    c.reply(await c.tb.control.move_table(c.row.id, c.user.id, c.args[0].upper(), int(c.args[1]), chat))
+    await c.tb.control.move_table(c.row.id, c.user.id, c.args[0].upper(), int(c.args[1]), chat)
+    c.reply(tt(c.lang, "done"))
 
 
 @command(ORG)
@@ -308,7 +312,8 @@ async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: st
     item = await ts.take_confirmation(tb.ctx.db, tid, token, user_id, tb.ctx.now())
     if op == "no" or op != item.op:
         return tt(lang, "ctl.kept")
-    return await tb.control.cancel_tournament(tid, user_id, item.reason, delete=op == "delete")
+    row = await tb.control.cancel_tournament(tid, user_id, item.reason, delete=op == "delete")
+    return tt(lang, "ctl.deleted" if op == "delete" else "ctl.cancelled", name=row.name, reason=item.reason)
 
 
 async def dashboard_button(tb: TournamentBot, q: CallbackQuery, user_id: int, lang: str, tid: int,

@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from telegram import Update
 from telegram.constants import ChatType
 
 from bot.edge.tournament.call import REF, Call, Ctx, command, guarded, reply
-from bot.presentation.tournament.export import season_files
+from bot.presentation.tournament.bracket_image import bracket_png
+from bot.presentation.tournament.export import export_all, season_files
+from bot.presentation.tournament.rating_chart import rating_png
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
 from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError
+from engine.tournament import Tournament as Engine
+from engine.tournament.ratings import HistoryPoint
+from engine.tournament.schedule import Slot
 from engine.tournament.season import season_table
 from storage import tournaments as ts
-from storage.tournament_models import Tournament
+from storage.tournament_models import TableGroupLink, Tournament, TournamentMatch
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +43,7 @@ async def cmd_bracket(c: Call) -> None:
         await c.tb.ctx.send_document(chat.id, png, "bracket.png", photo=True)
 
 
-def _bracket_png(eng: Any, lang: str) -> bytes | None:
-    try:
-        from bot.presentation.tournament.bracket_image import bracket_png
-    except ImportError:
-        return None
+def _bracket_png(eng: Engine, lang: str) -> bytes | None:
     try:
         return bracket_png(eng, lang).getvalue()
     except Exception as exc:  # a missing font is reported by the renderer at start-up; text was sent
@@ -96,14 +97,10 @@ async def cmd_export(c: Call) -> None:
     await c.tb.ctx.send_document(chat.id, ts.spec_to_toml(c.row).encode("utf-8"), f"tournament-{c.row.id}.toml")
 
 
-def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Any, rows: list[Any], users: dict[int, str],
-                      lang: str, table_groups: list[Any]) -> list[tuple[str, bytes]] | None:
-    """CSV files and the .xlsx workbook from bot/presentation/tournament (None: not available, use the plain CSV)."""
-    try:
-        from bot.presentation.tournament.export import export_all
-        from engine.tournament.schedule import Slot
-    except ImportError:
-        return None
+def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Engine, rows: list[TournamentMatch],
+                      users: dict[int, str], lang: str, table_groups: list[TableGroupLink]
+                      ) -> list[tuple[str, bytes]] | None:
+    """CSV files and the .xlsx workbook from bot/presentation/tournament (None: they failed, use the plain CSV)."""
     try:
         slots = [Slot(m.match_key, tuple(str(c) for c in m.table_chats), m.start_at) for m in rows if m.start_at]
         groups = {str(g.chat_id): g.title or str(g.chat_id) for g in table_groups}
@@ -154,10 +151,8 @@ async def cmd_me(update: Update, context: Ctx, tb: TournamentBot, lang: str, arg
             await tb.ctx.send_document(chat.id, png, "rating.png", photo=True)
 
 
-def _rating_png(title: str, history: Any, lang: str) -> bytes | None:
+def _rating_png(title: str, history: Mapping[str, Sequence[HistoryPoint]], lang: str) -> bytes | None:
     try:
-        from bot.presentation.tournament.rating_chart import rating_png
-
         return rating_png(title, history, lang)
     except Exception as exc:  # a missing font is reported by the renderer at start-up; the text was sent
         log.warning("rating chart failed: %s", exc)

@@ -150,7 +150,8 @@ async def cmd_start_match(c: Call) -> None:
     if not c.args:
         c.reply(tt(c.lang, "usage", usage="/start_match <match>"))
         return
-    c.reply(await c.tb.referee.referee_start(c.row.id, c.args[0].upper(), c.user.id))
+    await c.tb.referee.referee_start(c.row.id, c.args[0].upper(), c.user.id)
+    c.reply(tt(c.lang, "done"))
 
 
 @command(REF)
@@ -163,8 +164,9 @@ async def cmd_substitute(c: Call) -> None:
     if old is None or new is None:
         c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
         return
-    c.reply(await c.tb.substitutes.seat_substitute(c.row.id, c.args[0].upper(), old.id, new.id, c.user.id,
-                                       " ".join(c.args[3:])))
+    await c.tb.substitutes.seat_substitute(c.row.id, c.args[0].upper(), old.id, new.id, c.user.id,
+                                       " ".join(c.args[3:]))
+    c.reply(tt(c.lang, "done"))
 
 
 @command(REF)
@@ -174,7 +176,8 @@ async def cmd_extend(c: Call) -> None:
         c.reply(tt(c.lang, "usage", usage="/extend <match> <minutes> [table]"))
         return
     table = int(c.args[2]) if len(c.args) > 2 else None
-    c.reply(await c.tb.referee.extend_lateness(c.row.id, c.args[0].upper(), table, int(c.args[1]), c.user.id))
+    await c.tb.referee.extend_lateness(c.row.id, c.args[0].upper(), table, int(c.args[1]), c.user.id)
+    c.reply(tt(c.lang, "done"))
 
 
 async def _pause(c: Call, paused: bool) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -28,6 +29,7 @@ from bot.edge.callbacks import TournamentButton as TB
 from bot.edge.callbacks import TournamentOp as Op
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments import views
+from bot.tournaments.ports import Markup
 from engine.errors import RuleError
 from engine.registry import load_preset, preset_ids
 from storage import tournaments as ts
@@ -66,7 +68,7 @@ class SetupPorts(Protocol):
     @property
     def db(self) -> Database: ...
 
-    def send(self, chat_id: int, text: str, markup: Any = None) -> object: ...
+    def send(self, chat_id: int, text: str, markup: Markup | None = None) -> object: ...
 
     async def arm_tournament(self, row: Tournament) -> None: ...
 
@@ -123,7 +125,7 @@ def _preset_title(lang: str, preset_id: str) -> str:
     return p.title_en if lang == "en" else p.title_zh
 
 
-def format_text(lang: str, settings: dict[str, Any]) -> str:
+def format_text(lang: str, settings: Mapping[str, Any]) -> str:
     """The format with its third-place match and knockout size, e.g. "单败淘汰，有三四名决赛"."""
     text = tt(lang, "format." + str(settings.get("format")))
     if settings.get("format") == "groups_then_knockout":
@@ -138,7 +140,7 @@ def format_text(lang: str, settings: dict[str, Any]) -> str:
 
 
 def _overrides_text(row: Tournament) -> str:
-    def val(v: Any) -> str:
+    def val(v: object) -> str:
         return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
     return ", ".join(f"{k} = {val(v)}" for k, v in sorted((row.rule_overrides or {}).items()))

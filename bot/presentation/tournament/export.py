@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from openpyxl import Workbook  # type: ignore[import-untyped,unused-ignore]
-from openpyxl.styles import Alignment, Font, PatternFill  # type: ignore[import-untyped,unused-ignore]
-from openpyxl.utils import get_column_letter  # type: ignore[import-untyped,unused-ignore]
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
 
 from bot.presentation.tournament.labels import (
     DECIDED_BY,

@@ -49,7 +49,7 @@ class FontMissing(RuntimeError):
 
 def _package_font() -> Path | None:
     try:
-        import noto_cjk_sans_otc  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        import noto_cjk_sans_otc  # a lazy optional dependency: the font package, when installed
     except ImportError:
         return None
     path = Path(str(noto_cjk_sans_otc.FONT_PATH))
