@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import types
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -29,26 +28,15 @@ TABLE_GROUPS = [-1002000000001, -1002000000002, -1002000000003]
 EXTRA_BASE = 2001
 
 
-async def _start_real_bot(self: Any) -> Any:
-    """RealBot.start with the tournament handlers registered and the manual clock installed."""
-    from bot.edge.app import build_application
+def _with_tournaments(clock: ManualClock) -> Any:
+    """What RealBot.prepare does here: the tournament handlers registered and the manual clock installed."""
     from bot.edge.tournament import register_tournament_handlers
 
-    if self.app is not None:
-        raise RuntimeError("the bot is already running")
-    app = build_application(self.settings())
-    register_tournament_handlers(app)
-    app.bot_data["tournament_clock"] = self.clock
-    await app.initialize()
-    try:
-        await app.start()
-        await app.updater.start_polling(poll_interval=0.0, timeout=self.poll_timeout)
-    except BaseException:
-        await self._stop(app)
-        raise
-    self.app = app
-    self.starts += 1
-    return app
+    def prepare(app: Any) -> None:
+        register_tournament_handlers(app)
+        app.bot_data["tournament_clock"] = clock
+
+    return prepare
 
 
 @asynccontextmanager
@@ -95,8 +83,7 @@ async def _harness(tmp_path: Path, extra_players: int, table_groups: int, **sett
                    ) -> AsyncIterator[E2EHarness]:
     async with e2e_harness(tmp_path, start_bot=False, **settings) as h:
         h.clock = ManualClock(datetime.now(UTC).replace(second=0, microsecond=0))  # type: ignore[attr-defined]
-        h.real_bot.clock = h.clock  # type: ignore[attr-defined]
-        h.real_bot.start = types.MethodType(_start_real_bot, h.real_bot)  # type: ignore[method-assign]
+        h.real_bot.prepare = _with_tournaments(h.clock)
         members = [ORGANISER_ID]
         for i in range(extra_players):
             uid = EXTRA_BASE + i

@@ -10,6 +10,7 @@ Settings are given by ``bot.boot.settings.Settings`` field name, case-insensitiv
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from bot.devtools.simulator.server import BotApiSimulator
@@ -46,6 +47,8 @@ class RealBot:
         }
         self.app: Any = None
         self.starts = 0
+        # Called with each new Application before it is initialised (e.g. to register more handlers).
+        self.prepare: Callable[[Any], None] | None = None
 
     def settings(self) -> Any:
         return make_settings(**self.settings_values)
@@ -61,6 +64,8 @@ class RealBot:
         if self.app is not None:
             raise RuntimeError("the bot is already running: stop() or restart()")
         app = build_application(self.settings())
+        if self.prepare is not None:
+            self.prepare(app)
         await app.initialize()
         try:
             await app.start()
