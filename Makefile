@@ -103,6 +103,7 @@ loadtest: install
 # contracts of the rooms (import-linter, pyproject.toml [tool.importlinter]); the Dockerfile.
 lint: install lint-docker
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	cd $(FRONTEND) && npx --no-install tsc -p tsconfig.json

@@ -23,10 +23,13 @@ def with_heartbeat(app: Any) -> Any:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m bot", description="The Shengji / Guandan Telegram bot (long polling, "
-                                 "or its webhook with TELEGRAM_WEBHOOK).",
-                                 epilog="Every setting is an environment variable (TELEGRAM_BOT_TOKEN, DATABASE_URL, "
-                                        "...): docs/deploy.md lists them.")
+    ap = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="The Shengji / Guandan Telegram bot (long polling, "
+        "or its webhook with TELEGRAM_WEBHOOK).",
+        epilog="Every setting is an environment variable (TELEGRAM_BOT_TOKEN, DATABASE_URL, "
+        "...): docs/deploy.md lists them.",
+    )
     try:
         ap.parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as stop:  # --help (0) or a usage error (2), already printed
@@ -55,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import-time noise
     if settings.WEBAPP_PORT is None:  # the table page on a local port unless configured otherwise
         settings.WEBAPP_PORT = 8080
-    if settings.TELEGRAM_WEBHOOK:  # one web server: the table page and the bot's webhook (bot/edge/webhook.py)
+    if (
+        settings.TELEGRAM_WEBHOOK
+    ):  # one web server: the table page and the bot's webhook (bot/edge/webhook.py)
         return _run_webhook(app, settings)
     app.run_polling(allowed_updates=["message", "callback_query"], timeout=settings.POLL_TIMEOUT)
     return 0

@@ -29,7 +29,9 @@ def _parse(argv: list[str]) -> dict[str, Any] | int:
     ap.add_argument("--seed", help="the revealed deal seed")
     ap.add_argument("--salt", default="", help="the revealed salt (hex)")
     ap.add_argument("--commitment", default="", help="the commitment shown before the deal (hex)")
-    ap.add_argument("--first-drawer", type=int, default=0, help="Shengji: seat that drew first (0=S,1=E,2=N,3=W)")
+    ap.add_argument(
+        "--first-drawer", type=int, default=0, help="Shengji: seat that drew first (0=S,1=E,2=N,3=W)"
+    )
     try:
         ns = ap.parse_args(argv)
     except SystemExit as stop:  # --help (0) or a usage error (2), already printed
@@ -48,9 +50,14 @@ def _parse(argv: list[str]) -> dict[str, Any] | int:
     if ns.seed is None:
         ap.print_usage()
         return 2
-    return {"game": ns.game or (ns.preset if ns.preset in ("shengji", "guandan") else None),
-            "preset": ns.preset, "deal_seed": ns.seed, "salt": ns.salt, "commitment": ns.commitment,
-            "first_drawer": ns.first_drawer}
+    return {
+        "game": ns.game or (ns.preset if ns.preset in ("shengji", "guandan") else None),
+        "preset": ns.preset,
+        "deal_seed": ns.seed,
+        "salt": ns.salt,
+        "commitment": ns.commitment,
+        "first_drawer": ns.first_drawer,
+    }
 
 
 def main(argv: list[str]) -> int:

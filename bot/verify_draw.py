@@ -19,8 +19,11 @@ from engine.tournament.draw import verify
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m bot.verify_draw", description=__doc__.split("\n\n")[0])
     ap.add_argument("published", help="the published draw (JSON, from the bot's draw announcement)")
-    ap.add_argument("announced", nargs="?", help="the announcement made before the draw (JSON), to check the "
-                                                 "commitment against")
+    ap.add_argument(
+        "announced",
+        nargs="?",
+        help="the announcement made before the draw (JSON), to check the commitment against",
+    )
     try:
         ns = ap.parse_args(argv)
     except SystemExit as stop:  # --help (0) or a usage error (2), already printed

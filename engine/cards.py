@@ -122,14 +122,37 @@ def sorted_plain(cards: Iterable[Card]) -> list[Card]:
 # --- parsing ---------------------------------------------------------------------------
 
 _SUIT_WORDS: Final = {
-    "♠": SPADES, "♤": SPADES, "s": SPADES, "黑桃": SPADES, "黑": SPADES,
-    "♥": HEARTS, "♡": HEARTS, "h": HEARTS, "红桃": HEARTS, "红心": HEARTS, "红": HEARTS,
-    "♣": CLUBS, "♧": CLUBS, "c": CLUBS, "梅花": CLUBS, "草花": CLUBS, "梅": CLUBS,
-    "♦": DIAMONDS, "♢": DIAMONDS, "d": DIAMONDS, "方片": DIAMONDS, "方块": DIAMONDS, "方": DIAMONDS,
+    "♠": SPADES,
+    "♤": SPADES,
+    "s": SPADES,
+    "黑桃": SPADES,
+    "黑": SPADES,
+    "♥": HEARTS,
+    "♡": HEARTS,
+    "h": HEARTS,
+    "红桃": HEARTS,
+    "红心": HEARTS,
+    "红": HEARTS,
+    "♣": CLUBS,
+    "♧": CLUBS,
+    "c": CLUBS,
+    "梅花": CLUBS,
+    "草花": CLUBS,
+    "梅": CLUBS,
+    "♦": DIAMONDS,
+    "♢": DIAMONDS,
+    "d": DIAMONDS,
+    "方片": DIAMONDS,
+    "方块": DIAMONDS,
+    "方": DIAMONDS,
 }
 _JOKER_WORDS: Final = {
-    "sj": SMALL_JOKER, "小王": SMALL_JOKER, "小鬼": SMALL_JOKER,
-    "bj": BIG_JOKER, "大王": BIG_JOKER, "大鬼": BIG_JOKER,
+    "sj": SMALL_JOKER,
+    "小王": SMALL_JOKER,
+    "小鬼": SMALL_JOKER,
+    "bj": BIG_JOKER,
+    "大王": BIG_JOKER,
+    "大鬼": BIG_JOKER,
 }
 _RANK_RE: Final = r"10|[2-9jqka]|t"
 _SUIT_RE: Final = "|".join(sorted((re.escape(w) for w in _SUIT_WORDS), key=len, reverse=True))

@@ -52,6 +52,7 @@ MATCH_OVER = "match_over"
 
 # --- payloads ----------------------------------------------------------------------------------
 
+
 class DealStarted(TypedDict):
     deal_no: int
     levels: list[int]

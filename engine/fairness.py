@@ -110,7 +110,7 @@ def recompute_deal(game: str, seed: int, first_drawer: int = 0) -> DealCards:
             hands[(first_drawer + i) % 4].append(card_text(c))
         return DealCards(tuple(tuple(h) for h in hands), tuple(card_text(c) for c in deck[SHENGJI_DRAWS:]))
     if game == "guandan":
-        quarters = [sorted(deck[s * GUANDAN_HAND:(s + 1) * GUANDAN_HAND]) for s in range(4)]
+        quarters = [sorted(deck[s * GUANDAN_HAND : (s + 1) * GUANDAN_HAND]) for s in range(4)]
         return DealCards(tuple(tuple(card_text(c) for c in q) for q in quarters), ())
     raise ValueError(f"unknown game {game!r}")
 

@@ -32,9 +32,23 @@ from engine.cards import Card
 from engine.events import DealSummary, Event, MatchResult
 from engine.views import PublicView, SeatView
 
-__all__ = ["RULES_VERSION", "SUPPORTED_RULES_VERSIONS", "DealtCards", "Event", "Match", "MatchOptions",
-           "MatchResult", "Reading", "RulesVersionError", "TimedRules", "Turn", "check_rules_version", "computer_step",
-           "state_fingerprint", "timeout_action"]
+__all__ = [
+    "RULES_VERSION",
+    "SUPPORTED_RULES_VERSIONS",
+    "DealtCards",
+    "Event",
+    "Match",
+    "MatchOptions",
+    "MatchResult",
+    "Reading",
+    "RulesVersionError",
+    "TimedRules",
+    "Turn",
+    "check_rules_version",
+    "computer_step",
+    "state_fingerprint",
+    "timeout_action",
+]
 
 
 RULES_VERSION = 1
@@ -51,8 +65,12 @@ class RulesVersionError(ValueError):
 
     def __init__(self, version: int) -> None:
         known = ", ".join(str(v) for v in sorted(SUPPORTED_RULES_VERSIONS))
-        newer = " (newer than this engine: run the release that started it)" if version > RULES_VERSION else ""
-        super().__init__(f"rules version {version} is not supported{newer}; this engine replays version {known}")
+        newer = (
+            " (newer than this engine: run the release that started it)" if version > RULES_VERSION else ""
+        )
+        super().__init__(
+            f"rules version {version} is not supported{newer}; this engine replays version {known}"
+        )
         self.version = version
 
 
@@ -68,7 +86,9 @@ class Turn:
 
     seat: int
     kind: str  # e.g. "bid", "kitty", "lead", "follow", "rebury", "overturn", "choose", "play", "tribute", "return"
-    clock: str | None = None  # the option naming its clock in seconds ("lead_clock"), None when no clock applies
+    clock: str | None = (
+        None  # the option naming its clock in seconds ("lead_clock"), None when no clock applies
+    )
     required: bool = True  # False for optional actions (a bid during dealing)
 
 
@@ -231,8 +251,13 @@ def state_fingerprint(match: Match) -> str:
     """SHA-256 (hex) of everything a match shows: its log, the public view, the four seat views, the
     finished deals' summaries and the result (canonical JSON, sorted keys).  Two matches with equal
     fingerprints look the same to every player (replay fixtures compare these)."""
-    state = {"log": list(match.log), "public": match.public_view(),
-             "seats": [match.seat_view(seat) for seat in range(4)], "history": list(match.history),
-             "finished": match.finished, "result": match.result()}
+    state = {
+        "log": list(match.log),
+        "public": match.public_view(),
+        "seats": [match.seat_view(seat) for seat in range(4)],
+        "history": list(match.history),
+        "finished": match.finished,
+        "result": match.result(),
+    }
     text = json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -22,8 +22,13 @@ from engine.errors import OptionError, RuleError
 T = TypeVar("T")
 
 
-def opt(default: Any, doc: str, choices: tuple[str, ...] | None = None,
-        minimum: int | None = None, maximum: int | None = None) -> Any:
+def opt(
+    default: Any,
+    doc: str,
+    choices: tuple[str, ...] | None = None,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> Any:
     """A dataclass field for a rule option."""
     return field(default=default, metadata={"doc": doc, "choices": choices, "min": minimum, "max": maximum})
 
@@ -60,7 +65,11 @@ class OptionSpec:
             raise OptionError(self.name, value, self.allowed())
         if self.kind is int:
             try:
-                number = value if isinstance(value, int) and not isinstance(value, bool) else int(str(value).strip())
+                number = (
+                    value
+                    if isinstance(value, int) and not isinstance(value, bool)
+                    else int(str(value).strip())
+                )
             except ValueError:
                 raise OptionError(self.name, value, self.allowed()) from None
             if (self.minimum is not None and number < self.minimum) or (
@@ -79,8 +88,17 @@ def option_specs(cls: type) -> list[OptionSpec]:
     specs = []
     for f in dataclasses.fields(cls):
         kind = {"bool": bool, "int": int, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-        specs.append(OptionSpec(f.name, kind, f.default, f.metadata.get("doc", ""), f.metadata.get("choices"),
-                                f.metadata.get("min"), f.metadata.get("max")))
+        specs.append(
+            OptionSpec(
+                f.name,
+                kind,
+                f.default,
+                f.metadata.get("doc", ""),
+                f.metadata.get("choices"),
+                f.metadata.get("min"),
+                f.metadata.get("max"),
+            )
+        )
     return specs
 
 
@@ -91,8 +109,12 @@ def build_options(cls: type[T], values: Mapping[str, object], base: T | None = N
     for name, value in values.items():
         spec = specs.get(name)
         if spec is None:
-            raise RuleError("unknown_option", "Unknown option {field}; options: {allowed}",
-                            field=name, allowed=", ".join(specs))
+            raise RuleError(
+                "unknown_option",
+                "Unknown option {field}; options: {allowed}",
+                field=name,
+                allowed=", ".join(specs),
+            )
         converted[name] = spec.convert(value)
     if base is None:
         return cls(**converted)
@@ -105,6 +127,7 @@ def options_to_dict(options: object) -> dict[str, object]:
 
 
 # --- presets ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -120,4 +143,3 @@ class Preset:
     def with_overrides(self, values: Mapping[str, object]) -> Preset:
         """This preset with some rule options changed (validated)."""
         return dataclasses.replace(self, rules=build_options(type(self.rules), values, self.rules))
-

@@ -22,8 +22,18 @@ from engine.options import Preset, build_options
 from engine.shengji.game import ShengjiMatch
 from engine.shengji.options import ShengjiOptions
 
-__all__ = ["GAMES", "Game", "load_preset", "match_from_stored", "new_match", "options_class", "preset_from_toml",
-           "preset_ids", "read_options", "replay"]
+__all__ = [
+    "GAMES",
+    "Game",
+    "load_preset",
+    "match_from_stored",
+    "new_match",
+    "options_class",
+    "preset_from_toml",
+    "preset_ids",
+    "read_options",
+    "replay",
+]
 
 
 @dataclass(frozen=True)
@@ -49,8 +59,9 @@ GAMES: dict[str, Game] = {
 def _game(game: str) -> Game:
     entry = GAMES.get(game)
     if entry is None:
-        raise RuleError("unknown_game", "Unknown game {game}; games: {allowed}", game=game,
-                        allowed=", ".join(GAMES))
+        raise RuleError(
+            "unknown_game", "Unknown game {game}; games: {allowed}", game=game, allowed=", ".join(GAMES)
+        )
     return entry
 
 
@@ -85,6 +96,7 @@ def replay(game: str, options: Any, seed: int, log: list[str]) -> Match:
 
 # --- presets ---------------------------------------------------------------------------
 
+
 def preset_ids() -> list[str]:
     """Every preset shipped in engine/presets, sorted."""
     folder = resources.files("engine.presets")
@@ -95,8 +107,12 @@ def load_preset(preset_id: str) -> Preset:
     """The preset of that id; RuleError ``unknown_preset`` listing the ids otherwise."""
     ids = preset_ids()
     if preset_id not in ids:
-        raise RuleError("unknown_preset", "Unknown preset {preset}; presets: {allowed}",
-                        preset=preset_id, allowed=", ".join(ids))
+        raise RuleError(
+            "unknown_preset",
+            "Unknown preset {preset}; presets: {allowed}",
+            preset=preset_id,
+            allowed=", ".join(ids),
+        )
     text = resources.files("engine.presets").joinpath(preset_id + ".toml").read_text(encoding="utf-8")
     return preset_from_toml(tomllib.loads(text), preset_id)
 
@@ -106,5 +122,11 @@ def preset_from_toml(data: Mapping[str, Any], preset_id: str | None = None) -> P
     game = str(data.get("game", ""))
     rules: Any = read_options(game, dict(data.get("rules", {})))
     pid = preset_id or str(data.get("id", "custom"))
-    return Preset(pid, game, str(data.get("title_zh", pid)), str(data.get("title_en", pid)), rules,
-                  dict(data.get("tournament", {})))
+    return Preset(
+        pid,
+        game,
+        str(data.get("title_zh", pid)),
+        str(data.get("title_en", pid)),
+        rules,
+        dict(data.get("tournament", {})),
+    )

@@ -26,6 +26,7 @@ PublicView = Mapping[str, Any]
 
 # --- Shengji ------------------------------------------------------------------------------------
 
+
 class TurnView(TypedDict):
     seat: int
     kind: str
@@ -123,6 +124,7 @@ class ShengjiSeatView(TypedDict):
 
 
 # --- Guandan ------------------------------------------------------------------------------------
+
 
 class GuandanComboView(TypedDict):
     cards: str

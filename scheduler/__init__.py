@@ -3,4 +3,12 @@
 from scheduler.clock import Clock, ManualClock, ScaledClock, SystemClock
 from scheduler.deadlines import DeadlineData, DeadlineScheduler, Handler
 
-__all__ = ["Clock", "DeadlineData", "DeadlineScheduler", "Handler", "ManualClock", "ScaledClock", "SystemClock"]
+__all__ = [
+    "Clock",
+    "DeadlineData",
+    "DeadlineScheduler",
+    "Handler",
+    "ManualClock",
+    "ScaledClock",
+    "SystemClock",
+]

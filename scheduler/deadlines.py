@@ -59,8 +59,16 @@ class DeadlineData:
 
     @classmethod
     def of(cls, row: Deadline) -> DeadlineData:
-        return cls(row.id, row.kind, row.ref, row.due_at, dict(row.payload_json or {}), row.created_at,
-                   row.fired_at, row.status)
+        return cls(
+            row.id,
+            row.kind,
+            row.ref,
+            row.due_at,
+            dict(row.payload_json or {}),
+            row.created_at,
+            row.fired_at,
+            row.status,
+        )
 
 
 Handler = Callable[[DeadlineData], Awaitable[object]]
@@ -74,8 +82,14 @@ class DeadlineScheduler:
     (written by another process); None disables the poll.
     """
 
-    def __init__(self, clock: Clock | None = None, *, time_scale: float = 1.0, anchor: datetime | None = None,
-                 poll_interval: float | None = 30.0) -> None:
+    def __init__(
+        self,
+        clock: Clock | None = None,
+        *,
+        time_scale: float = 1.0,
+        anchor: datetime | None = None,
+        poll_interval: float | None = 30.0,
+    ) -> None:
         if clock is None:
             clock = Clock() if time_scale == 1.0 else ScaledClock(time_scale, anchor)
         self.clock = clock
@@ -109,16 +123,26 @@ class DeadlineScheduler:
         self._aps = AsyncIOScheduler(event_loop=asyncio.get_running_loop(), timezone=UTC)
         self._aps.start()
         if self.poll_interval:
-            self._aps.add_job(self._poll, "interval", seconds=self.poll_interval, id="deadline-poll",
-                              coalesce=True, max_instances=1, misfire_grace_time=None)
+            self._aps.add_job(
+                self._poll,
+                "interval",
+                seconds=self.poll_interval,
+                id="deadline-poll",
+                coalesce=True,
+                max_instances=1,
+                misfire_grace_time=None,
+            )
         await self.rearm()
 
     @staticmethod
     async def _recover(db: Database) -> None:
         """Rows whose handler never completed (left running by a crash, or failed) are pending again."""
         async with db.session() as s:
-            result = await s.execute(update(Deadline).where(Deadline.status.in_(("running", "failed")))
-                                     .values(status="pending", fired_at=None))
+            result = await s.execute(
+                update(Deadline)
+                .where(Deadline.status.in_(("running", "failed")))
+                .values(status="pending", fired_at=None)
+            )
             await s.commit()
         if result.rowcount:  # type: ignore[attr-defined]
             log.warning("%d deadline(s) whose handler did not complete will run again", result.rowcount)  # type: ignore[attr-defined]
@@ -139,8 +163,16 @@ class DeadlineScheduler:
 
     # --- writing deadlines ------------------------------------------------------------------
 
-    async def schedule(self, db: Database, kind: str, ref: str, due_at: datetime,
-                       payload: Mapping[str, Any] | None = None, *, replace: bool = False) -> int:
+    async def schedule(
+        self,
+        db: Database,
+        kind: str,
+        ref: str,
+        due_at: datetime,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        replace: bool = False,
+    ) -> int:
         """Store a pending deadline and arm it; returns its id.
 
         ``replace=True`` cancels the pending deadlines of the same (kind, ref) in the same transaction.
@@ -151,8 +183,14 @@ class DeadlineScheduler:
             cancelled: list[int] = []
             if replace:
                 cancelled = await self._cancel_rows(s, kind, ref)
-            row = Deadline(kind=kind, ref=ref, due_at=due_at.astimezone(UTC), payload_json=dict(payload or {}),
-                           status="pending", created_at=utcnow())
+            row = Deadline(
+                kind=kind,
+                ref=ref,
+                due_at=due_at.astimezone(UTC),
+                payload_json=dict(payload or {}),
+                status="pending",
+                created_at=utcnow(),
+            )
             s.add(row)
             await s.commit()
             deadline_id = row.id
@@ -162,11 +200,20 @@ class DeadlineScheduler:
             self._arm(deadline_id, row.due_at)
         return deadline_id
 
-    async def schedule_in(self, db: Database, kind: str, ref: str, seconds: float,
-                          payload: Mapping[str, Any] | None = None, *, replace: bool = False) -> int:
+    async def schedule_in(
+        self,
+        db: Database,
+        kind: str,
+        ref: str,
+        seconds: float,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        replace: bool = False,
+    ) -> int:
         """``schedule`` at ``now() + seconds`` on the scheduler's clock."""
-        return await self.schedule(db, kind, ref, self.now() + timedelta(seconds=seconds), payload,
-                                   replace=replace)
+        return await self.schedule(
+            db, kind, ref, self.now() + timedelta(seconds=seconds), payload, replace=replace
+        )
 
     async def cancel(self, db: Database, kind: str, ref: str) -> int:
         """Cancel the pending deadlines of (kind, ref); returns how many were cancelled."""
@@ -179,22 +226,39 @@ class DeadlineScheduler:
 
     async def cancel_id(self, db: Database, deadline_id: int) -> bool:
         async with db.session() as s:
-            result = await s.execute(update(Deadline).where(Deadline.id == deadline_id, Deadline.status == "pending")
-                                     .values(status="cancelled"))
+            result = await s.execute(
+                update(Deadline)
+                .where(Deadline.id == deadline_id, Deadline.status == "pending")
+                .values(status="cancelled")
+            )
             await s.commit()
         self._disarm(deadline_id)
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
     @staticmethod
     async def _cancel_rows(s: AsyncSession, kind: str, ref: str) -> list[int]:
-        ids = list((await s.execute(select(Deadline.id).where(Deadline.kind == kind, Deadline.ref == ref,
-                                                              Deadline.status == "pending"))).scalars().all())
+        ids = list(
+            (
+                await s.execute(
+                    select(Deadline.id).where(
+                        Deadline.kind == kind, Deadline.ref == ref, Deadline.status == "pending"
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        )
         if ids:
-            await s.execute(update(Deadline).where(Deadline.id.in_(ids), Deadline.status == "pending")
-                            .values(status="cancelled"))
+            await s.execute(
+                update(Deadline)
+                .where(Deadline.id.in_(ids), Deadline.status == "pending")
+                .values(status="cancelled")
+            )
         return ids
 
-    async def pending(self, db: Database, kind: str | None = None, ref: str | None = None) -> list[DeadlineData]:
+    async def pending(
+        self, db: Database, kind: str | None = None, ref: str | None = None
+    ) -> list[DeadlineData]:
         """Pending deadlines (optionally of one kind / ref), soonest first (e.g. to show a clock)."""
         async with db.session() as s:
             query = select(Deadline).where(Deadline.status == "pending")
@@ -224,8 +288,16 @@ class DeadlineScheduler:
         if delay is None:  # a manual clock: run_due() fires
             return
         run_date = datetime.now(UTC) + timedelta(seconds=max(0.0, delay))
-        self._aps.add_job(self._job, "date", run_date=run_date, args=[deadline_id], id=f"deadline-{deadline_id}",
-                          replace_existing=True, misfire_grace_time=None, coalesce=True)
+        self._aps.add_job(
+            self._job,
+            "date",
+            run_date=run_date,
+            args=[deadline_id],
+            id=f"deadline-{deadline_id}",
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
 
     def _disarm(self, deadline_id: int) -> None:
         self._armed.pop(deadline_id, None)
@@ -238,8 +310,13 @@ class DeadlineScheduler:
         if self.db is None:
             return 0
         async with self.db.session() as s:
-            rows = (await s.execute(select(Deadline.id, Deadline.kind, Deadline.due_at)
-                                    .where(Deadline.status == "pending").order_by(Deadline.due_at))).all()
+            rows = (
+                await s.execute(
+                    select(Deadline.id, Deadline.kind, Deadline.due_at)
+                    .where(Deadline.status == "pending")
+                    .order_by(Deadline.due_at)
+                )
+            ).all()
         count = 0
         for deadline_id, kind, due_at in rows:
             if deadline_id not in self._armed and kind in self._handlers:
@@ -274,17 +351,29 @@ class DeadlineScheduler:
                     return False
                 handler = self._handlers.get(row.kind)
                 if handler is None:
-                    log.warning("no handler for deadline kind %r (id %s); left pending", row.kind, deadline_id)
+                    log.warning(
+                        "no handler for deadline kind %r (id %s); left pending", row.kind, deadline_id
+                    )
                     return False
                 fired_at = utcnow()
-                claimed = await s.execute(update(Deadline)
-                                          .where(Deadline.id == deadline_id, Deadline.status == "pending")
-                                          .values(status="running", fired_at=fired_at))
+                claimed = await s.execute(
+                    update(Deadline)
+                    .where(Deadline.id == deadline_id, Deadline.status == "pending")
+                    .values(status="running", fired_at=fired_at)
+                )
                 if claimed.rowcount != 1:  # type: ignore[attr-defined]
                     await s.rollback()
                     return False
-                data = DeadlineData(row.id, row.kind, row.ref, row.due_at, dict(row.payload_json or {}),
-                                    row.created_at, fired_at, "running")
+                data = DeadlineData(
+                    row.id,
+                    row.kind,
+                    row.ref,
+                    row.due_at,
+                    dict(row.payload_json or {}),
+                    row.created_at,
+                    fired_at,
+                    "running",
+                )
                 await s.commit()
         except Exception:
             log.exception("claiming deadline %s failed", deadline_id)
@@ -307,8 +396,11 @@ class DeadlineScheduler:
     async def _finish(db: Database, data: DeadlineData, status: str) -> None:
         try:
             async with db.session() as s:
-                await s.execute(update(Deadline).where(Deadline.id == data.id, Deadline.status == "running")
-                                .values(status=status))
+                await s.execute(
+                    update(Deadline)
+                    .where(Deadline.id == data.id, Deadline.status == "running")
+                    .values(status=status)
+                )
                 await s.commit()
         except Exception:  # left running: it runs again after a restart
             log.exception("could not mark deadline %s %s", data.id, status)
@@ -317,9 +409,15 @@ class DeadlineScheduler:
     async def _release(db: Database, data: DeadlineData) -> None:
         try:
             async with db.session() as s:
-                await s.execute(update(Deadline).where(Deadline.id == data.id, Deadline.status == "running",
-                                                       Deadline.fired_at == data.fired_at)
-                                .values(status="pending", fired_at=None))
+                await s.execute(
+                    update(Deadline)
+                    .where(
+                        Deadline.id == data.id,
+                        Deadline.status == "running",
+                        Deadline.fired_at == data.fired_at,
+                    )
+                    .values(status="pending", fired_at=None)
+                )
                 await s.commit()
         except Exception:
             log.exception("could not give deadline %s back after cancellation", data.id)
@@ -333,9 +431,17 @@ class DeadlineScheduler:
             raise RuntimeError("start(db) first")
         limit = now or self.now()
         async with self.db.session() as s:
-            ids = list((await s.execute(select(Deadline.id)
-                                        .where(Deadline.status == "pending", Deadline.due_at <= limit)
-                                        .order_by(Deadline.due_at, Deadline.id))).scalars().all())
+            ids = list(
+                (
+                    await s.execute(
+                        select(Deadline.id)
+                        .where(Deadline.status == "pending", Deadline.due_at <= limit)
+                        .order_by(Deadline.due_at, Deadline.id)
+                    )
+                )
+                .scalars()
+                .all()
+            )
         count = 0
         for deadline_id in ids:
             if await self.fire(deadline_id):

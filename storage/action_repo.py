@@ -70,9 +70,16 @@ def _seat_of(action: str) -> int | None:
     return int(head) if head.isdigit() else None
 
 
-async def apply_action(db: Database, match_id: int, action: str, *, expected_version: int | None = None,
-                       actor_user_id: int | None = None, dedupe_key: str | None = None,
-                       clear_selection: bool = True) -> ApplyResult:
+async def apply_action(
+    db: Database,
+    match_id: int,
+    action: str,
+    *,
+    expected_version: int | None = None,
+    actor_user_id: int | None = None,
+    dedupe_key: str | None = None,
+    clear_selection: bool = True,
+) -> ApplyResult:
     """Apply one action text in one transaction; see the module docstring.
 
     * ``expected_version``: the version the button was drawn at; another one raises ``StaleVersion``.
@@ -87,8 +94,9 @@ async def apply_action(db: Database, match_id: int, action: str, *, expected_ver
     async with db.match_lock(match_id):
         for attempt in range(attempts):
             try:
-                return await _apply_once(db, match_id, action, expected_version, actor_user_id, dedupe_key,
-                                         clear_selection)
+                return await _apply_once(
+                    db, match_id, action, expected_version, actor_user_id, dedupe_key, clear_selection
+                )
             except _LostRace as lost:
                 if attempt == attempts - 1:
                     current = int(lost.args[0]) if lost.args else -1
@@ -96,7 +104,9 @@ async def apply_action(db: Database, match_id: int, action: str, *, expected_ver
     raise AssertionError("unreachable")
 
 
-async def apply_steps(db: Database, match_id: int, action: str, times: int, *, expected_version: int) -> ApplyResult:
+async def apply_steps(
+    db: Database, match_id: int, action: str, times: int, *, expected_version: int
+) -> ApplyResult:
     """Apply the table's own step ``action`` (``"sys deal"``: one card) up to ``times`` times in one transaction,
     while it stays the match's next step: one action record per step, one version bump, one commit (dealing a
     batch of cards cost a transaction per card).  The result is the last step's (state, version, events), as
@@ -123,9 +133,19 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
         if not await _bump_version(s, match_id, version, new_version, engine_match, now):
             await s.rollback()
             return await _after_lost_race(db, s, match_id, None, expected_version)
-        s.add_all([ActionRecord(match_id=match_id, seq=version + i, action=stored, actor_user_id=None,
-                                events_json=_events_to_json(step_events), created_at=now)
-                   for i, (stored, step_events) in enumerate(steps, start=1)])
+        s.add_all(
+            [
+                ActionRecord(
+                    match_id=match_id,
+                    seq=version + i,
+                    action=stored,
+                    actor_user_id=None,
+                    events_json=_events_to_json(step_events),
+                    created_at=now,
+                )
+                for i, (stored, step_events) in enumerate(steps, start=1)
+            ]
+        )
         if finished:
             await _finish_table(s, row, table)
         for i, (_stored, step_events) in enumerate(steps, start=1):
@@ -137,7 +157,9 @@ async def apply_steps(db: Database, match_id: int, action: str, times: int, *, e
             return await _after_lost_race(db, s, match_id, None, expected_version)
         committed = _committed(db, row, engine_match, new_version)
         stored_action, events = steps[-1]
-        return ApplyResult(match_id, engine_match, new_version, events, False, stored_action, committed, table)
+        return ApplyResult(
+            match_id, engine_match, new_version, events, False, stored_action, committed, table
+        )
 
 
 def _check_playable(row: MatchRecord, expected_version: int | None) -> None:
@@ -163,16 +185,23 @@ def _stored_action(engine_match: EngineMatch, log_before: int, action: str) -> s
     return engine_match.log[-1] if len(engine_match.log) == log_before + 1 else action.strip()
 
 
-async def _bump_version(s: AsyncSession, match_id: int, old: int, new: int, engine_match: EngineMatch,
-                        now: Any) -> bool:
+async def _bump_version(
+    s: AsyncSession, match_id: int, old: int, new: int, engine_match: EngineMatch, now: Any
+) -> bool:
     """Move the match from version ``old`` to ``new`` (finished: with its status and result), in the action's
     transaction; False when another transaction moved it first."""
     if engine_match.finished:
         bumped = await s.execute(
-            update(MatchRecord).where(MatchRecord.id == match_id, MatchRecord.version == old)
-            .values(version=new, status="finished", finished_at=now,
-                    result_json=json.loads(json.dumps(engine_match.result(), default=str)))
-            .execution_options(synchronize_session=False))
+            update(MatchRecord)
+            .where(MatchRecord.id == match_id, MatchRecord.version == old)
+            .values(
+                version=new,
+                status="finished",
+                finished_at=now,
+                result_json=json.loads(json.dumps(engine_match.result(), default=str)),
+            )
+            .execution_options(synchronize_session=False)
+        )
     else:
         bumped = await s.execute(_BUMP, {"mid": match_id, "old": old, "new": new})
     return bool(bumped.rowcount == 1)  # type: ignore[attr-defined]
@@ -187,29 +216,56 @@ def _committed(db: Database, row: MatchRecord, engine_match: EngineMatch, versio
     return committed
 
 
-async def _find_duplicate(db: Database, s: AsyncSession, row: MatchRecord, dedupe_key: str,
-                          record_id: int | None = None) -> ApplyResult | None:
+async def _find_duplicate(
+    db: Database, s: AsyncSession, row: MatchRecord, dedupe_key: str, record_id: int | None = None
+) -> ApplyResult | None:
     if record_id is not None:
         record = await s.get(ActionRecord, record_id)
     else:
-        record = (await s.execute(select(ActionRecord).where(ActionRecord.match_id == row.id,
-                                                             ActionRecord.dedupe_key == dedupe_key))).scalars().first()
+        record = (
+            (
+                await s.execute(
+                    select(ActionRecord).where(
+                        ActionRecord.match_id == row.id, ActionRecord.dedupe_key == dedupe_key
+                    )
+                )
+            )
+            .scalars()
+            .first()
+        )
     if record is None:
         return None
     engine_match = await load_engine(db, s, row, take=False)
-    return ApplyResult(row.id, engine_match, row.version, events_from_json(record.events_json), True,
-                       record.action, row_of(row))
+    return ApplyResult(
+        row.id,
+        engine_match,
+        row.version,
+        events_from_json(record.events_json),
+        True,
+        record.action,
+        row_of(row),
+    )
 
 
-async def _apply_once(db: Database, match_id: int, action: str, expected_version: int | None,
-                      actor_user_id: int | None, dedupe_key: str | None, clear_selection: bool) -> ApplyResult:
+async def _apply_once(
+    db: Database,
+    match_id: int,
+    action: str,
+    expected_version: int | None,
+    actor_user_id: int | None,
+    dedupe_key: str | None,
+    clear_selection: bool,
+) -> ApplyResult:
     async with db.session() as s:
         # the match, its table and the action stored under ``dedupe_key`` (if any): one statement
         columns: list[Any] = []
         if dedupe_key is not None:
-            columns.append(select(ActionRecord.id).where(ActionRecord.match_id == match_id,
-                                                         ActionRecord.dedupe_key == dedupe_key)
-                           .limit(1).scalar_subquery())
+            columns.append(
+                select(ActionRecord.id)
+                .where(ActionRecord.match_id == match_id, ActionRecord.dedupe_key == dedupe_key)
+                .limit(1)
+                .scalar_subquery()
+            )
         found = (await s.execute(match_and_table(match_id, *columns))).first()
         if found is None:
             raise not_found("match", match_id)
@@ -236,9 +292,18 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
         try:
-            await s.execute(_INSERT_ACTION, {
-                "match_id": match_id, "seq": version + 1, "action": stored_action, "actor_user_id": actor_user_id,
-                "events_json": _events_to_json(events), "created_at": now, "dedupe_key": dedupe_key})
+            await s.execute(
+                _INSERT_ACTION,
+                {
+                    "match_id": match_id,
+                    "seq": version + 1,
+                    "action": stored_action,
+                    "actor_user_id": actor_user_id,
+                    "events_json": _events_to_json(events),
+                    "created_at": now,
+                    "dedupe_key": dedupe_key,
+                },
+            )
         except IntegrityError:
             await s.rollback()
             return await _after_lost_race(db, s, match_id, dedupe_key, expected_version)
@@ -247,8 +312,15 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         await _track_deals(s, match_id, version + 1, events, now)
         seat = _seat_of(stored_action)
         # a sole writer knows when the seat has nothing selected (no statement then)
-        cleared = clear_selection and seat is not None and not (
-            db.sole_writer and (match_id, seat) in db.selections and db.selections[(match_id, seat)] is None)
+        cleared = (
+            clear_selection
+            and seat is not None
+            and not (
+                db.sole_writer
+                and (match_id, seat) in db.selections
+                and db.selections[(match_id, seat)] is None
+            )
+        )
         if cleared:
             await s.execute(DELETE_SELECTION, {"mid": match_id, "seat": seat})
         try:
@@ -259,13 +331,18 @@ async def _apply_once(db: Database, match_id: int, action: str, expected_version
         if cleared and seat is not None:
             selection_written(db, (match_id, seat), None)
         committed = _committed(db, row, engine_match, version + 1)
-        return ApplyResult(match_id, engine_match, version + 1, list(events), False, stored_action, committed, table)
+        return ApplyResult(
+            match_id, engine_match, version + 1, list(events), False, stored_action, committed, table
+        )
 
 
 # the statements of every move, built once (Core: no ORM bookkeeping for rows nobody reads back)
 _MATCHES: Table = MatchRecord.__table__  # type: ignore[assignment]
-_BUMP = (update(_MATCHES).where(_MATCHES.c.id == bindparam("mid"), _MATCHES.c.version == bindparam("old"))
-         .values(version=bindparam("new")))
+_BUMP = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("mid"), _MATCHES.c.version == bindparam("old"))
+    .values(version=bindparam("new"))
+)
 _INSERT_ACTION = insert(ActionRecord.__table__)  # type: ignore[arg-type]
 
 
@@ -277,8 +354,9 @@ def _version_committed(db: Database, match_id: int, version: int) -> None:
             log.exception("version listener failed for match %s", match_id)
 
 
-async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_key: str | None,
-                           expected_version: int | None) -> ApplyResult:
+async def _after_lost_race(
+    db: Database, s: AsyncSession, match_id: int, dedupe_key: str | None, expected_version: int | None
+) -> ApplyResult:
     """Another transaction applied first: a duplicate if it carried our dedupe key, else stale."""
     forget_rows(db, match_id=match_id)
     row = await s.get(MatchRecord, match_id, populate_existing=True)
@@ -290,7 +368,6 @@ async def _after_lost_race(db: Database, s: AsyncSession, match_id: int, dedupe_
     if expected_version is not None:
         raise StaleVersion(match_id, expected_version, row.version)
     raise _LostRace(row.version)
-
 
 
 def _deal_number(data: Mapping[str, Any]) -> int | None:
@@ -309,13 +386,21 @@ async def _track_deals(s: AsyncSession, match_id: int, seq: int, events: Sequenc
         deal_no = _deal_number(event.data)
         if deal_no is None:
             continue
-        deal = (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no))
-                ).scalars().first()
+        deal = (
+            (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no)))
+            .scalars()
+            .first()
+        )
         if deal is None:
             first = seq
             if ending:  # the first deal starts with the match, without an event: it begins after the last one
-                last_before = (await s.execute(select(func.max(Deal.last_seq)).where(
-                    Deal.match_id == match_id, Deal.deal_no < deal_no))).scalar_one_or_none()
+                last_before = (
+                    await s.execute(
+                        select(func.max(Deal.last_seq)).where(
+                            Deal.match_id == match_id, Deal.deal_no < deal_no
+                        )
+                    )
+                ).scalar_one_or_none()
                 first = (last_before or 0) + 1
             deal = Deal(match_id=match_id, deal_no=deal_no, started_at=now, first_seq=first)
             s.add(deal)

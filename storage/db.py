@@ -53,7 +53,9 @@ class Database:
         self.row_epoch = 0  # bumped by every write to them: a read begun before is not kept
         self.match_rows: dict[int, Any] = {}  # match_id -> storage.match_cache.MatchRow (committed)
         self.user_rows: dict[int, Any] = {}  # user id -> User row as last read or written
-        self.selections: dict[tuple[int, int], tuple[str, int | None] | None] = {}  # (match, seat) -> (cards, deal)
+        self.selections: dict[
+            tuple[int, int], tuple[str, int | None] | None
+        ] = {}  # (match, seat) -> (cards, deal)
         self._match_locks: dict[int, asyncio.Lock] = {}
         # called as listener(match_id, version) after a new version of a match is committed in this
         # process (the table page's live hub); a listener must not block and must not raise
@@ -61,7 +63,7 @@ class Database:
 
     @property
     def dialect(self) -> str:
-        """"sqlite" or "postgresql"."""
+        """ "sqlite" or "postgresql"."""
         return self.engine.dialect.name
 
     @asynccontextmanager
@@ -127,8 +129,10 @@ def pool_limits() -> tuple[int, int]:
     own").  ``DATABASE_POOL_SIZE`` / ``DATABASE_MAX_OVERFLOW`` change it; several processes on one server
     should stay under its ``max_connections`` (PostgreSQL: 100 by default) together.
     """
-    return (int(os.environ.get("DATABASE_POOL_SIZE") or DEFAULT_POOL_SIZE),
-            int(os.environ.get("DATABASE_MAX_OVERFLOW") or DEFAULT_MAX_OVERFLOW))
+    return (
+        int(os.environ.get("DATABASE_POOL_SIZE") or DEFAULT_POOL_SIZE),
+        int(os.environ.get("DATABASE_MAX_OVERFLOW") or DEFAULT_MAX_OVERFLOW),
+    )
 
 
 def _is_sqlite_file(engine: AsyncEngine) -> bool:
@@ -196,8 +200,9 @@ async def migrate(engine: AsyncEngine, revision: str = "head", *, downgrade: boo
         await conn.run_sync(_run_alembic, revision, downgrade)
 
 
-async def open_database(url: str | None = None, *, schema: str | None = None, migrate_to: str | None = "head",
-                        echo: bool = False) -> Database:
+async def open_database(
+    url: str | None = None, *, schema: str | None = None, migrate_to: str | None = "head", echo: bool = False
+) -> Database:
     """Open ``url`` (None: ``DATABASE_URL`` or the default), switch an SQLite file to WAL, migrate to head,
     return the Database.  Several processes may open the same database at once: one migrates, the others wait."""
     resolved = database_url(url)

@@ -9,8 +9,12 @@ class StaleVersion(RuleError):
     """The match moved on since the button was drawn (or another process applied first)."""
 
     def __init__(self, match_id: int, expected: int | None, current: int) -> None:
-        super().__init__("stale_version", "This button is out of date (match {match_id} is at move {current})",
-                         match_id=match_id, current=current)
+        super().__init__(
+            "stale_version",
+            "This button is out of date (match {match_id} is at move {current})",
+            match_id=match_id,
+            current=current,
+        )
         self.match_id = match_id
         self.expected = expected
         self.current = current

@@ -28,9 +28,16 @@ class MatchRow:
 
 
 def row_of(row: MatchRecord, **changes: Any) -> MatchRow:
-    values: dict[str, Any] = dict(id=row.id, table_id=row.table_id, game=row.game, options_json=row.options_json,
-                                  seed=row.seed, version=row.version, rules_version=row.rules_version,
-                                  status=row.status)
+    values: dict[str, Any] = dict(
+        id=row.id,
+        table_id=row.table_id,
+        game=row.game,
+        options_json=row.options_json,
+        seed=row.seed,
+        version=row.version,
+        rules_version=row.rules_version,
+        status=row.status,
+    )
     values.update(changes)
     return MatchRow(**values)
 

@@ -38,8 +38,13 @@ from storage.table_repo import MAX_SEED, SEATS, get_table, mixed_seed_of, open_t
 log = logging.getLogger(__name__)
 
 
-def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str],
-               rules_version: int = RULES_VERSION) -> EngineMatch:
+def replay_log(
+    game: str,
+    options_json: Mapping[str, Any],
+    seed: int,
+    actions: Sequence[str],
+    rules_version: int = RULES_VERSION,
+) -> EngineMatch:
     """The engine state after ``actions``; ReplayError when the match's rules version is not this
     engine's or an action no longer applies."""
     try:
@@ -53,7 +58,6 @@ def replay_log(game: str, options_json: Mapping[str, Any], seed: int, actions: S
         except RuleError as err:
             raise ReplayError(f"{game} action {number} {action!r} no longer applies: {err}") from err
     return match
-
 
 
 @dataclass
@@ -72,9 +76,9 @@ def events_from_json(raw: Sequence[Any] | None) -> list[Event]:
     return [upgrade_event(str(e.get("kind", "")), e.get("data") or {}) for e in (raw or [])]
 
 
-
-async def start_match(db: Database, table_id: int, seed: int | None = None, *,
-                      fill_computers: bool = False) -> MatchState:
+async def start_match(
+    db: Database, table_id: int, seed: int | None = None, *, fill_computers: bool = False
+) -> MatchState:
     """Start the match of an open table whose four seats are filled (players or computers).
 
     RuleError: ``table_not_found``, ``table_not_open``, ``table_not_full``.  ``seed`` None: the table's
@@ -85,9 +89,16 @@ async def start_match(db: Database, table_id: int, seed: int | None = None, *,
     async with db.session() as s:
         table = await open_table_row(s, table_id)
         if fill_computers:
-            await s.execute(update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.user_id.is_(None),
-                                                    TableSeat.is_computer.is_(False)).values(is_computer=True)
-                            .execution_options(synchronize_session=False))
+            await s.execute(
+                update(TableSeat)
+                .where(
+                    TableSeat.table_id == table_id,
+                    TableSeat.user_id.is_(None),
+                    TableSeat.is_computer.is_(False),
+                )
+                .values(is_computer=True)
+                .execution_options(synchronize_session=False)
+            )
         if seed is None and table.fixed_seed is not None:
             seed = table.fixed_seed
         elif seed is None and table.server_seed is not None:
@@ -97,16 +108,28 @@ async def start_match(db: Database, table_id: int, seed: int | None = None, *,
         seats = await seat_rows(s, table_id)
         empty = [x.seat for x in seats if x.user_id is None and not x.is_computer]
         if empty or len(seats) != SEATS:
-            raise RuleError("table_not_full", "Seats {seats} are still empty",
-                            seats=", ".join(str(x) for x in empty))
+            raise RuleError(
+                "table_not_full", "Seats {seats} are still empty", seats=", ".join(str(x) for x in empty)
+            )
         engine_match = match_from_stored(table.game, table.options_json, seed)
-        claimed = await s.execute(update(GameTable).where(GameTable.id == table_id, GameTable.status == "open")
-                                  .values(status="playing"))
+        claimed = await s.execute(
+            update(GameTable)
+            .where(GameTable.id == table_id, GameTable.status == "open")
+            .values(status="playing")
+        )
         if claimed.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()
             raise RuleError("table_not_open", "Table {table} is not taking seats now", table=table_id)
-        row = MatchRecord(table_id=table_id, game=table.game, options_json=dict(table.options_json), seed=seed,
-                    version=0, rules_version=RULES_VERSION, status="playing", started_at=utcnow())
+        row = MatchRecord(
+            table_id=table_id,
+            game=table.game,
+            options_json=dict(table.options_json),
+            seed=seed,
+            version=0,
+            rules_version=RULES_VERSION,
+            status="playing",
+            started_at=utcnow(),
+        )
         s.add(row)
         await s.commit()
         cache_put(db, row.id, 0, engine_match)
@@ -122,14 +145,21 @@ async def get_match_row(db: Database, match_id: int) -> MatchRecord | None:
 async def current_match(db: Database, table_id: int) -> MatchRecord | None:
     """The table's latest match (any status), or None."""
     async with db.session() as s:
-        rows = await s.execute(select(MatchRecord).where(MatchRecord.table_id == table_id).order_by(MatchRecord.id.desc()).limit(1))
+        rows = await s.execute(
+            select(MatchRecord)
+            .where(MatchRecord.table_id == table_id)
+            .order_by(MatchRecord.id.desc())
+            .limit(1)
+        )
         return rows.scalars().first()
 
 
 async def active_matches(db: Database) -> list[MatchRecord]:
     """Matches still playing or paused (to resume the live messages and clocks after a restart)."""
     async with db.session() as s:
-        rows = await s.execute(select(MatchRecord).where(MatchRecord.status.in_(("playing", "paused"))).order_by(MatchRecord.id))
+        rows = await s.execute(
+            select(MatchRecord).where(MatchRecord.status.in_(("playing", "paused"))).order_by(MatchRecord.id)
+        )
         return list(rows.scalars().all())
 
 
@@ -140,9 +170,14 @@ async def set_match_paused(db: Database, match_id: int, paused: bool) -> None:
         row = await s.get(MatchRecord, match_id)
         if row is None:
             raise not_found("match", match_id)
-        await s.execute(update(MatchRecord).where(MatchRecord.id == match_id, MatchRecord.status == old).values(status=new))
-        await s.execute(update(GameTable).where(GameTable.id == row.table_id, GameTable.status == old)
-                        .values(status=new))
+        await s.execute(
+            update(MatchRecord)
+            .where(MatchRecord.id == match_id, MatchRecord.status == old)
+            .values(status=new)
+        )
+        await s.execute(
+            update(GameTable).where(GameTable.id == row.table_id, GameTable.status == old).values(status=new)
+        )
         await s.commit()
     forget_rows(db, match_id=match_id)
 
@@ -155,9 +190,17 @@ async def load_engine(db: Database, s: AsyncSession, row: MatchRecord, *, take: 
     cached = db.match_cache.pop(row.id, None) if take else db.match_cache.get(row.id)
     if cached is not None and cached[0] == row.version:
         return cached[1]
-    actions = (await s.execute(select(ActionRecord.action)
-                               .where(ActionRecord.match_id == row.id, ActionRecord.seq <= row.version)
-                               .order_by(ActionRecord.seq))).scalars().all()
+    actions = (
+        (
+            await s.execute(
+                select(ActionRecord.action)
+                .where(ActionRecord.match_id == row.id, ActionRecord.seq <= row.version)
+                .order_by(ActionRecord.seq)
+            )
+        )
+        .scalars()
+        .all()
+    )
     if len(actions) != row.version:
         raise RuntimeError(f"match {row.id}: {len(actions)} actions stored for version {row.version}")
     engine_match = replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
@@ -235,8 +278,9 @@ async def load_match(db: Database, match_id: int) -> tuple[EngineMatch, int]:
 async def action_log(db: Database, match_id: int) -> list[ActionRecord]:
     """The stored actions of a match in order."""
     async with db.session() as s:
-        rows = await s.execute(select(ActionRecord).where(ActionRecord.match_id == match_id)
-                               .order_by(ActionRecord.seq))
+        rows = await s.execute(
+            select(ActionRecord).where(ActionRecord.match_id == match_id).order_by(ActionRecord.seq)
+        )
         return list(rows.scalars().all())
 
 
@@ -258,25 +302,46 @@ async def replay_check(db: Database, match_id: int) -> bool:
         if row is None:
             raise not_found("match", match_id)
         live = await load_engine(db, s, row, take=False)
-        actions = (await s.execute(select(ActionRecord.action).where(ActionRecord.match_id == match_id)
-                                   .order_by(ActionRecord.seq))).scalars().all()
+        actions = (
+            (
+                await s.execute(
+                    select(ActionRecord.action)
+                    .where(ActionRecord.match_id == match_id)
+                    .order_by(ActionRecord.seq)
+                )
+            )
+            .scalars()
+            .all()
+        )
     rebuilt = replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
     return bool(_state_fingerprint(live) == _state_fingerprint(rebuilt))
 
 
 def match_and_table(match_id: int, *columns: Any) -> Any:
     """One statement: the match, its table (None if gone) and any further ``columns``."""
-    return (select(MatchRecord, GameTable, *columns).outerjoin(GameTable, GameTable.id == MatchRecord.table_id)
-            .where(MatchRecord.id == match_id))
+    return (
+        select(MatchRecord, GameTable, *columns)
+        .outerjoin(GameTable, GameTable.id == MatchRecord.table_id)
+        .where(MatchRecord.id == match_id)
+    )
 
 
-async def record_deal(db: Database, match_id: int, deal_no: int, *, finished: bool = False,
-                      summary: Mapping[str, Any] | None = None) -> None:
+async def record_deal(
+    db: Database,
+    match_id: int,
+    deal_no: int,
+    *,
+    finished: bool = False,
+    summary: Mapping[str, Any] | None = None,
+) -> None:
     """Create or update a deal row by hand (``apply_action`` already keeps them from the engine's
     ``deal_started`` and ``deal_over`` events)."""
     async with db.session() as s:
-        deal = (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no))
-                ).scalars().first()
+        deal = (
+            (await s.execute(select(Deal).where(Deal.match_id == match_id, Deal.deal_no == deal_no)))
+            .scalars()
+            .first()
+        )
         if deal is None:
             deal = Deal(match_id=match_id, deal_no=deal_no, started_at=utcnow())
             s.add(deal)
@@ -300,48 +365,80 @@ async def state_after(db: Database, match_id: int, seq: int) -> EngineMatch:
         row = await s.get(MatchRecord, match_id)
         if row is None:
             raise not_found("match", match_id)
-        actions = (await s.execute(select(ActionRecord.action)
-                                   .where(ActionRecord.match_id == match_id, ActionRecord.seq <= seq)
-                                   .order_by(ActionRecord.seq))).scalars().all()
+        actions = (
+            (
+                await s.execute(
+                    select(ActionRecord.action)
+                    .where(ActionRecord.match_id == match_id, ActionRecord.seq <= seq)
+                    .order_by(ActionRecord.seq)
+                )
+            )
+            .scalars()
+            .all()
+        )
     return replay_log(row.game, row.options_json, row.seed, actions, row.rules_version)
 
 
 async def count_actions(db: Database, match_id: int) -> int:
     async with db.session() as s:
-        return int((await s.execute(select(func.count()).select_from(ActionRecord)
-                                    .where(ActionRecord.match_id == match_id))).scalar_one())
-
+        return int(
+            (
+                await s.execute(
+                    select(func.count()).select_from(ActionRecord).where(ActionRecord.match_id == match_id)
+                )
+            ).scalar_one()
+        )
 
 
 async def latest_match_of_user(db: Database, user_id: int) -> MatchRecord | None:
     """The newest match (any status) at a table where ``user_id`` holds a seat, or None."""
     async with db.session() as s:
-        rows = await s.execute(select(MatchRecord).join(TableSeat, TableSeat.table_id == MatchRecord.table_id)
-                               .where(TableSeat.user_id == user_id).order_by(MatchRecord.id.desc()).limit(1))
+        rows = await s.execute(
+            select(MatchRecord)
+            .join(TableSeat, TableSeat.table_id == MatchRecord.table_id)
+            .where(TableSeat.user_id == user_id)
+            .order_by(MatchRecord.id.desc())
+            .limit(1)
+        )
         return rows.scalars().first()
 
 
 async def latest_match_in_chat(db: Database, chat_id: int) -> MatchRecord | None:
     """The newest match (any status) of a table in ``chat_id``, or None."""
     async with db.session() as s:
-        rows = await s.execute(select(MatchRecord).join(GameTable, GameTable.id == MatchRecord.table_id)
-                               .where(GameTable.chat_id == chat_id).order_by(MatchRecord.id.desc()).limit(1))
+        rows = await s.execute(
+            select(MatchRecord)
+            .join(GameTable, GameTable.id == MatchRecord.table_id)
+            .where(GameTable.chat_id == chat_id)
+            .order_by(MatchRecord.id.desc())
+            .limit(1)
+        )
         return rows.scalars().first()
 
 
 async def action_applied(db: Database, match_id: int, dedupe_key: str) -> bool:
     """Was an action with this dedupe key applied to the match already (a page resending after a reconnect)?"""
     async with db.session() as s:
-        found = (await s.execute(select(ActionRecord.id).where(
-            ActionRecord.match_id == match_id, ActionRecord.dedupe_key == dedupe_key).limit(1))).first()
+        found = (
+            await s.execute(
+                select(ActionRecord.id)
+                .where(ActionRecord.match_id == match_id, ActionRecord.dedupe_key == dedupe_key)
+                .limit(1)
+            )
+        ).first()
     return found is not None
 
 
 async def action_committed_at(db: Database, match_id: int, seq: int) -> datetime | None:
     """When the match's action ``seq`` (its version ``seq``) was committed, in UTC; None when there is none."""
     async with db.session() as s:
-        when: datetime | None = (await s.execute(select(ActionRecord.created_at).where(
-            ActionRecord.match_id == match_id, ActionRecord.seq == seq))).scalar_one_or_none()
+        when: datetime | None = (
+            await s.execute(
+                select(ActionRecord.created_at).where(
+                    ActionRecord.match_id == match_id, ActionRecord.seq == seq
+                )
+            )
+        ).scalar_one_or_none()
     if when is not None and when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return when

@@ -15,56 +15,109 @@ from storage.models import (
 from storage.table_repo import set_table_message_id
 
 _MESSAGE_REFS: Table = MessageRef.__table__  # type: ignore[assignment]
-_SET_HASH = (update(_MESSAGE_REFS).where(_MESSAGE_REFS.c.chat_id == bindparam("chat"),
-                                         _MESSAGE_REFS.c.message_id == bindparam("msg"))
-             .values(last_text_hash=bindparam("hash"), updated_at=bindparam("at")))
-
+_SET_HASH = (
+    update(_MESSAGE_REFS)
+    .where(_MESSAGE_REFS.c.chat_id == bindparam("chat"), _MESSAGE_REFS.c.message_id == bindparam("msg"))
+    .values(last_text_hash=bindparam("hash"), updated_at=bindparam("at"))
+)
 
 
 def _ref_filter(purpose: str, table_id: int | None, match_id: int | None, seat: int | None) -> list[Any]:
     def eq(column: Any, value: Any) -> Any:
         return column.is_(None) if value is None else column == value
-    return [MessageRef.purpose == purpose, eq(MessageRef.table_id, table_id), eq(MessageRef.match_id, match_id),
-            eq(MessageRef.seat, seat)]
+
+    return [
+        MessageRef.purpose == purpose,
+        eq(MessageRef.table_id, table_id),
+        eq(MessageRef.match_id, match_id),
+        eq(MessageRef.seat, seat),
+    ]
 
 
-async def set_live_message(db: Database, purpose: str, chat_id: int, message_id: int, *,
-                           table_id: int | None = None, match_id: int | None = None, seat: int | None = None,
-                           deal_no: int | None = None, text_hash: str | None = None) -> MessageRef:
+async def set_live_message(
+    db: Database,
+    purpose: str,
+    chat_id: int,
+    message_id: int,
+    *,
+    table_id: int | None = None,
+    match_id: int | None = None,
+    seat: int | None = None,
+    deal_no: int | None = None,
+    text_hash: str | None = None,
+) -> MessageRef:
     """Remember the one live message for (purpose, table_id, match_id, seat), replacing an older one."""
     async with db.session() as s:
         await s.execute(delete(MessageRef).where(*_ref_filter(purpose, table_id, match_id, seat)))
-        ref = MessageRef(chat_id=chat_id, message_id=message_id, purpose=purpose, table_id=table_id,
-                         match_id=match_id, seat=seat, deal_no=deal_no, last_text_hash=text_hash,
-                         created_at=utcnow(), updated_at=utcnow())
+        ref = MessageRef(
+            chat_id=chat_id,
+            message_id=message_id,
+            purpose=purpose,
+            table_id=table_id,
+            match_id=match_id,
+            seat=seat,
+            deal_no=deal_no,
+            last_text_hash=text_hash,
+            created_at=utcnow(),
+            updated_at=utcnow(),
+        )
         s.add(ref)
         await s.commit()
         return ref
 
 
-async def get_live_message(db: Database, purpose: str, *, table_id: int | None = None,
-                           match_id: int | None = None, seat: int | None = None) -> MessageRef | None:
+async def get_live_message(
+    db: Database,
+    purpose: str,
+    *,
+    table_id: int | None = None,
+    match_id: int | None = None,
+    seat: int | None = None,
+) -> MessageRef | None:
     async with db.session() as s:
-        rows = await s.execute(select(MessageRef).where(*_ref_filter(purpose, table_id, match_id, seat))
-                               .order_by(MessageRef.id.desc()).limit(1))
+        rows = await s.execute(
+            select(MessageRef)
+            .where(*_ref_filter(purpose, table_id, match_id, seat))
+            .order_by(MessageRef.id.desc())
+            .limit(1)
+        )
         return rows.scalars().first()
 
 
-async def add_message_ref(db: Database, purpose: str, chat_id: int, message_id: int, *,
-                          table_id: int | None = None, match_id: int | None = None, seat: int | None = None,
-                          deal_no: int | None = None, text_hash: str | None = None) -> MessageRef:
+async def add_message_ref(
+    db: Database,
+    purpose: str,
+    chat_id: int,
+    message_id: int,
+    *,
+    table_id: int | None = None,
+    match_id: int | None = None,
+    seat: int | None = None,
+    deal_no: int | None = None,
+    text_hash: str | None = None,
+) -> MessageRef:
     """Record a message that is not unique per purpose (deal summaries, results)."""
     async with db.session() as s:
-        ref = MessageRef(chat_id=chat_id, message_id=message_id, purpose=purpose, table_id=table_id,
-                         match_id=match_id, seat=seat, deal_no=deal_no, last_text_hash=text_hash,
-                         created_at=utcnow(), updated_at=utcnow())
+        ref = MessageRef(
+            chat_id=chat_id,
+            message_id=message_id,
+            purpose=purpose,
+            table_id=table_id,
+            match_id=match_id,
+            seat=seat,
+            deal_no=deal_no,
+            last_text_hash=text_hash,
+            created_at=utcnow(),
+            updated_at=utcnow(),
+        )
         s.add(ref)
         await s.commit()
         return ref
 
 
-async def list_message_refs(db: Database, *, purpose: str | None = None, table_id: int | None = None,
-                            match_id: int | None = None) -> list[MessageRef]:
+async def list_message_refs(
+    db: Database, *, purpose: str | None = None, table_id: int | None = None, match_id: int | None = None
+) -> list[MessageRef]:
     async with db.session() as s:
         query = select(MessageRef)
         if purpose is not None:
@@ -79,17 +132,23 @@ async def list_message_refs(db: Database, *, purpose: str | None = None, table_i
 async def find_message_ref(db: Database, chat_id: int, message_id: int) -> MessageRef | None:
     """Which live message a callback came from."""
     async with db.session() as s:
-        rows = await s.execute(select(MessageRef).where(MessageRef.chat_id == chat_id,
-                                                        MessageRef.message_id == message_id)
-                               .order_by(MessageRef.id.desc()).limit(1))
+        rows = await s.execute(
+            select(MessageRef)
+            .where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
+            .order_by(MessageRef.id.desc())
+            .limit(1)
+        )
         return rows.scalars().first()
 
 
 async def set_message_hash_of(db: Database, chat_id: int, message_id: int, text_hash: str | None) -> None:
     """``set_message_hash`` by the Telegram message (the outbox knows the chat and message, not the row)."""
     async with db.session() as s:
-        await s.execute(update(MessageRef).where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
-                        .values(last_text_hash=text_hash, updated_at=utcnow()))
+        await s.execute(
+            update(MessageRef)
+            .where(MessageRef.chat_id == chat_id, MessageRef.message_id == message_id)
+            .values(last_text_hash=text_hash, updated_at=utcnow())
+        )
         await s.commit()
 
 
@@ -99,8 +158,13 @@ async def set_message_hashes(db: Database, hashes: dict[tuple[int, int], str]) -
         return
     now = utcnow()
     async with db.session() as s:  # one statement run for every message (executemany)
-        await s.execute(_SET_HASH, [{"chat": chat_id, "msg": message_id, "hash": text_hash, "at": now}
-                                    for (chat_id, message_id), text_hash in hashes.items()])
+        await s.execute(
+            _SET_HASH,
+            [
+                {"chat": chat_id, "msg": message_id, "hash": text_hash, "at": now}
+                for (chat_id, message_id), text_hash in hashes.items()
+            ],
+        )
         await s.commit()
 
 
@@ -114,13 +178,17 @@ async def delete_message_ref(db: Database, ref_id: int) -> None:
 async def set_message_hash(db: Database, ref_id: int, text_hash: str | None) -> None:
     """Remember the hash of the text last sent to that message (so an unchanged edit is skipped)."""
     async with db.session() as s:
-        await s.execute(update(MessageRef).where(MessageRef.id == ref_id)
-                        .values(last_text_hash=text_hash, updated_at=utcnow()))
+        await s.execute(
+            update(MessageRef)
+            .where(MessageRef.id == ref_id)
+            .values(last_text_hash=text_hash, updated_at=utcnow())
+        )
         await s.commit()
 
 
-async def delete_message_refs(db: Database, *, table_id: int | None = None, match_id: int | None = None,
-                              purpose: str | None = None) -> int:
+async def delete_message_refs(
+    db: Database, *, table_id: int | None = None, match_id: int | None = None, purpose: str | None = None
+) -> int:
     if table_id is None and match_id is None and purpose is None:
         raise ValueError("delete_message_refs needs a filter")
     async with db.session() as s:
@@ -141,8 +209,9 @@ async def get_table_message(db: Database, table_id: int) -> MessageRef | None:
     return await get_live_message(db, "table", table_id=table_id)
 
 
-async def set_table_message(db: Database, table_id: int, chat_id: int, message_id: int, *,
-                            text_hash: str | None = None) -> MessageRef:
+async def set_table_message(
+    db: Database, table_id: int, chat_id: int, message_id: int, *, text_hash: str | None = None
+) -> MessageRef:
     """Remember the live table message (also stored as ``GameTable.table_message_id``)."""
     await set_table_message_id(db, table_id, message_id)
     return await set_live_message(db, "table", chat_id, message_id, table_id=table_id, text_hash=text_hash)
@@ -153,7 +222,16 @@ async def get_hand_message(db: Database, match_id: int, seat: int) -> MessageRef
     return await get_live_message(db, "hand", match_id=match_id, seat=seat)
 
 
-async def set_hand_message(db: Database, match_id: int, seat: int, chat_id: int, message_id: int, *,
-                           deal_no: int | None = None, text_hash: str | None = None) -> MessageRef:
-    return await set_live_message(db, "hand", chat_id, message_id, match_id=match_id, seat=seat,
-                                  deal_no=deal_no, text_hash=text_hash)
+async def set_hand_message(
+    db: Database,
+    match_id: int,
+    seat: int,
+    chat_id: int,
+    message_id: int,
+    *,
+    deal_no: int | None = None,
+    text_hash: str | None = None,
+) -> MessageRef:
+    return await set_live_message(
+        db, "hand", chat_id, message_id, match_id=match_id, seat=seat, deal_no=deal_no, text_hash=text_hash
+    )

@@ -66,6 +66,7 @@ class Base(DeclarativeBase):
 
 # --- people and chats ----------------------------------------------------------------------
 
+
 class User(Base):
     __tablename__ = "users"
 
@@ -99,8 +100,13 @@ class GameTable(Base):
     __table_args__ = (
         Index("ix_game_tables_chat_status", "chat_id", "status"),
         # one live /newtable table per chat (migration 0005); tournament tables are exempt
-        Index("uq_game_tables_one_live_per_chat", "chat_id", unique=True,
-              sqlite_where=text(LIVE_TABLE_SQL), postgresql_where=text(LIVE_TABLE_SQL)),
+        Index(
+            "uq_game_tables_one_live_per_chat",
+            "chat_id",
+            unique=True,
+            sqlite_where=text(LIVE_TABLE_SQL),
+            postgresql_where=text(LIVE_TABLE_SQL),
+        ),
     )
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
@@ -190,6 +196,7 @@ class ActionRecord(Base):
 
 # --- live messages and hand keyboards ----------------------------------------------------------
 
+
 class MessageRef(Base):
     """A message the bot keeps editing (the table message, each seat's hand message, ...)."""
 
@@ -229,6 +236,7 @@ class Selection(Base):
 
 # --- timers ------------------------------------------------------------------------------------
 
+
 class Deadline(Base):
     """A timer as a row: the scheduler arms a job for each pending row and marks it fired once."""
 
@@ -239,7 +247,9 @@ class Deadline(Base):
     )
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
-    kind: Mapped[str] = mapped_column(String(32))  # move_clock | bid_window | deal_step | registration_close | ...
+    kind: Mapped[str] = mapped_column(
+        String(32)
+    )  # move_clock | bid_window | deal_step | registration_close | ...
     ref: Mapped[str] = mapped_column(String(64))  # e.g. "match:12"
     due_at: Mapped[datetime] = mapped_column()
     payload_json: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -249,6 +259,7 @@ class Deadline(Base):
 
 
 # --- the outbox across a restart ----------------------------------------------------------------
+
 
 class PendingMessage(Base):
     """A send of record the outbox could not deliver before a clean stop; queued again at start-up."""
@@ -263,4 +274,3 @@ class PendingMessage(Base):
     data: Mapped[bytes | None] = mapped_column(LargeBinary)  # a file's bytes
     filename: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-

@@ -34,8 +34,17 @@ async def save_pending_messages(db: Database, items: Sequence[Any]) -> int:
         return 0
     async with db.session() as s:
         for it in items:
-            s.add(PendingMessage(chat_id=it.chat_id, kind=it.kind, text=it.text, markup_json=it.markup,
-                                 data=it.data, filename=it.filename, created_at=utcnow()))
+            s.add(
+                PendingMessage(
+                    chat_id=it.chat_id,
+                    kind=it.kind,
+                    text=it.text,
+                    markup_json=it.markup,
+                    data=it.data,
+                    filename=it.filename,
+                    created_at=utcnow(),
+                )
+            )
         await s.commit()
     return len(items)
 

@@ -15,14 +15,16 @@ from storage.models import (
 from storage.table_repo import SEATS
 
 _SELECTIONS: Table = Selection.__table__  # type: ignore[assignment]
-DELETE_SELECTION = delete(_SELECTIONS).where(_SELECTIONS.c.match_id == bindparam("mid"),
-                                              _SELECTIONS.c.seat == bindparam("seat"))
-
+DELETE_SELECTION = delete(_SELECTIONS).where(
+    _SELECTIONS.c.match_id == bindparam("mid"), _SELECTIONS.c.seat == bindparam("seat")
+)
 
 
 async def get_selection(db: Database, match_id: int, seat: int) -> Selection | None:
     async with db.session() as s:
-        rows = await s.execute(select(Selection).where(Selection.match_id == match_id, Selection.seat == seat))
+        rows = await s.execute(
+            select(Selection).where(Selection.match_id == match_id, Selection.seat == seat)
+        )
         return rows.scalars().first()
 
 
@@ -50,16 +52,25 @@ def selection_written(db: Database, key: tuple[int, int], value: tuple[str, int 
         db.selections[key] = value
 
 
-async def set_selection(db: Database, match_id: int, seat: int, cards_text: str,
-                        deal_no: int | None = None) -> Selection:
+async def set_selection(
+    db: Database, match_id: int, seat: int, cards_text: str, deal_no: int | None = None
+) -> Selection:
     """Store the selected cards (canonical card text) of a seat's hand keyboard: one statement (an insert
     that updates the seat's row if it has one, SQLite and PostgreSQL alike)."""
     key = (match_id, seat)
     now = utcnow()
     db.selections.pop(key, None)
     async with db.session() as s:
-        await s.execute(_upsert_selection(db.dialect), {"match_id": match_id, "seat": seat, "cards_text": cards_text,
-                                                        "deal_no": deal_no, "updated_at": now})
+        await s.execute(
+            _upsert_selection(db.dialect),
+            {
+                "match_id": match_id,
+                "seat": seat,
+                "cards_text": cards_text,
+                "deal_no": deal_no,
+                "updated_at": now,
+            },
+        )
         await s.commit()
     selection_written(db, key, (cards_text, deal_no))
     return Selection(match_id=match_id, seat=seat, cards_text=cards_text, deal_no=deal_no, updated_at=now)
@@ -76,8 +87,12 @@ def _upsert_selection(dialect: str) -> Any:
         values: Any = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(_SELECTIONS)
         statement = _UPSERTS[dialect] = values.on_conflict_do_update(
             index_elements=[_SELECTIONS.c.match_id, _SELECTIONS.c.seat],
-            set_={"cards_text": values.excluded.cards_text, "deal_no": values.excluded.deal_no,
-                  "updated_at": values.excluded.updated_at})
+            set_={
+                "cards_text": values.excluded.cards_text,
+                "deal_no": values.excluded.deal_no,
+                "updated_at": values.excluded.updated_at,
+            },
+        )
     return statement
 
 

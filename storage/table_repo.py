@@ -31,41 +31,72 @@ ACTIVE_TABLE_STATUSES = ("open", "playing", "paused")
 MAX_SEED = 2**62
 
 
-
-async def create_table(db: Database, chat_id: int, preset_id: str, options: Mapping[str, object] | None = None,
-                       created_by: int | None = None, *, tournament_ref: str | None = None) -> GameTable:
+async def create_table(
+    db: Database,
+    chat_id: int,
+    preset_id: str,
+    options: Mapping[str, object] | None = None,
+    created_by: int | None = None,
+    *,
+    tournament_ref: str | None = None,
+) -> GameTable:
     """A new open table with four empty seats; options validated (RuleError / OptionError when bad)."""
     preset = load_preset(preset_id)
     if options:
         preset = preset.with_overrides(dict(options))
     options_json = json.loads(json.dumps(options_to_dict(preset.rules)))
-    return await insert_table(db, chat_id, preset_id, preset.game, options_json, created_by,
-                              tournament_ref=tournament_ref)
+    return await insert_table(
+        db, chat_id, preset_id, preset.game, options_json, created_by, tournament_ref=tournament_ref
+    )
 
 
-async def insert_table(db: Database, chat_id: int, preset_id: str, game: str, options_json: Mapping[str, Any],
-                       created_by: int | None = None, *, tournament_ref: str | None = None,
-                       computer_seats: Sequence[int] = (), fixed_seed: int | None = None,
-                       practice: bool = False) -> GameTable:
+async def insert_table(
+    db: Database,
+    chat_id: int,
+    preset_id: str,
+    game: str,
+    options_json: Mapping[str, Any],
+    created_by: int | None = None,
+    *,
+    tournament_ref: str | None = None,
+    computer_seats: Sequence[int] = (),
+    fixed_seed: int | None = None,
+    practice: bool = False,
+) -> GameTable:
     """A table from already validated option values (``create_table`` validates; the tournament code may
     build its own); ``computer_seats`` are given to computer players from the start.
 
     A chat has at most one live table outside tournaments (a partial unique index, migration 0005):
     RuleError ``table_exists`` names the live one, also when several requests race."""
     async with db.session() as s:
-        table = GameTable(chat_id=chat_id, preset_id=preset_id, game=game, options_json=dict(options_json),
-                          status="open", created_by=created_by, tournament_ref=tournament_ref,
-                          created_at=utcnow(), fixed_seed=fixed_seed, practice=practice,
-                          server_seed=(random.SystemRandom().randrange(MAX_SEED)
-                                       if tournament_ref is not None and fixed_seed is None else None))
+        table = GameTable(
+            chat_id=chat_id,
+            preset_id=preset_id,
+            game=game,
+            options_json=dict(options_json),
+            status="open",
+            created_by=created_by,
+            tournament_ref=tournament_ref,
+            created_at=utcnow(),
+            fixed_seed=fixed_seed,
+            practice=practice,
+            server_seed=(
+                random.SystemRandom().randrange(MAX_SEED)
+                if tournament_ref is not None and fixed_seed is None
+                else None
+            ),
+        )
         s.add(table)
         try:
             await s.flush()
         except IntegrityError:
             await s.rollback()
             live = await open_table_in_chat(db, chat_id)
-            raise RuleError("table_exists", "This group already has a table (table {table}); /stop ends it",
-                            table=live.id if live is not None else "?") from None
+            raise RuleError(
+                "table_exists",
+                "This group already has a table (table {table}); /stop ends it",
+                table=live.id if live is not None else "?",
+            ) from None
         for seat in range(SEATS):
             s.add(TableSeat(table_id=table.id, seat=seat, user_id=None, is_computer=seat in computer_seats))
         await s.commit()
@@ -80,26 +111,32 @@ async def get_table(db: Database, table_id: int) -> GameTable | None:
 async def open_table_in_chat(db: Database, chat_id: int) -> GameTable | None:
     """The chat's newest table that is open, playing or paused (the one its commands act on), or None."""
     async with db.session() as s:
-        rows = await s.execute(select(GameTable).where(GameTable.chat_id == chat_id,
-                                                       GameTable.status.in_(ACTIVE_TABLE_STATUSES))
-                               .order_by(GameTable.id.desc()).limit(1))
+        rows = await s.execute(
+            select(GameTable)
+            .where(GameTable.chat_id == chat_id, GameTable.status.in_(ACTIVE_TABLE_STATUSES))
+            .order_by(GameTable.id.desc())
+            .limit(1)
+        )
         return rows.scalars().first()
 
 
 async def active_tables(db: Database) -> list[GameTable]:
     """Every table that is open, playing or paused, oldest first."""
     async with db.session() as s:
-        rows = await s.execute(select(GameTable).where(GameTable.status.in_(ACTIVE_TABLE_STATUSES))
-                               .order_by(GameTable.id))
+        rows = await s.execute(
+            select(GameTable).where(GameTable.status.in_(ACTIVE_TABLE_STATUSES)).order_by(GameTable.id)
+        )
         return list(rows.scalars().all())
 
 
 async def active_tables_in_chat(db: Database, chat_id: int) -> list[GameTable]:
     """Tables of a chat that are open, playing or paused, oldest first."""
     async with db.session() as s:
-        rows = await s.execute(select(GameTable).where(GameTable.chat_id == chat_id,
-                                                       GameTable.status.in_(ACTIVE_TABLE_STATUSES))
-                               .order_by(GameTable.id))
+        rows = await s.execute(
+            select(GameTable)
+            .where(GameTable.chat_id == chat_id, GameTable.status.in_(ACTIVE_TABLE_STATUSES))
+            .order_by(GameTable.id)
+        )
         return list(rows.scalars().all())
 
 
@@ -144,9 +181,14 @@ async def seat_user(db: Database, table_id: int, seat: int, user_id: int) -> lis
             return await seat_rows(s, table_id)
         taken = await s.execute(
             update(TableSeat)
-            .where(TableSeat.table_id == table_id, TableSeat.seat == seat, TableSeat.user_id.is_(None),
-                   TableSeat.is_computer.is_(False))
-            .values(user_id=user_id))
+            .where(
+                TableSeat.table_id == table_id,
+                TableSeat.seat == seat,
+                TableSeat.user_id.is_(None),
+                TableSeat.is_computer.is_(False),
+            )
+            .values(user_id=user_id)
+        )
         if taken.rowcount != 1:  # type: ignore[attr-defined]
             await s.rollback()
             raise RuleError("seat_taken", "Seat {seat} is taken", seat=seat)
@@ -156,7 +198,9 @@ async def seat_user(db: Database, table_id: int, seat: int, user_id: int) -> lis
         return await seat_rows(s, table_id)
 
 
-async def unseat(db: Database, table_id: int, *, seat: int | None = None, user_id: int | None = None) -> list[TableSeat]:
+async def unseat(
+    db: Database, table_id: int, *, seat: int | None = None, user_id: int | None = None
+) -> list[TableSeat]:
     """Free a seat (by number, or the seat of ``user_id``); a computer seat becomes empty too."""
     async with db.session() as s:
         await open_table_row(s, table_id)
@@ -176,8 +220,11 @@ async def fill_computer_seats(db: Database, table_id: int, count: int | None = N
         await open_table_row(s, table_id)
         empty = [x.seat for x in await seat_rows(s, table_id) if x.user_id is None and not x.is_computer]
         for seat in empty[: len(empty) if count is None else max(0, count)]:
-            await s.execute(update(TableSeat).where(TableSeat.table_id == table_id, TableSeat.seat == seat,
-                                                    TableSeat.user_id.is_(None)).values(is_computer=True))
+            await s.execute(
+                update(TableSeat)
+                .where(TableSeat.table_id == table_id, TableSeat.seat == seat, TableSeat.user_id.is_(None))
+                .values(is_computer=True)
+            )
         await s.commit()
         return await seat_rows(s, table_id)
 
@@ -199,11 +246,13 @@ async def abort_table(db: Database, table_id: int) -> None:
     """Close a table: status ``aborted``; its unfinished match (if any) is marked finished without result."""
     async with db.session() as s:
         await s.execute(update(GameTable).where(GameTable.id == table_id).values(status="aborted"))
-        await s.execute(update(MatchRecord).where(MatchRecord.table_id == table_id, MatchRecord.status != "finished")
-                        .values(status="finished", finished_at=utcnow()))
+        await s.execute(
+            update(MatchRecord)
+            .where(MatchRecord.table_id == table_id, MatchRecord.status != "finished")
+            .values(status="finished", finished_at=utcnow())
+        )
         await s.commit()
     forget_rows(db, table_id=table_id)
-
 
 
 MAX_MIX_WORDS = 8
@@ -211,7 +260,9 @@ MAX_MIX_WORDS = 8
 
 def mix_values(table: GameTable, seats: Sequence[TableSeat]) -> list[str]:
     """The public values mixed into a tournament table's match seed: table id, seating, players' /mix words."""
-    seating = ",".join(str(x.user_id if x.user_id is not None else "-") for x in sorted(seats, key=lambda x: x.seat))
+    seating = ",".join(
+        str(x.user_id if x.user_id is not None else "-") for x in sorted(seats, key=lambda x: x.seat)
+    )
     return [f"table:{table.id}", f"seats:{seating}", *(str(w) for w in (table.mix_words or []))]
 
 

@@ -32,7 +32,9 @@ class Tournament(Base):
     name: Mapped[str] = mapped_column(String(256), default="")
     preset_id: Mapped[str] = mapped_column(String(64), default="")
     rule_overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # game options over the preset
-    settings_json: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # TournamentSettings after overrides
+    settings_json: Mapped[dict[str, Any]] = mapped_column(
+        JSON, default=dict
+    )  # TournamentSettings after overrides
     union_groups: Mapped[list[Any]] = mapped_column(JSON, default=list)  # [{"name": ..., "quota": n}]
     # setup | registration | closed | drawn | running | finished | cancelled
     status: Mapped[str] = mapped_column(String(16), default="setup")
@@ -43,7 +45,9 @@ class Tournament(Base):
     registration_deadline: Mapped[datetime | None] = mapped_column()
     draw_at: Mapped[datetime | None] = mapped_column()
     first_round_at: Mapped[datetime | None] = mapped_column()
-    round_gap_minutes: Mapped[int] = mapped_column(Integer, default=30)  # later matches: at least this far ahead
+    round_gap_minutes: Mapped[int] = mapped_column(
+        Integer, default=30
+    )  # later matches: at least this far ahead
     invite_hours: Mapped[int] = mapped_column(Integer, default=48)
     announcement_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # list hash + commitment
     secret_hex: Mapped[str | None] = mapped_column(String(64))  # kept private until the reveal
@@ -60,8 +64,9 @@ class Tournament(Base):
 
 class TournamentRole(Base):
     __tablename__ = "tournament_roles"
-    __table_args__ = (UniqueConstraint("tournament_id", "user_id", "role", "union_group",
-                                       name="uq_tournament_roles"),)
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "user_id", "role", "union_group", name="uq_tournament_roles"),
+    )
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
@@ -167,7 +172,9 @@ class TournamentMatch(Base):
 
 class CheckIn(Base):
     __tablename__ = "tournament_checkins"
-    __table_args__ = (UniqueConstraint("tournament_id", "match_key", "user_id", name="uq_tournament_checkins"),)
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "match_key", "user_id", name="uq_tournament_checkins"),
+    )
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))

@@ -17,16 +17,29 @@ from storage.models import (
 )
 
 
-async def upsert_user(db: Database, user_id: int, first_name: str = "", username: str | None = None,
-                      language_code: str | None = None, *, started_bot: bool | None = None) -> User:
+async def upsert_user(
+    db: Database,
+    user_id: int,
+    first_name: str = "",
+    username: str | None = None,
+    language_code: str | None = None,
+    *,
+    started_bot: bool | None = None,
+) -> User:
     """Create or refresh a user from a Telegram update (``started_bot=True`` on /start in private)."""
     for _ in range(2):
         async with db.session() as s:
             user = await s.get(User, user_id)
             if user is None:
-                user = User(id=user_id, first_name=first_name or "", username=username,
-                            language_code=language_code, started_bot=bool(started_bot), blocked_bot=False,
-                            created_at=utcnow())
+                user = User(
+                    id=user_id,
+                    first_name=first_name or "",
+                    username=username,
+                    language_code=language_code,
+                    started_bot=bool(started_bot),
+                    blocked_bot=False,
+                    created_at=utcnow(),
+                )
                 s.add(user)
             else:
                 user.first_name = first_name or user.first_name

@@ -21,5 +21,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for reason in services.SKIP_REASON.values():
         count = sum(1 for report in skipped if reason in str(report.longrepr))
         if count:
-            terminalreporter.write_line(f"{count} skipped: {reason} (make test sets it when the local server "
-                                        "answers; docs/bot.md, \"Tests\")")
+            terminalreporter.write_line(
+                f"{count} skipped: {reason} (make test sets it when the local server "
+                'answers; docs/bot.md, "Tests")'
+            )

@@ -64,8 +64,10 @@ async def local_services() -> tuple[list[str], list[str]]:
     """(shell assignments, lines for the person) for the variables this run does not set."""
     exports: list[str] = []
     lines: list[str] = []
-    for name, url, probe, what in (("TEST_DATABASE_URL", LOCAL_POSTGRES, postgres_answers, "PostgreSQL"),
-                                   ("TEST_REDIS_URL", LOCAL_REDIS, redis_answers, "Redis")):
+    for name, url, probe, what in (
+        ("TEST_DATABASE_URL", LOCAL_POSTGRES, postgres_answers, "PostgreSQL"),
+        ("TEST_REDIS_URL", LOCAL_REDIS, redis_answers, "Redis"),
+    ):
         if os.environ.get(name):
             continue
         where = urlsplit(url).netloc.rpartition("@")[2]
@@ -73,7 +75,9 @@ async def local_services() -> tuple[list[str], list[str]]:
             exports.append(f"export {name}={shlex.quote(url)}")
             lines.append(f"make: {what} answers at {where}, so {name}={url} (its tests run)")
         else:
-            lines.append(f"make: no {what} answers at {where} and {name} is not set: the {what} tests are skipped")
+            lines.append(
+                f"make: no {what} answers at {where} and {name} is not set: the {what} tests are skipped"
+            )
     return exports, lines
 
 

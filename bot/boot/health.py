@@ -64,8 +64,9 @@ async def heartbeat_job(_context: Any) -> None:
         log.warning("heartbeat not written: %s", exc)
 
 
-def heartbeat_problem(path: Path | None = None, now: float | None = None,
-                      stale_after: float = STALE_AFTER) -> str | None:
+def heartbeat_problem(
+    path: Path | None = None, now: float | None = None, stale_after: float = STALE_AFTER
+) -> str | None:
     """None when the newest beat is fresh; else what is wrong, in one line."""
     target = path or heartbeat_path()
     try:
@@ -93,10 +94,17 @@ async def database_problem(url: str | None = None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bot.boot.health", description=__doc__.split("\n\n")[0].strip("`"),
-                                 epilog="Settings: BOT_HEARTBEAT_FILE, DATABASE_URL (docs/deploy.md).")
-    ap.add_argument("--ready", metavar="URL", help="ask the running bot's /readyz instead (e.g. "
-                    "http://127.0.0.1:8080/readyz: database, Redis when configured, scheduler; bot/boot/probes.py)")
+    ap = argparse.ArgumentParser(
+        prog="python -m bot.boot.health",
+        description=__doc__.split("\n\n")[0].strip("`"),
+        epilog="Settings: BOT_HEARTBEAT_FILE, DATABASE_URL (docs/deploy.md).",
+    )
+    ap.add_argument(
+        "--ready",
+        metavar="URL",
+        help="ask the running bot's /readyz instead (e.g. "
+        "http://127.0.0.1:8080/readyz: database, Redis when configured, scheduler; bot/boot/probes.py)",
+    )
     try:
         ns = ap.parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as stop:  # --help (0) or a usage error (2), already printed

@@ -83,7 +83,7 @@ async def _redis(url: str) -> None:
 
 
 async def _timed(check: Any) -> str:
-    """"ok", or the error's kind and first line (never a traceback, never a URL with its password)."""
+    """ "ok", or the error's kind and first line (never a traceback, never a URL with its password)."""
     try:
         await asyncio.wait_for(check, CHECK_TIMEOUT)
     except TimeoutError:

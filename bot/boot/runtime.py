@@ -50,11 +50,30 @@ COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "rep
 PRIVATE_COMMANDS = ("start", "help", "lang", "review", "replay")
 GROUP_COMMANDS = ("help", "newtable", "lang", "leave", "review", "replay", "mix")
 ADMIN_COMMANDS = ("stop",)  # a group's administrators (any chat administrator may /stop, /lang there)
-TOURNAMENT_PRIVATE = ("withdraw", "schedule", "results", "bracket", "standings", "dashboard", "tournament",
-                      "tournament_help")
+TOURNAMENT_PRIVATE = (
+    "withdraw",
+    "schedule",
+    "results",
+    "bracket",
+    "standings",
+    "dashboard",
+    "tournament",
+    "tournament_help",
+)
 TOURNAMENT_GROUP = ("schedule", "results", "bracket", "standings", "tournament_help")
-TOURNAMENT_ADMIN = ("tournament_group", "table_register", "start_match", "substitute", "extend", "pause", "resume",
-                    "result", "forfeit", "violation", "audit")
+TOURNAMENT_ADMIN = (
+    "tournament_group",
+    "table_register",
+    "start_match",
+    "substitute",
+    "extend",
+    "pause",
+    "resume",
+    "result",
+    "forfeit",
+    "violation",
+    "audit",
+)
 CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
 HASH_PERSIST_SECONDS = 5.0
 
@@ -69,7 +88,9 @@ class Runtime:
         self.outbox: Outbox | None = None
         self.scheduler: Any = None
         self.shared_limits: Any = None  # bot/delivery/shared_limits.py when TELEGRAM_LIMITS_URL is set
-        self.claims: Any = None  # bot/delivery/message_claims.py when WEBAPP_RELAY_URL is set (several processes)
+        self.claims: Any = (
+            None  # bot/delivery/message_claims.py when WEBAPP_RELAY_URL is set (several processes)
+        )
         self.started = False
         self.stopping = False
         self.bot_username: str | None = None
@@ -107,19 +128,28 @@ class Runtime:
         if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
             from bot.delivery.shared_limits import SharedLimits
 
-            self.shared_limits = SharedLimits(self.settings.TELEGRAM_LIMITS_URL, self.settings.TELEGRAM_BOT_TOKEN,
-                                              rate_scale=self.settings.TELEGRAM_RATE_SCALE)
+            self.shared_limits = SharedLimits(
+                self.settings.TELEGRAM_LIMITS_URL,
+                self.settings.TELEGRAM_BOT_TOKEN,
+                rate_scale=self.settings.TELEGRAM_RATE_SCALE,
+            )
             await self.shared_limits.start()
         if self.settings.WEBAPP_RELAY_URL:  # several processes: one of them sends each new hand message
             from bot.delivery.message_claims import MessageClaims
 
             self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
             await self.claims.start()
-        self.outbox = Outbox(BotSender(self.app.bot), rate_scale=self.settings.TELEGRAM_RATE_SCALE,
-                             on_error=self.live.send_refused, on_missing=self.live.message_gone,
-                             limits=self.shared_limits)
+        self.outbox = Outbox(
+            BotSender(self.app.bot),
+            rate_scale=self.settings.TELEGRAM_RATE_SCALE,
+            on_error=self.live.send_refused,
+            on_missing=self.live.message_gone,
+            limits=self.shared_limits,
+        )
         self.outbox.start()
-        left = await pending_send_repo.take_pending_messages(self.db)  # sends of record the last stop could not deliver
+        left = await pending_send_repo.take_pending_messages(
+            self.db
+        )  # sends of record the last stop could not deliver
         if left:
             log.info("outbox: %d sends of record left by the last stop queued again", len(left))
             self.outbox.restore(left)
@@ -163,7 +193,9 @@ class Runtime:
         if self.outbox is not None:
             left = await self.outbox.stop(drain=True, timeout=5)
             if left and self.db is not None:
-                await pending_send_repo.save_pending_messages(self.db, left)  # queued again at the next start-up
+                await pending_send_repo.save_pending_messages(
+                    self.db, left
+                )  # queued again at the next start-up
             await self.live.persist_hashes()
         if self.db is not None:
             await self.db.dispose()
@@ -191,8 +223,12 @@ class Runtime:
         private = PRIVATE_COMMANDS + (TOURNAMENT_PRIVATE if tournaments else ())
         group = GROUP_COMMANDS + (TOURNAMENT_GROUP if tournaments else ())
         admin = group + ADMIN_COMMANDS + (TOURNAMENT_ADMIN if tournaments else ())
-        return [(BotCommandScopeDefault(), COMMANDS), (BotCommandScopeAllPrivateChats(), private),
-                (BotCommandScopeAllGroupChats(), group), (BotCommandScopeAllChatAdministrators(), admin)]
+        return [
+            (BotCommandScopeDefault(), COMMANDS),
+            (BotCommandScopeAllPrivateChats(), private),
+            (BotCommandScopeAllGroupChats(), group),
+            (BotCommandScopeAllChatAdministrators(), admin),
+        ]
 
     @staticmethod
     def command_description(lang: str, name: str) -> str:
@@ -240,8 +276,9 @@ class Runtime:
             if len(self._chat_langs) >= CACHE_MAX:
                 self._chat_langs.clear()
             chat = await user_repo.get_chat(self.db, chat_id) if self.db is not None else None
-            self._chat_langs[chat_id] = normalize(chat.language if chat is not None and chat.language else None,
-                                                  self.settings.BOT_LANGUAGE)
+            self._chat_langs[chat_id] = normalize(
+                chat.language if chat is not None and chat.language else None, self.settings.BOT_LANGUAGE
+            )
         return self._chat_langs[chat_id]
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
@@ -258,7 +295,9 @@ class Runtime:
                 return cached
             user = await user_repo.get_user(self.db, user_id)
             if user is not None:
-                lang = normalize(user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE)
+                lang = normalize(
+                    user.lang_override or user.language_code or tg_code, self.settings.BOT_LANGUAGE
+                )
                 if len(self._user_langs) >= CACHE_MAX:
                     self._user_langs.clear()
                 self._user_langs[key] = lang
@@ -269,8 +308,9 @@ class Runtime:
         for key in [k for k in self._user_langs if k[0] == user_id]:
             del self._user_langs[key]
 
-    def send(self, chat_id: int, text: str, markup: Any = None, *, record: bool = True,
-             fold: Any = None) -> asyncio.Future[int | None]:
+    def send(
+        self, chat_id: int, text: str, markup: Any = None, *, record: bool = True, fold: Any = None
+    ) -> asyncio.Future[int | None]:
         """Queue a message.  ``record=False``: a note the outbox may drop when that chat's queue (or
         the whole outbox) is over its bound, sent after the messages of record queued with it; ``fold``: a
         note still queued with that key shows this text instead (bot/delivery/outbox.py)."""

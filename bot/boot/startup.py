@@ -96,14 +96,16 @@ async def check_database(url: str, timeout: float = DATABASE_TIMEOUT) -> None:
     except Exception as exc:
         raise StartupError("startup.no_database", where=_where(url), reason=_reason(exc)) from exc
     try:
+
         async def probe() -> None:
             async with engine.connect() as conn:
                 await conn.execute(text("SELECT 1"))
 
         await asyncio.wait_for(probe(), timeout)
     except TimeoutError as exc:
-        raise StartupError("startup.no_database", where=_where(url),
-                           reason=f"no answer in {timeout:g} s") from exc
+        raise StartupError(
+            "startup.no_database", where=_where(url), reason=f"no answer in {timeout:g} s"
+        ) from exc
     except Exception as exc:
         raise StartupError("startup.no_database", where=_where(url), reason=_reason(exc)) from exc
     finally:

@@ -75,8 +75,9 @@ class MessageClaims(RedisClaims):
         self.won = 0
         self.lost = 0
 
-    async def create_hand(self, live: Any, key: tuple[Any, ...], chat_id: int, text: str, markup: Any,
-                          stored: Any) -> None:
+    async def create_hand(
+        self, live: Any, key: tuple[Any, ...], chat_id: int, text: str, markup: Any, stored: Any
+    ) -> None:
         """``Live.create`` of a hand message ``key = ("hand", match, seat, deal)``, once for all processes."""
         _, match_id, seat, deal = key
         rt = live.rt

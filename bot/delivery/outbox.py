@@ -69,23 +69,30 @@ class Sender(Protocol):
 
     async def send_message(self, chat_id: int, text: str, reply_markup: Any | None) -> int: ...
 
-    async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None: ...
+    async def edit_message_text(
+        self, chat_id: int, message_id: int, text: str, reply_markup: Any | None
+    ) -> None: ...
 
 
 class SendSlots(Protocol):
     """Waits for a send slot shared with other processes (``bot.delivery.shared_limits.SharedLimits``); False: an edit
     showing ``version`` is not to be sent (another process showed a newer version in that message)."""
 
-    async def wait_turn(self, chat_id: int, message_id: int | None = None, version: int | None = None) -> bool: ...
+    async def wait_turn(
+        self, chat_id: int, message_id: int | None = None, version: int | None = None
+    ) -> bool: ...
 
 
 class FileSender(Protocol):
     """The file calls (``send_document`` / ``send_photo`` ops need a sender that has them)."""
 
-    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str | None,
-                            reply_markup: Any | None) -> int: ...
+    async def send_document(
+        self, chat_id: int, data: bytes, filename: str, caption: str | None, reply_markup: Any | None
+    ) -> int: ...
 
-    async def send_photo(self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None) -> int: ...
+    async def send_photo(
+        self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None
+    ) -> int: ...
 
 
 def markup_json(markup: Any | None) -> Any:
@@ -136,7 +143,9 @@ class _Op:
     urgent: bool = False  # an edit that tells its reader to act: first in the token's pacing
     queued_at: float = 0.0  # clock time it was queued (a call waiting PRIORITY_AGE goes first too)
     version: int | None = None  # an edit: the match version it shows (shared limits: never older than shown)
-    fold: Any = None  # a note: a queued note with the same key takes this one's text instead (refusals to one person)
+    fold: Any = (
+        None  # a note: a queued note with the same key takes this one's text instead (refusals to one person)
+    )
 
 
 @dataclass(frozen=True)
@@ -216,7 +225,9 @@ class Outbox:
     ) -> None:
         scale = max(rate_scale, 1e-6) / 1.05  # keep a 5% margin under Telegram's limits
         self.sender = sender
-        self.limits = limits  # Telegram's limits shared with other processes (bot/delivery/shared_limits.py), or None
+        self.limits = (
+            limits  # Telegram's limits shared with other processes (bot/delivery/shared_limits.py), or None
+        )
         self.per_chat_interval = per_chat_interval / scale
         self.group_limit = group_limit
         self.group_window = group_window / scale
@@ -225,7 +236,9 @@ class Outbox:
         # the token's 30 a second: another 10 % of margin, as calls leave a loaded event loop with some jitter
         # and Telegram counts them when they arrive (a window of 30 spaced by exactly 1/30 s would see 429s)
         self.global_window = _Window(global_limit, global_window / scale * GLOBAL_MARGIN)
-        self.global_gap = self.global_window.seconds / global_limit  # and spread evenly: no burst of 30 at once
+        self.global_gap = (
+            self.global_window.seconds / global_limit
+        )  # and spread evenly: no burst of 30 at once
         self._global_next = 0.0
         self.priority_age = PRIORITY_AGE / scale
         self.max_retries = max_retries
@@ -285,14 +298,22 @@ class Outbox:
                 if op.kind == "edit":
                     edits += 1
                 elif op.record:
-                    kept.append(PendingSend(op.kind, op.chat_id, op.text, markup_json(op.markup), op.data,
-                                            op.filename))
+                    kept.append(
+                        PendingSend(
+                            op.kind, op.chat_id, op.text, markup_json(op.markup), op.data, op.filename
+                        )
+                    )
                 else:
                     notes += 1
         if kept or notes or edits:
             self.stats.dropped_notes += notes
-            log.warning("outbox: stop left %d sends of record (kept for the next start-up), dropped %d "
-                        "non-record sends and %d edits", len(kept), notes, edits)
+            log.warning(
+                "outbox: stop left %d sends of record (kept for the next start-up), dropped %d "
+                "non-record sends and %d edits",
+                len(kept),
+                notes,
+                edits,
+            )
         self._closing = True
         self._wake.set()
         if self._task is not None:
@@ -323,8 +344,9 @@ class Outbox:
         for item in items:
             markup = _markup_from_json(item.markup)
             if item.kind == "document":
-                fut = self.send_document_nowait(item.chat_id, item.data or b"", item.filename or "file",
-                                                item.text, markup)
+                fut = self.send_document_nowait(
+                    item.chat_id, item.data or b"", item.filename or "file", item.text, markup
+                )
             elif item.kind == "photo":
                 fut = self.send_photo_nowait(item.chat_id, item.data or b"", item.text, markup)
             else:
@@ -353,43 +375,73 @@ class Outbox:
             self._idle.clear()
             await self._idle.wait()
 
-    def send_nowait(self, chat_id: int, text: str, markup: Any | None = None, *,
-                    record: bool = True, fold: Any = None) -> asyncio.Future[int | None]:
+    def send_nowait(
+        self, chat_id: int, text: str, markup: Any | None = None, *, record: bool = True, fold: Any = None
+    ) -> asyncio.Future[int | None]:
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Op("send", chat_id, _clip(text), markup, future=fut, record=record,
-                          fold=None if record else fold))
+        self._enqueue(
+            _Op(
+                "send", chat_id, _clip(text), markup, future=fut, record=record, fold=None if record else fold
+            )
+        )
         return fut
 
-    async def send(self, chat_id: int, text: str, markup: Any | None = None, *, record: bool = True,
-                   fold: Any = None) -> int | None:
+    async def send(
+        self, chat_id: int, text: str, markup: Any | None = None, *, record: bool = True, fold: Any = None
+    ) -> int | None:
         """Queue a new message; returns its id once sent (None when Telegram refused it, or when a
         ``record=False`` note was dropped over a queue bound)."""
         return await self.send_nowait(chat_id, text, markup, record=record, fold=fold)
 
-    def send_document_nowait(self, chat_id: int, data: bytes, filename: str, caption: str = "",
-                             markup: Any | None = None) -> asyncio.Future[int | None]:
+    def send_document_nowait(
+        self, chat_id: int, data: bytes, filename: str, caption: str = "", markup: Any | None = None
+    ) -> asyncio.Future[int | None]:
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Op("document", chat_id, _clip(caption, MAX_CAPTION), markup, future=fut, data=bytes(data),
-                          filename=filename))
+        self._enqueue(
+            _Op(
+                "document",
+                chat_id,
+                _clip(caption, MAX_CAPTION),
+                markup,
+                future=fut,
+                data=bytes(data),
+                filename=filename,
+            )
+        )
         return fut
 
-    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str = "",
-                            markup: Any | None = None) -> int | None:
+    async def send_document(
+        self, chat_id: int, data: bytes, filename: str, caption: str = "", markup: Any | None = None
+    ) -> int | None:
         """Queue a file (bytes named ``filename``); returns its message id once sent (None when refused)."""
         return await self.send_document_nowait(chat_id, data, filename, caption, markup)
 
-    def send_photo_nowait(self, chat_id: int, data: bytes, caption: str = "",
-                          markup: Any | None = None) -> asyncio.Future[int | None]:
+    def send_photo_nowait(
+        self, chat_id: int, data: bytes, caption: str = "", markup: Any | None = None
+    ) -> asyncio.Future[int | None]:
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Op("photo", chat_id, _clip(caption, MAX_CAPTION), markup, future=fut, data=bytes(data)))
+        self._enqueue(
+            _Op("photo", chat_id, _clip(caption, MAX_CAPTION), markup, future=fut, data=bytes(data))
+        )
         return fut
 
-    async def send_photo(self, chat_id: int, data: bytes, caption: str = "", markup: Any | None = None) -> int | None:
+    async def send_photo(
+        self, chat_id: int, data: bytes, caption: str = "", markup: Any | None = None
+    ) -> int | None:
         """Queue a picture (PNG/JPEG bytes); returns its message id once sent (None when refused)."""
         return await self.send_photo_nowait(chat_id, data, caption, markup)
 
-    def edit(self, chat_id: int, message_id: int, text: str, markup: Any | None = None, *,
-             delay: float | None = 0.0, urgent: bool = False, version: int | None = None) -> None:
+    def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: Any | None = None,
+        *,
+        delay: float | None = 0.0,
+        urgent: bool = False,
+        version: int | None = None,
+    ) -> None:
         """Queue an edit; replaces a pending edit of the same message; skipped when nothing changes.
 
         ``delay`` (seconds, not scaled): the edit waits that long from now (a newer edit's delay replaces
@@ -413,8 +465,17 @@ class Outbox:
         if self._last_hash.get(key) == digest:
             self.stats.skipped_edits += 1
             return
-        op = _Op("edit", chat_id, text, markup, message_id=message_id, not_before=not_before, digest=digest,
-                 urgent=urgent, version=version)
+        op = _Op(
+            "edit",
+            chat_id,
+            text,
+            markup,
+            message_id=message_id,
+            not_before=not_before,
+            digest=digest,
+            urgent=urgent,
+            version=version,
+        )
         self._pending_edit[key] = op
         self._enqueue(op)
 
@@ -525,10 +586,16 @@ class Outbox:
             return
         self._next_bound_log = now + 10.0  # one line per 10 s at most, with the counts since the last
         q = self._queues.get(chat_id)
-        log.warning("outbox: queue bound reached (chat %s: %d queued, %d in all): %d non-record sends dropped "
-                    "since the last warning (%d in all), %d sends of record queued over the bound",
-                    chat_id, len(q) if q else 0, self._queued, self._unlogged_drops, self.stats.dropped_notes,
-                    self.stats.over_bound_records)
+        log.warning(
+            "outbox: queue bound reached (chat %s: %d queued, %d in all): %d non-record sends dropped "
+            "since the last warning (%d in all), %d sends of record queued over the bound",
+            chat_id,
+            len(q) if q else 0,
+            self._queued,
+            self._unlogged_drops,
+            self.stats.dropped_notes,
+            self.stats.over_bound_records,
+        )
         self._unlogged_drops = 0
 
     def _set_hash(self, key: tuple[int, int], digest: str) -> None:
@@ -541,9 +608,13 @@ class Outbox:
         """Forget pacing entries that no longer delay anything (a chat idle for longer than its
         interval, a group window with no call in it, a RetryAfter block that has passed)."""
         now = self.clock() if now is None else now
-        for chat_id in [c for c, last in self._chat_last.items()
-                        if c not in self._queues and c not in self._busy
-                        and last + (self.group_interval if c < 0 else self.per_chat_interval) <= now]:
+        for chat_id in [
+            c
+            for c, last in self._chat_last.items()
+            if c not in self._queues
+            and c not in self._busy
+            and last + (self.group_interval if c < 0 else self.per_chat_interval) <= now
+        ]:
             del self._chat_last[chat_id]
         for chat_id in [c for c, w in self._group_windows.items() if w.ready_at(now) <= now and not w.times]:
             del self._group_windows[chat_id]
@@ -663,8 +734,12 @@ class Outbox:
 
     async def _call(self, op: _Op) -> None:
         try:
-            if self.limits is not None and not await self.limits.wait_turn(  # the slot shared with other processes
-                    op.chat_id, op.message_id if op.kind == "edit" else None, op.version):
+            if (
+                self.limits is not None
+                and not await self.limits.wait_turn(  # the slot shared with other processes
+                    op.chat_id, op.message_id if op.kind == "edit" else None, op.version
+                )
+            ):
                 self.stats.skipped_edits += 1  # another process showed a newer state in that message
                 self._finish(op, op.message_id)
                 return
@@ -713,7 +788,9 @@ class Outbox:
                 files: Any = self.sender
                 assert op.data is not None
                 if op.kind == "document":
-                    mid = await files.send_document(op.chat_id, op.data, op.filename or "file", text or None, markup)
+                    mid = await files.send_document(
+                        op.chat_id, op.data, op.filename or "file", text or None, markup
+                    )
                 else:
                     mid = await files.send_photo(op.chat_id, op.data, text or None, markup)
                 self.stats.files += 1
@@ -758,7 +835,7 @@ class Outbox:
             return
         except (TimedOut, NetworkError) as exc:
             log.warning("outbox: network error (%s), retrying", exc)
-            await self._sleep(min(2.0, 0.2 * (2 ** op.tries)) / max(1.0, self.rate_scale / 4))
+            await self._sleep(min(2.0, 0.2 * (2**op.tries)) / max(1.0, self.rate_scale / 4))
             self._retry(op)
             return
         if op.kind in ("document", "photo"):  # never edited: no hash to keep
@@ -832,18 +909,26 @@ class BotSender:
         result = await self.bot.do_api_request("send_message", api_kwargs=kwargs)
         return int(result["message_id"])
 
-    async def edit_message_text(self, chat_id: int, message_id: int, text: str, reply_markup: Any | None) -> None:
+    async def edit_message_text(
+        self, chat_id: int, message_id: int, text: str, reply_markup: Any | None
+    ) -> None:
         kwargs: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id, "text": text}
         if reply_markup is not None:
             kwargs["reply_markup"] = markup_json(reply_markup)
         await self.bot.do_api_request("edit_message_text", api_kwargs=kwargs)
 
-    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str | None,
-                            reply_markup: Any | None) -> int:
-        msg = await self.bot.send_document(chat_id=chat_id, document=data, filename=filename, caption=caption,
-                                           reply_markup=reply_markup)
+    async def send_document(
+        self, chat_id: int, data: bytes, filename: str, caption: str | None, reply_markup: Any | None
+    ) -> int:
+        msg = await self.bot.send_document(
+            chat_id=chat_id, document=data, filename=filename, caption=caption, reply_markup=reply_markup
+        )
         return int(msg.message_id)
 
-    async def send_photo(self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None) -> int:
-        msg = await self.bot.send_photo(chat_id=chat_id, photo=data, caption=caption, reply_markup=reply_markup)
+    async def send_photo(
+        self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None
+    ) -> int:
+        msg = await self.bot.send_photo(
+            chat_id=chat_id, photo=data, caption=caption, reply_markup=reply_markup
+        )
         return int(msg.message_id)

@@ -117,7 +117,9 @@ class SharedLimits:
         wait, at = (float(x) for x in (result.decode() if isinstance(result, bytes) else str(result)).split())
         return max(0.0, wait / 1000), at / 1000
 
-    async def wait_turn(self, chat_id: int, message_id: int | None = None, version: int | None = None) -> bool:
+    async def wait_turn(
+        self, chat_id: int, message_id: int | None = None, version: int | None = None
+    ) -> bool:
         """Wait for this process's slot to call Telegram about ``chat_id``.  An edit of ``message_id`` showing the
         match at ``version``: False (do not send it) when another process already showed a newer version there,
         else that version is recorded as shown."""
@@ -135,7 +137,9 @@ class SharedLimits:
         if message_id is None or version is None:
             return True
         try:
-            fresh = bool(await self._newest(keys=[f"{self.prefix}shown:{chat_id}:{message_id}"], args=[version]))
+            fresh = bool(
+                await self._newest(keys=[f"{self.prefix}shown:{chat_id}:{message_id}"], args=[version])
+            )
         except Exception as exc:
             self._failed(exc)
             return True

@@ -43,7 +43,7 @@ def typed_form(action: str, lang: str = "zh") -> str | None:
 def _hand_buttons(msg: Any) -> list[tuple[str, callbacks.HandButton]]:
     """The hand buttons of a message: (callback data, decoded button)."""
     out = []
-    for data in (msg.callback_data() if hasattr(msg, "callback_data") else []):
+    for data in msg.callback_data() if hasattr(msg, "callback_data") else []:
         button = callbacks.parse(str(data))
         if isinstance(button, callbacks.HandButton):
             out.append((str(data), button))
@@ -74,8 +74,11 @@ async def press_action(sim: Any, uid: int, match_id: int, action: str) -> bool:
             pressed[c] = k + 1
             await _press(sim, uid, msg, callbacks.tap(match_id, deal, c, k))
         if verb == "play":
-            final = (callbacks.hand(HandOp.PLAY_AS, match_id, deal, word=reading.strip()) if sep
-                     else callbacks.hand(HandOp.PLAY, match_id, deal))
+            final = (
+                callbacks.hand(HandOp.PLAY_AS, match_id, deal, word=reading.strip())
+                if sep
+                else callbacks.hand(HandOp.PLAY, match_id, deal)
+            )
         else:
             final = callbacks.hand(HandOp.BURY if verb == "bury" else HandOp.TRIBUTE, match_id, deal)
         await _press(sim, uid, msg, final)
@@ -105,8 +108,9 @@ async def _press(sim: Any, uid: int, msg: Any, data: str) -> None:
     await sim.press_and_wait(uid, uid, msg.message_id, data)
 
 
-async def _wait_committed(runtime: Callable[[], Any], match_id: int, seat: int, version: int,
-                          limit: float = 10.0) -> None:
+async def _wait_committed(
+    runtime: Callable[[], Any], match_id: int, seat: int, version: int, limit: float = 10.0
+) -> None:
     """Wait until the move just sent for ``seat`` is stored (an action of that seat after ``version``), so the
     next decision never repeats it: another seat's move or a system step also moves the version. Stop early
     when the match ends or the seat has no turn any more (its move was refused or overtaken), and after
@@ -127,8 +131,10 @@ async def _wait_committed(runtime: Callable[[], Any], match_id: int, seat: int, 
             if row.status != "playing":
                 return
             seen = row.version
-            if any(r.seq > version and r.action.startswith(prefix)
-                   for r in await match_repo.action_log(rt.db, match_id)):
+            if any(
+                r.seq > version and r.action.startswith(prefix)
+                for r in await match_repo.action_log(rt.db, match_id)
+            ):
                 return
             _, m = await match_repo.load_match_row(rt.db, match_id)
             if m.finished or not any(tr.seat == seat for tr in m.turns()):
@@ -137,11 +143,21 @@ async def _wait_committed(runtime: Callable[[], Any], match_id: int, seat: int, 
             continue  # the database is being swapped (restart): look again
 
 
-async def drive(sim: Any, runtime: Callable[[], Any], match_id: int, users: dict[int, int], *,
-                seed: int = 1, stop: Callable[[Any], bool] | None = None, timeout: float = 300.0,
-                on_action: Callable[[int, str], None] | None = None, buttons: frozenset[int] = frozenset(),
-                lang: str = "zh", think: float = 0.0,
-                before_turn: Callable[[int, Any], Awaitable[None]] | None = None) -> None:
+async def drive(
+    sim: Any,
+    runtime: Callable[[], Any],
+    match_id: int,
+    users: dict[int, int],
+    *,
+    seed: int = 1,
+    stop: Callable[[Any], bool] | None = None,
+    timeout: float = 300.0,
+    on_action: Callable[[int, str], None] | None = None,
+    buttons: frozenset[int] = frozenset(),
+    lang: str = "zh",
+    think: float = 0.0,
+    before_turn: Callable[[int, Any], Awaitable[None]] | None = None,
+) -> None:
     """Play the human seats ``users`` (seat -> Telegram user id) until the match ends or ``stop(match)``;
     ``think``: seconds a person looks at their turn before pressing or typing; ``before_turn(seat, match)``
     is awaited before each move (a test looks at what that person sees then)."""

@@ -20,8 +20,16 @@ from engine.guandan.ranks import sort_for_display
 
 SEATS = {"zh": ("南", "东", "北", "西"), "en": ("South", "East", "North", "West")}
 KIND_NAMES_EN = {
-    "single": "single", "pair": "pair", "triple": "triple", "full_house": "full house", "straight": "straight",
-    "tube": "tube", "plate": "plate", "bomb": "bomb", "straight_flush": "straight flush", "joker_bomb": "joker bomb",
+    "single": "single",
+    "pair": "pair",
+    "triple": "triple",
+    "full_house": "full house",
+    "straight": "straight",
+    "tube": "tube",
+    "plate": "plate",
+    "bomb": "bomb",
+    "straight_flush": "straight flush",
+    "joker_bomb": "joker bomb",
 }
 PLACES = {"zh": ("上游", "二游", "三游", "末游"), "en": ("1st", "2nd", "3rd", "last")}
 TEXT: dict[str, dict[str, Any]] = {  # templates (str) and seat or side names (tuples)
@@ -88,9 +96,15 @@ def replay_lines(seed: int, lang: str | None = None) -> list[str]:
             if ev.kind == "new_lead" and ev.data.get("jiefeng"):
                 assert m.play is not None
                 jiefeng_rounds.add(m.play.trick_no)
-    out = [t["title"].format(seed=seed),
-           t["deal"].format(no=1, level=level_text(level), l0=level_text(m.options.start_level),
-                            l1=level_text(m.options.start_level))]
+    out = [
+        t["title"].format(seed=seed),
+        t["deal"].format(
+            no=1,
+            level=level_text(level),
+            l0=level_text(m.options.start_level),
+            l1=level_text(m.options.start_level),
+        ),
+    ]
     for s in range(4):
         cards = " ".join(card_text(c) for c in sort_for_display(hands[s], level))
         out.append(t["hand"].format(seat=seats[s], n=len(hands[s]), cards=cards))
@@ -128,8 +142,14 @@ def replay_lines(seed: int, lang: str | None = None) -> list[str]:
     order = [s for s in summary["order"]]
     out.append(t["order"].format(order=" > ".join(f"{places[i]} {seats[s]}" for i, s in enumerate(order))))
     levels = summary["levels"]
-    out.append(t["change"].format(side=t["sides"][summary["winner_side"]], gain=summary["gain"],
-                                  l0=level_text(levels[0]), l1=level_text(levels[1])))
+    out.append(
+        t["change"].format(
+            side=t["sides"][summary["winner_side"]],
+            gain=summary["gain"],
+            l0=level_text(levels[0]),
+            l1=level_text(levels[1]),
+        )
+    )
     return out
 
 

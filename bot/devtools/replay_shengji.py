@@ -84,7 +84,11 @@ def replay_lines(seed: int, lang: str | None = None, preset: str = "shengji-17-d
         assert action is not None
         for ev in m.apply(action):
             if ev.kind in ("bid", "overturn"):
-                key = "overturn" if ev.kind == "overturn" or ev.data.get("kind") in ("overturn", "public") else "bid"
+                key = (
+                    "overturn"
+                    if ev.kind == "overturn" or ev.data.get("kind") in ("overturn", "public")
+                    else "bid"
+                )
                 out.append(t[key].format(seat=seats[ev.data["seat"]], cards=ev.data["cards"]))
             elif ev.kind == "redeal":
                 out.append(t["redeal"])
@@ -94,8 +98,11 @@ def replay_lines(seed: int, lang: str | None = None, preset: str = "shengji-17-d
     level = m.level or 2
     out.append(t["trump"].format(seat=seats[m.dealer], level=RANKS.get(level, str(level)), trump=trump))
     for s in range(4):
-        out.append(t["hand"].format(seat=seats[s], n=len(m.hands[s]),
-                                    cards=cards_text(m.ctx.sort_for_display(m.hands[s]))))
+        out.append(
+            t["hand"].format(
+                seat=seats[s], n=len(m.hands[s]), cards=cards_text(m.ctx.sort_for_display(m.hands[s]))
+            )
+        )
     total = 0
     trick_no = 0
     lines: list[str] = []
@@ -114,12 +121,16 @@ def replay_lines(seed: int, lang: str | None = None, preset: str = "shengji-17-d
                 out.append(t["trick"].format(no=trick_no))
                 out.extend(lines)
                 lines = []
-                out.append(t["winner"].format(seat=seats[ev.data["winner"]], points=ev.data["points"], total=total))
+                out.append(
+                    t["winner"].format(seat=seats[ev.data["winner"]], points=ev.data["points"], total=total)
+                )
     last = m.history[-1]
     out.append(t["kitty"].format(kitty=last["kitty"]))
     if last["capture"]:
         kitty_points = last["capture"] // max(1, last["capture_multiplier"])
-        out.append(t["capture"].format(kitty=kitty_points, mult=last["capture_multiplier"], points=last["capture"]))
+        out.append(
+            t["capture"].format(kitty=kitty_points, mult=last["capture_multiplier"], points=last["capture"])
+        )
     if last["winner_role"] == "dealer":
         who = t["dealer_up"].format(n=last["steps"])
     elif last["steps"]:
@@ -127,8 +138,11 @@ def replay_lines(seed: int, lang: str | None = None, preset: str = "shengji-17-d
     else:
         who = t["takeover"]
     l0, l1 = last["levels_after"]
-    out.append(t["result"].format(points=last["points"], who=who, l0=RANKS.get(l0, str(l0)),
-                                  l1=RANKS.get(l1, str(l1))))
+    out.append(
+        t["result"].format(
+            points=last["points"], who=who, l0=RANKS.get(l0, str(l0)), l1=RANKS.get(l1, str(l1))
+        )
+    )
     return out
 
 

@@ -37,12 +37,29 @@ ORGANISER = 3000
 GROUP = -1003000000001
 TABLES = [-1003000000011, -1003000000012, -1003000000013, -1003000000014]
 UNION = [("机关", "Admin"), ("理学院", "Science"), ("医学院", "Medicine")]
-NAMES = ["赵一", "钱二", "孙三", "李四", "周五", "吴六", "郑七", "王八", "冯九", "陈十", "褚明", "卫东", "蒋华",
-         "沈阳", "韩梅", "杨柳"]
+NAMES = [
+    "赵一",
+    "钱二",
+    "孙三",
+    "李四",
+    "周五",
+    "吴六",
+    "郑七",
+    "王八",
+    "冯九",
+    "陈十",
+    "褚明",
+    "卫东",
+    "蒋华",
+    "沈阳",
+    "韩梅",
+    "杨柳",
+]
 
 
-async def run_tournament_demo(lang: str = "zh", seed: int = 7, out_dir: str = "demo-output",
-                              quiet: bool = False, pairs: int = 8) -> dict[str, Any]:
+async def run_tournament_demo(
+    lang: str = "zh", seed: int = 7, out_dir: str = "demo-output", quiet: bool = False, pairs: int = 8
+) -> dict[str, Any]:
     """Run the tournament; ``pairs`` (4..8) entries, the first registering through the button."""
     if not 4 <= pairs <= 8:
         raise ValueError("pairs must be between 4 and 8")
@@ -58,15 +75,23 @@ async def run_tournament_demo(lang: str = "zh", seed: int = 7, out_dir: str = "d
     with tempfile.TemporaryDirectory() as tmp:
         async with BotApiSimulator(rate_scale=20.0) as sim:
             code = "en" if lang == "en" else "zh-hans"
-            sim.add_user(ORGANISER, "组织者" if lang == "zh" else "Organiser", username="organiser", language_code=code)
+            sim.add_user(
+                ORGANISER, "组织者" if lang == "zh" else "Organiser", username="organiser", language_code=code
+            )
             for uid, name in zip(players, NAMES, strict=False):
                 sim.add_user(uid, name, username=f"u{uid}", language_code=code)
             sim.add_group(GROUP, "教工双升赛" if lang == "zh" else "Staff Shengji cup", players, [ORGANISER])
             for n, gid in enumerate(TABLES, start=1):
                 sim.add_group(gid, f"比赛桌{n}" if lang == "zh" else f"Table {n}", players, [ORGANISER])
-            real = RealBot(sim, database_url=f"sqlite+aiosqlite:///{tmp}/demo.db",
-                           BOT_LANGUAGE="en" if lang == "en" else "zh-CN", BOT_ADMIN_IDS=[ORGANISER],
-                           AI_DELAY=0.0, DEAL_BATCH_DELAY=0.02, DEAL_BATCH=25)
+            real = RealBot(
+                sim,
+                database_url=f"sqlite+aiosqlite:///{tmp}/demo.db",
+                BOT_LANGUAGE="en" if lang == "en" else "zh-CN",
+                BOT_ADMIN_IDS=[ORGANISER],
+                AI_DELAY=0.0,
+                DEAL_BATCH_DELAY=0.02,
+                DEAL_BATCH=25,
+            )
 
             async def start(self: Any) -> Any:
                 from bot.edge.app import build_application
@@ -90,8 +115,17 @@ async def run_tournament_demo(lang: str = "zh", seed: int = 7, out_dir: str = "d
     return result
 
 
-async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang: str, seed: int, out_dir: str,
-               say: Any, drive: Any) -> dict[str, Any]:
+async def _run(
+    sim: Any,
+    real: Any,
+    clock: ManualClock,
+    players: list[int],
+    lang: str,
+    seed: int,
+    out_dir: str,
+    say: Any,
+    drive: Any,
+) -> dict[str, Any]:
     rt = real.app.bot_data["runtime"]
     printed: set[int] = set()
 
@@ -137,24 +171,44 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
         return ts.local_text(clock.now() + delta, "Asia/Shanghai")
 
     n = len(players) // 2
-    say("== " + (f"第二部分：单败淘汰赛（{n} 对，3 个单位；一对迟到 5 分钟签到照常比赛，一对未到判负）" if zh else
-                 f"Part 2: a single-elimination tournament ({n} pairs from 3 union groups; one pair 5 minutes late "
-                 f"checks in and plays, one never comes and forfeits)"))
-    say("   " + ("组织者在私聊里发规程文件建赛；第一对点按钮报名并邀请搭档，其余由组织者 /register 登记；"
-                 "时钟加速：报名截止、抽签、签到、开赛按时自动进行，每场 1 副，由电脑代打。" if zh else
-                 "The organiser creates it by sending a spec file in a private chat; the first pair registers "
-                 "with the button and a partner invitation, the others through /register; clocks are "
-                 "accelerated: registration closes, the draw, check-in and the matches run on their own, "
-                 "1 deal a match, played by the computer."))
-    say("   " + ("以 | 开头的行是比赛通知群里看到的消息。" if zh else
-                 "Lines starting with | are what the tournament's announcement group saw."))
-    spec = (f'name = "{"教工双升杯" if zh else "Staff Shengji cup"}"\npreset = "shengji-17-deals"\n'
-            f'registration_deadline = "{local(timedelta(hours=1))}"\ndraw_at = "{local(timedelta(hours=2))}"\n'
-            f'first_round = "{local(timedelta(days=1))}"\nround_gap_minutes = 40\n'
-            "[rules]\ndeals = 1\nbid_window_seconds = 20\nmax_redeals_before_pause = 20\n[tournament]\nseparate_union_groups = true\n"
-            "reminder_minutes = [15]\nprize_table = \"by_round_eliminated\"\n"
-            "round_prizes = [\"third\", \"second\", \"first\"]\nchampion_prize = \"champion\"\n"
-            + "".join(f'[[union_groups]]\nname = "{g}"\nquota = 3\n' for g in groups))
+    say(
+        "== "
+        + (
+            f"第二部分：单败淘汰赛（{n} 对，3 个单位；一对迟到 5 分钟签到照常比赛，一对未到判负）"
+            if zh
+            else f"Part 2: a single-elimination tournament ({n} pairs from 3 union groups; one pair 5 minutes late "
+            f"checks in and plays, one never comes and forfeits)"
+        )
+    )
+    say(
+        "   "
+        + (
+            "组织者在私聊里发规程文件建赛；第一对点按钮报名并邀请搭档，其余由组织者 /register 登记；"
+            "时钟加速：报名截止、抽签、签到、开赛按时自动进行，每场 1 副，由电脑代打。"
+            if zh
+            else "The organiser creates it by sending a spec file in a private chat; the first pair registers "
+            "with the button and a partner invitation, the others through /register; clocks are "
+            "accelerated: registration closes, the draw, check-in and the matches run on their own, "
+            "1 deal a match, played by the computer."
+        )
+    )
+    say(
+        "   "
+        + (
+            "以 | 开头的行是比赛通知群里看到的消息。"
+            if zh
+            else "Lines starting with | are what the tournament's announcement group saw."
+        )
+    )
+    spec = (
+        f'name = "{"教工双升杯" if zh else "Staff Shengji cup"}"\npreset = "shengji-17-deals"\n'
+        f'registration_deadline = "{local(timedelta(hours=1))}"\ndraw_at = "{local(timedelta(hours=2))}"\n'
+        f'first_round = "{local(timedelta(days=1))}"\nround_gap_minutes = 40\n'
+        "[rules]\ndeals = 1\nbid_window_seconds = 20\nmax_redeals_before_pause = 20\n[tournament]\nseparate_union_groups = true\n"
+        'reminder_minutes = [15]\nprize_table = "by_round_eliminated"\n'
+        'round_prizes = ["third", "second", "first"]\nchampion_prize = "champion"\n'
+        + "".join(f'[[union_groups]]\nname = "{g}"\nquota = 3\n' for g in groups)
+    )
     reply = await dm(ORGANISER, spec)
     say((reply.text or "").split("\n")[0])
     for chat in [GROUP, *TABLES]:
@@ -180,8 +234,11 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
     say("  " + (done.text or ""))
     plan = [(i * 3) // n for i in range(1, n)]  # 8 pairs: 机关 3, 理学院 3, 医学院 2
     for i, g in enumerate(plan, start=1):
-        r = await dm(ORGANISER, f"/register {players[2 * i]} {players[2 * i + 1]} {groups[g]}",
-                     "报名成功" if zh else "Registered")
+        r = await dm(
+            ORGANISER,
+            f"/register {players[2 * i]} {players[2 * i + 1]} {groups[g]}",
+            "报名成功" if zh else "Registered",
+        )
         say("  " + (r.text or ""))
     await run_due(timedelta(hours=1, minutes=1))
     show_group()
@@ -190,7 +247,10 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
     row = await ts.get_tournament(rt.db, 1)
     published = ts.published_draw(row)
     report = verify(published, row.announcement_json)
-    say("== " + ("抽签复核（python -m bot.verify_draw）" if zh else "Draw verification (python -m bot.verify_draw)"))
+    say(
+        "== "
+        + ("抽签复核（python -m bot.verify_draw）" if zh else "Draw verification (python -m bot.verify_draw)")
+    )
     for line in report.lines():
         say("  " + line)
     # play: check in whoever is due (one pair never comes to its first match), drive every table that
@@ -216,16 +276,24 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
                 continue
             for a, b in await ts.match_players(rt.db, m):
                 for uid, entry in [(u, m.side_a) for u in a] + [(u, m.side_b) for u in b]:
-                    if (m.match_key, uid) in checked or (entry == late_entry and m.match_key == first[-1].match_key):
+                    if (m.match_key, uid) in checked or (
+                        entry == late_entry and m.match_key == first[-1].match_key
+                    ):
                         continue
                     if late_in == (m.match_key, entry) and clock.now() < m.start_at + timedelta(minutes=5):
                         continue
                     if late_in == (m.match_key, entry) and not late_told:
                         late_told = True
-                        say("  " + (f"{m.match_key}：迟到的一对在开赛 5 分钟后签到（时限 "
-                                    f"{row.settings_json['late_forfeit_minutes']} 分钟内），该桌随即开始。" if zh else
-                                    f"{m.match_key}: the late pair checks in 5 minutes after the start (inside the "
-                                    f"{row.settings_json['late_forfeit_minutes']}-minute limit); their table starts."))
+                        say(
+                            "  "
+                            + (
+                                f"{m.match_key}：迟到的一对在开赛 5 分钟后签到（时限 "
+                                f"{row.settings_json['late_forfeit_minutes']} 分钟内），该桌随即开始。"
+                                if zh
+                                else f"{m.match_key}: the late pair checks in 5 minutes after the start (inside the "
+                                f"{row.settings_json['late_forfeit_minutes']}-minute limit); their table starts."
+                            )
+                        )
                     checked.add((m.match_key, uid))
                     try:
                         await rt.app.bot_data["tournaments"].tables.check_in(1, m.match_key, uid)
@@ -238,11 +306,25 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
                 match_row = await match_repo.current_match(rt.db, int(table_id))
                 if match_row is None or match_row.status != "playing":
                     continue
-                seats = {s.seat: int(s.user_id) for s in await table_repo.get_seats(rt.db, int(table_id)) if s.user_id}
-                driven[int(table_id)] = asyncio.create_task(drive(
-                    sim, lambda: real.app.bot_data.get("runtime") if real.app else None, match_row.id, seats,
-                    seed=seed + k + len(driven), timeout=300, lang=lang))
-        busy = any(not t.done() for t in driven.values()) or any(m.status in ("open", "playing") for m in rows)
+                seats = {
+                    s.seat: int(s.user_id)
+                    for s in await table_repo.get_seats(rt.db, int(table_id))
+                    if s.user_id
+                }
+                driven[int(table_id)] = asyncio.create_task(
+                    drive(
+                        sim,
+                        lambda: real.app.bot_data.get("runtime") if real.app else None,
+                        match_row.id,
+                        seats,
+                        seed=seed + k + len(driven),
+                        timeout=300,
+                        lang=lang,
+                    )
+                )
+        busy = any(not t.done() for t in driven.values()) or any(
+            m.status in ("open", "playing") for m in rows
+        )
         if busy:
             await run_due(timedelta(seconds=5), quiet=False)
             await asyncio.sleep(0.1)
@@ -262,6 +344,7 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
     state = await ts.engine_state(rt.db, 1)
     say("== " + ("名次与奖项" if zh else "Ranking and prizes"))
     from bot.tournaments import views
+
     say(views.ranking_text("en" if not zh else "zh", state))
     path = Path(out_dir)
     path.mkdir(parents=True, exist_ok=True)
@@ -277,14 +360,20 @@ async def _run(sim: Any, real: Any, clock: ManualClock, players: list[int], lang
         names = views.names_of(await ts.entries(rt.db, 1, include_withdrawn=True))
         saved.write_text(views.bracket_text("en" if not zh else "zh", state, names), encoding="utf-8")
     say(("对阵图已保存：" if zh else "Bracket saved: ") + str(saved))
-    return {"finished": state.finished, "verified": report.ok, "ranking": [r.to_dict() for r in state.ranking()],
-            "bracket": str(saved), "rate_limited_429": sim.stats.rate_limited}
+    return {
+        "finished": state.finished,
+        "verified": report.ok,
+        "ranking": [r.to_dict() for r in state.ranking()],
+        "bracket": str(saved),
+        "rate_limited_429": sim.stats.rate_limited,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--lang", choices=("zh", "en"), default=None,
-                        help="language (default: zh, or en if LANG=en*)")
+    parser.add_argument(
+        "--lang", choices=("zh", "en"), default=None, help="language (default: zh, or en if LANG=en*)"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", default="demo-output", help="folder for the bracket image")
     parser.add_argument("--pairs", type=int, default=8, help="number of pairs (4..8)")

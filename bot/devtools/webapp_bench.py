@@ -51,8 +51,16 @@ def percentile(xs: list[float], p: float) -> float:
 class PageBot:
     """One seat's page: hello, then on each frame where it is its turn: think, act."""
 
-    def __init__(self, server: Any, rt: Any, match_id: int, user_id: int, think: float, stats: dict[str, Any],
-                 clock: dict[str, float]) -> None:
+    def __init__(
+        self,
+        server: Any,
+        rt: Any,
+        match_id: int,
+        user_id: int,
+        think: float,
+        stats: dict[str, Any],
+        clock: dict[str, float],
+    ) -> None:
         self.server, self.rt, self.match_id, self.user_id = server, rt, match_id, user_id
         self.think, self.stats, self.clock = think, stats, clock
         self.rng = random.Random(user_id)
@@ -130,11 +138,24 @@ class PageBot:
                 rid = self.request_id(frame["version"])
                 pending[rid] = waiting[rid] = (time.perf_counter(), frame["version"])
                 stats["client_s"] += time.perf_counter() - now
-                await ws.send_str(json.dumps({"type": "act", "id": rid, "version": frame["version"],
-                                              "op": bids[0]["verb"], "cards": bids[0]["cards"].split(), "arg": None}))
+                await ws.send_str(
+                    json.dumps(
+                        {
+                            "type": "act",
+                            "id": rid,
+                            "version": frame["version"],
+                            "op": bids[0]["verb"],
+                            "cards": bids[0]["cards"].split(),
+                            "arg": None,
+                        }
+                    )
+                )
                 continue
-            if (me.get("actions") or {}).get("turns") and acted_at != frame["version"] and (
-                    think_task is None or think_task.done()):
+            if (
+                (me.get("actions") or {}).get("turns")
+                and acted_at != frame["version"]
+                and (think_task is None or think_task.done())
+            ):
                 acted_at = frame["version"]
                 think_task = asyncio.create_task(self.act_later(ws, frame["version"], pending))
             stats["client_s"] += time.perf_counter() - now
@@ -159,17 +180,35 @@ class PageBot:
         words = action.split()
         verb, rest = words[1], words[2:]
         reading = rest[rest.index("as") + 1] if "as" in rest else None
-        cards = rest[:rest.index("as")] if "as" in rest else rest
-        op = {"bid": "bid", "overturn": "overturn", "pass_bid": "pass_bid", "pass_overturn": "pass_bid", "pass": "pass",
-              "bury": "bury", "play": "play", "tribute": "tribute", "return": "tribute", "ask_counts": "ask_counts",
-              "choose": "choose"}.get(verb)
+        cards = rest[: rest.index("as")] if "as" in rest else rest
+        op = {
+            "bid": "bid",
+            "overturn": "overturn",
+            "pass_bid": "pass_bid",
+            "pass_overturn": "pass_bid",
+            "pass": "pass",
+            "bury": "bury",
+            "play": "play",
+            "tribute": "tribute",
+            "return": "tribute",
+            "ask_counts": "ask_counts",
+            "choose": "choose",
+        }.get(verb)
         if op is None:
             return
         arg = reading if op == "play" else (cards[0] if op == "choose" else None)
         rid = self.request_id(version)
         pending[rid] = self.waiting[rid] = (time.perf_counter(), version)
-        text = json.dumps({"type": "act", "id": rid, "version": version, "op": op,
-                           "cards": [] if op == "choose" else cards, "arg": arg})
+        text = json.dumps(
+            {
+                "type": "act",
+                "id": rid,
+                "version": version,
+                "op": op,
+                "cards": [] if op == "choose" else cards,
+                "arg": arg,
+            }
+        )
         self.stats["client_s"] += time.perf_counter() - t0
         with contextlib.suppress(aiohttp.ClientError, ConnectionError):  # the window closed meanwhile
             await ws.send_str(text)
@@ -184,10 +223,14 @@ def _epoch(when: Any) -> float:
 def message_calls(sim: Any) -> dict[str, int]:
     """The simulator's message calls (sends, edits) so far: all, the groups', private sends and edits."""
     by = sim.stats.message_calls_by
-    return {"all": sim.stats.message_calls, "group": by(chat_kind="supergroup") + by(chat_kind="group"),
-            "group_send": by(chat_kind="supergroup", method="sendMessage") + by(chat_kind="group", method="sendMessage"),
-            "private_send": by(chat_kind="private", method="sendMessage"),
-            "private_edit": by(chat_kind="private", method="editMessageText")}
+    return {
+        "all": sim.stats.message_calls,
+        "group": by(chat_kind="supergroup") + by(chat_kind="group"),
+        "group_send": by(chat_kind="supergroup", method="sendMessage")
+        + by(chat_kind="group", method="sendMessage"),
+        "private_send": by(chat_kind="private", method="sendMessage"),
+        "private_edit": by(chat_kind="private", method="editMessageText"),
+    }
 
 
 async def played(rt: Any, table_ids: list[int], until: float) -> tuple[int, int, int, int]:
@@ -199,7 +242,9 @@ async def played(rt: Any, table_ids: list[int], until: float) -> tuple[int, int,
         row = await match_repo.current_match(rt.db, table_id)
         if row is None:
             continue
-        finished += row.status == "finished" and row.finished_at is not None and _epoch(row.finished_at) <= until
+        finished += (
+            row.status == "finished" and row.finished_at is not None and _epoch(row.finished_at) <= until
+        )
         for record in await match_repo.action_log(rt.db, row.id):
             if _epoch(record.created_at) > until:
                 continue
@@ -209,12 +254,19 @@ async def played(rt: Any, table_ids: list[int], until: float) -> tuple[int, int,
             moves += 1
             if len(words) > 2 and words[1] == "play":
                 plays += 1
-                cards += len(words[2:words.index("as")] if "as" in words else words[2:])
+                cards += len(words[2 : words.index("as")] if "as" in words else words[2:])
     return cards, plays, moves, finished
 
 
-async def run(tables: int, preset: str, think: float, deals: int, duration: float, database: str | None,
-              profile: str | None = None) -> dict[str, Any]:
+async def run(
+    tables: int,
+    preset: str,
+    think: float,
+    deals: int,
+    duration: float,
+    database: str | None,
+    profile: str | None = None,
+) -> dict[str, Any]:
     """Set-up (people start the bot, tables start, each seat's page connects: the hand messages of the
     first deal are sent then, the door to the page), then a window of ``duration`` seconds in Mini App
     mode (every seat on the page) in which everything reported is counted."""
@@ -234,8 +286,16 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                 sim.add_group(group, f"table {i}", users, [users[0]])
                 groups.append((group, users))
             url = database or f"sqlite+aiosqlite:///{folder}/bench.db"
-            async with RealBot(sim, database_url=url, WEBAPP_PORT=0, WEBAPP_DEV=True, AI_DELAY=0.5,
-                               DEAL_BATCH=25, DEAL_BATCH_DELAY=0.5, BOT_LANGUAGE="zh-CN") as real:
+            async with RealBot(
+                sim,
+                database_url=url,
+                WEBAPP_PORT=0,
+                WEBAPP_DEV=True,
+                AI_DELAY=0.5,
+                DEAL_BATCH=25,
+                DEAL_BATCH_DELAY=0.5,
+                BOT_LANGUAGE="zh-CN",
+            ) as real:
                 rt = real.app.bot_data["runtime"]
                 server = real.app.bot_data["webapp"]
                 for _group, users in groups:
@@ -246,10 +306,15 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                 table_ids = []
                 for i, (group, users) in enumerate(groups):
                     await user_repo.upsert_chat(rt.db, group, "supergroup", f"table {i}")
-                    table = await table_repo.create_table(rt.db, group, preset,
-                                                       {"deals": deals, "bid_window_seconds": 5}
-                                                       if preset.startswith("shengji") else {"deals": deals},
-                                                       users[0])
+                    table = await table_repo.create_table(
+                        rt.db,
+                        group,
+                        preset,
+                        {"deals": deals, "bid_window_seconds": 5}
+                        if preset.startswith("shengji")
+                        else {"deals": deals},
+                        users[0],
+                    )
                     for seat, uid in enumerate(users):
                         await table_repo.seat_user(rt.db, table.id, seat, uid)
                     table_ids.append(table.id)
@@ -274,7 +339,9 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                     # the window: every seat on the page
                     window0, wall0 = message_calls(sim), time.time()
                     cpu0, t0 = time.process_time(), time.monotonic()
-                    queued0 = getattr(rt.outbox, "_queued", None)  # set-up calls still queued (they land in the window)
+                    queued0 = getattr(
+                        rt.outbox, "_queued", None
+                    )  # set-up calls still queued (they land in the window)
                     cards0, plays0, moves0, _ = await played(rt, table_ids, wall0)
                     for key in ("ack", "frame"):
                         stats[key].clear()
@@ -315,10 +382,18 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                 setup = {k: window0[k] - setup0[k] for k in window0}
                 private = calls["private_send"] + calls["private_edit"]
                 return {
-                    "tables": tables, "preset": preset, "deals": deals, "think_s": think,
-                    "window_s": round(elapsed, 1), "finished_tables": finished,
-                    "setup_message_calls": setup, "outbox_queued_at_window_start": queued0,
-                    "cards_played": cards, "plays": plays, "moves": moves, "message_calls": calls,
+                    "tables": tables,
+                    "preset": preset,
+                    "deals": deals,
+                    "think_s": think,
+                    "window_s": round(elapsed, 1),
+                    "finished_tables": finished,
+                    "setup_message_calls": setup,
+                    "outbox_queued_at_window_start": queued0,
+                    "cards_played": cards,
+                    "plays": plays,
+                    "moves": moves,
+                    "message_calls": calls,
                     "group_calls_per_card": round(calls["group"] / cards, 3) if cards else None,
                     "private_calls_per_card": round(private / cards, 3) if cards else None,
                     "all_calls_per_card": round(calls["all"] / cards, 3) if cards else None,
@@ -330,10 +405,13 @@ async def run(tables: int, preset: str, think: float, deals: int, duration: floa
                     "turn_ack_p99_ms": round(percentile(stats["ack"], 99) * 1000, 1),
                     "turn_frame_p50_ms": round(percentile(stats["frame"], 50) * 1000, 1),
                     "turn_frame_p99_ms": round(percentile(stats["frame"], 99) * 1000, 1),
-                    "page_moves": len(stats["ack"]), "refused": stats["refused"], "frames": stats["frames"],
+                    "page_moves": len(stats["ack"]),
+                    "refused": stats["refused"],
+                    "frames": stats["frames"],
                     "pushes": server.hub.pushes - pushes0,
                     "rate_limited_429": sim.stats.rate_limited,
-                    "cpu_s": round(cpu, 1), "cpu_share_of_one_core": round(cpu / elapsed, 2) if elapsed else None,
+                    "cpu_s": round(cpu, 1),
+                    "cpu_share_of_one_core": round(cpu / elapsed, 2) if elapsed else None,
                     "client_code_s": round(stats["client_s"], 1),
                     "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
                     "private_calls_by_kind": dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:8]),
@@ -347,14 +425,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=1.0, help="seconds a page client thinks (x0.5..1.5)")
     parser.add_argument("--deals", type=int, default=1)
     parser.add_argument("--duration", type=float, default=600.0)
-    parser.add_argument("--database", default=None, help="DATABASE_URL (default: SQLite in a temporary folder)")
-    parser.add_argument("--profile", default=None, help="write cProfile statistics of the window to this file")
+    parser.add_argument(
+        "--database", default=None, help="DATABASE_URL (default: SQLite in a temporary folder)"
+    )
+    parser.add_argument(
+        "--profile", default=None, help="write cProfile statistics of the window to this file"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     faulthandler.register(signal.SIGUSR1)  # kill -USR1 <pid> prints where it is
     say("running")
-    result = asyncio.run(run(args.tables, args.preset, args.think, args.deals, args.duration, args.database,
-                                 args.profile))
+    result = asyncio.run(
+        run(args.tables, args.preset, args.think, args.deals, args.duration, args.database, args.profile)
+    )
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
 

@@ -25,8 +25,16 @@ LOCAL_USER_EN = (1001, "You", "en")
 GROUP = -1009000000001
 
 
-async def open_local_table(sim: Any, real: Any, command: str, user_id: int, *, lang: str = "zh",
-                           group_id: int = GROUP, timeout: float = 30.0) -> int:
+async def open_local_table(
+    sim: Any,
+    real: Any,
+    command: str,
+    user_id: int,
+    *,
+    lang: str = "zh",
+    group_id: int = GROUP,
+    timeout: float = 30.0,
+) -> int:
     """The user (who started the bot) opens ``command`` in the group, sits at seat 0 and starts it;
     the match id."""
     from bot.devtools.simulator import SimUserHandle
@@ -37,7 +45,9 @@ async def open_local_table(sim: Any, real: Any, command: str, user_id: int, *, l
     last = sim.last_bot_message(group_id)
     handle.say(group_id, command)
     start_label = t(lang, "btn.start")
-    await sim.wait_for_message(group_id, lambda m: start_label in str(m.reply_markup), after=last, timeout=timeout)
+    await sim.wait_for_message(
+        group_id, lambda m: start_label in str(m.reply_markup), after=last, timeout=timeout
+    )
     rt = real.app.bot_data["runtime"]
     table = await table_repo.open_table_in_chat(rt.db, group_id)
     if table is None:
@@ -55,7 +65,9 @@ async def open_local_table(sim: Any, real: Any, command: str, user_id: int, *, l
 
 
 @contextlib.asynccontextmanager
-async def local_bot(folder: str, *, port: int = 0, lang: str = "zh", rate_scale: float = 20.0, **settings: Any) -> Any:
+async def local_bot(
+    folder: str, *, port: int = 0, lang: str = "zh", rate_scale: float = 20.0, **settings: Any
+) -> Any:
     """Simulator + the real bot with the page in DEV mode; yields (sim, real bot, page server, user id)."""
     from bot.devtools.simulator import BotApiSimulator, SimUserHandle
     from bot.devtools.simulator.runner import RealBot
@@ -64,9 +76,16 @@ async def local_bot(folder: str, *, port: int = 0, lang: str = "zh", rate_scale:
     async with BotApiSimulator(rate_scale=rate_scale) as sim:
         sim.add_user(uid, name, language_code=code)
         sim.add_group(GROUP, "Local table" if lang == "en" else "本地牌桌", [uid], [uid])
-        values: dict[str, Any] = {"BOT_LANGUAGE": "en" if lang == "en" else "zh-CN", "WEBAPP_PORT": port,
-                                  "BOT_ADMIN_IDS": [uid],  # the one local person runs the local bot
-                                  "WEBAPP_DEV": True, "WEBAPP_DEV_SECRET": secrets.token_urlsafe(32), "AI_DELAY": 0.8, "DEAL_BATCH": 10, "DEAL_BATCH_DELAY": 0.15}
+        values: dict[str, Any] = {
+            "BOT_LANGUAGE": "en" if lang == "en" else "zh-CN",
+            "WEBAPP_PORT": port,
+            "BOT_ADMIN_IDS": [uid],  # the one local person runs the local bot
+            "WEBAPP_DEV": True,
+            "WEBAPP_DEV_SECRET": secrets.token_urlsafe(32),
+            "AI_DELAY": 0.8,
+            "DEAL_BATCH": 10,
+            "DEAL_BATCH_DELAY": 0.15,
+        }
         values.update(settings)
         async with RealBot(sim, database_url=f"sqlite+aiosqlite:///{folder}/local.db", **values) as real:
             handle = SimUserHandle(sim, uid)
@@ -82,11 +101,16 @@ async def main_async(preset: str, options: list[str], lang: str, port: int) -> N
             command = " ".join(["/newtable", preset, *options, "bots=3"])
             match_id = await open_local_table(sim, real, command, uid, lang=lang)
             name = sim.users[uid].first_name
-            print("DEV mode: a local table, no Telegram. Open in a browser:" if lang == "en"
-                  else "开发模式: 本地牌桌, 不连 Telegram。在浏览器里打开:")
+            print(
+                "DEV mode: a local table, no Telegram. Open in a browser:"
+                if lang == "en"
+                else "开发模式: 本地牌桌, 不连 Telegram。在浏览器里打开:"
+            )
             print("  " + server.dev_link(match_id, uid, name, "en" if lang == "en" else "zh-hans"))
-            print(("  spectator: " if lang == "en" else "  观战: ")
-                  + server.dev_link(match_id, 999_999_999, "spectator", "en" if lang == "en" else "zh-hans"))
+            print(
+                ("  spectator: " if lang == "en" else "  观战: ")
+                + server.dev_link(match_id, 999_999_999, "spectator", "en" if lang == "en" else "zh-hans")
+            )
             print("Ctrl-C stops." if lang == "en" else "Ctrl-C 结束。")
             while True:
                 await asyncio.sleep(3600)

@@ -75,8 +75,9 @@ def build_application(settings: Settings | None = None) -> Any:
     )
     if settings.TELEGRAM_API_BASE_URL:
         builder = builder.base_url(settings.TELEGRAM_API_BASE_URL)
-        builder = builder.base_file_url(settings.TELEGRAM_API_FILE_URL or
-                                        settings.TELEGRAM_API_BASE_URL.replace("/bot", "/file/bot"))
+        builder = builder.base_file_url(
+            settings.TELEGRAM_API_FILE_URL or settings.TELEGRAM_API_BASE_URL.replace("/bot", "/file/bot")
+        )
     app = builder.build()
     app.bot_data["settings"] = settings
     register(app)

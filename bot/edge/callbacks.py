@@ -131,7 +131,9 @@ class TournamentButton:
     op: TournamentOp
     tournament_id: int = 0  # every op but the two acceptances and the set-up's
     index: int = 0  # UNION_GROUP: which of the tournament's union groups
-    token: str = ""  # ACCEPT_*: the invitation's / offer's token; CONFIRM: the stored request's ("" before they were)
+    token: str = (
+        ""  # ACCEPT_*: the invitation's / offer's token; CONFIRM: the stored request's ("" before they were)
+    )
     word: str = ""  # CONFIRM: cancel / delete / no; CHECK_IN: the match key
     words: tuple[str, ...] = ()  # SETUP: what the guided set-up's button says
 

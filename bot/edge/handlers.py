@@ -36,8 +36,14 @@ Ctx = ContextTypes.DEFAULT_TYPE
 
 async def save_user(db: Any, user: Any, *, started: bool | None = None) -> None:
     """Store a Telegram user (name, username, language); ``started=True``: they started the bot in private."""
-    await user_repo.upsert_user(db, user.id, user.first_name or "", user.username, user.language_code,
-                              started_bot=True if started else None)
+    await user_repo.upsert_user(
+        db,
+        user.id,
+        user.first_name or "",
+        user.username,
+        user.language_code,
+        started_bot=True if started else None,
+    )
 
 
 async def save_chat(db: Any, chat: Any) -> None:
@@ -91,6 +97,7 @@ async def _answer(update: Update, text: str | None = None, alert: bool = False) 
 
 # --- commands ------------------------------------------------------------------------------------
 
+
 async def cmd_start(update: Update, context: Ctx) -> None:
     rt = rt_of(context)
     user, chat = update.effective_user, update.effective_chat
@@ -115,7 +122,11 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         if err:
             _reply(context, chat.id, err)
         else:
-            _reply(context, chat.id, t(lang, "start.seated", seat=render.seat_name(lang, int(seat)), table=table_id))
+            _reply(
+                context,
+                chat.id,
+                t(lang, "start.seated", seat=render.seat_name(lang, int(seat)), table=table_id),
+            )
         return
     _reply(context, chat.id, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
     await rt.live.refresh_user(user.id)
@@ -127,7 +138,12 @@ async def cmd_help(update: Update, context: Ctx) -> None:
         return
     lang = await _lang(context, update)
     from engine.registry import preset_ids
-    _reply(context, chat.id, t(lang, "help.text") + "\n" + t(lang, "help.presets", presets=", ".join(preset_ids())))
+
+    _reply(
+        context,
+        chat.id,
+        t(lang, "help.text") + "\n" + t(lang, "help.presets", presets=", ".join(preset_ids())),
+    )
 
 
 async def cmd_lang(update: Update, context: Ctx) -> None:
@@ -153,8 +169,14 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
         _reply(context, chat.id, t(lang, "lang.set"))
         return
     lang = await _lang(context, update)
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton("中文", callback_data=callbacks.LangButton("zh").encode()),
-                                    InlineKeyboardButton("English", callback_data=callbacks.LangButton("en").encode())]])
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("中文", callback_data=callbacks.LangButton("zh").encode()),
+                InlineKeyboardButton("English", callback_data=callbacks.LangButton("en").encode()),
+            ]
+        ]
+    )
     _reply(context, chat.id, t(lang, "lang.choose"), markup)
 
 
@@ -185,8 +207,9 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
         _refuse(context, chat.id, user, err)
 
 
-async def _on_open_table(update: Update, context: Ctx,
-                         act: Callable[[Any, int, Any], Awaitable[str | None]]) -> None:
+async def _on_open_table(
+    update: Update, context: Ctx, act: Callable[[Any, int, Any], Awaitable[str | None]]
+) -> None:
     """A group command acting on the chat's open table: ``act(runtime, table_id, user)`` returns an
     error text (or None); no open table gets "no table"."""
     rt = rt_of(context)
@@ -209,13 +232,19 @@ async def cmd_leave(update: Update, context: Ctx) -> None:
 
 async def cmd_stop(update: Update, context: Ctx) -> None:
     chat, user = update.effective_chat, update.effective_user
-    admin = chat is not None and user is not None and chat.type != ChatType.PRIVATE and \
-        await _is_admin(context, chat.id, user.id)
-    await _on_open_table(update, context,
-                         lambda rt, table_id, user: rt.lobby.stop_table(table_id, user, group_admin=admin))
+    admin = (
+        chat is not None
+        and user is not None
+        and chat.type != ChatType.PRIVATE
+        and await _is_admin(context, chat.id, user.id)
+    )
+    await _on_open_table(
+        update, context, lambda rt, table_id, user: rt.lobby.stop_table(table_id, user, group_admin=admin)
+    )
 
 
 # --- buttons -------------------------------------------------------------------------------------
+
 
 async def on_button(update: Update, context: Ctx) -> None:
     t0 = time.perf_counter()
@@ -246,7 +275,9 @@ async def on_button(update: Update, context: Ctx) -> None:
         await _answer(update, t(lang, "err.stale"))
 
 
-async def table_button(update: Update, context: Ctx, button: callbacks.TableButton, user: Any, lang: str) -> None:
+async def table_button(
+    update: Update, context: Ctx, button: callbacks.TableButton, user: Any, lang: str
+) -> None:
     rt = rt_of(context)
     table_id = button.table_id
     if button.op is callbacks.TableOp.JOIN:
@@ -257,14 +288,18 @@ async def table_button(update: Update, context: Ctx, button: callbacks.TableButt
             table = await table_repo.get_table(rt.db, table_id)
             if table is not None:
                 glang = await rt.chat_lang(table.chat_id)
-                rt.send(table.chat_id, t(glang, "join.open_chat", name=user.first_name,
-                                         seat=render.seat_name(glang, seat)),
-                        render.open_chat_button(glang, rt.bot_username, f"join_{table_id}_{seat}"))
+                rt.send(
+                    table.chat_id,
+                    t(glang, "join.open_chat", name=user.first_name, seat=render.seat_name(glang, seat)),
+                    render.open_chat_button(glang, rt.bot_username, f"join_{table_id}_{seat}"),
+                )
             return
         await _answer(update, err or t(lang, "join.ok", seat=render.seat_name(lang, seat)))
     elif button.op is callbacks.TableOp.START:
         # answered once the start is committed, while the table message and the hands are rendered
-        err = await rt.lobby.start_table(table_id, user, on_started=lambda: rt.spawn(_answer(update, t(lang, "start.ok"))))
+        err = await rt.lobby.start_table(
+            table_id, user, on_started=lambda: rt.spawn(_answer(update, t(lang, "start.ok")))
+        )
         if err:
             await _answer(update, err)
     else:
@@ -272,8 +307,9 @@ async def table_button(update: Update, context: Ctx, button: callbacks.TableButt
         await _answer(update, err or t(lang, "leave.ok"))
 
 
-async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton, user: Any, lang: str,
-                      t0: float) -> None:
+async def hand_button(
+    update: Update, context: Ctx, button: callbacks.HandButton, user: Any, lang: str, t0: float
+) -> None:
     rt = rt_of(context)
     Op = callbacks.HandOp
     match_id, deal, op = button.match_id, button.deal, button.op
@@ -300,8 +336,13 @@ async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton
     selection = await _selection(rt, match_id, seat, deal)
     my = _my_kinds(view)
     sel = cards_text(selection)
-    wanted = {Op.BURY: ("kitty", "rebury"), Op.TRIBUTE: ("tribute", "return"), Op.BID: ("bid", "overturn"),
-              Op.OVERTURN: ("overturn", "bid"), Op.CHOOSE: ("choose",)}.get(op)
+    wanted = {
+        Op.BURY: ("kitty", "rebury"),
+        Op.TRIBUTE: ("tribute", "return"),
+        Op.BID: ("bid", "overturn"),
+        Op.OVERTURN: ("overturn", "bid"),
+        Op.CHOOSE: ("choose",),
+    }.get(op)
     if wanted is not None and not set(wanted) & set(my):
         await _answer(update, t(lang, "err.not_your_move"))  # e.g. a forged bury press by a non-dealer
         return
@@ -327,7 +368,9 @@ async def hand_button(update: Update, context: Ctx, button: callbacks.HandButton
     else:  # Op.CHOOSE
         action = f"{seat} choose {button.word}"
     query_id = update.callback_query.id if update.callback_query is not None else None
-    _ok, problem = await rt.driver.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0)
+    _ok, problem = await rt.driver.act(
+        match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0
+    )
     await _answer(update, problem if problem else None)
 
 
@@ -339,7 +382,9 @@ async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
     return parse_cards(cards)
 
 
-async def _tap(update: Update, rt: Any, button: callbacks.HandButton, seat: int, user: Any, lang: str) -> None:
+async def _tap(
+    update: Update, rt: Any, button: callbacks.HandButton, seat: int, user: Any, lang: str
+) -> None:
     """Tap a card (select / unselect that copy) or clear the selection.  Under the match's lock, so a
     tap never races a play of the same seat (a clock's auto-play clears the selection).  The answer
     on the button says what is selected; the hand message shows it after a short delay (a Play
@@ -368,11 +413,15 @@ async def _tap(update: Update, rt: Any, button: callbacks.HandButton, seat: int,
                 have = selection.count(card)
                 selection = [c for c in selection if c != card]
                 selection += [card] * (copy if have > copy else copy + 1)
-                answer = (t(lang, "tap.selected", cards=ctext(lang, cards_text(selection))) if selection
-                          else t(lang, "tap.cleared"))
+                answer = (
+                    t(lang, "tap.selected", cards=ctext(lang, cards_text(selection)))
+                    if selection
+                    else t(lang, "tap.cleared")
+                )
             await selection_repo.set_selection(rt.db, match_id, seat, cards_text(selection), deal)
-            await rt.live.render_hand(row, m, seat, user.id, view=view, selection=selection,
-                                      delay=rt.settings.TAP_EDIT_DELAY)
+            await rt.live.render_hand(
+                row, m, seat, user.id, view=view, selection=selection, delay=rt.settings.TAP_EDIT_DELAY
+            )
     await _answer(update, answer)
 
 
@@ -427,8 +476,16 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             _reply(context, msg.chat_id, t(lang, "typed.hint"))
             return
         verb = "play"
-        for kind, v in (("kitty", "bury"), ("rebury", "bury"), ("tribute", "tribute"), ("return", "return"),
-                        ("overturn", "overturn"), ("lead", "play"), ("follow", "play"), ("play", "play")):
+        for kind, v in (
+            ("kitty", "bury"),
+            ("rebury", "bury"),
+            ("tribute", "tribute"),
+            ("return", "return"),
+            ("overturn", "overturn"),
+            ("lead", "play"),
+            ("follow", "play"),
+            ("play", "play"),
+        ):
             if kind in my:
                 verb = v
                 break
@@ -450,15 +507,21 @@ async def on_private_text(update: Update, context: Ctx) -> None:
                     await rt.live.render_hand(row2, m2, seat, user.id)
                 level = view.get("level")
                 labels = " / ".join(r.label(level) if level is not None else r.reading_id() for r in readings)
-                _reply(context, msg.chat_id, t(lang, "err.choose_reading", cards=cards_text(cards), labels=labels))
+                _reply(
+                    context,
+                    msg.chat_id,
+                    t(lang, "err.choose_reading", cards=cards_text(cards), labels=labels),
+                )
                 return
-    _ok, problem = await rt.driver.act(match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}",
-                                lang=lang, t0=t0)
+    _ok, problem = await rt.driver.act(
+        match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}", lang=lang, t0=t0
+    )
     if problem:
         _reply(context, msg.chat_id, problem)
 
 
 # --- errors --------------------------------------------------------------------------------------
+
 
 async def on_error(update: object, context: Ctx) -> None:
     log.error("error while handling an update", exc_info=context.error)
@@ -485,7 +548,9 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     from bot.boot.logs import bind_update
     from bot.edge import ratelimit, review_handlers
 
-    app.add_handler(TypeHandler(Update, bind_update), group=-1000)  # log lines name the update (bot/boot/logs.py)
+    app.add_handler(
+        TypeHandler(Update, bind_update), group=-1000
+    )  # log lines name the update (bot/boot/logs.py)
     ratelimit.install(app)  # the per-user rate limit runs before every other handler
     review_handlers.register(app)
     app.add_handler(CommandHandler("start", cmd_start))
@@ -495,5 +560,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("leave", cmd_leave))
     app.add_handler(CommandHandler("stop", cmd_stop))
     app.add_handler(CallbackQueryHandler(on_button))
-    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text))
+    app.add_handler(
+        MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text)
+    )
     app.add_error_handler(on_error)

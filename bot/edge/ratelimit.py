@@ -24,8 +24,9 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 GUARD_GROUP = -10
-HEAVY_COMMANDS = frozenset({"bracket", "export", "standings", "schedule", "results", "review", "replay",
-                            "audit", "entries"})
+HEAVY_COMMANDS = frozenset(
+    {"bracket", "export", "standings", "schedule", "results", "review", "replay", "audit", "entries"}
+)
 
 
 @dataclass
@@ -38,8 +39,9 @@ class _Bucket:
 class RateLimiter:
     """Token buckets keyed by user id, bounded to ``max_users`` entries."""
 
-    def __init__(self, rate: float, burst: int, *, max_users: int = 5000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, rate: float, burst: int, *, max_users: int = 5000, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         if rate <= 0 or burst < 1 or max_users < 1:
             raise ValueError("rate > 0, burst >= 1, max_users >= 1")
         self.rate = rate
@@ -100,8 +102,16 @@ def counted(update: Any) -> bool:
 class UpdateGuard:
     """The two buckets and the answer; ``install`` registers it on an Application."""
 
-    def __init__(self, *, rate: float = 2.0, burst: int = 12, heavy_rate: float = 0.2, heavy_burst: int = 3,
-                 max_users: int = 5000, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        rate: float = 2.0,
+        burst: int = 12,
+        heavy_rate: float = 0.2,
+        heavy_burst: int = 3,
+        max_users: int = 5000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.general = RateLimiter(rate, burst, max_users=max_users, clock=clock)
         self.heavy = RateLimiter(heavy_rate, heavy_burst, max_users=max_users, clock=clock)
         self.refused = 0
@@ -158,8 +168,11 @@ def guard_from_settings(settings: Any) -> UpdateGuard | None:
     if rate <= 0:
         return None
     scale = max(1e-6, float(getattr(settings, "TELEGRAM_RATE_SCALE", 1.0) or 1.0))
-    return UpdateGuard(rate=rate * scale, burst=max(1, int(getattr(settings, "RATE_LIMIT_BURST", 12))),
-                       heavy_rate=0.2 * scale)
+    return UpdateGuard(
+        rate=rate * scale,
+        burst=max(1, int(getattr(settings, "RATE_LIMIT_BURST", 12))),
+        heavy_rate=0.2 * scale,
+    )
 
 
 def install(app: Any, guard: UpdateGuard | None = None) -> UpdateGuard | None:

@@ -65,7 +65,9 @@ async def cmd_mix(update: Update, context: Ctx) -> None:
         rt.send(chat.id, rule_error_clipped(lang, err))
         return
     rt.send(chat.id, t(lang, "mix.added", words=words))
-    render_lobby = getattr(rt, "render_lobby", None) or getattr(getattr(rt, "lobby", None), "render_lobby", None)
+    render_lobby = getattr(rt, "render_lobby", None) or getattr(
+        getattr(rt, "lobby", None), "render_lobby", None
+    )
     if render_lobby is not None:
         await render_lobby(table.id)
 

@@ -48,8 +48,11 @@ class UpdateOnce(RedisClaims):
         return fresh
 
 
-def webhook_handler(app: Any, secret: str, once: UpdateOnce | None = None,
-                    ) -> Callable[[web.Request], Awaitable[web.Response]]:
+def webhook_handler(
+    app: Any,
+    secret: str,
+    once: UpdateOnce | None = None,
+) -> Callable[[web.Request], Awaitable[web.Response]]:
     """An aiohttp handler feeding ``app.update_queue`` (refuses a wrong secret with 403, bad JSON with 400;
     with ``once``, an update another process took is answered 200 and dropped)."""
     from telegram import Update
@@ -79,14 +82,21 @@ async def run_webhook(app: Any, settings: Any, *, stop: Any) -> None:
     if not settings.WEBAPP_URL or settings.WEBAPP_PORT is None:
         raise RuntimeError("webhook mode needs WEBAPP_URL (the public https base) and WEBAPP_PORT")
     secret = webhook_secret(settings.TELEGRAM_BOT_TOKEN, settings.TELEGRAM_WEBHOOK_SECRET)
-    once = UpdateOnce(settings.WEBAPP_RELAY_URL, settings.TELEGRAM_BOT_TOKEN) if settings.WEBAPP_RELAY_URL else None
+    once = (
+        UpdateOnce(settings.WEBAPP_RELAY_URL, settings.TELEGRAM_BOT_TOKEN)
+        if settings.WEBAPP_RELAY_URL
+        else None
+    )
     if once is not None:
         await once.start()
     app.bot_data["webhook_route"] = (WEBHOOK_PATH, webhook_handler(app, secret, once))
     await app.initialize()  # the runtime, then the web server with the webhook route
     await app.start()
-    await app.bot.set_webhook(url=settings.WEBAPP_URL.rstrip("/") + WEBHOOK_PATH, secret_token=secret,
-                              allowed_updates=["message", "callback_query"])
+    await app.bot.set_webhook(
+        url=settings.WEBAPP_URL.rstrip("/") + WEBHOOK_PATH,
+        secret_token=secret,
+        allowed_updates=["message", "callback_query"],
+    )
     try:
         await stop.wait()
     finally:

@@ -52,8 +52,17 @@ def who(lang: str, names: Sequence[str], seat: int) -> str:
 
 # --- the lobby ------------------------------------------------------------------------------------
 
-def lobby(lang: str, table_id: int, title: str, names: list[str | None], computers: list[bool],
-          bot_username: str | None, *, started: bool = False) -> tuple[str, InlineKeyboardMarkup | None]:
+
+def lobby(
+    lang: str,
+    table_id: int,
+    title: str,
+    names: list[str | None],
+    computers: list[bool],
+    bot_username: str | None,
+    *,
+    started: bool = False,
+) -> tuple[str, InlineKeyboardMarkup | None]:
     lines = [t(lang, "lobby.title", title=title, table=table_id)]
     for seat in range(4):
         name = t(lang, "name.computer") if computers[seat] else names[seat] or t(lang, "lobby.empty")
@@ -63,23 +72,37 @@ def lobby(lang: str, table_id: int, title: str, names: list[str | None], compute
     row = []
     for seat in range(4):
         if not computers[seat] and not names[seat]:
-            row.append(InlineKeyboardButton(t(lang, "btn.join", seat=seat_name(lang, seat)),
-                                            callback_data=TableButton(TableOp.JOIN, table_id, seat).encode()))
+            row.append(
+                InlineKeyboardButton(
+                    t(lang, "btn.join", seat=seat_name(lang, seat)),
+                    callback_data=TableButton(TableOp.JOIN, table_id, seat).encode(),
+                )
+            )
     if row:
         rows.append(row)
-    rows.append([InlineKeyboardButton(t(lang, "btn.start"), callback_data=TableButton(TableOp.START, table_id).encode()),
-                 InlineKeyboardButton(t(lang, "btn.leave"), callback_data=TableButton(TableOp.LEAVE, table_id).encode())])
+    rows.append(
+        [
+            InlineKeyboardButton(
+                t(lang, "btn.start"), callback_data=TableButton(TableOp.START, table_id).encode()
+            ),
+            InlineKeyboardButton(
+                t(lang, "btn.leave"), callback_data=TableButton(TableOp.LEAVE, table_id).encode()
+            ),
+        ]
+    )
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
 def open_chat_button(lang: str, bot_username: str | None, payload: str) -> InlineKeyboardMarkup | None:
     if not bot_username:
         return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "btn.open_chat"),
-                                                       url=f"https://t.me/{bot_username}?start={payload}")]])
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t(lang, "btn.open_chat"), url=f"https://t.me/{bot_username}?start={payload}")]]
+    )
 
 
 # --- grouping a hand -------------------------------------------------------------------------------
+
 
 def is_trump_sj(c: int, trump_suit: int | None, level: int | None) -> bool:
     if suit_of(c) == JOKER_SUIT:
@@ -89,7 +112,9 @@ def is_trump_sj(c: int, trump_suit: int | None, level: int | None) -> bool:
     return trump_suit is not None and suit_of(c) == trump_suit
 
 
-def group_hand(game: str, hand: list[int], trump_suit: int | None, level: int | None) -> list[tuple[str, list[int]]]:
+def group_hand(
+    game: str, hand: list[int], trump_suit: int | None, level: int | None
+) -> list[tuple[str, list[int]]]:
     """Rows of the hand keyboard: (label, cards) in display order (trumps first in Shengji)."""
     if game == "shengji":
         groups: list[tuple[str, list[int]]] = []
@@ -106,10 +131,11 @@ def group_hand(game: str, hand: list[int], trump_suit: int | None, level: int | 
 
 
 def chunk(items: list[Any], n: int = 8) -> list[list[Any]]:
-    return [items[i:i + n] for i in range(0, len(items), n)]
+    return [items[i : i + n] for i in range(0, len(items), n)]
 
 
 # --- the hand message ---------------------------------------------------------------------------
+
 
 def selected_counts(selection: list[int]) -> dict[int, int]:
     out: dict[int, int] = {}
@@ -118,9 +144,17 @@ def selected_counts(selection: list[int]) -> dict[int, int]:
     return out
 
 
-def hand_keyboard(lang: str, game: str, match_id: int, deal: int, hand: list[int], selection: list[int],
-                  trump_suit: int | None, level: int | None, actions: list[list[tuple[str, str]]]
-                  ) -> InlineKeyboardMarkup:
+def hand_keyboard(
+    lang: str,
+    game: str,
+    match_id: int,
+    deal: int,
+    hand: list[int],
+    selection: list[int],
+    trump_suit: int | None,
+    level: int | None,
+    actions: list[list[tuple[str, str]]],
+) -> InlineKeyboardMarkup:
     sel = selected_counts(selection)
     rows: list[list[InlineKeyboardButton]] = []
     for _label, cards in group_hand(game, hand, trump_suit, level):

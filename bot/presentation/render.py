@@ -31,12 +31,30 @@ from bot.presentation.keyboards import (
 from engine.cards import parse_cards
 from engine.errors import RuleError
 
-__all__ = ["lobby", "open_chat_button", "seat_name", "table_message", "hand_message", "announcement", "ANNOUNCED"]
+__all__ = [
+    "lobby",
+    "open_chat_button",
+    "seat_name",
+    "table_message",
+    "hand_message",
+    "announcement",
+    "ANNOUNCED",
+]
 
 SCREEN_TZ = ZoneInfo("Asia/Shanghai")  # time is UTC inside, China time on screen
 
-ANNOUNCED = {"deal_over", "match_over", "throw_failed", "paused", "redeal", "time_up", "counts", "blackout",
-             "kitty_turned", "deal_abandoned"}
+ANNOUNCED = {
+    "deal_over",
+    "match_over",
+    "throw_failed",
+    "paused",
+    "redeal",
+    "time_up",
+    "counts",
+    "blackout",
+    "kitty_turned",
+    "deal_abandoned",
+}
 
 
 def _finishes_deal(options: dict[str, Any] | None) -> bool:
@@ -90,8 +108,9 @@ def _turn_line(lang: str, game: str, p: dict[str, Any], names: list[str]) -> str
     return line
 
 
-def _trick_line(lang: str, entries: list[dict[str, Any]], names: list[str], game: str,
-                next_seat: int | None) -> str:
+def _trick_line(
+    lang: str, entries: list[dict[str, Any]], names: list[str], game: str, next_seat: int | None
+) -> str:
     parts = []
     for e in entries:
         if isinstance(e, (list, tuple)):
@@ -111,19 +130,30 @@ def _trick_line(lang: str, entries: list[dict[str, Any]], names: list[str], game
     return " │ ".join(parts)
 
 
-def table_message(lang: str, game: str, view: dict[str, Any], names: list[str], deadline: datetime | None,
-                  bot_username: str | None, title: str, clocks: dict[str, int] | None = None,
-                  computers: frozenset[int] = frozenset()) -> tuple[str, InlineKeyboardMarkup | None]:
+def table_message(
+    lang: str,
+    game: str,
+    view: dict[str, Any],
+    names: list[str],
+    deadline: datetime | None,
+    bot_username: str | None,
+    title: str,
+    clocks: dict[str, int] | None = None,
+    computers: frozenset[int] = frozenset(),
+) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message; ``computers``: seats of computer players (no move clock is shown for them)."""
     p = dict(_pub(view))
     p["_clocks"] = clocks or {}
     p["_computers"] = computers
     p["_deadline"] = deadline
-    lines = shengji_table(lang, p, names, title) if game == "shengji" else guandan_table(lang, p, names, title)
+    lines = (
+        shengji_table(lang, p, names, title) if game == "shengji" else guandan_table(lang, p, names, title)
+    )
     markup = None
     if bot_username:
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "btn.my_hand"),
-                                                             url=f"https://t.me/{bot_username}")]])
+        markup = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(t(lang, "btn.my_hand"), url=f"https://t.me/{bot_username}")]]
+        )
     return "\n".join(x for x in lines if x), markup
 
 
@@ -149,22 +179,37 @@ def shengji_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
     if p.get("level"):
         head += " · " + t(lang, "table.playing_level", level=rank_text(p["level"]))
     if p.get("trump") is not None or phase in ("play", "choose", "late", "bury", "rebury"):
-        head += " · " + t(lang, "table.trump", trump=suit_text(p.get("trump")) if p.get("trump") is not None
-                          else t(lang, "table.no_trump"))
+        head += " · " + t(
+            lang,
+            "table.trump",
+            trump=suit_text(p.get("trump")) if p.get("trump") is not None else t(lang, "table.no_trump"),
+        )
     lines = [head, _names_line(lang, names, dealer)]
-    lines.append(t(lang, "table.levels", a=side_name(lang, 0), la=rank_text(levels[0]), b=side_name(lang, 1),
-                   lb=rank_text(levels[1])) + ("   " + t(lang, "table.points", n=p.get("points", 0))
-                                               if phase in ("play", "choose") else ""))
+    lines.append(
+        t(
+            lang,
+            "table.levels",
+            a=side_name(lang, 0),
+            la=rank_text(levels[0]),
+            b=side_name(lang, 1),
+            lb=rank_text(levels[1]),
+        )
+        + ("   " + t(lang, "table.points", n=p.get("points", 0)) if phase in ("play", "choose") else "")
+    )
     decl = p.get("declaration")
     if phase in ("dealing", "window", "blackout"):
         # one state for the group until the trump is settled (bot.tables.live.group_deal_stage): no card count,
         # no "no declaration yet" that a declaration would make wrong before the next edit
         lines.append(t(lang, "table.declaring"))
         if decl:
-            lines.append(t(lang, "table.declared", who=f"{names[decl['seat']]}", cards=ctext(lang, decl["cards"])))
+            lines.append(
+                t(lang, "table.declared", who=f"{names[decl['seat']]}", cards=ctext(lang, decl["cards"]))
+            )
     elif phase in ("bury", "rebury"):
         if decl:
-            lines.append(t(lang, "table.declared", who=f"{names[decl['seat']]}", cards=ctext(lang, decl["cards"])))
+            lines.append(
+                t(lang, "table.declared", who=f"{names[decl['seat']]}", cards=ctext(lang, decl["cards"]))
+            )
         lines.append(t(lang, "table.burying"))
     elif phase in ("play", "choose", "late"):
         turns = p.get("turns") or []
@@ -175,7 +220,11 @@ def shengji_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
         elif p.get("last_trick"):
             lt = p["last_trick"]
             if isinstance(lt, dict) and lt.get("plays"):
-                lines.append(t(lang, "table.last_trick") + "  " + _trick_line(lang, lt["plays"], names, "shengji", None))
+                lines.append(
+                    t(lang, "table.last_trick")
+                    + "  "
+                    + _trick_line(lang, lt["plays"], names, "shengji", None)
+                )
     elif phase == "paused":
         lines.append(t(lang, "table.paused"))
     elif phase in ("deal_over", "match_over"):
@@ -183,10 +232,14 @@ def shengji_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
         # plays a last trick that leaves no choice at once: bot.tables.live.render_match)
         pt = p.get("prev_trick")
         if isinstance(pt, dict) and pt.get("plays"):
-            lines.append(t(lang, "table.prev_trick") + "  " + _trick_line(lang, pt["plays"], names, "shengji", None))
+            lines.append(
+                t(lang, "table.prev_trick") + "  " + _trick_line(lang, pt["plays"], names, "shengji", None)
+            )
         lt = p.get("last_trick")
         if isinstance(lt, dict) and lt.get("plays"):
-            lines.append(t(lang, "table.last_trick") + "  " + _trick_line(lang, lt["plays"], names, "shengji", None))
+            lines.append(
+                t(lang, "table.last_trick") + "  " + _trick_line(lang, lt["plays"], names, "shengji", None)
+            )
         lines.append(t(lang, "table.deal_over"))
     if p.get("time_up"):
         lines.append(t(lang, "table.time_up" if _finishes_deal(p.get("_clocks")) else "table.time_up_stop"))
@@ -209,14 +262,27 @@ def guandan_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
             marks[seat] = (marks.get(seat, "") + f" ({counts[seat]})").strip()
     lines = [head, _names_line(lang, names, None, marks)]
     if level_texts:
-        lines.append(t(lang, "table.levels", a=side_name(lang, 0), la=level_texts[0], b=side_name(lang, 1),
-                       lb=level_texts[1]))
+        lines.append(
+            t(
+                lang,
+                "table.levels",
+                a=side_name(lang, 0),
+                la=level_texts[0],
+                b=side_name(lang, 1),
+                lb=level_texts[1],
+            )
+        )
     if phase == "tribute" or phase == "return":
         trib = p.get("tribute") or {}
         paid = trib.get("paid") or {}
         if paid:
-            lines.append(t(lang, "gd.tribute_paid", list=", ".join(
-                f"{names[int(s)]} {ctext(lang, c)}" for s, c in paid.items())))
+            lines.append(
+                t(
+                    lang,
+                    "gd.tribute_paid",
+                    list=", ".join(f"{names[int(s)]} {ctext(lang, c)}" for s, c in paid.items()),
+                )
+            )
         lines.append(t(lang, f"gd.phase_{phase}"))
     elif phase == "play":
         turns = p.get("turns") or []
@@ -226,20 +292,37 @@ def guandan_table(lang: str, p: dict[str, Any], names: list[str], title: str) ->
             tb = p["table"]
             seat = p.get("table_seat")
             who_ = names[seat] if isinstance(seat, int) else ""
-            lines.append(t(lang, "gd.on_table", who=who_, label=ctext(lang, tb.get("label", "")),
-                           cards=ctext(lang, tb.get("cards", ""))))
+            lines.append(
+                t(
+                    lang,
+                    "gd.on_table",
+                    who=who_,
+                    label=ctext(lang, tb.get("label", "")),
+                    cards=ctext(lang, tb.get("cards", "")),
+                )
+            )
         if trick:
             lines.append(t(lang, "table.trick") + "  " + _trick_line(lang, trick[-4:], names, "guandan", nxt))
         elif p.get("last_trick"):  # a trick just completed: the group sees how it ended
-            lines.append(t(lang, "table.last_trick") + "  "
-                         + _trick_line(lang, p["last_trick"][-4:], names, "guandan", None))
+            lines.append(
+                t(lang, "table.last_trick")
+                + "  "
+                + _trick_line(lang, p["last_trick"][-4:], names, "guandan", None)
+            )
     elif phase in ("deal_over", "over"):
         lines.append(t(lang, "table.deal_over"))
     ca = p.get("counts_asked")
     if ca and phase == "play":
         ans = ca.get("answer") or {}
-        lines.append(t(lang, "gd.counts", list=" · ".join(
-            f"{seat_name(lang, int(s))} {_count_text(lang, v)}" for s, v in sorted(ans.items()))))
+        lines.append(
+            t(
+                lang,
+                "gd.counts",
+                list=" · ".join(
+                    f"{seat_name(lang, int(s))} {_count_text(lang, v)}" for s, v in sorted(ans.items())
+                ),
+            )
+        )
     if p.get("time_up"):
         lines.append(t(lang, "table.time_up" if _finishes_deal(p.get("_clocks")) else "table.time_up_stop"))
     lines.append(_turn_line(lang, "guandan", p, names))
@@ -258,6 +341,7 @@ def _count_text(lang: str, v: Any) -> str:
 
 # --- the hand message ---------------------------------------------------------------------------
 
+
 def shengji_trump_level(p: Mapping[str, Any], seat: int) -> tuple[int | None, int]:
     """The trump suit and level a Shengji hand is grouped and headed by (before the trump is settled: the
     declaration's, else the level of the dealer's side, else of the seat's side)."""
@@ -270,9 +354,17 @@ def shengji_trump_level(p: Mapping[str, Any], seat: int) -> tuple[int | None, in
     return trump, int(level)
 
 
-def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: dict[str, Any],
-                 selection: list[int], names: list[str], deadline: datetime | None
-                 ) -> tuple[str, InlineKeyboardMarkup]:
+def hand_message(
+    lang: str,
+    game: str,
+    match_id: int,
+    m: Any,
+    seat: int,
+    view: dict[str, Any],
+    selection: list[int],
+    names: list[str],
+    deadline: datetime | None,
+) -> tuple[str, InlineKeyboardMarkup]:
     p = _pub(view)
     deal = deal_marker(game, view)
     hand = parse_hand(view)
@@ -283,7 +375,11 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         phase = p.get("phase")
         decl = p.get("declaration") or {}
         trump, level = shengji_trump_level(p, seat)
-        head = t(lang, "table.deal_no", n=p.get("deal")) + " · " + t(lang, "table.playing_level", level=rank_text(level))
+        head = (
+            t(lang, "table.deal_no", n=p.get("deal"))
+            + " · "
+            + t(lang, "table.playing_level", level=rank_text(level))
+        )
         if trump is not None:
             head += " · " + t(lang, "table.trump", trump=suit_text(trump))
         role = seat_name(lang, seat)
@@ -301,13 +397,22 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         if trick or (turns and phase in ("play", "choose")):
             nxt = turns[0]["seat"] if turns and phase == "play" else None
             lines.append(t(lang, "table.trick") + "  " + _trick_line(lang, trick, names, "shengji", nxt))
-        if my and any(k in ("lead", "follow", "kitty", "rebury", "choose", "overturn") for k in my) or (
-                "bid" in my and phase in ("window", "blackout")):
+        if (
+            my
+            and any(k in ("lead", "follow", "kitty", "rebury", "choose", "overturn") for k in my)
+            or ("bid" in my and phase in ("window", "blackout"))
+        ):
             lines.append("👉 " + t(lang, "hand.your_turn") + _until(lang, deadline))
         elif turns:
             tr = turns[0]
-            lines.append(t(lang, "table.turn", who=f"{seat_name(lang, tr['seat'])} {names[tr['seat']]}",
-                           what=t(lang, f"turn.{tr.get('kind')}")))
+            lines.append(
+                t(
+                    lang,
+                    "table.turn",
+                    who=f"{seat_name(lang, tr['seat'])} {names[tr['seat']]}",
+                    what=t(lang, f"turn.{tr.get('kind')}"),
+                )
+            )
         if view.get("kitty"):
             lines.append(t(lang, "hand.kitty", cards=ctext(lang, " ".join(view["kitty"]))))
         groups_trump = trump
@@ -316,8 +421,14 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         for bid in view.get("legal_bids") or []:
             verb = "o" if phase == "late" else "b"
             code = tuple(parse_cards(bid))
-            actions.append([(t(lang, "btn.overturn" if verb == "o" else "btn.bid", cards=ctext(lang, bid)),
-                             hbtn(HandOp.OVERTURN if verb == "o" else HandOp.BID, match_id, deal, cards=code))])
+            actions.append(
+                [
+                    (
+                        t(lang, "btn.overturn" if verb == "o" else "btn.bid", cards=ctext(lang, bid)),
+                        hbtn(HandOp.OVERTURN if verb == "o" else HandOp.BID, match_id, deal, cards=code),
+                    )
+                ]
+            )
         if "bid" in my and phase in ("window", "blackout"):
             actions.append([(t(lang, "btn.pass_bid"), hbtn(HandOp.PASS_BID, match_id, deal))])
         if "overturn" in my:
@@ -330,13 +441,16 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         if "choose" in my:
             pc = p.get("pending_choice") or {}
             for opt in pc.get("options") or []:
-                actions.append([(t(lang, f"btn.choose_{opt}"), hbtn(HandOp.CHOOSE, match_id, deal, word=opt))])
+                actions.append(
+                    [(t(lang, f"btn.choose_{opt}"), hbtn(HandOp.CHOOSE, match_id, deal, word=opt))]
+                )
         if n:
             last.append((t(lang, "btn.clear"), hbtn(HandOp.CLEAR, match_id, deal)))
         if last:
             actions.append(last)
-        return "\n".join(lines), hand_keyboard(lang, game, match_id, deal, hand, selection, groups_trump, level,
-                                               actions)
+        return "\n".join(lines), hand_keyboard(
+            lang, game, match_id, deal, hand, selection, groups_trump, level, actions
+        )
     # Guandan
     phase = p.get("phase")
     head = t(lang, "table.deal_no", n=p.get("deal_no") or 0)
@@ -347,26 +461,48 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
     if phase == "play" and p.get("table"):
         tb = p["table"]
         ts = p.get("table_seat")
-        lines.append(t(lang, "gd.on_table", who=names[ts] if isinstance(ts, int) else "",
-                       label=ctext(lang, tb.get("label", "")), cards=ctext(lang, tb.get("cards", ""))))
+        lines.append(
+            t(
+                lang,
+                "gd.on_table",
+                who=names[ts] if isinstance(ts, int) else "",
+                label=ctext(lang, tb.get("label", "")),
+                cards=ctext(lang, tb.get("cards", "")),
+            )
+        )
     hint = view.get("hint")
     trib = p.get("tribute") or {}
     if trib.get("my_return"):
         mr = trib["my_return"]
-        lines.append(t(lang, "gd.my_return", frm=names[mr["from"]], to=names[mr["to"]], card=ctext(lang, mr["card"])))
+        lines.append(
+            t(lang, "gd.my_return", frm=names[mr["from"]], to=names[mr["to"]], card=ctext(lang, mr["card"]))
+        )
     if hint:
         lines.append("👉 " + t(lang, f"gd.hint_{hint['kind']}") + _until(lang, deadline))
     else:
         turns = p.get("turns") or []
         if turns:
             tr = turns[0]
-            lines.append(t(lang, "table.turn", who=f"{seat_name(lang, tr['seat'])} {names[tr['seat']]}",
-                           what=t(lang, f"turn.{tr.get('kind')}")))
+            lines.append(
+                t(
+                    lang,
+                    "table.turn",
+                    who=f"{seat_name(lang, tr['seat'])} {names[tr['seat']]}",
+                    what=t(lang, f"turn.{tr.get('kind')}"),
+                )
+            )
     ca = p.get("counts_asked")
     if ca and phase == "play":
         ans = ca.get("answer") or {}
-        lines.append(t(lang, "gd.counts", list=" · ".join(
-            f"{seat_name(lang, int(s))} {_count_text(lang, v)}" for s, v in sorted(ans.items()))))
+        lines.append(
+            t(
+                lang,
+                "gd.counts",
+                list=" · ".join(
+                    f"{seat_name(lang, int(s))} {_count_text(lang, v)}" for s, v in sorted(ans.items())
+                ),
+            )
+        )
     lines += hand_lines(lang, game, hand, None, None)
     last = []
     if hint and hint["kind"] in ("lead", "play"):
@@ -380,7 +516,14 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
         if len(readings) > 1:
             for combo in readings[:6]:
                 label = combo.label(gd_level) if gd_level is not None else combo.reading_id()
-                actions.append([(t(lang, "btn.play_as", label=ctext(lang, label)), hbtn(HandOp.PLAY_AS, match_id, deal, word=combo.reading_id()))])
+                actions.append(
+                    [
+                        (
+                            t(lang, "btn.play_as", label=ctext(lang, label)),
+                            hbtn(HandOp.PLAY_AS, match_id, deal, word=combo.reading_id()),
+                        )
+                    ]
+                )
         else:
             last.append((t(lang, "btn.play", n=n), hbtn(HandOp.PLAY, match_id, deal)))
         if hint.get("can_pass"):
@@ -400,8 +543,10 @@ def hand_message(lang: str, game: str, match_id: int, m: Any, seat: int, view: d
 
 # --- announcements -------------------------------------------------------------------------------
 
-def announcement(lang: str, game: str, ev: Any, names: list[str],
-                 options: dict[str, Any] | None = None) -> str | None:
+
+def announcement(
+    lang: str, game: str, ev: Any, names: list[str], options: dict[str, Any] | None = None
+) -> str | None:
     """The group announcement of an engine event (None: not announced); ``options`` are the match's rules."""
     d = ev.data
     k = ev.kind
@@ -410,15 +555,34 @@ def announcement(lang: str, game: str, ev: Any, names: list[str],
     if k == "match_over":
         levels = d.get("levels") or [0, 0]
         lv = [rank_text(x) if isinstance(x, int) else str(x) for x in levels]
-        return t(lang, "ann.match_over", side=side_name(lang, int(d.get("winner", 0))), a=side_name(lang, 0),
-                 la=lv[0], b=side_name(lang, 1), lb=lv[1], reason=t(lang, f"reason.{d.get('reason')}"),
-                 deals=d.get("deals", ""))
+        return t(
+            lang,
+            "ann.match_over",
+            side=side_name(lang, int(d.get("winner", 0))),
+            a=side_name(lang, 0),
+            la=lv[0],
+            b=side_name(lang, 1),
+            lb=lv[1],
+            reason=t(lang, f"reason.{d.get('reason')}"),
+            deals=d.get("deals", ""),
+        )
     if k == "throw_failed":
         if d.get("holder") is not None and d.get("beating") and d.get("unit"):
-            return t(lang, "ann.throw_failed", holder=names[int(d["holder"])], beating=ctext(lang, d["beating"]),
-                     unit=ctext(lang, d["unit"]), penalty=d.get("penalty", 0))
-        return t(lang, "ann.throw_failed_plain", who=names[d["seat"]], cards=ctext(lang, d.get("cards", "")),
-                 penalty=d.get("penalty", 0))
+            return t(
+                lang,
+                "ann.throw_failed",
+                holder=names[int(d["holder"])],
+                beating=ctext(lang, d["beating"]),
+                unit=ctext(lang, d["unit"]),
+                penalty=d.get("penalty", 0),
+            )
+        return t(
+            lang,
+            "ann.throw_failed_plain",
+            who=names[d["seat"]],
+            cards=ctext(lang, d.get("cards", "")),
+            penalty=d.get("penalty", 0),
+        )
     if k == "paused":
         return t(lang, "ann.paused", n=d.get("redeals", ""))
     if k == "redeal":
@@ -429,8 +593,14 @@ def announcement(lang: str, game: str, ev: Any, names: list[str],
         return t(lang, "ann.deal_abandoned", deal=d.get("deal_no", ""))
     if k == "counts":
         ans = d.get("answer") or {}
-        return t(lang, "ann.counts", who=names[int(d["by"])], list=" · ".join(
-            f"{seat_name(lang, int(s))} {_count_text(lang, v)}" for s, v in sorted(ans.items())))
+        return t(
+            lang,
+            "ann.counts",
+            who=names[int(d["by"])],
+            list=" · ".join(
+                f"{seat_name(lang, int(s))} {_count_text(lang, v)}" for s, v in sorted(ans.items())
+            ),
+        )
     if k == "blackout":
         return t(lang, "ann.blackout", side=side_name(lang, int(d.get("side", 0))))
     if k == "kitty_turned":
@@ -465,19 +635,31 @@ def shengji_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
     lines.append(t(lang, "sum.kitty", cards=ctext(lang, d.get("kitty", ""))))
     next_part = ""
     if nd is not None:
-        next_part = " → " + t(lang, "sum.next_dealer", who=f"{seat_name(lang, nd)} {names[nd]}",
-                              level=rank_text(after[nd % 2]))
-    lines.append(t(lang, "sum.levels", a=side_name(lang, 0), la=rank_text(after[0]), b=side_name(lang, 1),
-                   lb=rank_text(after[1])) + next_part)
+        next_part = " → " + t(
+            lang, "sum.next_dealer", who=f"{seat_name(lang, nd)} {names[nd]}", level=rank_text(after[nd % 2])
+        )
+    lines.append(
+        t(
+            lang,
+            "sum.levels",
+            a=side_name(lang, 0),
+            la=rank_text(after[0]),
+            b=side_name(lang, 1),
+            lb=rank_text(after[1]),
+        )
+        + next_part
+    )
     return "\n".join(lines)
 
 
 def guandan_summary(lang: str, d: dict[str, Any], names: list[str]) -> str:
     order = d.get("order") or []
-    places = " · ".join(f"{t(lang, f'gd.place{i}')} {seat_name(lang, s)} {names[s]}"
-                        for i, s in enumerate(order, start=1))
+    places = " · ".join(
+        f"{t(lang, f'gd.place{i}')} {seat_name(lang, s)} {names[s]}" for i, s in enumerate(order, start=1)
+    )
     levels = d.get("levels") or []
     from engine.guandan.levels import level_text
+
     lv = [level_text(x) if isinstance(x, int) else str(x) for x in levels] or ["?", "?"]
     lines = [t(lang, "sum.gd_head", deal=d.get("deal_no")), places]
     ws = d.get("winner_side")

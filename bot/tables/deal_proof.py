@@ -29,8 +29,9 @@ PROOF_FORMAT = "deal-proof/v1"
 
 
 def deal_salt(match_seed: int, deal_no: int, redeal_no: int = 0) -> bytes:
-    return hashlib.sha256(SALT_DOMAIN + seed_bytes(match_seed) + deal_no.to_bytes(4, "big")
-                          + redeal_no.to_bytes(4, "big")).digest()[:16]
+    return hashlib.sha256(
+        SALT_DOMAIN + seed_bytes(match_seed) + deal_no.to_bytes(4, "big") + redeal_no.to_bytes(4, "big")
+    ).digest()[:16]
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,26 @@ def live_deal(game: str, m: Match) -> tuple[int, int] | None:
     return deal_no, m.redeal_no
 
 
-def proof_json(proof: DealProof, *, preset: str, match_id: int, first_drawer: int | None,
-               hands: list[list[str]] | None = None, kitty: list[str] | None = None) -> dict[str, Any]:
+def proof_json(
+    proof: DealProof,
+    *,
+    preset: str,
+    match_id: int,
+    first_drawer: int | None,
+    hands: list[list[str]] | None = None,
+    kitty: list[str] | None = None,
+) -> dict[str, Any]:
     """The published proof of one finished deal (checked by ``python -m bot.verify_deal``)."""
     data: dict[str, Any] = {
-        "format": PROOF_FORMAT, "game": proof.game, "preset": preset, "match": match_id,
-        "deal": proof.deal_no, "redeal": proof.redeal_no, "deal_seed": str(proof.seed),
-        "salt": proof.salt.hex(), "commitment": proof.commitment,
+        "format": PROOF_FORMAT,
+        "game": proof.game,
+        "preset": preset,
+        "match": match_id,
+        "deal": proof.deal_no,
+        "redeal": proof.redeal_no,
+        "deal_seed": str(proof.seed),
+        "salt": proof.salt.hex(),
+        "commitment": proof.commitment,
     }
     if proof.game == "shengji":
         data["first_drawer"] = first_drawer
@@ -102,7 +116,9 @@ def check_proof(data: dict[str, Any]) -> Check:
     game = str(data.get("game") or "")
     if game not in ("shengji", "guandan"):
         preset = str(data.get("preset") or "")
-        game = "guandan" if preset.startswith("guandan") else "shengji" if preset.startswith("shengji") else ""
+        game = (
+            "guandan" if preset.startswith("guandan") else "shengji" if preset.startswith("shengji") else ""
+        )
     if not game:
         return Check(False, ["game or preset missing (shengji-… / guandan-…)"])
     try:
@@ -119,10 +135,15 @@ def check_proof(data: dict[str, Any]) -> Check:
     expected = str(data.get("commitment") or "")
     if expected:
         good = len(expected) >= SHOWN_DIGITS and (
-            verify_commitment(seed, expected, salt) if len(expected) == 64
-            else commitment(seed, salt).startswith(expected.lower()))
-        lines.append(("OK   " if good else "FAIL ") + f"commitment {expected[:SHOWN_DIGITS]}… "
-                     + ("matches the seed" if good else "does NOT match the seed"))
+            verify_commitment(seed, expected, salt)
+            if len(expected) == 64
+            else commitment(seed, salt).startswith(expected.lower())
+        )
+        lines.append(
+            ("OK   " if good else "FAIL ")
+            + f"commitment {expected[:SHOWN_DIGITS]}… "
+            + ("matches the seed" if good else "does NOT match the seed")
+        )
         ok &= good
     else:
         lines.append("--   no commitment given: only the cards are recomputed")
@@ -130,16 +151,22 @@ def check_proof(data: dict[str, Any]) -> Check:
         for seat, (given, real) in enumerate(zip(data["hands"], cards.hands, strict=False)):
             same = sorted(given) == sorted(real)
             ok &= same
-            lines.append(("OK   " if same else "FAIL ") + f"seat {seat} hand "
-                         + ("is what the seed deals" if same else "differs from what the seed deals"))
+            lines.append(
+                ("OK   " if same else "FAIL ")
+                + f"seat {seat} hand "
+                + ("is what the seed deals" if same else "differs from what the seed deals")
+            )
     if "kitty" in data and game == "shengji":
         same = sorted(data["kitty"]) == sorted(cards.kitty)
         ok &= same
-        lines.append(("OK   " if same else "FAIL ") + "kitty " + ("is what the seed deals" if same else "differs"))
+        lines.append(
+            ("OK   " if same else "FAIL ") + "kitty " + ("is what the seed deals" if same else "differs")
+        )
     return Check(ok, lines, cards.hands, cards.kitty)
 
 
 # --- lines for the table message and the deal summary ----------------------------------------------
+
 
 def commitment_line(lang: str, game: str, match_seed: int, m: Any) -> str | None:
     """``🔒 本副承诺 …`` for the deal in play (or about to start); None once the match is over."""
@@ -174,8 +201,9 @@ def record_proof(game: str, preset: str, match_id: int, match_seed: int, rec: An
     proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
     hands = [[card_text(c) for c in h] for h in rec.hands] if rec.hands else None
     kitty = [card_text(c) for c in rec.kitty] if rec.kitty else None
-    return proof_json(proof, preset=preset, match_id=match_id, first_drawer=rec.first_drawer, hands=hands,
-                      kitty=kitty)
+    return proof_json(
+        proof, preset=preset, match_id=match_id, first_drawer=rec.first_drawer, hands=hands, kitty=kitty
+    )
 
 
 def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[str, str]:
@@ -186,9 +214,15 @@ def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[s
     if rec.finished:
         out["deal_seed"] = str(proof.seed)
         out["salt"] = proof.salt.hex()
-        drawer = f" --first-drawer {rec.first_drawer}" if game == "shengji" and rec.first_drawer is not None else ""
-        out["verify"] = (f"python -m bot.verify_deal --preset {preset} --seed {proof.seed} --salt {proof.salt.hex()} "
-                         f"--commitment {proof.commitment}{drawer}")
+        drawer = (
+            f" --first-drawer {rec.first_drawer}"
+            if game == "shengji" and rec.first_drawer is not None
+            else ""
+        )
+        out["verify"] = (
+            f"python -m bot.verify_deal --preset {preset} --seed {proof.seed} --salt {proof.salt.hex()} "
+            f"--commitment {proof.commitment}{drawer}"
+        )
     return out
 
 

@@ -52,9 +52,13 @@ class Driver:
         self.metrics = Metrics()
         self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
         self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._window_armed: dict[int, str] = {}  # match -> the deal (and redeal) whose bidding window it armed
+        self._window_armed: dict[
+            int, str
+        ] = {}  # match -> the deal (and redeal) whose bidding window it armed
         self._clock_armed: dict[int, tuple[int, int]] = {}  # match -> (version, seat) of its running clock
-        self._clock_known: set[int] = set()  # matches whose clock state this process knows (else: cancel once)
+        self._clock_known: set[int] = (
+            set()
+        )  # matches whose clock state this process knows (else: cancel once)
 
     def register_deadlines(self, scheduler: Any) -> None:
         scheduler.register("move_clock", self._on_move_clock)
@@ -116,13 +120,15 @@ class Driver:
         if entry is None or not turns:
             return False
         computers = {s.seat for s in entry.seats if s.is_computer}
-        return all(tr.required and tr.seat not in computers and m.forced_action(tr.seat) is None
-                   for tr in turns)
+        return all(
+            tr.required and tr.seat not in computers and m.forced_action(tr.seat) is None for tr in turns
+        )
 
     # --- seats of a match ------------------------------------------------------------------
 
-    async def match_context(self, match_id: int, applied: Any | None = None
-                            ) -> tuple[Any, Any, Any, tuple[SeatInfo, ...]]:
+    async def match_context(
+        self, match_id: int, applied: Any | None = None
+    ) -> tuple[Any, Any, Any, tuple[SeatInfo, ...]]:
         """The match row, its engine state, its table and its seats; ``applied``: the ``ApplyResult`` of the
         action just committed under the match's lock (its state, nothing read again)."""
         if applied is not None and applied.row is not None and applied.table is not None:
@@ -168,15 +174,26 @@ class Driver:
 
     # --- actions ---------------------------------------------------------------------------
 
-    async def act(self, match_id: int, seat: int, action: str, *, user_id: int | None, dedupe: str | None,
-                  lang: str, t0: float | None = None, source: str = "player") -> tuple[bool, str | None]:
+    async def act(
+        self,
+        match_id: int,
+        seat: int,
+        action: str,
+        *,
+        user_id: int | None,
+        dedupe: str | None,
+        lang: str,
+        t0: float | None = None,
+        source: str = "player",
+    ) -> tuple[bool, str | None]:
         """Apply ``action`` for ``seat``; returns (applied, error text in ``lang``)."""
         rt = self.rt
         async with rt.lock(match_id):
             # under the lock nothing else moves the match: the current version is the one decided on
             try:
-                applied = await action_repo.apply_action(rt.db, match_id, action, actor_user_id=user_id,
-                                                   dedupe_key=dedupe)
+                applied = await action_repo.apply_action(
+                    rt.db, match_id, action, actor_user_id=user_id, dedupe_key=dedupe
+                )
             except RuleError as err:
                 if err.code in ("match_finished", "match_not_found"):
                     return False, t(lang, "err.stale")
@@ -244,9 +261,15 @@ class Driver:
 
     def remembers(self, match_id: int) -> bool:
         """Whether anything in this process's memory still concerns the match (tests: maps stay bounded)."""
-        return (match_id in self._timers or match_id in self._window_armed or match_id in self._clock_armed
-                or match_id in self._clock_known or match_id in self.deadlines
-                or self.rt.seats.get(match_id) is not None or self.shows.remembers(match_id))
+        return (
+            match_id in self._timers
+            or match_id in self._window_armed
+            or match_id in self._clock_armed
+            or match_id in self._clock_known
+            or match_id in self.deadlines
+            or self.rt.seats.get(match_id) is not None
+            or self.shows.remembers(match_id)
+        )
 
     def forget(self, match_id: int) -> None:
         """Drop what this process keeps in memory for a match that ended or was stopped (bounded maps)."""
@@ -286,8 +309,12 @@ class Driver:
             if turn.seat in computers:
                 try:
                     # a tournament table's computer is a stand-in for an absent player: it plays strong
-                    action = await THINKER.action(m, turn.seat, rng_for(row.seed, "ai", row.version, turn.seat),
-                                                  level="strong" if table.tournament_ref is not None else None)
+                    action = await THINKER.action(
+                        m,
+                        turn.seat,
+                        rng_for(row.seed, "ai", row.version, turn.seat),
+                        level="strong" if table.tournament_ref is not None else None,
+                    )
                 except RuleError:
                     action = None
                 if action:
@@ -302,8 +329,13 @@ class Driver:
             action = m.forced_action(turn.seat)
             if action:
                 try:
-                    applied = await action_repo.apply_action(rt.db, match_id, action, expected_version=row.version,
-                                                       dedupe_key=f"forced:{row.version}")
+                    applied = await action_repo.apply_action(
+                        rt.db,
+                        match_id,
+                        action,
+                        expected_version=row.version,
+                        dedupe_key=f"forced:{row.version}",
+                    )
                 except (RuleError, StaleVersion):
                     break
                 if not applied.duplicate:
@@ -312,8 +344,9 @@ class Driver:
         step = m.system_step()
         if step == "sys deal":  # a batch of cards in one transaction
             try:
-                applied = await action_repo.apply_steps(rt.db, match_id, "sys deal", max(1, self.pace.DEAL_BATCH),
-                                                    expected_version=row.version)
+                applied = await action_repo.apply_steps(
+                    rt.db, match_id, "sys deal", max(1, self.pace.DEAL_BATCH), expected_version=row.version
+                )
             except (RuleError, StaleVersion) as err:
                 log.info("match %s: sys deal not applied: %s", match_id, err)
                 applied = None
@@ -343,15 +376,25 @@ class Driver:
                 return
             # armed for this deal? (a window another process closed leaves an older deal here, never this one)
             if self._window_armed.get(match_id) != _deal_key(m):
-                if rt.claims is not None and any(  # several processes: another one may have opened this window
+                if (
+                    rt.claims is not None
+                    and any(  # several processes: another one may have opened this window
                         d.payload.get("deal") == _deal_key(m)
-                        for d in await rt.scheduler.pending(rt.db, "bid_window", f"match:{match_id}:window")):
+                        for d in await rt.scheduler.pending(rt.db, "bid_window", f"match:{match_id}:window")
+                    )
+                ):
                     self._window_armed[match_id] = _deal_key(m)
                     return
                 seconds = int(table.options_json.get("bid_window_seconds", 10) or 0)
                 due = rt.scheduler.now() + timedelta(seconds=seconds)
-                await rt.scheduler.schedule(rt.db, "bid_window", f"match:{match_id}:window", due,
-                                            {"match_id": match_id, "deal": _deal_key(m)}, replace=True)
+                await rt.scheduler.schedule(
+                    rt.db,
+                    "bid_window",
+                    f"match:{match_id}:window",
+                    due,
+                    {"match_id": match_id, "deal": _deal_key(m)},
+                    replace=True,
+                )
                 self._window_armed[match_id] = _deal_key(m)
 
     async def _disarm_window(self, match_id: int) -> None:
@@ -412,8 +455,14 @@ class Driver:
             return
         seat, seconds = wanted
         due = rt.scheduler.now() + timedelta(seconds=seconds)
-        await rt.scheduler.schedule(rt.db, "move_clock", ref, due,
-                                    {"match_id": match_id, "version": version, "seat": seat}, replace=True)
+        await rt.scheduler.schedule(
+            rt.db,
+            "move_clock",
+            ref,
+            due,
+            {"match_id": match_id, "version": version, "seat": seat},
+            replace=True,
+        )
         self._clock_armed[match_id] = (version, seat)
         self._clock_known.add(match_id)
         self.deadlines[match_id] = due
@@ -431,20 +480,27 @@ class Driver:
             except RuleError:
                 return
             try:
-                applied = await action_repo.apply_action(rt.db, match_id, action, expected_version=version,
-                                                   dedupe_key=f"clock:{version}")
+                applied = await action_repo.apply_action(
+                    rt.db, match_id, action, expected_version=version, dedupe_key=f"clock:{version}"
+                )
             except (RuleError, StaleVersion):
                 return
             if applied.duplicate:
                 return
-            table = applied.table if applied.table is not None else await table_repo.get_table(rt.db, row.table_id)
+            table = (
+                applied.table
+                if applied.table is not None
+                else await table_repo.get_table(rt.db, row.table_id)
+            )
             if table is not None:
                 lang = await rt.chat_lang(table.chat_id)
                 names = await self.names.player_names(row.table_id, lang)
                 who = f"{render.seat_name(lang, seat)} {names[seat]}"
                 if action.startswith("sys forfeit_deal"):  # a notice of record: a message of its own
-                    rt.send(table.chat_id, t(lang, "note.timeout_forfeit", name=names[seat],
-                                             seat=render.seat_name(lang, seat)))
+                    rt.send(
+                        table.chat_id,
+                        t(lang, "note.timeout_forfeit", name=names[seat], seat=render.seat_name(lang, seat)),
+                    )
                 else:  # folded into the table message
                     self.shows.note_autoplay(match_id, who)
             await self.after(match_id, applied, source="clock", seat=seat)

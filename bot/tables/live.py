@@ -68,15 +68,39 @@ def group_deal_stage(game: str, view: dict[str, Any]) -> str:
         # Dealing and the bid window are one stage for the group (the declarations are the players' business:
         # their hands show each one); the trump settled is the next (burying is the dealer's business, and
         # the dealer leads the first trick, so the group's message stays right until that trick completes).
-        stage = {"bury": "play", "rebury": "play", "late": "play", "choose": "play", "dealing": "declaring",
-                 "window": "declaring", "blackout": "declaring"}.get(str(phase), phase)
+        stage = {
+            "bury": "play",
+            "rebury": "play",
+            "late": "play",
+            "choose": "play",
+            "dealing": "declaring",
+            "window": "declaring",
+            "blackout": "declaring",
+        }.get(str(phase), phase)
         declaring = stage == "declaring"
-        return _key(p.get("deal"), p.get("redeal"), stage, None if declaring else p.get("declaration"),
-                    None if declaring else p.get("trump"), p.get("level"), p.get("dealer"), p.get("levels"),
-                    p.get("paused"), p.get("time_up"), p.get("turned_kitty"), p.get("pending_choice") is not None,
-                    p.get("finished"))
-    return _key(p.get("deal_no"), p.get("phase"), p.get("finish_order"), p.get("tribute"), p.get("levels"),
-                p.get("time_up"))
+        return _key(
+            p.get("deal"),
+            p.get("redeal"),
+            stage,
+            None if declaring else p.get("declaration"),
+            None if declaring else p.get("trump"),
+            p.get("level"),
+            p.get("dealer"),
+            p.get("levels"),
+            p.get("paused"),
+            p.get("time_up"),
+            p.get("turned_kitty"),
+            p.get("pending_choice") is not None,
+            p.get("finished"),
+        )
+    return _key(
+        p.get("deal_no"),
+        p.get("phase"),
+        p.get("finish_order"),
+        p.get("tribute"),
+        p.get("levels"),
+        p.get("time_up"),
+    )
 
 
 def group_stage(game: str, view: dict[str, Any]) -> str:
@@ -121,7 +145,8 @@ def must_act(game: str, view: dict[str, Any]) -> bool:
         my = view.get("my_turns") or []
         phase = render.public_part(view).get("phase")
         return any(k in ("lead", "follow", "kitty", "rebury", "choose", "overturn") for k in my) or (
-            "bid" in my and phase in ("window", "blackout") and bool(view.get("legal_bids")))
+            "bid" in my and phase in ("window", "blackout") and bool(view.get("legal_bids"))
+        )
     return view.get("hint") is not None
 
 
@@ -181,18 +206,32 @@ class Live:
         self.rt = rt
         self._group_stage: dict[int, str] = {}
         self._group_deal_stage: dict[int, str] = {}
-        self._group_edit_at: dict[int, float] = {}  # match -> when its table message was last edited (outbox clock)
-        self._group_due: set[int] = set()  # matches whose table message is to be rendered again (Mini App mode)
-        self._group_cards: dict[int, int] = {}  # match -> cards in the hands when its table message was last edited
+        self._group_edit_at: dict[
+            int, float
+        ] = {}  # match -> when its table message was last edited (outbox clock)
+        self._group_due: set[int] = (
+            set()
+        )  # matches whose table message is to be rendered again (Mini App mode)
+        self._group_cards: dict[
+            int, int
+        ] = {}  # match -> cards in the hands when its table message was last edited
         self._hand_stage: dict[tuple[int, int], str] = {}
         self._hand_step: dict[tuple[int, int], str] = {}  # (match, seat) -> hand_step() when last rendered
-        self._hand_refs: dict[tuple[int, int], tuple[int, int, int]] = {}  # (match, seat) -> (chat, msg, deal)
+        self._hand_refs: dict[
+            tuple[int, int], tuple[int, int, int]
+        ] = {}  # (match, seat) -> (chat, msg, deal)
         self._creating: dict[Any, tuple[str, Any] | None] = {}  # messages being sent -> newest content
         self._notes: dict[int, _Notes] = {}
 
     def remembers(self, match_id: int) -> bool:
-        return (match_id in self._group_stage or match_id in self._notes
-                or any((match_id, seat) in self._hand_stage or (match_id, seat) in self._hand_refs for seat in range(4)))
+        return (
+            match_id in self._group_stage
+            or match_id in self._notes
+            or any(
+                (match_id, seat) in self._hand_stage or (match_id, seat) in self._hand_refs
+                for seat in range(4)
+            )
+        )
 
     def forget_match(self, match_id: int) -> None:
         self._group_stage.pop(match_id, None)
@@ -208,8 +247,15 @@ class Live:
 
     # --- announcements ----------------------------------------------------------------------
 
-    async def announce(self, match_id: int, events: list[Any], *, source: str, seat: int | None = None,
-                       applied: Any | None = None) -> None:
+    async def announce(
+        self,
+        match_id: int,
+        events: list[Any],
+        *,
+        source: str,
+        seat: int | None = None,
+        applied: Any | None = None,
+    ) -> None:
         """``applied``: the ``ApplyResult`` these events come from (its committed state, nothing read again)."""
         rt = self.rt
         interesting = [e for e in events if e.kind in render.ANNOUNCED]
@@ -226,12 +272,18 @@ class Live:
             return
         lang = await rt.chat_lang(table.chat_id)
         names = await rt.names.player_names(row.table_id, lang)
-        summary: str | None = None  # a deal's summary waits for the match's result, if that follows: one message
+        summary: str | None = (
+            None  # a deal's summary waits for the match's result, if that follows: one message
+        )
         for ev in interesting:
             try:
                 text = render.announcement(lang, row.game, ev, names, table.options_json)
                 if text and ev.kind == "deal_over":  # the deal's seed is revealed with its summary
-                    m = applied.match if applied is not None else (await match_repo.match_state(rt.db, match_id))[1]
+                    m = (
+                        applied.match
+                        if applied is not None
+                        else (await match_repo.match_state(rt.db, match_id))[1]
+                    )
                     deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
                     redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
                     text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
@@ -250,8 +302,17 @@ class Live:
                 markup = None
                 if ev.kind == "paused":
                     from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-                    markup = InlineKeyboardMarkup([[InlineKeyboardButton(
-                        t(lang, "btn.resume"), callback_data=callbacks.ResumeButton(match_id).encode())]])
+
+                    markup = InlineKeyboardMarkup(
+                        [
+                            [
+                                InlineKeyboardButton(
+                                    t(lang, "btn.resume"),
+                                    callback_data=callbacks.ResumeButton(match_id).encode(),
+                                )
+                            ]
+                        ]
+                    )
                 rt.send(table.chat_id, text, markup)
             if ev.kind == "match_over":  # the table was marked finished with the result (storage.action_repo)
                 rt.seats.remove(match_id)
@@ -281,7 +342,9 @@ class Live:
             notes.lines, notes.shown_at = [], None
         notes.lines = (notes.lines + [line])[-4:]
 
-    async def render_match(self, match_id: int, *, everything: bool = False, applied: Any | None = None) -> None:
+    async def render_match(
+        self, match_id: int, *, everything: bool = False, applied: Any | None = None
+    ) -> None:
         """Bring the match's messages up to date for the readers who need it (``everything``: all of
         them, e.g. after a restart or a lost message; ``applied``: the ``ApplyResult`` of the action just
         committed under the match's lock, whose state is shown without reading it again)."""
@@ -301,13 +364,21 @@ class Live:
         pending = mid is not None and rt.outbox.has_pending_edit(table.chat_id, mid)
         if trick_only and mid is not None and not pending and self.mini_app_mode(match_id, seats):
             last = self._group_edit_at.get(match_id)
-            wait = last + float(rt.settings.WEBAPP_TABLE_EDIT_SECONDS) - rt.outbox.clock() if last is not None else 0.0
+            wait = (
+                last + float(rt.settings.WEBAPP_TABLE_EDIT_SECONDS) - rt.outbox.clock()
+                if last is not None
+                else 0.0
+            )
             before = self._group_cards.get(match_id)
             played = MINI_APP_EDIT_CARDS if before is None else before - cards_in_hands(m)
-            if wait > 0:  # Mini App mode: a completed trick waits (the stage is kept, so it is still news then)
+            if (
+                wait > 0
+            ):  # Mini App mode: a completed trick waits (the stage is kept, so it is still news then)
                 self._edit_later(match_id, wait)
                 changed = False
-            elif played < MINI_APP_EDIT_CARDS:  # too few cards since the last edit: the next trick looks again
+            elif (
+                played < MINI_APP_EDIT_CARDS
+            ):  # too few cards since the last edit: the next trick looks again
                 changed = False
         # the bot plays the deal's last trick at once: the group waits for the deal's end, which shows the last
         # two tricks (an edit already queued keeps what it shows: never the last trick half played)
@@ -319,12 +390,24 @@ class Live:
         if not waits and (changed or mid is None or pending):
             deadline = rt.driver.deadlines.get(match_id)
             computers = frozenset(s.seat for s in seats if s.is_computer)
-            text, markup = render.table_message(lang, row.game, public, names, deadline, rt.bot_username,
-                                                table_title(lang, table.preset_id), clocks=table.options_json,
-                                                computers=computers)
-            text = "\n".join([text, *table_lines(lang, row.game, row.seed, m, table)])  # the deal's commitment
+            text, markup = render.table_message(
+                lang,
+                row.game,
+                public,
+                names,
+                deadline,
+                rt.bot_username,
+                table_title(lang, table.preset_id),
+                clocks=table.options_json,
+                computers=computers,
+            )
+            text = "\n".join(
+                [text, *table_lines(lang, row.game, row.seed, m, table)]
+            )  # the deal's commitment
             text = self._with_notes(match_id, stage, lang, text)
-            markup = links.with_table_button(markup, rt.settings, rt.bot_username, match_id, lang)  # the table page
+            markup = links.with_table_button(
+                markup, rt.settings, rt.bot_username, match_id, lang
+            )  # the table page
             if mid is not None:
                 rt.outbox.edit(table.chat_id, mid, text, markup, version=row.version)
                 if changed:
@@ -333,7 +416,11 @@ class Live:
             else:
                 self.create(("table", table.id), table.chat_id, text, markup, self.table_created(table.id))
         # Mini App mode: a seat whose page is open needs nothing here (``render_hand`` says why)
-        in_chat = [(s, s.user_id) for s in seats if s.user_id is not None and not links.page_open(rt, match_id, s.user_id)]
+        in_chat = [
+            (s, s.user_id)
+            for s in seats
+            if s.user_id is not None and not links.page_open(rt, match_id, s.user_id)
+        ]
         users = await user_repo.get_users(rt.db, [uid for _, uid in in_chat])
         for s, uid in in_chat:
             u = users.get(uid)
@@ -350,8 +437,9 @@ class Live:
                 delay = HAND_NEWS_WAIT / max(float(rt.settings.TELEGRAM_RATE_SCALE or 1.0), 1e-6)
             self._hand_stage[key] = hstage
             self._hand_step[key] = hand_step(row.game, view)
-            await self.render_hand(row, m, s.seat, uid, names, lang, view=view, only_if_queued=not need,
-                                   delay=delay, urgent=acts)
+            await self.render_hand(
+                row, m, s.seat, uid, names, lang, view=view, only_if_queued=not need, delay=delay, urgent=acts
+            )
 
     def _edit_later(self, match_id: int, wait: float) -> None:
         """Render the match again in ``wait`` seconds (once, however many tricks end meanwhile)."""
@@ -386,10 +474,22 @@ class Live:
             return text
         return text + "\n" + t(lang, "note.autoplayed", list="; ".join(notes.lines))
 
-    async def render_hand(self, row: Any, m: Any, seat: int, user_id: int, names: list[str] | None = None,
-                          names_lang: str | None = None, *, view: dict[str, Any] | None = None,
-                          only_if_queued: bool = False, delay: float | None = 0.0,
-                          selection: list[int] | None = None, urgent: bool = False, asked: bool = False) -> None:
+    async def render_hand(
+        self,
+        row: Any,
+        m: Any,
+        seat: int,
+        user_id: int,
+        names: list[str] | None = None,
+        names_lang: str | None = None,
+        *,
+        view: dict[str, Any] | None = None,
+        only_if_queued: bool = False,
+        delay: float | None = 0.0,
+        selection: list[int] | None = None,
+        urgent: bool = False,
+        asked: bool = False,
+    ) -> None:
         """Show ``seat`` its hand (a new message for a new deal).  ``only_if_queued``: only bring an
         edit already queued up to date; ``delay``: the edit waits that long (a card tap; None: an edit
         already queued keeps its wait); ``urgent``: it tells its owner to act (it goes before other calls
@@ -413,10 +513,17 @@ class Live:
             self._hand_refs.pop((row.id, seat), None)
             ref = await self._hand_ref(row.id, seat)
         creating = ("hand", row.id, seat, deal)
-        if only_if_queued and creating not in self._creating and (
-                ref is None or ref[2] != deal or not rt.outbox.has_pending_edit(ref[0], ref[1])):
+        if (
+            only_if_queued
+            and creating not in self._creating
+            and (ref is None or ref[2] != deal or not rt.outbox.has_pending_edit(ref[0], ref[1]))
+        ):
             return
-        if (ref is None or ref[2] != deal) and creating not in self._creating and not shows_a_hand(row.game, view):
+        if (
+            (ref is None or ref[2] != deal)
+            and creating not in self._creating
+            and not shows_a_hand(row.game, view)
+        ):
             return  # Shengji while dealing: the hand message comes with the seat's first way to declare, or the last card
         lang = await rt.user_lang(user_id)
         if names is None or lang != names_lang:
@@ -425,8 +532,9 @@ class Live:
         if selection is None:
             sel_text, sel_deal = await selection_repo.selected(rt.db, row.id, seat)
             selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
-        text, keyboard = render.hand_message(lang, row.game, row.id, m, seat, view, selection, names,
-                                             rt.driver.deadlines.get(row.id))
+        text, keyboard = render.hand_message(
+            lang, row.game, row.id, m, seat, view, selection, names, rt.driver.deadlines.get(row.id)
+        )
         markup: Any = links.with_hand_button(keyboard, rt.settings, row.id, lang)  # opens the table page
         if ref is not None and ref[2] == deal:
             if tapped and rt.claims is not None:  # another process may have shown another selection meanwhile
@@ -486,8 +594,10 @@ class Live:
             rt = self.rt
             table = await table_repo.get_table(rt.db, table_id)
             if table is not None and rt.outbox is not None:
-                await message_repo.set_table_message(rt.db, table_id, table.chat_id, mid,
-                                                text_hash=rt.outbox.known_hash(table.chat_id, mid))
+                await message_repo.set_table_message(
+                    rt.db, table_id, table.chat_id, mid, text_hash=rt.outbox.known_hash(table.chat_id, mid)
+                )
+
         return stored
 
     def _hand_created(self, match_id: int, seat: int, user_id: int, deal: int) -> Any:
@@ -495,8 +605,16 @@ class Live:
             rt = self.rt
             assert rt.outbox is not None
             self._hand_refs[(match_id, seat)] = (user_id, mid, deal)
-            await message_repo.set_hand_message(rt.db, match_id, seat, user_id, mid, deal_no=deal,
-                                           text_hash=rt.outbox.known_hash(user_id, mid))
+            await message_repo.set_hand_message(
+                rt.db,
+                match_id,
+                seat,
+                user_id,
+                mid,
+                deal_no=deal,
+                text_hash=rt.outbox.known_hash(user_id, mid),
+            )
+
         return stored
 
     async def refresh_user(self, user_id: int) -> None:
@@ -576,6 +694,8 @@ class Live:
                     user = await user_repo.get_user(rt.db, chat_id)
                     name = user.first_name if user else str(chat_id)
                     lang = await rt.chat_lang(table.chat_id)
-                    rt.send(table.chat_id, t(lang, "note.cannot_dm", name=name,
-                                             seat=render.seat_name(lang, seat.seat)),
-                            render.open_chat_button(lang, rt.bot_username, f"t{table.id}"))
+                    rt.send(
+                        table.chat_id,
+                        t(lang, "note.cannot_dm", name=name, seat=render.seat_name(lang, seat.seat)),
+                        render.open_chat_button(lang, rt.bot_username, f"t{table.id}"),
+                    )

@@ -41,11 +41,15 @@ class Lobby:
         names, computers, _ = await self.names.table_names(table_id)
         title = table_title(lang, table.preset_id)
         text, markup = render.lobby(lang, table_id, title, names, computers, rt.bot_username)
-        text = "\n".join([text, *lobby_lines(lang, table)])  # a practice / fixed seed, a tournament commitment
+        text = "\n".join(
+            [text, *lobby_lines(lang, table)]
+        )  # a practice / fixed seed, a tournament commitment
         if locked.is_locked(table):  # a tournament table: no Join / Start / Leave buttons
             text, markup = locked.lobby(lang, text)
         if table.table_message_id is None:
-            self.shows.create(("table", table_id), table.chat_id, text, markup, self.shows.table_created(table_id))
+            self.shows.create(
+                ("table", table_id), table.chat_id, text, markup, self.shows.table_created(table_id)
+            )
         else:
             assert rt.outbox is not None
             rt.outbox.edit(table.chat_id, table.table_message_id, text, markup)
@@ -69,9 +73,17 @@ class Lobby:
         order = [3, 1, 2, 0]
         preset = req.preset
         try:
-            table = await table_repo.insert_table(rt.db, chat.id, preset.id, preset.game, options_to_dict(preset.rules),
-                                               user.id, computer_seats=sorted(order[:req.bots]), fixed_seed=req.seed,
-                                               practice=req.practice)
+            table = await table_repo.insert_table(
+                rt.db,
+                chat.id,
+                preset.id,
+                preset.game,
+                options_to_dict(preset.rules),
+                user.id,
+                computer_seats=sorted(order[: req.bots]),
+                fixed_seed=req.seed,
+                practice=req.practice,
+            )
         except RuleError as err:
             return rule_error(ulang, err)
         await self.render_lobby(table.id)
@@ -116,8 +128,9 @@ class Lobby:
         await self.render_lobby(table_id)
         return None
 
-    async def start_table(self, table_id: int, user: Any | None, *,
-                          on_started: Callable[[], None] | None = None) -> str | None:
+    async def start_table(
+        self, table_id: int, user: Any | None, *, on_started: Callable[[], None] | None = None
+    ) -> str | None:
         """Start an open table (its empty seats go to computer players); returns an error text or None.
 
         ``on_started`` is called as soon as the start is committed, before the table message and the hands
@@ -131,11 +144,16 @@ class Lobby:
             return self._not_startable(lang, table)
         if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
             return locked.refusal(lang)
-        if user is not None and user.id != table.created_by and \
-                user.id not in [s.user_id for s in await table_repo.get_seats(rt.db, table_id)]:
+        if (
+            user is not None
+            and user.id != table.created_by
+            and user.id not in [s.user_id for s in await table_repo.get_seats(rt.db, table_id)]
+        ):
             return t(lang, "err.not_your_table")
         try:  # a tournament seat never goes to a computer player
-            started = await match_repo.start_match(rt.db, table_id, fill_computers=not locked.is_locked(table))
+            started = await match_repo.start_match(
+                rt.db, table_id, fill_computers=not locked.is_locked(table)
+            )
         except RuleError:  # started (or stopped) meanwhile by another press
             return self._not_startable(lang, await table_repo.get_table(rt.db, table_id))
         if on_started is not None:
@@ -146,7 +164,9 @@ class Lobby:
         opts = table.options_json
         if int(opts.get("time_limit_minutes") or 0) > 0:
             due = rt.scheduler.now() + timedelta(minutes=int(opts["time_limit_minutes"]))
-            await rt.scheduler.schedule(rt.db, "match_time", f"match:{match_id}:time", due, {"match_id": match_id})
+            await rt.scheduler.schedule(
+                rt.db, "match_time", f"match:{match_id}:time", due, {"match_id": match_id}
+            )
         async with rt.lock(match_id):
             await self.shows.render_match(match_id, everything=True)
         self.steps.kick(match_id, 0)

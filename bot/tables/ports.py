@@ -34,12 +34,22 @@ class Deadlines(Protocol):
 
     def now(self) -> datetime: ...
 
-    async def schedule(self, db: Database, kind: str, ref: str, due_at: datetime,
-                       payload: Mapping[str, object] | None = None, *, replace: bool = False) -> int: ...
+    async def schedule(
+        self,
+        db: Database,
+        kind: str,
+        ref: str,
+        due_at: datetime,
+        payload: Mapping[str, object] | None = None,
+        *,
+        replace: bool = False,
+    ) -> int: ...
 
     async def cancel(self, db: Database, kind: str, ref: str) -> int: ...
 
-    async def pending(self, db: Database, kind: str | None = None, ref: str | None = None) -> list[DeadlineData]: ...
+    async def pending(
+        self, db: Database, kind: str | None = None, ref: str | None = None
+    ) -> list[DeadlineData]: ...
 
 
 class Shared(Protocol):
@@ -70,8 +80,9 @@ class Shared(Protocol):
     async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
         """A user's language."""
 
-    def send(self, chat_id: int, text: str, markup: Markup | None = None, *,
-             record: bool = True) -> asyncio.Future[int | None]:
+    def send(
+        self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
+    ) -> asyncio.Future[int | None]:
         """Queue a message; the future gives its id (None: not delivered)."""
 
     def lock(self, match_id: int) -> asyncio.Lock:
@@ -140,10 +151,19 @@ class Names(Protocol):
 class MatchShows(Protocol):
     """What the driver asks of the live messages (bot/tables/live.py)."""
 
-    async def render_match(self, match_id: int, *, everything: bool = False, applied: ApplyResult | None = None) -> None: ...
+    async def render_match(
+        self, match_id: int, *, everything: bool = False, applied: ApplyResult | None = None
+    ) -> None: ...
 
-    async def announce(self, match_id: int, events: list[Event], *, source: str, seat: int | None = None,
-                       applied: ApplyResult | None = None) -> None: ...
+    async def announce(
+        self,
+        match_id: int,
+        events: list[Event],
+        *,
+        source: str,
+        seat: int | None = None,
+        applied: ApplyResult | None = None,
+    ) -> None: ...
 
     def drop_queued_hand(self, match_id: int, seat: int) -> None: ...
 

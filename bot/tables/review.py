@@ -54,7 +54,9 @@ class DealRecord:
     last_seq: int = 0
 
 
-def deal_records(game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str]) -> list[DealRecord]:
+def deal_records(
+    game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str]
+) -> list[DealRecord]:
     """Replay the log once and cut it into deals (the last one may be unfinished)."""
     m = match_from_stored(game, options_json, seed)
     records: list[DealRecord] = []
@@ -144,8 +146,10 @@ def _close_guandan_trick(rec: DealRecord) -> None:
 
 # --- who may see a deal ------------------------------------------------------------------------------
 
-def may_review(*, seated: bool, referee: bool, deal_finished: bool, match_finished: bool,
-               in_group: bool = False) -> bool:
+
+def may_review(
+    *, seated: bool, referee: bool, deal_finished: bool, match_finished: bool, in_group: bool = False
+) -> bool:
     """Whether a deal's review (with all four hands) may be given.
 
     * a referee of the tournament: any deal, also one in progress;
@@ -198,8 +202,9 @@ def _who(lang: str, names: Sequence[str], seat: int) -> str:
     return html.escape(f"{seat_name(lang, seat)} {names[seat]}")
 
 
-def _deal_section(lang: str, game: str, rec: DealRecord, names: Sequence[str],
-                  fairness: Mapping[str, Any] | None) -> str:
+def _deal_section(
+    lang: str, game: str, rec: DealRecord, names: Sequence[str], fairness: Mapping[str, Any] | None
+) -> str:
     from bot.presentation import render
     from engine.game import Event
 
@@ -217,46 +222,77 @@ def _deal_section(lang: str, game: str, rec: DealRecord, names: Sequence[str],
         parts.append(f"<td>{_hand_html(lang, hand)}</td>")
     parts.append("</tr></table>")
     if game == "shengji":
-        parts.append(f"<p>{e(t(lang, 'review.kitty'))}: "
-                     f"{_cards_html(lang, ' '.join(card_text(c) for c in rec.kitty or []))}</p>")
+        parts.append(
+            f"<p>{e(t(lang, 'review.kitty'))}: "
+            f"{_cards_html(lang, ' '.join(card_text(c) for c in rec.kitty or []))}</p>"
+        )
         parts.append(f"<h3>{e(t(lang, 'review.bids'))}</h3>")
         if rec.bids:
-            parts.append("<ul>" + "".join(
-                f"<li>{_who(lang, names, s)}: {_cards_html(lang, c)}"
-                f"{' (' + e(t(lang, 'review.overturn')) + ')' if k == 'overturn' else ''}</li>"
-                for s, k, c in rec.bids) + "</ul>")
+            parts.append(
+                "<ul>"
+                + "".join(
+                    f"<li>{_who(lang, names, s)}: {_cards_html(lang, c)}"
+                    f"{' (' + e(t(lang, 'review.overturn')) + ')' if k == 'overturn' else ''}</li>"
+                    for s, k, c in rec.bids
+                )
+                + "</ul>"
+            )
         else:
             parts.append(f"<p>{e(t(lang, 'review.no_bids'))}</p>")
         if rec.trump:
             dealer = rec.trump.get("dealer")
-            parts.append("<p>" + e(t(lang, "review.trump", dealer=seat_name(lang, int(dealer)) if dealer is not None
-                                     else "?", level=rank_text(rec.trump.get("level")),
-                                     trump=suit_text(rec.trump.get("trump")))) + "</p>")
+            parts.append(
+                "<p>"
+                + e(
+                    t(
+                        lang,
+                        "review.trump",
+                        dealer=seat_name(lang, int(dealer)) if dealer is not None else "?",
+                        level=rank_text(rec.trump.get("level")),
+                        trump=suit_text(rec.trump.get("trump")),
+                    )
+                )
+                + "</p>"
+            )
         for s, c in rec.buried:
-            parts.append(f"<p>{e(t(lang, 'review.buried', who=seat_name(lang, s)))}: {_cards_html(lang, c)}</p>")
+            parts.append(
+                f"<p>{e(t(lang, 'review.buried', who=seat_name(lang, s)))}: {_cards_html(lang, c)}</p>"
+            )
     elif rec.tribute:
         parts.append(f"<h3>{e(t(lang, 'review.tribute'))}</h3><ul>")
         for line in rec.tribute:
             bits = line.split(":", 3)
             if bits[0] == "pay":
-                parts.append(f"<li>{e(t(lang, 'review.tribute_paid', who=seat_name(lang, int(bits[1]))))} "
-                             f"{_cards_html(lang, bits[2])}</li>")
+                parts.append(
+                    f"<li>{e(t(lang, 'review.tribute_paid', who=seat_name(lang, int(bits[1]))))} "
+                    f"{_cards_html(lang, bits[2])}</li>"
+                )
             else:
-                label = t(lang, "review.tribute_returned", who=seat_name(lang, int(bits[1])),
-                          to=seat_name(lang, int(bits[2])))
+                label = t(
+                    lang,
+                    "review.tribute_returned",
+                    who=seat_name(lang, int(bits[1])),
+                    to=seat_name(lang, int(bits[2])),
+                )
                 parts.append(f"<li>{e(label)} {_cards_html(lang, bits[3])}</li>")
         parts.append("</ul>")
     # tricks
     parts.append(f"<h3>{e(t(lang, 'review.tricks'))}</h3>")
     if rec.tricks:
-        head = [t(lang, "review.trick_no")] + [f"{seat_name(lang, s)} {names[s]}" for s in range(4)] + \
-            [t(lang, "review.winner")] + ([t(lang, "review.points")] if game == "shengji" else [])
+        head = (
+            [t(lang, "review.trick_no")]
+            + [f"{seat_name(lang, s)} {names[s]}" for s in range(4)]
+            + [t(lang, "review.winner")]
+            + ([t(lang, "review.points")] if game == "shengji" else [])
+        )
         parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
         for i, tr in enumerate(rec.tricks, start=1):
             cells: list[list[str]] = [[] for _ in range(4)]
             for k, (s, played) in enumerate(tr.plays):
                 lead = "▶ " if k == 0 else ""
-                cells[s].append(lead + (_cards_html(lang, played) if played is not None else e(t(lang, "gd.pass"))))
+                cells[s].append(
+                    lead + (_cards_html(lang, played) if played is not None else e(t(lang, "gd.pass")))
+                )
             row = [f"<td>{i}</td>"]
             for s in range(4):
                 cls = ' class="w"' if tr.winner == s else ""
@@ -278,32 +314,47 @@ def _deal_section(lang: str, game: str, rec: DealRecord, names: Sequence[str],
         parts.append(f"<h3>{e(t(lang, 'review.fairness'))}</h3><table>")
         for key in ("commitment", "deal_seed", "salt", "mix", "verify"):
             if fairness.get(key):
-                parts.append(f"<tr><th>{e(t(lang, 'review.f_' + key))}</th>"
-                             f"<td class=\"mono\">{e(str(fairness[key]))}</td></tr>")
+                parts.append(
+                    f"<tr><th>{e(t(lang, 'review.f_' + key))}</th>"
+                    f'<td class="mono">{e(str(fairness[key]))}</td></tr>'
+                )
         parts.append("</table>")
     return "\n".join(parts)
 
 
-def review_html(lang: str, *, game: str, title: str, names: Sequence[str], records: Sequence[DealRecord],
-                deal_nos: Sequence[int] | None = None, result_line: str | None = None,
-                fairness: Mapping[int, Mapping[str, Any]] | None = None) -> str:
+def review_html(
+    lang: str,
+    *,
+    game: str,
+    title: str,
+    names: Sequence[str],
+    records: Sequence[DealRecord],
+    deal_nos: Sequence[int] | None = None,
+    result_line: str | None = None,
+    fairness: Mapping[int, Mapping[str, Any]] | None = None,
+) -> str:
     """The review page of ``deal_nos`` (None: every deal of ``records``), self-contained HTML."""
     chosen = [r for r in records if deal_nos is None or r.deal_no in deal_nos]
     e = html.escape
     heading = t(lang, "review.heading", title=title)
-    body = [f"<h1>{e(heading)}</h1>",
-            "<p>" + " · ".join(_who(lang, names, s) for s in range(4)) + "</p>",
-            f"<p class=\"muted\">{e(side_name(lang, 0))}: {_who(lang, names, 0)}, {_who(lang, names, 2)} · "
-            f"{e(side_name(lang, 1))}: {_who(lang, names, 1)}, {_who(lang, names, 3)}</p>"]
+    body = [
+        f"<h1>{e(heading)}</h1>",
+        "<p>" + " · ".join(_who(lang, names, s) for s in range(4)) + "</p>",
+        f'<p class="muted">{e(side_name(lang, 0))}: {_who(lang, names, 0)}, {_who(lang, names, 2)} · '
+        f"{e(side_name(lang, 1))}: {_who(lang, names, 1)}, {_who(lang, names, 3)}</p>",
+    ]
     if result_line:
         body.append(f"<p><b>{e(result_line)}</b></p>")
     for rec in chosen:
         body.append(_deal_section(lang, game, rec, names, (fairness or {}).get(rec.deal_no)))
     html_lang = "zh-CN" if lang == "zh" else "en"
-    return (f'<!DOCTYPE html>\n<html lang="{html_lang}"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
-            f"<title>{e(heading)}</title><style>{_CSS}</style></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="{html_lang}"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{e(heading)}</title><style>{_CSS}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
 
 
 def parse_deal_arg(text: str | None) -> int | None:

@@ -66,6 +66,7 @@ async def _names(rt: Any, table_id: int, lang: str) -> list[str]:
 
 def _title(lang: str, preset_id: str) -> str:
     from engine.registry import load_preset
+
     try:
         preset = load_preset(preset_id)
     except Exception:
@@ -73,14 +74,19 @@ def _title(lang: str, preset_id: str) -> str:
     return preset.title_zh if lang == "zh" else preset.title_en
 
 
-async def review_request(rt: Any, user: Any, chat: Any, args: list[str], *, whole_match: bool) -> list[Delivery]:
+async def review_request(
+    rt: Any, user: Any, chat: Any, args: list[str], *, whole_match: bool
+) -> list[Delivery]:
     """What to send for a ``/review`` (``whole_match=False``) or ``/replay`` from ``user`` in ``chat``."""
     db = rt.db
     lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
     private = getattr(chat, "type", "") == "private"
     here = chat.id
-    row = (await match_repo.latest_match_of_user(db, user.id) if private
-           else await match_repo.latest_match_in_chat(db, chat.id))
+    row = (
+        await match_repo.latest_match_of_user(db, user.id)
+        if private
+        else await match_repo.latest_match_in_chat(db, chat.id)
+    )
     if row is None:
         return [Delivery(here, t(lang, "review.no_match"))]
     asked: int | None = None
@@ -97,7 +103,9 @@ async def review_request(rt: Any, user: Any, chat: Any, args: list[str], *, whol
     referee = await is_referee(db, table.tournament_ref, user.id)
     match_finished = row.status == "finished"
     actions = [a.action for a in await match_repo.action_log(db, row.id)]
-    records: list[DealRecord] = await asyncio.to_thread(deal_records, row.game, row.options_json, row.seed, actions)
+    records: list[DealRecord] = await asyncio.to_thread(
+        deal_records, row.game, row.options_json, row.seed, actions
+    )
     if not records:
         return [Delivery(here, t(lang, "review.no_deal_yet"))]
     if whole_match:
@@ -113,8 +121,13 @@ async def review_request(rt: Any, user: Any, chat: Any, args: list[str], *, whol
             return [Delivery(here, t(lang, "review.no_such_deal", deal=asked, n=len(records)))]
 
     def allowed(rec: DealRecord, in_group: bool) -> bool:
-        return may_review(seated=seated, referee=referee and not in_group, deal_finished=rec.finished,
-                          match_finished=match_finished, in_group=in_group)
+        return may_review(
+            seated=seated,
+            referee=referee and not in_group,
+            deal_finished=rec.finished,
+            match_finished=match_finished,
+            in_group=in_group,
+        )
 
     to_group = [] if private else [r for r in chosen if allowed(r, True)]
     if to_group and len(to_group) == len(chosen):
@@ -139,13 +152,15 @@ async def review_request(rt: Any, user: Any, chat: Any, args: list[str], *, whol
     return out
 
 
-async def _document(rt: Any, chat_id: int, lang: str, table: Any, row: Any, records: list[DealRecord],
-                    whole_match: bool) -> Delivery:
+async def _document(
+    rt: Any, chat_id: int, lang: str, table: Any, row: Any, records: list[DealRecord], whole_match: bool
+) -> Delivery:
     names = await _names(rt, table.id, lang)
     title = _title(lang, table.preset_id)
     fairness = {r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r) for r in records}
-    page = await asyncio.to_thread(lambda: review_html(lang, game=row.game, title=title, names=names,
-                                                       records=records, fairness=fairness))
+    page = await asyncio.to_thread(
+        lambda: review_html(lang, game=row.game, title=title, names=names, records=records, fairness=fairness)
+    )
     if whole_match:
         filename = f"match-{row.id}.html"
         caption = t(lang, "review.caption_match", title=title)
@@ -164,13 +179,23 @@ def coach_text(lang: str, deal_no: int, notes: list[Any]) -> str:
         return t(lang, "review.coach_pass") if text == "pass" else tcards(lang, text)
 
     lines = [t(lang, "review.coach_title", deal=deal_no)]
-    lines += [t(lang, "review.coach_line", n=n.move_no, played=shown(n.played), suggested=shown(n.suggested),
-                cost=f"{n.cost:.1f}") for n in notes]
+    lines += [
+        t(
+            lang,
+            "review.coach_line",
+            n=n.move_no,
+            played=shown(n.played),
+            suggested=shown(n.suggested),
+            cost=f"{n.cost:.1f}",
+        )
+        for n in notes
+    ]
     return "\n".join(lines)
 
 
-async def _send_coach(rt: Any, thinker: Any, user_id: int, lang: str, row: Any, actions: list[str], deal_no: int,
-                      seat: int) -> None:
+async def _send_coach(
+    rt: Any, thinker: Any, user_id: int, lang: str, row: Any, actions: list[str], deal_no: int, seat: int
+) -> None:
     notes = await thinker.coach(row.game, row.options_json, row.seed, actions, deal_no, seat)
     if notes is not None:
         rt.send(user_id, coach_text(lang, deal_no, notes))
@@ -186,7 +211,9 @@ def deliver(rt: Any, deliveries: list[Delivery]) -> None:
             rt.send(d.chat_id, d.text)
 
 
-async def save_match_files(db: Any, match_id: int, folder: str, lang: str, tag: str) -> tuple[list[str], int, int]:
+async def save_match_files(
+    db: Any, match_id: int, folder: str, lang: str, tag: str
+) -> tuple[list[str], int, int]:
     """Write the match's review (``review-<tag>.html``) and one proof file per finished deal
     (``deal-proof-<tag>-<deal>.json``) into ``folder``; each proof is checked as ``python -m bot.verify_deal``
     would.  Returns (paths written, deals verified, deals)."""
@@ -200,16 +227,20 @@ async def save_match_files(db: Any, match_id: int, folder: str, lang: str, tag: 
         return [], 0, 0
     table = await table_repo.get_table(db, row.table_id)
     actions = [a.action for a in await match_repo.action_log(db, row.id)]
-    records = [r for r in await asyncio.to_thread(deal_records, row.game, row.options_json, row.seed, actions)
-               if r.finished]
+    records = [
+        r
+        for r in await asyncio.to_thread(deal_records, row.game, row.options_json, row.seed, actions)
+        if r.finished
+    ]
     preset = table.preset_id if table is not None else row.game
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     rt_like = type("R", (), {"db": db})()
     names = await _names(rt_like, row.table_id, lang)
     fairness = {r.deal_no: review_fairness(row.game, preset, row.seed, r) for r in records}
-    page = review_html(lang, game=row.game, title=_title(lang, preset), names=names, records=records,
-                       fairness=fairness)
+    page = review_html(
+        lang, game=row.game, title=_title(lang, preset), names=names, records=records, fairness=fairness
+    )
     paths = [str(out / f"review-{tag}.html")]
     Path(paths[0]).write_text(page, encoding="utf-8")
     verified = 0

@@ -43,8 +43,13 @@ class MatchSeats:
 
 def seats_entry(match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
     """A match's seats from rows with ``seat``, ``user_id``, ``is_computer``."""
-    return MatchSeats(match_id, table_id, tuple(SeatInfo(int(s.seat), s.user_id, bool(s.is_computer))
-                                                for s in sorted(seats, key=lambda s: s.seat)))
+    return MatchSeats(
+        match_id,
+        table_id,
+        tuple(
+            SeatInfo(int(s.seat), s.user_id, bool(s.is_computer)) for s in sorted(seats, key=lambda s: s.seat)
+        ),
+    )
 
 
 class SeatIndex:

@@ -75,21 +75,25 @@ def read_request(lang: str, args: list[str], *, may_fix_seed: bool) -> TableRequ
             if value.isdigit() and len(value) <= 18:
                 seed = int(value)
             else:
-                problems.append(t(lang, "opt.bad_value", field="seed", value=clip(value),
-                                  allowed=t(lang, "opt.integer")))
+                problems.append(
+                    t(lang, "opt.bad_value", field="seed", value=clip(value), allowed=t(lang, "opt.integer"))
+                )
         elif key == "practice":
             if value.lower() in YES:
                 practice = True
             elif value.lower() not in NO:
-                problems.append(t(lang, "opt.bad_value", field="practice", value=clip(value), allowed="yes | no"))
+                problems.append(
+                    t(lang, "opt.bad_value", field="practice", value=clip(value), allowed="yes | no")
+                )
         elif key not in specs:
             unknown.append(clip(key, 20))
         else:
             try:
                 specs[key].convert(value)
             except RuleError:
-                problems.append(t(lang, "opt.bad_value", field=key, value=clip(value),
-                                  allowed=_allowed(lang, specs[key])))
+                problems.append(
+                    t(lang, "opt.bad_value", field=key, value=clip(value), allowed=_allowed(lang, specs[key]))
+                )
             else:
                 overrides[key] = value
     if unknown:
@@ -100,8 +104,15 @@ def read_request(lang: str, args: list[str], *, may_fix_seed: bool) -> TableRequ
         try:
             preset = preset.with_overrides(overrides)
         except RuleError as err:  # options valid one by one but not together
-            problems.append(t(lang, "opt.bad_value", field=str(err.params.get("field", "?")),
-                              value=clip(err.params.get("value", "")), allowed=str(err.params.get("allowed", ""))))
+            problems.append(
+                t(
+                    lang,
+                    "opt.bad_value",
+                    field=str(err.params.get("field", "?")),
+                    value=clip(err.params.get("value", "")),
+                    allowed=str(err.params.get("allowed", "")),
+                )
+            )
     if problems:
         return problems
     return TableRequest(preset=preset, bots=bots, seed=seed, practice=practice)

@@ -47,13 +47,22 @@ def think(game: str, info: Any, seed: int) -> Any:
     """In a worker: the strong player's searched move (Shengji ``Move``, Guandan ``Combo`` or None)."""
     if game == "shengji":
         from engine.shengji.ai_strong import choose_play
+
         return choose_play(info, seed)
     from engine.guandan.ai_strong import choose_play as guandan_play
+
     return guandan_play(info, seed)
 
 
-def coach(game: str, options_json: dict[str, Any], seed: int, actions: list[str], deal_no: int,
-          seat: int, budget: int | None = None) -> list[Any]:
+def coach(
+    game: str,
+    options_json: dict[str, Any],
+    seed: int,
+    actions: list[str],
+    deal_no: int,
+    seat: int,
+    budget: int | None = None,
+) -> list[Any]:
     """In a worker: the coach's notes (``engine.ai.coach``) for ``seat`` in finished deal ``deal_no``."""
     from engine.ai.coach import coach_notes
     from engine.registry import read_options
@@ -107,29 +116,43 @@ class Thinker:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             try:
-                move = await asyncio.wait_for(loop.run_in_executor(self.pool(), think, m.game, info, seed),
-                                              THINK_TIMEOUT)
+                move = await asyncio.wait_for(
+                    loop.run_in_executor(self.pool(), think, m.game, info, seed), THINK_TIMEOUT
+                )
             except BrokenProcessPool:
                 log.warning("a computer player's worker died (attempt %s): replacing the pool", attempt)
                 self._replace_pool()
                 continue
             except TimeoutError:
-                log.warning("a computer player's search took longer than %s s: the baseline plays", THINK_TIMEOUT)
+                log.warning(
+                    "a computer player's search took longer than %s s: the baseline plays", THINK_TIMEOUT
+                )
                 break
             return _text(m, seat, move)
         return player_for(m.game, "normal")(m, seat, rng)
 
-
-    async def coach(self, game: str, options_json: dict[str, Any], seed: int, actions: list[str], deal_no: int,
-                    seat: int) -> list[Any] | None:
+    async def coach(
+        self, game: str, options_json: dict[str, Any], seed: int, actions: list[str], deal_no: int, seat: int
+    ) -> list[Any] | None:
         """The coach's notes for a finished deal, searched in a worker (None: the coach could not answer in
         ``COACH_TIMEOUT`` seconds, or its worker died twice)."""
         loop = asyncio.get_running_loop()
         for _ in (1, 2):
             try:
-                return await asyncio.wait_for(loop.run_in_executor(
-                    self.pool(), coach, game, dict(options_json), seed, list(actions), deal_no, seat, COACH_BUDGET),
-                    COACH_TIMEOUT)
+                return await asyncio.wait_for(
+                    loop.run_in_executor(
+                        self.pool(),
+                        coach,
+                        game,
+                        dict(options_json),
+                        seed,
+                        list(actions),
+                        deal_no,
+                        seat,
+                        COACH_BUDGET,
+                    ),
+                    COACH_TIMEOUT,
+                )
             except BrokenProcessPool:
                 self._replace_pool()
             except TimeoutError:

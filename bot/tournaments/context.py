@@ -53,13 +53,16 @@ class TournamentContext:
     async def ulang(self, user_id: int | None, tg_code: str | None = None) -> str:
         return await self.play.user_lang(user_id, tg_code)
 
-    def send(self, chat_id: int | None, text: str, markup: Markup | None = None) -> asyncio.Future[int | None] | None:
+    def send(
+        self, chat_id: int | None, text: str, markup: Markup | None = None
+    ) -> asyncio.Future[int | None] | None:
         if chat_id is None:
             return None
         return self.play.send(chat_id, text, markup)
 
-    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str = "",
-                            photo: bool = False) -> int | None:
+    async def send_document(
+        self, chat_id: int, data: bytes, filename: str, caption: str = "", photo: bool = False
+    ) -> int | None:
         """Send a file (or, ``photo``, a picture) through the outbox: after the texts queued before it, at
         the chat's pace, RetryAfter waited out, a refused chat reported; returns the message id or None."""
         play = self.play

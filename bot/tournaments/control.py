@@ -51,8 +51,14 @@ class OrganiserControl:
         names = await self.ctx.names(row.id)
         where = await self.ctx.table_titles(row.id, m)
         lang = self.ctx.glang()
-        values = {"key": m.match_key, "a": names.get(m.side_a or "", "?"), "b": names.get(m.side_b or "", "?"),
-                  "time": ts.local_text(m.start_at, row.time_zone), "tables": where, **params}
+        values = {
+            "key": m.match_key,
+            "a": names.get(m.side_a or "", "?"),
+            "b": names.get(m.side_b or "", "?"),
+            "time": ts.local_text(m.start_at, row.time_zone),
+            "tables": where,
+            **params,
+        }
         self.ctx.send(row.group_chat_id, tt(lang, text_key, **values))
         for pa, pb in await ts.match_players(self.ctx.db, m):
             for uid in (*pa, *pb):
@@ -65,9 +71,16 @@ class OrganiserControl:
             await self.timers.arm_tournament(row)
             for m in edited.moved:
                 await self.rearm_match(row, m, "ctl.rescheduled")
-            self.ctx.send(row.group_chat_id, tt(self.ctx.glang(), "ctl.time_edited", name=row.name,
-                                            what=tt(self.ctx.glang(), "ctl.what." + what),
-                                            time=ts.local_text(when, row.time_zone)))
+            self.ctx.send(
+                row.group_chat_id,
+                tt(
+                    self.ctx.glang(),
+                    "ctl.time_edited",
+                    name=row.name,
+                    what=tt(self.ctx.glang(), "ctl.what." + what),
+                    time=ts.local_text(when, row.time_zone),
+                ),
+            )
 
     async def reschedule(self, tid: int, actor: int, key: str, when: datetime) -> None:
         async with self.ctx.lock(tid):
@@ -84,4 +97,6 @@ class OrganiserControl:
     async def move_table(self, tid: int, actor: int, key: str, table: int, chat_id: int) -> None:
         async with self.ctx.lock(tid):
             m = await ts.move_table(self.ctx.db, tid, actor, key, table, chat_id)
-            await self.rearm_match(await ts.get_tournament(self.ctx.db, tid), m, "ctl.table_moved", table=table)
+            await self.rearm_match(
+                await ts.get_tournament(self.ctx.db, tid), m, "ctl.table_moved", table=table
+            )

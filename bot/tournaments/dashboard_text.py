@@ -28,7 +28,9 @@ def _levels(view: object) -> list[int] | None:
 ENDED = ("finished", "cancelled", "deleted")
 
 
-async def dashboard_text(ctx: TournamentContext, row: Tournament, lang: str, live: bool, seconds: float) -> str:
+async def dashboard_text(
+    ctx: TournamentContext, row: Tournament, lang: str, live: bool, seconds: float
+) -> str:
     """The dashboard text of ``row`` in ``lang`` (``live``: the message follows changes, edited at most once
     per ``seconds``)."""
     db = ctx.db
@@ -40,7 +42,9 @@ async def dashboard_text(ctx: TournamentContext, row: Tournament, lang: str, liv
     lines.append(tt(lang, "dash.latest"))
     for a in reversed(audit):
         what = names.get(str(a.detail_json.get("entry")), a.detail_json.get("name", "?"))
-        lines.append(f"  {ts.local_text(a.created_at, row.time_zone)[5:]} {tt(lang, 'dash.act.' + a.action)} {what}")
+        lines.append(
+            f"  {ts.local_text(a.created_at, row.time_zone)[5:]} {tt(lang, 'dash.act.' + a.action)} {what}"
+        )
     if not audit:
         lines.append("  -")
     # entries by union group and quota
@@ -70,7 +74,9 @@ async def dashboard_text(ctx: TournamentContext, row: Tournament, lang: str, liv
                 missing.append(tt(lang, "dash.table", k=k) + "、".join(people[u] for u in gone))
         if missing:
             shown = True
-            lines.append(f"  {m.match_key} {ts.local_text(m.start_at, row.time_zone)[5:]}：" + "；".join(missing))
+            lines.append(
+                f"  {m.match_key} {ts.local_text(m.start_at, row.time_zone)[5:]}：" + "；".join(missing)
+            )
     if not shown:
         lines.append("  -")
     # tables running: levels and time left
@@ -90,10 +96,23 @@ async def dashboard_text(ctx: TournamentContext, row: Tournament, lang: str, liv
             levels = _levels(engine_match.public_view())
             score = f"{levels[0]}:{levels[1]}" if levels else "-"
             pending = await ctx.deadlines.pending(db, "match_time", f"match:{match_row.id}:time")
-            left = (f"{max(0, int((pending[0].due_at - ctx.now()).total_seconds() // 60))}′" if pending else "-")
+            left = (
+                f"{max(0, int((pending[0].due_at - ctx.now()).total_seconds() // 60))}′" if pending else "-"
+            )
             state = tt(lang, "dash.paused") if match_row.status == "paused" else ""
-            lines.append("  " + tt(lang, "dash.table_line", key=m.match_key, k=k, deal=engine_match.deal_no,
-                                   score=score, left=left) + state)
+            lines.append(
+                "  "
+                + tt(
+                    lang,
+                    "dash.table_line",
+                    key=m.match_key,
+                    k=k,
+                    deal=engine_match.deal_no,
+                    score=score,
+                    left=left,
+                )
+                + state
+            )
     if not running:
         lines.append("  -")
     # disputes waiting for a referee: a match whose tables are all in without a result (level in a knockout)

@@ -16,7 +16,9 @@ from storage.tournament_models import Tournament
 log = logging.getLogger(__name__)
 
 DASHBOARD_SECONDS = 10.0  # a live dashboard message is edited at most once per this many seconds
-DASHBOARD_TICK_SECONDS = 60.0  # while tables play, their levels and time left are brought up to date this often
+DASHBOARD_TICK_SECONDS = (
+    60.0  # while tables play, their levels and time left are brought up to date this often
+)
 
 
 class LiveDashboards:
@@ -108,9 +110,12 @@ class LiveDashboards:
         self._dash_tasks.add(task)
         task.add_done_callback(self._dash_tasks.discard)
 
-    async def follow_dashboard(self, tid: int, user_id: int, lang: str, sent: asyncio.Future[int | None] | None
-                               ) -> None:
+    async def follow_dashboard(
+        self, tid: int, user_id: int, lang: str, sent: asyncio.Future[int | None] | None
+    ) -> None:
         """Keep the dashboard message being sent (``sent``: the outbox's future of its id) live."""
         message_id = await sent if sent is not None else None
         if message_id is not None:
-            await ts.follow_dashboard(self.ctx.db, tid, user_id, user_id, int(message_id), lang, self.ctx.now())
+            await ts.follow_dashboard(
+                self.ctx.db, tid, user_id, user_id, int(message_id), lang, self.ctx.now()
+            )

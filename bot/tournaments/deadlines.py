@@ -20,8 +20,14 @@ log = logging.getLogger(__name__)
 
 
 class MatchDeadlines:
-    def __init__(self, ctx: TournamentContext, keyboards: TournamentKeyboards, timers: MatchTimers,
-                 tables: TournamentTables, results: Results) -> None:
+    def __init__(
+        self,
+        ctx: TournamentContext,
+        keyboards: TournamentKeyboards,
+        timers: MatchTimers,
+        tables: TournamentTables,
+        results: Results,
+    ) -> None:
         self.timers = timers
         self.ctx = ctx
         self.keyboards = keyboards
@@ -41,12 +47,25 @@ class MatchDeadlines:
             where = titles.get(chat, str(chat))  # this pair's own table
             for uid in (*a, *b):
                 lang = await self.ctx.ulang(uid)
-                left = (tt(lang, "left.hours", n=minutes // 60) if minutes >= 120 and minutes % 60 == 0
-                        else tt(lang, "left.minutes", n=minutes))
-                self.ctx.send(uid, tt(lang, "remind", key=m.match_key, a=names.get(m.side_a or "", "?"),
-                                  b=names.get(m.side_b or "", "?"), time=ts.local_text(m.start_at, row.time_zone),
-                                  tables=where, left=left,
-                                  checkin=row.settings_json.get("checkin_opens_minutes", 30)))
+                left = (
+                    tt(lang, "left.hours", n=minutes // 60)
+                    if minutes >= 120 and minutes % 60 == 0
+                    else tt(lang, "left.minutes", n=minutes)
+                )
+                self.ctx.send(
+                    uid,
+                    tt(
+                        lang,
+                        "remind",
+                        key=m.match_key,
+                        a=names.get(m.side_a or "", "?"),
+                        b=names.get(m.side_b or "", "?"),
+                        time=ts.local_text(m.start_at, row.time_zone),
+                        tables=where,
+                        left=left,
+                        checkin=row.settings_json.get("checkin_opens_minutes", 30),
+                    ),
+                )
 
     async def on_checkin_open(self, d: DeadlineData) -> None:
         got = await self.timers.current(d, ("scheduled",))
@@ -54,15 +73,25 @@ class MatchDeadlines:
             return
         row, m = got
         names = await self.ctx.names(row.id)
-        params = {"key": m.match_key, "a": names.get(m.side_a or "", "?"), "b": names.get(m.side_b or "", "?"),
-                  "time": ts.local_text(m.start_at, row.time_zone),
-                  "late": row.settings_json.get("late_forfeit_minutes", 15)}
+        params = {
+            "key": m.match_key,
+            "a": names.get(m.side_a or "", "?"),
+            "b": names.get(m.side_b or "", "?"),
+            "time": ts.local_text(m.start_at, row.time_zone),
+            "late": row.settings_json.get("late_forfeit_minutes", 15),
+        }
         lang = self.ctx.glang()
-        self.ctx.send(row.group_chat_id, tt(lang, "checkin.open", **params), self.keyboards.checkin(lang, row.id, m.match_key))
+        self.ctx.send(
+            row.group_chat_id,
+            tt(lang, "checkin.open", **params),
+            self.keyboards.checkin(lang, row.id, m.match_key),
+        )
         for a, b in await ts.match_players(self.ctx.db, m):
             for uid in (*a, *b):
                 ul = await self.ctx.ulang(uid)
-                self.ctx.send(uid, tt(ul, "checkin.open", **params), self.keyboards.checkin(ul, row.id, m.match_key))
+                self.ctx.send(
+                    uid, tt(ul, "checkin.open", **params), self.keyboards.checkin(ul, row.id, m.match_key)
+                )
 
     async def on_start(self, d: DeadlineData) -> None:
         got = await self.timers.current(d, ("scheduled",))
@@ -109,27 +138,54 @@ class MatchDeadlines:
         count = len(await ts.match_players(self.ctx.db, m))
         lines = []
         for t in lat.new_forfeits:
-            late = int((ts.table_deadline(row, m, t.table) - m.start_at).total_seconds() // 60) if m.start_at else 0
+            late = (
+                int((ts.table_deadline(row, m, t.table) - m.start_at).total_seconds() // 60)
+                if m.start_at
+                else 0
+            )
             gone = who((*t.absent_a, *t.absent_b))
             if count == 1:
                 if t.absent == "both":
                     lines.append(tt(lang, "late.double", key=m.match_key, players=gone))
                 else:
                     absent, winner = (a, b) if t.absent == "a" else (b, a)
-                    lines.append(tt(lang, "late.forfeit", key=m.match_key, absent=absent, players=gone, late=late,
-                                    winner=winner))
+                    lines.append(
+                        tt(
+                            lang,
+                            "late.forfeit",
+                            key=m.match_key,
+                            absent=absent,
+                            players=gone,
+                            late=late,
+                            winner=winner,
+                        )
+                    )
             elif t.absent == "both":
                 lines.append(tt(lang, "late.table_double", key=m.match_key, table=t.table, players=gone))
             else:
                 absent, winner = (a, b) if t.absent == "a" else (b, a)
-                lines.append(tt(lang, "late.table", key=m.match_key, table=t.table, absent=absent, players=gone,
-                                late=late, winner=winner))
+                lines.append(
+                    tt(
+                        lang,
+                        "late.table",
+                        key=m.match_key,
+                        table=t.table,
+                        absent=absent,
+                        players=gone,
+                        late=late,
+                        winner=winner,
+                    )
+                )
         if count > 1:
             if lat.recorded is not None and lat.recorded.match.result_json is not None:
                 eng = await ts.engine_state(self.ctx.db, row.id)
-                lines.append(tt(lang, "late.match", line=views.result_line(lang, m.match_key,
-                                                                           lat.recorded.match.result_json, a, b,
-                                                                           eng)))
+                lines.append(
+                    tt(
+                        lang,
+                        "late.match",
+                        line=views.result_line(lang, m.match_key, lat.recorded.match.result_json, a, b, eng),
+                    )
+                )
             else:
                 lines.append(tt(lang, "late.others_play"))
         return "\n".join(lines)

@@ -34,8 +34,17 @@ class Draws:
             kind = "team" if row.settings_json.get("entrant") == "team" else "pair"
             count = len(await ts.entries(self.ctx.db, tid, kind))
             lang = self.ctx.glang()
-            self.ctx.send(row.group_chat_id, tt(lang, "reg.closed_note", name=row.name, count=count,
-                                            unit=tt(lang, "unit." + kind), draw=ts.local_text(row.draw_at, row.time_zone)))
+            self.ctx.send(
+                row.group_chat_id,
+                tt(
+                    lang,
+                    "reg.closed_note",
+                    name=row.name,
+                    count=count,
+                    unit=tt(lang, "unit." + kind),
+                    draw=ts.local_text(row.draw_at, row.time_zone),
+                ),
+            )
 
     async def on_draw_deadline(self, d: DeadlineData) -> None:
         await self.draw(int(d.payload["tid"]), None)
@@ -58,16 +67,30 @@ class Draws:
                 return text
             kind = "team" if row.settings_json.get("entrant") == "team" else "pair"
             entries = await ts.entries(self.ctx.db, tid, kind)
-            self.ctx.send(row.group_chat_id, tt(lang, "draw.frozen", name=row.name, count=len(entries),
-                                            list_hash=ann["list_hash"], commitment=ann["commitment"]))
+            self.ctx.send(
+                row.group_chat_id,
+                tt(
+                    lang,
+                    "draw.frozen",
+                    name=row.name,
+                    count=len(entries),
+                    list_hash=ann["list_hash"],
+                    commitment=ann["commitment"],
+                ),
+            )
             eng, _ = await ts.hold_draw(self.ctx.db, tid, actor)
             self.ctx.dashboard_changed(tid)
             await self.ctx.deadlines.cancel(self.ctx.db, "t_draw", f"t:{tid}")
             await self.ctx.deadlines.cancel(self.ctx.db, "t_close", f"t:{tid}")
             assert eng.draw is not None
             names = views.names_of(entries)
-            text = tt(lang, "draw.done", secret=eng.draw.secret.hex(), seed=eng.draw.seed.hex(),
-                      bracket=views.bracket_text(lang, eng, names))
+            text = tt(
+                lang,
+                "draw.done",
+                secret=eng.draw.secret.hex(),
+                seed=eng.draw.seed.hex(),
+                bracket=views.bracket_text(lang, eng, names),
+            )
             target = row.group_chat_id or row.created_by
             self.ctx.send(target, text)
             data = json.dumps(eng.draw.published(reveal=True), ensure_ascii=False, indent=1).encode("utf-8")

@@ -50,20 +50,38 @@ class RefereeTools:
     async def extend_lateness(self, tid: int, key: str, table: int | None, minutes: int, actor: int) -> None:
         """A referee gives a table (or every table waiting) more time: a new lateness deadline per table."""
         async with self.ctx.lock(tid):
-            m, deadlines = await ts.extend_lateness(self.ctx.db, tid, key, table, minutes, actor, self.ctx.now())
+            m, deadlines = await ts.extend_lateness(
+                self.ctx.db, tid, key, table, minutes, actor, self.ctx.now()
+            )
             row = await ts.get_tournament(self.ctx.db, tid)
             assert m.start_at is not None
             for k, due in deadlines.items():
-                await self.ctx.deadlines.schedule(self.ctx.db, "t_late", f"tm:{m.id}", due,
-                                              {"tid": tid, "key": key, "start": m.start_at.isoformat(), "table": k})
+                await self.ctx.deadlines.schedule(
+                    self.ctx.db,
+                    "t_late",
+                    f"tm:{m.id}",
+                    due,
+                    {"tid": tid, "key": key, "start": m.start_at.isoformat(), "table": k},
+                )
             lang = self.ctx.glang()
-            lines = [tt(lang, "ref.extended", key=key, table=k, minutes=minutes,
-                        until=ts.local_text(due, row.time_zone)[-5:]) for k, due in sorted(deadlines.items())]
+            lines = [
+                tt(
+                    lang,
+                    "ref.extended",
+                    key=key,
+                    table=k,
+                    minutes=minutes,
+                    until=ts.local_text(due, row.time_zone)[-5:],
+                )
+                for k, due in sorted(deadlines.items())
+            ]
             text = "\n".join(lines)
             self.ctx.send(row.group_chat_id, text)
             for k in deadlines:
                 if m.table_chats:
-                    self.ctx.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), lines[sorted(deadlines).index(k)])
+                    self.ctx.send(
+                        int(m.table_chats[(k - 1) % len(m.table_chats)]), lines[sorted(deadlines).index(k)]
+                    )
 
     async def pause(self, tid: int, key: str, paused: bool) -> bool:
         """Pause or resume the match's table clocks (the time limit is moved on by the pause)."""
@@ -85,8 +103,13 @@ class RefereeTools:
                 await match_repo.set_match_paused(self.ctx.db, mid, False)
                 left = results.pop(f"paused:{mid}", None)
                 if left is not None:
-                    await self.ctx.deadlines.schedule(self.ctx.db, "match_time", ref,
-                                                  self.ctx.now() + timedelta(seconds=float(left)), {"match_id": mid})
+                    await self.ctx.deadlines.schedule(
+                        self.ctx.db,
+                        "match_time",
+                        ref,
+                        self.ctx.now() + timedelta(seconds=float(left)),
+                        {"match_id": mid},
+                    )
                 self.ctx.play.kick(mid)
         await ts.set_match_fields(self.ctx.db, m.id, table_results=results)
         self.ctx.dashboard_changed(tid)

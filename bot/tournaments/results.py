@@ -102,26 +102,37 @@ class Results:
                 return
             await self.after_result(tid, rec)
 
-    async def after_result(self, tid: int, rec: ts.Recorded, announce: bool = True, text: str | None = None) -> None:
+    async def after_result(
+        self, tid: int, rec: ts.Recorded, announce: bool = True, text: str | None = None
+    ) -> None:
         self.ctx.dashboard_changed(tid)
         row = await ts.get_tournament(self.ctx.db, tid)
         lang = self.ctx.glang()
         if announce and rec.match.result_json is not None:
             names = await self.ctx.names(tid)
-            line = views.result_line(lang, rec.match.match_key, rec.match.result_json,
-                                     names.get(rec.match.side_a or "", "?"), names.get(rec.match.side_b or "", "?"),
-                                     ts.load_engine(row))
+            line = views.result_line(
+                lang,
+                rec.match.match_key,
+                rec.match.result_json,
+                names.get(rec.match.side_a or "", "?"),
+                names.get(rec.match.side_b or "", "?"),
+                ts.load_engine(row),
+            )
             self.ctx.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
             await self.tell_players_result(row, rec)
         if rec.finished:
             eng = ts.load_engine(row)
-            self.ctx.send(row.group_chat_id or row.created_by,
-                      tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng)))
+            self.ctx.send(
+                row.group_chat_id or row.created_by,
+                tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng)),
+            )
             return
         eng = ts.load_engine(row)
         if eng.swiss is not None and eng.swiss.stalled and not rec.new_matches:  # the organiser decides
-            self.ctx.send(row.created_by, tt(await self.ctx.ulang(row.created_by), "swiss.stalled",
-                                             round=eng.swiss.current_round))
+            self.ctx.send(
+                row.created_by,
+                tt(await self.ctx.ulang(row.created_by), "swiss.stalled", round=eng.swiss.current_round),
+            )
         await self.scheduling.schedule_ready(row)
 
     async def tell_players_result(self, row: Tournament, rec: ts.Recorded) -> None:
@@ -137,25 +148,40 @@ class Results:
         eng = ts.load_engine(await ts.get_tournament(self.ctx.db, row.id))
         alive = set(eng.ready_matches()) | {x.match_key for x in rec.new_matches}
         sides_next = {e for key in alive for e in eng.sides(key) if e}
-        if eng.bracket is not None:  # already placed in a match to come (a semi-final loser's third-place match)
+        if (
+            eng.bracket is not None
+        ):  # already placed in a match to come (a semi-final loser's third-place match)
             br = eng.bracket
             sides_next |= {e for x in br.matches if x.result is None for e in br.entries_of(x.id) if e}
         for side, entry in (("a", m.side_a), ("b", m.side_b)):
             if not entry:
                 continue
-            seated = {p for pa, pb in await ts.match_players(self.ctx.db, m) for p in (pa if side == "a" else pb)}
+            seated = {
+                p for pa, pb in await ts.match_players(self.ctx.db, m) for p in (pa if side == "a" else pb)
+            }
             for uid in sorted(seated | members.get(entry, set())):
                 ul = await self.ctx.ulang(uid)
-                line = views.result_line(ul, m.match_key, m.result_json, names.get(m.side_a or "", "?"),
-                                         names.get(m.side_b or "", "?"), eng)
+                line = views.result_line(
+                    ul,
+                    m.match_key,
+                    m.result_json,
+                    names.get(m.side_a or "", "?"),
+                    names.get(m.side_b or "", "?"),
+                    eng,
+                )
                 if uid not in members.get(entry, {uid}):
                     after = "result.substitute_done"
                 elif rec.finished:
                     after = "result.tournament_over"
-                elif entry not in sides_next and eng.bracket is not None and (
+                elif (
+                    entry not in sides_next
+                    and eng.bracket is not None
+                    and (
                         entry in eng.bracket.eliminations()
-                        or (eng.swiss is not None and entry not in eng.bracket.entries())):
-                    after = "result.out"   # knocked out, or not among the Swiss's top K
+                        or (eng.swiss is not None and entry not in eng.bracket.entries())
+                    )
+                ):
+                    after = "result.out"  # knocked out, or not among the Swiss's top K
                 else:
                     after = "result.next_soon"
                 self.ctx.send(uid, tt(ul, "result.yours", line=line) + "\n" + tt(ul, after))

@@ -32,8 +32,15 @@ class Scheduling:
         try:
             rows = await ts.schedule_ready(self.ctx.db, row.id, self.ctx.now())
         except RuleError as err:
-            self.ctx.send(row.created_by, tt(await self.ctx.ulang(row.created_by), "sched.no_tables",
-                                         reason=error_text(lang, err), id=row.id))
+            self.ctx.send(
+                row.created_by,
+                tt(
+                    await self.ctx.ulang(row.created_by),
+                    "sched.no_tables",
+                    reason=error_text(lang, err),
+                    id=row.id,
+                ),
+            )
             return
         if not rows:
             return
@@ -42,14 +49,22 @@ class Scheduling:
             await self.timers.arm_match(row, m)
         names = views.names_of(await ts.entries(self.ctx.db, row.id, include_withdrawn=True))
         tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(self.ctx.db, row.id)}
-        self.ctx.send(row.group_chat_id, tt(lang, "sched.round",
-                                        lines="\n".join(views.schedule_lines(lang, row, rows, names, tables))))
+        self.ctx.send(
+            row.group_chat_id,
+            tt(lang, "sched.round", lines="\n".join(views.schedule_lines(lang, row, rows, names, tables))),
+        )
         eng = ts.load_engine(await ts.get_tournament(self.ctx.db, row.id))
         for m in rows:
             await self.tell_players_their_table(row, m, names, tables, eng)
 
-    async def tell_players_their_table(self, row: Tournament, m: TournamentMatch, names: Mapping[str, str],
-                                       tables: Mapping[int, str], eng: Engine) -> None:
+    async def tell_players_their_table(
+        self,
+        row: Tournament,
+        m: TournamentMatch,
+        names: Mapping[str, str],
+        tables: Mapping[int, str],
+        eng: Engine,
+    ) -> None:
         """Each player, privately: their next match, its time, and which table (group) their pair sits at."""
         a, b = names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?")
         for k, (pa, pb) in enumerate(await ts.match_players(self.ctx.db, m), start=1):
@@ -57,6 +72,17 @@ class Scheduling:
             where = tables.get(chat, str(chat)) if chat is not None else "-"
             for uid in (*pa, *pb):
                 ul = await self.ctx.ulang(uid)
-                self.ctx.send(uid, tt(ul, "sched.yours", match=views.match_label(ul, eng, m.match_key), a=a, b=b,
-                                  time=ts.local_text(m.start_at, row.time_zone), table=k, where=where,
-                                  checkin=row.settings_json.get("checkin_opens_minutes", 30)))
+                self.ctx.send(
+                    uid,
+                    tt(
+                        ul,
+                        "sched.yours",
+                        match=views.match_label(ul, eng, m.match_key),
+                        a=a,
+                        b=b,
+                        time=ts.local_text(m.start_at, row.time_zone),
+                        table=k,
+                        where=where,
+                        checkin=row.settings_json.get("checkin_opens_minutes", 30),
+                    ),
+                )

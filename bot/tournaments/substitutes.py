@@ -31,7 +31,9 @@ class Substitutes:
         async with self.ctx.lock(tid):
             live = await self.tables.live_match_of(tid, key, old)
             if live is not None:
-                async with self.ctx.play.match_lock(live):  # no move of the match between the seat change and the index
+                async with self.ctx.play.match_lock(
+                    live
+                ):  # no move of the match between the seat change and the index
                     sub = await ts.substitute(self.ctx.db, tid, key, old, new, actor, reason)
                     if sub.in_play and sub.seat is not None and sub.game_table is not None:
                         await self.take_over_seat(live, sub.game_table, sub.seat, old, new, sub)
@@ -57,14 +59,17 @@ class Substitutes:
                 self.ctx.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), text)
             for uid in (old, new):
                 ul = await self.ctx.ulang(uid)
-                self.ctx.send(uid, tt(ul, text_key, seat=seat_name(ul, sub.seat) if sub.seat is not None else "-",
-                                  **params))
+                self.ctx.send(
+                    uid,
+                    tt(ul, text_key, seat=seat_name(ul, sub.seat) if sub.seat is not None else "-", **params),
+                )
             if m.status in ("open", "playing") and not sub.in_play:
                 await self.tables.start_ready_tables(tid, key)
             self.ctx.dashboard_changed(tid)
 
-    async def take_over_seat(self, match_id: int, table_id: int, seat: int, old: int, new: int,
-                             sub: ts.Substituted) -> None:
+    async def take_over_seat(
+        self, match_id: int, table_id: int, seat: int, old: int, new: int, sub: ts.Substituted
+    ) -> None:
         """The seat's player changed in a match in play (the caller holds the match's lock): the seat
         index, the old player's hand message (closed, its keyboard gone), the seat's tapped selection,
         then every message of the match again: the new player gets a hand message with the current
@@ -78,8 +83,12 @@ class Substitutes:
             if play.ready:
                 names = await ts.user_names(self.ctx.db, [new])
                 ol = await self.ctx.ulang(old)
-                play.edit(ref.chat_id, ref.message_id, tt(ol, "sub.hand_closed", key=sub.match.match_key,
-                                                               table=sub.table, new=names[new]), None)
+                play.edit(
+                    ref.chat_id,
+                    ref.message_id,
+                    tt(ol, "sub.hand_closed", key=sub.match.match_key, table=sub.table, new=names[new]),
+                    None,
+                )
         await selection_repo.clear_selection(self.ctx.db, match_id, seat)
         self.replaced.setdefault(old, set()).add(match_id)
         self.replaced.get(new, set()).discard(match_id)
@@ -113,8 +122,11 @@ class Substitutes:
         for row in await ts.all_tournaments(self.ctx.db):
             if row.status != "running":
                 continue
-            subs = [a for a in await ts.audit_log(self.ctx.db, row.id, 10_000)
-                    if a.action == "substitute" and a.detail_json.get("in_play")]
+            subs = [
+                a
+                for a in await ts.audit_log(self.ctx.db, row.id, 10_000)
+                if a.action == "substitute" and a.detail_json.get("in_play")
+            ]
             for a in subs:
                 d = a.detail_json
                 try:

@@ -59,8 +59,9 @@ class TournamentTables:
                 ids.append(made)
                 continue
             chat = int(m.table_chats[(k - 1) % len(m.table_chats)])
-            table = await table_repo.insert_table(self.ctx.db, chat, row.preset_id, preset.game, options, row.created_by,
-                                               tournament_ref=ref)
+            table = await table_repo.insert_table(
+                self.ctx.db, chat, row.preset_id, preset.game, options, row.created_by, tournament_ref=ref
+            )
             for seat, uid in ((0, pa[0]), (1, pb[0]), (2, pa[1]), (3, pb[1])):
                 await table_repo.seat_user(self.ctx.db, table.id, seat, uid)
             ids.append(table.id)
@@ -70,8 +71,14 @@ class TournamentTables:
         names = await self.ctx.names(row.id)
         where = await self.ctx.table_titles(row.id, m)
         lang = self.ctx.glang()
-        text = tt(lang, "start.open", key=m.match_key, a=names.get(m.side_a or "", "?"),
-                  b=names.get(m.side_b or "", "?"), tables=where)
+        text = tt(
+            lang,
+            "start.open",
+            key=m.match_key,
+            a=names.get(m.side_a or "", "?"),
+            b=names.get(m.side_b or "", "?"),
+            tables=where,
+        )
         self.ctx.send(row.group_chat_id, text)
         waiting = await self.start_ready_tables(row.id, m.match_key, force)
         if waiting:
@@ -116,8 +123,14 @@ class TournamentTables:
         lines = []
         for k, users in sorted(waiting.items()):
             until = ts.local_text(ts.table_deadline(row, m, k), row.time_zone)[-5:]
-            line = tt(lang, "start.waiting", key=m.match_key, table=k, names="、".join(names[u] for u in users),
-                      until=until)
+            line = tt(
+                lang,
+                "start.waiting",
+                key=m.match_key,
+                table=k,
+                names="、".join(names[u] for u in users),
+                until=until,
+            )
             lines.append(line)
             if m.table_chats:
                 self.ctx.send(int(m.table_chats[(k - 1) % len(m.table_chats)]), line)

@@ -22,10 +22,13 @@ class MatchTimers:
     async def arm_tournament(self, row: Tournament) -> None:
         ref = f"t:{row.id}"
         if row.registration_deadline is not None and row.status == "registration":
-            await self.ctx.deadlines.schedule(self.ctx.db, "t_close", ref, row.registration_deadline, {"tid": row.id},
-                                          replace=True)
+            await self.ctx.deadlines.schedule(
+                self.ctx.db, "t_close", ref, row.registration_deadline, {"tid": row.id}, replace=True
+            )
         if row.draw_at is not None and row.state_json is None:
-            await self.ctx.deadlines.schedule(self.ctx.db, "t_draw", ref, row.draw_at, {"tid": row.id}, replace=True)
+            await self.ctx.deadlines.schedule(
+                self.ctx.db, "t_draw", ref, row.draw_at, {"tid": row.id}, replace=True
+            )
 
     async def arm_match(self, row: Tournament, m: TournamentMatch) -> None:
         assert m.start_at is not None
@@ -33,13 +36,22 @@ class MatchTimers:
         ref = f"tm:{m.id}"
         base = {"tid": row.id, "key": m.match_key, "start": m.start_at.isoformat()}
         kinds = {"reminder": "t_remind", "checkin_open": "t_checkin", "lateness_deadline": "t_late"}
-        for timer in match_timers(m.match_key, m.start_at, st.late_forfeit_minutes, st.checkin_opens_minutes,
-                                  st.reminder_minutes, self.ctx.now()):
-            await self.ctx.deadlines.schedule(self.ctx.db, kinds[timer.kind], ref, timer.at,
-                                          {**base, "minutes": timer.minutes_before})
+        for timer in match_timers(
+            m.match_key,
+            m.start_at,
+            st.late_forfeit_minutes,
+            st.checkin_opens_minutes,
+            st.reminder_minutes,
+            self.ctx.now(),
+        ):
+            await self.ctx.deadlines.schedule(
+                self.ctx.db, kinds[timer.kind], ref, timer.at, {**base, "minutes": timer.minutes_before}
+            )
         await self.ctx.deadlines.schedule(self.ctx.db, "t_start", ref, m.start_at, base)
 
-    async def current(self, d: DeadlineData, statuses: tuple[str, ...]) -> tuple[Tournament, TournamentMatch] | None:
+    async def current(
+        self, d: DeadlineData, statuses: tuple[str, ...]
+    ) -> tuple[Tournament, TournamentMatch] | None:
         tid, key = int(d.payload["tid"]), str(d.payload["key"])
         row = await ts.get_tournament(self.ctx.db, tid)
         try:

@@ -46,7 +46,9 @@ def prizes_text(lang: str, row: Tournament) -> str:
     s = row.settings_json
     if s.get("prize_table") == "by_round_eliminated":
         rounds = "、".join(prize_label(lang, p) for p in s.get("round_prizes", []))
-        return tt(lang, "prizes.by_round", rounds=rounds, champion=prize_label(lang, s.get("champion_prize", "")))
+        return tt(
+            lang, "prizes.by_round", rounds=rounds, champion=prize_label(lang, s.get("champion_prize", ""))
+        )
     if s.get("prize_table") == "places_1_2_3":
         a, b, c = (list(s.get("prize_counts", [])) + [0, 0, 0])[:3]
         text = tt(lang, "prizes.places", a=a, b=b, c=c)
@@ -64,13 +66,21 @@ def groups_text(row: Tournament) -> str:
 
 def summary(lang: str, row: Tournament) -> str:
     preset = load_preset(row.preset_id)
-    return tt(lang, "setup.summary", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
-              entrant=entrant_text(lang, row), groups=groups_text(row),
-              deadline=ts.local_text(row.registration_deadline, row.time_zone),
-              draw=ts.local_text(row.draw_at, row.time_zone), first=ts.local_text(row.first_round_at, row.time_zone),
-              format=tt(lang, "format." + str(row.settings_json.get("format"))),
-              length=length_text(lang, ts.rule_options(row)), late=row.settings_json.get("late_forfeit_minutes"),
-              tz=row.time_zone)
+    return tt(
+        lang,
+        "setup.summary",
+        name=row.name,
+        preset=preset.title_en if lang == "en" else preset.title_zh,
+        entrant=entrant_text(lang, row),
+        groups=groups_text(row),
+        deadline=ts.local_text(row.registration_deadline, row.time_zone),
+        draw=ts.local_text(row.draw_at, row.time_zone),
+        first=ts.local_text(row.first_round_at, row.time_zone),
+        format=tt(lang, "format." + str(row.settings_json.get("format"))),
+        length=length_text(lang, ts.rule_options(row)),
+        late=row.settings_json.get("late_forfeit_minutes"),
+        tz=row.time_zone,
+    )
 
 
 def _score(lang: str, la: object, lb: object, how: object) -> str:
@@ -91,8 +101,9 @@ def match_label(lang: str, eng: Engine | None, key: str) -> str:
     return f"{title}（{key}）" if lang != "en" else f"{title} ({key})"
 
 
-def result_line(lang: str, key: str, result: PairingResult | Mapping[str, Any], a: str, b: str,
-                eng: Engine | None = None) -> str:
+def result_line(
+    lang: str, key: str, result: PairingResult | Mapping[str, Any], a: str, b: str, eng: Engine | None = None
+) -> str:
     """Winner first, with the winner's score first: ``决赛（R3-M1）：医学院队 胜 机关队（2:0）``."""
     res = result if isinstance(result, PairingResult) else PairingResult.from_dict(result)
     label = match_label(lang, eng, key)
@@ -108,8 +119,11 @@ def result_line(lang: str, key: str, result: PairingResult | Mapping[str, Any], 
         detail = tt(lang, "result.forfeit")
     elif len(res.tables) == 1 and res.tables[0].level_a is not None:
         t = res.tables[0]
-        detail = _score(lang, *ordered(t.level_a, t.level_b),
-                        res.extra.get("tie_break") if t.level_a == t.level_b else None)
+        detail = _score(
+            lang,
+            *ordered(t.level_a, t.level_b),
+            res.extra.get("tie_break") if t.level_a == t.level_b else None,
+        )
     elif len(res.tables) > 1:
         la, lb = res.tables_won("a"), res.tables_won("b")
         detail = _score(lang, *ordered(la, lb), res.decided_by if la == lb else None)
@@ -159,8 +173,16 @@ def ranking_text(lang: str, eng: Engine) -> str:
             continue
         prize = f" — {prize_label(lang, r.prize)}" if r.prize else ""
         note = f"（{r.note}）" if r.note and lang == "zh" else (f" ({r.note})" if r.note else "")
-        lines.append(tt(lang, "out.ranking_line", place=r.place if r.place is not None else "-", name=r.name,
-                        prize=prize) + note)
+        lines.append(
+            tt(
+                lang,
+                "out.ranking_line",
+                place=r.place if r.place is not None else "-",
+                name=r.name,
+                prize=prize,
+            )
+            + note
+        )
     return "\n".join(lines)
 
 
@@ -175,12 +197,16 @@ def entry_ratings(ratings: Any, game: str, entries: Sequence[TournamentEntry]) -
     return out
 
 
-def standings_text(lang: str, eng: Engine, names: Mapping[str, str],
-                   ratings: Mapping[str, str] | None = None) -> str:
+def standings_text(
+    lang: str, eng: Engine, names: Mapping[str, str], ratings: Mapping[str, str] | None = None
+) -> str:
     """Group tables with translated columns and tiebreaks (bot/presentation/tournament/text.py), then the
     ranking once the knockout has one."""
-    parts = [render_text.standings_text(eng, lang, ratings=ratings)] if eng.groups is not None or eng.swiss is not None \
+    parts = (
+        [render_text.standings_text(eng, lang, ratings=ratings)]
+        if eng.groups is not None or eng.swiss is not None
         else []
+    )
     if eng.bracket is not None:
         ranking = ranking_text(lang, eng)
         if ranking:
@@ -190,23 +216,48 @@ def standings_text(lang: str, eng: Engine, names: Mapping[str, str],
     return "\n\n".join(parts) or tt(lang, "out.no_draw")
 
 
-def schedule_lines(lang: str, row: Tournament, rows: Sequence[TournamentMatch], names: Mapping[str, str],
-                   tables: Mapping[int, str]) -> list[str]:
+def schedule_lines(
+    lang: str,
+    row: Tournament,
+    rows: Sequence[TournamentMatch],
+    names: Mapping[str, str],
+    tables: Mapping[int, str],
+) -> list[str]:
     out = []
     for m in rows:
         if m.start_at is None:
             continue
-        out.append(tt(lang, "sched.line", key=m.match_key, a=names.get(m.side_a or "", "?"),
-                      b=names.get(m.side_b or "", "?"), time=ts.local_text(m.start_at, row.time_zone),
-                      tables="、".join(tables.get(int(c), str(c)) for c in m.table_chats)))
+        out.append(
+            tt(
+                lang,
+                "sched.line",
+                key=m.match_key,
+                a=names.get(m.side_a or "", "?"),
+                b=names.get(m.side_b or "", "?"),
+                time=ts.local_text(m.start_at, row.time_zone),
+                tables="、".join(tables.get(int(c), str(c)) for c in m.table_chats),
+            )
+        )
     return out
 
 
-def results_text(lang: str, eng: Engine | None, rows: Sequence[TournamentMatch], names: Mapping[str, str]) -> str:
+def results_text(
+    lang: str, eng: Engine | None, rows: Sequence[TournamentMatch], names: Mapping[str, str]
+) -> str:
     """Decided matches, in the order played, each winner first with its title (决赛, 半决赛 ...)."""
-    lines = [result_line(lang, m.match_key, m.result_json, names.get(m.side_a or "", "?"),
-                         names.get(m.side_b or "", "?"), eng) + (" ✔" if m.confirmed_by else "")
-             for m in rows if m.result_json is not None]
+    lines = [
+        result_line(
+            lang,
+            m.match_key,
+            m.result_json,
+            names.get(m.side_a or "", "?"),
+            names.get(m.side_b or "", "?"),
+            eng,
+        )
+        + (" ✔" if m.confirmed_by else "")
+        for m in rows
+        if m.result_json is not None
+    ]
     return tt(lang, "out.results", lines="\n".join(lines)) if lines else tt(lang, "out.no_results")
 
 
@@ -229,16 +280,28 @@ class _SafeWriter:
         self.writer.writerow([formula_safe(v) if isinstance(v, str) else v for v in row])
 
 
-def export_csv(row: Tournament, entries: Sequence[TournamentEntry], rows: Sequence[TournamentMatch],
-               eng: Engine | None, users: Mapping[int, str]) -> bytes:
+def export_csv(
+    row: Tournament,
+    entries: Sequence[TournamentEntry],
+    rows: Sequence[TournamentMatch],
+    eng: Engine | None,
+    users: Mapping[int, str],
+) -> bytes:
     """One CSV with three sections: entries, matches, final ranking with prizes (UTF-8 with BOM for Excel)."""
     buf = io.StringIO()
     w = _SafeWriter(buf)
     w.writerow(["entries"])
     w.writerow(["id", "name", "union_group", "players", "status"])
     for e in entries:
-        w.writerow([e.id, e.name, e.union_group, " / ".join(users.get(int(p), str(p)) for p in e.players_json),
-                    e.status])
+        w.writerow(
+            [
+                e.id,
+                e.name,
+                e.union_group,
+                " / ".join(users.get(int(p), str(p)) for p in e.players_json),
+                e.status,
+            ]
+        )
     names = names_of(entries)
     w.writerow([])
     w.writerow(["matches"])
@@ -246,20 +309,38 @@ def export_csv(row: Tournament, entries: Sequence[TournamentEntry], rows: Sequen
     for m in rows:
         res = m.result_json or {}
         winner = res.get("winner")
-        w.writerow([m.match_key, ts.local_text(m.start_at, row.time_zone), names.get(m.side_a or "", ""),
-                    names.get(m.side_b or "", ""),
-                    names.get((m.side_a if winner == "a" else m.side_b) or "", "") if winner else "",
-                    res.get("outcome", m.status),
-                    " ".join(f"{t.get('table')}:{t.get('winner')}:{t.get('level_a')}-{t.get('level_b')}"
-                             for t in res.get("tables", [])), "yes" if m.confirmed_by else ""])
+        w.writerow(
+            [
+                m.match_key,
+                ts.local_text(m.start_at, row.time_zone),
+                names.get(m.side_a or "", ""),
+                names.get(m.side_b or "", ""),
+                names.get((m.side_a if winner == "a" else m.side_b) or "", "") if winner else "",
+                res.get("outcome", m.status),
+                " ".join(
+                    f"{t.get('table')}:{t.get('winner')}:{t.get('level_a')}-{t.get('level_b')}"
+                    for t in res.get("tables", [])
+                ),
+                "yes" if m.confirmed_by else "",
+            ]
+        )
     if eng is not None and eng.draw is not None:
         w.writerow([])
         w.writerow(["ranking"])
         w.writerow(["place", "name", "union_group", "prize", "prize_zh", "eliminated_round", "note"])
         for r in eng.ranking():
             d = r.to_dict()
-            w.writerow([d["place"], d["name"], d["union_group"], d["prize"], d["prize_zh"], d["eliminated_round"],
-                        d["note"]])
+            w.writerow(
+                [
+                    d["place"],
+                    d["name"],
+                    d["union_group"],
+                    d["prize"],
+                    d["prize_zh"],
+                    d["eliminated_round"],
+                    d["note"],
+                ]
+            )
     return ("\ufeff" + buf.getvalue()).encode("utf-8")
 
 
@@ -278,11 +359,23 @@ def entry_record(eng: Engine, entry_id: str) -> tuple[int, int]:
 
 def me_text(lang: str, name: str, ratings: Mapping[str, Rating], lines: Sequence[str]) -> str:
     """``/me``: the player's ratings per game, then one line per tournament (newest first)."""
-    rated = [tt(lang, "me.rating", game=tt(lang, f"game.{g}"), rating=r.text(), games=r.games)
-             for g, r in sorted(ratings.items()) if r.games]
-    out = [tt(lang, "me.title", name=name),
-           tt(lang, "me.ratings", n=PROVISIONAL_GAMES, ratings="；".join(rated) if lang != "en" and rated
-              else "; ".join(rated) or tt(lang, "me.no_rating")), ""]
+    rated = [
+        tt(lang, "me.rating", game=tt(lang, f"game.{g}"), rating=r.text(), games=r.games)
+        for g, r in sorted(ratings.items())
+        if r.games
+    ]
+    out = [
+        tt(lang, "me.title", name=name),
+        tt(
+            lang,
+            "me.ratings",
+            n=PROVISIONAL_GAMES,
+            ratings="；".join(rated)
+            if lang != "en" and rated
+            else "; ".join(rated) or tt(lang, "me.no_rating"),
+        ),
+        "",
+    ]
     out += [tt(lang, "me.tournaments"), *lines] if lines else [tt(lang, "me.none")]
     return "\n".join(out)
 
@@ -303,23 +396,48 @@ def me_line(lang: str, row: Tournament, eng: Engine | None, entry_id: str, entry
 SEASON_SHOWN = 30
 
 
-def season_text(lang: str, titles: Sequence[str], players: Sequence[Any], groups: Sequence[Any],
-                names: Mapping[int, str]) -> str:
+def season_text(
+    lang: str, titles: Sequence[str], players: Sequence[Any], groups: Sequence[Any], names: Mapping[int, str]
+) -> str:
     """``/season``: the players' table (the first 30) and the union groups' table."""
+
     def best(r: Any) -> str:
         return tt(lang, "season.best", place=r.best_place) if r.best_place else ""
 
     sep = "、" if lang != "en" else ", "
     lines = [tt(lang, "season.title", names=sep.join(titles)), "", tt(lang, "season.players")]
     for i, r in enumerate(players[:SEASON_SHOWN], start=1):
-        lines.append(tt(lang, "season.row", rank=i, name=names.get(int(r.key), r.key) if r.key.isdigit() else r.key,
-                        group=r.union_group or "-", points=r.points, won=r.won, drawn=r.drawn, lost=r.lost,
-                        t=r.tournaments, best=best(r)))
+        lines.append(
+            tt(
+                lang,
+                "season.row",
+                rank=i,
+                name=names.get(int(r.key), r.key) if r.key.isdigit() else r.key,
+                group=r.union_group or "-",
+                points=r.points,
+                won=r.won,
+                drawn=r.drawn,
+                lost=r.lost,
+                t=r.tournaments,
+                best=best(r),
+            )
+        )
     if len(players) > SEASON_SHOWN:
         lines.append(tt(lang, "season.more", n=len(players) - SEASON_SHOWN))
     if any(g.key for g in groups):
         lines += ["", tt(lang, "season.groups")]
         for i, g in enumerate((g for g in groups if g.key), start=1):
-            lines.append(tt(lang, "season.group_row", rank=i, name=g.key, points=g.points, won=g.won, drawn=g.drawn,
-                            lost=g.lost, best=best(g)))
+            lines.append(
+                tt(
+                    lang,
+                    "season.group_row",
+                    rank=i,
+                    name=g.key,
+                    points=g.points,
+                    won=g.won,
+                    drawn=g.drawn,
+                    lost=g.lost,
+                    best=best(g),
+                )
+            )
     return "\n".join(lines)

@@ -33,8 +33,12 @@ KINDS = ("t_close", "t_draw", "t_remind", "t_checkin", "t_start", "t_late")
 
 
 class TournamentBot:
-    def __init__(self, play: Callable[[], PlaySide], keyboards: TournamentKeyboards,
-                 clock: Callable[[], Clock | None] = lambda: None) -> None:
+    def __init__(
+        self,
+        play: Callable[[], PlaySide],
+        keyboards: TournamentKeyboards,
+        clock: Callable[[], Clock | None] = lambda: None,
+    ) -> None:
         """``play`` gives the play side's ports (built at the application's start-up); ``clock``, read at
         start-up, may replace the deadline scheduler's clock (tests and the demo)."""
         self.ctx = ctx = TournamentContext(play)

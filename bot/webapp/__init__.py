@@ -32,12 +32,19 @@ async def start_for(app: Any) -> Any | None:
     if settings.WEBAPP_PORT is None:
         return None
     if settings.WEBAPP_DEV and not settings.TELEGRAM_API_BASE_URL:
-        raise WebAppConfigError("WEBAPP_DEV is for local play only (the simulator); it is refused with the real "
-                                "Telegram: unset WEBAPP_DEV")
-    server = WebAppServer(RuntimeBridge(rt), bot_token=settings.TELEGRAM_BOT_TOKEN,
-                          default_lang=settings.BOT_LANGUAGE, dev=settings.WEBAPP_DEV,
-                          dev_secret=settings.WEBAPP_DEV_SECRET,
-                          max_age=settings.WEBAPP_INIT_MAX_AGE, webhook=app.bot_data.get("webhook_route"))
+        raise WebAppConfigError(
+            "WEBAPP_DEV is for local play only (the simulator); it is refused with the real "
+            "Telegram: unset WEBAPP_DEV"
+        )
+    server = WebAppServer(
+        RuntimeBridge(rt),
+        bot_token=settings.TELEGRAM_BOT_TOKEN,
+        default_lang=settings.BOT_LANGUAGE,
+        dev=settings.WEBAPP_DEV,
+        dev_secret=settings.WEBAPP_DEV_SECRET,
+        max_age=settings.WEBAPP_INIT_MAX_AGE,
+        webhook=app.bot_data.get("webhook_route"),
+    )
     for add_routes in app.bot_data.get("web_routes", ()):  # e.g. /healthz and /readyz (bot/boot/probes.py)
         add_routes(server.app)
     try:
@@ -45,10 +52,14 @@ async def start_for(app: Any) -> Any | None:
     except OSError as exc:  # the port is taken: the bot plays on in the chats, without the page
         if app.bot_data.get("webhook_route") is not None:
             raise
-        log.warning("the table page is not served: %s:%s: %s", settings.WEBAPP_HOST, settings.WEBAPP_PORT, exc)
+        log.warning(
+            "the table page is not served: %s:%s: %s", settings.WEBAPP_HOST, settings.WEBAPP_PORT, exc
+        )
         return None
     rt.db.version_listeners.append(server.version_listener)
-    server.hub.on_seat_closed.append(lambda match_id, user_id, seat: rt.spawn(_catch_up(rt, match_id, user_id, seat)))
+    server.hub.on_seat_closed.append(
+        lambda match_id, user_id, seat: rt.spawn(_catch_up(rt, match_id, user_id, seat))
+    )
     if settings.WEBAPP_RELAY_URL:  # pages connected to other processes hear of this process's versions
         from bot.webapp.relay import RedisRelay
 

@@ -52,8 +52,9 @@ def _check_string(fields: dict[str, str]) -> bytes:
     return "\n".join(f"{k}={fields[k]}" for k in sorted(fields) if k != "hash").encode()
 
 
-def validate_init_data(init_data: str, bot_token: str, *, max_age: int = DEFAULT_MAX_AGE,
-                       now: float | None = None) -> WebAppUser:
+def validate_init_data(
+    init_data: str, bot_token: str, *, max_age: int = DEFAULT_MAX_AGE, now: float | None = None
+) -> WebAppUser:
     """The user of a genuine, fresh ``initData``; ``InitDataError`` (``missing``, ``malformed``,
     ``bad_hash``, ``expired``) otherwise."""
     if not init_data or not isinstance(init_data, str):
@@ -77,17 +78,31 @@ def validate_init_data(init_data: str, bot_token: str, *, max_age: int = DEFAULT
     clock = time.time() if now is None else now
     if auth_date > clock + FUTURE_SKEW or clock - auth_date > max_age:
         raise InitDataError("expired")
-    return WebAppUser(id=user_id, first_name=str(user.get("first_name") or ""),
-                      username=user.get("username"), language_code=user.get("language_code"),
-                      start_param=fields.get("start_param"), auth_date=auth_date)
+    return WebAppUser(
+        id=user_id,
+        first_name=str(user.get("first_name") or ""),
+        username=user.get("username"),
+        language_code=user.get("language_code"),
+        start_param=fields.get("start_param"),
+        auth_date=auth_date,
+    )
 
 
-def sign_init_data(bot_token: str, user: dict[str, object], *, auth_date: int | None = None,
-                   start_param: str | None = None, query_id: str = "dev") -> str:
+def sign_init_data(
+    bot_token: str,
+    user: dict[str, object],
+    *,
+    auth_date: int | None = None,
+    start_param: str | None = None,
+    query_id: str = "dev",
+) -> str:
     """An ``initData`` string signed with ``bot_token`` (the local dev mode and the tests; Telegram
     signs the real ones)."""
-    fields = {"auth_date": str(int(time.time()) if auth_date is None else auth_date), "query_id": query_id,
-              "user": json.dumps(user, ensure_ascii=False, separators=(",", ":"))}
+    fields = {
+        "auth_date": str(int(time.time()) if auth_date is None else auth_date),
+        "query_id": query_id,
+        "user": json.dumps(user, ensure_ascii=False, separators=(",", ":")),
+    }
     if start_param is not None:
         fields["start_param"] = start_param
     fields["hash"] = hmac.new(secret_key(bot_token), _check_string(fields), hashlib.sha256).hexdigest()

@@ -40,8 +40,17 @@ class RuntimeBridge:
         found = await self.rt.driver.user_match(user_id)
         return None if found is None else int(found[0])
 
-    async def submit(self, match_id: int, seat: int, action: str, *, expected_version: int, user_id: int,
-                     dedupe_key: str, on_committed: Any = None) -> Any:
+    async def submit(
+        self,
+        match_id: int,
+        seat: int,
+        action: str,
+        *,
+        expected_version: int,
+        user_id: int,
+        dedupe_key: str,
+        on_committed: Any = None,
+    ) -> Any:
         """Apply ``action`` for ``seat`` if the match is still at ``expected_version``.
 
         Returns the ``ApplyResult`` (``duplicate`` when this dedupe key was applied before);
@@ -49,8 +58,14 @@ class RuntimeBridge:
         ``on_committed(applied)`` runs once the action is committed, before the after-step (the page's
         answer need not wait for the chat messages)."""
         async with self.rt.lock(match_id):  # apply_action refuses a missing or finished match itself
-            applied = await action_repo.apply_action(self.db, match_id, action, expected_version=expected_version,
-                                               actor_user_id=user_id, dedupe_key=dedupe_key)
+            applied = await action_repo.apply_action(
+                self.db,
+                match_id,
+                action,
+                expected_version=expected_version,
+                actor_user_id=user_id,
+                dedupe_key=dedupe_key,
+            )
             if on_committed is not None:
                 await on_committed(applied)
             if not applied.duplicate:
@@ -93,9 +108,20 @@ class RuntimeBridge:
         if tid is None:
             return []
         async with self.db.session() as s:
-            tables = (await s.execute(select(GameTable).where(
-                GameTable.tournament_ref.like(f"t{tid}:%"), GameTable.status.in_(("playing", "paused")))
-                .order_by(GameTable.id))).scalars().all()
+            tables = (
+                (
+                    await s.execute(
+                        select(GameTable)
+                        .where(
+                            GameTable.tournament_ref.like(f"t{tid}:%"),
+                            GameTable.status.in_(("playing", "paused")),
+                        )
+                        .order_by(GameTable.id)
+                    )
+                )
+                .scalars()
+                .all()
+            )
         out: list[dict[str, Any]] = []
         for table in tables:
             row = await match_repo.current_match(self.db, table.id)
@@ -106,9 +132,16 @@ class RuntimeBridge:
             p = view.get("table", view)
             levels = p.get("level_texts") or [str(x) for x in p.get("levels") or []]
             due = await self.deadline(row.id, "match_time")
-            out.append({"match": row.id, "name": (table.tournament_ref or "").split(":", 1)[-1], "game": row.game,
-                        "levels": levels, "deal": p.get("deal") or p.get("deal_no") or 0,
-                        "deadline": int(due.timestamp() * 1000) if due is not None else None})
+            out.append(
+                {
+                    "match": row.id,
+                    "name": (table.tournament_ref or "").split(":", 1)[-1],
+                    "game": row.game,
+                    "levels": levels,
+                    "deal": p.get("deal") or p.get("deal_no") or 0,
+                    "deadline": int(due.timestamp() * 1000) if due is not None else None,
+                }
+            )
         return out
 
     def stale_text(self, lang: str) -> str:

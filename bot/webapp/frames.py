@@ -103,8 +103,14 @@ def readings(m: Any, seat: int, cards: list[int]) -> list[dict[str, str]]:
     except RuleError:
         return []
     level = getattr(m, "deal_level", None)
-    return [{"id": c.reading_id(), "kind": c.kind, "label": c.label(level) if level is not None else c.reading_id()}
-            for c in found]
+    return [
+        {
+            "id": c.reading_id(),
+            "kind": c.kind,
+            "label": c.label(level) if level is not None else c.reading_id(),
+        }
+        for c in found
+    ]
 
 
 def combo_label(lang: str, label: str) -> str:
@@ -117,7 +123,9 @@ def combo_label(lang: str, label: str) -> str:
     return t(lang, f"page.kind.{kind}") + (" " + cards(lang, tail) if tail else "")
 
 
-def clock(game: str, p: dict[str, Any], options: dict[str, Any], computers: list[bool]) -> tuple[int | None, int | None]:
+def clock(
+    game: str, p: dict[str, Any], options: dict[str, Any], computers: list[bool]
+) -> tuple[int | None, int | None]:
     """(seat, seconds) of the move clock that runs now (a required turn of a person), else (None, None)."""
     for turn in p.get("turns") or []:
         if not turn.get("required", True) or not turn.get("clock") or computers[turn["seat"]]:
@@ -129,10 +137,22 @@ def clock(game: str, p: dict[str, Any], options: dict[str, Any], computers: list
     return None, None
 
 
-def state_frame(*, game: str, match_id: int, version: int, status: str, public: dict[str, Any],
-                me: dict[str, Any] | None, seat: int | None, names: list[str], computers: list[bool],
-                options: dict[str, Any], since: datetime | None, now: datetime,
-                deadlines: dict[str, datetime] | None = None) -> dict[str, Any]:
+def state_frame(
+    *,
+    game: str,
+    match_id: int,
+    version: int,
+    status: str,
+    public: dict[str, Any],
+    me: dict[str, Any] | None,
+    seat: int | None,
+    names: list[str],
+    computers: list[bool],
+    options: dict[str, Any],
+    since: datetime | None,
+    now: datetime,
+    deadlines: dict[str, datetime] | None = None,
+) -> dict[str, Any]:
     """The frame for one viewer: ``public`` (``public_part``) and, for a seat, ``me`` (``seat_part``)
     of the same version.  ``since``: when this version was committed (the move clock started then);
     ``deadlines``: the bidding window's (``window``) and the match clock's (``match``) ends; times
@@ -142,8 +162,15 @@ def state_frame(*, game: str, match_id: int, version: int, status: str, public: 
     if seconds and since is not None and status == "playing":
         deadline = int(since.timestamp() * 1000) + seconds * 1000
     frame: dict[str, Any] = {
-        "type": "state", "match": match_id, "version": version, "game": game, "status": status,
-        "seat": seat, "names": names, "computers": computers, "table": public,
+        "type": "state",
+        "match": match_id,
+        "version": version,
+        "game": game,
+        "status": status,
+        "seat": seat,
+        "names": names,
+        "computers": computers,
+        "table": public,
         "clock": {"seat": clock_seat, "seconds": seconds, "deadline": deadline} if seconds else None,
         "now": int(now.timestamp() * 1000),
     }
@@ -154,7 +181,9 @@ def state_frame(*, game: str, match_id: int, version: int, status: str, public: 
     return frame
 
 
-def action_text(game: str, seat: int, me: dict[str, Any], op: str, cards: list[int], arg: str | None) -> str | None:
+def action_text(
+    game: str, seat: int, me: dict[str, Any], op: str, cards: list[int], arg: str | None
+) -> str | None:
     """The engine action for a page's request (None: not a known request).  The engine judges it."""
     actions = me.get("actions") or {}
     sel = cards_text(cards)

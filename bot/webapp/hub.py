@@ -43,7 +43,9 @@ class Hub:
         self._running: dict[int, asyncio.Task[None]] = {}
         self.pushes = 0
         self._names: dict[tuple[int, str], tuple[list[str], list[bool]]] = {}
-        self._committed: dict[int, tuple[int, datetime]] = {}  # watched match -> (version, when committed here)
+        self._committed: dict[
+            int, tuple[int, datetime]
+        ] = {}  # watched match -> (version, when committed here)
         self._match_clock: dict[int, datetime | None] = {}  # watched match -> when its match clock runs out
         self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
         # called with (match_id, user_id, seat) when a seat's last page on this process closes
@@ -145,8 +147,13 @@ class Hub:
             public = frames.public_part(row.game, m)
             seats = {seat: frames.seat_part(row.game, m, seat) for seat in range(4)}
             since = await self.committed_at(match_id, row.version)
-        return {"row": row, "public": public, "seats": seats, "since": since,
-                "deadlines": await self.deadlines(match_id, row, public)}
+        return {
+            "row": row,
+            "public": public,
+            "seats": seats,
+            "since": since,
+            "deadlines": await self.deadlines(match_id, row, public),
+        }
 
     async def deadlines(self, match_id: int, row: Any, public: dict[str, Any]) -> dict[str, datetime]:
         """The bidding window's end (read while a window is open) and the match clock's (read once per
@@ -171,8 +178,15 @@ class Hub:
         seats = {v.seat for v in self.viewers.get(match_id, ()) if v.seat is not None}
         return [s in seats for s in range(4)]
 
-    async def frame_for(self, match_id: int, seat: int | None, lang: str,
-                        context: dict[str, Any] | None = None, *, referee: bool = False) -> dict[str, Any]:
+    async def frame_for(
+        self,
+        match_id: int,
+        seat: int | None,
+        lang: str,
+        context: dict[str, Any] | None = None,
+        *,
+        referee: bool = False,
+    ) -> dict[str, Any]:
         """The current frame of a match for one viewer (``context`` caches what viewers share)."""
         ctx = context if context is not None else {}
         if "row" not in ctx:
@@ -182,11 +196,21 @@ class Hub:
         if key not in self._names:  # seats do not change once a match is under way
             self._names[key] = await self.bridge.names(row.table_id, lang)
         names, computers = self._names[key]
-        frame = frames.state_frame(game=row.game, match_id=match_id, version=row.version, status=row.status,
-                                  public=ctx["public"], me=ctx["seats"].get(seat) if seat is not None else None,
-                                  seat=seat, names=names, computers=computers,
-                                  options=dict(row.options_json or {}), since=ctx["since"],
-                                  now=datetime.now(UTC), deadlines=ctx.get("deadlines"))
+        frame = frames.state_frame(
+            game=row.game,
+            match_id=match_id,
+            version=row.version,
+            status=row.status,
+            public=ctx["public"],
+            me=ctx["seats"].get(seat) if seat is not None else None,
+            seat=seat,
+            names=names,
+            computers=computers,
+            options=dict(row.options_json or {}),
+            since=ctx["since"],
+            now=datetime.now(UTC),
+            deadlines=ctx.get("deadlines"),
+        )
         if referee:
             frame["connected"] = self.connected(match_id)
         return frame

@@ -32,8 +32,9 @@ def _count(rows: Any) -> int:
     return sum(len(row) for row in rows)
 
 
-def with_hand_button(markup: InlineKeyboardMarkup | None, settings: Any, match_id: int,
-                     lang: str) -> InlineKeyboardMarkup | None:
+def with_hand_button(
+    markup: InlineKeyboardMarkup | None, settings: Any, match_id: int, lang: str
+) -> InlineKeyboardMarkup | None:
     """The hand message's keyboard with an "Open the table" ``web_app`` button on top (when configured)."""
     url = page_url(settings, match_id)
     rows = list(markup.inline_keyboard) if markup is not None else []
@@ -43,15 +44,19 @@ def with_hand_button(markup: InlineKeyboardMarkup | None, settings: Any, match_i
     return InlineKeyboardMarkup([[button], *rows])
 
 
-def with_table_button(markup: InlineKeyboardMarkup | None, settings: Any, bot_username: str | None,
-                      match_id: int, lang: str) -> InlineKeyboardMarkup | None:
+def with_table_button(
+    markup: InlineKeyboardMarkup | None, settings: Any, bot_username: str | None, match_id: int, lang: str
+) -> InlineKeyboardMarkup | None:
     """The group table message's keyboard with a "Watch" link to the Mini App (when configured)."""
     short = getattr(settings, "WEBAPP_SHORT_NAME", None)
     if not bot_username or not short or page_url(settings, match_id) is None:
         return markup
-    rows: list[list[InlineKeyboardButton]] = [list(row) for row in markup.inline_keyboard] if markup is not None else []
-    button = InlineKeyboardButton(t(lang, "web.watch_table"),
-                                  url=f"https://t.me/{bot_username}/{short}?startapp=m{match_id}")
+    rows: list[list[InlineKeyboardButton]] = (
+        [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    )
+    button = InlineKeyboardButton(
+        t(lang, "web.watch_table"), url=f"https://t.me/{bot_username}/{short}?startapp=m{match_id}"
+    )
     if rows:
         rows[-1].append(button)
     else:

@@ -41,11 +41,16 @@ STATIC = Path(__file__).parent / "static"
 TEXT_PREFIXES = ("web.", "turn.", "gd.", "btn.", "reason.", "table.", "page.", "err.select_first")
 # Telegram's web clients frame the page (its apps open it in a web view, unframed); nothing else may
 TELEGRAM_FRAMERS = "https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
-CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
-       f"frame-ancestors {TELEGRAM_FRAMERS}")
-SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
-                    "Referrer-Policy": "no-referrer"}
+CSP = (
+    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    f"frame-ancestors {TELEGRAM_FRAMERS}"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 OPS = {"play", "bury", "bid", "overturn", "pass_bid", "pass", "tribute", "ask_counts", "choose"}
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_FRAME = 16 * 1024
@@ -81,16 +86,27 @@ async def security_headers(request: web.Request, handler: Any) -> web.StreamResp
 
 def localised_error(lang: str, err: RuleError) -> str:
     """A rule error in ``lang`` with its combination names in ``lang`` too ("does not beat Pair J")."""
-    params = {k: frames.combo_label(lang, v) if k == "table" and isinstance(v, str) else v
-              for k, v in err.params.items()}
+    params = {
+        k: frames.combo_label(lang, v) if k == "table" and isinstance(v, str) else v
+        for k, v in err.params.items()
+    }
     return rule_error(lang, RuleError(err.code, err.template, **params))
 
 
 class WebAppServer:
     """One aiohttp application serving the page for a running bot (``bridge``: ``RuntimeBridge``)."""
 
-    def __init__(self, bridge: Any, *, bot_token: str, default_lang: str = "zh", dev: bool = False,
-                 dev_secret: str | None = None, max_age: int = 24 * 3600, webhook: Any = None) -> None:
+    def __init__(
+        self,
+        bridge: Any,
+        *,
+        bot_token: str,
+        default_lang: str = "zh",
+        dev: bool = False,
+        dev_secret: str | None = None,
+        max_age: int = 24 * 3600,
+        webhook: Any = None,
+    ) -> None:
         self.bridge = bridge
         self.hub = Hub(bridge)
         self.dev = dev
@@ -132,7 +148,9 @@ class WebAppServer:
         sockets = getattr(server, "sockets", None)
         self.port = int(sockets[0].getsockname()[1]) if sockets else port
         if self.dev:
-            log.warning("table page in DEV mode (local initData signing, not for production): %s/dev", self.base_url)
+            log.warning(
+                "table page in DEV mode (local initData signing, not for production): %s/dev", self.base_url
+            )
         return self.port
 
     async def stop(self) -> None:
@@ -150,8 +168,9 @@ class WebAppServer:
 
     # --- dev links --------------------------------------------------------------------------------
 
-    def dev_init_data(self, user_id: int, first_name: str, language_code: str | None = None,
-                      auth_date: int | None = None) -> str:
+    def dev_init_data(
+        self, user_id: int, first_name: str, language_code: str | None = None, auth_date: int | None = None
+    ) -> str:
         user: dict[str, object] = {"id": user_id, "first_name": first_name}
         if language_code:
             user["language_code"] = language_code
@@ -169,10 +188,17 @@ class WebAppServer:
             seats = await table_repo.get_seats(self.bridge.db, match.table_id)
             for s in seats:
                 if s.user_id is not None:
-                    rows.append((f"match {match.id} seat {s.seat}", self.dev_link(match.id, s.user_id, f"user{s.user_id}")))
+                    rows.append(
+                        (
+                            f"match {match.id} seat {s.seat}",
+                            self.dev_link(match.id, s.user_id, f"user{s.user_id}"),
+                        )
+                    )
             rows.append((f"match {match.id} spectator", self.dev_link(match.id, 999_999_999, "spectator")))
         items = "".join(f'<li><a href="{url}">{label}</a></li>' for label, url in rows)
-        body = f"<!doctype html><meta charset=utf-8><title>DEV</title><h1>DEV: local links</h1><ul>{items}</ul>"
+        body = (
+            f"<!doctype html><meta charset=utf-8><title>DEV</title><h1>DEV: local links</h1><ul>{items}</ul>"
+        )
         return web.Response(text=body, content_type="text/html")
 
     # --- HTTP ------------------------------------------------------------------------------------
@@ -180,12 +206,14 @@ class WebAppServer:
     async def page(self, request: web.Request) -> web.StreamResponse:
         html = (STATIC / "index.html").read_text(encoding="utf-8")
         html = html.replace("__DEV__", "true" if self.dev else "false")
-        return web.Response(text=html, content_type="text/html",
-                            headers={"Cache-Control": "no-store", **SECURITY_HEADERS})
+        return web.Response(
+            text=html, content_type="text/html", headers={"Cache-Control": "no-store", **SECURITY_HEADERS}
+        )
 
     def authenticate(self, init_data: Any) -> WebAppUser:
-        return validate_init_data(init_data if isinstance(init_data, str) else "", self.signing_token,
-                                  max_age=self.max_age)
+        return validate_init_data(
+            init_data if isinstance(init_data, str) else "", self.signing_token, max_age=self.max_age
+        )
 
     async def api_state(self, request: web.Request) -> web.Response:
         header = request.headers.get("Authorization", "")
@@ -204,10 +232,15 @@ class WebAppServer:
 
     async def resolve_match(self, user: WebAppUser, requested: Any) -> int | None:
         """The match a page asked for (``m``), else its start parameter ``m<id>``, else the user's own."""
-        for raw in (requested, (user.start_param or "")[1:] if (user.start_param or "").startswith("m") else None):
+        for raw in (
+            requested,
+            (user.start_param or "")[1:] if (user.start_param or "").startswith("m") else None,
+        ):
             if isinstance(raw, int) or (isinstance(raw, str) and raw.isdigit()):
                 match_id = int(raw)
-                return match_id if await match_repo.get_match_row(self.bridge.db, match_id) is not None else None
+                return (
+                    match_id if await match_repo.get_match_row(self.bridge.db, match_id) is not None else None
+                )
         found: int | None = await self.bridge.user_match(user.id)
         return found
 
@@ -255,7 +288,9 @@ class WebAppServer:
                     if viewer is None:
                         break
                 elif viewer is None:
-                    await send({"type": "error", "code": "hello_first", "message": t(lang, "web.hello_first")})
+                    await send(
+                        {"type": "error", "code": "hello_first", "message": t(lang, "web.hello_first")}
+                    )
                 elif kind == "tables":
                     await send({"type": "tables", "tables": await self.tables_for(viewer)})
                 else:
@@ -269,27 +304,42 @@ class WebAppServer:
                 await ws.close()
         return ws
 
-    async def _hello(self, ws: web.WebSocketResponse, send: Any, data: dict[str, Any],
-                     lang: str) -> tuple[Viewer | None, str]:
+    async def _hello(
+        self, ws: web.WebSocketResponse, send: Any, data: dict[str, Any], lang: str
+    ) -> tuple[Viewer | None, str]:
         lang = _guess_lang(data.get("init"), self.default_lang)
         try:
             user = self.authenticate(data.get("init"))
         except InitDataError as err:
-            await send({"type": "error", "code": "auth", "fatal": True, "message": t(lang, f"web.auth_{err.code}")})
+            await send(
+                {"type": "error", "code": "auth", "fatal": True, "message": t(lang, f"web.auth_{err.code}")}
+            )
             await ws.close(code=4001, message=b"auth")
             return None, lang
         lang = await self.bridge.user_lang(user.id, user.language_code)
         match_id = await self.resolve_match(user, data.get("match"))
         if match_id is None:
-            await send({"type": "error", "code": "no_match", "fatal": True, "message": t(lang, "web.no_match")})
+            await send(
+                {"type": "error", "code": "no_match", "fatal": True, "message": t(lang, "web.no_match")}
+            )
             await ws.close(code=4004, message=b"no match")
             return None, lang
         seat = await self.seat_of(match_id, user.id)
         referee = seat is None and await self._bridge_call("is_referee", False, match_id, user.id)
         viewer = Viewer(user_id=user.id, match_id=match_id, seat=seat, lang=lang, send=send, referee=referee)
-        await send({"type": "hello", "match": match_id, "seat": seat, "lang": lang, "dev": self.dev,
-                    "referee": referee, "user": {"id": user.id, "name": user.first_name}, "texts": page_texts(lang),
-                    "tables": await self.tables_for(viewer)})
+        await send(
+            {
+                "type": "hello",
+                "match": match_id,
+                "seat": seat,
+                "lang": lang,
+                "dev": self.dev,
+                "referee": referee,
+                "user": {"id": user.id, "name": user.first_name},
+                "texts": page_texts(lang),
+                "tables": await self.tables_for(viewer),
+            }
+        )
         self.hub.add(viewer)
         await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang, referee=referee))
         return viewer, lang
@@ -327,8 +377,12 @@ class WebAppServer:
             await refuse(t(lang, "web.not_your_seat"))
             return
         version, op, arg = data.get("version"), data.get("op"), data.get("arg")
-        if (not isinstance(version, int) or isinstance(version, bool) or op not in OPS
-                or (arg is not None and (not isinstance(arg, str) or len(arg) > 24))):
+        if (
+            not isinstance(version, int)
+            or isinstance(version, bool)
+            or op not in OPS
+            or (arg is not None and (not isinstance(arg, str) or len(arg) > 24))
+        ):
             await refuse(t(lang, "web.bad_frame"))
             return
         try:
@@ -337,8 +391,11 @@ class WebAppServer:
             await refuse(localised_error(lang, err))
             return
         cached = self.bridge.db.match_cache.get(viewer.match_id)
-        if (cached is not None and cached[0] > version
-                and not await self._applied(viewer.match_id, f"web:{viewer.user_id}:{rid}")):
+        if (
+            cached is not None
+            and cached[0] > version
+            and not await self._applied(viewer.match_id, f"web:{viewer.user_id}:{rid}")
+        ):
             # the table moved on (and this is no resent request): refused at once, not after the match's queue
             await refuse(t(lang, "web.stale"))
             await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
@@ -358,17 +415,31 @@ class WebAppServer:
         if action is None:
             await refuse(t(lang, "web.bad_frame"))
             return
+
         async def committed(applied: Any) -> None:  # answered at once; the chat messages follow
             try:
-                await send({"type": "ack", "id": rid, "ok": True, "version": applied.version,
-                            "duplicate": bool(applied.duplicate)})
+                await send(
+                    {
+                        "type": "ack",
+                        "id": rid,
+                        "ok": True,
+                        "version": applied.version,
+                        "duplicate": bool(applied.duplicate),
+                    }
+                )
             except Exception as exc:  # the page went away: the action stands, the page learns it on reconnect
                 log.info("could not answer a page: %s", exc)
 
         try:
-            await self.bridge.submit(viewer.match_id, viewer.seat, action, expected_version=version,
-                                     user_id=viewer.user_id, dedupe_key=f"web:{viewer.user_id}:{rid}",
-                                     on_committed=committed)
+            await self.bridge.submit(
+                viewer.match_id,
+                viewer.seat,
+                action,
+                expected_version=version,
+                user_id=viewer.user_id,
+                dedupe_key=f"web:{viewer.user_id}:{rid}",
+                on_committed=committed,
+            )
         except StaleVersion:
             await refuse(t(lang, "web.stale"))
             await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))

@@ -37,8 +37,9 @@ class CoachNote:
     cost: float  # estimated level steps the actual move gave away (≥ 0)
 
 
-def coach_notes(game: str, options: Any, seed: int, log: list[str], deal_no: int, seat: int,
-                budget: int | None = None) -> list[CoachNote]:
+def coach_notes(
+    game: str, options: Any, seed: int, log: list[str], deal_no: int, seat: int, budget: int | None = None
+) -> list[CoachNote]:
     """The coach's notes for ``seat`` in deal ``deal_no`` of the match ``(game, options, seed, log)``."""
     done: Any = new_match(game, options, seed)
     for action in log:
@@ -54,8 +55,16 @@ def coach_notes(game: str, options: Any, seed: int, log: list[str], deal_no: int
         mine = action.startswith(f"{seat} play ") or action == f"{seat} pass"
         if mine and m.deal_no == deal_no and m.phase == "play":
             move_no += 1
-            note = _judge(game, m, seat, action, deal_no, move_no, budget,
-                          rng_for(seed, "coach", deal_no, seat, move_no).getrandbits(63))
+            note = _judge(
+                game,
+                m,
+                seat,
+                action,
+                deal_no,
+                move_no,
+                budget,
+                rng_for(seed, "coach", deal_no, seat, move_no).getrandbits(63),
+            )
             if note is not None:
                 notes.append(note)
         else:
@@ -63,12 +72,21 @@ def coach_notes(game: str, options: Any, seed: int, log: list[str], deal_no: int
     return notes
 
 
-def _judge(game: str, m: Any, seat: int, action: str, deal_no: int, move_no: int, budget: int | None,
-           search_seed: int) -> CoachNote | None:
+def _judge(
+    game: str,
+    m: Any,
+    seat: int,
+    action: str,
+    deal_no: int,
+    move_no: int,
+    budget: int | None,
+    search_seed: int,
+) -> CoachNote | None:
     """Apply ``action`` to ``m``; the note on it, if the search would have played otherwise."""
     if game == "shengji":
         from engine.shengji import ai_strong
         from engine.shengji.information import information
+
         info = information(m, seat)
         m.apply(action)
         played_cards = tuple(info.ctx.sort_for_display(parse_cards(action.split(" play ", 1)[1])))
@@ -78,6 +96,7 @@ def _judge(game: str, m: Any, seat: int, action: str, deal_no: int, move_no: int
     else:
         from engine.guandan import ai_strong as gstrong
         from engine.guandan.information import information as ginformation
+
         ginfo = ginformation(m, seat)
         m.apply(action)
         combo = m.plays[-1][3]

@@ -35,12 +35,14 @@ def player_for(game: str, level: str) -> Player:
     """The player of ``game`` at ``level`` (one of LEVELS, or ``random``)."""
     if game == "shengji":
         from engine.shengji import ai, ai_strong
+
         normal: Player = ai.choose_action
         strong: Player = ai_strong.choose_action
         rand: Player = _shengji_random
     elif game == "guandan":
         from engine.guandan import ai as gai
         from engine.guandan import ai_strong as gstrong
+
         normal = gai.choose_action
         strong = gstrong.choose_action
         rand = gai.random_action
@@ -53,12 +55,14 @@ def player_for(game: str, level: str) -> Player:
     if level == "random":
         return rand
     if level == "easy":
+
         def easy(m: Any, seat: int, rng: random.Random) -> str | None:
             if rng.random() < EASY_RANDOM_SHARE:
                 action = rand(m, seat, rng)
                 if action is not None:
                     return action
             return normal(m, seat, rng)
+
         return easy
     raise ValueError(f"ai must be one of {', '.join(LEVELS)}, not {level!r}")
 

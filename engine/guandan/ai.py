@@ -56,9 +56,13 @@ def _pos_rank(p: int) -> int:
 
 # per sequence position: the sequences that may start there (kind, cards per rank, ranks, top position)
 _SEQ_AT: dict[int, tuple[tuple[str, int, tuple[int, ...], int], ...]] = {
-    p: tuple((kind, k, tuple(_pos_rank(q) for q in range(p, p + n)), p + n - 1)
-             for kind, n, k in _SEQS if p + n - 1 <= 14)
-    for p in range(1, 15)}
+    p: tuple(
+        (kind, k, tuple(_pos_rank(q) for q in range(p, p + n)), p + n - 1)
+        for kind, n, k in _SEQS
+        if p + n - 1 <= 14
+    )
+    for p in range(1, 15)
+}
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,9 @@ def decompose(hand: Sequence[int], level: int) -> list[Group]:
             if n:
                 groups.append(Group(_GROUP_KIND[n], ((rank, n),), rank))
     triples = sorted((g for g in groups if g.kind == TRIPLE), key=lambda g: order_value(g.top, level))
-    pairs = sorted((g for g in groups if g.kind == PAIR and g.top < 15), key=lambda g: order_value(g.top, level))
+    pairs = sorted(
+        (g for g in groups if g.kind == PAIR and g.top < 15), key=lambda g: order_value(g.top, level)
+    )
     for t, p in zip(triples, pairs, strict=False):
         groups.remove(t)
         groups.remove(p)
@@ -211,9 +217,11 @@ def choose_lead(hand: Sequence[int], level: int, next_count: int, partner_count:
         if support is not None:
             return support
     if plain:
+
         def key(g: Group) -> tuple[int, int, int]:
             low_single = 1 if (g.kind == SINGLE and next_count == 1) else 0
             return (low_single, _group_value(g, level), -g.size)
+
         for g in sorted(plain, key=key):
             combo = _combo_for(g, hand, level, None)
             if combo is not None and not combo.is_bomb:
@@ -226,8 +234,14 @@ def choose_lead(hand: Sequence[int], level: int, next_count: int, partner_count:
     return fallback
 
 
-def choose_follow(hand: Sequence[int], level: int, to_beat: Combo, partner_winning: bool,
-                  winner_count: int, min_opponent: int) -> Combo | None:
+def choose_follow(
+    hand: Sequence[int],
+    level: int,
+    to_beat: Combo,
+    partner_winning: bool,
+    winner_count: int,
+    min_opponent: int,
+) -> Combo | None:
     """The computer player's answer to ``to_beat`` (None: pass)."""
     options = legal_plays(hand, level, to_beat)
     if not options:
@@ -295,8 +309,14 @@ def choose_action(m: GuandanRules, seat: int, rng: random.Random) -> str | None:
             combo = choose_lead(hand, level, nxt_count, counts[partner_of(seat)])
             return m.play_text(seat, combo)
         winner = play.last_seat
-        follow = choose_follow(hand, level, play.to_beat, side_of(winner) == side_of(seat),
-                               counts[winner] if counts[winner] else 99, min(opponents) if opponents else 99)
+        follow = choose_follow(
+            hand,
+            level,
+            play.to_beat,
+            side_of(winner) == side_of(seat),
+            counts[winner] if counts[winner] else 99,
+            min(opponents) if opponents else 99,
+        )
         if follow is None:
             return f"{seat} pass"
         return m.play_text(seat, follow)

@@ -53,7 +53,9 @@ def choose_play(info: GuandanInformation, seed: int, budget: int | None = None) 
     return search(info, seed, budget)[0][0]
 
 
-def search(info: GuandanInformation, seed: int, budget: int | None = None) -> list[tuple[Combo | None, float]]:
+def search(
+    info: GuandanInformation, seed: int, budget: int | None = None
+) -> list[tuple[Combo | None, float]]:
     """Every candidate (None: pass) with its average level steps for the own side, best first
     (``engine.search.choice.ranking``)."""
     cands, results = play_outs(info, seed, budget)
@@ -65,8 +67,9 @@ def search(info: GuandanInformation, seed: int, budget: int | None = None) -> li
 _NO_EXTRA = Combo("", (), 0, 0, ())
 
 
-def play_outs(info: GuandanInformation, seed: int, budget: int | None = None,
-              extra: Combo | None = _NO_EXTRA) -> tuple[list[Combo | None], list[list[float]]]:
+def play_outs(
+    info: GuandanInformation, seed: int, budget: int | None = None, extra: Combo | None = _NO_EXTRA
+) -> tuple[list[Combo | None], list[list[float]]]:
     """The candidates (``extra`` added last when it is not one: the coach's actual move, None a pass) and
     each one's result in every world (``results[i][w]``); a single candidate is not played out."""
     rng = random.Random(seed)
@@ -96,8 +99,14 @@ def baseline_move(play: DealPlay, seat: int) -> Combo | None:
         return choose_lead(hand, level, nxt_count, counts[partner_of(seat)])
     opponents = [counts[s] for s in range(4) if side_of(s) != side_of(seat) and counts[s]]
     winner = play.last_seat
-    return choose_follow(hand, level, play.to_beat, side_of(winner) == side_of(seat),
-                         counts[winner] if counts[winner] else 99, min(opponents) if opponents else 99)
+    return choose_follow(
+        hand,
+        level,
+        play.to_beat,
+        side_of(winner) == side_of(seat),
+        counts[winner] if counts[winner] else 99,
+        min(opponents) if opponents else 99,
+    )
 
 
 def playout(info: GuandanInformation, play: DealPlay, first: Combo | None) -> float:
@@ -112,8 +121,9 @@ def playout(info: GuandanInformation, play: DealPlay, first: Combo | None) -> fl
             break
         seat = play.turn
         move = baseline_move(play, seat)
-    change = level_change(info.levels, info.level, play.finish_order, info.a_failures,
-                          info.options.a_failures_reset)
+    change = level_change(
+        info.levels, info.level, play.finish_order, info.a_failures, info.options.a_failures_reset
+    )
     mine = side_of(info.seat)
     return float(change.gain if change.winner_side == mine else -change.gain)
 
@@ -144,8 +154,10 @@ def candidates(info: GuandanInformation) -> list[Combo | None]:
     else:
         add(None)
         plays = legal_plays(hand, level, info.to_beat)
-        plain = sorted((c for c in plays if not c.is_bomb),
-                       key=lambda c: (plan_size(_remove(hand, c.cards), level), c.rank_key))
+        plain = sorted(
+            (c for c in plays if not c.is_bomb),
+            key=lambda c: (plan_size(_remove(hand, c.cards), level), c.rank_key),
+        )
         for c in plain[:3]:
             add(c)
         bombs = sorted((c for c in plays if c.is_bomb), key=lambda c: c.power)

@@ -61,13 +61,29 @@ GROUP_KINDS: Final = {1: SINGLE, 2: PAIR, 3: TRIPLE}
 SEQUENCE_SHAPES: Final = {STRAIGHT: (5, 1), TUBE: (3, 2), PLATE: (2, 3), STRAIGHT_FLUSH: (5, 1)}
 
 KIND_CODES: Final = {
-    SINGLE: "s", PAIR: "p", TRIPLE: "t", FULL_HOUSE: "fh", STRAIGHT: "st", TUBE: "tb", PLATE: "pl",
-    BOMB: "b", STRAIGHT_FLUSH: "sf", JOKER_BOMB: "jb",
+    SINGLE: "s",
+    PAIR: "p",
+    TRIPLE: "t",
+    FULL_HOUSE: "fh",
+    STRAIGHT: "st",
+    TUBE: "tb",
+    PLATE: "pl",
+    BOMB: "b",
+    STRAIGHT_FLUSH: "sf",
+    JOKER_BOMB: "jb",
 }
 CODE_KINDS: Final = {v: k for k, v in KIND_CODES.items()}
 KIND_NAMES_ZH: Final = {
-    SINGLE: "单张", PAIR: "对子", TRIPLE: "三张", FULL_HOUSE: "三带二", STRAIGHT: "顺子", TUBE: "连对",
-    PLATE: "钢板", BOMB: "炸弹", STRAIGHT_FLUSH: "同花顺", JOKER_BOMB: "天王炸",
+    SINGLE: "单张",
+    PAIR: "对子",
+    TRIPLE: "三张",
+    FULL_HOUSE: "三带二",
+    STRAIGHT: "顺子",
+    TUBE: "连对",
+    PLATE: "钢板",
+    BOMB: "炸弹",
+    STRAIGHT_FLUSH: "同花顺",
+    JOKER_BOMB: "天王炸",
 }
 
 STRAIGHT_FLUSH_TIER: Final = 55  # between the 5-card (50) and the 6-card (60) bomb
@@ -171,20 +187,26 @@ def beats(a: Combo, b: Combo) -> bool:
 def _group(kind: str, rank: int, naturals: Sequence[Card], wilds: Sequence[Card], level: int) -> Combo:
     nat = sorted(naturals)
     fill = (stand_in(rank),) * len(wilds) if wilds else ()  # jokers never come with wild cards
-    return Combo(kind, tuple(nat) + tuple(wilds), order_value(rank, level), len(nat) + len(wilds),
-                 tuple(nat) + fill)
+    return Combo(
+        kind, tuple(nat) + tuple(wilds), order_value(rank, level), len(nat) + len(wilds), tuple(nat) + fill
+    )
 
 
-def _full_house(triple_rank: int, triple: Sequence[Card], pair_rank: int, pair: Sequence[Card],
-                wilds: Sequence[Card], level: int) -> Combo:
+def _full_house(
+    triple_rank: int,
+    triple: Sequence[Card],
+    pair_rank: int,
+    pair: Sequence[Card],
+    wilds: Sequence[Card],
+    level: int,
+) -> Combo:
     t = sorted(triple)
     p = sorted(pair)
     t_fill = 3 - len(t)
     tw = tuple(wilds[:t_fill])
     pw = tuple(wilds[t_fill:])
     cards = tuple(t) + tw + tuple(p) + pw
-    as_cards = (tuple(t) + (stand_in(triple_rank),) * len(tw) + tuple(p)
-                + (stand_in(pair_rank),) * len(pw))
+    as_cards = tuple(t) + (stand_in(triple_rank),) * len(tw) + tuple(p) + (stand_in(pair_rank),) * len(pw)
     return Combo(FULL_HOUSE, cards, order_value(triple_rank, level), 5, as_cards)
 
 
@@ -195,8 +217,9 @@ def _free_pair_rank(triple_rank: int, level: int) -> int:
     return 2 if triple_rank != 2 else 3
 
 
-def _sequence(kind: str, top: int, by_rank: dict[int, list[Card]], wilds: Sequence[Card],
-              suit: int | None) -> Combo | None:
+def _sequence(
+    kind: str, top: int, by_rank: dict[int, list[Card]], wilds: Sequence[Card], suit: int | None
+) -> Combo | None:
     """The sequence of ``kind`` topped at position ``top`` from these naturals and wilds, or None."""
     n_ranks, per_rank = SEQUENCE_SHAPES[kind]
     positions = range(top - n_ranks + 1, top + 1)
@@ -204,7 +227,12 @@ def _sequence(kind: str, top: int, by_rank: dict[int, list[Card]], wilds: Sequen
     for r in by_rank:
         if r not in ranks:
             return None
-    if suit is None and kind == STRAIGHT and wilds and {c // 13 for v in by_rank.values() for c in v} == {HEARTS}:
+    if (
+        suit is None
+        and kind == STRAIGHT
+        and wilds
+        and {c // 13 for v in by_rank.values() for c in v} == {HEARTS}
+    ):
         suit = DIAMONDS  # a plain straight shows its wild cards off-suit, so it does not look like a flush
     cards: list[Card] = []
     as_cards: list[Card] = []
@@ -401,11 +429,23 @@ def _why_not(sel: list[Card], level: int) -> tuple[str, str]:
             return "not_consecutive", "The ranks are not consecutive: {cards}"
         if _fits_window(by_rank, n, 1, wrap=False) or _fits_window(by_rank, n, 1, wrap=True):
             return "straight_needs_five", "A straight has exactly five cards: {cards}"
-    if (counts and max(counts) <= 2 and counts.count(2) >= 2 and n % 2 == 0 and n != 6
-            and _fits_window(by_rank, n // 2, 2, wrap=False)):
+    if (
+        counts
+        and max(counts) <= 2
+        and counts.count(2) >= 2
+        and n % 2 == 0
+        and n != 6
+        and _fits_window(by_rank, n // 2, 2, wrap=False)
+    ):
         return "tube_needs_three_pairs", "A tube (连对) has exactly three pairs: {cards}"
-    if (counts and max(counts) <= 3 and counts.count(3) >= 2 and n % 3 == 0 and n != 6
-            and _fits_window(by_rank, n // 3, 3, wrap=False)):
+    if (
+        counts
+        and max(counts) <= 3
+        and counts.count(3) >= 2
+        and n % 3 == 0
+        and n != 6
+        and _fits_window(by_rank, n // 3, 3, wrap=False)
+    ):
         return "plate_needs_two_triples", "A plate (钢板) has exactly two triples: {cards}"
     if n == 6 and counts and max(counts) <= 3:
         if _fits_window(by_rank, 3, 2, wrap=True) or _fits_window(by_rank, 2, 3, wrap=True):

@@ -25,7 +25,7 @@ def deal_hands(seed: int, deal_no: int) -> list[list[int]]:
     """The four 27-card hands of deal ``deal_no`` (1-based), each sorted by kind."""
     deck = full_deck(2)
     rng_for(seed, "deal", deal_no).shuffle(deck)
-    return [sorted(deck[s * HAND_SIZE:(s + 1) * HAND_SIZE]) for s in range(4)]
+    return [sorted(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(4)]
 
 
 def first_leader(seed: int) -> int:
@@ -95,10 +95,15 @@ class DealPlay:
         for c, n in need.items():
             if hand.count(c) < n:
                 from engine.cards import card_text
+
                 raise RuleError("not_in_hand", "You do not hold {card}", card=card_text(c))
         if self.to_beat is not None and not beats(combo, self.to_beat):
-            raise RuleError("does_not_beat", "{cards} does not beat {table}",
-                            cards=combo.to_text(), table=self.to_beat.to_text())
+            raise RuleError(
+                "does_not_beat",
+                "{cards} does not beat {table}",
+                cards=combo.to_text(),
+                table=self.to_beat.to_text(),
+            )
 
     def play(self, seat: int, combo: Combo) -> bool:
         """Play ``combo`` (checked); True when it ended the deal."""

@@ -122,7 +122,9 @@ class _Hand:
                 out.append(Combo(kind, cs, BJ_VALUE, size, cs))
         return out
 
-    def pair_options(self, t: int, rem: int) -> list[tuple[tuple[int, int, int], tuple[Card, ...], tuple[Card, ...]]]:
+    def pair_options(
+        self, t: int, rem: int
+    ) -> list[tuple[tuple[int, int, int], tuple[Card, ...], tuple[Card, ...]]]:
         """Pairs for a full house with triple rank ``t`` and ``rem`` wild cards left:
         (preference key, cards, as_cards), best first."""
         opts: list[tuple[tuple[int, int, int], tuple[Card, ...], tuple[Card, ...]]] = []
@@ -164,7 +166,7 @@ class _Hand:
             opts = self.pair_options(t, self.w - need)
             if not opts:
                 continue
-            for _, pc, pas in (opts if kickers else opts[:1]):
+            for _, pc, pas in opts if kickers else opts[:1]:
                 out.append(Combo(FULL_HOUSE, tcards + pc, v, 5, tas + pas))
         out.sort(key=lambda c: c.rank_key)
         return out
@@ -274,8 +276,9 @@ class _Hand:
         return out
 
 
-def legal_plays(hand: Sequence[Card], level: int, to_beat: Combo | None = None, *,
-                kickers: bool = False) -> list[Combo]:
+def legal_plays(
+    hand: Sequence[Card], level: int, to_beat: Combo | None = None, *, kickers: bool = False
+) -> list[Combo]:
     """Every legal play from ``hand`` at ``level``: every combination when leading (``to_beat`` None),
     else every combination that beats ``to_beat`` (its kind and size with a higher rank, or a bomb
     high enough).  See the module docstring for the contract and the canonical card choice.
@@ -304,7 +307,9 @@ def _of_kind(h: _Hand, kind: str, above: int, kickers: bool) -> list[Combo]:
     return []
 
 
-def lowest_play(hand: Sequence[Card], level: int, to_beat: Combo | None, *, bombs: bool = True) -> Combo | None:
+def lowest_play(
+    hand: Sequence[Card], level: int, to_beat: Combo | None, *, bombs: bool = True
+) -> Combo | None:
     """A cheap play for auto-play: the lowest single when leading (a natural card before a wild card);
     when following, the lowest combination of ``to_beat``'s kind that beats it, else (``bombs``) the
     weakest bomb that beats it, else None (pass)."""
@@ -325,7 +330,9 @@ def lowest_play(hand: Sequence[Card], level: int, to_beat: Combo | None, *, bomb
     return bs[0] if bs else None
 
 
-def validate_play(hand: Sequence[Card], cards: Sequence[Card], level: int, to_beat: Combo | None) -> list[Combo]:
+def validate_play(
+    hand: Sequence[Card], cards: Sequence[Card], level: int, to_beat: Combo | None
+) -> list[Combo]:
     """Readings of ``cards`` playable now from ``hand``; RuleError when the cards are not held, are no
     combination (reason from ``classify_or_error``) or do not beat ``to_beat`` (``does_not_beat``)."""
     if not contains(hand, cards):
@@ -335,6 +342,10 @@ def validate_play(hand: Sequence[Card], cards: Sequence[Card], level: int, to_be
         return rs
     ok = [r for r in rs if beats(r, to_beat)]
     if not ok:
-        raise RuleError("does_not_beat", "{cards} does not beat {table}", cards=cards_text(cards),
-                        table=cards_text(to_beat.cards))
+        raise RuleError(
+            "does_not_beat",
+            "{cards} does not beat {table}",
+            cards=cards_text(cards),
+            table=cards_text(to_beat.cards),
+        )
     return ok

@@ -75,21 +75,33 @@ def information(m: GuandanRules, seat: int) -> GuandanInformation:
             if c in known[s]:
                 known[s].remove(c)
     return GuandanInformation(
-        seat=seat, options=m.options, levels=(m.levels[0], m.levels[1]),
-        a_failures=(m.a_failures[0], m.a_failures[1]), level=m.deal_level, hand=tuple(sorted(m.hands[seat])),
+        seat=seat,
+        options=m.options,
+        levels=(m.levels[0], m.levels[1]),
+        a_failures=(m.a_failures[0], m.a_failures[1]),
+        level=m.deal_level,
+        hand=tuple(sorted(m.hands[seat])),
         counts=(len(m.hands[0]), len(m.hands[1]), len(m.hands[2]), len(m.hands[3])),
-        played=tuple(sorted(c for cards in played_by for c in cards)), leader=play.leader, turn=play.turn,
-        to_beat=play.to_beat, last_seat=play.last_seat, passes=play.passes,
-        finish_order=tuple(play.finish_order), trick=tuple((e.seat, e.combo) for e in play.trick),
-        trick_no=play.trick_no, jiefeng=play.jiefeng,
-        known=tuple(tuple(sorted(k)) if s != seat else () for s, k in enumerate(known)))
+        played=tuple(sorted(c for cards in played_by for c in cards)),
+        leader=play.leader,
+        turn=play.turn,
+        to_beat=play.to_beat,
+        last_seat=play.last_seat,
+        passes=play.passes,
+        finish_order=tuple(play.finish_order),
+        trick=tuple((e.seat, e.combo) for e in play.trick),
+        trick_no=play.trick_no,
+        jiefeng=play.jiefeng,
+        known=tuple(tuple(sorted(k)) if s != seat else () for s, k in enumerate(known)),
+    )
 
 
 def sample_hands(info: GuandanInformation, rng: random.Random) -> list[list[Card]]:
     """One deal of the unseen cards over the other seats (this seat's own hand as it is)."""
     others = [s for s in range(4) if s != info.seat]
-    dealt = deal_hidden(info.unseen(), [info.counts[s] for s in others], rng,
-                        fixed=[list(info.known[s]) for s in others])
+    dealt = deal_hidden(
+        info.unseen(), [info.counts[s] for s in others], rng, fixed=[list(info.known[s]) for s in others]
+    )
     hands: list[list[Card]] = [[], [], [], []]
     hands[info.seat] = list(info.hand)
     for slot, s in enumerate(others):
@@ -99,8 +111,16 @@ def sample_hands(info: GuandanInformation, rng: random.Random) -> list[list[Card
 
 def world(info: GuandanInformation, hands: list[list[Card]]) -> DealPlay:
     """The play of the deal as ``info`` sees it, with ``hands`` as the four hands."""
-    return DealPlay(level=info.level, hands=[list(h) for h in hands], leader=info.leader, turn=info.turn,
-                    to_beat=info.to_beat, last_seat=info.last_seat, passes=info.passes,
-                    finish_order=list(info.finish_order),
-                    trick=[TrickEntry(s, c) for s, c in info.trick], trick_no=info.trick_no,
-                    jiefeng=info.jiefeng)
+    return DealPlay(
+        level=info.level,
+        hands=[list(h) for h in hands],
+        leader=info.leader,
+        turn=info.turn,
+        to_beat=info.to_beat,
+        last_seat=info.last_seat,
+        passes=info.passes,
+        finish_order=list(info.finish_order),
+        trick=[TrickEntry(s, c) for s, c in info.trick],
+        trick_no=info.trick_no,
+        jiefeng=info.jiefeng,
+    )

@@ -86,8 +86,13 @@ class LevelChange:
     reset_sides: tuple[int, ...]  # sides sent back to 2 by a_failures_reset
 
 
-def level_change(levels: Sequence[int], deal_level: int, order: Sequence[int],
-                 a_failures: Sequence[int] = (0, 0), a_failures_reset: bool = False) -> LevelChange:
+def level_change(
+    levels: Sequence[int],
+    deal_level: int,
+    order: Sequence[int],
+    a_failures: Sequence[int] = (0, 0),
+    a_failures_reset: bool = False,
+) -> LevelChange:
     """Apply docs/rules.md 2.5 to ``levels`` (per side) after a deal played at ``deal_level``."""
     side, gain, result = deal_outcome(order)
     new = list(levels)
@@ -107,8 +112,16 @@ def level_change(levels: Sequence[int], deal_level: int, order: Sequence[int],
                 new[s] = 2
                 fails[s] = 0
                 reset.append(s)
-    return LevelChange(side, gain, result, (levels[0], levels[1]), (new[0], new[1]), (fails[0], fails[1]),
-                       match_winner, tuple(reset))
+    return LevelChange(
+        side,
+        gain,
+        result,
+        (levels[0], levels[1]),
+        (new[0], new[1]),
+        (fails[0], fails[1]),
+        match_winner,
+        tuple(reset),
+    )
 
 
 def time_winner(levels: Sequence[int], last_upstream_seat: int) -> int:

@@ -121,10 +121,16 @@ class GuandanRules:
             kind = "lead" if self.play.to_beat is None else "play"
             return [Turn(self.play.turn, kind, "play_clock" if o.play_clock else None)]
         if self.phase == "tribute" and self.tribute is not None:
-            return [Turn(p, "tribute", "tribute_clock" if o.tribute_clock else None)
-                    for p in self.tribute.payers if p not in self.tribute_paid]
+            return [
+                Turn(p, "tribute", "tribute_clock" if o.tribute_clock else None)
+                for p in self.tribute.payers
+                if p not in self.tribute_paid
+            ]
         if self.phase == "return":
-            return [Turn(r, "return", "return_clock" if o.return_clock else None) for r in sorted(self.returns_due)]
+            return [
+                Turn(r, "return", "return_clock" if o.return_clock else None)
+                for r in sorted(self.returns_due)
+            ]
         return []
 
     def system_step(self) -> str | None:
@@ -154,8 +160,12 @@ class GuandanRules:
             if combo is None:  # pragma: no cover - a leader always holds a single
                 raise RuleError("no_play", "No legal play")
             return self.play_text(seat, combo)
-        if self.phase == "tribute" and self.tribute is not None and seat in self.tribute.payers \
-                and seat not in self.tribute_paid:
+        if (
+            self.phase == "tribute"
+            and self.tribute is not None
+            and seat in self.tribute.payers
+            and seat not in self.tribute_paid
+        ):
             return f"{seat} tribute {card_text(tribute_choices(self.hands[seat], self.deal_level)[0])}"
         if self.phase == "return" and seat in self.returns_due:
             return f"{seat} return {card_text(self.return_choices(seat)[0])}"
@@ -202,8 +212,12 @@ class GuandanRules:
         if not options:
             classify_or_error(cards, self.deal_level)
             assert play.to_beat is not None
-            raise RuleError("does_not_beat", "{cards} does not beat {table}", cards=cards_text(cards),
-                            table=play.to_beat.label(self.deal_level))
+            raise RuleError(
+                "does_not_beat",
+                "{cards} does not beat {table}",
+                cards=cards_text(cards),
+                table=play.to_beat.label(self.deal_level),
+            )
         return options
 
     def counts(self) -> list[int]:
@@ -279,7 +293,11 @@ class GuandanRules:
         self.counts_asked = None
         self.plays = []
         self.play = None
-        started: DealStarted = {"deal_no": self.deal_no, "level": self.deal_level, "levels": list(self.levels)}
+        started: DealStarted = {
+            "deal_no": self.deal_no,
+            "level": self.deal_level,
+            "levels": list(self.levels),
+        }
         events = [Event(DEAL_STARTED, dict(started))]
         if self.deal_no == 1 or not self.prev_order:
             self.tribute = None
@@ -289,8 +307,17 @@ class GuandanRules:
             return events
         plan = plan_tribute(self.prev_order, self.hands, self.options.tribute_on_one_four)
         self.tribute = plan
-        events.append(Event("tribute_plan", {"kind": plan.kind, "payers": list(plan.payers),
-                                             "upstream": plan.upstream, "result": plan.result}))
+        events.append(
+            Event(
+                "tribute_plan",
+                {
+                    "kind": plan.kind,
+                    "payers": list(plan.payers),
+                    "upstream": plan.upstream,
+                    "result": plan.result,
+                },
+            )
+        )
         if plan.kind in ("none", "anti"):
             assert plan.leader is not None
             self._start_play(plan.leader)
@@ -350,13 +377,21 @@ class GuandanRules:
         if sep:
             combo = find_reading(options, reading.strip())
             if combo is None:
-                raise RuleError("unknown_reading", "{cards} cannot be played as {reading}; readings: {readings}",
-                                cards=cards_text(cards), reading=reading.strip(),
-                                readings=" / ".join(c.reading_id() for c in options))
+                raise RuleError(
+                    "unknown_reading",
+                    "{cards} cannot be played as {reading}; readings: {readings}",
+                    cards=cards_text(cards),
+                    reading=reading.strip(),
+                    readings=" / ".join(c.reading_id() for c in options),
+                )
         elif len(options) > 1:
-            raise RuleError("choose_reading", "Choose how to play {cards}: {readings}", cards=cards_text(cards),
-                            readings=" / ".join(c.reading_id() for c in options),
-                            labels=" / ".join(c.label(self.deal_level) for c in options))
+            raise RuleError(
+                "choose_reading",
+                "Choose how to play {cards}: {readings}",
+                cards=cards_text(cards),
+                readings=" / ".join(c.reading_id() for c in options),
+                labels=" / ".join(c.label(self.deal_level) for c in options),
+            )
         else:
             combo = options[0]
         canonical = f"{seat} play {cards_text(combo.cards)}"
@@ -372,9 +407,19 @@ class GuandanRules:
         trick = play.trick_no
         ended = play.play(seat, combo)
         self.plays.append((trick, seat, "play", combo))
-        events = [Event("play", {"seat": seat, "cards": cards_text(combo.cards), "kind": combo.kind,
-                                 "reading": combo.reading_id(), "label": combo.label(self.deal_level),
-                                 "left": len(self.hands[seat])})]
+        events = [
+            Event(
+                "play",
+                {
+                    "seat": seat,
+                    "cards": cards_text(combo.cards),
+                    "kind": combo.kind,
+                    "reading": combo.reading_id(),
+                    "label": combo.label(self.deal_level),
+                    "left": len(self.hands[seat]),
+                },
+            )
+        ]
         if not self.hands[seat]:
             events.append(Event("finished", {"seat": seat, "place": len(play.finish_order)}))
         if ended:
@@ -403,8 +448,12 @@ class GuandanRules:
             for payer, receiver in self.tribute_to.items():
                 bisect.insort(self.hands[receiver], self.tribute_paid[payer])
                 self.returns_due[receiver] = payer
-                events.append(Event("tribute_received", {"payer": payer, "receiver": receiver,
-                                                         "card": card_text(self.tribute_paid[payer])}))
+                events.append(
+                    Event(
+                        "tribute_received",
+                        {"payer": payer, "receiver": receiver, "card": card_text(self.tribute_paid[payer])},
+                    )
+                )
             self.phase = "return"
         return events, f"{seat} tribute {card_text(c)}"
 
@@ -432,15 +481,25 @@ class GuandanRules:
     def _end_deal(self, order: list[int] | None = None, forfeit: int | None = None) -> list[Event]:
         if order is None:
             order = list(self._need_play().finish_order)
-        change = level_change(self.levels, self.deal_level, order, self.a_failures, self.options.a_failures_reset)
+        change = level_change(
+            self.levels, self.deal_level, order, self.a_failures, self.options.a_failures_reset
+        )
         self.last_change = change
         self.levels = list(change.levels_after)
         self.a_failures = list(change.a_failures)
         self.prev_order = order
         self.last_upstream = order[0]
-        summary: GuandanDealSummary = {"deal_no": self.deal_no, "level": self.deal_level, "order": order, "result": change.result,
-                   "winner_side": change.winner_side, "gain": change.gain, "levels": list(self.levels),
-                   "reset_sides": list(change.reset_sides), "forfeit": forfeit}
+        summary: GuandanDealSummary = {
+            "deal_no": self.deal_no,
+            "level": self.deal_level,
+            "order": order,
+            "result": change.result,
+            "winner_side": change.winner_side,
+            "gain": change.gain,
+            "levels": list(self.levels),
+            "reset_sides": list(change.reset_sides),
+            "forfeit": forfeit,
+        }
         self.history.append(summary)
         self.phase = "deal_over"
         events = [Event("deal_over", dict(summary))]
@@ -452,15 +511,20 @@ class GuandanRules:
             events += self._end_match("time_up")
         return events
 
-    def _end_match(self, reason: str, winner: int | None = None, abandoned_deal: int | None = None) -> list[Event]:
+    def _end_match(
+        self, reason: str, winner: int | None = None, abandoned_deal: int | None = None
+    ) -> list[Event]:
         if winner is None:
             winner = time_winner(self.levels, self.last_upstream if self.last_upstream is not None else 0)
         self.phase = "over"
-        result: MatchResult = {"winner": winner, "levels": list(self.levels), "reason": reason,
-                               "deals": self.deal_no if abandoned_deal is None else len(self.history),
-                               "last_upstream": self.last_upstream}
+        result: MatchResult = {
+            "winner": winner,
+            "levels": list(self.levels),
+            "reason": reason,
+            "deals": self.deal_no if abandoned_deal is None else len(self.history),
+            "last_upstream": self.last_upstream,
+        }
         if abandoned_deal is not None:
             result["abandoned_deal"] = abandoned_deal
         self._result = result
         return [Event("match_over", dict(result))]
-

@@ -50,8 +50,9 @@ def tribute_choices(hand: Sequence[int], level: int) -> list[int]:
 
 def return_choices(hand: Sequence[int], level: int, max_rank: int = RETURN_MAX_RANK) -> list[int]:
     """The cards a receiver may return: rank ``max_rank`` (10) or lower (D8), else their lowest cards."""
-    low = sorted({c for c in hand if c < 52 and rank_of(c) <= max_rank},
-                 key=lambda c: (single_value(c, level), c))
+    low = sorted(
+        {c for c in hand if c < 52 and rank_of(c) <= max_rank}, key=lambda c: (single_value(c, level), c)
+    )
     if low:
         return low
     if not hand:
@@ -67,10 +68,18 @@ def check_tribute(hand: Sequence[int], level: int, c: int) -> None:
     allowed = tribute_choices(hand, level)
     if c not in allowed:
         if c == wild_card(level):
-            raise RuleError("tribute_wild", "The ♥ level card {card} is never paid as tribute; pay {allowed}",
-                            card=card_text(c), allowed=" / ".join(card_text(a) for a in allowed))
-        raise RuleError("tribute_not_highest", "Tribute must be your highest card: {allowed}, not {card}",
-                        card=card_text(c), allowed=" / ".join(card_text(a) for a in allowed))
+            raise RuleError(
+                "tribute_wild",
+                "The ♥ level card {card} is never paid as tribute; pay {allowed}",
+                card=card_text(c),
+                allowed=" / ".join(card_text(a) for a in allowed),
+            )
+        raise RuleError(
+            "tribute_not_highest",
+            "Tribute must be your highest card: {allowed}, not {card}",
+            card=card_text(c),
+            allowed=" / ".join(card_text(a) for a in allowed),
+        )
 
 
 def check_return(hand: Sequence[int], level: int, c: int, max_rank: int = RETURN_MAX_RANK) -> None:
@@ -84,11 +93,19 @@ def check_return(hand: Sequence[int], level: int, c: int, max_rank: int = RETURN
     limit = level_text(max_rank)
     if c not in allowed:
         if any(a < 52 and rank_of(a) <= max_rank for a in allowed):
-            raise RuleError("return_above_10", "The returned card must be of rank {max_rank} or lower, not {card}",
-                            card=card_text(c), max_rank=limit)
-        raise RuleError("return_not_lowest", "You hold no card of rank {max_rank} or lower: return your lowest "
-                        "card ({allowed}), not {card}", card=card_text(c), max_rank=limit,
-                        allowed=" / ".join(card_text(a) for a in allowed))
+            raise RuleError(
+                "return_above_10",
+                "The returned card must be of rank {max_rank} or lower, not {card}",
+                card=card_text(c),
+                max_rank=limit,
+            )
+        raise RuleError(
+            "return_not_lowest",
+            "You hold no card of rank {max_rank} or lower: return your lowest card ({allowed}), not {card}",
+            card=card_text(c),
+            max_rank=limit,
+            allowed=" / ".join(card_text(a) for a in allowed),
+        )
 
 
 @dataclass(frozen=True)
@@ -110,7 +127,9 @@ class TributePlan:
     result: str = ""
 
 
-def plan_tribute(prev_order: Sequence[int], hands: Sequence[Sequence[int]], one_four: str = "pay") -> TributePlan:
+def plan_tribute(
+    prev_order: Sequence[int], hands: Sequence[Sequence[int]], one_four: str = "pay"
+) -> TributePlan:
     """The tribute after a deal with finishing order ``prev_order``, given the new ``hands``."""
     up = prev_order[0]
     mate = partner_of(up)

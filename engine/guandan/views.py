@@ -24,13 +24,20 @@ from engine.views import GuandanComboView, GuandanHint, GuandanPublicView, Guand
 def _combo(combo: Combo | None, level: int) -> GuandanComboView | None:
     if combo is None:
         return None
-    return {"cards": cards_text(combo.cards), "kind": combo.kind, "reading": combo.reading_id(),
-            "label": combo.label(level), "bomb": combo.is_bomb}
+    return {
+        "cards": cards_text(combo.cards),
+        "kind": combo.kind,
+        "reading": combo.reading_id(),
+        "label": combo.label(level),
+        "bomb": combo.is_bomb,
+    }
 
 
 def _trick(entries: list[Any], level: int) -> list[GuandanTrickEntry]:
-    return [{"seat": e.seat, "action": "pass" if e.combo is None else "play", "play": _combo(e.combo, level)}
-            for e in entries]
+    return [
+        {"seat": e.seat, "action": "pass" if e.combo is None else "play", "play": _combo(e.combo, level)}
+        for e in entries
+    ]
 
 
 def public_view(m: GuandanRules) -> GuandanPublicView:
@@ -48,8 +55,15 @@ def public_view(m: GuandanRules) -> GuandanPublicView:
         "time_up": m.time_up,
         "counts": m.counts() if m.options.always_show_counts and m.deal_no else None,
         "counts_asked": m.counts_asked,
-        "turns": [{"seat": t.seat, "kind": t.kind, "clock": t.clock,
-                   "seconds": m.clock_seconds(t.clock) if t.clock else None} for t in m.turns()],
+        "turns": [
+            {
+                "seat": t.seat,
+                "kind": t.kind,
+                "clock": t.clock,
+                "seconds": m.clock_seconds(t.clock) if t.clock else None,
+            }
+            for t in m.turns()
+        ],
         "finish_order": [],
         "table": None,
         "trick": [],
@@ -75,8 +89,9 @@ def public_view(m: GuandanRules) -> GuandanPublicView:
             "upstream": m.tribute.upstream,
             "payers": list(m.tribute.payers),
             "paid": {str(p): card_text(c) for p, c in m.tribute_paid.items()},
-            "receivers": {str(p): r for p, r in m.tribute_to.items()} if m.phase != "tribute"
-            or m.tribute.kind == "single" else {},
+            "receivers": {str(p): r for p, r in m.tribute_to.items()}
+            if m.phase != "tribute" or m.tribute.kind == "single"
+            else {},
             "returned": sorted(m.returned),
             "leader": m.lead_after_tribute if m.tribute.kind in ("single", "double") else m.tribute.leader,
         }
@@ -87,8 +102,13 @@ def seat_view(m: GuandanRules, seat: int) -> GuandanSeatView:
     """What ``seat`` may see: the public view, its own hand, and hints when it is its turn."""
     level = m.deal_level
     hand = sort_for_display(m.hands[seat], level)
-    view: GuandanSeatView = {**public_view(m), "seat": seat, "hand": [card_text(c) for c in hand],
-                             "hand_size": len(hand), "hint": None}
+    view: GuandanSeatView = {
+        **public_view(m),
+        "seat": seat,
+        "hand": [card_text(c) for c in hand],
+        "hand_size": len(hand),
+        "hint": None,
+    }
     if m.tribute is not None and view["tribute"] is not None:
         mine: dict[str, Any] = {}
         for receiver, c in m.returned.items():
@@ -102,12 +122,22 @@ def seat_view(m: GuandanRules, seat: int) -> GuandanSeatView:
             continue
         if t.kind in ("lead", "play"):
             assert m.play is not None
-            hint = {"kind": t.kind, "can_pass": m.play.to_beat is not None, "to_beat": _combo(m.play.to_beat, level),
-                    "must_lead": m.play.to_beat is None}
+            hint = {
+                "kind": t.kind,
+                "can_pass": m.play.to_beat is not None,
+                "to_beat": _combo(m.play.to_beat, level),
+                "must_lead": m.play.to_beat is None,
+            }
         elif t.kind == "tribute":
-            hint = {"kind": "tribute", "choices": [card_text(c) for c in tribute_choices(m.hands[seat], level)]}
+            hint = {
+                "kind": "tribute",
+                "choices": [card_text(c) for c in tribute_choices(m.hands[seat], level)],
+            }
         elif t.kind == "return":
-            hint = {"kind": "return", "to": m.returns_due[seat],
-                    "choices": [card_text(c) for c in m.return_choices(seat)]}
+            hint = {
+                "kind": "return",
+                "to": m.returns_due[seat],
+                "choices": [card_text(c) for c in m.return_choices(seat)],
+            }
     view["hint"] = hint
     return view

@@ -15,9 +15,14 @@ from collections.abc import Callable, Sequence
 from engine.cards import Card
 
 
-def deal_hidden(pool: Sequence[Card], sizes: Sequence[int], rng: random.Random,
-                allowed: Callable[[int, Card], bool] | None = None,
-                fixed: Sequence[Sequence[Card]] = (), tries: int = 20) -> list[list[Card]]:
+def deal_hidden(
+    pool: Sequence[Card],
+    sizes: Sequence[int],
+    rng: random.Random,
+    allowed: Callable[[int, Card], bool] | None = None,
+    fixed: Sequence[Sequence[Card]] = (),
+    tries: int = 20,
+) -> list[list[Card]]:
     """``pool`` (exactly ``sum(sizes)`` cards) split into slots of ``sizes``.
 
     Cards in ``fixed[slot]`` go to that slot first (when the pool still has them); the rest are dealt
@@ -34,9 +39,13 @@ def deal_hidden(pool: Sequence[Card], sizes: Sequence[int], rng: random.Random,
     raise AssertionError("an unconstrained deal cannot fail")  # pragma: no cover
 
 
-def _attempt(pool: Sequence[Card], sizes: Sequence[int], rng: random.Random,
-             allowed: Callable[[int, Card], bool] | None,
-             fixed: Sequence[Sequence[Card]]) -> list[list[Card]] | None:
+def _attempt(
+    pool: Sequence[Card],
+    sizes: Sequence[int],
+    rng: random.Random,
+    allowed: Callable[[int, Card], bool] | None,
+    fixed: Sequence[Sequence[Card]],
+) -> list[list[Card]] | None:
     n = len(sizes)
     out: list[list[Card]] = [[] for _ in range(n)]
     room = list(sizes)

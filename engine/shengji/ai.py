@@ -72,7 +72,14 @@ def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> list[Card]:
     def key(c: Card) -> tuple[int, int, int, int, int, int]:
         g = grp[c]
         high = 1 if g != TRUMP and st[c] >= ctx.positions[g] - 2 else 0
-        return (1 if g == TRUMP else 0, 1 if points(c) else 0, high, 1 if counts[c] >= 2 else 0, length[g], st[c])
+        return (
+            1 if g == TRUMP else 0,
+            1 if points(c) else 0,
+            high,
+            1 if counts[c] >= 2 else 0,
+            length[g],
+            st[c],
+        )
 
     return sorted(hand, key=key)[:8]
 

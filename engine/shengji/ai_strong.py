@@ -55,7 +55,9 @@ def choose_play(info: ShengjiInformation, seed: int, budget: int | None = None) 
     return Move(info.seat, "play", ranked[0][0])
 
 
-def search(info: ShengjiInformation, seed: int, budget: int | None = None) -> list[tuple[tuple[Card, ...], float]]:
+def search(
+    info: ShengjiInformation, seed: int, budget: int | None = None
+) -> list[tuple[tuple[Card, ...], float]]:
     """Every candidate play with its average result, best first (``engine.search.choice.ranking``)."""
     cands, results = play_outs(info, seed, budget)
     if len(cands) == 1:
@@ -63,8 +65,9 @@ def search(info: ShengjiInformation, seed: int, budget: int | None = None) -> li
     return [(cands[i], mean) for i, mean in ranking(results)]
 
 
-def play_outs(info: ShengjiInformation, seed: int, budget: int | None = None,
-              extra: Sequence[Card] | None = None) -> tuple[list[tuple[Card, ...]], list[list[float]]]:
+def play_outs(
+    info: ShengjiInformation, seed: int, budget: int | None = None, extra: Sequence[Card] | None = None
+) -> tuple[list[tuple[Card, ...]], list[list[float]]]:
     """The candidates (``extra`` added last when it is not one: the coach's actual play) and each one's
     result in every world (``results[i][w]``); a single candidate is not played out."""
     rng = random.Random(seed)
@@ -95,8 +98,9 @@ def playout(info: ShengjiInformation, world: ShengjiRules, play: Sequence[Card])
     while world.phase not in ("deal_over", "match_over"):
         if world.phase == "play":  # the baseline player's play, without its action text
             seat = world.to_play()
-            world.apply_move(Move(seat, "play", tuple(_lead(world, seat) if not world.trick
-                                                      else _follow(world, seat))))
+            world.apply_move(
+                Move(seat, "play", tuple(_lead(world, seat) if not world.trick else _follow(world, seat)))
+            )
             continue
         action = ai_step(world, rng)  # a failed throw's choice
         assert action is not None
@@ -159,11 +163,15 @@ def candidates(info: ShengjiInformation, world: ShengjiRules, rng: random.Random
         if lead.kind == "single":
             same = sorted({c for c in hand if grp[c] == lead.group}, key=lambda c: st[c])
             if same:
-                picks = same if len(same) <= 5 else [same[0], same[-1], same[-2]] + [c for c in same if points(c)]
+                picks = (
+                    same if len(same) <= 5 else [same[0], same[-1], same[-2]] + [c for c in same if points(c)]
+                )
             else:
                 plain = sorted({c for c in hand if not ctx.trump_of[c]}, key=lambda c: (points(c), st[c]))
                 trumps = sorted({c for c in hand if ctx.trump_of[c]}, key=lambda c: st[c])
-                picks = plain[:1] + plain[-1:] + trumps[:1] + [c for c in trumps if points(c)][:1] + trumps[-1:]
+                picks = (
+                    plain[:1] + plain[-1:] + trumps[:1] + [c for c in trumps if points(c)][:1] + trumps[-1:]
+                )
             for c in picks:
                 add([c])
         else:

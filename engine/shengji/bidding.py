@@ -29,11 +29,11 @@ from engine.errors import RuleError
 from engine.shengji.options import ShengjiOptions
 
 # Shapes of a shown card set.
-SINGLE = "single"            # one level card (level_only)
+SINGLE = "single"  # one level card (level_only)
 SINGLE_JOKER = "single_joker"  # one level card + matching joker (joker_level)
-PAIR = "pair"                # two level cards of one suit (level_only)
-PAIR_JOKER = "pair_joker"    # two level cards of one suit + matching joker (joker_level)
-JOKER_PAIR = "joker_pair"    # SJ SJ or BJ BJ (no trump)
+PAIR = "pair"  # two level cards of one suit (level_only)
+PAIR_JOKER = "pair_joker"  # two level cards of one suit + matching joker (joker_level)
+JOKER_PAIR = "joker_pair"  # SJ SJ or BJ BJ (no trump)
 
 # Ladder rung of a pair + joker by suit (♠0 ♥1 ♣2 ♦3): ♦ 1 < ♣ 2 < ♥ 3 < ♠ 4.
 _LADDER_SUIT = {3: 1, 2: 2, 1: 3, 0: 4}
@@ -97,12 +97,14 @@ def classify_bid(cards: Sequence[Card], options: ShengjiOptions) -> tuple[str, i
         if options.bid_style == "joker_level":
             if len(jokers) == 1:
                 if jokers[0] != matching_joker(suit):
-                    raise RuleError("bid_wrong_joker",
-                                    "{cards}: BJ goes with ♥ or ♦, SJ with ♠ or ♣", cards=text)
+                    raise RuleError(
+                        "bid_wrong_joker", "{cards}: BJ goes with ♥ or ♦, SJ with ♠ or ♣", cards=text
+                    )
                 return (SINGLE_JOKER if len(plain) == 1 else PAIR_JOKER), suit, rank
             if not jokers:
-                raise RuleError("bid_needs_joker", "{cards}: a declaration shows a level card with a joker",
-                                cards=text)
+                raise RuleError(
+                    "bid_needs_joker", "{cards}: a declaration shows a level card with a joker", cards=text
+                )
         elif not jokers:
             return (SINGLE if len(plain) == 1 else PAIR), suit, rank
     raise RuleError("bad_bid", "{cards} is not a declaration", cards=text)
@@ -142,8 +144,12 @@ def allowed_levels(ctx: BidContext, seat: int) -> list[int]:
         return [own]
     dealer_level = ctx.levels[side_of(ctx.dealer)]
     out = [dealer_level]
-    if (ctx.options.dealer_side_no_bid == "own_level" and ctx.window == "final"
-            and side_of(seat) != side_of(ctx.dealer) and own != dealer_level):
+    if (
+        ctx.options.dealer_side_no_bid == "own_level"
+        and ctx.window == "final"
+        and side_of(seat) != side_of(ctx.dealer)
+        and own != dealer_level
+    ):
         out.append(own)
     return out
 
@@ -164,8 +170,9 @@ def check_bid(ctx: BidContext, seat: int, cards: Sequence[Card], hand: Sequence[
     elif rank in levels:
         level = rank
     else:
-        raise RuleError("bid_not_level", "{cards}: the level card now is {level}", cards=text,
-                        level=_rank_text(levels[0]))
+        raise RuleError(
+            "bid_not_level", "{cards}: the level card now is {level}", cards=text, level=_rank_text(levels[0])
+        )
     strength = _strength(opts, shape, suit, cs)
     cur = ctx.current
     window = ctx.window
@@ -178,22 +185,39 @@ def check_bid(ctx: BidContext, seat: int, cards: Sequence[Card], hand: Sequence[
     if window == "late":
         return _check_overturn(ctx, seat, cs, shape, suit, level, strength, late=True)
     if cur is None:
-        own_level = (ctx.dealer is not None and level != ctx.levels[side_of(ctx.dealer)])
+        own_level = ctx.dealer is not None and level != ctx.levels[side_of(ctx.dealer)]
         kind = "own_level" if own_level else "declare"
         if shape in (SINGLE_JOKER, SINGLE):
             return Bid(seat, cs, shape, suit, level, strength, kind)
         if shape == JOKER_PAIR:
-            raise RuleError("bid_no_trump_direct", "{cards}: a joker pair cannot declare, only overturn",
-                            cards=text)
+            raise RuleError(
+                "bid_no_trump_direct", "{cards}: a joker pair cannot declare, only overturn", cards=text
+            )
         if not opts.direct_fix:
             raise RuleError("bid_no_direct_fix", "{cards}: declare with one level card first", cards=text)
-        return Bid(seat, cs, shape, suit, level, strength, "fix" if not own_level else kind,
-                   locked=opts.overturn_style == "lock")
+        return Bid(
+            seat,
+            cs,
+            shape,
+            suit,
+            level,
+            strength,
+            "fix" if not own_level else kind,
+            locked=opts.overturn_style == "lock",
+        )
     return _check_overturn(ctx, seat, cs, shape, suit, level, strength, late=False)
 
 
-def _check_overturn(ctx: BidContext, seat: int, cs: tuple[Card, ...], shape: str, suit: int | None,
-                    level: int, strength: int, late: bool) -> Bid:
+def _check_overturn(
+    ctx: BidContext,
+    seat: int,
+    cs: tuple[Card, ...],
+    shape: str,
+    suit: int | None,
+    level: int,
+    strength: int,
+    late: bool,
+) -> Bid:
     opts = ctx.options
     cur = ctx.current
     text = cards_text(cs)
@@ -208,23 +232,36 @@ def _check_overturn(ctx: BidContext, seat: int, cs: tuple[Card, ...], shape: str
         if seat == cur.seat:
             if shape == PAIR_JOKER and suit == cur.suit:
                 return Bid(seat, cs, shape, suit, level, strength, "reinforce", locked=True)
-            raise RuleError("bid_own", "You cannot overturn your own declaration; you may only reinforce it "
-                            "with a second {suit} level card", suit=_suit_text(cur.suit))
+            raise RuleError(
+                "bid_own",
+                "You cannot overturn your own declaration; you may only reinforce it "
+                "with a second {suit} level card",
+                suit=_suit_text(cur.suit),
+            )
         if shape == PAIR_JOKER:
             return Bid(seat, cs, shape, suit, level, strength, "overturn", locked=True)
         if shape == JOKER_PAIR:
             if not opts.public_trump:
-                raise RuleError("bid_not_higher", "{cards} does not beat {current}", cards=text,
-                                current=cur.text)
+                raise RuleError(
+                    "bid_not_higher", "{cards} does not beat {current}", cards=text, current=cur.text
+                )
             return Bid(seat, cs, shape, None, level, strength, "public", locked=True)
         raise RuleError("bid_not_higher", "{cards} does not beat {current}", cards=text, current=cur.text)
     # ladder and suit_order
     if seat == cur.seat:
-        if (style == "suit_order" and not late and shape == PAIR and cur.shape == SINGLE and suit == cur.suit
-                and not ctx.overturned):
+        if (
+            style == "suit_order"
+            and not late
+            and shape == PAIR
+            and cur.shape == SINGLE
+            and suit == cur.suit
+            and not ctx.overturned
+        ):
             return Bid(seat, cs, shape, suit, level, strength, "defend")
         if style == "suit_order" or opts.declarer_overturn_after_other:
-            raise RuleError("bid_own_overturn", "You cannot overturn your own declaration {current}", current=cur.text)
+            raise RuleError(
+                "bid_own_overturn", "You cannot overturn your own declaration {current}", current=cur.text
+            )
     if shape in (SINGLE, SINGLE_JOKER):
         raise RuleError("bid_not_higher", "{cards} does not beat {current}", cards=text, current=cur.text)
     if strength <= cur.strength:

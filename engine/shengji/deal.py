@@ -41,8 +41,9 @@ def kitty_turn_trump(c: Card) -> int | None:
     return None if c >= 52 else suit_of(c)
 
 
-def double_blackout_turn(kitty: Sequence[Card], levels: tuple[int, int],
-                         prefer_side: int) -> tuple[int, int, int] | None:
+def double_blackout_turn(
+    kitty: Sequence[Card], levels: tuple[int, int], prefer_side: int
+) -> tuple[int, int, int] | None:
     """D4: turn kitty cards from the top until one's rank is a side's level.
 
     Returns ``(cards turned, side that deals, trump suit)`` or None when no card of the 8

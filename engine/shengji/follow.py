@@ -74,7 +74,7 @@ def best_tractor_match(
         k = lengths[0]
         order = starts(k) if starts is not None else range(n - k + 1)
         for s in order:
-            if all(prof[s:s + k]):
+            if all(prof[s : s + k]):
                 return (k,), [(k, s)]
         return (), []
 
@@ -92,7 +92,7 @@ def best_tractor_match(
         best: tuple[tuple[int, ...], list[Placement]] = ((), [])
         order = starts(k) if starts is not None else range(n - k + 1)
         for s in order:
-            if all(prof[s:s + k]):
+            if all(prof[s : s + k]):
                 for j in range(s, s + k):
                     prof[j] -= 1
                 sc, pl = solve(i + 1)
@@ -192,10 +192,20 @@ def check_follow(ctx: TrumpContext, lead: Lead, hand: Sequence[Card], cards: Seq
                         left[kc] -= 2
                         tcards += (kc, kc)
                 if len(hplace) == 1:
-                    raise RuleError("must_follow_tractor", "You hold a tractor of {suit} and must play it: {cards}",
-                                    suit=_suit_word(g), length=hplace[0][0], cards=cards_text(tcards))
-                raise RuleError("must_follow_tractor", "You hold tractors of {suit} and must play them: {cards}",
-                                suit=_suit_word(g), length=hplace[0][0], cards=cards_text(tcards))
+                    raise RuleError(
+                        "must_follow_tractor",
+                        "You hold a tractor of {suit} and must play it: {cards}",
+                        suit=_suit_word(g),
+                        length=hplace[0][0],
+                        cards=cards_text(tcards),
+                    )
+                raise RuleError(
+                    "must_follow_tractor",
+                    "You hold tractors of {suit} and must play them: {cards}",
+                    suit=_suit_word(g),
+                    length=hplace[0][0],
+                    cards=cards_text(tcards),
+                )
     required = min(hand_pairs, lead.pairs)
     played_pairs = 0
     for k in g_kinds:
@@ -205,17 +215,29 @@ def check_follow(ctx: TrumpContext, lead: Lead, hand: Sequence[Card], cards: Seq
         unplayed = ctx.sort_for_display(k for k in g_kinds if counts[k] >= 2 and played[k] < 2)
         if required == 1:
             k = unplayed[-1]
-            raise RuleError("must_follow_pair", "You hold a pair of {suit} and must play it: {cards}",
-                            suit=_suit_word(g), cards=cards_text((k, k)))
-        raise RuleError("must_follow_pairs", "You hold pairs of {suit} and must play {need} pairs: {cards}",
-                        suit=_suit_word(g), need=required,
-                        cards=cards_text([x for k in unplayed for x in (k, k)]))
+            raise RuleError(
+                "must_follow_pair",
+                "You hold a pair of {suit} and must play it: {cards}",
+                suit=_suit_word(g),
+                cards=cards_text((k, k)),
+            )
+        raise RuleError(
+            "must_follow_pairs",
+            "You hold pairs of {suit} and must play {need} pairs: {cards}",
+            suit=_suit_word(g),
+            need=required,
+            cards=cards_text([x for k in unplayed for x in (k, k)]),
+        )
 
 
 def _suit_error(ctx: TrumpContext, g: int, hand: Sequence[Card]) -> None:
     held = ctx.sort_for_display(c for c in hand if ctx.group_of[c] == g)
-    raise RuleError("must_follow_suit", "You hold {suit} cards and must play them: {cards}",
-                    suit=_suit_word(g), cards=cards_text(held))
+    raise RuleError(
+        "must_follow_suit",
+        "You hold {suit} cards and must play them: {cards}",
+        suit=_suit_word(g),
+        cards=cards_text(held),
+    )
 
 
 def is_legal_follow(ctx: TrumpContext, lead: Lead, hand: Sequence[Card], cards: Sequence[Card]) -> bool:

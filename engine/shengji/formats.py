@@ -142,7 +142,7 @@ def decompose(ctx: TrumpContext, cards: Sequence[Card]) -> tuple[Unit, ...]:
                 i = j + 1
             if best_start < 0:
                 break
-            run = keys[best_start:best_start + best_len]
+            run = keys[best_start : best_start + best_len]
             tcards: list[Card] = []
             for p in run:
                 c = pairs_at[p].pop(0)
@@ -174,16 +174,21 @@ def classify_lead(ctx: TrumpContext, cards: Sequence[Card], throws_allowed: bool
     g = grp[cards[0]]
     for c in cards:
         if grp[c] != g:
-            raise RuleError("mixed_suits", "A lead must be all of one suit or all trumps: {cards}",
-                            cards=cards_text(ctx.sort_for_display(cards)))
+            raise RuleError(
+                "mixed_suits",
+                "A lead must be all of one suit or all trumps: {cards}",
+                cards=cards_text(ctx.sort_for_display(cards)),
+            )
     units = decompose(ctx, cards)
     if len(units) == 1:
         kind = units[0].kind
     else:
         if not throws_allowed:
-            raise RuleError("throws_forbidden",
-                            "Throws are not allowed: lead a single, a pair or a tractor, not {cards}",
-                            cards=cards_text(ctx.sort_for_display(cards)))
+            raise RuleError(
+                "throws_forbidden",
+                "Throws are not allowed: lead a single, a pair or a tractor, not {cards}",
+                cards=cards_text(ctx.sort_for_display(cards)),
+            )
         kind = THROW
     return Lead(g, units, tuple(cards), kind)
 

@@ -43,7 +43,9 @@ class ShengjiInformation:
     kitty: tuple[Card, ...] | None  # the kitty this seat buried (None: not known to it)
     leader: int
     trick: tuple[tuple[int, tuple[Card, ...]], ...]  # the trick in progress
-    tricks: tuple[tuple[int, tuple[tuple[int, tuple[Card, ...]], ...], int, int], ...]  # (leader, plays, winner, points)
+    tricks: tuple[
+        tuple[int, tuple[tuple[int, tuple[Card, ...]], ...], int, int], ...
+    ]  # (leader, plays, winner, points)
     defender_points: int
     charges: tuple[tuple[int, int, int, str, str], ...]  # (seat, points, signed, reason, cards) of this deal
     voids: tuple[frozenset[int], ...]  # per seat: the groups it has shown void in
@@ -116,17 +118,30 @@ def information(m: ShengjiRules, seat: int) -> ShengjiInformation:
                 shown[s].remove(c)
     if m.dealer == seat or m.burier == seat:
         shown[m.dealer] = []  # the dealer may have buried what it showed: no constraint it could rely on
-    charges = tuple((int(c["seat"]), int(c["points"]), int(c["signed"]), str(c["reason"]), str(c["cards"]))
-                    for c in m.charges)
+    charges = tuple(
+        (int(c["seat"]), int(c["points"]), int(c["signed"]), str(c["reason"]), str(c["cards"]))
+        for c in m.charges
+    )
     return ShengjiInformation(
-        seat=seat, options=m.options, levels=(m.levels[0], m.levels[1]), dealer=m.dealer, level=m.level,
-        trump_suit=m.trump_suit, deal_no=m.deal_no, deals_played=m.deals_played,
-        hand=tuple(sorted(m.hands[seat])), hand_sizes=(len(m.hands[0]), len(m.hands[1]), len(m.hands[2]),
-                                                       len(m.hands[3])),
-        kitty=tuple(sorted(m.kitty)) if m.burier == seat else None, leader=m.leader, trick=trick,
-        tricks=tuple(tricks), defender_points=m.defender_points, charges=charges,
+        seat=seat,
+        options=m.options,
+        levels=(m.levels[0], m.levels[1]),
+        dealer=m.dealer,
+        level=m.level,
+        trump_suit=m.trump_suit,
+        deal_no=m.deal_no,
+        deals_played=m.deals_played,
+        hand=tuple(sorted(m.hands[seat])),
+        hand_sizes=(len(m.hands[0]), len(m.hands[1]), len(m.hands[2]), len(m.hands[3])),
+        kitty=tuple(sorted(m.kitty)) if m.burier == seat else None,
+        leader=m.leader,
+        trick=trick,
+        tricks=tuple(tricks),
+        defender_points=m.defender_points,
+        charges=charges,
         voids=tuple(frozenset(v) for v in voids),
-        shown=tuple(tuple(sorted(x)) if s != seat and s != m.dealer else () for s, x in enumerate(shown)))
+        shown=tuple(tuple(sorted(x)) if s != seat and s != m.dealer else () for s, x in enumerate(shown)),
+    )
 
 
 def sample_hidden(info: ShengjiInformation, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
@@ -199,8 +214,10 @@ def determinize(info: ShengjiInformation, hands: list[list[Card]], kitty: list[C
     m.trick_texts = [cards_text(c) for _, c in info.trick]
     # the trick's first play is what leads it: a throw that stood, or a failed throw's forced unit
     m.lead = classify_lead(ctx, info.trick[0][1], True) if info.trick else None
-    m.tricks = [{"leader": ld, "plays": [[s, cards_text(c)] for s, c in plays], "winner": w, "points": p}
-                for ld, plays, w, p in info.tricks]
+    m.tricks = [
+        {"leader": ld, "plays": [[s, cards_text(c)] for s, c in plays], "winner": w, "points": p}
+        for ld, plays, w, p in info.tricks
+    ]
     m.defender_points = info.defender_points
     m.charges = [_charge(info.deal_no, c) for c in info.charges]
     m.capture = 0

@@ -60,7 +60,9 @@ def random_legal_play(
     return _follow(ctx, hand, lead, rng)
 
 
-def _random_lead(ctx: TrumpContext, hand: Sequence[Card], rng: random.Random, throws_allowed: bool) -> list[Card]:
+def _random_lead(
+    ctx: TrumpContext, hand: Sequence[Card], rng: random.Random, throws_allowed: bool
+) -> list[Card]:
     c = hand[rng.randrange(len(hand))]
     r = rng.random()
     grp = ctx.group_of
@@ -129,7 +131,7 @@ def _follow(ctx: TrumpContext, hand: Sequence[Card], lead: Lead, rng: random.Ran
         rest = [c for c in hand if grp[c] != g]
         if rng is None:
             rest.sort(key=_discard_key(ctx))
-            return gcards + rest[:n - len(gcards)]
+            return gcards + rest[: n - len(gcards)]
         return gcards + rng.sample(rest, n - len(gcards))
     if n == 1:
         return [min(gcards, key=_low_key(ctx))] if rng is None else [gcards[rng.randrange(len(gcards))]]
@@ -147,10 +149,12 @@ def _follow(ctx: TrumpContext, hand: Sequence[Card], lead: Lead, rng: random.Ran
                 if rng is None:
                     starts = None
                 else:
+
                     def starts(k: int, _n: int = len(prof), _r: random.Random = rng) -> list[int]:
                         s = list(range(_n - k + 1))
                         _r.shuffle(s)
                         return s
+
                 _, placed = best_tractor_match(prof, lead.tractor_lengths, starts)
                 kinds_at = ctx.kinds_at[g]
                 for k, s in placed:

@@ -145,7 +145,7 @@ class ShengjiRules:
         self.seed = seed
         self.log: list[str] = []
         self.levels: list[int] = [options.start_level, options.start_level]
-        self.dealer: int | None = None      # dealer of the deal in progress (None while grabbed)
+        self.dealer: int | None = None  # dealer of the deal in progress (None while grabbed)
         self.deal_no = 1
         self.redeal_no = 0
         self.redeals_in_row = 0
@@ -162,11 +162,14 @@ class ShengjiRules:
         self.phase = "dealing"
         self.deck = dealmod.shuffled_deck(self.seed, self.deal_no, self.redeal_no)
         self.grab = self.dealer is None
-        self.first_drawer = (dealmod.grab_first_drawer(self.seed, self.deal_no, self.redeal_no)
-                             if self.dealer is None else self.dealer)
+        self.first_drawer = (
+            dealmod.grab_first_drawer(self.seed, self.deal_no, self.redeal_no)
+            if self.dealer is None
+            else self.dealer
+        )
         self.draws = 0
         self.hands: list[list[Card]] = [[], [], [], []]
-        self.kitty: list[Card] = self.deck[dealmod.DRAWS:]
+        self.kitty: list[Card] = self.deck[dealmod.DRAWS :]
         self.bid: Bid | None = None
         self.bids: list[ShengjiBidEntry] = []
         self.first_declarer: int | None = None
@@ -175,7 +178,7 @@ class ShengjiRules:
         self.passed: set[int] = set()
         self.blackout_seats: list[int] = []
         self.blackout_old_dealer: int | None = None
-        self.turned: list[Card] = []          # kitty cards turned face up (kitty turn, double blackout)
+        self.turned: list[Card] = []  # kitty cards turned face up (kitty turn, double blackout)
         self.late_order: list[int] = []
         self.late_index = 0
         self.rebury_seat: int | None = None
@@ -330,8 +333,9 @@ class ShengjiRules:
         hands: list[list[Card]] = [[], [], [], []]
         for index in range(dealmod.DRAWS):
             hands[dealmod.drawer(self.first_drawer, index)].append(self.deck[index])
-        return DealtCards(tuple(tuple(sorted(h)) for h in hands), tuple(self.deck[dealmod.DRAWS:]),
-                          self.first_drawer)
+        return DealtCards(
+            tuple(tuple(sorted(h)) for h in hands), tuple(self.deck[dealmod.DRAWS :]), self.first_drawer
+        )
 
     # ------------------------------------------------------------------ helpers other parts use
     def to_play(self) -> int:
@@ -340,19 +344,30 @@ class ShengjiRules:
         return (self.leader + len(self.trick)) % 4
 
     def bid_context(self, window: str | None = None) -> BidContext:
-        w = window or {"dealing": "dealing", "window": "final", "blackout": "blackout",
-                       "late": "late"}.get(self.phase, "dealing")
+        w = window or {"dealing": "dealing", "window": "final", "blackout": "blackout", "late": "late"}.get(
+            self.phase, "dealing"
+        )
         dealer = self.dealer
         if self.own_level_dealer is not None:
             dealer = self.own_level_dealer
-        return BidContext(self.options, w, (self.levels[0], self.levels[1]), dealer, self.bid,
-                          self.first_declarer, self.overturned)
+        return BidContext(
+            self.options,
+            w,
+            (self.levels[0], self.levels[1]),
+            dealer,
+            self.bid,
+            self.first_declarer,
+            self.overturned,
+        )
 
     def legal_bids(self, seat: int) -> list[tuple[Card, ...]]:
         """Card sets ``seat`` could show now (bid buttons); empty when no bid is possible."""
         ph = self.phase
-        if ph in ("dealing", "window") or (ph == "blackout" and self.blackout_seats[0] == seat) or (
-                ph == "late" and self.late_order[self.late_index] == seat):
+        if (
+            ph in ("dealing", "window")
+            or (ph == "blackout" and self.blackout_seats[0] == seat)
+            or (ph == "late" and self.late_order[self.late_index] == seat)
+        ):
             return bid_options(self.bid_context(), seat, self.hands[seat])
         return []
 
@@ -395,7 +410,11 @@ class ShengjiRules:
             self.deal_no += 1
             self.redeal_no = 0
             self._start_deal()
-            started: DealStarted = {"deal_no": self.deal_no, "levels": list(self.levels), "dealer": self.dealer}
+            started: DealStarted = {
+                "deal_no": self.deal_no,
+                "levels": list(self.levels),
+                "dealer": self.dealer,
+            }
             return [Event(DEAL_STARTED, dict(started))], "sys next_deal"
         if verb == "time_up":
             if self.time_up:
@@ -419,7 +438,9 @@ class ShengjiRules:
             try:
                 seat = int(arg.strip())
             except ValueError:
-                raise RuleError("bad_action", "Not an action: {action}", action=f"sys forfeit_deal {arg}") from None
+                raise RuleError(
+                    "bad_action", "Not an action: {action}", action=f"sys forfeit_deal {arg}"
+                ) from None
             if seat not in range(4):
                 raise RuleError("bad_action", "Not an action: {action}", action=f"sys forfeit_deal {arg}")
             if ph not in DEAL_PHASES:
@@ -430,8 +451,14 @@ class ShengjiRules:
             try:
                 index = int(arg.strip())
             except ValueError:
-                raise RuleError("bad_action", "Not an action: {action}", action=f"sys reverse_charge {arg}") from None
-            if ph not in DEAL_PHASES or not 0 <= index < len(self.charges) or self.charges[index].get("reversed"):
+                raise RuleError(
+                    "bad_action", "Not an action: {action}", action=f"sys reverse_charge {arg}"
+                ) from None
+            if (
+                ph not in DEAL_PHASES
+                or not 0 <= index < len(self.charges)
+                or self.charges[index].get("reversed")
+            ):
                 raise RuleError("no_such_charge", "No charge {index} to reverse in this deal", index=index)
             entry = self.charges[index]
             entry["reversed"] = True
@@ -445,8 +472,11 @@ class ShengjiRules:
         Its charges stay recorded in ``penalties`` (marked ``abandoned``) but change no level."""
         for c in self.charges:
             c["abandoned"] = True
-        abandoned: DealAbandoned = {"deal_no": self.deal_no, "phase": self.phase,
-                                    "charges": [c.copy() for c in self.charges]}
+        abandoned: DealAbandoned = {
+            "deal_no": self.deal_no,
+            "phase": self.phase,
+            "charges": [c.copy() for c in self.charges],
+        }
         events = [Event(DEAL_ABANDONED, dict(abandoned))]
         self.pending_choice = None
         self.trick, self.trick_texts = [], []
@@ -473,8 +503,18 @@ class ShengjiRules:
             self.turned = [first]
             self.level = self.levels[_side(self.dealer)]
             self.trump_suit = dealmod.kitty_turn_trump(first)
-            events.append(Event("kitty_turned", {"cards": card_text(first), "found": True, "reason": "kitty_turn",
-                                                 "dealer": self.dealer, "trump": self.trump_suit}))
+            events.append(
+                Event(
+                    "kitty_turned",
+                    {
+                        "cards": card_text(first),
+                        "found": True,
+                        "reason": "kitty_turn",
+                        "dealer": self.dealer,
+                        "trump": self.trump_suit,
+                    },
+                )
+            )
             return events + self._take_kitty()
         # blackout (停电): the dealer side steps down; the old dealer's next may declare first, then partner
         old = self.dealer
@@ -504,8 +544,18 @@ class ShengjiRules:
         self.dealer = old if side == _side(old) else (old + 1) % 4
         self.level = self.levels[side]
         self.trump_suit = suit
-        events.append(Event("kitty_turned", {"cards": cards_text(self.turned), "found": True, "side": side,
-                                             "dealer": self.dealer, "trump": suit}))
+        events.append(
+            Event(
+                "kitty_turned",
+                {
+                    "cards": cards_text(self.turned),
+                    "found": True,
+                    "side": side,
+                    "dealer": self.dealer,
+                    "trump": suit,
+                },
+            )
+        )
         return events + self._take_kitty()
 
     def _redeal(self, reason: str) -> list[Event]:
@@ -529,11 +579,15 @@ class ShengjiRules:
         self.hands[self.dealer].extend(self.kitty)
         self.kitty = []
         self.phase = "bury"
-        return [Event("trump", {"dealer": self.dealer, "level": self.level, "trump": self.trump_suit}),
-                Event("kitty_taken", {"seat": self.dealer})]
+        return [
+            Event("trump", {"dealer": self.dealer, "level": self.level, "trump": self.trump_suit}),
+            Event("kitty_taken", {"seat": self.dealer}),
+        ]
 
     # ------------------------------------------------------------------ player actions
-    def _apply_player(self, seat: int, verb: str, cards: tuple[Card, ...], arg: str) -> tuple[list[Event], str]:
+    def _apply_player(
+        self, seat: int, verb: str, cards: tuple[Card, ...], arg: str
+    ) -> tuple[list[Event], str]:
         ph = self.phase
         if verb == "bid":
             if ph not in ("dealing", "window", "blackout"):
@@ -591,8 +645,11 @@ class ShengjiRules:
                 raise RuleError("not_your_turn", "The opponents of the thrower choose")
             what = arg.strip()
             if what not in self.pending_choice["options"]:
-                raise RuleError("bad_choice", "Choose one of: {choices}",
-                                choices=", ".join(self.pending_choice["options"]))
+                raise RuleError(
+                    "bad_choice",
+                    "Choose one of: {choices}",
+                    choices=", ".join(self.pending_choice["options"]),
+                )
             return self._choose(seat, what), f"{seat} choose {what}"
         raise RuleError("bad_action", "Not an action: {action}", action=f"{seat} {verb}")
 
@@ -608,8 +665,12 @@ class ShengjiRules:
             self.overturned = True
         if bid.kind == "own_level" and self.own_level_dealer is None:
             self.own_level_dealer = seat
-        events = [Event("bid", {"seat": seat, "cards": bid.text, "kind": bid.kind, "trump": bid.suit,
-                                "level": bid.level})]
+        events = [
+            Event(
+                "bid",
+                {"seat": seat, "cards": bid.text, "kind": bid.kind, "trump": bid.suit, "level": bid.level},
+            )
+        ]
         if self.phase == "window":
             self.passed = set()
         elif self.phase == "blackout":
@@ -685,7 +746,9 @@ class ShengjiRules:
         assert ctx is not None
         hand = self.hands[seat]
         if not _holds(hand, cards):
-            raise RuleError("not_in_hand", "You do not hold {card}", card=cards_text(ctx.sort_for_display(cards)))
+            raise RuleError(
+                "not_in_hand", "You do not hold {card}", card=cards_text(ctx.sort_for_display(cards))
+            )
         shown = tuple(ctx.sort_for_display(cards))
         shown_text = cards_text(shown)
         text = f"{seat} play {shown_text}"
@@ -724,11 +787,18 @@ class ShengjiRules:
 
         def beaten_by(unit: Unit) -> dict[str, Any]:
             f = res.failure_of(unit)
-            return {"holder": seats[f.holder], "beating": cards_text(ctx.sort_for_display(f.beating)),
-                    "unit": cards_text(ctx.sort_for_display(unit.cards))}
+            return {
+                "holder": seats[f.holder],
+                "beating": cards_text(ctx.sort_for_display(f.beating)),
+                "unit": cards_text(ctx.sort_for_display(unit.cards)),
+            }
 
-        events = [Event("throw_failed", {"seat": seat, "cards": cards_text(lead.cards), "penalty": pen,
-                                         **beaten_by(res.forced)})]
+        events = [
+            Event(
+                "throw_failed",
+                {"seat": seat, "cards": cards_text(lead.cards), "penalty": pen, **beaten_by(res.forced)},
+            )
+        ]
         self._charge(seat, pen, "failed_throw", cards_text(lead.cards))
         choices = res.choices
         if self.options.failed_throw_choice == "opponents" and len(choices) > 1:
@@ -736,8 +806,10 @@ class ShengjiRules:
             opts = {("single" if u.kind == "single" else "pair"): u for u in choices}
             forced = res.forced
             self.pending_choice = {
-                "thrower": seat, "cards": cards_text(lead.cards),
-                "options": sorted(opts), "units": {k: cards_text(u.cards) for k, u in opts.items()},
+                "thrower": seat,
+                "cards": cards_text(lead.cards),
+                "options": sorted(opts),
+                "units": {k: cards_text(u.cards) for k, u in opts.items()},
                 "default": "single" if forced.kind == "single" else "pair",
                 "beaten_by": {k: beaten_by(u) for k, u in opts.items()},
             }
@@ -765,16 +837,32 @@ class ShengjiRules:
         self.pending_choice = None
         self.phase = "play"
         by = pc.get("beaten_by", {}).get(what, {})
-        events = [Event("throw_chosen", {"seat": seat, "unit": what, "cards": pc["units"][what],
-                                         "holder": by.get("holder"), "beating": by.get("beating")})]
+        events = [
+            Event(
+                "throw_chosen",
+                {
+                    "seat": seat,
+                    "unit": what,
+                    "cards": pc["units"][what],
+                    "holder": by.get("holder"),
+                    "beating": by.get("beating"),
+                },
+            )
+        ]
         return events + self._play_forced(pc["thrower"], cards)
 
     def _charge(self, seat: int, pen: int, reason: str, detail: str) -> None:
         """D9: a charge is recorded; a defender's lowers the defenders' points, a dealer side's raises them."""
         assert self.dealer is not None
         signed = pen if _side(seat) == _side(self.dealer) else -pen
-        entry: Charge = {"deal_no": self.deal_no, "seat": seat, "points": pen, "signed": signed, "reason": reason,
-                 "cards": detail}
+        entry: Charge = {
+            "deal_no": self.deal_no,
+            "seat": seat,
+            "points": pen,
+            "signed": signed,
+            "reason": reason,
+            "cards": detail,
+        }
         self.charges.append(entry)
         self.penalties.append(entry)
 
@@ -788,17 +876,28 @@ class ShengjiRules:
         defenders = _side(winner) != _side(self.dealer)
         if defenders:
             self.defender_points += pts
-        self.tricks.append({"leader": self.trick[0][0],
-                            "plays": [[s, t] for (s, _), t in zip(self.trick, self.trick_texts, strict=True)],
-                            "winner": winner, "points": pts})
+        self.tricks.append(
+            {
+                "leader": self.trick[0][0],
+                "plays": [[s, t] for (s, _), t in zip(self.trick, self.trick_texts, strict=True)],
+                "winner": winner,
+                "points": pts,
+            }
+        )
         events = [Event("trick", {"winner": winner, "points": pts, "defenders": defenders})]
         last = not self.hands[winner]
         if last:
             if defenders:
                 fmt, pairs = play_multiplier_format(ctx, self.lead, plays[idx])
                 kp = total_points(self.kitty)
-                cap, mult = kitty_capture(self.options.kitty_multiplier, kp, fmt, pairs,
-                                          winning_is_trump(ctx, plays[idx]), self.options.offsuit_kitty_half)
+                cap, mult = kitty_capture(
+                    self.options.kitty_multiplier,
+                    kp,
+                    fmt,
+                    pairs,
+                    winning_is_trump(ctx, plays[idx]),
+                    self.options.offsuit_kitty_half,
+                )
                 self.capture = cap
                 self.capture_multiplier = mult
                 events.append(Event("kitty_capture", {"points": cap, "multiplier": mult, "kitty_points": kp}))
@@ -832,13 +931,24 @@ class ShengjiRules:
         before = (self.levels[0], self.levels[1])
         st = settle_deal(self.options.level_table, before, self.dealer, points)
         summary: ShengjiDealSummary = {
-            "deal_no": self.deal_no, "dealer": self.dealer, "level": self.level, "trump": self.trump_suit,
-            "levels_before": list(before), "levels_after": list(st.levels), "points": points,
-            "trick_points": self.defender_points, "capture": self.capture,
-            "capture_multiplier": self.capture_multiplier, "charges": list(self.charges),
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "level": self.level,
+            "trump": self.trump_suit,
+            "levels_before": list(before),
+            "levels_after": list(st.levels),
+            "points": points,
+            "trick_points": self.defender_points,
+            "capture": self.capture,
+            "capture_multiplier": self.capture_multiplier,
+            "charges": list(self.charges),
             "winner": _side(old_dealer) if st.winner == "dealer" else 1 - _side(old_dealer),
-            "winner_role": st.winner, "steps": st.steps, "next_dealer": st.next_dealer,
-            "kitty": cards_text(self.kitty), "forfeit": forfeit, "passed_a": st.passed_a,
+            "winner_role": st.winner,
+            "steps": st.steps,
+            "next_dealer": st.next_dealer,
+            "kitty": cards_text(self.kitty),
+            "forfeit": forfeit,
+            "passed_a": st.passed_a,
         }
         self.deal_result = summary
         self.history.append(summary)
@@ -858,10 +968,16 @@ class ShengjiRules:
             events += self._end_match("time_up")
         return events
 
-    def _end_match(self, reason: str, winner: int | None = None,
-                   abandoned_deal: int | None = None) -> list[Event]:
-        res: MatchResult = {"winner": 0, "reason": reason, "levels": list(self.levels), "deals": self.deals_played,
-                            "tie_break": None}
+    def _end_match(
+        self, reason: str, winner: int | None = None, abandoned_deal: int | None = None
+    ) -> list[Event]:
+        res: MatchResult = {
+            "winner": 0,
+            "reason": reason,
+            "levels": list(self.levels),
+            "deals": self.deals_played,
+            "tie_break": None,
+        }
         if abandoned_deal is not None:
             res["abandoned_deal"] = abandoned_deal
         if winner is None:
@@ -894,4 +1010,3 @@ class ShengjiRules:
 
 def bid_cards_text(cards: list[Card]) -> str:
     return cards_text(canonical_bid_cards(cards))
-

@@ -110,16 +110,22 @@ class TrumpContext:
         object.__setattr__(self, "strength_of", tuple(strength))
         object.__setattr__(self, "display_key", tuple(key))
         object.__setattr__(self, "positions", tuple(npos))
-        object.__setattr__(
-            self, "kinds_at", tuple(tuple(tuple(sorted(k)) for k in g) for g in kinds_at))
+        object.__setattr__(self, "kinds_at", tuple(tuple(tuple(sorted(k)) for k in g) for g in kinds_at))
         # the card kinds outside each group, as bytes: ``bytes(hand).translate(None, ctx.outside[g])``
         # keeps a hand's cards of group g (in C, no Python loop over the hand)
-        object.__setattr__(self, "outside", tuple(bytes(c for c in range(54) if group[c] != g) for g in range(5)))
+        object.__setattr__(
+            self, "outside", tuple(bytes(c for c in range(54) if group[c] != g) for g in range(5))
+        )
         # the order of a play's singles (formats.decompose): trump group first, then by group, high to low,
         # equal strength by kind
-        object.__setattr__(self, "single_order", tuple(
-            ((0 if group[c] == TRUMP else 1) * 8 + group[c]) * 10000 + (99 - strength[c]) * 100 + c
-            for c in range(54)))
+        object.__setattr__(
+            self,
+            "single_order",
+            tuple(
+                ((0 if group[c] == TRUMP else 1) * 8 + group[c]) * 10000 + (99 - strength[c]) * 100 + c
+                for c in range(54)
+            ),
+        )
 
     def group_bytes(self, cards: Sequence[Card], group: int) -> bytes:
         """The cards of ``group`` among ``cards``, in order, as bytes (iterating gives card kinds): what

@@ -36,8 +36,9 @@ def kitty_multiplier(table: str, fmt: str, pairs: int) -> int:
     raise ValueError(f"unknown kitty multiplier table {table!r}")
 
 
-def kitty_capture(table: str, kitty_points: int, fmt: str, pairs: int, won_with_trump: bool,
-                  offsuit_half: bool) -> tuple[int, int]:
+def kitty_capture(
+    table: str, kitty_points: int, fmt: str, pairs: int, won_with_trump: bool, offsuit_half: bool
+) -> tuple[int, int]:
     """``(points, multiplier)`` the defenders capture from the kitty (副牌抠底 halves when set)."""
     mult = kitty_multiplier(table, fmt, pairs)
     pts = kitty_points * mult
@@ -83,12 +84,12 @@ def raise_level(level: int, steps: int) -> int:
 class Settlement:
     """What a finished deal changes."""
 
-    points: int            # defenders' total (may be below zero)
-    winner: str            # "dealer" | "defenders"
+    points: int  # defenders' total (may be below zero)
+    winner: str  # "dealer" | "defenders"
     steps: int
     levels: tuple[int, int]
     next_dealer: int
-    passed_a: bool         # the dealer side held at A: it wins the match at once (D3)
+    passed_a: bool  # the dealer side held at A: it wins the match at once (D3)
 
 
 def settle_deal(table: str, levels: tuple[int, int], dealer: int, points: int) -> Settlement:

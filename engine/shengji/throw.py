@@ -96,7 +96,9 @@ def check_throw(ctx: TrumpContext, lead: Lead, other_hands: Sequence[Sequence[Ca
     lowest_single = units[-1].top
     failures: dict[int, ThrowFailure] = {}  # unit index -> failure
     for h, hand in enumerate(other_hands):
-        gcards = bytes(hand).translate(None, outside)  # the hand's cards of the group (TrumpContext.group_bytes)
+        gcards = bytes(hand).translate(
+            None, outside
+        )  # the hand's cards of the group (TrumpContext.group_bytes)
         if not gcards:
             continue
         if m < n:

@@ -78,7 +78,7 @@ def _shape_top(ctx: TrumpContext, lead: Lead, cards: Sequence[Card]) -> int:
     k0 = lengths[0]
     rest = lengths[1:]
     for s in range(n - k0, -1, -1):
-        if not all(prof[s:s + k0]):
+        if not all(prof[s : s + k0]):
             continue
         for j in range(s, s + k0):
             prof[j] -= 1

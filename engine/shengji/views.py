@@ -58,8 +58,9 @@ def point_cards_won(m: ShengjiRules) -> list[str]:
 
 def table(m: ShengjiRules) -> ShengjiTable:
     """The public table: everything any seat or spectator may see."""
-    turns: list[TurnView] = [{"seat": t.seat, "kind": t.kind, "clock": t.clock, "required": t.required}
-                             for t in m.turns()]
+    turns: list[TurnView] = [
+        {"seat": t.seat, "kind": t.kind, "clock": t.clock, "required": t.required} for t in m.turns()
+    ]
     trick: list[ShengjiPlayView] = [{"seat": s, "cards": cards_text(c)} for s, c in m.trick]
     last_trick: ShengjiTrickSummary | None = m.tricks[-1] if m.tricks else None
     pc = m.pending_choice
@@ -77,9 +78,16 @@ def table(m: ShengjiRules) -> ShengjiTable:
         "hand_sizes": [len(h) for h in m.hands],
         "level": m.level,
         "trump": m.trump_suit,
-        "declaration": None if m.bid is None else {"seat": m.bid.seat, "cards": m.bid.text, "kind": m.bid.kind,
-                                                   "trump": m.bid.suit, "level": m.bid.level,
-                                                   "locked": m.bid.locked},
+        "declaration": None
+        if m.bid is None
+        else {
+            "seat": m.bid.seat,
+            "cards": m.bid.text,
+            "kind": m.bid.kind,
+            "trump": m.bid.suit,
+            "level": m.bid.level,
+            "locked": m.bid.locked,
+        },
         "bids": [b.copy() for b in m.bids],
         "passed": sorted(m.passed),
         "turned_kitty": _texts(m.turned),
@@ -93,8 +101,14 @@ def table(m: ShengjiRules) -> ShengjiTable:
         "point_cards": point_cards_won(m),
         "charges": [c.copy() for c in m.charges],
         "defenders_total": m.defenders_total() if m.dealer is not None else 0,
-        "pending_choice": None if pc is None else {"thrower": pc["thrower"], "cards": pc["cards"],
-                                                   "options": list(pc["options"]), "units": dict(pc["units"])},
+        "pending_choice": None
+        if pc is None
+        else {
+            "thrower": pc["thrower"],
+            "cards": pc["cards"],
+            "options": list(pc["options"]),
+            "units": dict(pc["units"]),
+        },
         "turns": turns,
         "paused": m.paused_reason,
         "time_up": m.time_up,

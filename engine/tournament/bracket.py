@@ -63,8 +63,12 @@ class Source:
         return Source(str(data["kind"]), data.get("ref"))
 
     def text(self) -> str:
-        return {"entry": f"{self.ref}", "bye": "bye", "winner": f"winner of {self.ref}",
-                "loser": f"loser of {self.ref}"}.get(self.kind, self.kind)
+        return {
+            "entry": f"{self.ref}",
+            "bye": "bye",
+            "winner": f"winner of {self.ref}",
+            "loser": f"loser of {self.ref}",
+        }.get(self.kind, self.kind)
 
 
 BYE = Source("bye")
@@ -88,21 +92,36 @@ class KnockoutMatch:
     started: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "round": self.round, "stage": self.stage, "a": self.a.to_dict(),
-                "b": self.b.to_dict(), "loser_places": list(self.loser_places),
-                "winner_places": None if self.winner_places is None else list(self.winner_places),
-                "loser_next": self.loser_next, "result": None if self.result is None else self.result.to_dict(),
-                "started": self.started}
+        return {
+            "id": self.id,
+            "round": self.round,
+            "stage": self.stage,
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+            "loser_places": list(self.loser_places),
+            "winner_places": None if self.winner_places is None else list(self.winner_places),
+            "loser_next": self.loser_next,
+            "result": None if self.result is None else self.result.to_dict(),
+            "started": self.started,
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> KnockoutMatch:
         wp = data.get("winner_places")
         lp = data["loser_places"]
         res = data.get("result")
-        return KnockoutMatch(str(data["id"]), int(data["round"]), str(data["stage"]),
-                             Source.from_dict(data["a"]), Source.from_dict(data["b"]), (int(lp[0]), int(lp[1])),
-                             None if wp is None else (int(wp[0]), int(wp[1])), bool(data.get("loser_next")),
-                             None if res is None else PairingResult.from_dict(res), bool(data.get("started")))
+        return KnockoutMatch(
+            str(data["id"]),
+            int(data["round"]),
+            str(data["stage"]),
+            Source.from_dict(data["a"]),
+            Source.from_dict(data["b"]),
+            (int(lp[0]), int(lp[1])),
+            None if wp is None else (int(wp[0]), int(wp[1])),
+            bool(data.get("loser_next")),
+            None if res is None else PairingResult.from_dict(res),
+            bool(data.get("started")),
+        )
 
 
 @dataclass(frozen=True)
@@ -139,7 +158,9 @@ class Bracket:
     # --- construction ----------------------------------------------------------------
 
     @staticmethod
-    def build(slots: Sequence[str | None], boundaries: Iterable[int] = (), third_place: bool = False) -> Bracket:
+    def build(
+        slots: Sequence[str | None], boundaries: Iterable[int] = (), third_place: bool = False
+    ) -> Bracket:
         """A bracket from bracket positions (``None`` = bye; length a power of two, from the draw).
 
         ``boundaries``: places p that must be separated from p+1 by placement matches;
@@ -147,8 +168,9 @@ class Bracket:
         """
         size = len(slots)
         if size < 2 or bracket_size(size) != size:
-            raise RuleError("bad_bracket_size", "A bracket needs a power-of-two number of slots; got {count}",
-                            count=size)
+            raise RuleError(
+                "bad_bracket_size", "A bracket needs a power-of-two number of slots; got {count}", count=size
+            )
         real = [s for s in slots if s is not None]
         if len(set(real)) != len(real):
             raise RuleError("duplicate_entry", "An entry appears twice in the bracket")
@@ -163,14 +185,19 @@ class Bracket:
                     a = BYE if slots[2 * m - 2] is None else Source("entry", slots[2 * m - 2])
                     b = BYE if slots[2 * m - 1] is None else Source("entry", slots[2 * m - 1])
                 else:
-                    a, b = Source("winner", main_id(r - 1, 2 * m - 1)), Source("winner", main_id(r - 1, 2 * m))
-                br.matches.append(KnockoutMatch(main_id(r, m), r, "main", a, b, (lo, hi),
-                                                (1, 1) if r == rounds else None))
+                    a, b = (
+                        Source("winner", main_id(r - 1, 2 * m - 1)),
+                        Source("winner", main_id(r - 1, 2 * m)),
+                    )
+                br.matches.append(
+                    KnockoutMatch(main_id(r, m), r, "main", a, b, (lo, hi), (1, 1) if r == rounds else None)
+                )
         for r in range(1, rounds + 1):
             count = size >> r
             tier = [main_id(r, m) for m in range(1, count + 1)]
-            br._placements([Source("loser", t) for t in tier], count + 1, 2 * count, r + 1 if r < rounds else r,
-                           wanted)
+            br._placements(
+                [Source("loser", t) for t in tier], count + 1, 2 * count, r + 1 if r < rounds else r, wanted
+            )
         return br
 
     def _placements(self, sources: list[Source], lo: int, hi: int, rnd: int, wanted: set[int]) -> None:
@@ -187,8 +214,9 @@ class Bracket:
         for i in range(0, len(sources), 2):
             mid_id = f"P{lo}-{hi}-M{i // 2 + 1}"
             ids.append(mid_id)
-            self.matches.append(KnockoutMatch(mid_id, rnd, "placement", sources[i], sources[i + 1],
-                                              (mid + 1, hi), (lo, mid)))
+            self.matches.append(
+                KnockoutMatch(mid_id, rnd, "placement", sources[i], sources[i + 1], (mid + 1, hi), (lo, mid))
+            )
         self._placements([Source("winner", i) for i in ids], lo, mid, rnd + 1, wanted)
         self._placements([Source("loser", i) for i in ids], mid + 1, hi, rnd + 1, wanted)
 
@@ -296,8 +324,11 @@ class Bracket:
 
     def pairings(self, rnd: int, stage: str = "main") -> list[tuple[str, set[str], set[str]]]:
         """Who can meet whom in round ``rnd``: (match id, candidates of slot a, of slot b)."""
-        return [(m.id, self.candidates(m.a), self.candidates(m.b)) for m in self.matches
-                if m.round == rnd and m.stage == stage]
+        return [
+            (m.id, self.candidates(m.a), self.candidates(m.b))
+            for m in self.matches
+            if m.round == rnd and m.stage == stage
+        ]
 
     def current_match(self, entry_id: str) -> str | None:
         """The entry's next match without a result in which it is already known to play."""
@@ -318,8 +349,10 @@ class Bracket:
 
     def _check_result(self, result: PairingResult) -> None:
         if result.winner is None and not result.double_forfeit:
-            raise RuleError("knockout_needs_winner",
-                            "A knockout match needs a winner (or a double forfeit); the referee decides a draw")
+            raise RuleError(
+                "knockout_needs_winner",
+                "A knockout match needs a winner (or a double forfeit); the referee decides a draw",
+            )
 
     def mark_started(self, match_id: str) -> None:
         """Record that a ready match has begun (a later correction upstream then conflicts with it)."""
@@ -332,7 +365,9 @@ class Bracket:
         if self.status(match_id) != "ready":
             state = self.status(match_id)
             code = "result_already_recorded" if state == "done" else "match_not_ready"
-            raise RuleError(code, "Match {match} cannot take a result now ({state})", match=match_id, state=state)
+            raise RuleError(
+                code, "Match {match} cannot take a result now ({state})", match=match_id, state=state
+            )
         self._check_result(result)
         before = set(self.ready_matches())
         node = self.match(match_id)
@@ -346,7 +381,9 @@ class Bracket:
         while todo:
             cur = todo.pop()
             for m in self.matches:
-                if m.id not in out and any(s.kind in ("winner", "loser") and s.ref == cur for s in (m.a, m.b)):
+                if m.id not in out and any(
+                    s.kind in ("winner", "loser") and s.ref == cur for s in (m.a, m.b)
+                ):
                     out.append(m.id)
                     todo.append(m.id)
         return out
@@ -383,16 +420,18 @@ class Bracket:
         if not changed:
             node.result = result
             return Correction(True, False)
-        affected = [d for d in self._dependents(node.id)
-                    if self.match(d).started or self.match(d).result is not None]
+        affected = [
+            d for d in self._dependents(node.id) if self.match(d).started or self.match(d).result is not None
+        ]
         if affected and not force:
             return Correction(False, True, tuple(affected))
         for d in affected:
             self.match(d).result = None
             self.match(d).started = False
         node.result = result
-        return Correction(True, True, (), tuple(affected),
-                          tuple(m for m in self.ready_matches() if m not in before))
+        return Correction(
+            True, True, (), tuple(affected), tuple(m for m in self.ready_matches() if m not in before)
+        )
 
     def view(self) -> list[dict[str, Any]]:
         """Every match for display (bracket image, /results): id, round, round name, stage, status,
@@ -401,15 +440,24 @@ class Bracket:
         for m in self._ordered():
             a, b = self.entries_of(m.id)
             outcome = self.outcome(m)
-            out.append({
-                "id": m.id, "round": m.round, "stage": m.stage,
-                "round_name": round_name(m.round, self.rounds) if m.stage == "main" else m.id.split("-M")[0],
-                "status": self.status(m.id), "a": a, "b": b,
-                "a_from": m.a.text(), "b_from": m.b.text(),
-                "winner": None if outcome is None else outcome[0],
-                "result": None if m.result is None else m.result.to_dict(),
-                "started": m.started,
-            })
+            out.append(
+                {
+                    "id": m.id,
+                    "round": m.round,
+                    "stage": m.stage,
+                    "round_name": round_name(m.round, self.rounds)
+                    if m.stage == "main"
+                    else m.id.split("-M")[0],
+                    "status": self.status(m.id),
+                    "a": a,
+                    "b": b,
+                    "a_from": m.a.text(),
+                    "b_from": m.b.text(),
+                    "winner": None if outcome is None else outcome[0],
+                    "result": None if m.result is None else m.result.to_dict(),
+                    "started": m.started,
+                }
+            )
         return out
 
     # --- outcome ---------------------------------------------------------------------

@@ -69,15 +69,21 @@ class ConductLog:
     records: list[ConductRecord] = field(default_factory=list)
 
     def active_violations(self, entry_id: str) -> int:
-        return sum(1 for r in self.records if r.entry_id == entry_id and r.kind == "violation" and not r.reversed)
+        return sum(
+            1 for r in self.records if r.entry_id == entry_id and r.kind == "violation" and not r.reversed
+        )
 
     def disqualified(self, entry_id: str) -> bool:
         return self.limit > 0 and self.active_violations(entry_id) >= self.limit
 
     def add(self, record: ConductRecord) -> ConductOutcome:
         if record.kind not in KINDS:
-            raise RuleError("bad_conduct_kind", "Conduct record {kind} is not allowed; allowed: {allowed}",
-                            kind=record.kind, allowed=" | ".join(KINDS))
+            raise RuleError(
+                "bad_conduct_kind",
+                "Conduct record {kind} is not allowed; allowed: {allowed}",
+                kind=record.kind,
+                allowed=" | ".join(KINDS),
+            )
         if any(r.id == record.id for r in self.records):
             raise RuleError("duplicate_record", "Conduct record {id} already exists", id=record.id)
         was = self.disqualified(record.entry_id)
@@ -89,11 +95,15 @@ class ConductLog:
         for i, r in enumerate(self.records):
             if r.id == record_id:
                 if r.reversed:
-                    raise RuleError("already_reversed", "Conduct record {id} is already reversed", id=record_id)
+                    raise RuleError(
+                        "already_reversed", "Conduct record {id} is already reversed", id=record_id
+                    )
                 was = self.disqualified(r.entry_id)
                 self.records[i] = replace(r, reversed=True, reversed_by=referee, reverse_reason=reason)
                 now = self.disqualified(r.entry_id)
-                return ConductOutcome(r.entry_id, self.active_violations(r.entry_id), now, False, was and not now)
+                return ConductOutcome(
+                    r.entry_id, self.active_violations(r.entry_id), now, False, was and not now
+                )
         raise RuleError("unknown_record", "There is no conduct record {id}", id=record_id)
 
     def level_penalties(self, match_id: str) -> dict[str, int]:
@@ -109,4 +119,6 @@ class ConductLog:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> ConductLog:
-        return ConductLog(int(data.get("limit", 0)), [ConductRecord.from_dict(r) for r in data.get("records", ())])
+        return ConductLog(
+            int(data.get("limit", 0)), [ConductRecord.from_dict(r) for r in data.get("records", ())]
+        )

@@ -38,6 +38,7 @@ FORMATS = ("single_elimination", "groups", "swiss")
 
 # --- hashing -------------------------------------------------------------------------
 
+
 def _json(data: object) -> bytes:
     return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -51,27 +52,42 @@ class DrawOptions:
     groups: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": self.format, "separate_union_groups": self.separate_union_groups,
-                "groups": self.groups}
+        return {
+            "format": self.format,
+            "separate_union_groups": self.separate_union_groups,
+            "groups": self.groups,
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> DrawOptions:
-        return DrawOptions(str(data.get("format", "single_elimination")),
-                           bool(data.get("separate_union_groups", False)), int(data.get("groups", 0) or 0))
+        return DrawOptions(
+            str(data.get("format", "single_elimination")),
+            bool(data.get("separate_union_groups", False)),
+            int(data.get("groups", 0) or 0),
+        )
 
     def check(self, entry_count: int) -> None:
         if self.format not in FORMATS:
-            raise RuleError("bad_draw_format", "Draw format {format} is not allowed; allowed: {allowed}",
-                            format=self.format, allowed=" | ".join(FORMATS))
+            raise RuleError(
+                "bad_draw_format",
+                "Draw format {format} is not allowed; allowed: {allowed}",
+                format=self.format,
+                allowed=" | ".join(FORMATS),
+            )
         if self.format == "groups" and not 1 <= self.groups <= max(1, entry_count // 2):
-            raise RuleError("bad_group_number", "{groups} groups cannot be made from {count} entries",
-                            groups=self.groups, count=entry_count)
+            raise RuleError(
+                "bad_group_number",
+                "{groups} groups cannot be made from {count} entries",
+                groups=self.groups,
+                count=entry_count,
+            )
 
 
 def canonical_bytes(tournament: str, entries: Sequence[Entry], options: DrawOptions) -> bytes:
     """The frozen list: ``{"entries": [...], "options": {...}, "tournament": ...}`` as canonical JSON."""
-    return _json({"tournament": tournament, "options": options.to_dict(),
-                  "entries": [e.to_dict() for e in entries]})
+    return _json(
+        {"tournament": tournament, "options": options.to_dict(), "entries": [e.to_dict() for e in entries]}
+    )
 
 
 def list_hash(tournament: str, entries: Sequence[Entry], options: DrawOptions) -> str:
@@ -90,6 +106,7 @@ def draw_seed(secret: bytes, list_hash_hex: str) -> bytes:
 
 
 # --- the shuffle ---------------------------------------------------------------------
+
 
 class ByteStream:
     """SHA-256 in counter mode: block k = SHA-256(seed || k as 8-byte big-endian), k = 0, 1, ..."""
@@ -132,8 +149,9 @@ def lot_values(seed: bytes, ids: Sequence[str]) -> dict[str, int]:
 
     Lower number = drawn first.  Standings use it as their last tiebreak.
     """
-    return {i: int.from_bytes(hashlib.sha256(seed + b"lot:" + i.encode("utf-8")).digest()[:8], "big")
-            for i in ids}
+    return {
+        i: int.from_bytes(hashlib.sha256(seed + b"lot:" + i.encode("utf-8")).digest()[:8], "big") for i in ids
+    }
 
 
 def lot_seed(seed: bytes) -> bytes:
@@ -142,6 +160,7 @@ def lot_seed(seed: bytes) -> bytes:
 
 
 # --- layouts -------------------------------------------------------------------------
+
 
 def bracket_size(count: int) -> int:
     """The next power of two >= count (at least 2)."""
@@ -261,6 +280,7 @@ def group_name(index: int) -> str:
 
 # --- the draw record -----------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Announcement:
     """Published before the draw: the frozen list's hash and the commitment to the secret."""
@@ -338,15 +358,22 @@ class DrawResult:
     def from_dict(data: Mapping[str, Any]) -> DrawResult:
         groups = data.get("groups") or {}
         return DrawResult(
-            str(data["tournament"]), tuple(Entry.from_dict(e) for e in data["entries"]),
-            DrawOptions.from_dict(data.get("options", {})), str(data["list_hash"]), str(data["commitment"]),
-            bytes.fromhex(str(data["secret"])), tuple(data["order"]), tuple(data.get("bracket") or data.get("round_1") or ()),
+            str(data["tournament"]),
+            tuple(Entry.from_dict(e) for e in data["entries"]),
+            DrawOptions.from_dict(data.get("options", {})),
+            str(data["list_hash"]),
+            str(data["commitment"]),
+            bytes.fromhex(str(data["secret"])),
+            tuple(data["order"]),
+            tuple(data.get("bracket") or data.get("round_1") or ()),
             tuple(tuple(groups[k]) for k in sorted(groups, key=lambda n: (len(n), n))),
-            int(data.get("separation_conflicts", 0)))
+            int(data.get("separation_conflicts", 0)),
+        )
 
 
-def compute_layout(entries: Sequence[Entry], options: DrawOptions, seed: bytes
-                   ) -> tuple[list[str], list[str | None], list[list[str]], int]:
+def compute_layout(
+    entries: Sequence[Entry], options: DrawOptions, seed: bytes
+) -> tuple[list[str], list[str | None], list[list[str]], int]:
     """Order, bracket slots, groups and remaining union-group conflicts for ``seed``."""
     order = draw_order(entries, seed)
     slots: list[str | None] = []
@@ -369,11 +396,22 @@ def make_draw(tournament: str, entries: Sequence[Entry], options: DrawOptions, s
     """Run the draw for a frozen list and a secret (32 random bytes generated by the caller)."""
     ann = announce(tournament, entries, options, secret)
     order, slots, groups, conflicts = compute_layout(entries, options, draw_seed(secret, ann.list_hash))
-    return DrawResult(tournament, tuple(entries), options, ann.list_hash, ann.commitment, secret,
-                      tuple(order), tuple(slots), tuple(tuple(g) for g in groups), conflicts)
+    return DrawResult(
+        tournament,
+        tuple(entries),
+        options,
+        ann.list_hash,
+        ann.commitment,
+        secret,
+        tuple(order),
+        tuple(slots),
+        tuple(tuple(g) for g in groups),
+        conflicts,
+    )
 
 
 # --- verification --------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Check:
@@ -397,7 +435,8 @@ class VerifyReport:
 
     def lines(self) -> list[str]:
         return [f"{'OK  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in self.checks] + [
-            "draw verified" if self.ok else "draw NOT verified: " + ", ".join(self.failed())]
+            "draw verified" if self.ok else "draw NOT verified: " + ", ".join(self.failed())
+        ]
 
 
 def verify(published: Mapping[str, Any], announced: Mapping[str, Any] | None = None) -> VerifyReport:
@@ -417,31 +456,62 @@ def verify(published: Mapping[str, Any], announced: Mapping[str, Any] | None = N
     if published.get("procedure", PROCEDURE) != PROCEDURE:
         checks.append(Check("procedure", False, f"unknown procedure {published.get('procedure')}"))
     lh = list_hash(tournament, entries, options)
-    checks.append(Check("list_hash", lh == published.get("list_hash"),
-                        f"SHA-256 of the entry list is {lh}; published {published.get('list_hash')}"))
+    checks.append(
+        Check(
+            "list_hash",
+            lh == published.get("list_hash"),
+            f"SHA-256 of the entry list is {lh}; published {published.get('list_hash')}",
+        )
+    )
     cm = commitment(secret)
-    checks.append(Check("commitment", cm == published.get("commitment"),
-                        f"SHA-256 of the secret is {cm}; published {published.get('commitment')}"))
+    checks.append(
+        Check(
+            "commitment",
+            cm == published.get("commitment"),
+            f"SHA-256 of the secret is {cm}; published {published.get('commitment')}",
+        )
+    )
     if announced is not None:
         for key in ("list_hash", "commitment"):
             same = announced.get(key) == published.get(key)
-            checks.append(Check(f"announced_{key}", same,
-                                f"announced {announced.get(key)}; published {published.get(key)}"))
+            checks.append(
+                Check(
+                    f"announced_{key}",
+                    same,
+                    f"announced {announced.get(key)}; published {published.get(key)}",
+                )
+            )
     seed = draw_seed(secret, lh)
     if "draw_seed" in published:
         checks.append(Check("draw_seed", published["draw_seed"] == seed.hex(), f"recomputed {seed.hex()}"))
     order, slots, groups, conflicts = compute_layout(entries, options, seed)
-    checks.append(Check("order", list(published.get("order", [])) == order,
-                        "recomputed order " + " ".join(order)))
+    checks.append(
+        Check("order", list(published.get("order", [])) == order, "recomputed order " + " ".join(order))
+    )
     if options.format == "single_elimination":
-        checks.append(Check("bracket", list(published.get("bracket", [])) == slots,
-                            "recomputed bracket " + " ".join(s or "-" for s in slots)))
+        checks.append(
+            Check(
+                "bracket",
+                list(published.get("bracket", [])) == slots,
+                "recomputed bracket " + " ".join(s or "-" for s in slots),
+            )
+        )
     elif options.format == "swiss":
-        checks.append(Check("round_1", list(published.get("round_1", [])) == slots,
-                            "recomputed round 1 " + " ".join(s or "-" for s in slots)))
+        checks.append(
+            Check(
+                "round_1",
+                list(published.get("round_1", [])) == slots,
+                "recomputed round 1 " + " ".join(s or "-" for s in slots),
+            )
+        )
     else:
         want = {group_name(i): g for i, g in enumerate(groups)}
         got = {str(k): list(v) for k, v in (published.get("groups") or {}).items()}
-        checks.append(Check("groups", got == want, "recomputed groups " + "; ".join(
-            f"{k}: {' '.join(v)}" for k, v in want.items())))
+        checks.append(
+            Check(
+                "groups",
+                got == want,
+                "recomputed groups " + "; ".join(f"{k}: {' '.join(v)}" for k, v in want.items()),
+            )
+        )
     return VerifyReport(tuple(checks))

@@ -41,15 +41,21 @@ from engine.tournament.draw import group_name, lot_values, seeding_order
 from engine.tournament.results import PairingResult
 
 
-def plan_groups(count: int, knockout_size: int, advance_per_group: int = 2, groups: int = 0) -> tuple[int, int]:
+def plan_groups(
+    count: int, knockout_size: int, advance_per_group: int = 2, groups: int = 0
+) -> tuple[int, int]:
     """(groups, qualifiers per group) for ``count`` entries; (0, 0) = no group stage."""
     if count <= knockout_size:
         return 0, 0
     if groups:
         if knockout_size % groups or count < groups * (knockout_size // groups + 1):
-            raise RuleError("bad_group_count",
-                            "{groups} groups do not fit {count} entries and a knockout of {size}",
-                            groups=groups, count=count, size=knockout_size)
+            raise RuleError(
+                "bad_group_count",
+                "{groups} groups do not fit {count} entries and a knockout of {size}",
+                groups=groups,
+                count=count,
+                size=knockout_size,
+            )
         return groups, knockout_size // groups
     advance = max(1, advance_per_group)
     while advance < knockout_size:
@@ -88,14 +94,26 @@ class GroupMatch:
     result: PairingResult | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "group": self.group, "round": self.round, "a": self.a, "b": self.b,
-                "result": None if self.result is None else self.result.to_dict()}
+        return {
+            "id": self.id,
+            "group": self.group,
+            "round": self.round,
+            "a": self.a,
+            "b": self.b,
+            "result": None if self.result is None else self.result.to_dict(),
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> GroupMatch:
         res = data.get("result")
-        return GroupMatch(str(data["id"]), str(data["group"]), int(data["round"]), str(data["a"]), str(data["b"]),
-                          None if res is None else PairingResult.from_dict(res))
+        return GroupMatch(
+            str(data["id"]),
+            str(data["group"]),
+            int(data["round"]),
+            str(data["a"]),
+            str(data["b"]),
+            None if res is None else PairingResult.from_dict(res),
+        )
 
 
 @dataclass(frozen=True)
@@ -144,9 +162,13 @@ def add_result(s: dict[str, int], res: PairingResult, side: str) -> None:
     s["ld"] += res.level_diff(side)
 
 
-def order_by_tiebreaks(entries: Sequence[str], key: Callable[[str], tuple[int, int, int]],
-                       played: Sequence[tuple[str, str, PairingResult]], lot_seed: bytes,
-                       second: str) -> list[tuple[str, int | None, int | None, str]]:
+def order_by_tiebreaks(
+    entries: Sequence[str],
+    key: Callable[[str], tuple[int, int, int]],
+    played: Sequence[tuple[str, str, PairingResult]],
+    lot_seed: bytes,
+    second: str,
+) -> list[tuple[str, int | None, int | None, str]]:
     """Entries best first by ``key`` (points, ``second``, level difference), then head-to-head points among
     the entries still level, then the recorded lot: (entry, head-to-head, lot, the step that placed it).
     Shared by the group tables (``second`` = tables won) and the Swiss standings (Buchholz)."""
@@ -168,14 +190,20 @@ def order_by_tiebreaks(entries: Sequence[str], key: Callable[[str], tuple[int, i
                 h2h[b] += res.match_points("b")
         for e in sorted(cluster, key=lambda x: (-h2h[x], lots[x])):
             same = [x for x in cluster if h2h[x] == h2h[e]]
-            ordered.append((e, h2h[e], None, "head_to_head") if len(same) == 1 else (e, h2h[e], lots[e], "lot"))
+            ordered.append(
+                (e, h2h[e], None, "head_to_head") if len(same) == 1 else (e, h2h[e], lots[e], "lot")
+            )
     return ordered
 
 
-def standings(group: str, entries: Sequence[str], matches: Sequence[GroupMatch], lot_seed: bytes) -> Standings:
+def standings(
+    group: str, entries: Sequence[str], matches: Sequence[GroupMatch], lot_seed: bytes
+) -> Standings:
     """The group table (see the module docstring for the tiebreak order)."""
-    stats = {e: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "points": 0, "tw": 0, "tl": 0, "ld": 0}
-             for e in entries}
+    stats = {
+        e: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "points": 0, "tw": 0, "tl": 0, "ld": 0}
+        for e in entries
+    }
     played = [(m.a, m.b, m.result) for m in matches if m.result is not None]
     for a, b, res in played:
         for entry, side, opp in ((a, "a", "b"), (b, "b", "a")):
@@ -189,13 +217,29 @@ def standings(group: str, entries: Sequence[str], matches: Sequence[GroupMatch],
     rows = []
     for i, (e, h, lot, step) in enumerate(order_by_tiebreaks(entries, key, played, lot_seed, "tables")):
         s = stats[e]
-        rows.append(StandingRow(i + 1, e, s["played"], s["won"], s["drawn"], s["lost"], s["points"], s["tw"],
-                                s["tl"], s["ld"], h, lot, step))
+        rows.append(
+            StandingRow(
+                i + 1,
+                e,
+                s["played"],
+                s["won"],
+                s["drawn"],
+                s["lost"],
+                s["points"],
+                s["tw"],
+                s["tl"],
+                s["ld"],
+                h,
+                lot,
+                step,
+            )
+        )
     return Standings(group, tuple(rows), lot_seed.hex())
 
 
-def _separating_step(k: tuple[int, int, int], by_key: Mapping[tuple[int, int, int], list[str]],
-                     second: str = "tables") -> str:
+def _separating_step(
+    k: tuple[int, int, int], by_key: Mapping[tuple[int, int, int], list[str]], second: str = "tables"
+) -> str:
     """Which of points / ``second`` / levels set this entry apart from its nearest neighbours."""
     others = [o for o in by_key if o != k]
     if all(o[0] != k[0] for o in others):
@@ -291,9 +335,16 @@ class GroupStage:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"groups": self.groups, "advance": self.advance, "matches": [m.to_dict() for m in self.matches]}
+        return {
+            "groups": self.groups,
+            "advance": self.advance,
+            "matches": [m.to_dict() for m in self.matches],
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> GroupStage:
-        return GroupStage({str(k): [str(e) for e in v] for k, v in data["groups"].items()}, int(data["advance"]),
-                          [GroupMatch.from_dict(m) for m in data["matches"]])
+        return GroupStage(
+            {str(k): [str(e) for e in v] for k, v in data["groups"].items()},
+            int(data["advance"]),
+            [GroupMatch.from_dict(m) for m in data["matches"]],
+        )

@@ -38,8 +38,9 @@ class CheckinWindow:
 
 
 def checkin_window(start: datetime, late_forfeit_minutes: int, opens_minutes: int = 30) -> CheckinWindow:
-    return CheckinWindow(start - timedelta(minutes=opens_minutes), start,
-                         start + timedelta(minutes=late_forfeit_minutes))
+    return CheckinWindow(
+        start - timedelta(minutes=opens_minutes), start, start + timedelta(minutes=late_forfeit_minutes)
+    )
 
 
 @dataclass(frozen=True)
@@ -98,22 +99,41 @@ class LatenessDecision:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"match_id": self.match_id, "deadline": self.deadline.isoformat(), "action": self.action,
-                "tables": [{"table": t.table, "absent_a": list(t.absent_a), "absent_b": list(t.absent_b)}
-                           for t in self.tables],
-                "undone_by": self.undone_by, "undo_reason": self.undo_reason}
+        return {
+            "match_id": self.match_id,
+            "deadline": self.deadline.isoformat(),
+            "action": self.action,
+            "tables": [
+                {"table": t.table, "absent_a": list(t.absent_a), "absent_b": list(t.absent_b)}
+                for t in self.tables
+            ],
+            "undone_by": self.undone_by,
+            "undo_reason": self.undo_reason,
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> LatenessDecision:
         return LatenessDecision(
-            str(data["match_id"]), datetime.fromisoformat(str(data["deadline"])),
-            tuple(TableDecision(int(t["table"]), tuple(t["absent_a"]), tuple(t["absent_b"]))
-                  for t in data["tables"]),
-            str(data["action"]), str(data.get("undone_by", "")), str(data.get("undo_reason", "")))
+            str(data["match_id"]),
+            datetime.fromisoformat(str(data["deadline"])),
+            tuple(
+                TableDecision(int(t["table"]), tuple(t["absent_a"]), tuple(t["absent_b"]))
+                for t in data["tables"]
+            ),
+            str(data["action"]),
+            str(data.get("undone_by", "")),
+            str(data.get("undo_reason", "")),
+        )
 
 
-def decide_table(table: int, deadline: datetime, players_a: Sequence[str], players_b: Sequence[str],
-                 checkins: Mapping[str, datetime], present: bool = False) -> TableDecision:
+def decide_table(
+    table: int,
+    deadline: datetime,
+    players_a: Sequence[str],
+    players_b: Sequence[str],
+    checkins: Mapping[str, datetime],
+    present: bool = False,
+) -> TableDecision:
     """One table at its own deadline: who of each side had not checked in by then.  ``present``: the
     table is already being played (its players sat down), nobody is absent."""
     if present:
@@ -140,9 +160,13 @@ def combine(match_id: str, deadline: datetime, tables: Sequence[TableDecision]) 
     return LatenessDecision(match_id, deadline, rows, action)
 
 
-def decide(match_id: str, start: datetime, late_forfeit_minutes: int,
-           tables: Sequence[tuple[Sequence[str], Sequence[str]]],
-           checkins: Mapping[str, datetime]) -> LatenessDecision:
+def decide(
+    match_id: str,
+    start: datetime,
+    late_forfeit_minutes: int,
+    tables: Sequence[tuple[Sequence[str], Sequence[str]]],
+    checkins: Mapping[str, datetime],
+) -> LatenessDecision:
     """Decide at the deadline.  ``tables``: per table (1..N) the players of side a and of side b;
     ``checkins``: player -> check-in time (players missing never checked in).  Every table has the
     same deadline here; a table given more time is decided on its own with :func:`decide_table`."""
@@ -156,6 +180,7 @@ def undo(decision: LatenessDecision, referee: str, reason: str) -> LatenessDecis
     if decision.action == "play":
         raise RuleError("nothing_to_undo", "Match {match} had no lateness forfeit", match=decision.match_id)
     if decision.action == "undone":
-        raise RuleError("already_undone", "The forfeit of match {match} was already undone",
-                        match=decision.match_id)
+        raise RuleError(
+            "already_undone", "The forfeit of match {match} was already undone", match=decision.match_id
+        )
     return replace(decision, action="undone", undone_by=referee, undo_reason=reason)

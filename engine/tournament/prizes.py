@@ -44,7 +44,9 @@ PRIZE_LABELS: dict[str, tuple[str, str]] = {
 PLACE_PRIZES = ("first", "second", "third")
 
 
-def prize_for_round(round_eliminated: int, rounds: int, round_prizes: Sequence[str], anchor: str = "final") -> str:
+def prize_for_round(
+    round_eliminated: int, rounds: int, round_prizes: Sequence[str], anchor: str = "final"
+) -> str:
     """The prize of an entry eliminated in ``round_eliminated`` of a ``rounds``-round bracket."""
     if not round_prizes:
         return ""
@@ -79,16 +81,29 @@ class RankingRow:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"place": self.place, "entry_id": self.entry_id, "name": self.name,
-                "union_group": self.union_group, "players": " / ".join(self.players), "prize": self.prize,
-                "prize_zh": PRIZE_LABELS.get(self.prize, (self.prize, self.prize))[0] if self.prize else "",
-                "prize_en": PRIZE_LABELS.get(self.prize, (self.prize, self.prize))[1] if self.prize else "",
-                "eliminated_round": self.eliminated_round, "note": self.note}
+        return {
+            "place": self.place,
+            "entry_id": self.entry_id,
+            "name": self.name,
+            "union_group": self.union_group,
+            "players": " / ".join(self.players),
+            "prize": self.prize,
+            "prize_zh": PRIZE_LABELS.get(self.prize, (self.prize, self.prize))[0] if self.prize else "",
+            "prize_en": PRIZE_LABELS.get(self.prize, (self.prize, self.prize))[1] if self.prize else "",
+            "eliminated_round": self.eliminated_round,
+            "note": self.note,
+        }
 
 
-def final_ranking(entries: Sequence[Entry], settings: TournamentSettings, places: Mapping[str, int],
-                  eliminated: Mapping[str, int] | None = None, rounds: int = 0,
-                  champion: str | None = None, notes: Mapping[str, str] | None = None) -> list[RankingRow]:
+def final_ranking(
+    entries: Sequence[Entry],
+    settings: TournamentSettings,
+    places: Mapping[str, int],
+    eliminated: Mapping[str, int] | None = None,
+    rounds: int = 0,
+    champion: str | None = None,
+    notes: Mapping[str, str] | None = None,
+) -> list[RankingRow]:
     """The ranking with prizes, best first (entries without a place last, in entry order).
 
     ``places``: entry -> place (Bracket.places(), or combined with the group stage);
@@ -103,9 +118,13 @@ def final_ranking(entries: Sequence[Entry], settings: TournamentSettings, places
         prize = ""
         if settings.prize_table == "by_round_eliminated":
             if champion is not None and e.id == champion:
-                prize = settings.champion_prize or (settings.round_prizes[-1] if settings.round_prizes else "")
+                prize = settings.champion_prize or (
+                    settings.round_prizes[-1] if settings.round_prizes else ""
+                )
             elif e.id in eliminated:
-                prize = prize_for_round(eliminated[e.id], rounds, settings.round_prizes, settings.round_prizes_from)
+                prize = prize_for_round(
+                    eliminated[e.id], rounds, settings.round_prizes, settings.round_prizes_from
+                )
         elif settings.prize_table == "places_1_2_3":
             if champion is not None and e.id == champion and settings.champion_prize:
                 prize = settings.champion_prize
@@ -115,8 +134,18 @@ def final_ranking(entries: Sequence[Entry], settings: TournamentSettings, places
             prize = settings.champion_prize
         if not prize and settings.souvenir_for_all:
             prize = "souvenir"
-        rows.append(RankingRow(place, e.id, e.name, e.union_group, e.players, prize,
-                               eliminated.get(e.id), notes.get(e.id, "")))
+        rows.append(
+            RankingRow(
+                place,
+                e.id,
+                e.name,
+                e.union_group,
+                e.players,
+                prize,
+                eliminated.get(e.id),
+                notes.get(e.id, ""),
+            )
+        )
     order = {e.id: i for i, e in enumerate(entries)}
     rows.sort(key=lambda r: (r.place is None, r.place or 0, order[r.entry_id]))
     return rows

@@ -63,7 +63,7 @@ class TableGame:
     game: str
     winners: tuple[str, str]
     losers: tuple[str, str]
-    ref: str = ""    # where it was played (tournament and match), for the history
+    ref: str = ""  # where it was played (tournament and match), for the history
 
 
 @dataclass(frozen=True)
@@ -87,10 +87,12 @@ class Ratings:
     def play(self, g: TableGame) -> None:
         players = (*g.winners, *g.losers)
         if len(set(players)) != 4:
-            return   # a player on both sides (data error) is not rated
+            return  # a player on both sides (data error) is not rated
         before = [self.of(p, g.game) for p in players]
-        teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in before[:2]],
-                 [_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in before[2:]]]
+        teams = [
+            [_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in before[:2]],
+            [_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in before[2:]],
+        ]
         after = _MODEL.rate(teams, ranks=[1, 2])
         for p, old, new in zip(players, before, [x for team in after for x in team], strict=True):
             rating = Rating(float(new.mu), float(new.sigma), old.games + 1)
@@ -112,15 +114,16 @@ def replay(games: Iterable[TableGame]) -> Ratings:
     return out
 
 
-def match_games(game: str, side_a: Sequence[str], side_b: Sequence[str], result: PairingResult,
-                ref: str = "") -> list[TableGame]:
+def match_games(
+    game: str, side_a: Sequence[str], side_b: Sequence[str], result: PairingResult, ref: str = ""
+) -> list[TableGame]:
     """The rated tables of a match: side a's and side b's players in table order (2 per table)."""
     out = []
     for t in result.tables:
         if t.absent is not None or t.winner not in ("a", "b"):
             continue
         k = t.table - 1
-        pa, pb = tuple(side_a[2 * k:2 * k + 2]), tuple(side_b[2 * k:2 * k + 2])
+        pa, pb = tuple(side_a[2 * k : 2 * k + 2]), tuple(side_b[2 * k : 2 * k + 2])
         if len(pa) != 2 or len(pb) != 2:
             continue
         win, lose = (pa, pb) if t.winner == "a" else (pb, pa)
@@ -128,11 +131,16 @@ def match_games(game: str, side_a: Sequence[str], side_b: Sequence[str], result:
     return out
 
 
-def seed_by_rating(entries: Sequence[Entry], ratings: Ratings, game: str,
-                   players_of: Mapping[str, Sequence[str]] | None = None) -> list[Entry]:
+def seed_by_rating(
+    entries: Sequence[Entry],
+    ratings: Ratings,
+    game: str,
+    players_of: Mapping[str, Sequence[str]] | None = None,
+) -> list[Entry]:
     """The entries with seed numbers by strength (1 = strongest).  Entries none of whose players has a
     rated game stay unseeded (the draw places them at random after the seeds).  ``players_of`` maps
     an entry id to the rating keys of its players when they differ from ``entry.players``."""
+
     def rated(e: Entry) -> bool:
         keys = players_of.get(e.id, e.players) if players_of else e.players
         return any(ratings.of(p, game).games for p in keys)

@@ -66,17 +66,28 @@ class TableResult:
         return diff if side == "a" else -diff
 
     def to_dict(self) -> dict[str, Any]:
-        return {"table": self.table, "winner": self.winner, "level_a": self.level_a,
-                "level_b": self.level_b, "absent": self.absent}
+        return {
+            "table": self.table,
+            "winner": self.winner,
+            "level_a": self.level_a,
+            "level_b": self.level_b,
+            "absent": self.absent,
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> TableResult:
-        return TableResult(int(data.get("table", 1)), data.get("winner"), data.get("level_a"),
-                           data.get("level_b"), data.get("absent"))
+        return TableResult(
+            int(data.get("table", 1)),
+            data.get("winner"),
+            data.get("level_a"),
+            data.get("level_b"),
+            data.get("absent"),
+        )
 
 
-def played_table(winner: str, level_a: int | None = None, level_b: int | None = None,
-                 table: int = 1) -> TableResult:
+def played_table(
+    winner: str, level_a: int | None = None, level_b: int | None = None, table: int = 1
+) -> TableResult:
     """A table played to its end: ``winner`` and the final levels (2..14, A = 14)."""
     _check_side(winner, allow_none=False)
     return TableResult(table, winner, level_a, level_b, None)
@@ -125,19 +136,30 @@ class PairingResult:
         return 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "outcome": self.outcome, "tables": [t.to_dict() for t in self.tables],
-                "decided_by": self.decided_by, "note": self.note, "extra": dict(self.extra)}
+        return {
+            "winner": self.winner,
+            "outcome": self.outcome,
+            "tables": [t.to_dict() for t in self.tables],
+            "decided_by": self.decided_by,
+            "note": self.note,
+            "extra": dict(self.extra),
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> PairingResult:
-        return PairingResult(data.get("winner"), str(data["outcome"]),
-                           tuple(TableResult.from_dict(t) for t in data.get("tables", ())),
-                           str(data.get("decided_by", "tables")), str(data.get("note", "")),
-                           dict(data.get("extra", {})))
+        return PairingResult(
+            data.get("winner"),
+            str(data["outcome"]),
+            tuple(TableResult.from_dict(t) for t in data.get("tables", ())),
+            str(data.get("decided_by", "tables")),
+            str(data.get("note", "")),
+            dict(data.get("extra", {})),
+        )
 
 
-def pair_result(winner: str, level_a: int | None = None, level_b: int | None = None,
-                note: str = "") -> PairingResult:
+def pair_result(
+    winner: str, level_a: int | None = None, level_b: int | None = None, note: str = ""
+) -> PairingResult:
     """A pair match played to its end (the game engine decided ``winner``)."""
     return PairingResult(winner, "played", (played_table(winner, level_a, level_b),), "tables", note)
 

@@ -33,13 +33,22 @@ class Slot:
         return Slot(str(data["match_id"]), tuple(data["tables"]), datetime.fromisoformat(str(data["start"])))
 
 
-def assign_tables(match_ids: Sequence[str], round_start: datetime, table_pool: Sequence[str],
-                  tables_per_match: int = 1, slot_minutes: int = 60,
-                  busy: Mapping[str, datetime] | None = None) -> list[Slot]:
+def assign_tables(
+    match_ids: Sequence[str],
+    round_start: datetime,
+    table_pool: Sequence[str],
+    tables_per_match: int = 1,
+    slot_minutes: int = 60,
+    busy: Mapping[str, datetime] | None = None,
+) -> list[Slot]:
     """Give each match its tables and a start time (see the module docstring)."""
     if len(table_pool) < tables_per_match:
-        raise RuleError("not_enough_tables", "A match needs {need} tables; the pool has {have}",
-                        need=tables_per_match, have=len(table_pool))
+        raise RuleError(
+            "not_enough_tables",
+            "A match needs {need} tables; the pool has {have}",
+            need=tables_per_match,
+            have=len(table_pool),
+        )
     busy = busy or {}
     free = {t: max(round_start, busy.get(t, round_start)) for t in table_pool}
     order = {t: i for i, t in enumerate(table_pool)}
@@ -63,28 +72,48 @@ class Timer:
     minutes_before: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"match_id": self.match_id, "kind": self.kind, "at": self.at.isoformat(),
-                "minutes_before": self.minutes_before}
+        return {
+            "match_id": self.match_id,
+            "kind": self.kind,
+            "at": self.at.isoformat(),
+            "minutes_before": self.minutes_before,
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> Timer:
-        return Timer(str(data["match_id"]), str(data["kind"]), datetime.fromisoformat(str(data["at"])),
-                     int(data.get("minutes_before", 0)))
+        return Timer(
+            str(data["match_id"]),
+            str(data["kind"]),
+            datetime.fromisoformat(str(data["at"])),
+            int(data.get("minutes_before", 0)),
+        )
 
 
-def reminder_times(match_id: str, start: datetime, minutes_before: Sequence[int] = (1440, 15),
-                   now: datetime | None = None) -> list[Timer]:
+def reminder_times(
+    match_id: str, start: datetime, minutes_before: Sequence[int] = (1440, 15), now: datetime | None = None
+) -> list[Timer]:
     """Reminders (default a day and 15 minutes before); those already past at ``now`` are left out."""
-    out = [Timer(match_id, "reminder", start - timedelta(minutes=m), m) for m in sorted(set(minutes_before),
-                                                                                      reverse=True)]
+    out = [
+        Timer(match_id, "reminder", start - timedelta(minutes=m), m)
+        for m in sorted(set(minutes_before), reverse=True)
+    ]
     return [t for t in out if now is None or t.at > now]
 
 
-def match_timers(match_id: str, start: datetime, late_forfeit_minutes: int, checkin_opens_minutes: int = 30,
-                 reminder_minutes: Sequence[int] = (1440, 15), now: datetime | None = None) -> list[Timer]:
+def match_timers(
+    match_id: str,
+    start: datetime,
+    late_forfeit_minutes: int,
+    checkin_opens_minutes: int = 30,
+    reminder_minutes: Sequence[int] = (1440, 15),
+    now: datetime | None = None,
+) -> list[Timer]:
     """Every timer of a match, in time order: reminders, check-in opening, lateness deadline."""
     timers = reminder_times(match_id, start, reminder_minutes, now)
-    timers.append(Timer(match_id, "checkin_open", start - timedelta(minutes=checkin_opens_minutes),
-                        checkin_opens_minutes))
+    timers.append(
+        Timer(
+            match_id, "checkin_open", start - timedelta(minutes=checkin_opens_minutes), checkin_opens_minutes
+        )
+    )
     timers.append(Timer(match_id, "lateness_deadline", start + timedelta(minutes=late_forfeit_minutes)))
     return sorted(timers, key=lambda t: t.at)

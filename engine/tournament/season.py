@@ -17,7 +17,7 @@ from engine.tournament.tournament import Tournament
 
 @dataclass(frozen=True)
 class SeasonRow:
-    key: str            # player id, or union group name
+    key: str  # player id, or union group name
     union_group: str
     tournaments: int
     won: int
@@ -31,11 +31,17 @@ def _entry_matches(t: Tournament) -> list[tuple[str, str, int, int]]:
     """(entry a, entry b, points of a, points of b) of every match played (Swiss, groups, knockout)."""
     out = []
     if t.swiss is not None:
-        out += [(m.a, m.b, m.result.match_points("a"), m.result.match_points("b"))
-                for m in t.swiss.matches if m.b is not None and m.result is not None]
+        out += [
+            (m.a, m.b, m.result.match_points("a"), m.result.match_points("b"))
+            for m in t.swiss.matches
+            if m.b is not None and m.result is not None
+        ]
     if t.groups is not None:
-        out += [(m.a, m.b, m.result.match_points("a"), m.result.match_points("b"))
-                for m in t.groups.matches if m.result is not None]
+        out += [
+            (m.a, m.b, m.result.match_points("a"), m.result.match_points("b"))
+            for m in t.groups.matches
+            if m.result is not None
+        ]
     if t.bracket is not None:
         for m in t.bracket.matches:
             a, b = t.bracket.entries_of(m.id)
@@ -52,8 +58,9 @@ def _tally(rows: dict[str, dict[str, int]], key: str, got: int, other: int) -> N
     r["lost"] += got < other or got == other == 0
 
 
-def season_table(tournaments: Sequence[tuple[Tournament, Mapping[str, Sequence[str]]]]
-                 ) -> tuple[list[SeasonRow], list[SeasonRow]]:
+def season_table(
+    tournaments: Sequence[tuple[Tournament, Mapping[str, Sequence[str]]]],
+) -> tuple[list[SeasonRow], list[SeasonRow]]:
     """(players, union groups) over ``tournaments``: each a tournament and entry id -> its player ids."""
     players: dict[str, dict[str, int]] = {}
     groups: dict[str, dict[str, int]] = {}
@@ -93,10 +100,25 @@ def season_table(tournaments: Sequence[tuple[Tournament, Mapping[str, Sequence[s
                 for p in people.get(eid, ()):
                     _tally(players, p, got, other)
 
-    def rows(table: dict[str, dict[str, int]], seen: dict[str, set[int]], places: dict[str, int],
-             union: Mapping[str, str] | None) -> list[SeasonRow]:
-        out = [SeasonRow(k, union.get(k, "") if union is not None else k, len(seen.get(k, ())), v["won"],
-                         v["drawn"], v["lost"], v["points"], places.get(k)) for k, v in table.items()]
+    def rows(
+        table: dict[str, dict[str, int]],
+        seen: dict[str, set[int]],
+        places: dict[str, int],
+        union: Mapping[str, str] | None,
+    ) -> list[SeasonRow]:
+        out = [
+            SeasonRow(
+                k,
+                union.get(k, "") if union is not None else k,
+                len(seen.get(k, ())),
+                v["won"],
+                v["drawn"],
+                v["lost"],
+                v["points"],
+                places.get(k),
+            )
+            for k, v in table.items()
+        ]
         return sorted(out, key=lambda r: (-r.points, -r.won, r.best_place or 10**9, r.key))
 
     return rows(players, played_in, best, union_of), rows(groups, group_in, best_group, None)

@@ -22,32 +22,32 @@ PRIZE_TABLES = ("none", "by_round_eliminated", "places_1_2_3")
 class TournamentSettings:
     """Event settings (see engine/presets/*.toml ``[tournament]`` and docs/draw.md)."""
 
-    entrant: str = "pair"                      # pair | team
-    pairs_per_team: int = 1                    # team: pairs per team = tables per team match
-    group_quota: int = 0                       # entries per union group (0: no quota)
-    registered_by: str = "player"              # player | leader
-    format: str = "single_elimination"         # single_elimination | groups_then_knockout | swiss
-    swiss_rounds: int = 5                      # swiss: rounds (every active entry plays each round)
-    swiss_bye: str = "win"                     # swiss: what a bye scores: win | draw | loss
-    swiss_top: int = 0                         # swiss: the top K of the standings play a knockout (0: none)
-    knockout_size: int = 8                     # groups_then_knockout: qualifiers (power of two)
-    advance_per_group: int = 2                 # groups_then_knockout: preferred qualifiers per group
-    groups: int = 0                            # groups_then_knockout: group count (0: from the entry count)
+    entrant: str = "pair"  # pair | team
+    pairs_per_team: int = 1  # team: pairs per team = tables per team match
+    group_quota: int = 0  # entries per union group (0: no quota)
+    registered_by: str = "player"  # player | leader
+    format: str = "single_elimination"  # single_elimination | groups_then_knockout | swiss
+    swiss_rounds: int = 5  # swiss: rounds (every active entry plays each round)
+    swiss_bye: str = "win"  # swiss: what a bye scores: win | draw | loss
+    swiss_top: int = 0  # swiss: the top K of the standings play a knockout (0: none)
+    knockout_size: int = 8  # groups_then_knockout: qualifiers (power of two)
+    advance_per_group: int = 2  # groups_then_knockout: preferred qualifiers per group
+    groups: int = 0  # groups_then_knockout: group count (0: from the entry count)
     third_place_match: bool = False
-    placement_matches: bool = True             # play placement matches where a prize boundary splits a tier
-    separate_union_groups: bool = False        # keep one union group apart in round 1 of the draw
-    public_page: bool = True                   # the bot's web server shows /t/<id> (standings, schedule, results)
-    seed_by_rating: bool = False               # seed the draw by the players' ratings (engine/tournament/ratings.py)
+    placement_matches: bool = True  # play placement matches where a prize boundary splits a tier
+    separate_union_groups: bool = False  # keep one union group apart in round 1 of the draw
+    public_page: bool = True  # the bot's web server shows /t/<id> (standings, schedule, results)
+    seed_by_rating: bool = False  # seed the draw by the players' ratings (engine/tournament/ratings.py)
     late_forfeit_minutes: int = 15
     checkin_opens_minutes: int = 30
     reminder_minutes: tuple[int, ...] = (1440, 15)
-    match_slot_minutes: int = 60               # scheduling: minutes reserved for one match
-    prize_table: str = "none"                  # none | by_round_eliminated | places_1_2_3
-    prize_counts: tuple[int, ...] = ()         # places_1_2_3: how many first, second, third prizes
-    round_prizes: tuple[str, ...] = ()         # by_round_eliminated: prize of the losers of each round
-    round_prizes_from: str = "final"           # final: the last item is the final's loser | first: item 1 = round 1
-    champion_prize: str = ""                   # prize of the champion ("" = the first place prize)
-    souvenir_for_all: bool = False             # everybody without another prize gets "souvenir"
+    match_slot_minutes: int = 60  # scheduling: minutes reserved for one match
+    prize_table: str = "none"  # none | by_round_eliminated | places_1_2_3
+    prize_counts: tuple[int, ...] = ()  # places_1_2_3: how many first, second, third prizes
+    round_prizes: tuple[str, ...] = ()  # by_round_eliminated: prize of the losers of each round
+    round_prizes_from: str = "final"  # final: the last item is the final's loser | first: item 1 = round 1
+    champion_prize: str = ""  # prize of the champion ("" = the first place prize)
+    souvenir_for_all: bool = False  # everybody without another prize gets "souvenir"
     conduct_violations_to_disqualify: int = 0  # 0: no automatic disqualification
     referees: int = 1
 
@@ -62,8 +62,12 @@ class TournamentSettings:
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in fields:
-                raise RuleError("unknown_option", "Unknown option {field}; options: {allowed}",
-                                field=key, allowed=", ".join(fields))
+                raise RuleError(
+                    "unknown_option",
+                    "Unknown option {field}; options: {allowed}",
+                    field=key,
+                    allowed=", ".join(fields),
+                )
             default = fields[key].default
             if isinstance(default, bool):
                 if not isinstance(value, bool):
@@ -105,15 +109,19 @@ class TournamentSettings:
         if self.knockout_size < 2 or self.knockout_size & (self.knockout_size - 1):
             raise bad("knockout_size", "a power of two, 2..")
         if self.third_place_match and self.format == "groups_then_knockout" and self.knockout_size < 4:
-            raise RuleError("third_place_needs_semifinals",
-                            "A 3rd-place match needs a knockout of 4 or more (a knockout of {size} has no "
-                            "semi-final losers)", size=self.knockout_size)
+            raise RuleError(
+                "third_place_needs_semifinals",
+                "A 3rd-place match needs a knockout of 4 or more (a knockout of {size} has no "
+                "semi-final losers)",
+                size=self.knockout_size,
+            )
         if self.advance_per_group < 1:
             raise bad("advance_per_group", "an integer 1..")
         if self.prize_table not in PRIZE_TABLES:
             raise bad("prize_table", " | ".join(PRIZE_TABLES))
         if self.prize_table == "places_1_2_3" and (
-                len(self.prize_counts) != 3 or not all(isinstance(c, int) and c >= 0 for c in self.prize_counts)):
+            len(self.prize_counts) != 3 or not all(isinstance(c, int) and c >= 0 for c in self.prize_counts)
+        ):
             raise bad("prize_counts", "three counts [first, second, third]")
         if self.prize_table == "by_round_eliminated" and not self.round_prizes:
             raise bad("round_prizes", "a list of prize names, one per round")

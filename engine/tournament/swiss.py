@@ -78,9 +78,13 @@ def match_id(rnd: int, index: int) -> str:
     return f"S{rnd}-M{index}"
 
 
-def pair_round(ranked: Sequence[str], points: Mapping[str, int], met: Mapping[str, set[str]],
-               had_bye: set[str], union: Mapping[str, str] | None = None
-               ) -> tuple[list[tuple[str, str]], str | None]:
+def pair_round(
+    ranked: Sequence[str],
+    points: Mapping[str, int],
+    met: Mapping[str, set[str]],
+    had_bye: set[str],
+    union: Mapping[str, str] | None = None,
+) -> tuple[list[tuple[str, str]], str | None]:
     """Pair ``ranked`` (the active entries in standings order): (pairs best-ranked first, bye or None).
 
     See the module docstring for the graph and its weights.  Raises ``swiss_cannot_pair``
@@ -92,7 +96,7 @@ def pair_round(ranked: Sequence[str], points: Mapping[str, int], met: Mapping[st
     index = {e: i for i, e in enumerate(ranked)}
     score = np.array([points.get(e, 0) for e in ranked], dtype=np.int64)
     values, sizes = np.unique(-score, return_counts=True)
-    half = np.maximum(1, sizes // 2)[np.searchsorted(values, -score)]   # per entry: half its score group
+    half = np.maximum(1, sizes // 2)[np.searchsorted(values, -score)]  # per entry: half its score group
     iu, ju = np.triu_indices(n, 1)
     allowed = np.ones((n, n), dtype=bool)
     for e, i in index.items():
@@ -147,9 +151,12 @@ def pair_round(ranked: Sequence[str], points: Mapping[str, int], met: Mapping[st
 
 
 def _cannot_pair(entries: Sequence[str]) -> RuleError:
-    return RuleError("swiss_cannot_pair",
-                     "The next round cannot be paired without a repeat or a second bye (entries: {entries}); "
-                     "end the Swiss rounds here", entries=", ".join(entries))
+    return RuleError(
+        "swiss_cannot_pair",
+        "The next round cannot be paired without a repeat or a second bye (entries: {entries}); "
+        "end the Swiss rounds here",
+        entries=", ".join(entries),
+    )
 
 
 @dataclass
@@ -171,15 +178,25 @@ class SwissMatch:
         return self.bye or self.result is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "round": self.round, "a": self.a, "b": self.b,
-                "result": None if self.result is None else self.result.to_dict()}
+        return {
+            "id": self.id,
+            "round": self.round,
+            "a": self.a,
+            "b": self.b,
+            "result": None if self.result is None else self.result.to_dict(),
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> SwissMatch:
         res = data.get("result")
         b = data.get("b")
-        return SwissMatch(str(data["id"]), int(data["round"]), str(data["a"]), None if b is None else str(b),
-                          None if res is None else PairingResult.from_dict(res))
+        return SwissMatch(
+            str(data["id"]),
+            int(data["round"]),
+            str(data["a"]),
+            None if b is None else str(b),
+            None if res is None else PairingResult.from_dict(res),
+        )
 
 
 @dataclass(frozen=True)
@@ -218,8 +235,11 @@ class SwissStandings:
         return next(r for r in self.rows if r.entry_id == entry_id)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"lot_seed": self.lot_seed, "after_round": self.after_round,
-                "rows": [r.to_dict() for r in self.rows]}
+        return {
+            "lot_seed": self.lot_seed,
+            "after_round": self.after_round,
+            "rows": [r.to_dict() for r in self.rows],
+        }
 
 
 @dataclass
@@ -233,14 +253,15 @@ class SwissStage:
     separate: bool = False
     matches: list[SwissMatch] = field(default_factory=list)
     withdrawn: list[str] = field(default_factory=list)
-    joined: dict[str, int] = field(default_factory=dict)   # late entries: the first round they are paired in
-    ended_after: int = 0                                    # rounds ended early by the organiser (0: not)
-    stalled: bool = False                                   # the next round could not be paired
+    joined: dict[str, int] = field(default_factory=dict)  # late entries: the first round they are paired in
+    ended_after: int = 0  # rounds ended early by the organiser (0: not)
+    stalled: bool = False  # the next round could not be paired
     _by_id: dict[str, SwissMatch] = field(default_factory=dict, repr=False, compare=False)
 
     @staticmethod
-    def build(slots: Sequence[str | None], union: Mapping[str, str], rounds: int, bye_points: int,
-              separate: bool) -> SwissStage:
+    def build(
+        slots: Sequence[str | None], union: Mapping[str, str], rounds: int, bye_points: int, separate: bool
+    ) -> SwissStage:
         """The stage with round 1 from the draw's positions (``draw.swiss_slots``)."""
         if rounds < 1:
             raise RuleError("bad_swiss_rounds", "A Swiss needs at least one round")
@@ -258,7 +279,7 @@ class SwissStage:
 
     @property
     def current_round(self) -> int:
-        return self.matches[-1].round if self.matches else 0   # matches are kept in round order
+        return self.matches[-1].round if self.matches else 0  # matches are kept in round order
 
     @property
     def last_round(self) -> int:
@@ -317,10 +338,12 @@ class SwissStage:
 
     def standings(self, lot_seed: bytes) -> SwissStandings:
         """The standings after the rounds played so far (see the module docstring)."""
-        stats = {e: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "byes": 0, "points": 0, "ld": 0}
-                 for e in self.entries}
+        stats = {
+            e: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "byes": 0, "points": 0, "ld": 0}
+            for e in self.entries
+        }
         opponents: dict[str, list[str]] = {e: [] for e in self.entries}
-        rnd = self.current_round     # every earlier round is complete (a round is paired after the last)
+        rnd = self.current_round  # every earlier round is complete (a round is paired after the last)
         after = rnd if self.round_complete(rnd) else rnd - 1
         # a bye of the round being played counts once that round is complete, like its results
         done = [m for m in self.matches if m.done and (not m.bye or m.round <= after)]
@@ -336,8 +359,10 @@ class SwissStage:
             add_result(stats[m.b], m.result, "b")
             opponents[m.a].append(m.b)
             opponents[m.b].append(m.a)
-        buchholz = {e: sum(stats[o]["points"] for o in opponents[e]) + stats[e]["byes"] * stats[e]["points"]
-                    for e in self.entries}
+        buchholz = {
+            e: sum(stats[o]["points"] for o in opponents[e]) + stats[e]["byes"] * stats[e]["points"]
+            for e in self.entries
+        }
 
         def key(e: str) -> tuple[int, int, int]:
             return stats[e]["points"], buchholz[e], stats[e]["ld"]
@@ -347,8 +372,24 @@ class SwissStage:
         rows = []
         for i, (e, h, lot, step) in enumerate(ordered):
             s = stats[e]
-            rows.append(SwissRow(i + 1, e, s["played"], s["won"], s["drawn"], s["lost"], s["byes"], s["points"],
-                                 buchholz[e], s["ld"], h, lot, step, e in gone))
+            rows.append(
+                SwissRow(
+                    i + 1,
+                    e,
+                    s["played"],
+                    s["won"],
+                    s["drawn"],
+                    s["lost"],
+                    s["byes"],
+                    s["points"],
+                    buchholz[e],
+                    s["ld"],
+                    h,
+                    lot,
+                    step,
+                    e in gone,
+                )
+            )
         return SwissStandings(tuple(rows), lot_seed.hex(), after)
 
     # --- changes ---------------------------------------------------------------------
@@ -360,11 +401,19 @@ class SwissStage:
         """
         m = self.match(mid)
         if m.bye or m.result is not None:
-            raise RuleError("result_already_recorded", "Match {match} already has a result ({state}); correct it",
-                            match=mid, state="done")
+            raise RuleError(
+                "result_already_recorded",
+                "Match {match} already has a result ({state}); correct it",
+                match=mid,
+                state="done",
+            )
         if m.round != self.current_round:
-            raise RuleError("match_not_ready", "Match {match} cannot take a result now ({state})", match=mid,
-                            state="round over")
+            raise RuleError(
+                "match_not_ready",
+                "Match {match} cannot take a result now ({state})",
+                match=mid,
+                state="round over",
+            )
         m.result = result
         return self._advance(lot_seed)
 
@@ -394,8 +443,11 @@ class SwissStage:
         if m.bye or m.result is None:
             raise RuleError("no_result_to_correct", "Match {match} has no result to correct", match=mid)
         if m.round != self.current_round:
-            raise RuleError("correction_conflict", "Later matches have begun: {matches}",
-                            matches=", ".join(x.id for x in self.round_matches(self.current_round)))
+            raise RuleError(
+                "correction_conflict",
+                "Later matches have begun: {matches}",
+                matches=", ".join(x.id for x in self.round_matches(self.current_round)),
+            )
         m.result = None
 
     def pair_next(self, lot_seed: bytes) -> list[str]:
@@ -440,8 +492,11 @@ class SwissStage:
         m = self.pending_match(entry_id)
         if m is not None:
             side = "a" if m.a == entry_id else "b"
-            m.result = (disqualification_result(side, tables, "conduct") if disqualified
-                        else forfeit_result(side, tables, "withdrawn"))
+            m.result = (
+                disqualification_result(side, tables, "conduct")
+                if disqualified
+                else forfeit_result(side, tables, "withdrawn")
+            )
             return self._advance(lot_seed)
         return []
 
@@ -465,16 +520,30 @@ class SwissStage:
     # --- serialisation ---------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "bye_points": self.bye_points, "entries": list(self.entries),
-                "union": dict(self.union), "separate": self.separate,
-                "matches": [m.to_dict() for m in self.matches], "withdrawn": list(self.withdrawn),
-                "joined": dict(self.joined), "ended_after": self.ended_after, "stalled": self.stalled}
+        return {
+            "rounds": self.rounds,
+            "bye_points": self.bye_points,
+            "entries": list(self.entries),
+            "union": dict(self.union),
+            "separate": self.separate,
+            "matches": [m.to_dict() for m in self.matches],
+            "withdrawn": list(self.withdrawn),
+            "joined": dict(self.joined),
+            "ended_after": self.ended_after,
+            "stalled": self.stalled,
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> SwissStage:
-        return SwissStage(int(data["rounds"]), int(data["bye_points"]), [str(e) for e in data["entries"]],
-                          {str(k): str(v) for k, v in data.get("union", {}).items()}, bool(data.get("separate")),
-                          [SwissMatch.from_dict(m) for m in data.get("matches", ())],
-                          [str(e) for e in data.get("withdrawn", ())],
-                          {str(k): int(v) for k, v in data.get("joined", {}).items()},
-                          int(data.get("ended_after", 0)), bool(data.get("stalled", False)))
+        return SwissStage(
+            int(data["rounds"]),
+            int(data["bye_points"]),
+            [str(e) for e in data["entries"]],
+            {str(k): str(v) for k, v in data.get("union", {}).items()},
+            bool(data.get("separate")),
+            [SwissMatch.from_dict(m) for m in data.get("matches", ())],
+            [str(e) for e in data.get("withdrawn", ())],
+            {str(k): int(v) for k, v in data.get("joined", {}).items()},
+            int(data.get("ended_after", 0)),
+            bool(data.get("stalled", False)),
+        )

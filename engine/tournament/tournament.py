@@ -50,8 +50,9 @@ class Tournament:
     @staticmethod
     def create(name: str, settings: TournamentSettings, entries: Sequence[Entry]) -> Tournament:
         validate_entries(entries, settings.entrant, settings.pairs_per_team, settings.group_quota or None)
-        return Tournament(name, settings, list(entries),
-                          conduct=ConductLog(settings.conduct_violations_to_disqualify))
+        return Tournament(
+            name, settings, list(entries), conduct=ConductLog(settings.conduct_violations_to_disqualify)
+        )
 
     # --- draw ------------------------------------------------------------------------
 
@@ -75,12 +76,20 @@ class Tournament:
             raise RuleError("draw_already_held", "The draw of {name} has been held", name=self.name)
         s = self.settings
         if s.format == "swiss" and s.swiss_top > len(self.entries):
-            raise RuleError("swiss_top_too_big", "A knockout of the top {top} needs at least {top} entries",
-                            top=s.swiss_top)
+            raise RuleError(
+                "swiss_top_too_big",
+                "A knockout of the top {top} needs at least {top} entries",
+                top=s.swiss_top,
+            )
         self.draw = make_draw(self.name, self.entries, self.draw_options(), secret)
         if self.draw.options.format == "swiss":
-            self.swiss = SwissStage.build(self.draw.bracket, {e.id: e.union_group for e in self.entries},
-                                          s.swiss_rounds, BYE_POINTS[s.swiss_bye], s.separate_union_groups)
+            self.swiss = SwissStage.build(
+                self.draw.bracket,
+                {e.id: e.union_group for e in self.entries},
+                s.swiss_rounds,
+                BYE_POINTS[s.swiss_bye],
+                s.separate_union_groups,
+            )
         elif self.draw.options.format == "groups":
             s = self.settings
             _, advance = plan_groups(len(self.entries), s.knockout_size, s.advance_per_group, s.groups)
@@ -120,7 +129,9 @@ class Tournament:
         if self.swiss is not None and self.bracket is None:
             out += self.swiss.ready_matches()
         if self.groups is not None and self.bracket is None:
-            out += [m.id for m in sorted(self.groups.matches, key=lambda m: (m.round, m.id)) if m.result is None]
+            out += [
+                m.id for m in sorted(self.groups.matches, key=lambda m: (m.round, m.id)) if m.result is None
+            ]
         if self.bracket is not None:
             out += self.bracket.ready_matches()
         return out
@@ -159,7 +170,7 @@ class Tournament:
     def record(self, match_id: str, result: PairingResult) -> list[str]:
         """Record a result; returns the matches that became ready (the knockout once the groups end)."""
         stage = self._stage_of(match_id)
-        if stage == "swiss":   # the newly paired round, or the knockout once the rounds are over
+        if stage == "swiss":  # the newly paired round, or the knockout once the rounds are over
             assert self.swiss is not None
             new = self.swiss.record(match_id, result, self.lot_seed)
             if self.bracket is None:
@@ -172,12 +183,17 @@ class Tournament:
         if stage == "groups":
             assert self.groups is not None
             if self.groups.match(match_id).result is not None:
-                raise RuleError("result_already_recorded", "Match {match} already has a result ({state}); correct it",
-                                match=match_id, state="done")
+                raise RuleError(
+                    "result_already_recorded",
+                    "Match {match} already has a result ({state}); correct it",
+                    match=match_id,
+                    state="done",
+                )
             self.groups.record(match_id, result)
             if self.groups.finished and self.bracket is None:
-                self.bracket = self._new_bracket(self.groups.knockout_slots(self.lot_seed,
-                                                                            self.settings.knockout_size))
+                self.bracket = self._new_bracket(
+                    self.groups.knockout_slots(self.lot_seed, self.settings.knockout_size)
+                )
         else:
             assert self.bracket is not None
             self.bracket.record(match_id, result)
@@ -203,7 +219,9 @@ class Tournament:
         if begun and not force:
             self.groups.record(match_id, old)
             return Correction(False, True, tuple(begun))
-        self.bracket = self._new_bracket(self.groups.knockout_slots(self.lot_seed, self.settings.knockout_size))
+        self.bracket = self._new_bracket(
+            self.groups.knockout_slots(self.lot_seed, self.settings.knockout_size)
+        )
         return Correction(True, True, (), tuple(begun), tuple(self.bracket.ready_matches()))
 
     def reopen(self, match_id: str, force: bool = False) -> Correction:
@@ -241,11 +259,18 @@ class Tournament:
     def _swiss_qualifiers(self) -> list[str]:
         assert self.swiss is not None
         gone = set(self.swiss.withdrawn)
-        return [e for e in self.swiss.standings(self.lot_seed).order() if e not in gone][: self.settings.swiss_top]
+        return [e for e in self.swiss.standings(self.lot_seed).order() if e not in gone][
+            : self.settings.swiss_top
+        ]
 
     def _after_swiss(self) -> None:
         """Once the Swiss rounds are over, the top K's knockout (when the settings ask for one)."""
-        if self.swiss is None or self.bracket is not None or not self.swiss.finished or not self.settings.swiss_top:
+        if (
+            self.swiss is None
+            or self.bracket is not None
+            or not self.swiss.finished
+            or not self.settings.swiss_top
+        ):
             return
         self.bracket = self._new_bracket(bracket_slots(self._swiss_qualifiers(), self.settings.swiss_top))
 
@@ -308,9 +333,14 @@ class Tournament:
         """Record a conduct item; a disqualification ends the entry's match in progress (opponent wins)."""
         outcome = self.conduct.add(record)
         if outcome.newly_disqualified:
-            if self.swiss is not None and self.bracket is None and outcome.entry_id not in self.swiss.withdrawn:
-                self.swiss.withdraw(outcome.entry_id, self.settings.tables_per_match, self.lot_seed,
-                                    disqualified=True)
+            if (
+                self.swiss is not None
+                and self.bracket is None
+                and outcome.entry_id not in self.swiss.withdrawn
+            ):
+                self.swiss.withdraw(
+                    outcome.entry_id, self.settings.tables_per_match, self.lot_seed, disqualified=True
+                )
                 self._after_swiss()
             self._auto_results()
         return outcome
@@ -326,8 +356,9 @@ class Tournament:
                 a, b = self.bracket.entries_of(mid)
                 for side, entry in (("a", a), ("b", b)):
                     if entry is not None and self.conduct.disqualified(entry):
-                        self.bracket.record(mid, disqualification_result(side, self.settings.tables_per_match,
-                                                                         "conduct"))
+                        self.bracket.record(
+                            mid, disqualification_result(side, self.settings.tables_per_match, "conduct")
+                        )
                         progress = True
                         break
                 if progress:
@@ -359,27 +390,39 @@ class Tournament:
         br = self.bracket
         elim = {e: r for e, (r, _) in br.eliminations().items()} if br else {}
         notes = {e: "disqualified" for e in (x.id for x in self.entries) if self.conduct.disqualified(e)}
-        return final_ranking(self.entries, self.settings, self.places(), elim, br.rounds if br else 0,
-                             br.champion() if br else None, notes)
+        return final_ranking(
+            self.entries,
+            self.settings,
+            self.places(),
+            elim,
+            br.rounds if br else 0,
+            br.champion() if br else None,
+            notes,
+        )
 
     # --- serialisation ---------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "settings": self.settings.to_dict(),
-                "entries": [e.to_dict() for e in self.entries],
-                "draw": None if self.draw is None else self.draw.to_dict(),
-                "groups": None if self.groups is None else self.groups.to_dict(),
-                "bracket": None if self.bracket is None else self.bracket.to_dict(),
-                "conduct": self.conduct.to_dict(),
-                "swiss": None if self.swiss is None else self.swiss.to_dict()}
+        return {
+            "name": self.name,
+            "settings": self.settings.to_dict(),
+            "entries": [e.to_dict() for e in self.entries],
+            "draw": None if self.draw is None else self.draw.to_dict(),
+            "groups": None if self.groups is None else self.groups.to_dict(),
+            "bracket": None if self.bracket is None else self.bracket.to_dict(),
+            "conduct": self.conduct.to_dict(),
+            "swiss": None if self.swiss is None else self.swiss.to_dict(),
+        }
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> Tournament:
         return Tournament(
-            str(data["name"]), TournamentSettings.from_mapping(data["settings"]),
+            str(data["name"]),
+            TournamentSettings.from_mapping(data["settings"]),
             [Entry.from_dict(e) for e in data["entries"]],
             None if data.get("draw") is None else DrawResult.from_dict(data["draw"]),
             None if data.get("groups") is None else GroupStage.from_dict(data["groups"]),
             None if data.get("bracket") is None else Bracket.from_dict(data["bracket"]),
             ConductLog.from_dict(data.get("conduct") or {}),
-            None if data.get("swiss") is None else SwissStage.from_dict(data["swiss"]))
+            None if data.get("swiss") is None else SwissStage.from_dict(data["swiss"]),
+        )

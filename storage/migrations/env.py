@@ -42,8 +42,11 @@ async def _run_cli() -> None:
 if context.is_offline_mode():
     from storage.db import database_url
 
-    context.configure(url=config.get_main_option("sqlalchemy.url") or database_url(),
-                      target_metadata=target_metadata, literal_binds=True)
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url") or database_url(),
+        target_metadata=target_metadata,
+        literal_binds=True,
+    )
     with context.begin_transaction():
         context.run_migrations()
 else:

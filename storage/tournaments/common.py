@@ -36,13 +36,26 @@ async def tournament_row(s: AsyncSession, tid: int) -> Tournament:
 def check_union_group(row: Tournament, union_group: str) -> None:
     names = [g["name"] for g in row.union_groups or []]
     if names and union_group not in names:
-        raise error("unknown_union_group", "There is no union group {group}; groups: {allowed}",
-                   group=union_group, allowed=", ".join(names))
+        raise error(
+            "unknown_union_group",
+            "There is no union group {group}; groups: {allowed}",
+            group=union_group,
+            allowed=", ".join(names),
+        )
 
 
 async def match_row(s: AsyncSession, tid: int, key: str) -> TournamentMatch:
-    m = (await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid,
-                                                       TournamentMatch.match_key == key))).scalars().first()
+    m = (
+        (
+            await s.execute(
+                select(TournamentMatch).where(
+                    TournamentMatch.tournament_id == tid, TournamentMatch.match_key == key
+                )
+            )
+        )
+        .scalars()
+        .first()
+    )
     if m is None:
         raise error("unknown_match", "There is no match {match}", match=key)
     return m
@@ -51,20 +64,35 @@ async def match_row(s: AsyncSession, tid: int, key: str) -> TournamentMatch:
 async def seated_players(s: AsyncSession, m: TournamentMatch) -> list[tuple[list[int], list[int]]]:
     a = await s.get(TournamentEntry, int(m.side_a)) if m.side_a else None
     b = await s.get(TournamentEntry, int(m.side_b)) if m.side_b else None
-    subs = {int(k): int(v) for k, v in (m.substitutes or {}).items()}  # a referee-approved substitute sits instead
+    subs = {
+        int(k): int(v) for k, v in (m.substitutes or {}).items()
+    }  # a referee-approved substitute sits instead
     pa = [subs.get(int(p), int(p)) for p in a.players_json] if a else []
     pb = [subs.get(int(p), int(p)) for p in b.players_json] if b else []
     tables = max(len(pa), len(pb)) // 2
-    return [(pa[2 * i:2 * i + 2], pb[2 * i:2 * i + 2]) for i in range(tables)]
+    return [(pa[2 * i : 2 * i + 2], pb[2 * i : 2 * i + 2]) for i in range(tables)]
 
 
 def add_audit(s: AsyncSession, tid: int, actor: int | None, action: str, **detail: Any) -> None:
-    s.add(TournamentAudit(tournament_id=tid, actor_id=actor, action=action, detail_json=detail, created_at=utcnow()))
+    s.add(
+        TournamentAudit(
+            tournament_id=tid, actor_id=actor, action=action, detail_json=detail, created_at=utcnow()
+        )
+    )
 
 
 async def roles_in(s: AsyncSession, tid: int, user_id: int) -> set[str]:
-    rows = (await s.execute(select(TournamentRole.role).where(TournamentRole.tournament_id == tid,
-                                                              TournamentRole.user_id == user_id))).scalars().all()
+    rows = (
+        (
+            await s.execute(
+                select(TournamentRole.role).where(
+                    TournamentRole.tournament_id == tid, TournamentRole.user_id == user_id
+                )
+            )
+        )
+        .scalars()
+        .all()
+    )
     return set(rows)
 
 

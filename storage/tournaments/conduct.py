@@ -13,8 +13,17 @@ from storage.tournaments.tx import retrying
 
 
 @retrying
-async def add_conduct(db: Database, tid: int, key: str, side: str, actor: int, kind: str, note: str,
-                      player: int | None = None, levels: int = 0) -> tuple[Any, Recorded | None, str]:
+async def add_conduct(
+    db: Database,
+    tid: int,
+    key: str,
+    side: str,
+    actor: int,
+    kind: str,
+    note: str,
+    player: int | None = None,
+    levels: int = 0,
+) -> tuple[Any, Recorded | None, str]:
     """Record a conduct item against side a/b of a match; a disqualification ends the match in progress."""
     if side not in ("a", "b"):
         raise error("bad_side", "Side {side} is not allowed; allowed: a | b", side=side)
@@ -30,8 +39,18 @@ async def add_conduct(db: Database, tid: int, key: str, side: str, actor: int, k
         was_ready = key in eng.ready_matches()
         outcome = eng.add_conduct(ConductRecord(rid, kind, entry_id, str(player or ""), key, note, levels))
         row.state_json = eng.to_dict()
-        add_audit(s, tid, actor, "conduct", record=rid, kind=kind, match=key, entry=entry_id, note=note,
-               disqualified=outcome.disqualified)
+        add_audit(
+            s,
+            tid,
+            actor,
+            "conduct",
+            record=rid,
+            kind=kind,
+            match=key,
+            entry=entry_id,
+            note=note,
+            disqualified=outcome.disqualified,
+        )
         rec: Recorded | None = None
         if outcome.newly_disqualified and was_ready and key not in eng.ready_matches():
             res = eng.result_of(key)
@@ -55,6 +74,8 @@ async def reverse_conduct(db: Database, tid: int, record_id: str, actor: int, re
         eng = load_engine(row)
         outcome = eng.conduct.reverse(record_id, str(actor), reason)
         row.state_json = eng.to_dict()
-        add_audit(s, tid, actor, "reverse_conduct", record=record_id, reason=reason, reinstated=outcome.reinstated)
+        add_audit(
+            s, tid, actor, "reverse_conduct", record=record_id, reason=reason, reinstated=outcome.reinstated
+        )
         await s.commit()
         return outcome

@@ -51,8 +51,12 @@ async def edit_time(db: Database, tid: int, actor: int, what: str, when: datetim
         if what in ("deadline", "draw") and row.state_json is not None:
             raise error("draw_already_held", "The draw of {name} has been held", name=row.name)
         field = TIME_FIELDS[what]
-        times = {"registration_deadline": row.registration_deadline, "draw_at": row.draw_at,
-                 "first_round_at": row.first_round_at, field: when}
+        times = {
+            "registration_deadline": row.registration_deadline,
+            "draw_at": row.draw_at,
+            "first_round_at": row.first_round_at,
+            field: when,
+        }
         check_time_order(times["registration_deadline"], times["draw_at"], times["first_round_at"])
         old = getattr(row, field)
         setattr(row, field, when)
@@ -60,13 +64,27 @@ async def edit_time(db: Database, tid: int, actor: int, what: str, when: datetim
             row.status = "registration"  # a later deadline reopens registration
         moved: list[TournamentMatch] = []
         if what == "first" and old is not None:
-            for m in (await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid,
-                                                                    TournamentMatch.status == "scheduled",
-                                                                    TournamentMatch.start_at == old))).scalars():
+            for m in (
+                await s.execute(
+                    select(TournamentMatch).where(
+                        TournamentMatch.tournament_id == tid,
+                        TournamentMatch.status == "scheduled",
+                        TournamentMatch.start_at == old,
+                    )
+                )
+            ).scalars():
                 m.start_at = when
                 moved.append(m)
-        add_audit(s, tid, actor, "edit_time", what=what, old=local_text(old, row.time_zone),
-               new=local_text(when, row.time_zone), moved=[m.match_key for m in moved])
+        add_audit(
+            s,
+            tid,
+            actor,
+            "edit_time",
+            what=what,
+            old=local_text(old, row.time_zone),
+            new=local_text(when, row.time_zone),
+            moved=[m.match_key for m in moved],
+        )
         await s.commit()
         return Edited(row, moved)
 
@@ -81,14 +99,23 @@ async def reschedule(db: Database, tid: int, actor: int, key: str, when: datetim
         _movable(m)
         old = m.start_at
         m.start_at = when
-        add_audit(s, tid, actor, "reschedule", match=key, old=local_text(old, row.time_zone),
-               new=local_text(when, row.time_zone))
+        add_audit(
+            s,
+            tid,
+            actor,
+            "reschedule",
+            match=key,
+            old=local_text(old, row.time_zone),
+            new=local_text(when, row.time_zone),
+        )
         await s.commit()
         return m
 
 
 @retrying
-async def swap(db: Database, tid: int, actor: int, first: str, second: str) -> tuple[TournamentMatch, TournamentMatch]:
+async def swap(
+    db: Database, tid: int, actor: int, first: str, second: str
+) -> tuple[TournamentMatch, TournamentMatch]:
     """Two matches not begun exchange their start times and tables."""
     async with db.session() as s:
         await tournament_row(s, tid)
@@ -106,15 +133,21 @@ async def swap(db: Database, tid: int, actor: int, first: str, second: str) -> t
 
 
 @retrying
-async def move_table(db: Database, tid: int, actor: int, key: str, table: int, chat_id: int) -> TournamentMatch:
+async def move_table(
+    db: Database, tid: int, actor: int, key: str, table: int, chat_id: int
+) -> TournamentMatch:
     """Table ``table`` (1..N) of a match not begun goes to another table group of the pool."""
     async with db.session() as s:
         await tournament_row(s, tid)
         await require_role(s, tid, actor, ORGANISER)
         m = await match_row(s, tid, key)
         _movable(m)
-        pool = {g.chat_id for g in (await s.execute(select(TableGroupLink).where(
-            TableGroupLink.tournament_id == tid))).scalars()}
+        pool = {
+            g.chat_id
+            for g in (
+                await s.execute(select(TableGroupLink).where(TableGroupLink.tournament_id == tid))
+            ).scalars()
+        }
         if chat_id not in pool:
             raise error("unknown_table_group", "That group is not one of the tournament's table groups")
         chats = list(m.table_chats)
@@ -145,8 +178,19 @@ async def cancel(db: Database, tid: int, actor: int, reason: str, delete: bool =
         return row
 
 
-UPDATABLE = ("name", "preset_id", "rule_overrides", "settings_overrides", "union_groups", "time_zone",
-             "registration_deadline", "draw_at", "first_round_at", "round_gap_minutes", "invite_hours")
+UPDATABLE = (
+    "name",
+    "preset_id",
+    "rule_overrides",
+    "settings_overrides",
+    "union_groups",
+    "time_zone",
+    "registration_deadline",
+    "draw_at",
+    "first_round_at",
+    "round_gap_minutes",
+    "invite_hours",
+)
 
 
 @retrying
@@ -160,13 +204,16 @@ async def update_from_spec(db: Database, tid: int, actor: int, spec: Mapping[str
             raise error("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
         if row.announcement_json is not None:
             raise error("registration_closed", "Registration is closed")
-        built = build_setup(str(spec["preset_id"]), spec.get("rule_overrides"), spec.get("settings_overrides"))
+        built = build_setup(
+            str(spec["preset_id"]), spec.get("rule_overrides"), spec.get("settings_overrides")
+        )
         row.name = str(spec["name"])
         row.preset_id = built.preset_id
         row.rule_overrides = dict(built.rule_overrides)
         row.settings_json = built.settings.to_dict()
-        row.union_groups = [{"name": str(g["name"]), "quota": int(g.get("quota", 0))}
-                            for g in spec.get("union_groups", [])]
+        row.union_groups = [
+            {"name": str(g["name"]), "quota": int(g.get("quota", 0))} for g in spec.get("union_groups", [])
+        ]
         row.time_zone = str(spec.get("time_zone", row.time_zone))
         for key in ("registration_deadline", "draw_at", "first_round_at"):
             setattr(row, key, spec.get(key))

@@ -38,13 +38,21 @@ async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
     per = settings_of(row).pairs_per_team
     for e in rows:  # a team a pair has left must be completed (or withdrawn) before the list is frozen
         if e.kind == "team" and len(e.players_json) != 2 * per:
-            raise error("team_incomplete", "Team {team} has {have} of {need} pairs", team=e.name,
-                       have=len(e.players_json) // 2, need=per)
+            raise error(
+                "team_incomplete",
+                "Team {team} has {have} of {need} pairs",
+                team=e.name,
+                have=len(e.players_json) // 2,
+                need=per,
+            )
     st = settings_of(row)
     if st.third_place_match and st.format == "single_elimination" and len(rows) <= 2:
         # two entries make a bracket of 2: no semi-final, so no 3rd-place match to play (said, not ignored)
-        raise error("third_place_needs_semifinals", "A 3rd-place match needs a knockout of 4 or more",
-                   size=max(2, len(rows)))
+        raise error(
+            "third_place_needs_semifinals",
+            "A 3rd-place match needs a knockout of 4 or more",
+            size=max(2, len(rows)),
+        )
     names = await user_display_names(s, [int(p) for e in rows for p in e.players_json])
     entries = [engine_entry(e, names) for e in rows]
     if st.seed_by_rating:  # the seeds are part of the frozen list, so the published draw shows them
@@ -71,8 +79,15 @@ async def freeze(db: Database, tid: int, secret: bytes, actor: int | None = None
         row.secret_hex = secret.hex()
         if row.status in OPEN_STATUSES:
             row.status = "closed"
-        add_audit(s, tid, actor, "freeze", list_hash=ann.list_hash, commitment=ann.commitment,
-               entries=len(eng.entries))
+        add_audit(
+            s,
+            tid,
+            actor,
+            "freeze",
+            list_hash=ann.list_hash,
+            commitment=ann.commitment,
+            entries=len(eng.entries),
+        )
         await s.commit()
         return ann.to_dict()
 

@@ -16,8 +16,9 @@ CONFIRM_MINUTES = 10
 OPS = ("cancel", "delete")
 
 
-async def ask_confirmation(db: Database, tid: int, user_id: int, op: str, reason: str, now: datetime,
-                           minutes: int = CONFIRM_MINUTES) -> Confirmation:
+async def ask_confirmation(
+    db: Database, tid: int, user_id: int, op: str, reason: str, now: datetime, minutes: int = CONFIRM_MINUTES
+) -> Confirmation:
     """An organiser asked to cancel or delete ``tid``: the request waits ``minutes`` for its button."""
     if op not in OPS:
         raise error("bad_arguments", "Wrong arguments")
@@ -28,8 +29,15 @@ async def ask_confirmation(db: Database, tid: int, user_id: int, op: str, reason
         await require_role(s, tid, user_id, ("organiser",))
         if row.status == "deleted" or (row.status == "cancelled" and op == "cancel"):
             raise error("tournament_ended", "Tournament {name} is over or cancelled", name=row.name)
-        item = Confirmation(token=secrets.token_hex(8), tournament_id=tid, user_id=user_id, op=op,
-                            reason=reason.strip(), expires_at=now + timedelta(minutes=minutes), created_at=now)
+        item = Confirmation(
+            token=secrets.token_hex(8),
+            tournament_id=tid,
+            user_id=user_id,
+            op=op,
+            reason=reason.strip(),
+            expires_at=now + timedelta(minutes=minutes),
+            created_at=now,
+        )
         s.add(item)
         await s.commit()
         return item
@@ -47,8 +55,11 @@ async def take_confirmation(db: Database, tid: int, token: str, user_id: int, no
         if item.used_at is not None:
             raise error("confirm_used", "This confirmation was already answered")
         if item.expires_at <= now:
-            raise error("confirm_expired", "This confirmation expired after {minutes} minutes",
-                       minutes=CONFIRM_MINUTES)
+            raise error(
+                "confirm_expired",
+                "This confirmation expired after {minutes} minutes",
+                minutes=CONFIRM_MINUTES,
+            )
         item.used_at = now
         await s.commit()
         return item
@@ -56,14 +67,25 @@ async def take_confirmation(db: Database, tid: int, token: str, user_id: int, no
 
 # --- the live dashboards ---------------------------------------------------------------------------
 
-async def follow_dashboard(db: Database, tid: int, user_id: int, chat_id: int, message_id: int, lang: str,
-                           now: datetime) -> DashboardFollow:
+
+async def follow_dashboard(
+    db: Database, tid: int, user_id: int, chat_id: int, message_id: int, lang: str, now: datetime
+) -> DashboardFollow:
     """Keep ``message_id`` live for ``user_id`` (the message of an earlier ``/dashboard`` stops following)."""
     async with db.session() as s:
-        await s.execute(delete(DashboardFollow).where(DashboardFollow.tournament_id == tid,
-                                                      DashboardFollow.user_id == user_id))
-        item = DashboardFollow(tournament_id=tid, user_id=user_id, chat_id=chat_id, message_id=message_id,
-                               lang=lang, created_at=now)
+        await s.execute(
+            delete(DashboardFollow).where(
+                DashboardFollow.tournament_id == tid, DashboardFollow.user_id == user_id
+            )
+        )
+        item = DashboardFollow(
+            tournament_id=tid,
+            user_id=user_id,
+            chat_id=chat_id,
+            message_id=message_id,
+            lang=lang,
+            created_at=now,
+        )
         s.add(item)
         await s.commit()
         return item
@@ -78,8 +100,9 @@ async def dashboards(db: Database, tid: int | None = None) -> list[DashboardFoll
         return list((await s.execute(query)).scalars().all())
 
 
-async def unfollow_dashboard(db: Database, tid: int, user_id: int | None = None,
-                             message_id: int | None = None) -> int:
+async def unfollow_dashboard(
+    db: Database, tid: int, user_id: int | None = None, message_id: int | None = None
+) -> int:
     """Stop keeping dashboards of ``tid`` live (one organiser's, or one message, or all); returns how many."""
     async with db.session() as s:
         query = delete(DashboardFollow).where(DashboardFollow.tournament_id == tid)

@@ -65,16 +65,31 @@ async def check_in(db: Database, tid: int, key: str, user_id: int, now: datetime
         k = table_of_player(tables, user_id)
         if k is None:
             raise error("not_your_match", "You do not play in match {match}", match=key)
-        if m.status not in ("scheduled", "open", "playing") or m.start_at is None or str(k) in m.table_results:
+        if (
+            m.status not in ("scheduled", "open", "playing")
+            or m.start_at is None
+            or str(k) in m.table_results
+        ):
             raise error("checkin_closed", "Check-in for match {match} is closed", match=key)
         st = settings_of(row)
         window = checkin_window(m.start_at, st.late_forfeit_minutes, st.checkin_opens_minutes)
         if now < window.opens:
-            raise error("checkin_not_open", "Check-in opens at {time}", time=local_text(window.opens, row.time_zone))
+            raise error(
+                "checkin_not_open", "Check-in opens at {time}", time=local_text(window.opens, row.time_zone)
+            )
         if now > table_deadline(row, m, k):
             raise error("checkin_closed", "Check-in for match {match} is closed", match=key)
-        old = (await s.execute(select(CheckIn).where(CheckIn.tournament_id == tid, CheckIn.match_key == key,
-                                                     CheckIn.user_id == user_id))).scalars().first()
+        old = (
+            (
+                await s.execute(
+                    select(CheckIn).where(
+                        CheckIn.tournament_id == tid, CheckIn.match_key == key, CheckIn.user_id == user_id
+                    )
+                )
+            )
+            .scalars()
+            .first()
+        )
         if old is None:
             s.add(CheckIn(tournament_id=tid, match_key=key, user_id=user_id, at=now))
             try:
@@ -110,11 +125,23 @@ async def decide_lateness(db: Database, tid: int, key: str, now: datetime | None
         if m.start_at is None:
             raise error("match_not_ready", "Match {match} is not ready to start", match=key)
         prior = LatenessDecision.from_dict(m.lateness_json) if m.lateness_json else None
-        if m.result_json is not None or m.status in ("finished", "void") or (prior and prior.action == "undone"):
+        if (
+            m.result_json is not None
+            or m.status in ("finished", "void")
+            or (prior and prior.action == "undone")
+        ):
             return Lateness(prior, (), (), None)
         tables = await seated_players(s, m)
-        ins = {str(u): at for u, at in (await s.execute(select(CheckIn.user_id, CheckIn.at).where(
-            CheckIn.tournament_id == tid, CheckIn.match_key == key))).all()}
+        ins = {
+            str(u): at
+            for u, at in (
+                await s.execute(
+                    select(CheckIn.user_id, CheckIn.at).where(
+                        CheckIn.tournament_id == tid, CheckIn.match_key == key
+                    )
+                )
+            ).all()
+        }
         decided = {t.table: t for t in (prior.tables if prior else ())}
         limit = now or m.start_at + timedelta(minutes=settings_of(row).late_forfeit_minutes)
         new: list[TableDecision] = []
@@ -138,11 +165,22 @@ async def decide_lateness(db: Database, tid: int, key: str, now: datetime | None
         last = max(table_deadline(row, m, k) for k in decided)
         dec = combine(key, last, list(decided.values()))
         m.lateness_json = dec.to_dict()
-        forfeited = {str(t.table): forfeit_table(t.absent, t.table).to_dict() for t in new if t.absent is not None}
+        forfeited = {
+            str(t.table): forfeit_table(t.absent, t.table).to_dict() for t in new if t.absent is not None
+        }
         if forfeited:
             m.table_results = {**m.table_results, **forfeited}
-        add_audit(s, tid, None, "lateness", match=key, decision=dec.action,
-               tables=[{"table": t.table, "absent_a": list(t.absent_a), "absent_b": list(t.absent_b)} for t in new])
+        add_audit(
+            s,
+            tid,
+            None,
+            "lateness",
+            match=key,
+            decision=dec.action,
+            tables=[
+                {"table": t.table, "absent_a": list(t.absent_a), "absent_b": list(t.absent_b)} for t in new
+            ],
+        )
         rec: Recorded | None = None
         done = {kk: TableResult.from_dict(v) for kk, v in m.table_results.items() if kk.isdigit()}
         if len(done) == len(tables) and all(r.absent is not None for r in done.values()):
@@ -170,8 +208,11 @@ async def undo_lateness(db: Database, tid: int, key: str, actor: int, reason: st
             row.state_json = eng.to_dict()
             m.result_json = None
         m.lateness_json = dec.to_dict()
-        m.table_results = {k: v for k, v in m.table_results.items()
-                           if not (k.isdigit() and isinstance(v, dict) and v.get("absent"))}
+        m.table_results = {
+            k: v
+            for k, v in m.table_results.items()
+            if not (k.isdigit() and isinstance(v, dict) and v.get("absent"))
+        }
         m.status = "scheduled"
         add_audit(s, tid, actor, "undo_forfeit", match=key, reason=reason)
         await sync_matches(s, row, eng)

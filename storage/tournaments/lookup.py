@@ -35,36 +35,68 @@ async def get_tournament(db: Database, tid: int) -> Tournament:
 async def tournament_of_group(db: Database, chat_id: int) -> Tournament | None:
     """The newest tournament whose tournament group or table group is this chat."""
     async with db.session() as s:
-        row = (await s.execute(select(Tournament).where(Tournament.group_chat_id == chat_id)
-                               .order_by(Tournament.id.desc()))).scalars().first()
+        row = (
+            (
+                await s.execute(
+                    select(Tournament)
+                    .where(Tournament.group_chat_id == chat_id)
+                    .order_by(Tournament.id.desc())
+                )
+            )
+            .scalars()
+            .first()
+        )
         if row is not None:
             return row
-        link = (await s.execute(select(TableGroupLink).where(TableGroupLink.chat_id == chat_id)
-                                .order_by(TableGroupLink.id.desc()))).scalars().first()
+        link = (
+            (
+                await s.execute(
+                    select(TableGroupLink)
+                    .where(TableGroupLink.chat_id == chat_id)
+                    .order_by(TableGroupLink.id.desc())
+                )
+            )
+            .scalars()
+            .first()
+        )
         return None if link is None else await s.get(Tournament, link.tournament_id)
 
 
 async def tournaments_of_user(db: Database, user_id: int) -> list[Tournament]:
     """Tournaments where the user has a role or an entry, newest first."""
     async with db.session() as s:
-        ids = set((await s.execute(select(TournamentRole.tournament_id)
-                                   .where(TournamentRole.user_id == user_id))).scalars().all())
+        ids = set(
+            (await s.execute(select(TournamentRole.tournament_id).where(TournamentRole.user_id == user_id)))
+            .scalars()
+            .all()
+        )
         for e in (await s.execute(select(TournamentEntry))).scalars().all():
             if user_id in [int(p) for p in e.players_json]:
                 ids.add(e.tournament_id)
         if not ids:
             return []
-        rows = (await s.execute(select(Tournament).where(Tournament.id.in_(ids))
-                                .order_by(Tournament.id.desc()))).scalars().all()
+        rows = (
+            (await s.execute(select(Tournament).where(Tournament.id.in_(ids)).order_by(Tournament.id.desc())))
+            .scalars()
+            .all()
+        )
         return list(rows)
 
 
 async def draft_of(db: Database, user_id: int) -> Tournament | None:
     """The tournament ``user_id`` is setting up with the guided set-up (status ``setup``), if any."""
     async with db.session() as s:
-        return (await s.execute(select(Tournament).where(Tournament.created_by == user_id,
-                                                         Tournament.status == "setup")
-                                .order_by(Tournament.id.desc()))).scalars().first()
+        return (
+            (
+                await s.execute(
+                    select(Tournament)
+                    .where(Tournament.created_by == user_id, Tournament.status == "setup")
+                    .order_by(Tournament.id.desc())
+                )
+            )
+            .scalars()
+            .first()
+        )
 
 
 async def all_tournaments(db: Database) -> list[Tournament]:
@@ -74,8 +106,17 @@ async def all_tournaments(db: Database) -> list[Tournament]:
 
 async def table_groups(db: Database, tid: int) -> list[TableGroupLink]:
     async with db.session() as s:
-        return list((await s.execute(select(TableGroupLink).where(TableGroupLink.tournament_id == tid)
-                                     .order_by(TableGroupLink.id))).scalars().all())
+        return list(
+            (
+                await s.execute(
+                    select(TableGroupLink)
+                    .where(TableGroupLink.tournament_id == tid)
+                    .order_by(TableGroupLink.id)
+                )
+            )
+            .scalars()
+            .all()
+        )
 
 
 def settings_of(row: Tournament) -> TournamentSettings:
@@ -83,12 +124,22 @@ def settings_of(row: Tournament) -> TournamentSettings:
 
 
 async def active_entry_rows(s: AsyncSession, tid: int) -> list[TournamentEntry]:
-    return list((await s.execute(select(TournamentEntry).where(TournamentEntry.tournament_id == tid,
-                                                               TournamentEntry.status == "active")
-                                 .order_by(TournamentEntry.id))).scalars().all())
+    return list(
+        (
+            await s.execute(
+                select(TournamentEntry)
+                .where(TournamentEntry.tournament_id == tid, TournamentEntry.status == "active")
+                .order_by(TournamentEntry.id)
+            )
+        )
+        .scalars()
+        .all()
+    )
 
 
-def entry_among(entries: Sequence[TournamentEntry], user_id: int, kind: str = "pair") -> TournamentEntry | None:
+def entry_among(
+    entries: Sequence[TournamentEntry], user_id: int, kind: str = "pair"
+) -> TournamentEntry | None:
     for e in entries:
         if e.kind == kind and user_id in [int(p) for p in e.players_json]:
             return e
@@ -101,8 +152,9 @@ async def user_display_names(s: AsyncSession, ids: Sequence[int]) -> dict[int, s
     return {i: got.get(i, str(i)) for i in ids}
 
 
-async def entries(db: Database, tid: int, kind: str | None = None, include_withdrawn: bool = False
-                  ) -> list[TournamentEntry]:
+async def entries(
+    db: Database, tid: int, kind: str | None = None, include_withdrawn: bool = False
+) -> list[TournamentEntry]:
     async with db.session() as s:
         q = select(TournamentEntry).where(TournamentEntry.tournament_id == tid)
         if not include_withdrawn:
@@ -125,7 +177,9 @@ def player_label(name: str, user_id: int | str) -> str:
 
 def engine_entry(e: TournamentEntry, names: Mapping[int, str] | None = None) -> Entry:
     """The engine's entry: players as :func:`player_label` when ``names`` are given, else plain ids."""
-    players = tuple(player_label(names[int(p)], p) if names and int(p) in names else str(p) for p in e.players_json)
+    players = tuple(
+        player_label(names[int(p)], p) if names and int(p) in names else str(p) for p in e.players_json
+    )
     return Entry(str(e.id), e.name, e.union_group, players, e.seed_no)
 
 
@@ -135,8 +189,17 @@ def _kind(row: Tournament) -> str:
 
 async def matches(db: Database, tid: int) -> list[TournamentMatch]:
     async with db.session() as s:
-        return list((await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid)
-                                     .order_by(TournamentMatch.id))).scalars().all())
+        return list(
+            (
+                await s.execute(
+                    select(TournamentMatch)
+                    .where(TournamentMatch.tournament_id == tid)
+                    .order_by(TournamentMatch.id)
+                )
+            )
+            .scalars()
+            .all()
+        )
 
 
 async def get_match(db: Database, tid: int, key: str) -> TournamentMatch:
@@ -157,8 +220,11 @@ async def match_players(db: Database, m: TournamentMatch) -> list[tuple[list[int
 
 async def checkins(db: Database, tid: int, key: str) -> dict[int, datetime]:
     async with db.session() as s:
-        rows = (await s.execute(select(CheckIn).where(CheckIn.tournament_id == tid,
-                                                      CheckIn.match_key == key))).scalars().all()
+        rows = (
+            (await s.execute(select(CheckIn).where(CheckIn.tournament_id == tid, CheckIn.match_key == key)))
+            .scalars()
+            .all()
+        )
         return {r.user_id: r.at for r in rows}
 
 
@@ -198,6 +264,16 @@ def rule_options(row: Tournament) -> dict[str, Any]:
 async def active_table_of_ref(db: Database, ref: str) -> int | None:
     """The game table (open, playing or paused) made for ``ref`` (``t<id>:<match>:<table no>``), if any."""
     async with db.session() as s:
-        return (await s.execute(select(GameTable.id).where(GameTable.tournament_ref == ref,
-                                                           GameTable.status.in_(("open", "playing", "paused")))
-                                .order_by(GameTable.id.desc()))).scalars().first()
+        return (
+            (
+                await s.execute(
+                    select(GameTable.id)
+                    .where(
+                        GameTable.tournament_ref == ref, GameTable.status.in_(("open", "playing", "paused"))
+                    )
+                    .order_by(GameTable.id.desc())
+                )
+            )
+            .scalars()
+            .first()
+        )

@@ -23,7 +23,9 @@ async def set_public_page(db: Database, tid: int, actor: int, on: bool) -> Tourn
         return row
 
 
-async def public_view(db: Database, tid: int) -> tuple[Tournament, list[TournamentMatch], dict[str, str]] | None:
+async def public_view(
+    db: Database, tid: int
+) -> tuple[Tournament, list[TournamentMatch], dict[str, str]] | None:
     """The tournament, its match rows and its table groups' names for the public page; None when there is
     no such tournament, it is not under way or over, or its organiser switched the page off."""
     async with db.session() as s:

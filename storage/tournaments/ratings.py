@@ -34,18 +34,32 @@ async def _rated_games(s: AsyncSession, before_tournament: int | None = None) ->
         if t.state_json is None or (before_tournament is not None and t.id >= before_tournament):
             continue
         game = game_of(t)
-        players = {str(e.id): [str(p) for p in e.players_json] for e in (await s.execute(
-            select(TournamentEntry).where(TournamentEntry.tournament_id == t.id))).scalars().all()}
-        done = (await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == t.id,
-                                                              TournamentMatch.result_json.is_not(None))
-                                )).scalars().all()
+        players = {
+            str(e.id): [str(p) for p in e.players_json]
+            for e in (await s.execute(select(TournamentEntry).where(TournamentEntry.tournament_id == t.id)))
+            .scalars()
+            .all()
+        }
+        done = (
+            (
+                await s.execute(
+                    select(TournamentMatch).where(
+                        TournamentMatch.tournament_id == t.id, TournamentMatch.result_json.is_not(None)
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        )
         for m in sorted(done, key=lambda m: (m.start_at or m.created_at or datetime.min, m.id)):
             if m.result_json is None or m.status == "void" or not m.side_a or not m.side_b:
                 continue
             subs = {str(k): str(v) for k, v in (m.substitutes or {}).items()}
             side_a = [subs.get(p, p) for p in players.get(m.side_a, [])]
             side_b = [subs.get(p, p) for p in players.get(m.side_b, [])]
-            games += match_games(game, side_a, side_b, PairingResult.from_dict(m.result_json), f"{t.id}/{m.match_key}")
+            games += match_games(
+                game, side_a, side_b, PairingResult.from_dict(m.result_json), f"{t.id}/{m.match_key}"
+            )
     return games
 
 
@@ -55,8 +69,9 @@ async def player_ratings(db: Database) -> Ratings:
         return replay(await _rated_games(s))
 
 
-async def seeded_by_rating(s: AsyncSession, row: Tournament, entries: Sequence[Entry],
-                           rows: Sequence[TournamentEntry]) -> list[Entry]:
+async def seeded_by_rating(
+    s: AsyncSession, row: Tournament, entries: Sequence[Entry], rows: Sequence[TournamentEntry]
+) -> list[Entry]:
     """``entries`` with seed numbers from the ratings of earlier tournaments (``seed_by_rating``)."""
     ratings = replay(await _rated_games(s, before_tournament=row.id))
     players_of = {str(e.id): [str(p) for p in e.players_json] for e in rows}

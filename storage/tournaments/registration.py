@@ -37,8 +37,9 @@ def _check_open(row: Tournament, now: datetime | None, organiser: bool = False) 
         raise error("registration_closed", "Registration is closed")
     if organiser:
         return
-    if row.status != "registration" or (now is not None and row.registration_deadline is not None
-                                        and now > row.registration_deadline):
+    if row.status != "registration" or (
+        now is not None and row.registration_deadline is not None and now > row.registration_deadline
+    ):
         raise error("deadline_passed", "The registration deadline has passed")
 
 
@@ -53,7 +54,9 @@ def _check_quota(row: Tournament, entries: Sequence[TournamentEntry], union_grou
         per = int(row.settings_json.get("pairs_per_team", 1))
         quota = quota * per if quota else 0
     if quota and sum(1 for e in entries if e.union_group == union_group and e.kind == kind) >= quota:
-        raise error("quota_full", "Union group {group} may enter {quota} entries", group=union_group, quota=quota)
+        raise error(
+            "quota_full", "Union group {group} may enter {quota} entries", group=union_group, quota=quota
+        )
 
 
 async def _claim_players(s: AsyncSession, tid: int, entry_id: int, players: Sequence[int]) -> None:
@@ -81,13 +84,29 @@ async def create_invite(db: Database, tid: int, user_id: int, union_group: str, 
         if entry_among(entries, user_id) is not None:
             raise error("already_registered", "You are already registered")
         _check_quota(row, entries, union_group, "pair")
-        for old in (await s.execute(select(PairInvite).where(PairInvite.tournament_id == tid,
-                                                             PairInvite.inviter_id == user_id,
-                                                             PairInvite.status == "open"))).scalars().all():
+        for old in (
+            (
+                await s.execute(
+                    select(PairInvite).where(
+                        PairInvite.tournament_id == tid,
+                        PairInvite.inviter_id == user_id,
+                        PairInvite.status == "open",
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        ):
             old.status = "cancelled"
-        invite = PairInvite(token=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"), tournament_id=tid,
-                            inviter_id=user_id, union_group=union_group, status="open",
-                            expires_at=now + timedelta(hours=row.invite_hours), created_at=utcnow())
+        invite = PairInvite(
+            token=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"),
+            tournament_id=tid,
+            inviter_id=user_id,
+            union_group=union_group,
+            status="open",
+            expires_at=now + timedelta(hours=row.invite_hours),
+            created_at=utcnow(),
+        )
         s.add(invite)
         await s.commit()
         return invite
@@ -105,7 +124,9 @@ async def _used(s: AsyncSession, inv: PairInvite, user_id: int) -> None:
     """An invitation already used: by this very player (a second press), or by someone else."""
     mine = None if inv.entry_id is None else await s.get(TournamentEntry, inv.entry_id)
     if mine is not None and user_id in [int(p) for p in mine.players_json]:
-        raise error("invite_accepted_already", "You have already accepted this invitation: {pair}", pair=mine.name)
+        raise error(
+            "invite_accepted_already", "You have already accepted this invitation: {pair}", pair=mine.name
+        )
     raise error("invite_used", "This invitation has already been used")
 
 
@@ -133,11 +154,21 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
             raise error("invite_used", "This invitation has already been used")
         _check_quota(row, entries, inv.union_group, "pair")
         names = await user_display_names(s, [inv.inviter_id, user_id])
-        entry = TournamentEntry(tournament_id=row.id, kind="pair", name=f"{names[inv.inviter_id]} / {names[user_id]}",
-                                union_group=inv.union_group, players_json=[inv.inviter_id, user_id],
-                                status="active", created_by=inv.inviter_id, created_at=utcnow())
-        taken = await s.execute(update(PairInvite).where(PairInvite.id == inv.id, PairInvite.status == "open")
-                                .values(status="used"))
+        entry = TournamentEntry(
+            tournament_id=row.id,
+            kind="pair",
+            name=f"{names[inv.inviter_id]} / {names[user_id]}",
+            union_group=inv.union_group,
+            players_json=[inv.inviter_id, user_id],
+            status="active",
+            created_by=inv.inviter_id,
+            created_at=utcnow(),
+        )
+        taken = await s.execute(
+            update(PairInvite)
+            .where(PairInvite.id == inv.id, PairInvite.status == "open")
+            .values(status="used")
+        )
         if taken.rowcount != 1:  # type: ignore[attr-defined]  # another press took it first
             await s.refresh(inv)
             await _used(s, inv, user_id)
@@ -146,15 +177,29 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
         await _claim_players(s, row.id, entry.id, [inv.inviter_id, user_id])
         await s.execute(update(PairInvite).where(PairInvite.id == inv.id).values(entry_id=entry.id))
         touch(row)
-        add_audit(s, row.id, user_id, "pair_registered", entry=entry.id, players=[inv.inviter_id, user_id],
-               union_group=inv.union_group)
+        add_audit(
+            s,
+            row.id,
+            user_id,
+            "pair_registered",
+            entry=entry.id,
+            players=[inv.inviter_id, user_id],
+            union_group=inv.union_group,
+        )
         await s.commit()
         return entry
 
 
 @retrying
-async def register_pair(db: Database, tid: int, actor: int, players: Sequence[int], union_group: str,
-                        now: datetime | None = None, name: str | None = None) -> TournamentEntry:
+async def register_pair(
+    db: Database,
+    tid: int,
+    actor: int,
+    players: Sequence[int],
+    union_group: str,
+    now: datetime | None = None,
+    name: str | None = None,
+) -> TournamentEntry:
     """An organiser (any time before the freeze) or the union group's leader (before the deadline) registers
     a pair on the players' behalf; both players must have started the bot."""
     if len(players) != 2:
@@ -164,8 +209,17 @@ async def register_pair(db: Database, tid: int, actor: int, players: Sequence[in
         raise error("partner_is_self", "You cannot be your own partner")
     async with db.session() as s:
         row = await tournament_row(s, tid)
-        roles = (await s.execute(select(TournamentRole).where(TournamentRole.tournament_id == tid,
-                                                              TournamentRole.user_id == actor))).scalars().all()
+        roles = (
+            (
+                await s.execute(
+                    select(TournamentRole).where(
+                        TournamentRole.tournament_id == tid, TournamentRole.user_id == actor
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        )
         organiser = any(r.role == "organiser" for r in roles)
         leader = any(r.role == "leader" and r.union_group == union_group for r in roles)
         if not organiser and not leader:
@@ -175,36 +229,58 @@ async def register_pair(db: Database, tid: int, actor: int, players: Sequence[in
         for uid in (a, b):
             user = await s.get(User, uid)
             if user is None or not user.started_bot:
-                raise error("partner_not_started", "{name} has not started the bot yet",
-                           name=(user.first_name if user else str(uid)))
+                raise error(
+                    "partner_not_started",
+                    "{name} has not started the bot yet",
+                    name=(user.first_name if user else str(uid)),
+                )
         entries = await active_entry_rows(s, tid)
         for uid in (a, b):
             if entry_among(entries, uid) is not None:
                 raise error("partner_already_paired", "You are already in a pair in this tournament")
         _check_quota(row, entries, union_group, "pair")
         names = await user_display_names(s, [a, b])
-        entry = TournamentEntry(tournament_id=tid, kind="pair", name=name or f"{names[a]} / {names[b]}",
-                                union_group=union_group, players_json=[a, b], status="active", created_by=actor,
-                                created_at=utcnow())
+        entry = TournamentEntry(
+            tournament_id=tid,
+            kind="pair",
+            name=name or f"{names[a]} / {names[b]}",
+            union_group=union_group,
+            players_json=[a, b],
+            status="active",
+            created_by=actor,
+            created_at=utcnow(),
+        )
         s.add(entry)
         await s.flush()
         await _claim_players(s, tid, entry.id, [a, b])
         touch(row)
-        add_audit(s, tid, actor, "register_on_behalf", entry=entry.id, players=[a, b], union_group=union_group)
+        add_audit(
+            s, tid, actor, "register_on_behalf", entry=entry.id, players=[a, b], union_group=union_group
+        )
         await s.commit()
         return entry
 
 
 @retrying
-async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int], name: str,
-                    now: datetime | None = None) -> TournamentEntry:
+async def form_team(
+    db: Database, tid: int, leader: int, pair_ids: Sequence[int], name: str, now: datetime | None = None
+) -> TournamentEntry:
     """A union group leader (or an organiser) forms a team from registered pairs of one union group."""
     async with db.session() as s:
         row = await tournament_row(s, tid)
         if row.settings_json.get("entrant") != "team":
             raise error("not_a_team_event", "This tournament is for pairs")
-        roles = (await s.execute(select(TournamentRole).where(TournamentRole.tournament_id == tid,
-                                                              TournamentRole.user_id == leader))).scalars().all()
+        roles = (
+            (
+                await s.execute(
+                    select(TournamentRole).where(
+                        TournamentRole.tournament_id == tid, TournamentRole.user_id == leader
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        )
         organiser = any(r.role == "organiser" for r in roles)
         led = {r.union_group for r in roles if r.role == "leader"}
         if not organiser and not led:
@@ -212,12 +288,23 @@ async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int]
         _check_open(row, now, organiser=organiser)
         per = int(row.settings_json.get("pairs_per_team", 1))
         entries = await active_entry_rows(s, tid)
-        short = next((e for e in entries if e.kind == "team" and e.name == name.strip()
-                      and len(e.players_json) // 2 < per), None)  # a team a pair has left: completed here
+        short = next(
+            (
+                e
+                for e in entries
+                if e.kind == "team" and e.name == name.strip() and len(e.players_json) // 2 < per
+            ),
+            None,
+        )  # a team a pair has left: completed here
         need = per - len(short.players_json) // 2 if short is not None else per
         if len(pair_ids) != need or len(set(pair_ids)) != need:
-            raise error("wrong_team_size", "Entry {entry} has {count} players; it needs {size}", entry=name,
-                       count=2 * (per - need + len(set(pair_ids))), size=2 * per)
+            raise error(
+                "wrong_team_size",
+                "Entry {entry} has {count} players; it needs {size}",
+                entry=name,
+                count=2 * (per - need + len(set(pair_ids))),
+                size=2 * per,
+            )
         by_id = {e.id: e for e in entries}
         pairs = []
         for pid in pair_ids:
@@ -239,8 +326,16 @@ async def form_team(db: Database, tid: int, leader: int, pair_ids: Sequence[int]
             team.players_json = [*team.players_json, *players]
         else:
             _check_quota(row, entries, group, "team")
-            team = TournamentEntry(tournament_id=tid, kind="team", name=name.strip() or group, union_group=group,
-                                   players_json=players, status="active", created_by=leader, created_at=utcnow())
+            team = TournamentEntry(
+                tournament_id=tid,
+                kind="team",
+                name=name.strip() or group,
+                union_group=group,
+                players_json=players,
+                status="active",
+                created_by=leader,
+                created_at=utcnow(),
+            )
             s.add(team)
             await s.flush()
         for e in pairs:
@@ -261,7 +356,9 @@ class Withdrawn:
 
 
 @retrying
-async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datetime | None = None) -> Withdrawn:
+async def withdraw(
+    db: Database, tid: int, entry_id: int, actor: int, now: datetime | None = None
+) -> Withdrawn:
     """Withdraw an entry before the draw: one of its players, or an organiser.  A pair of a team withdraws
     alone: the team stays, one pair short (its leader is told, and completes it with ``/team``);
     a team withdrawn frees its pairs."""
@@ -279,8 +376,11 @@ async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datet
         touch(row)
         team: TournamentEntry | None = None
         if entry.kind == "team":
-            for p in (await s.execute(select(TournamentEntry).where(TournamentEntry.team_id == entry.id)
-                                      )).scalars().all():
+            for p in (
+                (await s.execute(select(TournamentEntry).where(TournamentEntry.team_id == entry.id)))
+                .scalars()
+                .all()
+            ):
                 p.team_id = None
         if entry.team_id is not None:
             team = await s.get(TournamentEntry, entry.team_id)
@@ -296,17 +396,28 @@ async def withdraw(db: Database, tid: int, entry_id: int, actor: int, now: datet
 
 async def _leaders(s: AsyncSession, tid: int, team: TournamentEntry) -> list[int]:
     """Who leads a team: its union group's leaders, else whoever formed it."""
-    rows = (await s.execute(select(TournamentRole.user_id).where(
-        TournamentRole.tournament_id == tid, TournamentRole.role == "leader",
-        TournamentRole.union_group == team.union_group))).scalars().all()
+    rows = (
+        (
+            await s.execute(
+                select(TournamentRole.user_id).where(
+                    TournamentRole.tournament_id == tid,
+                    TournamentRole.role == "leader",
+                    TournamentRole.union_group == team.union_group,
+                )
+            )
+        )
+        .scalars()
+        .all()
+    )
     out = list(dict.fromkeys(int(u) for u in rows))
     if not out and team.created_by is not None:
         out = [int(team.created_by)]
     return out
 
 
-async def _check_replacement(s: AsyncSession, row: Tournament, entry_id: int, old: int, new: int, actor: int
-                             ) -> TournamentEntry:
+async def _check_replacement(
+    s: AsyncSession, row: Tournament, entry_id: int, old: int, new: int, actor: int
+) -> TournamentEntry:
     entry = await s.get(TournamentEntry, entry_id)
     if entry is None or entry.tournament_id != row.id or entry.status != "active" or entry.kind != "pair":
         raise error("unknown_entry", "There is no entry {id}", id=entry_id)
@@ -326,20 +437,41 @@ async def _check_replacement(s: AsyncSession, row: Tournament, entry_id: int, ol
 
 
 @retrying
-async def offer_replacement(db: Database, tid: int, entry_id: int, old: int, new: int, actor: int,
-                            now: datetime) -> PairInvite:
+async def offer_replacement(
+    db: Database, tid: int, entry_id: int, old: int, new: int, actor: int, now: datetime
+) -> PairInvite:
     """A player of a pair (or an organiser) asks ``new`` to take ``old``'s place: nothing changes until
     ``new`` accepts (:func:`accept_replacement`); an older open offer for the same place is cancelled."""
     async with db.session() as s:
         row = await tournament_row(s, tid)
         await _check_replacement(s, row, entry_id, old, new, actor)
-        for prior in (await s.execute(select(PairInvite).where(
-                PairInvite.tournament_id == tid, PairInvite.entry_id == entry_id, PairInvite.replaces == old,
-                PairInvite.status == "open"))).scalars().all():
+        for prior in (
+            (
+                await s.execute(
+                    select(PairInvite).where(
+                        PairInvite.tournament_id == tid,
+                        PairInvite.entry_id == entry_id,
+                        PairInvite.replaces == old,
+                        PairInvite.status == "open",
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        ):
             prior.status = "cancelled"
-        offer = PairInvite(token=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"), tournament_id=tid,
-                           inviter_id=actor, union_group="", status="open", entry_id=entry_id, invitee_id=new,
-                           replaces=old, expires_at=now + timedelta(hours=row.invite_hours), created_at=utcnow())
+        offer = PairInvite(
+            token=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"),
+            tournament_id=tid,
+            inviter_id=actor,
+            union_group="",
+            status="open",
+            entry_id=entry_id,
+            invitee_id=new,
+            replaces=old,
+            expires_at=now + timedelta(hours=row.invite_hours),
+            created_at=utcnow(),
+        )
         s.add(offer)
         add_audit(s, tid, actor, "replacement_offered", entry=entry_id, old=old, new=new)
         await s.commit()
@@ -347,7 +479,9 @@ async def offer_replacement(db: Database, tid: int, entry_id: int, old: int, new
 
 
 @retrying
-async def accept_replacement(db: Database, token: str, user_id: int, now: datetime) -> tuple[TournamentEntry, int]:
+async def accept_replacement(
+    db: Database, token: str, user_id: int, now: datetime
+) -> tuple[TournamentEntry, int]:
     """The player asked accepts: they take the place in the pair (and in its team's roster); returns the
     entry and the player replaced."""
     async with db.session() as s:
@@ -363,14 +497,20 @@ async def accept_replacement(db: Database, token: str, user_id: int, now: dateti
         row = await tournament_row(s, offer.tournament_id)
         old = int(offer.replaces)
         entry = await _check_replacement(s, row, offer.entry_id, old, user_id, offer.inviter_id)
-        taken = await s.execute(update(PairInvite).where(PairInvite.id == offer.id, PairInvite.status == "open")
-                                .values(status="used"))
+        taken = await s.execute(
+            update(PairInvite)
+            .where(PairInvite.id == offer.id, PairInvite.status == "open")
+            .values(status="used")
+        )
         if taken.rowcount != 1:  # type: ignore[attr-defined]
             raise error("invite_used", "This invitation has already been used")
         players = [user_id if int(p) == old else int(p) for p in entry.players_json]
         entry.players_json = players
-        await s.execute(delete(TournamentPlayer).where(TournamentPlayer.entry_id == entry.id,
-                                                       TournamentPlayer.user_id == old))
+        await s.execute(
+            delete(TournamentPlayer).where(
+                TournamentPlayer.entry_id == entry.id, TournamentPlayer.user_id == old
+            )
+        )
         await _claim_players(s, row.id, entry.id, [user_id])
         names = await user_display_names(s, players)
         entry.name = " / ".join(names[p] for p in players)
@@ -379,7 +519,9 @@ async def accept_replacement(db: Database, token: str, user_id: int, now: dateti
             if team is not None:
                 team.players_json = [user_id if int(p) == old else int(p) for p in team.players_json]
         touch(row)
-        add_audit(s, row.id, user_id, "replace_player", entry=entry.id, old=old, new=user_id, by=offer.inviter_id)
+        add_audit(
+            s, row.id, user_id, "replace_player", entry=entry.id, old=old, new=user_id, by=offer.inviter_id
+        )
         await s.commit()
         return entry, old
 

@@ -29,8 +29,15 @@ class Recorded:
 
 
 @retrying
-async def record_result(db: Database, tid: int, key: str, result: PairingResult, actor: int | None,
-                        action: str = "result", reason: str = "") -> Recorded:
+async def record_result(
+    db: Database,
+    tid: int,
+    key: str,
+    result: PairingResult,
+    actor: int | None,
+    action: str = "result",
+    reason: str = "",
+) -> Recorded:
     """Record a match result (a finished table, a forfeit, a referee decision): the bracket advances."""
     async with db.session() as s:
         row = await tournament_row(s, tid)
@@ -40,16 +47,31 @@ async def record_result(db: Database, tid: int, key: str, result: PairingResult,
         return rec
 
 
-async def record_in(s: AsyncSession, row: Tournament, m: TournamentMatch, result: PairingResult, actor: int | None,
-                  action: str, reason: str = "") -> Recorded:
+async def record_in(
+    s: AsyncSession,
+    row: Tournament,
+    m: TournamentMatch,
+    result: PairingResult,
+    actor: int | None,
+    action: str,
+    reason: str = "",
+) -> Recorded:
     """Record ``result`` inside the caller's transaction (the tournament row's version guards the state)."""
     eng = load_engine(row)
     eng.record(m.match_key, result)
     row.state_json = eng.to_dict()
     m.result_json = result.to_dict()
     m.status = "finished"
-    add_audit(s, row.id, actor, action, match=m.match_key, winner=result.winner, outcome=result.outcome,
-           reason=reason)
+    add_audit(
+        s,
+        row.id,
+        actor,
+        action,
+        match=m.match_key,
+        winner=result.winner,
+        outcome=result.outcome,
+        reason=reason,
+    )
     new = await sync_matches(s, row, eng)
     if eng.finished:
         row.status = "finished"
@@ -57,8 +79,9 @@ async def record_in(s: AsyncSession, row: Tournament, m: TournamentMatch, result
 
 
 @retrying
-async def correct_result(db: Database, tid: int, key: str, result: PairingResult, actor: int, reason: str,
-                         force: bool = False) -> Recorded:
+async def correct_result(
+    db: Database, tid: int, key: str, result: PairingResult, actor: int, reason: str, force: bool = False
+) -> Recorded:
     """A referee corrects a recorded result (with a reason); a change of who advances is refused while a
     later match has begun, unless ``force`` (its result is voided)."""
     if not reason.strip():
@@ -76,13 +99,31 @@ async def correct_result(db: Database, tid: int, key: str, result: PairingResult
         m.status = "finished"
         m.confirmed_by = None
         for voided in corr.voided:
-            vm = (await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid,
-                                                                TournamentMatch.match_key == voided))).scalars().first()
+            vm = (
+                (
+                    await s.execute(
+                        select(TournamentMatch).where(
+                            TournamentMatch.tournament_id == tid, TournamentMatch.match_key == voided
+                        )
+                    )
+                )
+                .scalars()
+                .first()
+            )
             if vm is not None:
                 vm.status = "void"
                 vm.result_json = None
-        add_audit(s, tid, actor, "correct", match=key, winner=result.winner, reason=reason,
-               advancers_changed=corr.advancers_changed, voided=list(corr.voided))
+        add_audit(
+            s,
+            tid,
+            actor,
+            "correct",
+            match=key,
+            winner=result.winner,
+            reason=reason,
+            advancers_changed=corr.advancers_changed,
+            voided=list(corr.voided),
+        )
         new = await sync_matches(s, row, eng)
         row.status = "finished" if eng.finished else "running"
         await s.commit()
@@ -107,8 +148,12 @@ def clear_result(eng: Engine, key: str) -> None:
     """Remove a recorded result (engine gap: no public call for it yet)."""
     if eng.groups is not None and any(g.id == key for g in eng.groups.matches):
         if eng.bracket is not None:
-            raise error("match_not_ready", "Match {match} cannot take a result now ({state})", match=key,
-                       state="knockout begun")
+            raise error(
+                "match_not_ready",
+                "Match {match} cannot take a result now ({state})",
+                match=key,
+                state="knockout begun",
+            )
         eng.groups.match(key).result = None
         return
     assert eng.bracket is not None

@@ -34,8 +34,18 @@ async def audit(db: Database, tid: int, actor: int | None, action: str, **detail
 async def audit_log(db: Database, tid: int, limit: int = 50) -> list[TournamentAudit]:
     """The newest ``limit`` audit rows, oldest first."""
     async with db.session() as s:
-        rows = (await s.execute(select(TournamentAudit).where(TournamentAudit.tournament_id == tid)
-                                .order_by(TournamentAudit.id.desc()).limit(limit))).scalars().all()
+        rows = (
+            (
+                await s.execute(
+                    select(TournamentAudit)
+                    .where(TournamentAudit.tournament_id == tid)
+                    .order_by(TournamentAudit.id.desc())
+                    .limit(limit)
+                )
+            )
+            .scalars()
+            .all()
+        )
         return list(reversed(rows))
 
 
@@ -60,7 +70,9 @@ async def role_members(db: Database, tid: int, role: str | None = None) -> list[
 async def grant(db: Database, tid: int, actor: int, user_id: int, role: str, union_group: str = "") -> None:
     """An organiser gives ``user_id`` a role (leader: of ``union_group``)."""
     if role not in ROLES:
-        raise error("bad_role", "Role {role} does not exist; roles: {allowed}", role=role, allowed=", ".join(ROLES))
+        raise error(
+            "bad_role", "Role {role} does not exist; roles: {allowed}", role=role, allowed=", ".join(ROLES)
+        )
     async with db.session() as s:
         row = await tournament_row(s, tid)
         await require_role(s, tid, actor, ("organiser",))
@@ -68,12 +80,30 @@ async def grant(db: Database, tid: int, actor: int, user_id: int, role: str, uni
             check_union_group(row, union_group)
         else:
             union_group = ""
-        exists = (await s.execute(select(TournamentRole).where(
-            TournamentRole.tournament_id == tid, TournamentRole.user_id == user_id, TournamentRole.role == role,
-            TournamentRole.union_group == union_group))).scalars().first()
+        exists = (
+            (
+                await s.execute(
+                    select(TournamentRole).where(
+                        TournamentRole.tournament_id == tid,
+                        TournamentRole.user_id == user_id,
+                        TournamentRole.role == role,
+                        TournamentRole.union_group == union_group,
+                    )
+                )
+            )
+            .scalars()
+            .first()
+        )
         if exists is None:
-            s.add(TournamentRole(tournament_id=tid, user_id=user_id, role=role, union_group=union_group,
-                                 created_at=utcnow()))
+            s.add(
+                TournamentRole(
+                    tournament_id=tid,
+                    user_id=user_id,
+                    role=role,
+                    union_group=union_group,
+                    created_at=utcnow(),
+                )
+            )
         add_audit(s, tid, actor, "grant", user=user_id, role=role, union_group=union_group)
         await s.commit()
 
@@ -84,9 +114,19 @@ async def revoke(db: Database, tid: int, actor: int, user_id: int, role: str) ->
         await require_role(s, tid, actor, ("organiser",))
         if role == "organiser" and user_id == row.created_by:
             raise error("cannot_remove_creator", "The creator stays an organiser")
-        rows = (await s.execute(select(TournamentRole).where(
-            TournamentRole.tournament_id == tid, TournamentRole.user_id == user_id,
-            TournamentRole.role == role))).scalars().all()
+        rows = (
+            (
+                await s.execute(
+                    select(TournamentRole).where(
+                        TournamentRole.tournament_id == tid,
+                        TournamentRole.user_id == user_id,
+                        TournamentRole.role == role,
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        )
         for r in rows:
             await s.delete(r)
         add_audit(s, tid, actor, "revoke", user=user_id, role=role)

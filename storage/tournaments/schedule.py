@@ -40,17 +40,46 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
     async with db.session() as s:
         row = await tournament_row(s, tid)
         settings = settings_of(row)
-        pool = [g.chat_id for g in (await s.execute(select(TableGroupLink).where(
-            TableGroupLink.tournament_id == tid).order_by(TableGroupLink.id))).scalars().all()]
+        pool = [
+            g.chat_id
+            for g in (
+                await s.execute(
+                    select(TableGroupLink)
+                    .where(TableGroupLink.tournament_id == tid)
+                    .order_by(TableGroupLink.id)
+                )
+            )
+            .scalars()
+            .all()
+        ]
         per = settings.tables_per_match
         if len(pool) < per:
-            raise error("not_enough_tables", "A match needs {need} tables; the pool has {have}", need=per,
-                       have=len(pool))
-        rows = list((await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == tid)
-                                     .order_by(TournamentMatch.id))).scalars().all())
+            raise error(
+                "not_enough_tables",
+                "A match needs {need} tables; the pool has {have}",
+                need=per,
+                have=len(pool),
+            )
+        rows = list(
+            (
+                await s.execute(
+                    select(TournamentMatch)
+                    .where(TournamentMatch.tournament_id == tid)
+                    .order_by(TournamentMatch.id)
+                )
+            )
+            .scalars()
+            .all()
+        )
         slot = timedelta(minutes=match_minutes(row))
         earliest = now + timedelta(minutes=row.round_gap_minutes)
-        if row.first_round_at is not None and row.first_round_at > earliest or row.first_round_at is not None and not any(m.start_at for m in rows) and row.first_round_at > now:
+        if (
+            row.first_round_at is not None
+            and row.first_round_at > earliest
+            or row.first_round_at is not None
+            and not any(m.start_at for m in rows)
+            and row.first_round_at > now
+        ):
             earliest = row.first_round_at
         free = dict.fromkeys(pool, earliest)
         busy_entry: dict[str, datetime] = {}
@@ -66,7 +95,9 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
         todo.sort(key=lambda m: _round_key(m.match_key))
         for m in todo:
             chosen = sorted(pool, key=lambda c: (free[c], order[c]))[:per]
-            start = max([free[c] for c in chosen] + [busy_entry.get(e, earliest) for e in (m.side_a, m.side_b) if e])
+            start = max(
+                [free[c] for c in chosen] + [busy_entry.get(e, earliest) for e in (m.side_a, m.side_b) if e]
+            )
             m.start_at = start
             m.table_chats = sorted(chosen, key=order.__getitem__)
             for c in chosen:

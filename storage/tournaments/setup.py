@@ -36,8 +36,11 @@ class Built:
     settings: TournamentSettings
 
 
-def build_setup(preset_id: str, rule_overrides: Mapping[str, Any] | None = None,
-                settings_overrides: Mapping[str, Any] | None = None) -> Built:
+def build_setup(
+    preset_id: str,
+    rule_overrides: Mapping[str, Any] | None = None,
+    settings_overrides: Mapping[str, Any] | None = None,
+) -> Built:
     """Validate a preset and its overrides (RuleError / OptionError naming the bad key)."""
     preset = load_preset(preset_id)
     rules = dict(rule_overrides or {})
@@ -48,8 +51,20 @@ def build_setup(preset_id: str, rule_overrides: Mapping[str, Any] | None = None,
     return Built(preset.id, preset.game, rules, settings)
 
 
-SPEC_KEYS = {"id", "name", "preset", "time_zone", "registration_deadline", "draw_at", "first_round", "round_gap_minutes",
-             "invite_hours", "rules", "tournament", "union_groups"}
+SPEC_KEYS = {
+    "id",
+    "name",
+    "preset",
+    "time_zone",
+    "registration_deadline",
+    "draw_at",
+    "first_round",
+    "round_gap_minutes",
+    "invite_hours",
+    "rules",
+    "tournament",
+    "union_groups",
+}
 
 
 def spec_from_toml(text: str) -> dict[str, Any]:
@@ -64,8 +79,12 @@ def spec_from_toml(text: str) -> dict[str, Any]:
 def spec_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(data) - SPEC_KEYS)
     if unknown:
-        raise error("unknown_spec_key", "Unknown key {key}; keys: {allowed}", key=unknown[0],
-                   allowed=", ".join(sorted(SPEC_KEYS)))
+        raise error(
+            "unknown_spec_key",
+            "Unknown key {key}; keys: {allowed}",
+            key=unknown[0],
+            allowed=", ".join(sorted(SPEC_KEYS)),
+        )
     for key in ("name", "preset"):
         if not isinstance(data.get(key), str) or not str(data.get(key)).strip():
             raise error("missing_spec_key", "The file needs {key}", key=key)
@@ -89,9 +108,12 @@ def spec_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
             raise error("bad_spec_value", "{key} must be a whole number", key="quota")
         groups.append({"name": g["name"].strip(), "quota": quota})
     out: dict[str, Any] = {
-        "name": str(data["name"]).strip(), "preset_id": built.preset_id,
-        "rule_overrides": built.rule_overrides, "settings_overrides": dict(data.get("tournament", {})),
-        "union_groups": groups, "time_zone": tz,
+        "name": str(data["name"]).strip(),
+        "preset_id": built.preset_id,
+        "rule_overrides": built.rule_overrides,
+        "settings_overrides": dict(data.get("tournament", {})),
+        "union_groups": groups,
+        "time_zone": tz,
         "registration_deadline": as_utc(data.get("registration_deadline"), tz, "registration_deadline"),
         "draw_at": as_utc(data.get("draw_at"), tz, "draw_at"),
         "first_round_at": as_utc(data.get("first_round"), tz, "first_round"),
@@ -112,6 +134,7 @@ def spec_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def spec_to_toml(row: Tournament) -> str:
     """A tournament's set-up as a reusable TOML file (times in its time zone)."""
+
     def q(s: str) -> str:
         return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -124,11 +147,18 @@ def spec_to_toml(row: Tournament) -> str:
             return "[" + ", ".join(val(x) for x in v) + "]"
         return q(str(v))
 
-    lines = [f"# id: sending this file again updates tournament #{row.id} (before its draw); delete the line for a new one"
-             , f"id = {row.id}",
-             f"name = {q(row.name)}", f"preset = {q(row.preset_id)}", f"time_zone = {q(row.time_zone)}"]
-    for key, when in (("registration_deadline", row.registration_deadline), ("draw_at", row.draw_at),
-                      ("first_round", row.first_round_at)):
+    lines = [
+        f"# id: sending this file again updates tournament #{row.id} (before its draw); delete the line for a new one",
+        f"id = {row.id}",
+        f"name = {q(row.name)}",
+        f"preset = {q(row.preset_id)}",
+        f"time_zone = {q(row.time_zone)}",
+    ]
+    for key, when in (
+        ("registration_deadline", row.registration_deadline),
+        ("draw_at", row.draw_at),
+        ("first_round", row.first_round_at),
+    ):
         if when is not None:
             lines.append(f"{key} = {q(local_text(when, row.time_zone))}")
     lines.append(f"round_gap_minutes = {row.round_gap_minutes}")
@@ -142,34 +172,60 @@ def spec_to_toml(row: Tournament) -> str:
     return "\n".join(lines) + "\n"
 
 
-async def create_tournament(db: Database, *, name: str, preset_id: str, created_by: int,
-                            rule_overrides: Mapping[str, Any] | None = None,
-                            settings_overrides: Mapping[str, Any] | None = None,
-                            union_groups: Sequence[Mapping[str, Any]] = (),
-                            registration_deadline: datetime | None = None, draw_at: datetime | None = None,
-                            first_round_at: datetime | None = None, time_zone: str = DEFAULT_TZ,
-                            round_gap_minutes: int = 30, invite_hours: int = 48,
-                            status: str = "registration", setup_step: str | None = None) -> Tournament:
+async def create_tournament(
+    db: Database,
+    *,
+    name: str,
+    preset_id: str,
+    created_by: int,
+    rule_overrides: Mapping[str, Any] | None = None,
+    settings_overrides: Mapping[str, Any] | None = None,
+    union_groups: Sequence[Mapping[str, Any]] = (),
+    registration_deadline: datetime | None = None,
+    draw_at: datetime | None = None,
+    first_round_at: datetime | None = None,
+    time_zone: str = DEFAULT_TZ,
+    round_gap_minutes: int = 30,
+    invite_hours: int = 48,
+    status: str = "registration",
+    setup_step: str | None = None,
+) -> Tournament:
     """A tournament; its creator is its first organiser (audited)."""
     built = build_setup(preset_id, rule_overrides, settings_overrides)
     zone(time_zone)
     if not name.strip():
         raise error("missing_spec_key", "The file needs {key}", key="name")
     async with db.session() as s:
-        row = Tournament(name=name.strip(), preset_id=built.preset_id, rule_overrides=dict(built.rule_overrides),
-                         settings_json=built.settings.to_dict(),
-                         union_groups=[{"name": str(g["name"]), "quota": int(g.get("quota", 0))}
-                                       for g in union_groups],
-                         status=status, setup_step=setup_step, created_by=created_by, time_zone=time_zone,
-                         registration_deadline=registration_deadline, draw_at=draw_at,
-                         first_round_at=first_round_at, round_gap_minutes=round_gap_minutes,
-                         invite_hours=invite_hours, created_at=utcnow())
+        row = Tournament(
+            name=name.strip(),
+            preset_id=built.preset_id,
+            rule_overrides=dict(built.rule_overrides),
+            settings_json=built.settings.to_dict(),
+            union_groups=[{"name": str(g["name"]), "quota": int(g.get("quota", 0))} for g in union_groups],
+            status=status,
+            setup_step=setup_step,
+            created_by=created_by,
+            time_zone=time_zone,
+            registration_deadline=registration_deadline,
+            draw_at=draw_at,
+            first_round_at=first_round_at,
+            round_gap_minutes=round_gap_minutes,
+            invite_hours=invite_hours,
+            created_at=utcnow(),
+        )
         if status == "registration":
             seal(row)
         s.add(row)
         await s.flush()
-        s.add(TournamentRole(tournament_id=row.id, user_id=created_by, role="organiser", union_group="",
-                             created_at=utcnow()))
+        s.add(
+            TournamentRole(
+                tournament_id=row.id,
+                user_id=created_by,
+                role="organiser",
+                union_group="",
+                created_at=utcnow(),
+            )
+        )
         add_audit(s, row.id, created_by, "create", name=row.name, preset=row.preset_id)
         await s.commit()
         return row
@@ -240,12 +296,23 @@ async def link_group(db: Database, tid: int, actor: int, chat_id: int) -> Tourna
         return row
 
 
-async def add_table_group(db: Database, tid: int, actor: int, chat_id: int, title: str = "") -> TableGroupLink:
+async def add_table_group(
+    db: Database, tid: int, actor: int, chat_id: int, title: str = ""
+) -> TableGroupLink:
     async with db.session() as s:
         await tournament_row(s, tid)
         await require_role(s, tid, actor, ("organiser",))
-        old = (await s.execute(select(TableGroupLink).where(TableGroupLink.tournament_id == tid,
-                                                            TableGroupLink.chat_id == chat_id))).scalars().first()
+        old = (
+            (
+                await s.execute(
+                    select(TableGroupLink).where(
+                        TableGroupLink.tournament_id == tid, TableGroupLink.chat_id == chat_id
+                    )
+                )
+            )
+            .scalars()
+            .first()
+        )
         if old is not None:
             return old
         link = TableGroupLink(tournament_id=tid, chat_id=chat_id, title=title, created_at=utcnow())

@@ -30,15 +30,29 @@ async def engine_state(db: Database, tid: int) -> Engine:
 
 async def sync_matches(s: AsyncSession, row: Tournament, eng: Engine) -> list[TournamentMatch]:
     """Rows for every ready match (sides known); a row whose sides changed (correction) is updated."""
-    existing = {m.match_key: m for m in (await s.execute(select(TournamentMatch).where(
-        TournamentMatch.tournament_id == row.id))).scalars().all()}
+    existing = {
+        m.match_key: m
+        for m in (await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == row.id)))
+        .scalars()
+        .all()
+    }
     new: list[TournamentMatch] = []
     for mid in eng.ready_matches():
         a, b = eng.sides(mid)
         m = existing.get(mid)
         if m is None:
-            m = TournamentMatch(tournament_id=row.id, match_key=mid, side_a=a, side_b=b, status="scheduled",
-                                table_chats=[], game_tables=[], table_results={}, note="", created_at=utcnow())
+            m = TournamentMatch(
+                tournament_id=row.id,
+                match_key=mid,
+                side_a=a,
+                side_b=b,
+                status="scheduled",
+                table_chats=[],
+                game_tables=[],
+                table_results={},
+                note="",
+                created_at=utcnow(),
+            )
             s.add(m)
             new.append(m)
         elif (m.status in ("finished", "void") and m.result_json is None) or (m.side_a, m.side_b) != (a, b):

@@ -50,14 +50,19 @@ async def swiss_withdraw(db: Database, tid: int, entry_id: int, actor: int) -> T
             raise error("unknown_entry", "There is no entry {id}", id=entry_id)
         pending = stage.pending_match(key)
         if pending is not None:
-            raise error("swiss_match_open", "{entry} still has match {match} to finish; record it first",
-                       entry=entry.name, match=pending.id)
+            raise error(
+                "swiss_match_open",
+                "{entry} still has match {match} to finish; record it first",
+                entry=entry.name,
+                match=pending.id,
+            )
         eng.withdraw(key)
         row.state_json = eng.to_dict()
         entry.status = "withdrawn"
         touch(row)
-        add_audit(s, tid, actor, "swiss_withdraw", entry=entry.id, name=entry.name,
-               after_round=stage.current_round)
+        add_audit(
+            s, tid, actor, "swiss_withdraw", entry=entry.id, name=entry.name, after_round=stage.current_round
+        )
         await s.commit()
         return entry
 

@@ -45,8 +45,9 @@ class Substituted:
 
 
 @retrying
-async def substitute(db: Database, tid: int, key: str, old: int, new: int, actor: int, reason: str = ""
-                     ) -> Substituted:
+async def substitute(
+    db: Database, tid: int, key: str, old: int, new: int, actor: int, reason: str = ""
+) -> Substituted:
     """A referee seats ``new`` instead of ``old`` for match ``key`` (rules.md D25): before ``old``'s table
     has begun, or while it plays (``new`` takes the seat for the rest of the match).  ``new`` must have
     started the bot, not play in this match, and not sit at another live table.  The match's players,
@@ -66,16 +67,25 @@ async def substitute(db: Database, tid: int, key: str, old: int, new: int, actor
             raise error("partner_not_started", "{name} has not started the bot yet", name=str(new))
         if table_of_player(tables, new) is not None:
             raise error("already_in_match", "That player already plays in match {match}", match=key)
-        busy = await s.execute(select(TableSeat.id).join(GameTable, GameTable.id == TableSeat.table_id)
-                               .where(TableSeat.user_id == new, GameTable.status.in_(LIVE)).limit(1))
+        busy = await s.execute(
+            select(TableSeat.id)
+            .join(GameTable, GameTable.id == TableSeat.table_id)
+            .where(TableSeat.user_id == new, GameTable.status.in_(LIVE))
+            .limit(1)
+        )
         if busy.first() is not None:
-            raise error("substitute_busy", "{name} sits at another table now", name=user.first_name or str(new))
+            raise error(
+                "substitute_busy", "{name} sits at another table now", name=user.first_name or str(new)
+            )
         table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
         seat, in_play = None, False
         table = await s.get(GameTable, int(table_id)) if table_id is not None else None
         if table is not None and table.status in LIVE:
-            row = (await s.execute(select(TableSeat).where(TableSeat.table_id == table.id,
-                                                           TableSeat.user_id == old))).scalar_one_or_none()
+            row = (
+                await s.execute(
+                    select(TableSeat).where(TableSeat.table_id == table.id, TableSeat.user_id == old)
+                )
+            ).scalar_one_or_none()
             if row is not None:
                 row.user_id = new
                 seat, in_play = row.seat, table.status != "open"
@@ -83,15 +93,27 @@ async def substitute(db: Database, tid: int, key: str, old: int, new: int, actor
         original = next((int(k2) for k2, v in (m.substitutes or {}).items() if int(v) == old), old)
         subs[str(original)] = new
         m.substitutes = subs
-        add_audit(s, tid, actor, "substitute", match=key, table=k, old=old, new=new, reason=reason,
-               in_play=in_play, seat=seat)
+        add_audit(
+            s,
+            tid,
+            actor,
+            "substitute",
+            match=key,
+            table=k,
+            old=old,
+            new=new,
+            reason=reason,
+            in_play=in_play,
+            seat=seat,
+        )
         await s.commit()
         return Substituted(m, k, int(table.id) if table is not None else None, seat, in_play)
 
 
 @retrying
-async def extend_lateness(db: Database, tid: int, key: str, table: int | None, minutes: int, actor: int,
-                          now: datetime) -> tuple[TournamentMatch, dict[int, datetime]]:
+async def extend_lateness(
+    db: Database, tid: int, key: str, table: int | None, minutes: int, actor: int, now: datetime
+) -> tuple[TournamentMatch, dict[int, datetime]]:
     """A referee gives table ``table`` (None: every table not decided yet) ``minutes`` more before the
     lateness rule applies; returns the match and each extended table's new deadline."""
     if minutes <= 0 or minutes > 240:

@@ -56,4 +56,6 @@ def check_time_order(deadline: datetime | None, draw_at: datetime | None, first:
     """Registration deadline <= draw time <= first round (RuleError ``times_out_of_order``)."""
     known = [t for t in (deadline, draw_at, first) if t is not None]
     if known != sorted(known):
-        raise error("times_out_of_order", "The registration deadline, the draw and the first round must be in order")
+        raise error(
+            "times_out_of_order", "The registration deadline, the draw and the first round must be in order"
+        )

@@ -33,6 +33,7 @@ R = TypeVar("R")
 
 def retrying(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     """Run a service call (one transaction) again when another transaction changed its tournament first."""
+
     @functools.wraps(fn)
     async def run(*args: P.args, **kwargs: P.kwargs) -> R:
         for attempt in range(ATTEMPTS):
@@ -42,6 +43,7 @@ def retrying(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
                 log.info("%s: the tournament changed meanwhile, retrying (%d)", fn.__name__, attempt + 1)
                 await asyncio.sleep(0.005 * (attempt + 1))
         raise RuleError("busy", "Many changes at once; try again")
+
     return run
 
 

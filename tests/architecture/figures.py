@@ -30,11 +30,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("bot", "engine", "storage", "scheduler")
 # never imported by production code; before the rooms commit they lay among the others
-DEVTOOLS = ("bot/devtools/", "bot/demo.py", "bot/autodrive.py", "bot/replay_shengji.py", "bot/replay_guandan.py",
-            "bot/simulator/", "bot/loadtest/", "bot/webapp/bench.py", "bot/webapp/local.py", "bot/tournament/demo.py")
+DEVTOOLS = (
+    "bot/devtools/",
+    "bot/demo.py",
+    "bot/autodrive.py",
+    "bot/replay_shengji.py",
+    "bot/replay_guandan.py",
+    "bot/simulator/",
+    "bot/loadtest/",
+    "bot/webapp/bench.py",
+    "bot/webapp/local.py",
+    "bot/tournament/demo.py",
+)
 TELEGRAM_ROOMS = ("bot/edge/", "bot/delivery/")  # the packages allowed to import telegram
 PRESENTERS = ("bot/presentation/games/",)  # per-game presenters may name their game
-GAME_BRANCH = re.compile(r"""\bgame\s*[!=]=\s*["'](shengji|guandan)["']|["'](shengji|guandan)["']\s*[!=]=\s*\w*game\b""")
+GAME_BRANCH = re.compile(
+    r"""\bgame\s*[!=]=\s*["'](shengji|guandan)["']|["'](shengji|guandan)["']\s*[!=]=\s*\w*game\b"""
+)
 
 
 @dataclass(frozen=True)
@@ -153,7 +165,11 @@ def _any_and_ignores(path: Path) -> tuple[int, int]:
     anys = ignores = 0
     in_import = False
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        if tok.type == tokenize.NAME and tok.string in ("import", "from") and tok.start[1] == _indent(tok.line):
+        if (
+            tok.type == tokenize.NAME
+            and tok.string in ("import", "from")
+            and tok.start[1] == _indent(tok.line)
+        ):
             in_import = True
         elif tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
             in_import = False
@@ -171,11 +187,16 @@ def _indent(line: str) -> int:
 def _imports_telegram(path: Path) -> bool:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name == "telegram" or a.name.startswith("telegram.")
-                                                for a in node.names):
+        if isinstance(node, ast.Import) and any(
+            a.name == "telegram" or a.name.startswith("telegram.") for a in node.names
+        ):
             return True
-        if isinstance(node, ast.ImportFrom) and not node.level and node.module \
-                and (node.module == "telegram" or node.module.startswith("telegram.")):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and not node.level
+            and node.module
+            and (node.module == "telegram" or node.module.startswith("telegram."))
+        ):
             return True
     return False
 
@@ -224,9 +245,15 @@ GOALS = {
 
 
 def table(f: Figures) -> str:
-    values = [str(len(f.import_cycles)), str(f.function_imports_in_bot), str(f.top_level_modules_in_bot),
-              f"{f.any_in_bot} / {f.type_ignores_in_bot}", str(f.game_branches),
-              f"{f.largest_module[1]} ({f.largest_module[0]})", str(len(f.telegram_outside_edge))]
+    values = [
+        str(len(f.import_cycles)),
+        str(f.function_imports_in_bot),
+        str(f.top_level_modules_in_bot),
+        f"{f.any_in_bot} / {f.type_ignores_in_bot}",
+        str(f.game_branches),
+        f"{f.largest_module[1]} ({f.largest_module[0]})",
+        str(len(f.telegram_outside_edge)),
+    ]
     rows = [("measure", "now", "goal")] + [(m, v, g) for (m, g), v in zip(GOALS.items(), values, strict=True)]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     out = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows]

@@ -22,44 +22,64 @@ def _write(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_the_script_prints_the_table_and_json_for_this_checkout() -> None:
-    table = subprocess.run([sys.executable, "-m", "tests.architecture.figures"], cwd=ROOT, check=True,
-                           capture_output=True, text=True, timeout=120).stdout
+    table = subprocess.run(
+        [sys.executable, "-m", "tests.architecture.figures"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert "| import cycles" in table and "| largest module in bot/ and storage/" in table
-    data = json.loads(subprocess.run([sys.executable, "-m", "tests.architecture.figures", "--json"], cwd=ROOT,
-                                     check=True, capture_output=True, text=True, timeout=120).stdout)
+    data = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "tests.architecture.figures", "--json"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+    )
     assert data["top_level_modules_in_bot"] >= 1
     assert data["largest_module"][1] > 0
 
 
 def test_cycles_count_imports_inside_functions_and_under_type_checking(tmp_path: Path) -> None:
-    root = _write(tmp_path, {
-        "engine/a.py": "def f():\n    from engine import b\n    return b\n",
-        "engine/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engine.a import f\n",
-        "engine/c.py": "import engine.a\n",  # imports into the cycle, is not part of it
-        "storage/x.py": "from storage import y\n",
-        "storage/y.py": "from . import x\n",  # a relative import closes a second cycle
-    })
+    root = _write(
+        tmp_path,
+        {
+            "engine/a.py": "def f():\n    from engine import b\n    return b\n",
+            "engine/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engine.a import f\n",
+            "engine/c.py": "import engine.a\n",  # imports into the cycle, is not part of it
+            "storage/x.py": "from storage import y\n",
+            "storage/y.py": "from . import x\n",  # a relative import closes a second cycle
+        },
+    )
     figures = measure(root)
     assert figures.import_cycles == [["engine.a", "engine.b"], ["storage.x", "storage.y"]]
 
 
 def test_bot_figures_count_function_imports_any_ignores_branches_and_telegram(tmp_path: Path) -> None:
-    root = _write(tmp_path, {
-        "bot/tables/live.py": (
-            "from typing import Any\n"
-            "import telegram\n"
-            "def f(game: str, x: Any) -> Any:\n"
-            "    from engine import rules\n"
-            "    import json\n"  # not ours: not counted
-            "    if game == 'shengji':\n"
-            "        return x  # type: ignore[no-any-return]\n"
-            "    return 'Any'\n"  # a string, not the name
-        ),
-        "engine/rules.py": "def g(game: str) -> bool:\n    return game == 'shengji'\n",  # the engine may
-        "bot/edge/handlers.py": "from telegram.ext import Application\n",  # the edge may
-        "bot/devtools/demo.py": "from typing import Any\nx: Any = 1  # type: ignore\n",  # dev tools aside
-        "bot/entry.py": "",
-    })
+    root = _write(
+        tmp_path,
+        {
+            "bot/tables/live.py": (
+                "from typing import Any\n"
+                "import telegram\n"
+                "def f(game: str, x: Any) -> Any:\n"
+                "    from engine import rules\n"
+                "    import json\n"  # not ours: not counted
+                "    if game == 'shengji':\n"
+                "        return x  # type: ignore[no-any-return]\n"
+                "    return 'Any'\n"  # a string, not the name
+            ),
+            "engine/rules.py": "def g(game: str) -> bool:\n    return game == 'shengji'\n",  # the engine may
+            "bot/edge/handlers.py": "from telegram.ext import Application\n",  # the edge may
+            "bot/devtools/demo.py": "from typing import Any\nx: Any = 1  # type: ignore\n",  # dev tools aside
+            "bot/entry.py": "",
+        },
+    )
     figures = measure(root)
     assert figures.function_imports_in_bot == 1
     assert (figures.any_in_bot, figures.type_ignores_in_bot) == (2, 1)

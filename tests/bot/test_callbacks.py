@@ -56,8 +56,24 @@ def test_known_data_decodes_to_what_the_button_does() -> None:
 
 
 def test_foreign_or_broken_data_is_not_a_play_button() -> None:
-    for data in (None, "", "T:c:1:A1", "s:7:101:33", "s:7:x:33:0", "j:4", "g:4:1", "p:7", "p:7:1:extra",
-                 "b:7:101:", "b:7:101:a.b", "r:7:101", "zz:1:2", "u:", "L:", "L:zh:en"):
+    for data in (
+        None,
+        "",
+        "T:c:1:A1",
+        "s:7:101:33",
+        "s:7:x:33:0",
+        "j:4",
+        "g:4:1",
+        "p:7",
+        "p:7:1:extra",
+        "b:7:101:",
+        "b:7:101:a.b",
+        "r:7:101",
+        "zz:1:2",
+        "u:",
+        "L:",
+        "L:zh:en",
+    ):
         assert callbacks.parse(data) is None, data
 
 

@@ -16,12 +16,13 @@ from bot.verify_deal import main as main_verify
 
 
 def _section(text: str, start: str, end: str | None = None) -> str:
-    body = text[text.index(start):]
+    body = text[text.index(start) :]
     return body[: body.index(end)] if end and end in body else body
 
 
 async def test_play_demo_prints_group_and_condensed_private_chat_with_no_429(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue 4 'Simulator and demo': the group's transcript, one player's private chat, figures, zero 429s;
     issue 12: a review file and a verified proof per deal in the output folder."""
     figures = await run_demo("zh", seed=2026, shengji_deals=1, guandan_deals=1, out_dir=str(tmp_path))
@@ -52,7 +53,8 @@ async def test_play_demo_prints_group_and_condensed_private_chat_with_no_429(
 
 
 async def test_tournament_demo_small_field_verifies_draw_prints_prizes_saves_bracket(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue 5 'Demo and tests': announcements, the draw with its verification, the late pair's forfeit,
     the final prize list and the bracket image under the output folder."""
     result = await run_tournament_demo("en", out_dir=str(tmp_path), pairs=4)

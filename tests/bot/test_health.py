@@ -30,15 +30,24 @@ def _closed_port() -> int:
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "BOT_HEARTBEAT_FILE")}
-    env.update(PYTHONPATH=str(ROOT), BOT_HEARTBEAT_FILE=str(tmp_path / "hb"),
-               DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
+    env.update(
+        PYTHONPATH=str(ROOT),
+        BOT_HEARTBEAT_FILE=str(tmp_path / "hb"),
+        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/bot.db",
+    )
     env.update(extra)
     return env
 
 
 def _health(tmp_path: Path, **extra: str) -> tuple[int, list[str]]:
-    proc = subprocess.run([sys.executable, "-m", "bot.boot.health"], cwd=tmp_path, env=_env(tmp_path, **extra),
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.boot.health"],
+        cwd=tmp_path,
+        env=_env(tmp_path, **extra),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return proc.returncode, [x for x in (proc.stdout + proc.stderr).splitlines() if x.strip()]
 
 
@@ -97,18 +106,32 @@ def test_python_m_bot_health_fails_when_the_database_is_unreachable(tmp_path):
 
 @pytest.mark.e2e
 def test_the_running_bot_beats_and_the_health_check_turns_healthy(tmp_path):
-    sim = subprocess.Popen([sys.executable, "-m", "bot.devtools.simulator", "--port", "0", "--no-rate-limits"],
-                           cwd=tmp_path, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True)
+    sim = subprocess.Popen(
+        [sys.executable, "-m", "bot.devtools.simulator", "--port", "0", "--no-rate-limits"],
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     bot = None
     try:
         assert sim.stdout is not None
         first = sim.stdout.readline()
         base_url = first.split("base_url for the bot: ")[1].split(")")[0]
-        bot = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path,
-                               env=_env(tmp_path, TELEGRAM_BOT_TOKEN="123456:health-test",
-                                        TELEGRAM_API_BASE_URL=base_url, LANG="en_US.UTF-8"),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=tmp_path,
+            env=_env(
+                tmp_path,
+                TELEGRAM_BOT_TOKEN="123456:health-test",
+                TELEGRAM_API_BASE_URL=base_url,
+                LANG="en_US.UTF-8",
+            ),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.monotonic() + 60
         while not (tmp_path / "hb").exists() and bot.poll() is None and time.monotonic() < deadline:
             time.sleep(0.2)

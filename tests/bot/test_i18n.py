@@ -33,8 +33,10 @@ def test_every_rule_error_code_has_zh_and_en(folder):
     codes = codes_in(folder)
     assert codes, folder
     tournament = {key for key, (zh, en) in TOURNAMENT_TEXTS.items() if zh and en}
-    missing = {lang: sorted(c for c in codes if "err." + c not in catalogue(lang) and "err." + c not in tournament)
-               for lang in ("zh", "en")}
+    missing = {
+        lang: sorted(c for c in codes if "err." + c not in catalogue(lang) and "err." + c not in tournament)
+        for lang in ("zh", "en")
+    }
     assert missing == {"zh": [], "en": []}
 
 

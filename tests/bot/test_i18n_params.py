@@ -27,7 +27,11 @@ def raise_sites(folder: str) -> list[tuple[str, str, frozenset[str] | None]]:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError"):
                 continue
-            if not node.args or not isinstance(node.args[0], ast.Constant) or not isinstance(node.args[0].value, str):
+            if (
+                not node.args
+                or not isinstance(node.args[0], ast.Constant)
+                or not isinstance(node.args[0].value, str)
+            ):
                 continue
             names = [k.arg for k in node.keywords]
             known = None if None in names else frozenset(n for n in names if n)
@@ -46,5 +50,7 @@ def test_translations_use_only_params_the_raise_site_passes(folder):
                 continue
             missing = set(FIELD.findall(text)) - known
             if missing:
-                problems.append(f"{lang} err.{code} needs {sorted(missing)} but {where} passes {sorted(known)}")
+                problems.append(
+                    f"{lang} err.{code} needs {sorted(missing)} but {where} passes {sorted(known)}"
+                )
     assert problems == []

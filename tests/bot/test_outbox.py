@@ -74,6 +74,7 @@ async def test_remembered_hash_after_restart_skips_identical_edit():
     sender = FakeSender()
     box = Outbox(sender, rate_scale=100)
     from bot.delivery.outbox import content_hash
+
     box.remember(7, 42, content_hash("same", None))
     box.start()
     box.edit(7, 42, "same")
@@ -172,8 +173,11 @@ async def test_documents_and_photos_share_the_chat_queue_order_and_rate_limit():
     photo = box.send_photo_nowait(-7, b"\x89PNG", "bracket")
     await asyncio.gather(first, doc, photo)
     await box.stop()
-    assert [(c[1], c[3]) for c in sender.calls] == [("send", "the draw"), ("document", "draw-1.json:2:the draw file"),
-                                                    ("photo", "4:bracket")]
+    assert [(c[1], c[3]) for c in sender.calls] == [
+        ("send", "the draw"),
+        ("document", "draw-1.json:2:the draw file"),
+        ("photo", "4:bracket"),
+    ]
     assert doc.result() is not None and photo.result() is not None
     times = [c[0] for c in sender.calls]
     assert all(b - a >= 1.0 / scale - 0.01 for a, b in zip(times, times[1:], strict=False))

@@ -149,8 +149,10 @@ async def test_stop_that_cannot_drain_keeps_record_sends_for_the_next_start(tmp_
         box.send_nowait(11, "to another chat")
         await asyncio.sleep(0.05)
         left = await box.stop(drain=True, timeout=0.2)  # chat -42 waits out an hour's RetryAfter
-        assert [(p.kind, p.text) for p in left] == [("send", "Match over: North-South win 3-1"),
-                                                     ("document", "results")]
+        assert [(p.kind, p.text) for p in left] == [
+            ("send", "Match over: North-South win 3-1"),
+            ("document", "results"),
+        ]
         assert [c[3] for c in blocked.calls] == ["to another chat"]
         await pending_send_repo.save_pending_messages(db, left)
     finally:
@@ -169,7 +171,9 @@ async def test_stop_that_cannot_drain_keeps_record_sends_for_the_next_start(tmp_
         await box.stop()
         assert all(ids)
         assert [(c[1], c[2], c[3]) for c in sender.calls] == [
-            ("send", -42, "Match over: North-South win 3-1"), ("document", -42, "result.csv:8:results")]
+            ("send", -42, "Match over: North-South win 3-1"),
+            ("document", -42, "result.csv:8:results"),
+        ]
         assert "someone is typing…" not in [c[3] for c in sender.calls]
         assert sender.markups[0] == {"inline_keyboard": [[{"text": "Details", "callback_data": "sum:1"}]]}
     finally:

@@ -117,7 +117,9 @@ async def test_refusals_to_one_person_fold_and_never_delay_a_message_of_record()
     box = Outbox(sender, rate_scale=20)  # a group: one call every 3 s / 20 × 1.05
     box.start()
     group = -100
-    first = await box.send(group, "refused 1", record=False, fold=("refused", 7))  # sent: the group's slot is used
+    first = await box.send(
+        group, "refused 1", record=False, fold=("refused", 7)
+    )  # sent: the group's slot is used
     later = [box.send_nowait(group, f"refused {n}", record=False, fold=("refused", 7)) for n in (2, 3, 4)]
     other = box.send_nowait(group, "refused: not an admin", record=False, fold=("refused", 8))
     lobby = box.send_nowait(group, "lobby")

@@ -27,8 +27,12 @@ async def runtime(tmp_path):
     db = await open_database(f"sqlite+aiosqlite:///{tmp_path}/bot.db")
     scheduler = DeadlineScheduler()
     await scheduler.start(db)
-    rt = SimpleNamespace(db=db, scheduler=scheduler, stopping=False,
-                         settings=SimpleNamespace(WEBAPP_RELAY_URL="", TELEGRAM_LIMITS_URL=""))
+    rt = SimpleNamespace(
+        db=db,
+        scheduler=scheduler,
+        stopping=False,
+        settings=SimpleNamespace(WEBAPP_RELAY_URL="", TELEGRAM_LIMITS_URL=""),
+    )
     yield rt
     await scheduler.shutdown(timeout=1)
     await db.dispose()

@@ -15,10 +15,15 @@ class Clock:
         return self.now
 
 
-def update(user_id: int, text: str | None = None, press: bool = False, chat_type: str = "group") -> SimpleNamespace:
+def update(
+    user_id: int, text: str | None = None, press: bool = False, chat_type: str = "group"
+) -> SimpleNamespace:
     msg = None if press else SimpleNamespace(text=text, chat=SimpleNamespace(type=chat_type))
-    return SimpleNamespace(effective_user=SimpleNamespace(id=user_id, language_code="zh-hans"),
-                           effective_message=msg, callback_query=SimpleNamespace() if press else None)
+    return SimpleNamespace(
+        effective_user=SimpleNamespace(id=user_id, language_code="zh-hans"),
+        effective_message=msg,
+        callback_query=SimpleNamespace() if press else None,
+    )
 
 
 def test_burst_then_one_warning_then_quiet_drops_then_refill():

@@ -91,20 +91,31 @@ def test_selected_cards_are_marked():
     view = m.seat_view(seat)
     hand = render.parse_hand(view) if hasattr(render, "parse_hand") else None
     from bot.presentation.keyboards import parse_hand
+
     hand = parse_hand(view)
     text, markup = render.hand_message("en", "guandan", 7, m, seat, view, [hand[0]], NAMES, None)
     assert sum(1 for b in _buttons(markup) if b.text.startswith("✅")) == 1
 
 
 def test_shengji_summary_says_who_keeps_or_takes_the_deal():
-    base = {"deal_no": 1, "dealer": 0, "points": 85, "steps": 0, "levels_before": [2, 2], "levels_after": [2, 2],
-            "next_dealer": 1, "kitty": "♠5 BJ", "capture": 0}
+    base = {
+        "deal_no": 1,
+        "dealer": 0,
+        "points": 85,
+        "steps": 0,
+        "levels_before": [2, 2],
+        "levels_after": [2, 2],
+        "next_dealer": 1,
+        "kitty": "♠5 BJ",
+        "capture": 0,
+    }
     take = render.shengji_summary("zh", dict(base, winner="defenders"), NAMES)
     assert "东西 上台" in take and "底牌: ♠5 大王" in take and "东 李四 坐庄" in take
     keep = render.shengji_summary("en", dict(base, winner="dealer", points=40, next_dealer=2), NAMES)
     assert "N-S keep the deal" in keep
-    up = render.shengji_summary("zh", dict(base, winner="dealer", points=0, steps=3, levels_after=[5, 2],
-                                           next_dealer=2), NAMES)
+    up = render.shengji_summary(
+        "zh", dict(base, winner="dealer", points=0, steps=3, levels_after=[5, 2], next_dealer=2), NAMES
+    )
     assert "南北 升 3 级" in up and "南北 5" in up
 
 
@@ -114,13 +125,26 @@ def test_shengji_summary_announces_a_defenders_takeover_from_the_engine_summary(
     The engine's deal_over gives ``winner`` as a side number and ``winner_role`` as the role."""
     from engine.game import Event
 
-    d = {"deal_no": 2, "dealer": 0, "points": 95, "steps": 0, "levels_before": [3, 2], "levels_after": [3, 2],
-         "next_dealer": 1, "kitty": "♠5", "capture": 0, "winner": 1, "winner_role": "defenders"}
+    d = {
+        "deal_no": 2,
+        "dealer": 0,
+        "points": 95,
+        "steps": 0,
+        "levels_before": [3, 2],
+        "levels_after": [3, 2],
+        "next_dealer": 1,
+        "kitty": "♠5",
+        "capture": 0,
+        "winner": 1,
+        "winner_role": "defenders",
+    }
     zh = render.announcement("zh", "shengji", Event("deal_over", d), NAMES)
     assert "东西 上台" in zh and "保庄" not in zh
     en = render.shengji_summary("en", d, NAMES)
     assert "E-W take the deal" in en
-    kept = render.shengji_summary("zh", dict(d, points=60, winner=0, winner_role="dealer", next_dealer=2), NAMES)
+    kept = render.shengji_summary(
+        "zh", dict(d, points=60, winner=0, winner_role="dealer", next_dealer=2), NAMES
+    )
     assert "南北 保庄" in kept
 
 
@@ -150,11 +174,16 @@ def test_failed_throw_announcement_names_holder_beating_cards_and_forced_unit():
     """docs/rules.md 甩牌: the table is told who beats the throw, with what, and which unit is played instead."""
     from engine.game import Event
 
-    ev = Event("throw_failed", {"seat": 0, "cards": "♥A ♥Q ♥Q", "penalty": 40, "holder": 1,
-                                "beating": "♥K ♥K", "unit": "♥Q ♥Q"})
-    assert render.announcement("zh", "shengji", ev, NAMES) == "甩牌失败:李四有更大的 ♥K ♥K,改出 ♥Q ♥Q,罚 40 分"
+    ev = Event(
+        "throw_failed",
+        {"seat": 0, "cards": "♥A ♥Q ♥Q", "penalty": 40, "holder": 1, "beating": "♥K ♥K", "unit": "♥Q ♥Q"},
+    )
+    assert (
+        render.announcement("zh", "shengji", ev, NAMES) == "甩牌失败:李四有更大的 ♥K ♥K,改出 ♥Q ♥Q,罚 40 分"
+    )
     assert render.announcement("en", "shengji", ev, NAMES) == (
-        "Failed throw: 李四 holds higher ♥K ♥K; ♥Q ♥Q is played instead, 40 points charged")
+        "Failed throw: 李四 holds higher ♥K ♥K; ♥Q ♥Q is played instead, 40 points charged"
+    )
 
 
 def test_time_up_without_finishing_the_deal_announces_the_abandoned_deal():
@@ -166,8 +195,12 @@ def test_time_up_without_finishing_the_deal_announces_the_abandoned_deal():
     en = render.announcement("en", "guandan", Event("time_up", {"deal_no": 3}), NAMES, stop)
     assert "打完本副" not in zh and "last" not in en and "⏰" in zh
     assert "打完本副" in render.announcement("zh", "shengji", Event("time_up", {}), NAMES, {})
-    assert "deal 4 stops" in render.announcement("en", "shengji", Event("deal_abandoned", {"deal_no": 4}), NAMES, stop)
-    assert "第 2 副" in render.announcement("zh", "guandan", Event("deal_abandoned", {"deal_no": 2}), NAMES, stop)
+    assert "deal 4 stops" in render.announcement(
+        "en", "shengji", Event("deal_abandoned", {"deal_no": 4}), NAMES, stop
+    )
+    assert "第 2 副" in render.announcement(
+        "zh", "guandan", Event("deal_abandoned", {"deal_no": 2}), NAMES, stop
+    )
 
 
 def test_time_up_table_line_follows_time_up_finishes_deal():
@@ -175,6 +208,7 @@ def test_time_up_table_line_follows_time_up_finishes_deal():
     m = new_match("shengji", ShengjiOptions(bid_window_seconds=0, time_up_finishes_deal=False), 5)
     m = _play_until(m, lambda x: x.public_view()["table"]["phase"] == "play")
     m.apply("sys time_up")
-    text, _ = render.table_message("zh", "shengji", m.public_view(), NAMES, None, None, "T",
-                                   clocks={"time_up_finishes_deal": False})
+    text, _ = render.table_message(
+        "zh", "shengji", m.public_view(), NAMES, None, None, "T", clocks={"time_up_finishes_deal": False}
+    )
     assert "比赛时间到" in text and "打完本副" not in text

@@ -20,8 +20,9 @@ def test_no_clock_is_shown_for_a_computer_seat():
     seat = next(tr.seat for tr in m.turns() if tr.required)
     names = ["a", "b", "c", "d"]
     human, _ = render.table_message("zh", "guandan", m.public_view(), names, None, None, "掼蛋", clocks=opts)
-    computer, _ = render.table_message("zh", "guandan", m.public_view(), names, None, None, "掼蛋", clocks=opts,
-                                       computers=frozenset({seat}))
+    computer, _ = render.table_message(
+        "zh", "guandan", m.public_view(), names, None, None, "掼蛋", clocks=opts, computers=frozenset({seat})
+    )
     assert "⏱ 20s" in human
     assert "⏱" not in computer
 
@@ -31,4 +32,6 @@ def test_the_table_shows_the_commitment_of_the_deal_in_play():
     lines = table_lines("zh", "guandan", 5, m, None)
     assert lines == [f"🔒 本副承诺 {proof_for('guandan', 5, 1).shown}"]
     fresh = match_from_stored("guandan", options_to_dict(load_preset("guandan-team").rules), 5)
-    assert table_lines("en", "guandan", 5, fresh, None) == [f"🔒 Deal commitment {proof_for('guandan', 5, 1).shown}"]
+    assert table_lines("en", "guandan", 5, fresh, None) == [
+        f"🔒 Deal commitment {proof_for('guandan', 5, 1).shown}"
+    ]

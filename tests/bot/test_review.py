@@ -99,19 +99,30 @@ def test_an_unfinished_deal_is_marked_for_referees(shengji):
     assert "本副尚未结束" in page
 
 
-@pytest.mark.parametrize("seated,referee,deal_done,match_done,in_group,allowed", [
-    (True, False, True, False, False, True),     # a player, a finished deal, in private
-    (True, False, False, False, False, False),   # a player, the deal in progress: never
-    (False, False, True, False, False, False),   # a stranger, match in progress
-    (False, False, True, True, False, False),    # a stranger in private, even after the match
-    (False, False, True, False, True, False),    # the group while the match goes on
-    (False, False, True, True, True, True),      # the group after the match
-    (False, False, False, True, True, False),    # an unfinished (abandoned) deal: not to the group
-    (False, True, False, False, False, True),    # a referee: any deal, in progress too
-])
+@pytest.mark.parametrize(
+    "seated,referee,deal_done,match_done,in_group,allowed",
+    [
+        (True, False, True, False, False, True),  # a player, a finished deal, in private
+        (True, False, False, False, False, False),  # a player, the deal in progress: never
+        (False, False, True, False, False, False),  # a stranger, match in progress
+        (False, False, True, True, False, False),  # a stranger in private, even after the match
+        (False, False, True, False, True, False),  # the group while the match goes on
+        (False, False, True, True, True, True),  # the group after the match
+        (False, False, False, True, True, False),  # an unfinished (abandoned) deal: not to the group
+        (False, True, False, False, False, True),  # a referee: any deal, in progress too
+    ],
+)
 def test_who_may_review_a_deal(seated, referee, deal_done, match_done, in_group, allowed):
-    assert may_review(seated=seated, referee=referee, deal_finished=deal_done, match_finished=match_done,
-                      in_group=in_group) is allowed
+    assert (
+        may_review(
+            seated=seated,
+            referee=referee,
+            deal_finished=deal_done,
+            match_finished=match_done,
+            in_group=in_group,
+        )
+        is allowed
+    )
 
 
 def test_deal_argument():

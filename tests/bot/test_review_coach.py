@@ -66,8 +66,15 @@ async def rt(tmp_path: Any) -> Any:
 
 async def start(db: Any) -> int:
     """A Shengji table of two deals: Alice at seat 0, Bob at seat 2, computers at 1 and 3."""
-    table = await table_repo.insert_table(db, GROUP, "shengji-17-deals", "shengji", {"deals": 2, "bid_window_seconds": 0},
-                                       ALICE, computer_seats=[1, 3])
+    table = await table_repo.insert_table(
+        db,
+        GROUP,
+        "shengji-17-deals",
+        "shengji",
+        {"deals": 2, "bid_window_seconds": 0},
+        ALICE,
+        computer_seats=[1, 3],
+    )
     await table_repo.seat_user(db, table.id, 0, ALICE)
     await table_repo.seat_user(db, table.id, 2, BOB)
     return int((await match_repo.start_match(db, table.id, seed=5)).match_id)
@@ -78,7 +85,9 @@ async def _ask(rt: Any, uid: int, chat: Any, args: list[str]) -> list[Any]:
     return await review_request(rt, person(uid), chat, args, whole_match=False)
 
 
-async def test_a_seated_player_gets_notes_on_their_own_plays_only(rt: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_seated_player_gets_notes_on_their_own_plays_only(
+    rt: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(thinking, "COACH_BUDGET", 300)  # a cheaper search: the test checks who gets what
     match_id = await start(rt.db)
     await play_until(rt.db, match_id, lambda m: m.deal_no >= 2)  # deal 1 over, deal 2 being played

@@ -65,8 +65,16 @@ async def play_until(db, match_id, stop):
 
 
 async def start(db, deals, tournament_ref=None):
-    table = await table_repo.insert_table(db, GROUP, "guandan-team", "guandan", {"deals": deals}, ALICE,
-                                       computer_seats=[1, 3], tournament_ref=tournament_ref)
+    table = await table_repo.insert_table(
+        db,
+        GROUP,
+        "guandan-team",
+        "guandan",
+        {"deals": deals},
+        ALICE,
+        computer_seats=[1, 3],
+        tournament_ref=tournament_ref,
+    )
     await table_repo.seat_user(db, table.id, 0, ALICE)
     await table_repo.seat_user(db, table.id, 2, BOB)
     return (await match_repo.start_match(db, table.id)).match_id

@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_missing_token_prints_one_line_and_exits_nonzero(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
     env["PYTHONPATH"] = str(ROOT)
-    proc = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode != 0
     lines = [x for x in (proc.stderr + proc.stdout).splitlines() if x.strip()]
     assert len(lines) == 1 and "@BotFather" in lines[0]

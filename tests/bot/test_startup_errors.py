@@ -62,14 +62,22 @@ def refusing_api() -> Iterator[str]:
 
 
 def _start_bot(tmp_path: Path, lang: str, **settings: str) -> tuple[int, list[str]]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("TELEGRAM_BOT_TOKEN", "LC_ALL", "LC_MESSAGES", "LANG", "BOT_CJK_FONT", "DATABASE_URL")}
-    env.update(PYTHONPATH=str(ROOT), LANG=lang, TELEGRAM_BOT_TOKEN=TOKEN,
-               TELEGRAM_API_BASE_URL=f"http://127.0.0.1:{_closed_port()}/bot",
-               DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/bot.db")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("TELEGRAM_BOT_TOKEN", "LC_ALL", "LC_MESSAGES", "LANG", "BOT_CJK_FONT", "DATABASE_URL")
+    }
+    env.update(
+        PYTHONPATH=str(ROOT),
+        LANG=lang,
+        TELEGRAM_BOT_TOKEN=TOKEN,
+        TELEGRAM_API_BASE_URL=f"http://127.0.0.1:{_closed_port()}/bot",
+        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/bot.db",
+    )
     env.update(settings)
-    proc = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=90)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=90
+    )
     lines = [x for x in (proc.stderr + proc.stdout).splitlines() if x.strip()]
     return proc.returncode, lines
 
@@ -111,8 +119,9 @@ def test_no_network_in_english(tmp_path):
 
 def test_an_unreachable_database_is_one_line_that_hides_the_password(tmp_path):
     port = _closed_port()
-    rc, lines = _start_bot(tmp_path, "C.UTF-8",
-                           DATABASE_URL=f"postgresql+asyncpg://bot:s3cret@127.0.0.1:{port}/bot")
+    rc, lines = _start_bot(
+        tmp_path, "C.UTF-8", DATABASE_URL=f"postgresql+asyncpg://bot:s3cret@127.0.0.1:{port}/bot"
+    )
     line = _one_line(lines)
     assert rc == 3
     assert line.startswith("连不上数据库") and f"127.0.0.1:{port}/bot" in line and "DATABASE_URL" in line
@@ -121,7 +130,9 @@ def test_an_unreachable_database_is_one_line_that_hides_the_password(tmp_path):
 
 def test_an_unreachable_database_in_english(tmp_path):
     port = _closed_port()
-    rc, lines = _start_bot(tmp_path, "en_US.UTF-8", DATABASE_URL=f"postgresql+asyncpg://bot@127.0.0.1:{port}/bot")
+    rc, lines = _start_bot(
+        tmp_path, "en_US.UTF-8", DATABASE_URL=f"postgresql+asyncpg://bot@127.0.0.1:{port}/bot"
+    )
     line = _one_line(lines)
     assert rc == 3 and line.startswith("Cannot reach the database postgresql+asyncpg://bot@127.0.0.1:")
 
@@ -143,10 +154,17 @@ def test_a_missing_token_is_one_line_in_chinese_by_default(tmp_path):
     assert rc == 2 and line.startswith("没有设置 TELEGRAM_BOT_TOKEN") and "@BotFather" in line
 
 
-@pytest.mark.parametrize("env, lang", [
-    ({}, "zh"), ({"LANG": "C.UTF-8"}, "zh"), ({"LANG": "en_US.UTF-8"}, "en"), ({"LANG": "zh_CN.UTF-8"}, "zh"),
-    ({"LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"), ({"LC_MESSAGES": "zh_TW", "LANG": "en_US"}, "zh"),
-])
+@pytest.mark.parametrize(
+    "env, lang",
+    [
+        ({}, "zh"),
+        ({"LANG": "C.UTF-8"}, "zh"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"),
+        ({"LC_MESSAGES": "zh_TW", "LANG": "en_US"}, "zh"),
+    ],
+)
 def test_the_console_language_follows_the_locale_variables(env, lang):
     from bot.boot.startup import console_language
 

@@ -37,13 +37,17 @@ async def test_table_with_computer_seats_and_the_chats_current_table(db):
 
 async def test_six_tables_at_once_in_one_group_make_one(db):
     """Six /newtable racing (PTB runs 16 updates at once): one table; the five others are told which one."""
-    results = await asyncio.gather(*(table_repo.insert_table(db, -9, "guandan-team", "guandan", {}, 1)
-                                     for _ in range(6)), return_exceptions=True)
+    results = await asyncio.gather(
+        *(table_repo.insert_table(db, -9, "guandan-team", "guandan", {}, 1) for _ in range(6)),
+        return_exceptions=True,
+    )
     made = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, BaseException)]
     assert len(made) == 1 and len(refused) == 5
-    assert all(isinstance(e, RuleError) and e.code == "table_exists" and e.params["table"] == made[0].id
-               for e in refused)
+    assert all(
+        isinstance(e, RuleError) and e.code == "table_exists" and e.params["table"] == made[0].id
+        for e in refused
+    )
     assert [t.id for t in await table_repo.active_tables_in_chat(db, -9)] == [made[0].id]
 
 
@@ -84,8 +88,9 @@ async def test_a_fixed_seed_and_practice_mode_are_kept_with_the_table(tmp_path):
     """seed= of /newtable is stored with the table (not only in memory): a restart keeps it for the match."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'seeded.db'}"
     first = await open_database(url)
-    table = await table_repo.insert_table(first, -8, "guandan-team", "guandan", {}, 1, computer_seats=[0, 1, 2, 3],
-                                       fixed_seed=42, practice=True)
+    table = await table_repo.insert_table(
+        first, -8, "guandan-team", "guandan", {}, 1, computer_seats=[0, 1, 2, 3], fixed_seed=42, practice=True
+    )
     await first.dispose()
     again = await open_database(url)
     try:
@@ -93,7 +98,9 @@ async def test_a_fixed_seed_and_practice_mode_are_kept_with_the_table(tmp_path):
         assert stored.fixed_seed == 42 and stored.practice is True
         started = await match_repo.start_match(again, table.id)
         assert (await match_repo.get_match_row(again, started.match_id)).seed == 42
-        other = await table_repo.insert_table(again, -11, "guandan-team", "guandan", {}, 1, computer_seats=[0, 1, 2, 3])
+        other = await table_repo.insert_table(
+            again, -11, "guandan-team", "guandan", {}, 1, computer_seats=[0, 1, 2, 3]
+        )
         assert other.fixed_seed is None and other.practice is False
         second = await match_repo.start_match(again, other.id)
         assert (await match_repo.get_match_row(again, second.match_id)).seed != 42
@@ -106,7 +113,9 @@ async def test_a_tournament_table_mixes_players_words_into_the_committed_seed(db
     seated players' /mix words, so it is known only once they are fixed."""
     from engine.fairness import contributions_mix, match_commitment, mixed_match_seed
 
-    table = await table_repo.insert_table(db, -21, "guandan-team", "guandan", {}, 1, tournament_ref="t1:R1-1:1")
+    table = await table_repo.insert_table(
+        db, -21, "guandan-team", "guandan", {}, 1, tournament_ref="t1:R1-1:1"
+    )
     assert table.server_seed is not None and len(match_commitment(table.server_seed)) == 64
     for seat, uid in enumerate((31, 32, 33, 34)):
         await user_repo.upsert_user(db, uid, f"p{uid}", None, "zh", started_bot=True)

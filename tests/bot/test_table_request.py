@@ -11,8 +11,9 @@ ASCII_WORDS = re.compile(r"[A-Za-z]{4,}")
 
 
 def test_every_bad_option_is_reported_at_once_in_chinese():
-    got = read_request("zh", ["shengji-17-deals", "deals=-3", "bots=9", "foo=bar", "lead_clock", "bar=1"],
-                       may_fix_seed=False)
+    got = read_request(
+        "zh", ["shengji-17-deals", "deals=-3", "bots=9", "foo=bar", "lead_clock", "bar=1"], may_fix_seed=False
+    )
     assert isinstance(got, list) and len(got) == 4
     text = problems_message("zh", got)
     assert text.startswith("有 4 处问题")
@@ -43,8 +44,9 @@ def test_seed_only_for_bot_admins_or_a_practice_table():
     assert isinstance(refused, list) and "管理员" in refused[0] and "practice=yes" in refused[0]
     admin = read_request("zh", ["shengji-17-deals", "seed=42"], may_fix_seed=True)
     assert isinstance(admin, TableRequest) and admin.seed == 42 and not admin.practice
-    practice = read_request("zh", ["shengji-17-deals", "seed=42", "practice=yes", "bots=3", "deals=2"],
-                            may_fix_seed=False)
+    practice = read_request(
+        "zh", ["shengji-17-deals", "seed=42", "practice=yes", "bots=3", "deals=2"], may_fix_seed=False
+    )
     assert isinstance(practice, TableRequest) and practice.seed == 42 and practice.practice
     assert practice.bots == 3 and practice.preset.rules.deals == 2
 

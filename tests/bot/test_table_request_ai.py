@@ -15,7 +15,8 @@ def test_the_level_reaches_the_options() -> None:
 
 def test_a_bad_level_is_refused_in_the_users_language() -> None:
     assert read_request("en", ["shengji-17-deals", "ai=hard"], may_fix_seed=False) == [
-        "Option ai=hard is not allowed; allowed: easy | normal | strong"]
+        "Option ai=hard is not allowed; allowed: easy | normal | strong"
+    ]
     zh = read_request("zh", ["shengji-17-deals", "ai=hard"], may_fix_seed=False)
     assert isinstance(zh, list) and len(zh) == 1
     assert "ai=hard" in zh[0] and "easy | normal | strong" in zh[0] and "allowed" not in zh[0]

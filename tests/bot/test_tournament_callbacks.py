@@ -12,10 +12,19 @@ from bot.edge import callbacks
 from bot.edge.callbacks import TournamentButton, TournamentOp
 
 tids = st.integers(min_value=1, max_value=2**31 - 1)
-tokens = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min_size=8, max_size=22)
+tokens = st.text(
+    alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min_size=8, max_size=22
+)
 keys = st.sampled_from(["R1-M1", "R2-M3", "G1-R2-M1", "R3-3P", "F"])
-setup_words = st.sampled_from([("keep", "tz"), ("pick", "format", "gk3"), ("pick", "entrant", "4"),
-                               ("preset", "shengji-17-deals"), ("create",)])
+setup_words = st.sampled_from(
+    [
+        ("keep", "tz"),
+        ("pick", "format", "gk3"),
+        ("pick", "entrant", "4"),
+        ("preset", "shengji-17-deals"),
+        ("create",),
+    ]
+)
 
 
 @st.composite
@@ -26,8 +35,9 @@ def tournament_buttons(draw: st.DrawFn) -> TournamentButton:
     if op in (TournamentOp.ACCEPT_INVITE, TournamentOp.ACCEPT_REPLACEMENT):
         return TournamentButton(op, token=draw(tokens))
     if op is TournamentOp.CONFIRM:
-        return TournamentButton(op, draw(tids), word=draw(st.sampled_from(["cancel", "delete", "no"])),
-                                token=draw(tokens))
+        return TournamentButton(
+            op, draw(tids), word=draw(st.sampled_from(["cancel", "delete", "no"])), token=draw(tokens)
+        )
     if op is TournamentOp.CHECK_IN:
         return TournamentButton(op, draw(tids), word=draw(keys))
     if op is TournamentOp.SETUP:
@@ -46,18 +56,51 @@ def test_every_tournament_button_round_trips_within_64_bytes(button: TournamentB
 def test_the_buttons_the_bot_showed_before_still_parse() -> None:
     """Callback data of buttons already in chats (the encoding is unchanged)."""
     assert callbacks.parse_tournament("T:g:3:1") == TournamentButton(TournamentOp.UNION_GROUP, 3, index=1)
-    assert callbacks.parse_tournament("T:c:3:R1-M2") == TournamentButton(TournamentOp.CHECK_IN, 3, word="R1-M2")
+    assert callbacks.parse_tournament("T:c:3:R1-M2") == TournamentButton(
+        TournamentOp.CHECK_IN, 3, word="R1-M2"
+    )
     assert callbacks.parse_tournament("T:ds:3") == TournamentButton(TournamentOp.DASHBOARD_STOP, 3)
-    assert callbacks.parse_tournament("T:x:3:cancel") == TournamentButton(TournamentOp.CONFIRM, 3, word="cancel")
+    assert callbacks.parse_tournament("T:x:3:cancel") == TournamentButton(
+        TournamentOp.CONFIRM, 3, word="cancel"
+    )
     assert callbacks.parse_tournament("T:s:pick:format:se3") == TournamentButton(
-        TournamentOp.SETUP, words=("pick", "format", "se3"))
+        TournamentOp.SETUP, words=("pick", "format", "se3")
+    )
 
 
 def test_malformed_tournament_buttons_parse_to_none() -> None:
-    for data in (None, "", "T", "T:", "T:zz:1", "T:g", "T:g:1", "T:g:abc:0", "T:g:1:-1", f"T:g:{10**20}:0",
-                 "T:g:１:0", "T:g:1:2:3", "T:a", "T:a:", "T:a:t:extra", "T:d", "T:d:", "T:d:1.5", "T:ds:1:2",
-                 "T:x:1", "T:x:1::tok", "T:x:abc:cancel:tok", "T:x:1:cancel:tok:more", "T:c:1", "T:c:1:",
-                 "T:c::R1-M1", f"T:c:{2**31}:R1-M1", "T:r", "c:1:R1-M1", "x:T:1"):
+    for data in (
+        None,
+        "",
+        "T",
+        "T:",
+        "T:zz:1",
+        "T:g",
+        "T:g:1",
+        "T:g:abc:0",
+        "T:g:1:-1",
+        f"T:g:{10**20}:0",
+        "T:g:１:0",
+        "T:g:1:2:3",
+        "T:a",
+        "T:a:",
+        "T:a:t:extra",
+        "T:d",
+        "T:d:",
+        "T:d:1.5",
+        "T:ds:1:2",
+        "T:x:1",
+        "T:x:1::tok",
+        "T:x:abc:cancel:tok",
+        "T:x:1:cancel:tok:more",
+        "T:c:1",
+        "T:c:1:",
+        "T:c::R1-M1",
+        f"T:c:{2**31}:R1-M1",
+        "T:r",
+        "c:1:R1-M1",
+        "x:T:1",
+    ):
         assert callbacks.parse_tournament(data) is None, data
 
 

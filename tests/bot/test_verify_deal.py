@@ -57,7 +57,9 @@ def test_commitments_hide_and_differ_per_deal():
     assert a.commitment != b.commitment and a.seed != b.seed and a.salt != b.salt
     assert a.commitment == commitment(a.seed, a.salt) and a.commitment != commitment(a.seed)
     assert len(a.shown) == SHOWN_DIGITS and a.commitment.startswith(a.shown)
-    assert proof_for("shengji", SEED, 1, 1).seed != a.seed  # a redeal is a new shuffle with its own commitment
+    assert (
+        proof_for("shengji", SEED, 1, 1).seed != a.seed
+    )  # a redeal is a new shuffle with its own commitment
 
 
 def test_the_command_line_checker(tmp_path, shengji, capsys):
@@ -68,8 +70,18 @@ def test_the_command_line_checker(tmp_path, shengji, capsys):
     assert verify_deal.main([str(path)]) == 0
     out = capsys.readouterr().out
     assert "VERIFIED" in out and "NOT VERIFIED" not in out and "kitty:" in out
-    args = ["--preset", "shengji-17-deals", "--seed", proof["deal_seed"], "--salt", proof["salt"],
-            "--commitment", proof["commitment"][:SHOWN_DIGITS], "--first-drawer", str(proof["first_drawer"])]
+    args = [
+        "--preset",
+        "shengji-17-deals",
+        "--seed",
+        proof["deal_seed"],
+        "--salt",
+        proof["salt"],
+        "--commitment",
+        proof["commitment"][:SHOWN_DIGITS],
+        "--first-drawer",
+        str(proof["first_drawer"]),
+    ]
     assert verify_deal.main(args) == 0
     assert verify_deal.main(args[:-4] + ["--commitment", "0" * 64]) == 1
     assert "NOT VERIFIED" in capsys.readouterr().out
@@ -80,8 +92,9 @@ def test_the_command_line_checker(tmp_path, shengji, capsys):
 def test_review_file_shows_the_proof_of_finished_deals_only(shengji):
     game, records = shengji
     fairness = {r.deal_no: review_fairness(game, "shengji-17-deals", SEED, r) for r in records}
-    page = review_html("zh", game=game, title="双升", names=["a", "b", "c", "d"], records=records,
-                       fairness=fairness)
+    page = review_html(
+        "zh", game=game, title="双升", names=["a", "b", "c", "d"], records=records, fairness=fairness
+    )
     assert fairness[1]["commitment"] in page and fairness[1]["deal_seed"] in page
     assert "python -m bot.verify_deal" in page
     unfinished = records[0].__class__(deal_no=3, first_seq=0)

@@ -52,11 +52,15 @@ def test_dependencies_are_installed_before_any_source_is_copied():
     steps = _instructions()
     copies = [(i, args) for i, (word, args) in enumerate(steps) if word == "COPY"]
     first_source = min(i for i, args in copies if not args.startswith("pyproject.toml"))
-    dep_install = [i for i, (word, args) in enumerate(steps) if word == "RUN" and "-r /tmp/requirements.txt" in args]
+    dep_install = [
+        i for i, (word, args) in enumerate(steps) if word == "RUN" and "-r /tmp/requirements.txt" in args
+    ]
     assert dep_install and dep_install[0] < first_source
     assert copies[0][1].split()[0] == "pyproject.toml" and copies[0][0] < dep_install[0]
     final = [args for word, args in steps[first_source:] if word == "RUN" and "pip install" in args]
-    assert final and all("--no-deps" in args for args in final), "the source layer must not fetch dependencies"
+    assert final and all("--no-deps" in args for args in final), (
+        "the source layer must not fetch dependencies"
+    )
 
 
 def test_every_package_of_the_project_is_copied_into_the_image():
@@ -86,13 +90,21 @@ def test_compose_runs_the_bot_after_a_healthy_postgresql_with_its_data_in_a_volu
     mounts = [v.split(":") for v in db["volumes"]]
     assert ["pgdata", "/var/lib/postgresql/data"] in mounts and "pgdata" in compose["volumes"]
     assert bot["depends_on"]["db"]["condition"] == "service_healthy"
-    assert bot["build"] == "." and "python" in bot["healthcheck"]["test"] and "bot.boot.health" in bot["healthcheck"]["test"]
+    assert (
+        bot["build"] == "."
+        and "python" in bot["healthcheck"]["test"]
+        and "bot.boot.health" in bot["healthcheck"]["test"]
+    )
     env = db["environment"]
     url = bot["environment"]["DATABASE_URL"]
-    assert url.startswith(f"postgresql+asyncpg://{env['POSTGRES_USER']}:") and url.endswith(f"@db:5432/{env['POSTGRES_DB']}")
+    assert url.startswith(f"postgresql+asyncpg://{env['POSTGRES_USER']}:") and url.endswith(
+        f"@db:5432/{env['POSTGRES_DB']}"
+    )
     assert "?" in bot["environment"]["TELEGRAM_BOT_TOKEN"], "a missing token must stop compose with a message"
 
 
 def test_docs_deploy_uses_the_compose_file_of_the_repository():
     deploy = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
-    assert "compose.yaml" in deploy and "\nservices:\n" not in deploy, "docs/deploy.md must point at compose.yaml, not copy it"
+    assert "compose.yaml" in deploy and "\nservices:\n" not in deploy, (
+        "docs/deploy.md must point at compose.yaml, not copy it"
+    )

@@ -34,8 +34,11 @@ async def test_six_quick_newtables_make_one_table_and_name_it(harness):
         h.players[1].say(h.group_id, "/newtable guandan-team deals=1")
 
     def refusals() -> list[str]:
-        return [m.text or "" for m in h.sim.bot_messages(h.group_id)
-                if m.message_id > mark and "本群已有一桌进行中" in (m.text or "")]
+        return [
+            m.text or ""
+            for m in h.sim.bot_messages(h.group_id)
+            if m.message_id > mark and "本群已有一桌进行中" in (m.text or "")
+        ]
 
     await h.sim.wait_updates_consumed(timeout=30)
     await h.sim.wait_for(lambda: refusals(), timeout=30)
@@ -61,7 +64,9 @@ async def test_a_group_admin_can_stop_a_table_a_member_cannot(harness_factory):
         assert any("群管理员" in x for x in texts)
         assert (await table_repo.get_table(rt(h).db, table.id)).status == "open"
         h.players[0].say(h.group_id, "/stop")
-        await h.sim.wait_for_message(h.group_id, lambda m: f"牌桌 {table.id} 已结束" in (m.text or ""), timeout=10)
+        await h.sim.wait_for_message(
+            h.group_id, lambda m: f"牌桌 {table.id} 已结束" in (m.text or ""), timeout=10
+        )
         assert (await table_repo.get_table(rt(h).db, table.id)).status == "aborted"
 
 
@@ -93,8 +98,11 @@ async def test_every_bad_option_in_one_translated_message(harness):
 
 async def _guandan_with_south(h, extra: str = "") -> int:
     """A Guandan table, South (张伟) seated with three computers, no clocks; returns the match id."""
-    h.players[0].say(h.group_id, f"/newtable guandan-team bots=3 play_clock=0 tribute_clock=0 return_clock=0 "
-                                 f"time_limit_minutes=0 {extra}".strip())
+    h.players[0].say(
+        h.group_id,
+        f"/newtable guandan-team bots=3 play_clock=0 tribute_clock=0 return_clock=0 "
+        f"time_limit_minutes=0 {extra}".strip(),
+    )
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), timeout=15)
     await h.players[0].tap(h.group_id, "入座 南")
     await h.players[0].tap(h.group_id, "▶️ 开始")
@@ -160,8 +168,11 @@ async def test_forged_presses_get_true_answers_and_change_nothing(harness):
 
 async def _south_actions_since(h, match_id: int, version: int) -> list[str]:
     """South's actions stored after ``version`` (the table's own steps may go on meanwhile)."""
-    return [a.action for a in await match_repo.action_log(rt(h).db, match_id) if a.seq > version
-            and a.action.startswith("0 ")]
+    return [
+        a.action
+        for a in await match_repo.action_log(rt(h).db, match_id)
+        if a.seq > version and a.action.startswith("0 ")
+    ]
 
 
 async def test_rate_limit_slows_one_user_down_not_the_others(harness_factory):
@@ -187,31 +198,52 @@ async def test_commitment_before_the_deal_seed_after_and_review_file(harness):
     match_id = await _guandan_with_south(h, "deals=1")
     row = await match_repo.get_match_row(rt(h).db, match_id)
     first = proof_for("guandan", row.seed, 1)
-    await h.sim.wait_for(lambda: any(first.shown in (v.text or "") for msg in h.sim.bot_messages(h.group_id)
-                                     for v in msg.versions), timeout=20)
+    await h.sim.wait_for(
+        lambda: any(
+            first.shown in (v.text or "") for msg in h.sim.bot_messages(h.group_id) for v in msg.versions
+        ),
+        timeout=20,
+    )
     await drive(h.sim, lambda: rt(h), match_id, {0: h.players[0].user_id}, timeout=240)
-    summary = await h.sim.wait_for_message(h.group_id, lambda m: str(first.seed) in (m.text or ""), timeout=20)
+    summary = await h.sim.wait_for_message(
+        h.group_id, lambda m: str(first.seed) in (m.text or ""), timeout=20
+    )
     assert first.salt.hex() in summary.text
     # the review file: to South privately; to the group once the match is over
     mark = _last_id(h, h.players[0].user_id)
     h.players[0].dm("/review 1")
-    doc = await h.sim.wait_for_message(h.players[0].user_id,
-                                       lambda m: m.message_id > mark and m.document is not None, timeout=20)
+    doc = await h.sim.wait_for_message(
+        h.players[0].user_id, lambda m: m.message_id > mark and m.document is not None, timeout=20
+    )
     page = doc.document["bytes"].decode("utf-8")
     assert "起手牌" in page and first.commitment in page and str(first.seed) in page
     h.stranger.say(h.group_id, "/replay")
     group_doc = await h.sim.wait_for_message(h.group_id, lambda m: m.document is not None, timeout=20)
     assert group_doc.document["filename"].endswith(".html")
-    proof = json.loads(json.dumps({"game": "guandan", "deal_seed": str(first.seed), "salt": first.salt.hex(),
-                                   "commitment": first.shown}))
+    proof = json.loads(
+        json.dumps(
+            {
+                "game": "guandan",
+                "deal_seed": str(first.seed),
+                "salt": first.salt.hex(),
+                "commitment": first.shown,
+            }
+        )
+    )
     assert check_proof(proof).ok
 
 
 async def test_hands_never_go_to_someone_not_entitled(harness):
     h = harness
     match_id = await _guandan_with_south(h, "deals=2")
-    await drive(h.sim, lambda: rt(h), match_id, {0: h.players[0].user_id},
-                stop=lambda m: getattr(m, "deal_no", 0) >= 2, timeout=240)
+    await drive(
+        h.sim,
+        lambda: rt(h),
+        match_id,
+        {0: h.players[0].user_id},
+        stop=lambda m: getattr(m, "deal_no", 0) >= 2,
+        timeout=240,
+    )
     mark_g, mark_s = _last_id(h, h.group_id), _last_id(h, h.stranger.user_id)
     mark_p = _last_id(h, h.players[0].user_id)
     h.stranger.say(h.group_id, "/review 1")  # the match goes on: not for the group yet
@@ -220,19 +252,28 @@ async def test_hands_never_go_to_someone_not_entitled(harness):
     h.players[0].dm("/review 2")  # seated, but deal 2 is being played
     # Each of the three gets one answer.  Wait for those answers themselves: a quiet moment is no proof
     # (the group's answer may wait up to 3 s for the group's pace, longer on a loaded machine).
-    await h.sim.wait_for_message(h.group_id, lambda m: m.message_id > mark_g and "整场比赛结束后" in (m.text or ""),
-                                 timeout=30)
-    await h.sim.wait_for_message(h.stranger.user_id,
-                                 lambda m: m.message_id > mark_s and (m.text or "") == t("zh", "review.no_match"),
-                                 timeout=30)
-    await h.sim.wait_for_message(h.players[0].user_id,
-                                 lambda m: m.message_id > mark_p and (m.text or "") == t("zh", "review.not_finished"),
-                                 timeout=30)
+    await h.sim.wait_for_message(
+        h.group_id, lambda m: m.message_id > mark_g and "整场比赛结束后" in (m.text or ""), timeout=30
+    )
+    await h.sim.wait_for_message(
+        h.stranger.user_id,
+        lambda m: m.message_id > mark_s and (m.text or "") == t("zh", "review.no_match"),
+        timeout=30,
+    )
+    await h.sim.wait_for_message(
+        h.players[0].user_id,
+        lambda m: m.message_id > mark_p and (m.text or "") == t("zh", "review.not_finished"),
+        timeout=30,
+    )
     await h.settle(quiet=0.5)
     group = [m for m in h.sim.bot_messages(h.group_id) if m.message_id > mark_g]
     assert not any(m.document is not None for m in group)
     assert any("整场比赛结束后" in (m.text or "") for m in group)
-    assert not any(m.document is not None for m in h.sim.bot_messages(h.stranger.user_id)
-                   if m.message_id > mark_s)
-    assert not any(m.document is not None for m in h.sim.bot_messages(h.players[0].user_id)
-                   if (m.document or {}).get("filename", "").endswith("deal-2.html"))
+    assert not any(
+        m.document is not None for m in h.sim.bot_messages(h.stranger.user_id) if m.message_id > mark_s
+    )
+    assert not any(
+        m.document is not None
+        for m in h.sim.bot_messages(h.players[0].user_id)
+        if (m.document or {}).get("filename", "").endswith("deal-2.html")
+    )

@@ -14,8 +14,9 @@ async def test_strong_computers_play_a_table_from_worker_processes(harness):
     h = harness
     last = h.sim.last_bot_message(h.group_id)
     h.players[0].say(h.group_id, "/newtable shengji-17-deals bid_window_seconds=0 bots=4 seed=9 ai=strong")
-    await h.sim.wait_for_message(h.group_id, lambda m: "轮到" in (m.text or "") or "发牌" in (m.text or ""),
-                                 after=last, timeout=20)
+    await h.sim.wait_for_message(
+        h.group_id, lambda m: "轮到" in (m.text or "") or "发牌" in (m.text or ""), after=last, timeout=20
+    )
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     row = await match_repo.current_match(rt(h).db, table.id)
     for _ in range(1200):

@@ -108,7 +108,10 @@ def _rt(h: Any) -> Any:
 
 async def _open_table(h: Any) -> None:
     p0 = h.players[0]
-    p0.say(h.group_id, "/newtable guandan-team bots=3 play_clock=0 tribute_clock=0 return_clock=0 time_limit_minutes=0 deals=0")
+    p0.say(
+        h.group_id,
+        "/newtable guandan-team bots=3 play_clock=0 tribute_clock=0 return_clock=0 time_limit_minutes=0 deals=0",
+    )
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), timeout=20)
     await p0.tap(h.group_id, "入座 南")
     await p0.tap(h.group_id, "▶️ 开始")
@@ -138,27 +141,53 @@ async def _snapshot(h: Any) -> Any:
     for table in tables:
         seats = [(s.seat, s.user_id, s.is_computer) for s in await table_repo.get_seats(db, table.id)]
         row = await match_repo.current_match(db, table.id)
-        out.append((table.id, table.status, seats, None if row is None else (row.id, row.version, row.status)))
+        out.append(
+            (table.id, table.status, seats, None if row is None else (row.id, row.version, row.status))
+        )
     return out
 
 
 # --- the inputs ---------------------------------------------------------------------------------------
 
-PEOPLE = {"south": PLAYERS[0][0], "wang": PLAYERS[1][0], "li": PLAYERS[2][0], "stranger": STRANGER[0],
-          "emma": ENGLISH_USER[0]}
+PEOPLE = {
+    "south": PLAYERS[0][0],
+    "wang": PLAYERS[1][0],
+    "li": PLAYERS[2][0],
+    "stranger": STRANGER[0],
+    "emma": ENGLISH_USER[0],
+}
 COMMANDS = ["newtable", "stop", "leave", "help", "start", "lang", "review", "replay", "nosuchcommand"]
 GARBAGE = st.one_of(
     st.text(min_size=1, max_size=40).filter(lambda s: s.strip() and "\x00" not in s),
-    st.sampled_from(["x" * 4000, "♥5 ♥5 ♥5 ♥5 ♥5 ♥5 ♥5 ♥5 ♥5", "大王 大王 大王", "h5h5", "不要", "pass", "counts",
-                     "bj sj", "♠", "0", "-1", "\u202e", "<b>x</b>", "deals=-3 bots=9 foo=bar", "seed=42"]),
+    st.sampled_from(
+        [
+            "x" * 4000,
+            "♥5 ♥5 ♥5 ♥5 ♥5 ♥5 ♥5 ♥5 ♥5",
+            "大王 大王 大王",
+            "h5h5",
+            "不要",
+            "pass",
+            "counts",
+            "bj sj",
+            "♠",
+            "0",
+            "-1",
+            "\u202e",
+            "<b>x</b>",
+            "deals=-3 bots=9 foo=bar",
+            "seed=42",
+        ]
+    ),
 )
 
 
 @st.composite
 def callback_data(draw: Callable[..., Any]) -> str:
     op = draw(st.sampled_from(list("sckbonxrtqhjglu") + ["L", "T", "", "zz"]))
-    parts = [op] + [str(draw(st.one_of(st.integers(-3, 10**13), st.text(alphabet="0123456789.:-ab", max_size=8))))
-                    for _ in range(draw(st.integers(0, 5)))]
+    parts = [op] + [
+        str(draw(st.one_of(st.integers(-3, 10**13), st.text(alphabet="0123456789.:-ab", max_size=8))))
+        for _ in range(draw(st.integers(0, 5)))
+    ]
     data = ":".join(parts)[:64]
     if data.startswith("L:") and data[2:].lower().startswith(("en", "zh")):
         data = "L:xx"
@@ -183,6 +212,7 @@ def one_input(draw: Callable[..., Any]) -> tuple[str, str, str]:
 
 
 # --- checks -----------------------------------------------------------------------------------------
+
 
 def _texts_since(h: Any, chat_id: int, marks: dict[int, int]) -> list[str]:
     out = []
@@ -232,18 +262,28 @@ def forge_press(sim: Any, user_id: int, chat_id: int, message_id: int, data: str
 
     message = sim.chats[chat_id].messages[message_id]
     query_id = str(next(sim._query_ids))
-    sim.callback_queries[query_id] = CallbackQueryRecord(id=query_id, user_id=user_id, chat_id=chat_id,
-                                                         message_id=message_id, data=data, created=sim.clock())
-    sim._enqueue("callback_query", {"id": query_id, "from": sim.users[user_id].to_api(),
-                                    "message": sim.message_api(message),
-                                    "chat_instance": str(abs(chat_id) * 7919 + sim.bot_id), "data": data})
+    sim.callback_queries[query_id] = CallbackQueryRecord(
+        id=query_id, user_id=user_id, chat_id=chat_id, message_id=message_id, data=data, created=sim.clock()
+    )
+    sim._enqueue(
+        "callback_query",
+        {
+            "id": query_id,
+            "from": sim.users[user_id].to_api(),
+            "message": sim.message_api(message),
+            "chat_instance": str(abs(chat_id) * 7919 + sim.bot_id),
+            "data": data,
+        },
+    )
     return query_id
 
 
 async def _example(h: Any, inputs: list[tuple[str, str, str]]) -> None:
     await _south_to_play(h)
     chats = [h.group_id] + list(PEOPLE.values())
-    marks = {c: max((m.message_id for m in h.sim.bot_messages(c)), default=0) for c in chats if c in h.sim.chats}
+    marks = {
+        c: max((m.message_id for m in h.sim.bot_messages(c)), default=0) for c in chats if c in h.sim.chats
+    }
     errors_before = len(h.logged_errors())
     english_in_group = False
     typed = "\n".join(payload for _who, _kind, payload in inputs)
@@ -251,7 +291,10 @@ async def _example(h: Any, inputs: list[tuple[str, str, str]]) -> None:
         before = await _snapshot(h)
         answer, _pressed = await _send(h, who, kind, payload)
         await h.settle(quiet=0.15)
-        english_in_group |= who == "emma" and kind in ("group_command", "press_table")  # answered in her language
+        english_in_group |= who == "emma" and kind in (
+            "group_command",
+            "press_table",
+        )  # answered in her language
         if who != "south":
             assert await _snapshot(h) == before, f"{who} {kind} {payload[:60]!r} changed the game"
         if answer:
@@ -272,6 +315,7 @@ async def _example(h: Any, inputs: list[tuple[str, str, str]]) -> None:
 
 def _internal(lang: str) -> str:
     from bot.presentation.i18n import t
+
     return t(lang, "err.internal")
 
 
@@ -283,11 +327,25 @@ def test_fuzz_commands_typed_plays_and_presses(bot: Any, inputs: list[tuple[str,
 
 # --- every malformed press answered ------------------------------------------------------------------
 
+
 def _malformed(op: str) -> list[str]:
     """Shapes of callback data a forged client may send with ``op``: letters where numbers go, fields missing,
     empty or too many, numbers too big, a stray separator (none of them a button the bot shows)."""
-    return [op, f"{op}:", f"{op}:abc", f"{op}:abc:0", f"{op}:0:abc", f"{op}:1:abc:0", f"{op}::", f"{op}:-:-",
-            f"{op}:1.5:0", f"{op}:1:2:3:4:5:6:7", f"{op}:{10**20}:0", f"{op}:１:0", f"{op}:1:0:abc:def"]
+    return [
+        op,
+        f"{op}:",
+        f"{op}:abc",
+        f"{op}:abc:0",
+        f"{op}:0:abc",
+        f"{op}:1:abc:0",
+        f"{op}::",
+        f"{op}:-:-",
+        f"{op}:1.5:0",
+        f"{op}:1:2:3:4:5:6:7",
+        f"{op}:{10**20}:0",
+        f"{op}:１:0",
+        f"{op}:1:0:abc:def",
+    ]
 
 
 OPS = sorted(set("sckbonxrtqhjglu") | {"L", "T", "T:a", "T:c", "T:d", "T:g", "T:r", "T:s", "T:x", "zz"})
@@ -310,9 +368,11 @@ async def _press_all(h: Any, who: str, chat_id: int, datas: list[str]) -> dict[s
     records = [h.sim.callback_queries[query] for query in queries]
     for record in records:
         _check_translated(record.text or "", lang)
-    problems = {"unanswered": [r.data for r in records if not r.answered],
-                "internal error": [r.data for r in records if r.text == _internal(lang)],
-                "logged": h.logged_errors()[errors_before:]}
+    problems = {
+        "unanswered": [r.data for r in records if not r.answered],
+        "internal error": [r.data for r in records if r.text == _internal(lang)],
+        "logged": h.logged_errors()[errors_before:],
+    }
     return {what: found for what, found in problems.items() if found}
 
 

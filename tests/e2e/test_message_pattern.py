@@ -53,11 +53,18 @@ async def test_the_player_to_act_always_sees_the_trick_their_hand_and_clock(harn
 
         def shows(msg) -> bool:
             text = msg.text or ""
-            return ("👉" in text and f"你的牌 ({size})" in text and "截止" in text
-                    and (who is None or f"桌面: {who}" in text))
+            return (
+                "👉" in text
+                and f"你的牌 ({size})" in text
+                and "截止" in text
+                and (who is None or f"桌面: {who}" in text)
+            )
 
-        await h.sim.wait_for(lambda: (hm := hand_message(h, people[seat], match_id)) is not None and shows(hm),
-                             timeout=15, message=f"seat {seat} does not see its turn")
+        await h.sim.wait_for(
+            lambda: (hm := hand_message(h, people[seat], match_id)) is not None and shows(hm),
+            timeout=15,
+            message=f"seat {seat} does not see its turn",
+        )
         checked.append(seat)
 
     await drive(h.sim, lambda: rt(h), match_id, people, timeout=240, before_turn=sees_turn)
@@ -75,8 +82,11 @@ async def test_a_button_for_a_card_already_played_is_refused_clearly(harness):
     action = eng.auto_action(leader)  # "<seat> play <card>"
     card_text = action.split(None, 2)[2]
     from engine.cards import parse_cards
+
     card = parse_cards(card_text)[0]
-    msg = await h.sim.wait_for(lambda: hand_message(h, p.user_id, match_id), timeout=30)  # sent after the start settles
+    msg = await h.sim.wait_for(
+        lambda: hand_message(h, p.user_id, match_id), timeout=30
+    )  # sent after the start settles
     version = (await match_repo.get_match_row(rt(h).db, match_id)).version
     p.dm(card_text)  # played by typing
     await h.sim.wait_for(lambda: _version_after(h, match_id, version), timeout=10)
@@ -92,6 +102,7 @@ def _version_after(h, match_id: int, version: int):
     async def check() -> bool:
         row = await match_repo.get_match_row(rt(h).db, match_id)
         return row is not None and row.version > version
+
     return check()
 
 
@@ -103,13 +114,19 @@ async def test_a_tap_is_answered_at_once_and_a_play_right_after_costs_no_edit(ha
         leader = eng.turns()[0].seat
         p = h.players[leader]
         from engine.cards import parse_cards
+
         card = parse_cards(eng.auto_action(leader).split(None, 2)[2])[0]
-        msg = await h.sim.wait_for(lambda: hand_message(h, p.user_id, match_id), timeout=30)  # sent after the start settles
+        msg = await h.sim.wait_for(
+            lambda: hand_message(h, p.user_id, match_id), timeout=30
+        )  # sent after the start settles
         edits_before = len(msg.versions)
         answer = await p.press_and_wait(p.user_id, msg.message_id, tap_data(msg, card))
         assert "已选" in (answer.text or "")
-        play = next(str(d) for d in msg.callback_data()
-                    if (b := callbacks.parse(str(d))) is not None and getattr(b, "op", None) is HandOp.PLAY)
+        play = next(
+            str(d)
+            for d in msg.callback_data()
+            if (b := callbacks.parse(str(d))) is not None and getattr(b, "op", None) is HandOp.PLAY
+        )
         answer = await p.press_and_wait(p.user_id, msg.message_id, play)
         assert not answer.text  # played: the button's answer is the confirmation
         await h.settle(quiet=1.5)
@@ -118,13 +135,17 @@ async def test_a_tap_is_answered_at_once_and_a_play_right_after_costs_no_edit(ha
         _, eng = await match_repo.load_match_row(rt(h).db, match_id)
         nxt = eng.turns()[0].seat
         q = h.players[nxt]
-        qmsg = await h.sim.wait_for(lambda: (m := hand_message(h, q.user_id, match_id)) is not None
-                                    and "👉" in (m.text or "") and m, timeout=10)
+        qmsg = await h.sim.wait_for(
+            lambda: (m := hand_message(h, q.user_id, match_id)) is not None and "👉" in (m.text or "") and m,
+            timeout=10,
+        )
         some = parse_cards(eng.seat_view(nxt)["hand"][-1])[0]
         answer = await q.press_and_wait(q.user_id, qmsg.message_id, tap_data(qmsg, some))
         assert ctext("zh", eng.seat_view(nxt)["hand"][-1]) in (answer.text or "")
-        await h.sim.wait_for(lambda: any("✅" in str(b) for b in (qmsg.reply_markup or {}).get("inline_keyboard", [])),
-                             timeout=10)
+        await h.sim.wait_for(
+            lambda: any("✅" in str(b) for b in (qmsg.reply_markup or {}).get("inline_keyboard", [])),
+            timeout=10,
+        )
         h.assert_no_errors()
 
 
@@ -151,6 +172,7 @@ def _tricks_at_least(h, match_id: int, n: int):
     async def check() -> bool:
         _, eng = await match_repo.load_match_row(rt(h).db, match_id)
         return int(eng.public_view().get("trick_no") or 0) >= n
+
     return check
 
 
@@ -190,8 +212,11 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
             text = msg.text or ""
             return "👉" in text and f"你的牌 ({size})" in text and (trump is None or "· 主 " in text)
 
-        await h.sim.wait_for(lambda: (hm := hand_message(h, people[seat], match_id)) is not None and shows(hm),
-                             timeout=15, message=f"seat {seat} does not see its turn")
+        await h.sim.wait_for(
+            lambda: (hm := hand_message(h, people[seat], match_id)) is not None and shows(hm),
+            timeout=15,
+            message=f"seat {seat} does not see its turn",
+        )
         checked.append(seat)
 
     await drive(h.sim, lambda: rt(h), match_id, people, timeout=240, before_turn=sees_turn)
@@ -214,7 +239,9 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
         # the whole hand when the last card is dealt, a declaration it could answer, and one wait-over news
         assert len(msg.versions) <= moves - 1 + 4
     group = h.group_messages()
-    table = next(m for m in group if "🃏" in (m.text or "") and any("第 1 副" in (v.text or "") for v in m.versions))
+    table = next(
+        m for m in group if "🃏" in (m.text or "") and any("第 1 副" in (v.text or "") for v in m.versions)
+    )
     in_play = [v for v in table.versions if "第 1 副" in (v.text or "")]
     tricks = len(plays) // 4
     # declaring, the trump settled, then one per completed trick; the trick before the forced last one has no
@@ -229,8 +256,9 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
     prev_shown = "上轮  " + prev_line.split("  ", 1)[1]
     assert not any(prev_shown in (v.text or "").splitlines() for v in in_play)  # no edit of its own
     first_play = last_line.split("  ", 1)[1].split(" │")[0]  # "王芳 ♠10": who led the last trick, with what
-    assert not any(x.startswith(f"本轮  {first_play} │")
-                   for v in in_play for x in (v.text or "").splitlines())  # never shown half played
+    assert not any(
+        x.startswith(f"本轮  {first_play} │") for v in in_play for x in (v.text or "").splitlines()
+    )  # never shown half played
     summary = [m for m in group if "第 1 副结束" in (m.text or "")]
     assert len(summary) == 1 and "比赛结束" in (summary[0].text or "")
     ended = next(v for v in table.versions if "本副结束" in (v.text or ""))
@@ -247,13 +275,17 @@ async def test_while_cards_are_dealt_a_hand_message_is_sent_once(harness):
     people = users(h)
 
     def whole_hands_shown() -> bool:
-        return all((m := hand_message(h, uid, match_id)) is not None and "你的牌 (25)" in (m.text or "")
-                   for uid in people.values())
+        return all(
+            (m := hand_message(h, uid, match_id)) is not None and "你的牌 (25)" in (m.text or "")
+            for uid in people.values()
+        )
 
     await h.sim.wait_for(whole_hands_shown, timeout=30)
     await h.settle()
-    dealing = {seat: [v for v in hand_message(h, uid, match_id).versions if "发牌 " in (v.text or "")]
-               for seat, uid in people.items()}
+    dealing = {
+        seat: [v for v in hand_message(h, uid, match_id).versions if "发牌 " in (v.text or "")]
+        for seat, uid in people.items()
+    }
     assert any(dealing.values())  # somebody could declare before the last card (seed 17)
     assert all(len(versions) <= 1 for versions in dealing.values())
     h.assert_no_errors()

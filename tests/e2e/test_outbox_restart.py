@@ -31,8 +31,9 @@ async def test_record_send_left_at_stop_arrives_after_restart(harness):
     box.send_nowait(h.group_id, "RECORD: final standings")
     box.send_nowait(h.group_id, "note: a draft nobody needs", record=False)
     await h.restart()  # the stop drains for its timeout, then stores what is of record
-    msg = await h.sim.wait_for_message(h.group_id, lambda m: (m.text or "") == "RECORD: final standings",
-                                       timeout=30)
+    msg = await h.sim.wait_for_message(
+        h.group_id, lambda m: (m.text or "") == "RECORD: final standings", timeout=30
+    )
     assert msg is not None
     assert not [m for m in h.sim.messages(h.group_id) if "a draft nobody needs" in (m.text or "")]
     assert await pending_send_repo.take_pending_messages(rt(h).db) == []  # taken by the start-up

@@ -43,7 +43,7 @@ def hand_section_cards(text: str) -> list[int]:
     lines = text.split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("你的牌"))
     out: list[int] = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         for word in line.split():
             with contextlib.suppress(RuleError):
                 out.extend(parse_cards(word))
@@ -71,11 +71,15 @@ def users(h):
 async def test_computer_match_of_each_game_has_no_429(harness_factory):
     """Rate limits: four computer players finish a deal of each game with zero 429 answers."""
     async with harness_factory() as h:
-        for command in ("/newtable shengji-17-deals deals=1 bid_window_seconds=0 bots=4",
-                        "/newtable guandan-team deals=1 bots=4"):
+        for command in (
+            "/newtable shengji-17-deals deals=1 bid_window_seconds=0 bots=4",
+            "/newtable guandan-team deals=1 bots=4",
+        ):
             last = h.sim.last_bot_message(h.group_id)
             h.players[0].say(h.group_id, command)
-            await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), after=last, timeout=120)
+            await h.sim.wait_for_message(
+                h.group_id, lambda m: "比赛结束" in (m.text or ""), after=last, timeout=120
+            )
         await h.settle()
         cards = rt(h).driver.metrics.cards_played
         report = h.calls_report(cards)
@@ -111,8 +115,13 @@ async def test_full_shengji_deal_between_four_people_and_privacy(harness):
     for m in h.group_messages():
         for v in m.versions:
             assert "你的牌" not in (v.text or "") and "你扣的底" not in (v.text or "")
-    kitty_seen_by = {p.user_id for p in h.players for m in h.sim.bot_messages(p.user_id) for v in m.versions
-                     if "你扣的底" in (v.text or "")}
+    kitty_seen_by = {
+        p.user_id
+        for p in h.players
+        for m in h.sim.bot_messages(p.user_id)
+        for v in m.versions
+        if "你扣的底" in (v.text or "")
+    }
     assert len(kitty_seen_by) <= 1
     assert await match_repo.replay_check(rt(h).db, match_id)
     h.assert_no_errors()
@@ -136,13 +145,19 @@ async def test_guandan_each_player_gets_one_hand_message_per_deal_and_none_for_d
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     await h.settle()
     for seat, p in enumerate(h.players):
-        hands = [m for m in h.sim.bot_messages(p.user_id, include_deleted=True)
-                 if any("你的牌" in (v.text or "") for v in m.versions)]
+        hands = [
+            m
+            for m in h.sim.bot_messages(p.user_id, include_deleted=True)
+            if any("你的牌" in (v.text or "") for v in m.versions)
+        ]
         assert len(hands) == 1, (seat, [m.versions[0].text for m in hands])
         texts = [v.text or "" for v in hands[0].versions]
         assert all(x.startswith("第 1 副") for x in texts), (seat, texts)
-        assert not any("第 0 副" in (v.text or "") for m in h.sim.bot_messages(p.user_id, include_deleted=True)
-                       for v in m.versions)
+        assert not any(
+            "第 0 副" in (v.text or "")
+            for m in h.sim.bot_messages(p.user_id, include_deleted=True)
+            for v in m.versions
+        )
     h.assert_no_errors()
 
 
@@ -158,7 +173,9 @@ async def test_simulated_people_never_type_a_play_twice(harness_factory):
 async def _typed_deal_without_repeats(h, command):
     match_id = await open_table(h, command)
     sent: list[tuple[int, str]] = []
-    await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, on_action=lambda s, x: sent.append((s, x)))
+    await drive(
+        h.sim, lambda: rt(h), match_id, users(h), timeout=240, on_action=lambda s, x: sent.append((s, x))
+    )
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     await h.settle()
     assert sent
@@ -189,7 +206,12 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     await h.sim.wait_for_message(h.group_id, lambda m: "开始" in str(m.reply_markup), after=last, timeout=15)
     answer = await h.stranger.tap(h.group_id, "▶️ 开始")
     assert "这不是你的牌桌" in (answer.text or "")
-    assert await match_repo.current_match(rt(h).db, (await table_repo.open_table_in_chat(rt(h).db, h.group_id)).id) is None
+    assert (
+        await match_repo.current_match(
+            rt(h).db, (await table_repo.open_table_in_chat(rt(h).db, h.group_id)).id
+        )
+        is None
+    )
     p0.say(h.group_id, "/stop")
     await h.settle()
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
@@ -241,8 +263,13 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     h.assert_no_errors()
 
 
-@pytest.mark.parametrize("command,stop_at", [("/newtable guandan-team deals=1 seed=3", 20),
-                                              ("/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5", 60)])
+@pytest.mark.parametrize(
+    "command,stop_at",
+    [
+        ("/newtable guandan-team deals=1 seed=3", 20),
+        ("/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5", 60),
+    ],
+)
 async def test_restart_mid_deal_continues_without_loss(harness, command, stop_at):
     """Restart: the Application stops mid-deal; a new one on the same database finishes the deal."""
     h = harness
@@ -260,7 +287,7 @@ async def test_restart_mid_deal_continues_without_loss(harness, command, stop_at
     row = await match_repo.get_match_row(rt(h).db, match_id)
     assert row.version >= version
     after = [(r.seq, r.action) for r in await match_repo.action_log(rt(h).db, match_id)]
-    assert after[:len(before)] == before and len(before) == version
+    assert after[: len(before)] == before and len(before) == version
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
     assert await match_repo.replay_check(rt(h).db, match_id)
@@ -271,6 +298,7 @@ async def test_restart_mid_deal_continues_without_loss(harness, command, stop_at
 
 async def _db(h):
     from storage.db import open_database
+
     return await open_database(h.database_url)
 
 
@@ -307,7 +335,9 @@ async def test_double_press_applies_once(harness):
     h.players[leader].dm(lowest)
     nxt = (leader + 1) % 4
     p = h.players[nxt]
-    msg = await h.sim.wait_for_message(p.user_id, lambda m: f"x:{match_id}:" in str(m.reply_markup), timeout=10)
+    msg = await h.sim.wait_for_message(
+        p.user_id, lambda m: f"x:{match_id}:" in str(m.reply_markup), timeout=10
+    )
     data = next(d for d in msg.callback_data() if str(d).startswith("x:"))
     version = (await match_repo.get_match_row(rt(h).db, match_id)).version
     q1 = h.sim.press_button(p.user_id, p.user_id, msg.message_id, data)

@@ -46,7 +46,9 @@ async def test_lang_switches_the_hand_message_to_english(harness):
     await open_table(h, "/newtable guandan-team deals=1")
     hand = await h.sim.wait_for_message(p0.user_id, lambda m: "Your cards" in (m.text or ""), timeout=20)
     assert "you are S" in hand.text
-    other = await h.sim.wait_for_message(h.players[1].user_id, lambda m: "你的牌" in (m.text or ""), timeout=20)
+    other = await h.sim.wait_for_message(
+        h.players[1].user_id, lambda m: "你的牌" in (m.text or ""), timeout=20
+    )
     assert other is not None
 
 
@@ -56,16 +58,27 @@ async def test_blocked_player_is_reported_to_the_table(harness):
     await open_table(h, "/newtable guandan-team deals=1")
     note = await h.sim.wait_for_message(h.group_id, lambda m: "无法私信" in (m.text or ""), timeout=20)
     assert "刘洋" in note.text
-    match_id = (await match_repo.current_match(rt(h).db, (await table_repo.open_table_in_chat(rt(h).db, h.group_id)).id)).id
-    await drive(h.sim, lambda: rt(h), match_id, {0: h.players[0].user_id, 1: h.players[1].user_id,
-                                                 2: h.players[2].user_id},
-                stop=lambda m: m.turns() and m.turns()[0].seat == 3, timeout=60)
+    match_id = (
+        await match_repo.current_match(
+            rt(h).db, (await table_repo.open_table_in_chat(rt(h).db, h.group_id)).id
+        )
+    ).id
+    await drive(
+        h.sim,
+        lambda: rt(h),
+        match_id,
+        {0: h.players[0].user_id, 1: h.players[1].user_id, 2: h.players[2].user_id},
+        stop=lambda m: m.turns() and m.turns()[0].seat == 3,
+        timeout=60,
+    )
     await h.settle()
     assert len([m for m in h.group_messages() if "无法私信" in (m.text or "")]) == 1
     # they start the bot again: their hand arrives
     before = h.sim.last_bot_message(h.players[3].user_id)
     h.sim.unblock_bot(h.players[3].user_id)
-    await h.sim.wait_for_message(h.players[3].user_id, lambda m: "你的牌" in (m.text or ""), after=before, timeout=10)
+    await h.sim.wait_for_message(
+        h.players[3].user_id, lambda m: "你的牌" in (m.text or ""), after=before, timeout=10
+    )
     h.assert_no_errors()
 
 
@@ -74,13 +87,18 @@ async def test_table_pauses_after_redeals_and_a_player_resumes_it(harness):
     h = harness
     match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=0 seed=4")
     # the announcement names the count (the table message, also with the resume button, just says paused)
-    note = await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and "连续" in (m.text or ""),
-                                        timeout=60)
+    note = await h.sim.wait_for_message(
+        h.group_id, lambda m: "暂停" in (m.text or "") and "连续" in (m.text or ""), timeout=60
+    )
     assert "连续 3 次" in note.text
-    await h.sim.wait_for_message(h.group_id, lambda m: "暂停" in (m.text or "") and m.reply_markup, timeout=20)
+    await h.sim.wait_for_message(
+        h.group_id, lambda m: "暂停" in (m.text or "") and m.reply_markup, timeout=20
+    )
     version = (await match_repo.get_match_row(rt(h).db, match_id)).version
     await h.settle()
-    assert (await match_repo.get_match_row(rt(h).db, match_id)).version == version  # nothing moves while paused
+    assert (
+        await match_repo.get_match_row(rt(h).db, match_id)
+    ).version == version  # nothing moves while paused
     answer = await h.players[2].tap(h.group_id, "▶️ 继续")
     assert answer.text == "继续打牌"
     for _ in range(100):
@@ -96,8 +114,9 @@ async def test_match_time_limit_ends_the_match_after_the_deal_in_progress(harnes
     h = harness
     last = h.sim.last_bot_message(h.group_id)
     h.players[0].say(h.group_id, "/newtable shengji-50min bid_window_seconds=0 bots=4 seed=9")
-    await h.sim.wait_for_message(h.group_id, lambda m: "轮到" in (m.text or "") or "发牌" in (m.text or ""),
-                                 after=last, timeout=20)
+    await h.sim.wait_for_message(
+        h.group_id, lambda m: "轮到" in (m.text or "") or "发牌" in (m.text or ""), after=last, timeout=20
+    )
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     row = await match_repo.current_match(rt(h).db, table.id)
     fired = await rt(h).scheduler.trigger("match_time", f"match:{row.id}:time")
@@ -117,10 +136,13 @@ async def test_deleted_table_message_is_sent_again(harness):
     h = harness
     last = h.sim.last_bot_message(h.group_id)
     h.players[0].say(h.group_id, "/newtable guandan-team deals=1 bots=4 seed=3")
-    first = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or ""), after=last, timeout=20)
+    first = await h.sim.wait_for_message(
+        h.group_id, lambda m: "掼蛋" in (m.text or ""), after=last, timeout=20
+    )
     first.deleted = True  # as if an admin deleted it
-    again = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or "") and not m.deleted,
-                                         after=first, timeout=30)
+    again = await h.sim.wait_for_message(
+        h.group_id, lambda m: "掼蛋" in (m.text or "") and not m.deleted, after=first, timeout=30
+    )
     assert again.message_id != first.message_id
     await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=120)
     h.assert_no_errors()
@@ -144,7 +166,9 @@ async def test_a_table_message_deleted_as_the_match_ends_is_sent_again(harness, 
 
     last = h.sim.last_bot_message(h.group_id)
     h.players[0].say(h.group_id, "/newtable guandan-team deals=1 bots=4 seed=3")
-    first = await h.sim.wait_for_message(h.group_id, lambda m: "掼蛋" in (m.text or ""), after=last, timeout=20)
+    first = await h.sim.wait_for_message(
+        h.group_id, lambda m: "掼蛋" in (m.text or ""), after=last, timeout=20
+    )
     table_ids.append((await table_repo.open_table_in_chat(db, h.group_id)).id)
     monkeypatch.setattr(message_repo, "find_message_ref", after_the_end)
     first.deleted = True
@@ -157,7 +181,10 @@ async def test_a_table_message_deleted_as_the_match_ends_is_sent_again(harness, 
     try:
         mid = await h.sim.wait_for(replaced, 30)
     except TimeoutError:
-        shown = [(m.message_id, m.deleted, (m.text or "")[:40]) for m in h.sim.bot_messages(h.group_id, include_deleted=True)]
+        shown = [
+            (m.message_id, m.deleted, (m.text or "")[:40])
+            for m in h.sim.bot_messages(h.group_id, include_deleted=True)
+        ]
         raise AssertionError(f"no new table message recorded; the group shows {shown}") from None
     again = h.sim.message(h.group_id, mid)
     assert not again.deleted and "掼蛋" in again.text
@@ -170,7 +197,9 @@ async def test_ask_counts_is_answered_in_the_group(harness):
     h = harness
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     p = h.players[1]
-    msg = await h.sim.wait_for_message(p.user_id, lambda m: f"q:{match_id}:" in str(m.reply_markup), timeout=20)
+    msg = await h.sim.wait_for_message(
+        p.user_id, lambda m: f"q:{match_id}:" in str(m.reply_markup), timeout=20
+    )
     data = next(d for d in msg.callback_data() if str(d).startswith("q:"))
     await p.press_and_wait(p.user_id, msg.message_id, data)
     note = await h.sim.wait_for_message(h.group_id, lambda m: "问张数" in (m.text or ""), timeout=20)
@@ -188,7 +217,9 @@ async def test_group_admin_sets_the_group_language(harness):
     m = await h.sim.wait_for_message(h.group_id, after=m, timeout=10)
     assert m.text == "This group's language: English"
     h.players[0].say(h.group_id, "/newtable guandan-team deals=1")
-    lobby = await h.sim.wait_for_message(h.group_id, lambda x: "Join S" in str(x.reply_markup), after=m, timeout=10)
+    lobby = await h.sim.wait_for_message(
+        h.group_id, lambda x: "Join S" in str(x.reply_markup), after=m, timeout=10
+    )
     assert "Guandan" in lobby.text
     # a Chinese-speaking player still gets Chinese answers
     answer = await h.players[1].tap(h.group_id, "Join E")
@@ -200,9 +231,13 @@ async def test_guandan_move_clock_with_forfeit_deal_forfeits_the_deal(harness):
     h = harness
     last = h.sim.last_bot_message(h.group_id)
     match_id = await open_table(h, "/newtable guandan-team deals=2 play_clock=1 on_timeout=forfeit_deal")
-    note = await h.sim.wait_for_message(h.group_id, lambda m: "超时" in (m.text or ""), after=last, timeout=30)
+    note = await h.sim.wait_for_message(
+        h.group_id, lambda m: "超时" in (m.text or ""), after=last, timeout=30
+    )
     assert "本副判负" in note.text and "自动出牌" not in note.text
-    await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), after=last, timeout=20)
+    await h.sim.wait_for_message(
+        h.group_id, lambda m: "第 1 副结束" in (m.text or ""), after=last, timeout=20
+    )
     records = await match_repo.action_log(rt(h).db, match_id)
     assert any(r.action.startswith("sys forfeit_deal") for r in records)
 
@@ -235,8 +270,9 @@ async def test_leave_frees_the_seat_and_leave_or_stop_without_a_table_say_so(har
     for command in ("/leave", "/stop"):
         last = h.sim.last_bot_message(h.group_id)
         p1.say(h.group_id, command)
-        answer = await h.sim.wait_for_message(h.group_id, lambda m: "/newtable" in (m.text or ""), after=last,
-                                              timeout=10)
+        answer = await h.sim.wait_for_message(
+            h.group_id, lambda m: "/newtable" in (m.text or ""), after=last, timeout=10
+        )
         assert "没有牌桌" in answer.text
     last = h.sim.last_bot_message(h.group_id)
     p0.say(h.group_id, "/newtable guandan-team deals=1")
@@ -279,7 +315,11 @@ async def test_start_pressed_twice_at_once_starts_one_match_and_answers_each_pre
     await h.settle()
     assert h.sim.stats.calls["answerCallbackQuery"] - answers_before == 2  # no press answered twice
     async with rt(h).db.session() as s:
-        matches = (await s.execute(select(func.count()).select_from(MatchRecord).where(MatchRecord.table_id == table.id))).scalar()
+        matches = (
+            await s.execute(
+                select(func.count()).select_from(MatchRecord).where(MatchRecord.table_id == table.id)
+            )
+        ).scalar()
     assert matches == 1
     seats = await table_repo.get_seats(rt(h).db, table.id)
     assert [s.is_computer for s in seats] == [False, False, True, True]  # the empty seats went to computers

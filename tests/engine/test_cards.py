@@ -31,13 +31,29 @@ def test_two_decks_hold_108_cards_and_200_points():
     assert deck.count(BIG_JOKER) == 2 and deck.count(SMALL_JOKER) == 2
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("♠10", card(SPADES, 10)), ("♥A", card(HEARTS, 14)), ("SJ", SMALL_JOKER), ("BJ", BIG_JOKER),
-    ("10s", card(SPADES, 10)), ("ah", card(HEARTS, 14)), ("AH", card(HEARTS, 14)), ("s10", card(SPADES, 10)),
-    ("红桃5", card(HEARTS, 5)), ("黑桃K", card(SPADES, 13)), ("梅花2", card(CLUBS, 2)), ("方片J", card(DIAMONDS, 11)),
-    ("方块Q", card(DIAMONDS, 12)), ("大王", BIG_JOKER), ("小王", SMALL_JOKER), ("js", card(SPADES, 11)),
-    ("♠J", card(SPADES, 11)), ("Td", card(DIAMONDS, 10)),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("♠10", card(SPADES, 10)),
+        ("♥A", card(HEARTS, 14)),
+        ("SJ", SMALL_JOKER),
+        ("BJ", BIG_JOKER),
+        ("10s", card(SPADES, 10)),
+        ("ah", card(HEARTS, 14)),
+        ("AH", card(HEARTS, 14)),
+        ("s10", card(SPADES, 10)),
+        ("红桃5", card(HEARTS, 5)),
+        ("黑桃K", card(SPADES, 13)),
+        ("梅花2", card(CLUBS, 2)),
+        ("方片J", card(DIAMONDS, 11)),
+        ("方块Q", card(DIAMONDS, 12)),
+        ("大王", BIG_JOKER),
+        ("小王", SMALL_JOKER),
+        ("js", card(SPADES, 11)),
+        ("♠J", card(SPADES, 11)),
+        ("Td", card(DIAMONDS, 10)),
+    ],
+)
 def test_typed_card_forms_parse(text, expected):
     assert parse_card(text) == expected
 

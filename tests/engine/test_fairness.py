@@ -34,9 +34,14 @@ def _shengji_dealt(m: ShengjiMatch) -> tuple[list[list[str]], list[str]]:
 def test_commitment_is_the_documented_sha256() -> None:
     seed = 0x0123456789ABCDEF
     assert seed_bytes(seed) == bytes.fromhex("0123456789abcdef")
-    assert commitment(seed) == hashlib.sha256(b"deal-commit/v1\x00" + bytes.fromhex("0123456789abcdef")).hexdigest()
-    assert commitment(seed, b"salt") == hashlib.sha256(
-        b"deal-commit/v1\x00" + bytes.fromhex("0123456789abcdef") + b"salt").hexdigest()
+    assert (
+        commitment(seed)
+        == hashlib.sha256(b"deal-commit/v1\x00" + bytes.fromhex("0123456789abcdef")).hexdigest()
+    )
+    assert (
+        commitment(seed, b"salt")
+        == hashlib.sha256(b"deal-commit/v1\x00" + bytes.fromhex("0123456789abcdef") + b"salt").hexdigest()
+    )
     assert verify_commitment(seed, commitment(seed).upper())
     assert not verify_commitment(seed + 1, commitment(seed))
     assert not verify_commitment(seed, commitment(seed, b"salt"))
@@ -115,8 +120,11 @@ def test_mixing_in_a_contribution_changes_the_match_and_is_order_independent() -
     assert contributions_mix(["ab", "c"]) != contributions_mix(["a", "bc"])
     seed = mixed_match_seed(server, mix)
     assert 0 <= seed < 2**62
-    assert seed == int.from_bytes(hashlib.sha256(b"match-mix/v1\x00" + seed_bytes(server) + mix).digest()[:8],
-                                  "big") >> 2
+    assert (
+        seed
+        == int.from_bytes(hashlib.sha256(b"match-mix/v1\x00" + seed_bytes(server) + mix).digest()[:8], "big")
+        >> 2
+    )
     assert seed != mixed_match_seed(server, contributions_mix(["alice: 17"]))
     assert match_commitment(server) == hashlib.sha256(b"match-commit/v1\x00" + seed_bytes(server)).hexdigest()
     # the mixed seed plays like any other: its first deal is recomputable from the per-deal seed

@@ -64,16 +64,19 @@ def test_time_up_and_abandoned_deal_name_the_deal(preset: str) -> None:
 def test_old_stored_events_read_back_in_the_current_vocabulary() -> None:
     ev = upgrade_event("deal_start", {"deal": 4, "dealer": 1})
     assert ev == Event("deal_started", {"deal_no": 4, "dealer": 1})
-    summary = upgrade_event("deal_over", {"deal": 2, "points": 85,
-                                          "charges": [{"deal": 2, "seat": 1, "points": 10, "signed": 10}]})
+    summary = upgrade_event(
+        "deal_over",
+        {"deal": 2, "points": 85, "charges": [{"deal": 2, "seat": 1, "points": 10, "signed": 10}]},
+    )
     assert summary.data["deal_no"] == 2 and summary.data["charges"][0]["deal_no"] == 2
     # new events and other kinds pass unchanged
     assert upgrade_event("deal_started", {"deal_no": 3}) == Event("deal_started", {"deal_no": 3})
     assert upgrade_event("play", {"seat": 1, "cards": "♠3"}) == Event("play", {"seat": 1, "cards": "♠3"})
 
 
-@pytest.mark.parametrize("preset, clock, seconds", [
-    ("shengji-17-deals", "lead_clock", 25), ("guandan-team", "play_clock", 20)])
+@pytest.mark.parametrize(
+    "preset, clock, seconds", [("shengji-17-deals", "lead_clock", 25), ("guandan-team", "play_clock", 20)]
+)
 def test_clock_seconds_and_timeout_action_follow_the_options(preset: str, clock: str, seconds: int) -> None:
     m = _match(preset, **{clock: seconds})
     rng = random.Random(5)
@@ -133,7 +136,9 @@ def test_dealt_cards_are_the_hands_as_dealt_and_stay_so_during_play(preset: str)
 
 
 @pytest.mark.parametrize("preset", ["shengji-17-deals", "guandan-team"])
-def test_current_trick_is_what_the_public_view_shows_and_forced_action_only_without_choice(preset: str) -> None:
+def test_current_trick_is_what_the_public_view_shows_and_forced_action_only_without_choice(
+    preset: str,
+) -> None:
     m = _match(preset)
     rng = random.Random(9)
     forced = 0

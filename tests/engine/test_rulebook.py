@@ -19,7 +19,12 @@ from engine.shengji.options import ShengjiOptions
 from engine.tournament.settings import TournamentSettings
 
 BOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
-COLUMN_PRESETS = {"17": "shengji-17-deals", "2h": "shengji-timed-2h", "50": "shengji-50min", "GD": "guandan-team"}
+COLUMN_PRESETS = {
+    "17": "shengji-17-deals",
+    "2h": "shengji-timed-2h",
+    "50": "shengji-50min",
+    "GD": "guandan-team",
+}
 
 
 def _cell(value: object) -> str:
@@ -35,8 +40,8 @@ def _cell(value: object) -> str:
 
 def _section(text: str, heading: str) -> str:
     start = text.index(heading)
-    following = re.search(r"^#{2,3} ", text[start + len(heading):], flags=re.MULTILINE)
-    return text[start: start + len(heading) + following.start()] if following else text[start:]
+    following = re.search(r"^#{2,3} ", text[start + len(heading) :], flags=re.MULTILINE)
+    return text[start : start + len(heading) + following.start()] if following else text[start:]
 
 
 def _tables(section: str) -> list[tuple[list[str], dict[str, list[str]]]]:
@@ -71,11 +76,19 @@ def test_the_rule_book_keeps_the_section_numbers_the_code_cites(book: str) -> No
     assert {f"D{i}" for i in range(1, 11)} <= decisions
 
 
-@pytest.mark.parametrize("cls, columns", [(ShengjiOptions, ["17", "2h", "50"]), (GuandanOptions, ["GD"])],
-                         ids=["shengji", "guandan"])
+@pytest.mark.parametrize(
+    "cls, columns",
+    [(ShengjiOptions, ["17", "2h", "50"]), (GuandanOptions, ["GD"])],
+    ids=["shengji", "guandan"],
+)
 def test_every_rule_option_its_default_and_each_preset_value_are_in_the_book(
-        book: str, cls: type, columns: list[str]) -> None:
-    tables = [t for t in _tables(_section(book, "### 4.2")) if t[0][0] == "option" and t[0][2:2 + len(columns)] == columns]
+    book: str, cls: type, columns: list[str]
+) -> None:
+    tables = [
+        t
+        for t in _tables(_section(book, "### 4.2"))
+        if t[0][0] == "option" and t[0][2 : 2 + len(columns)] == columns
+    ]
     assert len(tables) == 1, "one option table per game in section 4.2"
     header, rows = tables[0]
     specs = option_specs(cls)
@@ -86,19 +99,25 @@ def test_every_rule_option_its_default_and_each_preset_value_are_in_the_book(
         assert row[1] == _cell(spec.default), f"{spec.name}: default {spec.default!r}, book says {row[1]}"
         for i, column in enumerate(columns, start=2):
             value = getattr(presets[column], spec.name)
-            assert row[i] == _cell(value), f"{spec.name} in {COLUMN_PRESETS[column]}: {value!r}, book says {row[i]}"
+            assert row[i] == _cell(value), (
+                f"{spec.name} in {COLUMN_PRESETS[column]}: {value!r}, book says {row[i]}"
+            )
 
 
 def test_every_tournament_setting_its_default_and_each_preset_value_are_in_the_book(book: str) -> None:
-    (header, rows), = _tables(_section(book, "### 4.3"))
+    ((header, rows),) = _tables(_section(book, "### 4.3"))
     columns = header[2:6]
     assert columns == ["17", "2h", "GD", "50"]
     fields = dataclasses.fields(TournamentSettings)
     assert set(rows) == {f.name for f in fields}
-    settings = {c: TournamentSettings.from_mapping(load_preset(COLUMN_PRESETS[c]).tournament) for c in columns}
+    settings = {
+        c: TournamentSettings.from_mapping(load_preset(COLUMN_PRESETS[c]).tournament) for c in columns
+    }
     for f in fields:
         row = rows[f.name]
         assert row[1] == _cell(f.default), f"{f.name}: default {f.default!r}, book says {row[1]}"
         for i, column in enumerate(columns, start=2):
             value = getattr(settings[column], f.name)
-            assert row[i] == _cell(value), f"{f.name} in {COLUMN_PRESETS[column]}: {value!r}, book says {row[i]}"
+            assert row[i] == _cell(value), (
+                f"{f.name} in {COLUMN_PRESETS[column]}: {value!r}, book says {row[i]}"
+            )

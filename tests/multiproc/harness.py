@@ -89,9 +89,11 @@ class Splitter:
         if backend is None:  # not listening yet: Telegram posts the update again
             return 503
         try:
-            async with self._session.post(backend + WEBHOOK_PATH, data=body,
-                                          headers={SECRET_HEADER: secret,
-                                                   "Content-Type": "application/json"}) as response:
+            async with self._session.post(
+                backend + WEBHOOK_PATH,
+                data=body,
+                headers={SECRET_HEADER: secret, "Content-Type": "application/json"},
+            ) as response:
                 await response.read()
                 return response.status
         except (aiohttp.ClientError, TimeoutError):
@@ -145,9 +147,11 @@ class Bots:
     def state(self) -> str:
         """What a failed test prints: the webhook's delivery and the calls the processes made."""
         info = self.sim.api_getWebhookInfo(None)  # type: ignore[arg-type]
-        return (f"webhook {info}, {self.sim.webhook_stats}, splitter {dict(self.splitter.statuses)} "
-                f"{dict(self.splitter.count_by_process())}, processes running "
-                f"{[p.running() for p in self.processes]}, calls {dict(self.sim.stats.calls)}")
+        return (
+            f"webhook {info}, {self.sim.webhook_stats}, splitter {dict(self.splitter.statuses)} "
+            f"{dict(self.splitter.count_by_process())}, processes running "
+            f"{[p.running() for p in self.processes]}, calls {dict(self.sim.stats.calls)}"
+        )
 
     async def settle(self, quiet: float = 1.0, timeout: float = 60.0) -> None:
         """Until the bot processes made no Bot API call for ``quiet`` seconds (their outboxes are empty)."""
@@ -193,8 +197,15 @@ async def listening_port(process: BotProcess, timeout: float = 90.0) -> int:
 
 
 @contextlib.asynccontextmanager
-async def bots(count: int = 1, *, db: str = "postgres", mode: str = "round_robin", rate_scale: float = 20.0,
-               start: bool = True, **settings: Any) -> AsyncIterator[Bots]:
+async def bots(
+    count: int = 1,
+    *,
+    db: str = "postgres",
+    mode: str = "round_robin",
+    rate_scale: float = 20.0,
+    start: bool = True,
+    **settings: Any,
+) -> AsyncIterator[Bots]:
     """``count`` bot processes in webhook mode on one fresh database (PostgreSQL of TEST_DATABASE_URL, or an
     SQLite file), behind the splitter (Telegram's webhook URL), against one simulator."""
     with tempfile.TemporaryDirectory(prefix="multiproc-") as tmp:
@@ -205,13 +216,24 @@ async def bots(count: int = 1, *, db: str = "postgres", mode: str = "round_robin
             splitter = Splitter(count, mode)
             await splitter.start()
             common: dict[str, Any] = {
-                "TELEGRAM_BOT_TOKEN": sim.token, "TELEGRAM_API_BASE_URL": sim.base_url,
-                "TELEGRAM_API_FILE_URL": sim.base_file_url, "DATABASE_URL": url,
-                "TELEGRAM_RATE_SCALE": rate_scale, "BOT_LANGUAGE": "zh-CN", "TELEGRAM_WEBHOOK": "1",
-                "WEBAPP_URL": splitter.url, "WEBAPP_HOST": "127.0.0.1", "WEBAPP_PORT": 0,
-                "WEBAPP_DEV": "1", "WEBAPP_DEV_SECRET": DEV_SECRET,
-                "AI_DELAY": 0.05, "DEAL_BATCH_DELAY": 0.02, "DEAL_BATCH": 100, "TAP_EDIT_DELAY": 0.05,
-                "RATE_LIMIT_PER_SECOND": 0, "POLL_TIMEOUT": 1,
+                "TELEGRAM_BOT_TOKEN": sim.token,
+                "TELEGRAM_API_BASE_URL": sim.base_url,
+                "TELEGRAM_API_FILE_URL": sim.base_file_url,
+                "DATABASE_URL": url,
+                "TELEGRAM_RATE_SCALE": rate_scale,
+                "BOT_LANGUAGE": "zh-CN",
+                "TELEGRAM_WEBHOOK": "1",
+                "WEBAPP_URL": splitter.url,
+                "WEBAPP_HOST": "127.0.0.1",
+                "WEBAPP_PORT": 0,
+                "WEBAPP_DEV": "1",
+                "WEBAPP_DEV_SECRET": DEV_SECRET,
+                "AI_DELAY": 0.05,
+                "DEAL_BATCH_DELAY": 0.02,
+                "DEAL_BATCH": 100,
+                "TAP_EDIT_DELAY": 0.05,
+                "RATE_LIMIT_PER_SECOND": 0,
+                "POLL_TIMEOUT": 1,
             }
             if count > 1:  # what two processes need (docs/webapp.md, "Two processes")
                 common["WEBAPP_RELAY_URL"] = REDIS

@@ -115,9 +115,13 @@ async def burst(shared: bool) -> dict[str, float]:
         assert group.errors() == []
         sent = replies(chat)
         attempts = sim.stats.calls_by_chat_kind[("sendMessage", "group")]
-        return {"429": sim.stats.rate_limited, "group": len(sent), "private": len(replies(users[0])),
-                "group_max_window": max(sum(1 for t in sent if s <= t < s + 2.85) for s in sent),
-                "group_attempts_per_s": attempts / max(1e-9, sent[-1] - sent[0])}
+        return {
+            "429": sim.stats.rate_limited,
+            "group": len(sent),
+            "private": len(replies(users[0])),
+            "group_max_window": max(sum(1 for t in sent if s <= t < s + 2.85) for s in sent),
+            "group_attempts_per_s": attempts / max(1e-9, sent[-1] - sent[0]),
+        }
 
 
 @pytest.mark.postgres
@@ -125,8 +129,13 @@ async def burst(shared: bool) -> dict[str, float]:
 async def test_two_processes_with_the_shared_limiter_get_no_429_and_without_it_do():
     shared = await burst(shared=True)
     alone = await burst(shared=False)
-    print(f"\ntwo processes, 48 group + 30 private replies, rate_scale 20: shared limiter {shared}; alone {alone}")
+    print(
+        f"\ntwo processes, 48 group + 30 private replies, rate_scale 20: shared limiter {shared}; alone {alone}"
+    )
     assert (shared["429"], shared["group"], shared["private"]) == (0, 48, 30)
     assert shared["group_max_window"] <= 20  # the group's budget, for both processes together
-    assert (alone["group"], alone["private"]) == (48, 30)  # delivered in the end (the outbox retries a 429) ...
+    assert (alone["group"], alone["private"]) == (
+        48,
+        30,
+    )  # delivered in the end (the outbox retries a 429) ...
     assert alone["429"] > 0  # ... but each process pacing itself alone, the two together went over the limits

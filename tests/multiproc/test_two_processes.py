@@ -41,8 +41,9 @@ async def play_tables(group, count: int, seed: int, preset: str = "shengji-17-de
         try:
             await asyncio.wait_for(asyncio.gather(*(play(table) for table in tables)), timeout=240)
         except TimeoutError:
-            raise AssertionError(f"the deals did not end: {[(t.actions, t.seq) for t in tables]}; "
-                                 f"{group.state()}") from None
+            raise AssertionError(
+                f"the deals did not end: {[(t.actions, t.seq) for t in tables]}; {group.state()}"
+            ) from None
     finally:
         stop.set()
         await db.dispose()
@@ -77,9 +78,17 @@ async def action_log(url: str) -> list[tuple[int, int, str, int | None, str | No
     engine = create_async_engine(url)
     try:
         async with engine.connect() as conn:
-            rows = (await conn.execute(select(ActionRecord.match_id, ActionRecord.seq, ActionRecord.action,
-                                              ActionRecord.actor_user_id, ActionRecord.dedupe_key)
-                                       .order_by(ActionRecord.match_id, ActionRecord.seq))).all()
+            rows = (
+                await conn.execute(
+                    select(
+                        ActionRecord.match_id,
+                        ActionRecord.seq,
+                        ActionRecord.action,
+                        ActionRecord.actor_user_id,
+                        ActionRecord.dedupe_key,
+                    ).order_by(ActionRecord.match_id, ActionRecord.seq)
+                )
+            ).all()
     finally:
         await engine.dispose()
     return [tuple(r) for r in rows]
@@ -99,16 +108,22 @@ async def test_a_page_on_b_follows_moves_handled_by_a_and_an_update_delivered_to
             # 1. every update to process A; a spectator's page on process B follows the match through the relay
             splitter.pin = 0
             await players.set_up(sim, db, table, "shengji-17-deals", 1)
-            playing = asyncio.create_task(players.play(sim, db, observer, table, think=0.0, type_share=0.3,
-                                                       stop=stop))
+            playing = asyncio.create_task(
+                players.play(sim, db, observer, table, think=0.0, type_share=0.3, stop=stop)
+            )
             init = sign_init_data(DEV_SECRET, {"id": 555, "first_name": "观众", "language_code": "zh-hans"})
-            async with aiohttp.ClientSession() as session, session.ws_connect(group.page_url(1) + "/ws") as ws:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.ws_connect(group.page_url(1) + "/ws") as ws,
+            ):
                 await ws.send_json({"type": "hello", "init": init, "match": table.match_id})
                 frames: list[dict] = []
                 # until the page has shown a card a person played (their update handled by A)
                 while not (table.plays and frames and frames[-1].get("version", 0) >= table.plays[0].seq):
                     frames.append(await asyncio.wait_for(ws.receive_json(), 60))
-            assert splitter.count_by_process()[1] == 0  # B handled no update: it heard of the moves through Redis
+            assert (
+                splitter.count_by_process()[1] == 0
+            )  # B handled no update: it heard of the moves through Redis
             assert frames[0]["type"] == "hello" and frames[0]["seat"] is None
             states = [f for f in frames if f.get("type") == "state"]
             assert len(states) >= 3 and all("me" not in state for state in states)  # a spectator: no hand
@@ -140,7 +155,9 @@ async def test_a_page_on_b_follows_moves_handled_by_a_and_an_update_delivered_to
         moves = [u for u in splitter.bodies if u >= first_move]
         assert len(moves) >= 30
         assert all(splitter.handled[u] == [0, 1] for u in moves)  # both answered 200 to each of them ...
-        taken = group.log(0).count("was taken by another process") + group.log(1).count("was taken by another process")
+        taken = group.log(0).count("was taken by another process") + group.log(1).count(
+            "was taken by another process"
+        )
         assert taken == len(moves)  # ... and one of the two dropped it
         people = [row for row in log if row[3] is not None]
         assert len(people) == table.actions  # each person's move applied once
@@ -149,15 +166,21 @@ async def test_a_page_on_b_follows_moves_handled_by_a_and_an_update_delivered_to
 
         # Below the webhook: the same button press (same callback query) as a new update, sent to both processes,
         # is refused by apply_action's dedupe key (and the button's version): the log does not change.
-        presses = [splitter.bodies[u] for u in moves if "callback_query" in splitter.bodies[u]
-                   and str(splitter.bodies[u]["callback_query"]["data"]).startswith("p:")][-3:]  # Play
+        presses = [
+            splitter.bodies[u]
+            for u in moves
+            if "callback_query" in splitter.bodies[u]
+            and str(splitter.bodies[u]["callback_query"]["data"]).startswith("p:")
+        ][-3:]  # Play
         assert presses
         answers = sim.stats.calls["answerCallbackQuery"]
         fresh = max(splitter.bodies) + 1000
         for i, body in enumerate(presses):
             for process in (0, 1):
                 assert await splitter.post(process, {**body, "update_id": fresh + 2 * i + process}) == 200
-        await sim.wait_for(lambda: sim.stats.calls["answerCallbackQuery"] >= answers + 2 * len(presses), timeout=30)
+        await sim.wait_for(
+            lambda: sim.stats.calls["answerCallbackQuery"] >= answers + 2 * len(presses), timeout=30
+        )
         assert await action_log(group.database_url) == log
         assert group.errors() == []
 
@@ -174,8 +197,12 @@ async def test_an_expired_move_clock_is_acted_on_once_even_after_both_processes_
             handle = SimUserHandle(sim, human)
             handle.start()
             await sim.wait_for_message(human, timeout=60)
-            sim.user_sends_text(human, group_id, "/newtable guandan-team deals=1 bots=3 play_clock=20 "
-                                                 "tribute_clock=0 return_clock=0 on_timeout=forfeit_deal")
+            sim.user_sends_text(
+                human,
+                group_id,
+                "/newtable guandan-team deals=1 bots=3 play_clock=20 "
+                "tribute_clock=0 return_clock=0 on_timeout=forfeit_deal",
+            )
             await sim.wait_for(lambda: _has_button(sim, group_id, "入座 南"), timeout=60)
             await handle.tap(group_id, "入座 南")
             await sim.wait_for(lambda: "南  张伟" in (sim.last_bot_message(group_id).text or ""), timeout=60)
@@ -187,15 +214,20 @@ async def test_an_expired_move_clock_is_acted_on_once_even_after_both_processes_
             assert (await _deadline(db, clock))[0] == "pending"
             await asyncio.gather(*(group.restart(i) for i in range(2)))
             forfeit = "超时, 本副判负"
-            await sim.wait_for(lambda: any(forfeit in (m.text or "") for m in sim.bot_messages(group_id)),
-                               timeout=60)
-            await sim.wait_for(lambda: any("🏆 比赛结束" in text for text in sim.seen_texts(group_id)), timeout=60)
+            await sim.wait_for(
+                lambda: any(forfeit in (m.text or "") for m in sim.bot_messages(group_id)), timeout=60
+            )
+            await sim.wait_for(
+                lambda: any("🏆 比赛结束" in text for text in sim.seen_texts(group_id)), timeout=60
+            )
             status, fired_at = await _deadline(db, clock)
             assert status == "fired" and fired_at is not None
         finally:
             await db.dispose()
         log = await action_log(group.database_url)
-        assert [row[2] for row in log if "forfeit" in row[2]] == [f"sys forfeit_deal {seat}"]  # one action ...
+        assert [row[2] for row in log if "forfeit" in row[2]] == [
+            f"sys forfeit_deal {seat}"
+        ]  # one action ...
         assert len([m for m in sim.bot_messages(group_id) if forfeit in (m.text or "")]) == 1  # ... one note
         # both processes did start again and re-armed it (each logs its start-up), one of them ran it
         assert all("Application started" in group.log(i) for i in range(2))
@@ -215,8 +247,13 @@ async def _wait_pending_clock(db, timeout: float) -> tuple[int, int]:
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         async with db.connect() as conn:
-            rows = (await conn.execute(select(Deadline.id, Deadline.payload_json)
-                                       .where(Deadline.kind == "move_clock", Deadline.status == "pending"))).all()
+            rows = (
+                await conn.execute(
+                    select(Deadline.id, Deadline.payload_json).where(
+                        Deadline.kind == "move_clock", Deadline.status == "pending"
+                    )
+                )
+            ).all()
         for deadline_id, payload in rows:
             return int(deadline_id), int(payload["seat"])
         await asyncio.sleep(0.1)
@@ -225,7 +262,9 @@ async def _wait_pending_clock(db, timeout: float) -> tuple[int, int]:
 
 async def _deadline(db, deadline_id: int) -> tuple[str, object]:
     async with db.connect() as conn:
-        row = (await conn.execute(select(Deadline.status, Deadline.fired_at).where(Deadline.id == deadline_id))).one()
+        row = (
+            await conn.execute(select(Deadline.status, Deadline.fired_at).where(Deadline.id == deadline_id))
+        ).one()
     return str(row.status), row.fired_at
 
 
@@ -242,8 +281,11 @@ async def test_a_tap_undone_on_the_other_process_shows_in_the_hand_message():
         handle = SimUserHandle(sim, human)
         handle.start()
         await sim.wait_for_message(human, timeout=60)
-        sim.user_sends_text(human, group_id, "/newtable guandan-team deals=1 bots=3 play_clock=0 tribute_clock=0 "
-                                             "return_clock=0")
+        sim.user_sends_text(
+            human,
+            group_id,
+            "/newtable guandan-team deals=1 bots=3 play_clock=0 tribute_clock=0 return_clock=0",
+        )
         await sim.wait_for(lambda: _has_button(sim, group_id, "入座 南"), timeout=60)
         await handle.tap(group_id, "入座 南")
         await sim.wait_for(lambda: "南  李娜" in (sim.last_bot_message(group_id).text or ""), timeout=60)

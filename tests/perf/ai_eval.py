@@ -43,8 +43,7 @@ def _options(game: str) -> Any:
     return ShengjiOptions() if game == "shengji" else GuandanOptions()
 
 
-def play_deal(game: str, seed: int, players: tuple[Player, Player],
-              timed: int) -> tuple[int, list[float]]:
+def play_deal(game: str, seed: int, players: tuple[Player, Player], timed: int) -> tuple[int, list[float]]:
     """Deal 1 of a new match of ``seed`` with ``players[side]`` at the seats of each side: the level steps
     side 0 gained (negative: side 1 gained) and the CPU seconds of each decision of side ``timed`` (a call
     that acted on a required turn)."""
@@ -58,6 +57,7 @@ def play_deal(game: str, seed: int, players: tuple[Player, Player],
             if action is not None and any(t.seat == seat and t.required for t in match.turns()):
                 times.append(time.process_time() - t0)
             return action
+
         return play
 
     seats = [timing(players[s % 2]) if s % 2 == timed else players[s % 2] for s in range(4)]
@@ -76,8 +76,15 @@ def play_pair(job: tuple[str, str, str, int]) -> dict[str, Any]:
     pa, pb = player_for(game, a), player_for(game, b)
     first, times1 = play_deal(game, seed, (pa, pb), timed=0)
     second, times2 = play_deal(game, seed, (pb, pa), timed=1)
-    return {"game": game, "a": a, "b": b, "seed": seed, "nets": [first, -second], "net": first - second,
-            "times": [round(t, 5) for t in times1 + times2]}
+    return {
+        "game": game,
+        "a": a,
+        "b": b,
+        "seed": seed,
+        "nets": [first, -second],
+        "net": first - second,
+        "times": [round(t, 5) for t in times1 + times2],
+    }
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -88,11 +95,20 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     times = sorted(t for r in rows for t in r["times"])
     won = sum(1 for x in nets if x > 0)
     lost = sum(1 for x in nets if x < 0)
-    return {"pairs": n, "mean": mean, "low": mean - half, "high": mean + half, "won": won,
-            "tied": n - won - lost, "lost": lost,
-            "decided_won": won / (won + lost) if won + lost else float("nan"),
-            "decisions": len(times), "cpu_median": _quantile(times, 0.5), "cpu_p99": _quantile(times, 0.99),
-            "cpu_max": times[-1] if times else float("nan")}
+    return {
+        "pairs": n,
+        "mean": mean,
+        "low": mean - half,
+        "high": mean + half,
+        "won": won,
+        "tied": n - won - lost,
+        "lost": lost,
+        "decided_won": won / (won + lost) if won + lost else float("nan"),
+        "decisions": len(times),
+        "cpu_median": _quantile(times, 0.5),
+        "cpu_p99": _quantile(times, 0.99),
+        "cpu_max": times[-1] if times else float("nan"),
+    }
 
 
 def _quantile(xs: list[float], q: float) -> float:
@@ -103,11 +119,13 @@ def _quantile(xs: list[float], q: float) -> float:
 
 def report(game: str, a: str, b: str, rows: list[dict[str, Any]], wall: float) -> str:
     s = summarise(rows)
-    return (f"{game}: {a} vs {b}, {s['pairs']} pairs: net {s['mean']:+.2f} level steps per pair "
-            f"(95 % interval {s['low']:+.2f} .. {s['high']:+.2f}); pairs won/tied/lost "
-            f"{s['won']}/{s['tied']}/{s['lost']} ({100 * s['decided_won']:.0f} % of decided pairs won); "
-            f"CPU per decision of {a}: median {s['cpu_median'] * 1000:.1f} ms, p99 {s['cpu_p99'] * 1000:.1f} ms, "
-            f"max {s['cpu_max'] * 1000:.1f} ms over {s['decisions']} decisions; wall {wall:.0f} s")
+    return (
+        f"{game}: {a} vs {b}, {s['pairs']} pairs: net {s['mean']:+.2f} level steps per pair "
+        f"(95 % interval {s['low']:+.2f} .. {s['high']:+.2f}); pairs won/tied/lost "
+        f"{s['won']}/{s['tied']}/{s['lost']} ({100 * s['decided_won']:.0f} % of decided pairs won); "
+        f"CPU per decision of {a}: median {s['cpu_median'] * 1000:.1f} ms, p99 {s['cpu_p99'] * 1000:.1f} ms, "
+        f"max {s['cpu_max'] * 1000:.1f} ms over {s['decisions']} decisions; wall {wall:.0f} s"
+    )
 
 
 def _load(path: str | None, game: str, a: str, b: str) -> list[dict[str, Any]]:
@@ -124,12 +142,20 @@ def _load(path: str | None, game: str, a: str, b: str) -> list[dict[str, Any]]:
     return rows
 
 
-def run(game: str, a: str, b: str, pairs: int, jobs: int, out: str | None, seed: int | None,
-        progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+def run(
+    game: str,
+    a: str,
+    b: str,
+    pairs: int,
+    jobs: int,
+    out: str | None,
+    seed: int | None,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict[str, Any]]:
     rows = _load(out, game, a, b)
     done = {r["seed"] for r in rows}
     start = seed if seed is not None else secrets.randbits(48)
-    todo = [s for s in range(start, start + pairs) if s not in done][:max(0, pairs - len(rows))]
+    todo = [s for s in range(start, start + pairs) if s not in done][: max(0, pairs - len(rows))]
     jobs_list = [(game, a, b, s) for s in todo]
     results: Iterator[dict[str, Any]]
     pool = None
@@ -154,7 +180,9 @@ def run(game: str, a: str, b: str, pairs: int, jobs: int, out: str | None, seed:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--game", choices=("shengji", "guandan", "both"), default="both")
     p.add_argument("--a", choices=PLAYERS, default="strong", help="the player measured (default strong)")
     p.add_argument("--b", choices=PLAYERS, default="normal", help="its opponent (default normal)")
@@ -168,8 +196,16 @@ def main(argv: list[str] | None = None) -> int:
     for game in games:
         t0 = time.perf_counter()
         out = None if args.out is None else (args.out if len(games) == 1 else f"{args.out}.{game}")
-        rows = run(game, args.a, args.b, args.pairs, args.jobs, out, args.seed,
-                   progress=lambda text: print(text, file=sys.stderr, flush=True))
+        rows = run(
+            game,
+            args.a,
+            args.b,
+            args.pairs,
+            args.jobs,
+            out,
+            args.seed,
+            progress=lambda text: print(text, file=sys.stderr, flush=True),
+        )
         print(report(game, args.a, args.b, rows, time.perf_counter() - t0), flush=True)
     return 0
 

@@ -24,8 +24,10 @@ def describe() -> str:
         load = "/".join(f"{x:.1f}" for x in os.getloadavg())
     except OSError:
         load = "unknown"
-    return (f"machine: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, nproc={os.cpu_count()}, "
-            f"cpu={cpu_model()!r}, python={platform.python_version()}, load average {load}")
+    return (
+        f"machine: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, nproc={os.cpu_count()}, "
+        f"cpu={cpu_model()!r}, python={platform.python_version()}, load average {load}"
+    )
 
 
 class Clocks:

@@ -56,6 +56,7 @@ def _caused(kind: str | None, original: Any) -> Any:
             return await original(*args, **kwargs)
         finally:
             CAUSE.reset(token)
+
     return wrapped
 
 
@@ -86,19 +87,31 @@ async def main(args: argparse.Namespace) -> None:
     install()
     if args.shared:  # as if several processes shared the database: nothing kept in memory between reads
         from storage.db import Database
+
         Database.sole_writer = property(lambda self: False, lambda self, value: None)  # type: ignore[assignment]
     buttons = frozenset(int(x) for x in args.buttons.split(",") if x.strip())
     for game in args.games.split(","):
         STATEMENTS.clear()
         EVENTS.clear()
-        result = await message_budget.one_deal(game, think=args.think, buttons=buttons, seed=args.seed,
-                                               rate_scale=args.rate_scale)
-        per = {kind: {"events": EVENTS[kind], "statements": sum(STATEMENTS.get(kind, Counter()).values()),
-                      "per_event": round(sum(STATEMENTS.get(kind, Counter()).values()) / max(EVENTS[kind], 1), 2)}
-               for kind in ("tap", "move pressed", "move typed")}
+        result = await message_budget.one_deal(
+            game, think=args.think, buttons=buttons, seed=args.seed, rate_scale=args.rate_scale
+        )
+        per = {
+            kind: {
+                "events": EVENTS[kind],
+                "statements": sum(STATEMENTS.get(kind, Counter()).values()),
+                "per_event": round(sum(STATEMENTS.get(kind, Counter()).values()) / max(EVENTS[kind], 1), 2),
+            }
+            for kind in ("tap", "move pressed", "move typed")
+        }
         per["other"] = {"statements": sum(STATEMENTS.get("other", Counter()).values())}
-        print(json.dumps({"game": game, "seed": args.seed, "cards": result["cards"], "statements": per},
-                         ensure_ascii=False), flush=True)
+        print(
+            json.dumps(
+                {"game": game, "seed": args.seed, "cards": result["cards"], "statements": per},
+                ensure_ascii=False,
+            ),
+            flush=True,
+        )
         if args.top:
             for kind, counter in sorted(STATEMENTS.items()):
                 print(f"--- {kind}")
@@ -109,5 +122,7 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = message_budget.deal_arguments(__doc__, think=0.3, rate_scale=5.0)
     parser.add_argument("--shared", action="store_true", help="count as a process sharing the database would")
-    parser.add_argument("--top", type=int, default=0, help="print the N most frequent statements of each kind")
+    parser.add_argument(
+        "--top", type=int, default=0, help="print the N most frequent statements of each kind"
+    )
     asyncio.run(main(parser.parse_args()))

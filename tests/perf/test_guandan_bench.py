@@ -99,9 +99,15 @@ def test_guandan_deals_per_second() -> None:
     print()
     print(describe())
     print("fresh seeds in every repetition; the computer player's plan cache emptied before each")
-    print(f"random-legal deals (play state + legal_plays): {best_median(random_cpu, per_cpu)}; "
-          f"wall clock {best_median(random_wall)} ({turns / RANDOM_DEALS:.1f} turns/deal)")
-    print(f"random-legal deals (whole matches, text API, log kept): {best_median(api_cpu, per_cpu)}; "
-          f"wall clock {best_median(api_wall)} ({api_actions / API_DEALS:.1f} actions/deal)")
-    print(f"computer-player deals (whole matches, ai_action, text API): {best_median(ai_cpu, per_cpu)}; "
-          f"wall clock {best_median(ai_wall)} ({ai_actions / AI_DEALS:.1f} actions/deal)")
+    print(
+        f"random-legal deals (play state + legal_plays): {best_median(random_cpu, per_cpu)}; "
+        f"wall clock {best_median(random_wall)} ({turns / RANDOM_DEALS:.1f} turns/deal)"
+    )
+    print(
+        f"random-legal deals (whole matches, text API, log kept): {best_median(api_cpu, per_cpu)}; "
+        f"wall clock {best_median(api_wall)} ({api_actions / API_DEALS:.1f} actions/deal)"
+    )
+    print(
+        f"computer-player deals (whole matches, ai_action, text API): {best_median(ai_cpu, per_cpu)}; "
+        f"wall clock {best_median(ai_wall)} ({ai_actions / AI_DEALS:.1f} actions/deal)"
+    )

@@ -72,12 +72,18 @@ def test_guandan_enumeration_benchmark() -> None:
     print()
     print(describe())
     print(f"Guandan enumeration, {HANDS} random 27-card hands, random level:")
-    print(f"  lead:            mean {statistics.mean(lead_ms):.3f} ms, p99 {_percentile(lead_ms, 0.99):.3f} ms, "
-          f"{statistics.mean(lead_counts):.1f} leads/hand (one per kind, rank, size)")
-    print(f"  lead, kickers:   mean {statistics.mean(kick_ms):.3f} ms, p99 {_percentile(kick_ms, 0.99):.3f} ms, "
-          f"{statistics.mean(kick_counts):.1f} leads/hand (every full-house pair)")
-    print(f"  follow:          mean {statistics.mean(follow_ms):.3f} ms, p99 {_percentile(follow_ms, 0.99):.3f} ms, "
-          f"{statistics.mean(follow_counts):.1f} plays/hand")
+    print(
+        f"  lead:            mean {statistics.mean(lead_ms):.3f} ms, p99 {_percentile(lead_ms, 0.99):.3f} ms, "
+        f"{statistics.mean(lead_counts):.1f} leads/hand (one per kind, rank, size)"
+    )
+    print(
+        f"  lead, kickers:   mean {statistics.mean(kick_ms):.3f} ms, p99 {_percentile(kick_ms, 0.99):.3f} ms, "
+        f"{statistics.mean(kick_counts):.1f} leads/hand (every full-house pair)"
+    )
+    print(
+        f"  follow:          mean {statistics.mean(follow_ms):.3f} ms, p99 {_percentile(follow_ms, 0.99):.3f} ms, "
+        f"{statistics.mean(follow_counts):.1f} plays/hand"
+    )
     print(f"  lowest_play:     mean {statistics.mean(lowest_ms):.3f} ms")
     print(f"  readings():      mean {read_us:.1f} us per play ({len(sample)} plays)")
     assert min(lead_counts) > 0

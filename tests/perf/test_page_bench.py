@@ -43,7 +43,9 @@ async def test_page_on_a_4x_throttled_cpu(tmp_path):
     files = sorted(p for p in STATIC.iterdir() if p.suffix in (".js", ".css", ".html"))
     raw = sum(p.stat().st_size for p in files)
     packed = sum(len(gzip.compress(p.read_bytes(), 6)) for p in files)
-    print(f"page weight: {raw / 1024:.1f} KB as served, {packed / 1024:.1f} KB gzip-compressed ({len(files)} files)")
+    print(
+        f"page weight: {raw / 1024:.1f} KB as served, {packed / 1024:.1f} KB gzip-compressed ({len(files)} files)"
+    )
     seed = random.SystemRandom().randrange(1, 10**9)
     for rate in (1, 4):
         await one_deal(tmp_path / f"x{rate}", seed, rate)
@@ -59,7 +61,9 @@ async def one_deal(folder: Path, seed: int, rate: int) -> None:
         cdp = await page.context.new_cdp_session(page)
         await cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
         await page.goto(table.link())
-        await page.wait_for_function("window.__table && window.__table.metrics.frames.length > 0", timeout=15000)
+        await page.wait_for_function(
+            "window.__table && window.__table.metrics.frames.length > 0", timeout=15000
+        )
         first = await page.evaluate("window.__table.metrics.firstFrame + window.__table.metrics.frames[0]")
         before = await page.evaluate("window.__shifts")
         player = PagePlayer(page, table, declare_first=False)
@@ -70,8 +74,12 @@ async def one_deal(folder: Path, seed: int, rate: int) -> None:
     assert frames and taps
 
     def line(name: str, values: list[float]) -> str:
-        return (f"{name} n={len(values)} median {statistics.median(values):.1f} p95 {pct(values, 0.95):.1f} "
-                f"max {max(values):.1f} ms")
+        return (
+            f"{name} n={len(values)} median {statistics.median(values):.1f} p95 {pct(values, 0.95):.1f} "
+            f"max {max(values):.1f} ms"
+        )
 
-    print(f"CPU x{rate}, seed {seed}: first useful paint {first:.0f} ms; {line('frame drawn', frames)}; "
-          f"{line('render() alone', renders)}; {line('tap to screen', taps)}; layout shift during play {shifts:.4f}")
+    print(
+        f"CPU x{rate}, seed {seed}: first useful paint {first:.0f} ms; {line('frame drawn', frames)}; "
+        f"{line('render() alone', renders)}; {line('tap to screen', taps)}; layout shift during play {shifts:.4f}"
+    )

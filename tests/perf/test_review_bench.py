@@ -29,13 +29,17 @@ def _cpu(fn):  # type: ignore[no-untyped-def]
 def test_review_and_proof_figures(capsys):  # type: ignore[no-untyped-def]
     game, opts, log = computer_match("shengji-17-deals", {"deals": "17"}, 3)
     cut, records = _cpu(lambda: deal_records(game, opts, 3, log))
-    page_time, page = _cpu(lambda: review_html("zh", game=game, title="双升", names=list("甲乙丙丁"), records=records))
+    page_time, page = _cpu(
+        lambda: review_html("zh", game=game, title="双升", names=list("甲乙丙丁"), records=records)
+    )
     proof = record_proof(game, "shengji-17-deals", 1, 3, records[0])
     check_time, checked = _cpu(lambda: check_proof(proof))
     assert checked.ok and len(records) == 17
     with capsys.disabled():
         print()
         print(describe())
-        print(f"review: 17-deal Shengji match, {len(log)} actions: cut into deals {cut * 1000:.0f} ms CPU, "
-              f"whole-match HTML {page_time * 1000:.0f} ms CPU ({len(page.encode()) // 1024} KiB); "
-              f"one deal proof checked in {check_time * 1000:.1f} ms CPU")
+        print(
+            f"review: 17-deal Shengji match, {len(log)} actions: cut into deals {cut * 1000:.0f} ms CPU, "
+            f"whole-match HTML {page_time * 1000:.0f} ms CPU ({len(page.encode()) // 1024} KiB); "
+            f"one deal proof checked in {check_time * 1000:.1f} ms CPU"
+        )

@@ -51,7 +51,9 @@ def _text_ai(m: ShengjiMatch, rng: random.Random) -> None:
     m.apply(action)
 
 
-def _one_rep(preset: str, step: Callable[[ShengjiMatch, random.Random], None]) -> tuple[float, float, int, int]:
+def _one_rep(
+    preset: str, step: Callable[[ShengjiMatch, random.Random], None]
+) -> tuple[float, float, int, int]:
     """(deals per CPU second, deals per wall second, deals, actions) of one repetition on fresh seeds."""
     opts = load_preset(preset).with_overrides({"deals": 0, "max_redeals_before_pause": 20}).rules
     fresh = random.SystemRandom()
@@ -73,9 +75,11 @@ def _report(label: str, preset: str, step: Callable[[ShengjiMatch, random.Random
     cpu = [r[0] for r in reps]
     wall = [r[1] for r in reps]
     deals, actions = sum(r[2] for r in reps), sum(r[3] for r in reps)
-    print(f"\n{preset} {label}: median {statistics.median(cpu):.0f} deals per CPU-second "
-          f"(range {min(cpu):.0f}-{max(cpu):.0f}; wall clock median {statistics.median(wall):.0f}) "
-          f"over {REPS} x {SECONDS:.0f} s on fresh seeds, {actions / deals:.0f} actions a deal")
+    print(
+        f"\n{preset} {label}: median {statistics.median(cpu):.0f} deals per CPU-second "
+        f"(range {min(cpu):.0f}-{max(cpu):.0f}; wall clock median {statistics.median(wall):.0f}) "
+        f"over {REPS} x {SECONDS:.0f} s on fresh seeds, {actions / deals:.0f} actions a deal"
+    )
     return statistics.median(cpu)
 
 
@@ -107,5 +111,7 @@ def test_computer_17_deal_match_seconds() -> None:
             assert a is not None
             m.apply(a)
         seconds.append(time.process_time() - cpu0)
-    print(f"\ncomputer-played 17-deal match on fresh seeds: median {statistics.median(seconds):.2f} CPU-seconds "
-          f"(range {min(seconds):.2f}-{max(seconds):.2f}, {len(m.log)} actions in the last)")
+    print(
+        f"\ncomputer-played 17-deal match on fresh seeds: median {statistics.median(seconds):.2f} CPU-seconds "
+        f"(range {min(seconds):.2f}-{max(seconds):.2f}, {len(m.log)} actions in the last)"
+    )

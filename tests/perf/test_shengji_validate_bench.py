@@ -32,7 +32,7 @@ def _positions(n: int, seed: int) -> list[tuple[TrumpContext, Lead, list[int], l
         ctx = trump_context(rng.randint(2, 14), rng.choice([None, 0, 1, 2, 3]))
         deck = full_deck()
         rng.shuffle(deck)
-        hands = [deck[i * 25:(i + 1) * 25] for i in range(4)]
+        hands = [deck[i * 25 : (i + 1) * 25] for i in range(4)]
         leader = 0
         while hands[leader] and len(out) < n:
             lead_cards = random_legal_play(ctx, hands[leader], None, rng, True)
@@ -52,7 +52,7 @@ def _positions(n: int, seed: int) -> list[tuple[TrumpContext, Lead, list[int], l
 def _play_phase(ctx: TrumpContext, rng: random.Random, throws: bool) -> None:
     deck = full_deck()
     rng.shuffle(deck)
-    hands = [deck[i * 25:(i + 1) * 25] for i in range(4)]
+    hands = [deck[i * 25 : (i + 1) * 25] for i in range(4)]
     leader = 0
     while hands[leader]:
         h = hands[leader]
@@ -88,7 +88,7 @@ def _throws(n: int, seed: int) -> list[tuple[TrumpContext, tuple[int, ...], list
         ctx = trump_context(rng.randint(2, 14), rng.choice([None, 0, 1, 2, 3]))
         deck = full_deck()
         rng.shuffle(deck)
-        hands = [deck[i * 25:(i + 1) * 25] for i in range(4)]
+        hands = [deck[i * 25 : (i + 1) * 25] for i in range(4)]
         for _ in range(30):
             cards = random_legal_play(ctx, hands[0], None, rng, True)
             if classify_lead(ctx, cards, True).kind == "throw":
@@ -106,11 +106,15 @@ def test_bench_throw_check_with_classification() -> None:
         for ctx, cards, others in pos:
             check_throw(ctx, classify_lead(ctx, cards, True), others)
         per_rep.append((time.process_time() - t) / len(pos) * 1e6)
-        failed += sum(1 for ctx, cards, others in pos if check_throw(ctx, classify_lead(ctx, cards, True), others))
+        failed += sum(
+            1 for ctx, cards, others in pos if check_throw(ctx, classify_lead(ctx, cards, True), others)
+        )
         total += len(pos)
-    print(f"\nthrow check incl. the lead's classification: median {statistics.median(per_rep):.1f} us "
-          f"(range {min(per_rep):.1f}-{max(per_rep):.1f}) over 5 x 5000 throws from fresh deals; "
-          f"{failed / total:.0%} of them fail")
+    print(
+        f"\nthrow check incl. the lead's classification: median {statistics.median(per_rep):.1f} us "
+        f"(range {min(per_rep):.1f}-{max(per_rep):.1f}) over 5 x 5000 throws from fresh deals; "
+        f"{failed / total:.0%} of them fail"
+    )
 
 
 def test_bench_check_follow_validations_per_second() -> None:
@@ -124,8 +128,10 @@ def test_bench_check_follow_validations_per_second() -> None:
     for ctx, lead, hand, play in multi:
         check_follow(ctx, lead, hand, play)
     dt_multi = time.process_time() - t
-    print(f"\ncheck_follow: {len(pos) / dt:,.0f} validations/s ({dt / len(pos) * 1e6:.1f} us each); "
-          f"multi-card leads only: {len(multi) / dt_multi:,.0f}/s ({dt_multi / len(multi) * 1e6:.1f} us each)")
+    print(
+        f"\ncheck_follow: {len(pos) / dt:,.0f} validations/s ({dt / len(pos) * 1e6:.1f} us each); "
+        f"multi-card leads only: {len(multi) / dt_multi:,.0f}/s ({dt_multi / len(multi) * 1e6:.1f} us each)"
+    )
 
 
 def test_bench_random_and_lowest_legal_play_per_second() -> None:
@@ -139,8 +145,10 @@ def test_bench_random_and_lowest_legal_play_per_second() -> None:
     for ctx, lead, hand, _ in pos:
         lowest_legal_play(ctx, hand, lead)
     dt_low = time.process_time() - t
-    print(f"\nrandom_legal_play (follows): {len(pos) / dt:,.0f} calls/s; "
-          f"lowest_legal_play (follows): {len(pos) / dt_low:,.0f} calls/s")
+    print(
+        f"\nrandom_legal_play (follows): {len(pos) / dt:,.0f} calls/s; "
+        f"lowest_legal_play (follows): {len(pos) / dt_low:,.0f} calls/s"
+    )
 
 
 def test_bench_play_phase_deals_per_second() -> None:

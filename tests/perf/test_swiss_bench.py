@@ -23,15 +23,16 @@ ROUNDS = 9
 
 def eight_rounds_played(seed: int) -> Tournament:
     rng = random.Random(seed)
-    settings = TournamentSettings.from_mapping({"format": "swiss", "swiss_rounds": ROUNDS,
-                                                "separate_union_groups": True})
+    settings = TournamentSettings.from_mapping(
+        {"format": "swiss", "swiss_rounds": ROUNDS, "separate_union_groups": True}
+    )
     entries = [Entry(f"e{i}", f"E{i}", f"U{rng.randrange(24)}", (f"p{i}a", f"p{i}b")) for i in range(ENTRIES)]
     t = Tournament.create(f"bench-{seed}", settings, entries)
     t.hold_draw(rng.randbytes(32))
     assert t.swiss is not None
     while True:
         mids = t.ready_matches()
-        if t.swiss.current_round == ROUNDS - 1:   # round 8: its last result is left for the timed pairing
+        if t.swiss.current_round == ROUNDS - 1:  # round 8: its last result is left for the timed pairing
             mids = mids[:-1]
         for mid in mids:
             t.record(mid, pair_result(rng.choice("ab"), 14, rng.randint(2, 13)))
@@ -56,6 +57,8 @@ def test_swiss_round_9_pairing_of_512_entries(capsys):  # type: ignore[no-untype
     with capsys.disabled():
         print()
         print(describe())
-        print(f"swiss: {ENTRIES} entries, round {ROUNDS} paired (standings + graph + matching), 5 seeds: "
-              f"median {statistics.median(times) * 1000:.0f} ms CPU, worst {max(times) * 1000:.0f} ms CPU "
-              f"({', '.join(f'{x * 1000:.0f}' for x in times)} ms)")
+        print(
+            f"swiss: {ENTRIES} entries, round {ROUNDS} paired (standings + graph + matching), 5 seeds: "
+            f"median {statistics.median(times) * 1000:.0f} ms CPU, worst {max(times) * 1000:.0f} ms CPU "
+            f"({', '.join(f'{x * 1000:.0f}' for x in times)} ms)"
+        )

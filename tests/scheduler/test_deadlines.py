@@ -13,7 +13,9 @@ from scheduler import DeadlineData, DeadlineScheduler, ManualClock, ScaledClock
 from storage.db import Database
 from tests.storage.support import Target
 
-WAIT = 60.0  # generous real-time bound (a loaded 2-core CI machine) for a job due within a fraction of a second
+WAIT = (
+    60.0  # generous real-time bound (a loaded 2-core CI machine) for a job due within a fraction of a second
+)
 
 
 class Recorder:
@@ -30,6 +32,7 @@ class Recorder:
             while len(self.fired) < count:
                 self.event.clear()
                 await self.event.wait()
+
         await asyncio.wait_for(until(), WAIT)
 
 
@@ -54,7 +57,9 @@ async def test_deadline_fires_once_when_due(db: Database) -> None:
     assert await sched.run_due() == 1
     assert await sched.run_due() == 0
     assert await sched.fire(deadline_id) is False  # a late duplicate job does nothing
-    assert [(d.id, d.kind, d.ref, d.payload) for d in rec.fired] == [(deadline_id, "move_clock", "match:3", payload)]
+    assert [(d.id, d.kind, d.ref, d.payload) for d in rec.fired] == [
+        (deadline_id, "move_clock", "match:3", payload)
+    ]
     row = await sched.get(db, deadline_id)
     assert row is not None and row.status == "fired" and row.fired_at is not None
     await sched.shutdown()
@@ -147,15 +152,18 @@ async def test_two_scheduler_processes_run_the_handler_once(target: Target) -> N
     await two.start(db2)
     ids = [await one.schedule_in(db1, "move_clock", f"match:{n}", 5, {"n": n}) for n in range(5)]
     clock.advance(5)
-    results = await asyncio.gather(one.run_due(), two.run_due(), *[s.fire(i) for i in ids for s in (one, two)])
+    results = await asyncio.gather(
+        one.run_due(), two.run_due(), *[s.fire(i) for i in ids for s in (one, two)]
+    )
     assert sum(results) == 5
     assert sorted(d.id for d in rec.fired) == ids
     await one.shutdown()
     await two.shutdown()
 
 
-async def test_a_failing_handler_is_logged_and_the_scheduler_carries_on(db: Database,
-                                                                       caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_failing_handler_is_logged_and_the_scheduler_carries_on(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
     sched, clock, rec = await manual(db, "move_clock")
 
     async def broken(deadline: DeadlineData) -> None:
@@ -312,10 +320,13 @@ async def test_a_deadline_claimed_by_a_process_that_died_runs_again_at_start(tar
 
     db = await target.open()
     sched = DeadlineScheduler(ManualClock(), poll_interval=None)
-    deadline_id = await sched.schedule(db, "t_late", "tm:1", sched.now() - timedelta(seconds=5), {"key": "R1-M1"})
+    deadline_id = await sched.schedule(
+        db, "t_late", "tm:1", sched.now() - timedelta(seconds=5), {"key": "R1-M1"}
+    )
     async with db.session() as s:  # what a claim leaves behind when the process is killed mid-handler
-        await s.execute(update(Deadline).where(Deadline.id == deadline_id).values(status="running",
-                                                                                  fired_at=sched.now()))
+        await s.execute(
+            update(Deadline).where(Deadline.id == deadline_id).values(status="running", fired_at=sched.now())
+        )
         await s.commit()
     rec = Recorder()
     sched.register("t_late", rec)

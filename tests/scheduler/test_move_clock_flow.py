@@ -24,16 +24,27 @@ class MoveClock:
             await self.sched.cancel(self.db, "move_clock", f"match:{match_id}")
             return
         seat = match.turns()[0].seat
-        await self.sched.schedule_in(self.db, "move_clock", f"match:{match_id}", seconds,
-                                     {"match_id": match_id, "version": version, "seat": seat}, replace=True)
+        await self.sched.schedule_in(
+            self.db,
+            "move_clock",
+            f"match:{match_id}",
+            seconds,
+            {"match_id": match_id, "version": version, "seat": seat},
+            replace=True,
+        )
 
     async def on_expiry(self, deadline: DeadlineData) -> None:
         p = deadline.payload
         match, version = await match_repo.load_match(self.db, p["match_id"])
         if version != p["version"]:
             return
-        result = await action_repo.apply_action(self.db, p["match_id"], match.auto_action(p["seat"]),
-                                            expected_version=version, dedupe_key=f"clock:{deadline.id}")
+        result = await action_repo.apply_action(
+            self.db,
+            p["match_id"],
+            match.auto_action(p["seat"]),
+            expected_version=version,
+            dedupe_key=f"clock:{deadline.id}",
+        )
         self.timeouts.append((p["seat"], result.action))
         await self.arm(p["match_id"])
 
@@ -54,7 +65,9 @@ async def test_expired_clock_auto_plays_and_rearms(db: Database, counting_game: 
     await sched.shutdown()
 
 
-async def test_clock_that_fires_after_the_player_acted_does_nothing(db: Database, counting_game: type) -> None:
+async def test_clock_that_fires_after_the_player_acted_does_nothing(
+    db: Database, counting_game: type
+) -> None:
     clock = ManualClock()
     sched = DeadlineScheduler(clock, poll_interval=None)
     flow = MoveClock(db, sched)

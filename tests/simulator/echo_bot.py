@@ -22,7 +22,9 @@ from bot.devtools.simulator import BotApiSimulator
 async def _start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert update.effective_message is not None and update.effective_user is not None
     payload = " ".join(context.args or [])
-    await update.effective_message.reply_text(f"Hello {update.effective_user.first_name}! payload={payload or '-'}")
+    await update.effective_message.reply_text(
+        f"Hello {update.effective_user.first_name}! payload={payload or '-'}"
+    )
 
 
 async def _echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -8,16 +8,20 @@ from bot.devtools.simulator import DEFAULT_TOKEN, BotApiSimulator, SimulatorClie
 
 
 async def test_control_endpoints_act_as_users_and_read_chats() -> None:
-    async with BotApiSimulator() as sim, SimulatorClient(sim.url) as client, \
-            Bot(DEFAULT_TOKEN, base_url=sim.base_url) as bot:
+    async with (
+        BotApiSimulator() as sim,
+        SimulatorClient(sim.url) as client,
+        Bot(DEFAULT_TOKEN, base_url=sim.base_url) as bot,
+    ):
         await client.add_user(7, "Ann", language_code="en")
         await client.add_group(-500, "Club", [7], [7])
         await client.start(7, "hello")
         await client.send(7, -500, "/help")
         updates = await bot.get_updates()
         assert [u.message.text for u in updates] == ["/start hello", "/help"]  # type: ignore[union-attr]
-        sent = await bot.send_message(7, "pick", reply_markup=InlineKeyboardMarkup(
-            [[InlineKeyboardButton("A", callback_data="a")]]))
+        sent = await bot.send_message(
+            7, "pick", reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a")]])
+        )
         query_id = await client.press(7, 7, sent.message_id, text="A")
         assert await client.callback_answer(query_id) is None
         await bot.answer_callback_query(query_id, "picked A")

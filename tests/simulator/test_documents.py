@@ -11,7 +11,7 @@ from bot.devtools.simulator.client import SimUserHandle
 from bot.devtools.simulator.server import SimulatorError
 from tests.simulator.conftest import GROUP, OTHER_USER, PRIVATE_USER
 
-SETUP = "name = \"工会双升赛\"\npreset = \"shengji-50min\"\n".encode()
+SETUP = 'name = "工会双升赛"\npreset = "shengji-50min"\n'.encode()
 
 
 async def _next_update(bot: Bot) -> Update:

@@ -11,10 +11,15 @@ from tests.simulator.conftest import PRIVATE_USER, FakeClock
 
 
 def test_html_becomes_plain_text_with_entities() -> None:
-    text, entities = parse_text('<b>轮到你</b> 出牌: <code>♥5 ♥5</code> &amp; <a href="https://t.me/x">link</a>', "HTML")
+    text, entities = parse_text(
+        '<b>轮到你</b> 出牌: <code>♥5 ♥5</code> &amp; <a href="https://t.me/x">link</a>', "HTML"
+    )
     assert text == "轮到你 出牌: ♥5 ♥5 & link"
     assert [(e["type"], text[e["offset"] : e["offset"] + e["length"]]) for e in entities] == [
-        ("bold", "轮到你"), ("code", "♥5 ♥5"), ("text_link", "link")]
+        ("bold", "轮到你"),
+        ("code", "♥5 ♥5"),
+        ("text_link", "link"),
+    ]
 
 
 def test_entity_offsets_count_utf16_units() -> None:
@@ -41,12 +46,16 @@ def test_markdown_v2_requires_escaping_reserved_characters() -> None:
 
 
 def test_legacy_markdown_and_no_parse_mode() -> None:
-    assert parse_text("*bold* and _it_", "Markdown") == ("bold and it", [
-        {"type": "bold", "offset": 0, "length": 4}, {"type": "italic", "offset": 9, "length": 2}])
+    assert parse_text("*bold* and _it_", "Markdown") == (
+        "bold and it",
+        [{"type": "bold", "offset": 0, "length": 4}, {"type": "italic", "offset": 9, "length": 2}],
+    )
     assert parse_text("<b>kept</b> *as is*", None) == ("<b>kept</b> *as is*", [])
 
 
-async def test_edit_with_other_formatting_is_a_modification(sim: BotApiSimulator, bot: Bot, clock: FakeClock) -> None:
+async def test_edit_with_other_formatting_is_a_modification(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     sent = await bot.send_message(PRIVATE_USER, "<b>hand</b>", parse_mode="HTML")
     assert sent.entities == (MessageEntity("bold", 0, 4),)
     clock.advance(2)

@@ -13,10 +13,12 @@ from bot.devtools.loadtest.report import compute, group_lags, quantile, turn_lat
 NEXT = 501
 
 
-def play(seq: int, at: float, *, marker: str | None = None, completes: bool = False,
-         next_user: int | None = NEXT) -> PlayRecord:
-    return PlayRecord(table=0, seq=seq, seat=0, committed=at, next_user=next_user, marker=marker,
-                      completes_trick=completes)
+def play(
+    seq: int, at: float, *, marker: str | None = None, completes: bool = False, next_user: int | None = NEXT
+) -> PlayRecord:
+    return PlayRecord(
+        table=0, seq=seq, seat=0, committed=at, next_user=next_user, marker=marker, completes_trick=completes
+    )
 
 
 def test_quantiles_are_nearest_rank() -> None:
@@ -58,13 +60,26 @@ def test_group_lag_counts_until_the_group_shows_the_trick_or_a_later_state() -> 
 def test_figures_of_a_window() -> None:
     plays = {0: [play(1, 100.0), play(2, 130.0), play(3, 160.0)], 1: [play(1, 100.0), play(2, 115.0)]}
     figures = compute(
-        tables=2, plays_by_table=plays, finished_at={0: None, 1: 115.0},
-        turn_times={NEXT: [100.5, 115.5, 130.5, 160.5]}, group_versions={}, group_of_table={0: -1, 1: -2},
-        start=100.0, end=160.0,
-        calls_delta={("editMessageText", "private"): 6, ("editMessageText", "group"): 2,
-                     ("sendMessage", "group"): 1, ("deleteMessage", "private"): 1,
-                     ("answerCallbackQuery", "none"): 9},
-        rate_limited={"group": 2}, cpu_seconds=0.5, rss_mb=100.0, peak_rss_mb=120.0)
+        tables=2,
+        plays_by_table=plays,
+        finished_at={0: None, 1: 115.0},
+        turn_times={NEXT: [100.5, 115.5, 130.5, 160.5]},
+        group_versions={},
+        group_of_table={0: -1, 1: -2},
+        start=100.0,
+        end=160.0,
+        calls_delta={
+            ("editMessageText", "private"): 6,
+            ("editMessageText", "group"): 2,
+            ("sendMessage", "group"): 1,
+            ("deleteMessage", "private"): 1,
+            ("answerCallbackQuery", "none"): 9,
+        },
+        rate_limited={"group": 2},
+        cpu_seconds=0.5,
+        rss_mb=100.0,
+        peak_rss_mb=120.0,
+    )
     v = figures.values
     assert v["cards"] == 4  # the play at 160 is outside [100, 160)
     # table 0 plays 60 s (2 cards), table 1 plays 15 s until its deal ended (2 cards): 4 cards in 1.25 min
@@ -99,10 +114,18 @@ def test_the_group_line_the_harness_looks_for_is_the_one_the_bot_renders() -> No
     from bot.presentation.render import table_message
     from engine.options import options_to_dict
     from engine.registry import load_preset, match_from_stored
+
     preset = load_preset("shengji-17-deals").with_overrides({"deals": 1, "bid_window_seconds": 0})
     options = json.loads(json.dumps(options_to_dict(preset.rules)))
-    table = Table(index=0, group_id=-1, user_ids=[1, 2, 3, 4], names=["甲", "乙", "丙", "丁"], seed=5,
-                  game="shengji", replica=match_from_stored("shengji", options, 5))
+    table = Table(
+        index=0,
+        group_id=-1,
+        user_ids=[1, 2, 3, 4],
+        names=["甲", "乙", "丙", "丁"],
+        seed=5,
+        game="shengji",
+        replica=match_from_stored("shengji", options, 5),
+    )
     rng = random.Random(5)
     checked = {False: 0, True: 0}
     for _ in range(400):
@@ -110,8 +133,13 @@ def test_the_group_line_the_harness_looks_for_is_the_one_the_bot_renders() -> No
         if m.finished:
             break
         turns = [tr for tr in m.turns() if tr.required]
-        bids = [a for tr in m.turns() if not tr.required
-                for a in [m.ai_action(tr.seat, rng)] if a and a.split()[1] == "bid"]
+        bids = [
+            a
+            for tr in m.turns()
+            if not tr.required
+            for a in [m.ai_action(tr.seat, rng)]
+            if a and a.split()[1] == "bid"
+        ]
         step = m.system_step()
         if turns:
             action = m.ai_action(turns[0].seat, rng) or m.auto_action(turns[0].seat)
@@ -143,7 +171,8 @@ def test_an_error_in_the_bots_log_is_reported_with_its_traceback(tmp_path) -> No
         '  File "bot/edge/handlers.py", line 120, in cmd_help\n'
         "    lang = await _lang(context, update)\n"
         "asyncpg.exceptions.TooManyConnectionsError: sorry, too many clients already\n"
-        "2026-11-30 23:20:20,400 INFO bot.delivery.outbox: sent\n")
+        "2026-11-30 23:20:20,400 INFO bot.delivery.outbox: sent\n"
+    )
     found = BotProcess({}, log).errors_logged()
     assert found[0].endswith("error while handling an update")
     assert found[-1].startswith("asyncpg.exceptions.TooManyConnectionsError")  # the cause is in the report

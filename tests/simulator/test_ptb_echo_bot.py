@@ -38,9 +38,14 @@ async def test_start_text_reply_and_button_round_trip(echo_sim: BotApiSimulator)
         answer = await sim.press_and_wait(ALICE, ALICE, reply.message_id, "like")
         assert answer.text == "Liked!" and not answer.show_alert
         assert len(sim.stats.callback_latencies) == 1 and sim.stats.callback_latency(0.5) is not None
-        edited = await sim.wait_for(lambda: sim.message(ALICE, reply.message_id).edit_count == 1 and
-                                    sim.message(ALICE, reply.message_id))
-        assert edited.text == "echo: 红桃5 红桃5 ❤" and edited.reply_markup is None  # the keyboard went with the edit
+        edited = await sim.wait_for(
+            lambda: (
+                sim.message(ALICE, reply.message_id).edit_count == 1 and sim.message(ALICE, reply.message_id)
+            )
+        )
+        assert (
+            edited.text == "echo: 红桃5 红桃5 ❤" and edited.reply_markup is None
+        )  # the keyboard went with the edit
 
         # In the group, commands addressed to this bot get through privacy mode.
         sim.user_sends_text(BOB, GROUP, "/start@ShengjiSimBot")

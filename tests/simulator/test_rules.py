@@ -37,7 +37,9 @@ async def test_length_is_counted_after_html_markup_is_parsed(sim: BotApiSimulato
         await bot.send_message(PRIVATE_USER, "<b>unclosed", parse_mode="HTML")
 
 
-async def test_callback_data_of_64_bytes_is_accepted_and_65_bytes_refused(sim: BotApiSimulator, bot: Bot) -> None:
+async def test_callback_data_of_64_bytes_is_accepted_and_65_bytes_refused(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     await bot.send_message(PRIVATE_USER, "ok", reply_markup=keyboard("d" * 64))
     with pytest.raises(BadRequest, match="(?i)button_data_invalid"):
         await bot.send_message(PRIVATE_USER, "too long", reply_markup=keyboard("d" * 65))
@@ -60,10 +62,14 @@ async def test_a_keyboard_of_100_buttons_is_accepted_and_101_refused(sim: BotApi
         await bot.send_message(PRIVATE_USER, "9 in a row", reply_markup=InlineKeyboardMarkup([row]))
 
 
-async def test_edit_that_changes_nothing_is_refused_as_not_modified(sim: BotApiSimulator, bot: Bot, clock: FakeClock) -> None:
+async def test_edit_that_changes_nothing_is_refused_as_not_modified(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     sent = await bot.send_message(GROUP, "table", reply_markup=keyboard("join"))
     clock.advance(5)
-    with pytest.raises(BadRequest, match="(?i)message is not modified: specified new message content and reply markup"):
+    with pytest.raises(
+        BadRequest, match="(?i)message is not modified: specified new message content and reply markup"
+    ):
         await bot.edit_message_text("table", GROUP, sent.message_id, reply_markup=keyboard("join"))
     with pytest.raises(BadRequest, match="(?i)message is not modified"):
         await bot.edit_message_reply_markup(GROUP, sent.message_id, reply_markup=keyboard("join"))
@@ -75,7 +81,9 @@ async def test_edit_that_changes_nothing_is_refused_as_not_modified(sim: BotApiS
     assert [v.reply_markup is not None for v in history] == [True, False]
 
 
-async def test_edits_are_kept_in_the_message_history(sim: BotApiSimulator, bot: Bot, clock: FakeClock) -> None:
+async def test_edits_are_kept_in_the_message_history(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     sent = await bot.send_message(PRIVATE_USER, "v1", reply_markup=keyboard("a"))
     for text in ("v2", "v3"):
         clock.advance(2)
@@ -114,7 +122,9 @@ async def test_unknown_chat_is_not_found(sim: BotApiSimulator, bot: Bot) -> None
         await bot.get_chat(424242)
 
 
-async def test_per_chat_limit_answers_429_after_a_burst_of_three(sim: BotApiSimulator, bot: Bot, clock: FakeClock) -> None:
+async def test_per_chat_limit_answers_429_after_a_burst_of_three(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     for n in range(3):
         await bot.send_message(PRIVATE_USER, f"m{n}")
     with pytest.raises(RetryAfter) as caught:
@@ -132,7 +142,9 @@ async def test_per_chat_limit_answers_429_after_a_burst_of_three(sim: BotApiSimu
     assert sim.stats.retry_after == [1, 1]
 
 
-async def test_group_limit_answers_429_after_20_messages_a_minute(sim: BotApiSimulator, bot: Bot, clock: FakeClock) -> None:
+async def test_group_limit_answers_429_after_20_messages_a_minute(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     for n in range(20):
         await bot.send_message(GROUP, f"live {n}")
         clock.advance(1.0)  # within the per-chat limit
@@ -168,7 +180,9 @@ async def test_rate_scale_divides_the_windows() -> None:
             await bot.send_message(1, "x")
 
 
-async def test_answering_an_unknown_or_already_answered_query_is_too_old(sim: BotApiSimulator, bot: Bot) -> None:
+async def test_answering_an_unknown_or_already_answered_query_is_too_old(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     sent = await bot.send_message(PRIVATE_USER, "press", reply_markup=keyboard("go"))
     query_id = sim.press_button(PRIVATE_USER, PRIVATE_USER, sent.message_id, "go")
     assert sim.callback_answer(query_id) is None
@@ -181,7 +195,9 @@ async def test_answering_an_unknown_or_already_answered_query_is_too_old(sim: Bo
         await bot.answer_callback_query("12345", "unknown")
 
 
-async def test_a_query_older_than_15_seconds_cannot_be_answered(sim: BotApiSimulator, bot: Bot, clock: FakeClock) -> None:
+async def test_a_query_older_than_15_seconds_cannot_be_answered(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     sent = await bot.send_message(PRIVATE_USER, "press", reply_markup=keyboard("go"))
     query_id = sim.press_button(PRIVATE_USER, PRIVATE_USER, sent.message_id, "go")
     clock.advance(16)

@@ -28,7 +28,9 @@ def png() -> bytes:
     return out.getvalue()
 
 
-async def test_edits_count_against_the_groups_20_a_minute(sim: BotApiSimulator, bot: Bot, clock: FakeClock) -> None:
+async def test_edits_count_against_the_groups_20_a_minute(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     table = await bot.send_message(GROUP, "table 0")
     for n in range(1, 20):
         clock.advance(1.0)  # within the per-chat limit
@@ -45,8 +47,9 @@ async def test_edits_count_against_the_groups_20_a_minute(sim: BotApiSimulator, 
     await bot.edit_message_text("table 20", GROUP, table.message_id)
 
 
-async def test_keyboard_edits_and_deletes_count_against_the_group_too(sim: BotApiSimulator, bot: Bot,
-                                                                      clock: FakeClock) -> None:
+async def test_keyboard_edits_and_deletes_count_against_the_group_too(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     sent = []
     for n in range(10):
         sent.append(await bot.send_message(GROUP, f"m{n}"))
@@ -63,8 +66,9 @@ async def test_keyboard_edits_and_deletes_count_against_the_group_too(sim: BotAp
     assert not sim.message(GROUP, sent[0].message_id).deleted
 
 
-async def test_edits_photos_documents_and_deletes_count_against_the_tokens_30_a_second(sim: BotApiSimulator,
-                                                                                        bot: Bot) -> None:
+async def test_edits_photos_documents_and_deletes_count_against_the_tokens_30_a_second(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     users = list(range(2000, 2040))
     for uid in users:
         sim.add_user(uid, f"P{uid}", started=True)
@@ -83,8 +87,9 @@ async def test_edits_photos_documents_and_deletes_count_against_the_tokens_30_a_
     assert sim.stats.message_calls == 31  # the refused one was a call too
 
 
-async def test_a_private_chat_gets_one_message_a_second_after_a_small_burst(sim: BotApiSimulator, bot: Bot,
-                                                                             clock: FakeClock) -> None:
+async def test_a_private_chat_gets_one_message_a_second_after_a_small_burst(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     first = await bot.send_message(PRIVATE_USER, "hand")
     await bot.edit_message_text("hand 1", PRIVATE_USER, first.message_id)
     await bot.delete_message(PRIVATE_USER, first.message_id)
@@ -97,8 +102,9 @@ async def test_a_private_chat_gets_one_message_a_second_after_a_small_burst(sim:
             await bot.send_message(PRIVATE_USER, f"second in the same second {n}")
 
 
-async def test_answering_button_presses_spends_no_message_budget(sim: BotApiSimulator, bot: Bot,
-                                                                 clock: FakeClock) -> None:
+async def test_answering_button_presses_spends_no_message_budget(
+    sim: BotApiSimulator, bot: Bot, clock: FakeClock
+) -> None:
     markup = InlineKeyboardMarkup([[InlineKeyboardButton("go", callback_data="go")]])
     message = await bot.send_message(PRIVATE_USER, "press", reply_markup=markup)
     queries = [sim.press_button(PRIVATE_USER, PRIVATE_USER, message.message_id, "go") for _ in range(40)]
@@ -140,8 +146,9 @@ async def test_a_simulated_round_trip_delays_every_call() -> None:
     assert sim.stats.calls["sendMessage"] == 1
 
 
-async def test_listeners_see_each_message_the_bot_sends_or_edits_with_its_time(sim: BotApiSimulator,
-                                                                               bot: Bot) -> None:
+async def test_listeners_see_each_message_the_bot_sends_or_edits_with_its_time(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     seen: list[tuple[int, str | None, float]] = []
     sim.bot_message_listeners.append(lambda m: seen.append((m.chat_id, m.text, m.current.at)))
     before = time.time()

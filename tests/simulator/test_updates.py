@@ -13,7 +13,9 @@ from bot.devtools.simulator import DEFAULT_TOKEN, BotApiSimulator, SimulatorErro
 from tests.simulator.conftest import GROUP, OTHER_USER, PRIVATE_USER, STRANGER
 
 
-async def test_get_updates_offset_confirms_and_forgets_earlier_updates(sim: BotApiSimulator, bot: Bot) -> None:
+async def test_get_updates_offset_confirms_and_forgets_earlier_updates(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     for text in ("one", "two", "three"):
         sim.user_sends_text(PRIVATE_USER, PRIVATE_USER, text)
     first = await bot.get_updates()
@@ -44,7 +46,9 @@ async def test_long_polling_returns_as_soon_as_an_update_arrives(sim: BotApiSimu
     assert await bot.get_updates(offset=updates[0].update_id + 1, timeout=0) == ()
 
 
-async def test_a_second_get_updates_terminates_the_first_with_conflict(sim: BotApiSimulator, bot: Bot) -> None:
+async def test_a_second_get_updates_terminates_the_first_with_conflict(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     first = asyncio.create_task(bot.get_updates(timeout=5, read_timeout=10))
     await asyncio.sleep(0.05)
     async with Bot(DEFAULT_TOKEN, base_url=sim.base_url) as second_instance:
@@ -64,7 +68,9 @@ async def test_user_commands_carry_bot_command_entities(sim: BotApiSimulator, bo
     assert sim.users[STRANGER].started
 
 
-async def test_privacy_mode_delivers_only_commands_and_replies_in_groups(sim: BotApiSimulator, bot: Bot) -> None:
+async def test_privacy_mode_delivers_only_commands_and_replies_in_groups(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     sim.user_sends_text(PRIVATE_USER, GROUP, "just chatting")
     sim.user_sends_text(PRIVATE_USER, GROUP, "/help@SomeOtherBot")
     sim.user_sends_text(PRIVATE_USER, GROUP, "/help")
@@ -76,7 +82,9 @@ async def test_privacy_mode_delivers_only_commands_and_replies_in_groups(sim: Bo
     assert [m.text for m in sim.messages(GROUP)][:3] == ["just chatting", "/help@SomeOtherBot", "/help"]
 
 
-async def test_pressing_a_button_sends_a_callback_query_with_the_current_message(sim: BotApiSimulator, bot: Bot) -> None:
+async def test_pressing_a_button_sends_a_callback_query_with_the_current_message(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     markup = InlineKeyboardMarkup([[InlineKeyboardButton("Join seat 1", callback_data="join:1")]])
     sent = await bot.send_message(GROUP, "table", reply_markup=markup)
     query_id = sim.press_button(OTHER_USER, GROUP, sent.message_id, text="Join seat 1")
@@ -96,10 +104,14 @@ async def test_pressing_a_button_sends_a_callback_query_with_the_current_message
 async def test_commands_are_kept_per_scope_and_language(sim: BotApiSimulator, bot: Bot) -> None:
     await bot.set_my_commands([BotCommand("start", "开始"), BotCommand("help", "帮助")])
     await bot.set_my_commands([BotCommand("start", "Start")], language_code="en")
-    await bot.set_my_commands([BotCommand("newtable", "New table")], scope=BotCommandScopeAllGroupChats(), language_code="en")
+    await bot.set_my_commands(
+        [BotCommand("newtable", "New table")], scope=BotCommandScopeAllGroupChats(), language_code="en"
+    )
     assert [c.description for c in await bot.get_my_commands()] == ["开始", "帮助"]
     assert [c.command for c in await bot.get_my_commands(language_code="en")] == ["start"]
-    assert [c.command for c in await bot.get_my_commands(scope=BotCommandScopeAllGroupChats(), language_code="en")] == ["newtable"]
+    assert [
+        c.command for c in await bot.get_my_commands(scope=BotCommandScopeAllGroupChats(), language_code="en")
+    ] == ["newtable"]
     await bot.delete_my_commands(language_code="en")
     assert await bot.get_my_commands(language_code="en") == ()
 
@@ -142,16 +154,28 @@ async def test_wire_format_of_errors_and_unknown_methods(sim: BotApiSimulator, b
     async with aiohttp.ClientSession() as session:
         async with session.post(f"{url}/sendMessage", json={"chat_id": 999999, "text": "x"}) as response:
             assert response.status == 400
-            assert await response.json() == {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"}
-        async with session.get(f"{url}/sendMessage", params={"chat_id": str(PRIVATE_USER), "text": "via GET"}) as response:
+            assert await response.json() == {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: chat not found",
+            }
+        async with session.get(
+            f"{url}/sendMessage", params={"chat_id": str(PRIVATE_USER), "text": "via GET"}
+        ) as response:
             body = await response.json()
             assert body["ok"] is True and body["result"]["text"] == "via GET"
         for n in range(3):
             await session.post(f"{url}/sendMessage", data={"chat_id": str(OTHER_USER), "text": f"form {n}"})
-        async with session.post(f"{url}/sendMessage", data={"chat_id": str(OTHER_USER), "text": "x"}) as response:
+        async with session.post(
+            f"{url}/sendMessage", data={"chat_id": str(OTHER_USER), "text": "x"}
+        ) as response:
             assert response.status == 429
-            assert await response.json() == {"ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
-                                             "parameters": {"retry_after": 1}}
+            assert await response.json() == {
+                "ok": False,
+                "error_code": 429,
+                "description": "Too Many Requests: retry after 1",
+                "parameters": {"retry_after": 1},
+            }
         async with session.post(f"{url}/fooBar") as response:
             assert response.status == 404
             assert await response.json() == {"ok": False, "error_code": 404, "description": "Not Found"}
@@ -164,8 +188,11 @@ async def test_wire_format_of_errors_and_unknown_methods(sim: BotApiSimulator, b
 async def test_wait_helpers_and_transcript(sim: BotApiSimulator, bot: Bot) -> None:
     async def bot_side() -> None:
         await asyncio.sleep(0.05)
-        sent = await bot.send_message(GROUP, "牌桌：等待玩家", reply_markup=InlineKeyboardMarkup(
-            [[InlineKeyboardButton("入座 1", callback_data="seat:1")]]))
+        sent = await bot.send_message(
+            GROUP,
+            "牌桌：等待玩家",
+            reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton("入座 1", callback_data="seat:1")]]),
+        )
         await asyncio.sleep(0.05)
         await bot.edit_message_text("牌桌：Alice 已入座", GROUP, sent.message_id)
 
@@ -191,7 +218,9 @@ async def test_update_types_the_bot_did_not_ask_for_are_dropped(sim: BotApiSimul
     assert sim.pending_updates() == []
 
 
-async def test_pinning_needs_admin_rights_in_groups_and_leaving_stops_sends(sim: BotApiSimulator, bot: Bot) -> None:
+async def test_pinning_needs_admin_rights_in_groups_and_leaving_stops_sends(
+    sim: BotApiSimulator, bot: Bot
+) -> None:
     from telegram.error import BadRequest, Forbidden
 
     sent = await bot.send_message(GROUP, "live table")

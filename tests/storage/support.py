@@ -68,6 +68,7 @@ class Target:
 
 # --- a tiny game implementing engine.game.Match (a test double) -------------------------------------
 
+
 class CountingGame:
     """Seats 0..3 in turn add 1..3 to a total; the seat that brings it to ``target`` wins for its side.
 
@@ -180,8 +181,10 @@ async def counting_match(db: Database, target: int = 10, seed: int = 7, **option
     """A started match of the fake game between four computer seats (needs the ``counting_game`` fixture),
     each in a chat of its own (a chat has one live table)."""
     from storage import match_repo, table_repo
-    table = await table_repo.insert_table(db, next(_CHATS), "test", "counting", {"target": target, **options},
-                                       created_by=1)
+
+    table = await table_repo.insert_table(
+        db, next(_CHATS), "test", "counting", {"target": target, **options}, created_by=1
+    )
     await table_repo.fill_computer_seats(db, table.id)
     state = await match_repo.start_match(db, table.id, seed=seed)
     return state.match_id

@@ -15,8 +15,18 @@ from storage.db import DEFAULT_URL, Database, alembic_config, database_url, load
 from storage.errors import ReplayError
 from tests.storage.support import Target, counting_match
 
-TABLES = {"users", "chats", "game_tables", "table_seats", "matches", "deals", "action_records", "message_refs",
-          "selections", "deadlines"}
+TABLES = {
+    "users",
+    "chats",
+    "game_tables",
+    "table_seats",
+    "matches",
+    "deals",
+    "action_records",
+    "message_refs",
+    "selections",
+    "deadlines",
+}
 
 
 def _head() -> str:
@@ -63,7 +73,9 @@ async def test_a_fresh_sqlite_file_opens_while_another_process_holds_its_write_l
     try:
         # while the other holds the write lock the open can only wait; before the fix it failed at once
         await asyncio.wait({opening}, timeout=1.0)
-        assert not opening.done(), f"open_database gave up while another process held the lock: {opening.exception()!r}"
+        assert not opening.done(), (
+            f"open_database gave up while another process held the lock: {opening.exception()!r}"
+        )
     finally:
         other.execute("COMMIT")
         other.close()
@@ -122,10 +134,16 @@ async def test_message_refs_and_selections_survive_reopening(target: Target, cou
     match_id = (await match_repo.start_match(db, table.id, seed=1)).match_id
     await message_repo.set_table_message(db, table.id, -500, 77, text_hash="h0")
     await message_repo.set_hand_message(db, match_id, 2, 9002, 31, deal_no=1)
-    await message_repo.set_hand_message(db, match_id, 2, 9002, 45, deal_no=2)  # a new deal's hand message replaces it
+    await message_repo.set_hand_message(
+        db, match_id, 2, 9002, 45, deal_no=2
+    )  # a new deal's hand message replaces it
     await message_repo.set_hand_message(db, match_id, 3, 9003, 46, deal_no=2)
-    await message_repo.add_message_ref(db, "summary", -500, 80, table_id=table.id, match_id=match_id, deal_no=1)
-    await message_repo.add_message_ref(db, "summary", -500, 81, table_id=table.id, match_id=match_id, deal_no=2)
+    await message_repo.add_message_ref(
+        db, "summary", -500, 80, table_id=table.id, match_id=match_id, deal_no=1
+    )
+    await message_repo.add_message_ref(
+        db, "summary", -500, 81, table_id=table.id, match_id=match_id, deal_no=2
+    )
     await selection_repo.set_selection(db, match_id, 2, "♥5 ♥5", deal_no=2)
     await selection_repo.set_selection(db, match_id, 2, "♥5 ♥5 ♠A", deal_no=2)
     ref = await message_repo.get_table_message(db, table.id)
@@ -135,13 +153,19 @@ async def test_message_refs_and_selections_survive_reopening(target: Target, cou
 
     db = await target.open()
     table_ref = await message_repo.get_table_message(db, table.id)
-    assert table_ref is not None and (table_ref.chat_id, table_ref.message_id, table_ref.last_text_hash) == (-500, 77, "h1")
+    assert table_ref is not None and (table_ref.chat_id, table_ref.message_id, table_ref.last_text_hash) == (
+        -500,
+        77,
+        "h1",
+    )
     stored_table = await table_repo.get_table(db, table.id)
     assert stored_table is not None and stored_table.table_message_id == 77
     hand = await message_repo.get_hand_message(db, match_id, 2)
     assert hand is not None and (hand.chat_id, hand.message_id, hand.deal_no) == (9002, 45, 2)
     assert len(await message_repo.list_message_refs(db, purpose="hand", match_id=match_id)) == 2
-    assert [r.message_id for r in await message_repo.list_message_refs(db, purpose="summary", table_id=table.id)] == [80, 81]
+    assert [
+        r.message_id for r in await message_repo.list_message_refs(db, purpose="summary", table_id=table.id)
+    ] == [80, 81]
     found = await message_repo.find_message_ref(db, 9003, 46)
     assert found is not None and (found.purpose, found.seat) == ("hand", 3)
     sel = await selection_repo.get_selection(db, match_id, 2)
@@ -170,7 +194,11 @@ async def test_users_languages_and_bot_status(db: Database) -> None:
     chat = await user_repo.upsert_chat(db, -900, "supergroup", "工会桥牌群")
     await user_repo.set_chat_language(db, -900, "en")
     stored = await user_repo.get_chat(db, chat.id)
-    assert stored is not None and (stored.kind, stored.title, stored.language) == ("supergroup", "工会桥牌群", "en")
+    assert stored is not None and (stored.kind, stored.title, stored.language) == (
+        "supergroup",
+        "工会桥牌群",
+        "en",
+    )
 
 
 async def test_deal_rows_follow_the_engine_deal_events(db: Database, counting_game: type) -> None:
@@ -181,7 +209,9 @@ async def test_deal_rows_follow_the_engine_deal_events(db: Database, counting_ga
         if n == 1:
             await action_repo.apply_action(db, match_id, "sys note")
     deals = await match_repo.get_deals(db, match_id)
-    assert [(d.deal_no, d.first_seq, d.last_seq, d.summary_json, d.finished_at is not None) for d in deals] == [
+    assert [
+        (d.deal_no, d.first_seq, d.last_seq, d.summary_json, d.finished_at is not None) for d in deals
+    ] == [
         (1, 1, 4, {"deal_no": 1, "total": 3}, True),
         (2, 5, 7, {"deal_no": 2, "total": 6}, True),
         (3, 8, None, None, False),

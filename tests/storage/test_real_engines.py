@@ -31,18 +31,24 @@ async def drive(db: Database, match_id: int, rng: random.Random, max_actions: in
             turns = match.turns()
             assert turns, "nobody may act and the table has no step"
             action = match.auto_action(turns[0].seat)
-        result = await action_repo.apply_action(db, match_id, action, expected_version=version, dedupe_key=f"t:{version}")
+        result = await action_repo.apply_action(
+            db, match_id, action, expected_version=version, dedupe_key=f"t:{version}"
+        )
         assert not result.duplicate and result.version == version + 1
         applied += 1
     return applied
 
 
-@pytest.mark.parametrize("preset, overrides", [
-    ("shengji-17-deals", {"deals": "1"}),
-    ("guandan-team", {"deals": "1", "time_limit_minutes": "0"}),
-])
-async def test_computer_match_is_stored_action_by_action_and_replays(target: Target, preset: str,
-                                                                     overrides: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "preset, overrides",
+    [
+        ("shengji-17-deals", {"deals": "1"}),
+        ("guandan-team", {"deals": "1", "time_limit_minutes": "0"}),
+    ],
+)
+async def test_computer_match_is_stored_action_by_action_and_replays(
+    target: Target, preset: str, overrides: dict[str, str]
+) -> None:
     db = await target.open()
     table = await table_repo.create_table(db, -42, preset, overrides, created_by=1)
     await table_repo.fill_computer_seats(db, table.id)
@@ -101,4 +107,7 @@ async def test_a_batch_of_cards_dealt_in_one_transaction_is_stored_as_card_by_ca
     db = await target.open()
     (a, va), (b, vb) = [await match_repo.load_match(db, m) for m in ids]
     assert va == vb == result.version
-    assert (a.public_view(), [a.seat_view(s) for s in range(4)]) == (b.public_view(), [b.seat_view(s) for s in range(4)])
+    assert (a.public_view(), [a.seat_view(s) for s in range(4)]) == (
+        b.public_view(),
+        [b.seat_view(s) for s in range(4)],
+    )

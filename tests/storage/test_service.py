@@ -20,10 +20,13 @@ async def stored_actions(db: Database, match_id: int) -> list[str]:
     return [r.action for r in await match_repo.action_log(db, match_id)]
 
 
-async def test_apply_action_appends_the_record_and_bumps_the_version(db: Database, counting_game: type) -> None:
+async def test_apply_action_appends_the_record_and_bumps_the_version(
+    db: Database, counting_game: type
+) -> None:
     match_id = await counting_match(db)
-    result = await action_repo.apply_action(db, match_id, "0 add 02", expected_version=0, actor_user_id=5,
-                                        dedupe_key="cb:1")
+    result = await action_repo.apply_action(
+        db, match_id, "0 add 02", expected_version=0, actor_user_id=5, dedupe_key="cb:1"
+    )
     assert (result.version, result.duplicate, result.action) == (1, False, "0 add 2")
     assert [e.kind for e in result.events] == ["added"]
     assert result.match.public_view()["total"] == 2
@@ -34,7 +37,9 @@ async def test_apply_action_appends_the_record_and_bumps_the_version(db: Databas
     assert records[0].events_json == [{"kind": "added", "data": {"seat": 0, "amount": 2, "total": 2}}]
 
 
-async def test_stale_expected_version_is_refused_and_changes_nothing(db: Database, counting_game: type) -> None:
+async def test_stale_expected_version_is_refused_and_changes_nothing(
+    db: Database, counting_game: type
+) -> None:
     match_id = await counting_match(db)
     await action_repo.apply_action(db, match_id, "0 add 1", expected_version=0)
     with pytest.raises(StaleVersion) as caught:
@@ -53,7 +58,9 @@ async def test_repeated_dedupe_key_applies_nothing(db: Database, counting_game: 
     assert not first.duplicate and again.duplicate
     assert again.version == 1 and [e.kind for e in again.events] == ["added"]
     # also when the button's version is now stale: a duplicate, not an error
-    again_stale = await action_repo.apply_action(db, match_id, "0 add 3", expected_version=0, dedupe_key="upd:42")
+    again_stale = await action_repo.apply_action(
+        db, match_id, "0 add 3", expected_version=0, dedupe_key="upd:42"
+    )
     assert again_stale.duplicate
     assert await stored_actions(db, match_id) == ["0 add 3"]
 
@@ -78,13 +85,16 @@ async def test_concurrent_presses_in_one_process_apply_once(db: Database, counti
     match_id = await counting_match(db)
     results = await asyncio.gather(
         *[action_repo.apply_action(db, match_id, "0 add 1", expected_version=0) for _ in range(3)],
-        return_exceptions=True)
+        return_exceptions=True,
+    )
     assert sum(1 for r in results if isinstance(r, ApplyResult)) == 1
     assert sum(1 for r in results if isinstance(r, StaleVersion)) == 2
     assert await stored_actions(db, match_id) == ["0 add 1"]
 
 
-async def test_two_processes_with_the_same_expected_version_one_wins(target: Target, counting_game: type) -> None:
+async def test_two_processes_with_the_same_expected_version_one_wins(
+    target: Target, counting_game: type
+) -> None:
     """Two Database objects (each with its own cache, as two processes) race on the same button."""
     db1 = await target.open()
     db2 = await target.open()
@@ -95,7 +105,8 @@ async def test_two_processes_with_the_same_expected_version_one_wins(target: Tar
         results = await asyncio.gather(
             action_repo.apply_action(db1, match_id, f"{seat} add 1", expected_version=round_no),
             action_repo.apply_action(db2, match_id, f"{seat} add 2", expected_version=round_no),
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         winners = [r for r in results if isinstance(r, ApplyResult)]
         assert len(winners) == 1, results
         assert sum(1 for r in results if isinstance(r, StaleVersion)) == 1, results
@@ -106,14 +117,16 @@ async def test_two_processes_with_the_same_expected_version_one_wins(target: Tar
     assert await match_repo.replay_check(db1, match_id) and await match_repo.replay_check(db2, match_id)
 
 
-async def test_two_processes_same_dedupe_key_without_version_apply_once(target: Target,
-                                                                       counting_game: type) -> None:
+async def test_two_processes_same_dedupe_key_without_version_apply_once(
+    target: Target, counting_game: type
+) -> None:
     db1 = await target.open()
     db2 = await target.open()
     match_id = await counting_match(db1)
     results = await asyncio.gather(
         action_repo.apply_action(db1, match_id, "0 add 1", dedupe_key="upd:7"),
-        action_repo.apply_action(db2, match_id, "0 add 1", dedupe_key="upd:7"))
+        action_repo.apply_action(db2, match_id, "0 add 1", dedupe_key="upd:7"),
+    )
     assert sorted(r.duplicate for r in results) == [False, True]
     assert await stored_actions(db1, match_id) == ["0 add 1"]
 
@@ -186,8 +199,11 @@ async def test_acting_clears_the_seats_selection(db: Database, counting_game: ty
 
 # --- tables and seats -------------------------------------------------------------------------------
 
+
 async def test_create_table_stores_every_option_after_overrides(db: Database) -> None:
-    table = await table_repo.create_table(db, -200, "shengji-17-deals", {"lead_clock": "20", "deals": "3"}, 11)
+    table = await table_repo.create_table(
+        db, -200, "shengji-17-deals", {"lead_clock": "20", "deals": "3"}, 11
+    )
     stored = await table_repo.get_table(db, table.id)
     assert stored is not None and stored.game == "shengji" and stored.status == "open"
     assert stored.options_json["lead_clock"] == 20 and stored.options_json["deals"] == 3
@@ -229,8 +245,11 @@ async def test_seating_rules(db: Database) -> None:
 async def test_two_users_racing_for_one_seat_only_one_sits(target: Target) -> None:
     db1, db2 = await target.open(), await target.open()
     table = await table_repo.create_table(db1, -300, "guandan-team", {}, 1)
-    results = await asyncio.gather(table_repo.seat_user(db1, table.id, 1, 201), table_repo.seat_user(db2, table.id, 1, 202),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        table_repo.seat_user(db1, table.id, 1, 201),
+        table_repo.seat_user(db2, table.id, 1, 202),
+        return_exceptions=True,
+    )
     assert sum(1 for r in results if isinstance(r, RuleError)) == 1
     seats = await table_repo.get_seats(db1, table.id)
     assert seats[1].user_id in (201, 202)
@@ -265,13 +284,16 @@ async def test_fake_game_is_a_match_protocol_double() -> None:
     assert game.log == [] and game.public_view()["total"] == 0
 
 
-async def test_matches_evicted_from_the_cache_are_rebuilt_from_the_log(db: Database, counting_game: type,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_matches_evicted_from_the_cache_are_rebuilt_from_the_log(
+    db: Database, counting_game: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(match_cache, "MATCH_CACHE_SIZE", 1)
     first, second = await counting_match(db, target=100, seed=1), await counting_match(db, target=100, seed=2)
     for n in range(6):
         for match_id in (first, second):
-            await action_repo.apply_action(db, match_id, f"{n % 4} add {1 + (n + match_id) % 3}", expected_version=n)
+            await action_repo.apply_action(
+                db, match_id, f"{n % 4} add {1 + (n + match_id) % 3}", expected_version=n
+            )
     assert len(db.match_cache) == 1
     for match_id in (first, second):
         assert await match_repo.replay_check(db, match_id)
@@ -279,15 +301,21 @@ async def test_matches_evicted_from_the_cache_are_rebuilt_from_the_log(db: Datab
         assert version == 6 and match.public_view()["moves"] == 6
 
 
-async def test_three_processes_pressing_every_turn_apply_each_turn_once(target: Target, counting_game: type) -> None:
+async def test_three_processes_pressing_every_turn_apply_each_turn_once(
+    target: Target, counting_game: type
+) -> None:
     """Three processes race on every turn, some with the button's version, some typed (no version)."""
     dbs = [await target.open() for _ in range(3)]
     match_id = await counting_match(dbs[0], target=1000)
     for turn in range(10):
         seat = turn % 4
         calls = [
-            action_repo.apply_action(dbs[0], match_id, f"{seat} add 1", expected_version=turn, dedupe_key=f"cb:{turn}"),
-            action_repo.apply_action(dbs[1], match_id, f"{seat} add 1", expected_version=turn, dedupe_key=f"cb:{turn}"),
+            action_repo.apply_action(
+                dbs[0], match_id, f"{seat} add 1", expected_version=turn, dedupe_key=f"cb:{turn}"
+            ),
+            action_repo.apply_action(
+                dbs[1], match_id, f"{seat} add 1", expected_version=turn, dedupe_key=f"cb:{turn}"
+            ),
             action_repo.apply_action(dbs[2], match_id, f"{seat} add 2", expected_version=turn),
         ]
         results = await asyncio.gather(*calls, return_exceptions=True)
@@ -299,7 +327,9 @@ async def test_three_processes_pressing_every_turn_apply_each_turn_once(target: 
         assert await match_repo.replay_check(db, match_id)
 
 
-async def test_a_refusal_that_changed_the_engine_state_does_not_leak(db: Database, counting_game: type) -> None:
+async def test_a_refusal_that_changed_the_engine_state_does_not_leak(
+    db: Database, counting_game: type
+) -> None:
     """The cache never trusts a refused engine object: the next load replays the stored log."""
     match_id = await counting_match(db)
     await action_repo.apply_action(db, match_id, "0 add 2")
@@ -323,24 +353,32 @@ async def test_an_ordinary_refusal_leaves_the_next_action_working(db: Database, 
     assert result.version == 1 and result.match.public_view()["total"] == 1
 
 
-async def test_events_stored_with_old_names_read_back_in_the_current_vocabulary(db: Database,
-                                                                               counting_game: type) -> None:
+async def test_events_stored_with_old_names_read_back_in_the_current_vocabulary(
+    db: Database, counting_game: type
+) -> None:
     """A duplicate press answers with the stored events: ones stored before rules version 2 are renamed."""
     match_id = await counting_match(db)
     await action_repo.apply_action(db, match_id, "0 add 1", dedupe_key="cb:old")
     async with db.session() as s:
-        record = (await s.execute(select(ActionRecord).where(ActionRecord.match_id == match_id))).scalars().one()
-        record.events_json = [{"kind": "deal_start", "data": {"deal": 2, "dealer": 1}},
-                              {"kind": "deal_abandoned", "data": {"deal": 2, "phase": "play"}}]
+        record = (
+            (await s.execute(select(ActionRecord).where(ActionRecord.match_id == match_id))).scalars().one()
+        )
+        record.events_json = [
+            {"kind": "deal_start", "data": {"deal": 2, "dealer": 1}},
+            {"kind": "deal_abandoned", "data": {"deal": 2, "phase": "play"}},
+        ]
         await s.commit()
     again = await action_repo.apply_action(db, match_id, "0 add 1", dedupe_key="cb:old")
     assert again.duplicate
-    assert [(e.kind, e.data) for e in again.events] == [("deal_started", {"deal_no": 2, "dealer": 1}),
-                                                         ("deal_abandoned", {"deal_no": 2, "phase": "play"})]
+    assert [(e.kind, e.data) for e in again.events] == [
+        ("deal_started", {"deal_no": 2, "dealer": 1}),
+        ("deal_abandoned", {"deal_no": 2, "phase": "play"}),
+    ]
 
 
 async def test_each_match_records_its_rules_version_and_a_newer_one_is_refused_clearly(
-        db: Database, counting_game: type) -> None:
+    db: Database, counting_game: type
+) -> None:
     from engine.game import RULES_VERSION
 
     match_id = await counting_match(db)
@@ -348,7 +386,9 @@ async def test_each_match_records_its_rules_version_and_a_newer_one_is_refused_c
     row = await match_repo.get_match_row(db, match_id)
     assert row is not None and row.rules_version == RULES_VERSION
     async with db.session() as s:
-        await s.execute(update(MatchRecord).where(MatchRecord.id == match_id).values(rules_version=RULES_VERSION + 1))
+        await s.execute(
+            update(MatchRecord).where(MatchRecord.id == match_id).values(rules_version=RULES_VERSION + 1)
+        )
         await s.commit()
     db.match_cache.clear()  # as after a restart (or in another process)
     with pytest.raises(ReplayError) as caught:

@@ -66,12 +66,15 @@ async def postgres_database() -> AsyncIterator[str]:
 
 
 @asynccontextmanager
-async def tournament_harness(tmp_path: Path, extra_players: int = 12, table_groups: int = 2,
-                             backend: str = "sqlite") -> AsyncIterator[E2EHarness]:
+async def tournament_harness(
+    tmp_path: Path, extra_players: int = 12, table_groups: int = 2, backend: str = "sqlite"
+) -> AsyncIterator[E2EHarness]:
     """``backend="postgresql"``: the bot runs on a fresh PostgreSQL database (``postgres_database``)."""
     if backend == "postgresql":
-        async with postgres_database() as url, _harness(tmp_path, extra_players, table_groups,
-                                                         DATABASE_URL=url) as h:
+        async with (
+            postgres_database() as url,
+            _harness(tmp_path, extra_players, table_groups, DATABASE_URL=url) as h,
+        ):
             yield h
         return
     async with _harness(tmp_path, extra_players, table_groups) as h:
@@ -79,8 +82,9 @@ async def tournament_harness(tmp_path: Path, extra_players: int = 12, table_grou
 
 
 @asynccontextmanager
-async def _harness(tmp_path: Path, extra_players: int, table_groups: int, **settings: Any
-                   ) -> AsyncIterator[E2EHarness]:
+async def _harness(
+    tmp_path: Path, extra_players: int, table_groups: int, **settings: Any
+) -> AsyncIterator[E2EHarness]:
     async with e2e_harness(tmp_path, start_bot=False, **settings) as h:
         h.clock = ManualClock(datetime.now(UTC).replace(second=0, microsecond=0))  # type: ignore[attr-defined]
         h.real_bot.prepare = _with_tournaments(h.clock)
@@ -172,7 +176,9 @@ def find(h: E2EHarness, chat_id: int, needle: str) -> list[Any]:
     return [m for m in h.sim.bot_messages(chat_id) if needle in (m.text or m.caption or "")]
 
 
-async def finish_table(h: E2EHarness, table_id: int, winner_side: int, levels: tuple[int, int] = (14, 9)) -> None:
+async def finish_table(
+    h: E2EHarness, table_id: int, winner_side: int, levels: tuple[int, int] = (14, 9)
+) -> None:
     """The match of ``table_id`` ends as the engine would end it (stored result + the match_over event
     through the runtime's announce), standing in for hours of play."""
     database = db(h)
@@ -180,7 +186,9 @@ async def finish_table(h: E2EHarness, table_id: int, winner_side: int, levels: t
     assert row is not None
     result = {"winner": winner_side, "levels": list(levels), "reason": "deals", "deals": 17}
     async with database.session() as s:
-        await s.execute(update(MatchRecord).where(MatchRecord.id == row.id).values(status="finished", result_json=result))
+        await s.execute(
+            update(MatchRecord).where(MatchRecord.id == row.id).values(status="finished", result_json=result)
+        )
         await s.commit()
     await rt(h).live.announce(row.id, [Event("match_over", result)], source="sys")
     await settle(h)
@@ -196,6 +204,7 @@ def published_from(message: Any) -> dict[str, Any]:
 
 # --- whole-flow helpers (tests/tournament/test_e2e_whole_*.py) ---------------------------------------
 
+
 def local(h: E2EHarness, delta: timedelta) -> str:
     """The manual clock's now + ``delta`` written as an organiser writes a time (Asia/Shanghai)."""
     return str(ts.local_text(h.clock.now() + delta, "Asia/Shanghai"))  # type: ignore[attr-defined]
@@ -208,16 +217,24 @@ async def send_file(h: E2EHarness, user_id: int, content: bytes | str, file_name
     return await h.sim.wait_for_message(user_id, expect, after=before, timeout=20)
 
 
-async def files_after(h: E2EHarness, user_id: int, chat_id: int, command: str, last_suffix: str,
-                      timeout: float = 30) -> dict[str, bytes]:
+async def files_after(
+    h: E2EHarness, user_id: int, chat_id: int, command: str, last_suffix: str, timeout: float = 30
+) -> dict[str, bytes]:
     """``user_id`` sends ``command`` in ``chat_id``; the files the bot sends back, by name, up to the one
     whose name ends with ``last_suffix`` (``/export`` sends its set-up file last)."""
     before = h.sim.last_bot_message(chat_id)
     h.sim.user_sends_text(user_id, chat_id, command)
-    await h.sim.wait_for_message(chat_id, lambda m: m.document is not None and str(
-        m.document.get("filename", "")).endswith(last_suffix), after=before, timeout=timeout)
-    return {str(m.document["filename"]): bytes(m.document["bytes"]) for m in h.sim.bot_messages(chat_id)
-            if m.document is not None and m.message_id > (before.message_id if before else 0)}
+    await h.sim.wait_for_message(
+        chat_id,
+        lambda m: m.document is not None and str(m.document.get("filename", "")).endswith(last_suffix),
+        after=before,
+        timeout=timeout,
+    )
+    return {
+        str(m.document["filename"]): bytes(m.document["bytes"])
+        for m in h.sim.bot_messages(chat_id)
+        if m.document is not None and m.message_id > (before.message_id if before else 0)
+    }
 
 
 def invite_link(message: Any) -> str:
@@ -230,7 +247,9 @@ async def invite_of(h: E2EHarness, user_id: int, announcement: Any, group: str |
     choose = await follow(h, user_id, url_button(announcement))
     if group is not None:
         await press(h, user_id, user_id, choose, group)
-    invite = await h.sim.wait_for_message(user_id, "https://t.me/", after=choose if group else None, timeout=20)
+    invite = await h.sim.wait_for_message(
+        user_id, "https://t.me/", after=choose if group else None, timeout=20
+    )
     return invite_link(invite)
 
 
@@ -268,7 +287,9 @@ async def play_table(h: E2EHarness, table_id: int, timeout: float = 120) -> dict
     row = await match_repo.current_match(db(h), table_id)
     assert row is not None and row.status == "playing", row
     seats = {s.seat: int(s.user_id) for s in await table_repo.get_seats(db(h), table_id) if s.user_id}
-    await drive(h.sim, lambda: rt(h) if h.app is not None else None, row.id, seats, seed=table_id, timeout=timeout)
+    await drive(
+        h.sim, lambda: rt(h) if h.app is not None else None, row.id, seats, seed=table_id, timeout=timeout
+    )
 
     async def finished() -> Any:
         got = await match_repo.get_match_row(db(h), row.id)
@@ -285,12 +306,19 @@ async def schedule_posted(h: E2EHarness, *keys: str, timeout: float = 30) -> Non
     """Wait until the tournament group has seen a schedule (🗓 赛程) line for each of ``keys`` (a match's
     time is set before its schedule is posted: after this its row has ``start_at``)."""
     for key in keys:
-        await h.sim.wait_for_message(GROUP_ID, lambda m, k=key: "🗓 赛程" in (m.text or "") and any(
-            line.startswith(k + " ") for line in (m.text or "").split("\n")), timeout=timeout)
+        await h.sim.wait_for_message(
+            GROUP_ID,
+            lambda m, k=key: (
+                "🗓 赛程" in (m.text or "")
+                and any(line.startswith(k + " ") for line in (m.text or "").split("\n"))
+            ),
+            timeout=timeout,
+        )
 
 
 async def table_recorded(h: E2EHarness, tid: int, key: str, table: int) -> Any:
     """Wait until the tournament has recorded table ``table`` of match ``key`` (its match-over hook ran)."""
+
     async def check() -> Any:
         m = await tournament_match(h, tid, key)
         return m if str(table) in m.table_results or m.result_json is not None else None

@@ -20,7 +20,9 @@ async def test_a_replacement_waits_for_the_new_partner_and_updates_the_team_rost
     tid = await make(db, "guandan-team", union_groups=[{"name": "机关", "quota": 1}])
     ids = [await pair(db, tid, 1001 + 2 * i, 1002 + 2 * i, "机关") for i in range(3)]
     team = await ts.form_team(db, tid, ORG, ids, "机关队")
-    offer = await ts.offer_replacement(db, tid, ids[0], 1002, 1010, 1001, NOW)  # a player asks for their partner
+    offer = await ts.offer_replacement(
+        db, tid, ids[0], 1002, 1010, 1001, NOW
+    )  # a player asks for their partner
     assert [e.players_json for e in await ts.entries(db, tid) if e.id == ids[0]] == [[1001, 1002]]
     with pytest.raises(RuleError) as exc:
         await ts.accept_replacement(db, offer.token, 1011, NOW)  # someone else with the link
@@ -39,7 +41,9 @@ async def test_a_replacement_waits_for_the_new_partner_and_updates_the_team_rost
 
 
 async def test_one_pair_leaving_a_team_leaves_the_team_one_pair_short(db: Database) -> None:
-    tid = await make(db, "guandan-team", union_groups=[{"name": "机关", "quota": 2}, {"name": "理学院", "quota": 1}])
+    tid = await make(
+        db, "guandan-team", union_groups=[{"name": "机关", "quota": 2}, {"name": "理学院", "quota": 1}]
+    )
     await ts.grant(db, tid, ORG, 1020, "leader", "机关")
     ids = [await pair(db, tid, 1001 + 2 * i, 1002 + 2 * i, "机关") for i in range(4)]
     team = await ts.form_team(db, tid, 1020, ids[:3], "机关队")
@@ -66,8 +70,10 @@ async def test_replace_and_withdraw_in_the_chats(tmp_path: Path) -> None:
         P = [S.EXTRA_BASE + i for i in range(14)]
         now = h.clock.now()  # type: ignore[attr-defined]
         first = ts.local_text(now + timedelta(days=2), "Asia/Shanghai")
-        spec = (f'name = "掼蛋团体赛"\npreset = "guandan-team"\nfirst_round = "{first}"\n'
-                '[[union_groups]]\nname = "机关"\nquota = 1\n')
+        spec = (
+            f'name = "掼蛋团体赛"\npreset = "guandan-team"\nfirst_round = "{first}"\n'
+            '[[union_groups]]\nname = "机关"\nquota = 1\n'
+        )
         await S.dm(h, ORGANISER_ID, spec, "已从文件创建比赛")
         await S.say(h, ORGANISER_ID, GROUP_ID, "/tournament_group", "开始报名")
         await S.dm(h, ORGANISER_ID, "/role add leader @p13 机关", "添加")

@@ -30,13 +30,24 @@ async def test_the_menu_per_chat_kind_and_language(tmp_path: Path) -> None:
         group_member = sim.commands_for(GROUP_ID, player)
         group_admin = sim.commands_for(GROUP_ID, ORGANISER_ID)
         # players' commands in a private chat, with the tournament ones; no group tools there
-        assert {"start", "withdraw", "schedule", "results", "bracket", "tournament_help"} <= set(names(private_zh))
+        assert {"start", "withdraw", "schedule", "results", "bracket", "tournament_help"} <= set(
+            names(private_zh)
+        )
         assert not {"newtable", "table_register", "substitute"} & set(names(private_zh))
         # a group member sees the group's commands; its administrators the referee tools too
         assert {"newtable", "schedule", "bracket", "tournament_help"} <= set(names(group_member))
         assert not {"withdraw", "substitute", "table_register", "stop"} & set(names(group_member))
-        assert {"newtable", "stop", "tournament_group", "table_register", "substitute", "extend", "pause",
-                "start_match", "result"} <= set(names(group_admin))
+        assert {
+            "newtable",
+            "stop",
+            "tournament_group",
+            "table_register",
+            "substitute",
+            "extend",
+            "pause",
+            "start_match",
+            "result",
+        } <= set(names(group_admin))
         # zh-CN is the default: Chinese descriptions; an English client gets English ones
         assert all(CJK.search(c["description"]) for c in private_zh + group_admin)
         by_scope_en = {k: v for k, v in sim.commands.items() if k[1] == "en"}
@@ -47,11 +58,18 @@ async def test_the_menu_per_chat_kind_and_language(tmp_path: Path) -> None:
             for en, zh in zip(menu, by_scope_zh[(scope, "")], strict=True):  # translated, not copied
                 assert en["description"] != zh["description"] and re.search("[A-Za-z]{3}", en["description"])
         assert names(private_en) == names(private_zh)
-        assert [c["description"] for c in private_en] == [c["description"] for c in by_scope_en[
-            (next(k[0] for k in by_scope_en if "all_private_chats" in k[0]), "en")]]
+        assert [c["description"] for c in private_en] == [
+            c["description"]
+            for c in by_scope_en[(next(k[0] for k in by_scope_en if "all_private_chats" in k[0]), "en")]
+        ]
         # within Telegram's limits, and every command listed is one the bot answers
-        handled = {cmd for handlers in h.app.handlers.values() for x in handlers if isinstance(x, CommandHandler)
-                   for cmd in x.commands}
+        handled = {
+            cmd
+            for handlers in h.app.handlers.values()
+            for x in handlers
+            if isinstance(x, CommandHandler)
+            for cmd in x.commands
+        }
         for menu in sim.commands.values():
             assert len(menu) <= 100
             for c in menu:

@@ -25,8 +25,13 @@ def tb(h: Any) -> Any:
 
 
 async def shows(h: Any, message: Any, needle: str, timeout: float = 15.0) -> bool:
-    return bool(await h.sim.wait_for(lambda: needle in (message.text or ""), timeout,
-                                     f"the dashboard never showed {needle!r}: {message.text}"))
+    return bool(
+        await h.sim.wait_for(
+            lambda: needle in (message.text or ""),
+            timeout,
+            f"the dashboard never showed {needle!r}: {message.text}",
+        )
+    )
 
 
 def waiting(message: Any, key: str) -> list[str]:
@@ -42,8 +47,13 @@ async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stoppe
         tb(h).dashboards.dashboard_seconds = PACE
         now = h.clock.now()  # type: ignore[attr-defined]
         first = ts.local_text(now + timedelta(days=2), "Asia/Shanghai")
-        await S.dm(h, ORG, f'name = "教工双升"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n'
-                            '[rules]\ndeals = 0\ntime_limit_minutes = 50\n', "已从文件创建比赛")
+        await S.dm(
+            h,
+            ORG,
+            f'name = "教工双升"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n'
+            "[rules]\ndeals = 0\ntime_limit_minutes = 50\n",
+            "已从文件创建比赛",
+        )
         await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
         for gid in S.TABLE_GROUPS[:2]:
             await S.say(h, ORG, gid, "/table_register", "比赛桌")
@@ -63,7 +73,7 @@ async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stoppe
         await S.settle(h)
         edits = board.versions[start:]
         assert 1 <= len(edits) <= 2, [v.text for v in edits]
-        times = [v.at for v in board.versions[start - 1:]]
+        times = [v.at for v in board.versions[start - 1 :]]
         assert all(b - a >= PACE - 0.3 for a, b in zip(times, times[1:], strict=False)), times
 
         # a restart: the message is still followed (a stored row) and catches up with a withdrawal
@@ -96,7 +106,7 @@ async def test_the_dashboard_follows_changes_paced_across_a_restart_until_stoppe
         m = (await ts.matches(S.db(h), 1))[0]
         key = m.match_key
         await shows(h, board2, f"  {key} ")  # its players are listed as not checked in
-        (a, b), = await ts.match_players(S.db(h), m)
+        ((a, b),) = await ts.match_players(S.db(h), m)
         names = await ts.user_names(S.db(h), [*a, *b])
         assert all(names[u] in waiting(board2, key) for u in (*a, *b))
         h.clock.set(m.start_at - timedelta(minutes=30))  # type: ignore[attr-defined]

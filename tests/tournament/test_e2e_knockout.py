@@ -49,8 +49,11 @@ def local(h: object, delta: timedelta) -> str:
 
 async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
     async with S.tournament_harness(tmp_path, extra_players=12) as h:
-        toml = TOML.format(deadline=local(h, timedelta(hours=2)), draw=local(h, timedelta(hours=3)),
-                           first=local(h, timedelta(days=1)))
+        toml = TOML.format(
+            deadline=local(h, timedelta(hours=2)),
+            draw=local(h, timedelta(hours=3)),
+            first=local(h, timedelta(days=1)),
+        )
         created = await S.dm(h, ORG, toml, "已从文件创建比赛")
         assert "#1" in (created.text or "")
         bad = await S.dm(h, ORG, 'name = "x"\npreset = "no-such"', "文件有误")
@@ -90,7 +93,9 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
             await S.dm(h, ORG, f"/register {a} {b} {g}", "报名成功")
         full = await S.dm(h, ORG, f"/register {P[10]} {P[11]} 机关", "名额")
         assert "机关" in (full.text or "")
-        await S.say(h, 1006, GROUP_ID, "/results", "")  # the stranger is known from the group, never started the bot
+        await S.say(
+            h, 1006, GROUP_ID, "/results", ""
+        )  # the stranger is known from the group, never started the bot
         never = await S.dm(h, ORG, f"/register {P[10]} 1006 医学院", "还没有私聊机器人")
         assert never.text
 
@@ -106,7 +111,9 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
         doc = next(m for m in h.sim.bot_messages(GROUP_ID) if m.document is not None)
         published = S.published_from(doc)
         announced = {"list_hash": published["list_hash"], "commitment": published["commitment"]}
-        assert published["list_hash"] in (frozen.text or "") and published["commitment"] in (frozen.text or "")
+        assert published["list_hash"] in (frozen.text or "") and published["commitment"] in (
+            frozen.text or ""
+        )
         assert verify(published, announced).ok
         # issue 10: the commitment was published when registration opened, before any entry existed
         assert published["commitment"] in (ann.text or "")
@@ -172,7 +179,9 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
         await S.finish_table(h, int(m1.game_tables[0]), 1, (9, 14))
         await S.finish_table(h, int(m2.game_tables[0]), 0, (14, 5))
         announced = S.find(h, GROUP_ID, f"（{m1.match_key}）")
-        assert len([x for x in announced if x.text.startswith("🏁 第1轮")]) == 1  # announced once, by its name
+        assert (
+            len([x for x in announced if x.text.startswith("🏁 第1轮")]) == 1
+        )  # announced once, by its name
         state = await ts.engine_state(S.db(h), tid)
         winner1 = m1.side_b
         nxt = [k for k in state.ready_matches()]
@@ -199,7 +208,9 @@ async def test_fifty_minute_knockout_end_to_end(tmp_path: Path) -> None:
         final = S.find(h, GROUP_ID, "全部比赛结束")
         # 8-slot bracket (3 rounds): prizes aligned to the final -- R3 loser 一等奖, R2 二等奖, R1 三等奖
         text = final[-1].text or ""
-        assert "1. " in text and "优胜奖" in text and "一等奖" in text and "二等奖" in text and "三等奖" in text
+        assert (
+            "1. " in text and "优胜奖" in text and "一等奖" in text and "二等奖" in text and "三等奖" in text
+        )
         standings = await S.say(h, P[0], GROUP_ID, "/standings", "排名")
         assert "优胜奖" in (standings.text or "")
         results = await S.say(h, P[0], GROUP_ID, "/results", "已完成比赛")

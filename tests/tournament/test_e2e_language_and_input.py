@@ -18,8 +18,13 @@ async def test_english_answers_and_bad_input_change_nothing(tmp_path: Path) -> N
     async with S.tournament_harness(tmp_path, extra_players=2) as h:
         await h.start_players([h.handle(EN)])
         deadline = ts.local_text(h.clock.now() + timedelta(hours=1), "Asia/Shanghai")  # type: ignore[attr-defined]
-        await S.dm(h, ORG, f'name = "Open"\npreset = "shengji-timed-2h"\nregistration_deadline = "{deadline}"\n'
-                           '[[union_groups]]\nname = "Admin"\nquota = 1\n', "已从文件创建比赛")
+        await S.dm(
+            h,
+            ORG,
+            f'name = "Open"\npreset = "shengji-timed-2h"\nregistration_deadline = "{deadline}"\n'
+            '[[union_groups]]\nname = "Admin"\nquota = 1\n',
+            "已从文件创建比赛",
+        )
         ann = await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
         choose = await S.follow(h, EN, S.url_button(ann), "choose your union group")
         await S.press(h, EN, EN, choose, "Admin")

@@ -17,23 +17,33 @@ from tests.tournament import support as S
 
 ORG = ORGANISER_ID
 
-TEAM = ('[tournament]\nformat = "single_elimination"\npairs_per_team = 3\nlate_forfeit_minutes = 1\n'
-        'third_place_match = false\nprize_counts = [1, 1, 0]\n\n'
-        '[[union_groups]]\nname = "机关"\nquota = 1\n[[union_groups]]\nname = "理学院"\nquota = 1\n')
+TEAM = (
+    '[tournament]\nformat = "single_elimination"\npairs_per_team = 3\nlate_forfeit_minutes = 1\n'
+    "third_place_match = false\nprize_counts = [1, 1, 0]\n\n"
+    '[[union_groups]]\nname = "机关"\nquota = 1\n[[union_groups]]\nname = "理学院"\nquota = 1\n'
+)
 
 
 async def team_match(h: object) -> tuple[int, object]:
     now = h.clock.now()  # type: ignore[attr-defined]
     first = ts.local_text(now + timedelta(days=2), "Asia/Shanghai")
-    await S.dm(h, ORG, f'name = "掼蛋团体赛"\npreset = "guandan-team"\nfirst_round = "{first}"\n{TEAM}',  # type: ignore[arg-type]
-               "已从文件创建比赛")
+    await S.dm(
+        h,
+        ORG,
+        f'name = "掼蛋团体赛"\npreset = "guandan-team"\nfirst_round = "{first}"\n{TEAM}',  # type: ignore[arg-type]
+        "已从文件创建比赛",
+    )
     await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")  # type: ignore[arg-type]
     await S.dm(h, ORG, "/role 1 add referee @p12", "添加")  # type: ignore[arg-type]  # as the set-up's hint writes it
     for gid in S.TABLE_GROUPS:
         await S.say(h, ORG, gid, "/table_register", "比赛桌")  # type: ignore[arg-type]
     for i in range(6):
-        await S.dm(h, ORG, f"/register @p{2 * i + 1} @p{2 * i + 2} {'机关' if i < 3 else '理学院'}",  # type: ignore[arg-type]
-                   "报名成功")
+        await S.dm(
+            h,
+            ORG,
+            f"/register @p{2 * i + 1} @p{2 * i + 2} {'机关' if i < 3 else '理学院'}",  # type: ignore[arg-type]
+            "报名成功",
+        )
     await S.dm(h, ORG, "/team 机关队 1 2 3", "团队已组成")  # type: ignore[arg-type]
     await S.dm(h, ORG, "/team 理学院队 4 5 6", "团队已组成")  # type: ignore[arg-type]
     told = await h.sim.wait_for_message(S.EXTRA_BASE, "你已加入", timeout=15)  # type: ignore[attr-defined]
@@ -63,7 +73,10 @@ async def test_each_table_waits_for_its_own_players_until_its_own_limit(tmp_path
         await S.run_due(h)
         note = S.find(h, GROUP_ID, f"签到开始：{key}")[-1]
         tables = await ts.match_players(S.db(h), m)  # type: ignore[arg-type]
-        late, never = tables[1][1][0], tables[2][0][1]  # table 2: a player of side b is late; table 3: side a's never comes
+        late, never = (
+            tables[1][1][0],
+            tables[2][0][1],
+        )  # table 2: a player of side b is late; table 3: side a's never comes
         for uid in [p for a, b in tables for p in (*a, *b) if p not in (late, never)]:
             await S.press(h, uid, GROUP_ID, note, "签到")
         await S.run_due(h, timedelta(minutes=30))  # the start: table 1 is complete and starts, 2 and 3 wait

@@ -25,8 +25,12 @@ P = [S.EXTRA_BASE + i for i in range(12)]
 async def drawn_pairs(h: object) -> list[object]:
     now = h.clock.now()  # type: ignore[attr-defined]
     first = ts.local_text(now + timedelta(days=2), "Asia/Shanghai")
-    await S.dm(h, ORG, f'name = "教工双升"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n',  # type: ignore[arg-type]
-               "已从文件创建比赛")
+    await S.dm(
+        h,
+        ORG,
+        f'name = "教工双升"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n',  # type: ignore[arg-type]
+        "已从文件创建比赛",
+    )
     await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")  # type: ignore[arg-type]
     for gid in S.TABLE_GROUPS[:2]:
         await S.say(h, ORG, gid, "/table_register", "比赛桌")  # type: ignore[arg-type]
@@ -45,7 +49,7 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         h.clock.set(m.start_at - timedelta(minutes=30))  # type: ignore[attr-defined]
         await S.run_due(h)
         note = S.find(h, GROUP_ID, f"签到开始：{key}")[-1]
-        (a, b), = await ts.match_players(S.db(h), m)  # type: ignore[arg-type]
+        ((a, b),) = await ts.match_players(S.db(h), m)  # type: ignore[arg-type]
         for uid in a:  # side A checks in; side B never comes
             await S.press(h, uid, GROUP_ID, note, "签到")
         await S.run_due(h, timedelta(minutes=30))
@@ -60,8 +64,11 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         # carry them): a seated player leaving, a player of side A starting, an outsider joining
         people = {u: types.SimpleNamespace(id=u, language_code="zh-hans") for u in (a[0], a[1], P[10])}
         rt = S.rt(h)
-        for refused_text in (await rt.lobby.leave(table_id, people[a[0]]), await rt.lobby.start_table(table_id, people[a[1]]),
-                             await rt.lobby.join(table_id, 1, people[P[10]])):
+        for refused_text in (
+            await rt.lobby.leave(table_id, people[a[0]]),
+            await rt.lobby.start_table(table_id, people[a[1]]),
+            await rt.lobby.join(table_id, 1, people[P[10]]),
+        ):
             assert refused_text and "比赛桌" in refused_text
         # an outsider (not in the tournament) takes a seat by the deep link
         before = h.sim.last_bot_message(P[10])
@@ -82,7 +89,9 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         assert (await h.sim.wait_for_message(sub, "代替", timeout=15)).text
         # the other absent player gets two more minutes; the referee then starts the table
         await S.dm(h, P[11], f"/extend {key} 2", "已完成")
-        assert (await h.sim.wait_for_message(GROUP_ID, "延长", timeout=15)).text  # announced through the outbox
+        assert (
+            await h.sim.wait_for_message(GROUP_ID, "延长", timeout=15)
+        ).text  # announced through the outbox
         await S.dm(h, P[11], f"/start_match {key}", "已完成")
         table = await table_repo.get_table(S.db(h), table_id)
         assert table is not None and table.status == "playing"

@@ -33,7 +33,7 @@ async def test_edit_reschedule_swap_move_then_cancel(tmp_path: Path) -> None:
         # one match an hour later still; the players of both sides are told
         when = ts.local_text(m1.start_at + timedelta(hours=1), row.time_zone)
         await S.dm(h, ORG, f"/reschedule {m1.match_key} {when}", "已完成")
-        (a, b), = await ts.match_players(S.db(h), m1)
+        ((a, b),) = await ts.match_players(S.db(h), m1)
         for uid in (a[0], b[1]):  # told through the outbox
             assert (await h.sim.wait_for_message(uid, f"改期：{m1.match_key}", timeout=15)).text
         m1 = await S.tournament_match(h, 1, m1.match_key)
@@ -83,8 +83,12 @@ async def test_later_rounds_follow_the_real_match_length() -> None:
     def late(r: object) -> int:
         return int(r.settings_json["late_forfeit_minutes"])  # type: ignore[attr-defined]
 
-    fifty, timed, one_deal, seventeen = (row("shengji-50min"), row("shengji-timed-2h", time_limit_minutes=60),
-                                         row("shengji-17-deals", deals=1), row("shengji-17-deals"))
+    fifty, timed, one_deal, seventeen = (
+        row("shengji-50min"),
+        row("shengji-timed-2h", time_limit_minutes=60),
+        row("shengji-17-deals", deals=1),
+        row("shengji-17-deals"),
+    )
     assert ts.match_minutes(fifty) == 50 + late(fifty)  # type: ignore[arg-type]
     assert ts.match_minutes(timed) == 60 + late(timed)  # type: ignore[arg-type]
     assert ts.match_minutes(one_deal) == 5 + late(one_deal)  # type: ignore[arg-type]

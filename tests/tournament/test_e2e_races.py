@@ -18,13 +18,20 @@ P = [S.EXTRA_BASE + i for i in range(6)]
 
 async def _open(h: object) -> str:
     now = h.clock.now()  # type: ignore[attr-defined]
-    spec = (f'name = "双升赛"\npreset = "shengji-17-deals"\n'
-            f'registration_deadline = "{ts.local_text(now + timedelta(days=1), "Asia/Shanghai")}"\n')
+    spec = (
+        f'name = "双升赛"\npreset = "shengji-17-deals"\n'
+        f'registration_deadline = "{ts.local_text(now + timedelta(days=1), "Asia/Shanghai")}"\n'
+    )
     await S.dm(h, ORG, spec, "已从文件创建比赛")  # type: ignore[arg-type]
     ann = await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")  # type: ignore[arg-type]
     choose = await S.follow(h, P[0], S.url_button(ann))  # type: ignore[arg-type]
-    invite = choose if "https://t.me/" in (choose.text or "") else await h.sim.wait_for_message(  # type: ignore[attr-defined]
-        P[0], "https://t.me/", after=choose, timeout=15)
+    invite = (
+        choose
+        if "https://t.me/" in (choose.text or "")
+        else await h.sim.wait_for_message(  # type: ignore[attr-defined]
+            P[0], "https://t.me/", after=choose, timeout=15
+        )
+    )
     return next(w for w in (invite.text or "").split() if w.startswith("https://t.me/"))
 
 
@@ -33,9 +40,11 @@ async def test_a_double_tap_and_two_people_on_one_invite_make_one_pair(tmp_path:
         link = await _open(h)
         offers = [await S.follow(h, uid, link, "邀请你作为搭档") for uid in (P[1], P[2])]
         # P[1] taps Accept twice at once, P[2] accepts the same invitation at the same moment
-        queries = [h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
-                   h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
-                   h.sim.press_button(P[2], P[2], offers[1].message_id, text="接受邀请")]
+        queries = [
+            h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
+            h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
+            h.sim.press_button(P[2], P[2], offers[1].message_id, text="接受邀请"),
+        ]
         answers = await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])
         await S.settle(h)
         pairs = [e for e in await ts.entries(S.db(h), 1) if e.kind == "pair"]

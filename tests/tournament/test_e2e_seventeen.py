@@ -108,6 +108,8 @@ async def test_seventeen_deals_guided_setup_conduct_and_double_forfeit(tmp_path:
         assert final and "代表参加学院比赛" in (final[-1].text or "")
         bracket = await S.say(h, P[0], GROUP_ID, "/bracket", "对阵表")
         assert "双方弃权" in (bracket.text or "")
-        photo = await h.sim.wait_for_message(GROUP_ID, lambda msg: msg.photo is not None, after=bracket, timeout=15)
+        photo = await h.sim.wait_for_message(
+            GROUP_ID, lambda msg: msg.photo is not None, after=bracket, timeout=15
+        )
         assert photo.photo["width"] > 200  # the bracket image (bot/presentation/tournament)
         h.assert_no_errors()

@@ -35,18 +35,21 @@ async def test_a_substitute_takes_over_a_seat_in_play(tmp_path: Path) -> None:
         row = await match_repo.current_match(S.db(h), table_id)
         assert row is not None and row.status == "playing"
         match_id = row.id
-        (a, b), = await ts.match_players(S.db(h), m)
+        ((a, b),) = await ts.match_players(S.db(h), m)
         seats = {0: a[0], 1: b[0], 2: a[1], 3: b[1]}
         await drive(h.sim, lambda: S.rt(h), match_id, seats, stop=lambda x: plays(x) >= 6, timeout=180)
         await S.settle(h)
         old, new = b[0], P[9]
         old_hand = await S.eventually(lambda: _aw(_hand_message(h.sim, old, match_id)))
-        tap = next(str(d) for d in old_hand.callback_data()
-                   if isinstance(callbacks.parse(str(d)), callbacks.HandButton))
+        tap = next(
+            str(d)
+            for d in old_hand.callback_data()
+            if isinstance(callbacks.parse(str(d)), callbacks.HandButton)
+        )
         clock_before = await S.rt(h).scheduler.pending(S.db(h), "move_clock", f"match:{match_id}")
 
         # the substitute cannot be someone seated at another live table, nor a player of this match
-        (oa, _ob), = await ts.match_players(S.db(h), _other)  # type: ignore[arg-type]
+        ((oa, _ob),) = await ts.match_players(S.db(h), _other)  # type: ignore[arg-type]
         refused = await S.dm(h, REFEREE, f"/substitute {key} {at(old)} {at(oa[0])} 急事", "另一张牌桌")
         assert refused.text
         refused = await S.dm(h, REFEREE, f"/substitute {key} {at(old)} {at(a[0])} 急事", "已在")
@@ -85,8 +88,15 @@ async def test_a_substitute_takes_over_a_seat_in_play(tmp_path: Path) -> None:
 
         # the substitute plays on with the keyboard (seat 1), the others type; across a restart too
         seats[1] = new
-        await drive(h.sim, lambda: S.rt(h), match_id, seats, buttons=frozenset({1}),
-                    stop=lambda x: plays(x) >= 16, timeout=180)
+        await drive(
+            h.sim,
+            lambda: S.rt(h),
+            match_id,
+            seats,
+            buttons=frozenset({1}),
+            stop=lambda x: plays(x) >= 16,
+            timeout=180,
+        )
         acted = [r for r in await match_repo.action_log(S.db(h), match_id) if r.actor_user_id == new]
         assert acted, "the substitute's moves are stored as theirs"
         await h.restart()

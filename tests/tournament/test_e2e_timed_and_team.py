@@ -72,8 +72,13 @@ async def test_timed_two_hours_time_limit_placements_and_prizes(tmp_path: Path) 
             table_match = await match_repo.current_match(S.db(h), int(mm.game_tables[0]))
             assert table_match is not None
             async with S.db(h).session() as s:
-                await s.execute(update(MatchRecord).where(MatchRecord.id == table_match.id).values(
-                    status="finished", result_json={"winner": 1, "levels": [6, 9], "reason": "time_up"}))
+                await s.execute(
+                    update(MatchRecord)
+                    .where(MatchRecord.id == table_match.id)
+                    .values(
+                        status="finished", result_json={"winner": 1, "levels": [6, 9], "reason": "time_up"}
+                    )
+                )
                 await s.commit()
         await h.restart()
         await S.settle(h)
@@ -98,10 +103,16 @@ async def test_timed_two_hours_time_limit_placements_and_prizes(tmp_path: Path) 
         before = h.sim.last_bot_message(GROUP_ID)
         h.sim.user_sends_text(P[11], GROUP_ID, "/export")
         setup_file = await h.sim.wait_for_message(
-            GROUP_ID, lambda msg: msg.document is not None and msg.document["filename"].endswith(".toml"),
-            after=before, timeout=15)
-        files = [m.document["filename"] for m in h.sim.bot_messages(GROUP_ID)
-                 if m.document is not None and m.message_id > before.message_id]
+            GROUP_ID,
+            lambda msg: msg.document is not None and msg.document["filename"].endswith(".toml"),
+            after=before,
+            timeout=15,
+        )
+        files = [
+            m.document["filename"]
+            for m in h.sim.bot_messages(GROUP_ID)
+            if m.document is not None and m.message_id > before.message_id
+        ]
         assert any(f.endswith(".csv") for f in files)
         again = ts.spec_from_toml(bytes(setup_file.document["bytes"]).decode("utf-8"))
         assert again["preset_id"] == "shengji-timed-2h"  # last year's set-up can be reused
@@ -110,8 +121,10 @@ async def test_timed_two_hours_time_limit_placements_and_prizes(tmp_path: Path) 
 
 async def test_guandan_team_leader_groups_then_knockout_best_of_tables(tmp_path: Path) -> None:
     async with S.tournament_harness(tmp_path, extra_players=18, table_groups=3) as h:
-        extra = ('[tournament]\nknockout_size = 2\nthird_place_match = false\n\n[[union_groups]]\nname = "机关"\nquota = 1\n'
-                 '[[union_groups]]\nname = "理学院"\nquota = 1\n[[union_groups]]\nname = "医学院"\nquota = 1\n')
+        extra = (
+            '[tournament]\nknockout_size = 2\nthird_place_match = false\n\n[[union_groups]]\nname = "机关"\nquota = 1\n'
+            '[[union_groups]]\nname = "理学院"\nquota = 1\n[[union_groups]]\nname = "医学院"\nquota = 1\n'
+        )
         await S.dm(h, ORG, toml(h, "guandan-team", extra), "已从文件创建比赛")
         await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
         for gid in S.TABLE_GROUPS:

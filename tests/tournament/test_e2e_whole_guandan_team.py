@@ -34,7 +34,11 @@ P = [S.EXTRA_BASE + i for i in range(42)]
 REFEREE, CHIEF = P[40], P[41]
 OUTSIDER = STRANGER[0]
 UNIONS = ["机关", "理学院", "医学院"]
-TEAMS = {"机关": ("机关一队", "机关二队"), "理学院": ("理学院一队", "理学院二队"), "医学院": ("医学院一队", "=医学院二队")}
+TEAMS = {
+    "机关": ("机关一队", "机关二队"),
+    "理学院": ("理学院一队", "理学院二队"),
+    "医学院": ("医学院一队", "=医学院二队"),
+}
 
 SETUP = """name = "教工掼蛋团体赛"
 preset = "guandan-team"
@@ -64,7 +68,9 @@ quota = 2
 """
 
 
-async def _finish(h: object, key: str, winners: list[int], levels: list[tuple[int, int]] | None = None) -> None:
+async def _finish(
+    h: object, key: str, winners: list[int], levels: list[tuple[int, int]] | None = None
+) -> None:
     """The tables of ``key`` still in play end (winner side 0 = a, 1 = b) as the engine would end them."""
     m = await S.tournament_match(h, 1, key)  # type: ignore[arg-type]
     for k, side in enumerate(winners):
@@ -87,8 +93,11 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
     async with S.tournament_harness(tmp_path, extra_players=42, table_groups=3, backend=backend) as h:
         db = S.db(h)
         # --- set-up from a file; the announcement carries the draw's commitment -------------------------
-        spec = SETUP.format(deadline=S.local(h, timedelta(hours=2)), draw=S.local(h, timedelta(hours=3)),
-                            first=S.local(h, timedelta(days=1)))
+        spec = SETUP.format(
+            deadline=S.local(h, timedelta(hours=2)),
+            draw=S.local(h, timedelta(hours=3)),
+            first=S.local(h, timedelta(days=1)),
+        )
         created = await S.send_file(h, ORG, spec, "掼蛋团体赛.toml", "已从文件创建比赛 #1")
         assert "机关 2，理学院 2，医学院 2" in (created.text or "")
         ann = await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
@@ -120,10 +129,14 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         # --- registration: a double tap on 接受邀请 and a second person on the same link: one pair --------
         link = await S.invite_of(h, P[0], ann, "机关")
         offers = [await S.follow(h, uid, link, "邀请你作为搭档") for uid in (P[1], P[2])]
-        queries = [h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
-                   h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
-                   h.sim.press_button(P[2], P[2], offers[1].message_id, text="接受邀请")]
-        answers = [a.text or "" for a in await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])]
+        queries = [
+            h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
+            h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
+            h.sim.press_button(P[2], P[2], offers[1].message_id, text="接受邀请"),
+        ]
+        answers = [
+            a.text or "" for a in await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])
+        ]
         assert sum("报名成功" in a for a in answers) == 1, answers
         assert any("已被使用" in a or "已接受过" in a for a in answers), answers
         await S.wait_text(h, P[0], "接受了你的邀请")
@@ -141,9 +154,16 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
             await S.dm(h, ORG, f"/register {P[i]} {P[i + 1]} 理学院", "报名成功")
         inviters, partners = [P[22], P[36], P[37]], [P[23], P[38], P[39]]
         links = [await S.invite_of(h, uid, ann, "理学院") for uid in inviters]
-        offers = [await S.follow(h, uid, url, "邀请你作为搭档") for uid, url in zip(partners, links, strict=True)]
-        queries = [h.sim.press_button(uid, uid, o.message_id, text="接受邀请") for uid, o in zip(partners, offers, strict=True)]
-        answers = [a.text or "" for a in await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])]
+        offers = [
+            await S.follow(h, uid, url, "邀请你作为搭档") for uid, url in zip(partners, links, strict=True)
+        ]
+        queries = [
+            h.sim.press_button(uid, uid, o.message_id, text="接受邀请")
+            for uid, o in zip(partners, offers, strict=True)
+        ]
+        answers = [
+            a.text or "" for a in await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])
+        ]
         assert sum("报名成功" in a for a in answers) == 1, answers
         assert sum("理学院 的名额（6）已满" in a for a in answers) == 2, answers
         science = [e for e in await ts.entries(db, 1, "pair") if e.union_group == "理学院"]
@@ -165,7 +185,7 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         for union in UNIONS:
             who = P[0] if union == "机关" else ORG
             for n, team in enumerate(TEAMS[union]):
-                ids = " ".join(str(i) for i in by_union[union][3 * n:3 * n + 3])
+                ids = " ".join(str(i) for i in by_union[union][3 * n : 3 * n + 3])
                 await S.dm(h, who, f"/team {team} {ids}", "团队已组成")
         told = await S.wait_text(h, P[0], "你已加入")
         assert "机关一队" in (told.text or "") and h.name(P[5]) in (told.text or "")
@@ -177,8 +197,9 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         await S.wait_text(h, GROUP_ID, "报名已截止，共 6 个参赛队")
         await S.run_due(h, timedelta(hours=1))
         frozen = await S.wait_text(h, GROUP_ID, "名单 SHA-256")
-        doc = await h.sim.wait_for_message(GROUP_ID, lambda m: m.document is not None
-                                           and m.document["filename"] == "draw-1.json", timeout=20)
+        doc = await h.sim.wait_for_message(
+            GROUP_ID, lambda m: m.document is not None and m.document["filename"] == "draw-1.json", timeout=20
+        )
         published = S.published_from(doc)
         assert published["commitment"] == commitment and commitment in (frozen.text or "")
         assert verify(published, {"list_hash": published["list_hash"], "commitment": commitment}).ok
@@ -199,7 +220,9 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         await S.run_due(h)
         tables = await S.match_people(h, 1, "A-R1-M1")
         late, never_pair = tables[1][1][0], tables[2][0]
-        await S.check_in(h, 1, "A-R1-M1", [p for a, b in tables for p in (*a, *b) if p != late and p not in never_pair])
+        await S.check_in(
+            h, 1, "A-R1-M1", [p for a, b in tables for p in (*a, *b) if p != late and p not in never_pair]
+        )
         await S.run_due(h, timedelta(minutes=30))
         ma = await S.tournament_match(h, 1, "A-R1-M1")
         statuses = [(await table_repo.get_table(db, int(t))).status for t in ma.game_tables]  # type: ignore[union-attr]
@@ -218,7 +241,9 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         refused = await S.follow(h, OUTSIDER, S.bot_link(h, f"join_{t3.id}_0"), "比赛桌")
         assert refused.text
         opponent = tables[2][1][0]
-        start = S.forge_press(h, opponent, t3.chat_id, lobby.message_id, TableButton(TableOp.START, t3.id).encode())
+        start = S.forge_press(
+            h, opponent, t3.chat_id, lobby.message_id, TableButton(TableOp.START, t3.id).encode()
+        )
         assert "比赛桌" in ((await h.sim.wait_callback_answer(start, 20)).text or "")
         await S.say(h, opponent, t3.chat_id, "/leave", "比赛桌")
         seats = [s.user_id for s in await table_repo.get_seats(db, t3.id)]
@@ -233,7 +258,11 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         # at the limit table 3 is lost; the notice names the team and both players
         await S.run_due(h, timedelta(minutes=5, seconds=1))
         notice = (await S.wait_text(h, GROUP_ID, "⚠️ A-R1-M1 第 3 桌")).text or ""
-        assert entry_names[ma.side_a] in notice and people[never_pair[0]] in notice and people[never_pair[1]] in notice
+        assert (
+            entry_names[ma.side_a] in notice
+            and people[never_pair[0]] in notice
+            and people[never_pair[1]] in notice
+        )
         assert "其余桌照常进行" in notice
         await S.wait_text(h, never_pair[0], "⚠️ A-R1-M1 第 3 桌")  # the players are told too
         # tables 1 and 2 end: a wins table 1, b table 2; with the forfeit side b wins 2:1, winner first
@@ -249,7 +278,9 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         mb = await S.tournament_match(h, 1, "B-R1-M1")
         h.clock.set(mb.start_at - timedelta(minutes=30))  # type: ignore[attr-defined]
         await S.run_due(h)
-        await S.check_in(h, 1, "B-R1-M1", [p for a, b in await S.match_people(h, 1, "B-R1-M1") for p in (*a, *b)])
+        await S.check_in(
+            h, 1, "B-R1-M1", [p for a, b in await S.match_people(h, 1, "B-R1-M1") for p in (*a, *b)]
+        )
         await S.run_due(h, timedelta(minutes=30))
         # table 1 is played out by its four people typing their cards (one deal); tables 2 and 3 end as
         # the engine would end them, both won by side a
@@ -266,8 +297,13 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         assert "未作更改" in (typo.text or "")
         assert (await S.tournament_match(h, 1, "A-R2-M1")).result_json is None
         for key in ("A-R2-M1", "B-R2-M1", "A-R3-M1", "B-R3-M1"):
-            await S.say(h, CHIEF, GROUP_ID, f"/result {key} {'a 14 11' if key.startswith('A') else 'b 11 14'} 裁判记录",
-                        f"裁判更正 {key}")
+            await S.say(
+                h,
+                CHIEF,
+                GROUP_ID,
+                f"/result {key} {'a 14 11' if key.startswith('A') else 'b 11 14'} 裁判记录",
+                f"裁判更正 {key}",
+            )
         await S.schedule_posted(h, "R1-M1", "R1-M2")  # the group stage is over: the semi-finals follow
 
         # --- standings with translated columns --------------------------------------------------------------
@@ -328,7 +364,12 @@ async def test_whole_guandan_team_tournament(tmp_path: Path, backend: str) -> No
         assert all("比赛桌1" in r[col] and "比赛桌3" in r[col] for r in table[1:]), table
         everything = b"".join(v for k, v in files.items() if k.endswith(".csv")).decode("utf-8-sig")
         assert "'=医学院二队" in everything
-        assert not any(cell.startswith("=") for k, v in files.items() if k.endswith(".csv")
-                       for r in csv.reader(io.StringIO(v.decode("utf-8-sig"))) for cell in r)
+        assert not any(
+            cell.startswith("=")
+            for k, v in files.items()
+            if k.endswith(".csv")
+            for r in csv.reader(io.StringIO(v.decode("utf-8-sig")))
+            for cell in r
+        )
         assert any(k.endswith(".xlsx") for k in files)
         h.assert_no_errors()

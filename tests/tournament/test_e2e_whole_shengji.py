@@ -126,10 +126,14 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         # --- registration: a double tap on 接受邀请 and a second person on the same link: one pair --------
         link = await S.invite_of(h, P[0], ann, "机关")
         offers = [await S.follow(h, uid, link, "邀请你作为搭档") for uid in (P[1], P[2])]
-        queries = [h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
-                   h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
-                   h.sim.press_button(P[2], P[2], offers[1].message_id, text="接受邀请")]
-        answers = [a.text or "" for a in await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])]
+        queries = [
+            h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
+            h.sim.press_button(P[1], P[1], offers[0].message_id, text="接受邀请"),
+            h.sim.press_button(P[2], P[2], offers[1].message_id, text="接受邀请"),
+        ]
+        answers = [
+            a.text or "" for a in await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])
+        ]
         assert sum("报名成功" in a for a in answers) == 1, answers
         assert any("已被使用" in a or "已接受过" in a for a in answers), answers
         (pair,) = await ts.entries(db, 1)
@@ -142,9 +146,16 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         await S.dm(h, ORG, f"/register {P[6]} {P[7]} 理学院", "报名成功")
         inviters, partners = [P[8], P[16], P[17]], [P[9], P[18], P[19]]
         links = [await S.invite_of(h, uid, ann, "理学院") for uid in inviters]
-        offers = [await S.follow(h, uid, url, "邀请你作为搭档") for uid, url in zip(partners, links, strict=True)]
-        queries = [h.sim.press_button(uid, uid, o.message_id, text="接受邀请") for uid, o in zip(partners, offers, strict=True)]
-        answers = [a.text or "" for a in await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])]
+        offers = [
+            await S.follow(h, uid, url, "邀请你作为搭档") for uid, url in zip(partners, links, strict=True)
+        ]
+        queries = [
+            h.sim.press_button(uid, uid, o.message_id, text="接受邀请")
+            for uid, o in zip(partners, offers, strict=True)
+        ]
+        answers = [
+            a.text or "" for a in await asyncio.gather(*[h.sim.wait_callback_answer(q, 20) for q in queries])
+        ]
         assert sum("报名成功" in a for a in answers) == 1, answers
         assert sum("理学院 的名额（3）已满" in a for a in answers) == 2, answers
         assert len([e for e in await ts.entries(db, 1) if e.union_group == "理学院"]) == 3
@@ -163,8 +174,9 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         assert not S.find(h, GROUP_ID, "名单 SHA-256")  # the old draw time: nothing
         await S.run_due(h, timedelta(hours=1))
         frozen = await S.wait_text(h, GROUP_ID, "名单 SHA-256")
-        doc = await h.sim.wait_for_message(GROUP_ID, lambda m: m.document is not None
-                                           and m.document["filename"] == "draw-1.json", timeout=20)
+        doc = await h.sim.wait_for_message(
+            GROUP_ID, lambda m: m.document is not None and m.document["filename"] == "draw-1.json", timeout=20
+        )
         published = S.published_from(doc)
         assert published["commitment"] == commitment and commitment in (frozen.text or "")
         assert verify(published, {"list_hash": published["list_hash"], "commitment": commitment}).ok
@@ -174,8 +186,11 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         qf = {m.match_key: m for m in await ts.matches(db, 1)}
         assert sorted(qf) == ["R1-M1", "R1-M2", "R1-M3", "R1-M4"]
         first = qf["R1-M1"].start_at
-        assert qf["R1-M2"].start_at == first and qf["R1-M3"].start_at == qf["R1-M4"].start_at == first + timedelta(
-            minutes=20)  # two table groups; a one-deal match is planned as 5 + 15 minutes
+        assert qf["R1-M2"].start_at == first and qf["R1-M3"].start_at == qf[
+            "R1-M4"
+        ].start_at == first + timedelta(
+            minutes=20
+        )  # two table groups; a one-deal match is planned as 5 + 15 minutes
 
         # --- the organiser moves matches: /swap, /move_table to a table group registered now, /reschedule --
         await S.dm(h, ORG, "/swap R1-M2 R1-M3", "已完成")
@@ -195,8 +210,8 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         # --- slot 1: R1-M1's side b is 5 minutes late (inside 15) and plays; R1-M3's side b never comes ---
         h.clock.set(first - timedelta(minutes=30))  # type: ignore[attr-defined]
         await S.run_due(h)
-        (a1, b1), = await S.match_people(h, 1, "R1-M1")
-        (a3, b3), = await S.match_people(h, 1, "R1-M3")
+        ((a1, b1),) = await S.match_people(h, 1, "R1-M1")
+        ((a3, b3),) = await S.match_people(h, 1, "R1-M3")
         await S.check_in(h, 1, "R1-M1", a1)
         await S.check_in(h, 1, "R1-M3", a3)
         await S.run_due(h, timedelta(minutes=30))
@@ -209,7 +224,9 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         lobby = next(x for x in h.sim.bot_messages(t3.chat_id) if x.message_id == t3.table_message_id)
         assert lobby.buttons() == [] and "比赛桌" in (lobby.text or "")
         assert (await S.follow(h, OUTSIDER, S.bot_link(h, f"join_{t3.id}_1"), "比赛桌")).text
-        start = S.forge_press(h, a3[0], t3.chat_id, lobby.message_id, TableButton(TableOp.START, t3.id).encode())
+        start = S.forge_press(
+            h, a3[0], t3.chat_id, lobby.message_id, TableButton(TableOp.START, t3.id).encode()
+        )
         assert "比赛桌" in ((await h.sim.wait_callback_answer(start, 20)).text or "")
         await S.say(h, a3[1], t3.chat_id, "/leave", "比赛桌")
         assert [s.user_id for s in await table_repo.get_seats(db, t3.id)] == [a3[0], b3[0], a3[1], b3[1]]
@@ -237,7 +254,7 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         # --- slot 2: R1-M2 with a referee's substitute; R1-M4 with a lateness limit extended --------------
         h.clock.set(first + timedelta(minutes=20 - 30))  # type: ignore[attr-defined]
         await S.run_due(h)
-        (a2, b2), = await S.match_people(h, 1, "R1-M2")
+        ((a2, b2),) = await S.match_people(h, 1, "R1-M2")
         absent = a2[0]
         assert (await S.dm(h, a2[1], f"/substitute R1-M2 {absent} {SUB} 生病", "没有权限")).text
         await S.dm(h, REFEREE, f"/substitute R1-M2 {absent} {SUB} 生病", "已完成")
@@ -255,7 +272,7 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         assert "替补的这场比赛已结束" in (done.text or "") and "下一场" not in (done.text or "")
         back = await S.wait_text(h, absent, "你的比赛结果")
         assert "R1-M2" in (back.text or "") and "下一场" in (back.text or "")
-        (a4, b4), = await S.match_people(h, 1, "R1-M4")
+        ((a4, b4),) = await S.match_people(h, 1, "R1-M4")
         await S.check_in(h, 1, "R1-M4", [*a4, b4[0]])
         await S.run_due(h, timedelta(minutes=10))  # R1-M4 starts at first + 30
         await S.dm(h, REFEREE, "/extend R1-M4 5", "已完成")
@@ -295,7 +312,7 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         final = rest["R3-M1"]
         h.clock.set(final.start_at - timedelta(minutes=30))  # type: ignore[attr-defined]
         await S.run_due(h)
-        (fa, fb), = await S.match_people(h, 1, "R3-M1")
+        ((fa, fb),) = await S.match_people(h, 1, "R3-M1")
         await S.check_in(h, 1, "R3-M1", [*fa, *fb])
         await S.run_due(h, timedelta(minutes=30))
         final = await S.tournament_match(h, 1, "R3-M1")
@@ -320,7 +337,11 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         standings = await S.say(h, P[3], GROUP_ID, "/standings", "排名")
         assert f"1. {names[champion]}" in (standings.text or "")
         results = (await S.say(h, P[3], GROUP_ID, "/results", "已完成比赛")).text or ""
-        assert "决赛（R3-M1）" in results and "半决赛 第1场（R2-M1）" in results and "三四名决赛（P3-4-M1）" in results
+        assert (
+            "决赛（R3-M1）" in results
+            and "半决赛 第1场（R2-M1）" in results
+            and "三四名决赛（P3-4-M1）" in results
+        )
         sf1 = await S.tournament_match(h, 1, "R2-M1")
         assert f"{names[sf1.side_b]} 胜 {names[sf1.side_a]}（14:10）" in results
         assert "R1-M3" in results and "（弃权）" in results
@@ -330,14 +351,26 @@ async def test_whole_shengji_seventeen_deals_tournament(tmp_path: Path, backend:
         col, key_col = table[0].index("牌桌"), table[0].index("场次")
         by_key = {r[key_col]: r[col] for r in table[1:]}
         assert by_key["R1-M4"] == "比赛桌3" and by_key["R1-M1"] == "比赛桌1", by_key
-        cells = [c for k, v in files.items() if k.endswith(".csv") for r in csv.reader(io.StringIO(
-            v.decode("utf-8-sig"))) for c in r]
-        assert any(c.startswith("'" + FORMULA_NAME) for c in cells) and not any(c.startswith("=") for c in cells)
+        cells = [
+            c
+            for k, v in files.items()
+            if k.endswith(".csv")
+            for r in csv.reader(io.StringIO(v.decode("utf-8-sig")))
+            for c in r
+        ]
+        assert any(c.startswith("'" + FORMULA_NAME) for c in cells) and not any(
+            c.startswith("=") for c in cells
+        )
 
         # --- a second tournament: cancelled, then deleted, each after a confirmation ---------------------
         h.sim.add_group(SECOND_GROUP, "重复比赛通知群", [P[21], P[22]], [ORG])
-        await S.dm(h, ORG, f'name = "重复创建的比赛"\npreset = "shengji-17-deals"\n'
-                           f'registration_deadline = "{S.local(h, timedelta(days=1))}"\n', "已从文件创建比赛 #2")
+        await S.dm(
+            h,
+            ORG,
+            f'name = "重复创建的比赛"\npreset = "shengji-17-deals"\n'
+            f'registration_deadline = "{S.local(h, timedelta(days=1))}"\n',
+            "已从文件创建比赛 #2",
+        )
         await S.say(h, ORG, SECOND_GROUP, "/tournament_group 2", "开始报名")
         await S.dm(h, ORG, f"/register #2 {P[21]} {P[22]}", "报名成功")
         ask = await S.dm(h, ORG, "/cancel_tournament #2 重复创建", "确定要取消比赛")

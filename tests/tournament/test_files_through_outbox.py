@@ -51,7 +51,9 @@ async def test_files_and_pictures_follow_the_queued_texts_and_refusals_are_repor
 
     outbox = Outbox(sender, rate_scale=50, on_error=on_error)
     outbox.start()
-    rt = SimpleNamespace(outbox=outbox, send=outbox.send_nowait, settings=SimpleNamespace(TELEGRAM_RATE_SCALE=50))
+    rt = SimpleNamespace(
+        outbox=outbox, send=outbox.send_nowait, settings=SimpleNamespace(TELEGRAM_RATE_SCALE=50)
+    )
     play = RuntimePlaySide(SimpleNamespace(bot=NoDirectCalls(), bot_data={"runtime": rt}))
     tb = TournamentBot(lambda: play, TelegramTournamentKeyboards()).ctx
     tb.send(-100, "抽签结果")
@@ -61,6 +63,10 @@ async def test_files_and_pictures_follow_the_queued_texts_and_refusals_are_repor
     sender.refuse.add(42)
     assert await tb.send_document(42, b"a,b", "export.csv") is None
     await outbox.stop()
-    assert sender.calls == [("text", -100, "抽签结果"), ("document", -100, "draw-1.json"), ("text", -100, "对阵表"),
-                            ("photo", -100, "")]
+    assert sender.calls == [
+        ("text", -100, "抽签结果"),
+        ("document", -100, "draw-1.json"),
+        ("text", -100, "对阵表"),
+        ("photo", -100, ""),
+    ]
     assert refused == [42]

@@ -64,17 +64,23 @@ async def test_a_double_tap_on_accept_creates_one_pair(db: Database, monkeypatch
     tid = await make(db)
     inv = await ts.create_invite(db, tid, 1001, "机关", NOW)
     hold(monkeypatch, registration, "user_display_names", 2)
-    got = await outcomes(ts.accept_invite(db, inv.token, 1002, NOW), ts.accept_invite(db, inv.token, 1002, NOW))
+    got = await outcomes(
+        ts.accept_invite(db, inv.token, 1002, NOW), ts.accept_invite(db, inv.token, 1002, NOW)
+    )
     entries = [g for g in got if isinstance(g, TournamentEntry)]
     assert len(entries) == 1 and "invite_accepted_already" in got
     assert [e.players_json for e in await pairs_of(db, tid)] == [[1001, 1002]]
 
 
-async def test_two_people_accepting_one_invite_make_one_pair(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_two_people_accepting_one_invite_make_one_pair(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tid = await make(db)
     inv = await ts.create_invite(db, tid, 1001, "机关", NOW)
     hold(monkeypatch, registration, "user_display_names", 2)
-    got = await outcomes(ts.accept_invite(db, inv.token, 1002, NOW), ts.accept_invite(db, inv.token, 1003, NOW))
+    got = await outcomes(
+        ts.accept_invite(db, inv.token, 1002, NOW), ts.accept_invite(db, inv.token, 1003, NOW)
+    )
     assert sum(isinstance(g, TournamentEntry) for g in got) == 1 and "invite_used" in got
     (only,) = await pairs_of(db, tid)
     assert only.players_json[0] == 1001
@@ -83,13 +89,16 @@ async def test_two_people_accepting_one_invite_make_one_pair(db: Database, monke
     assert (await ts.entry_of_user(db, tid, loser)) is None
 
 
-async def test_one_player_accepting_two_invites_at_once_joins_one_pair(db: Database,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_one_player_accepting_two_invites_at_once_joins_one_pair(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tid = await make(db)
     one = await ts.create_invite(db, tid, 1001, "机关", NOW)
     two = await ts.create_invite(db, tid, 1003, "机关", NOW)
     hold(monkeypatch, registration, "user_display_names", 2)
-    got = await outcomes(ts.accept_invite(db, one.token, 1002, NOW), ts.accept_invite(db, two.token, 1002, NOW))
+    got = await outcomes(
+        ts.accept_invite(db, one.token, 1002, NOW), ts.accept_invite(db, two.token, 1002, NOW)
+    )
     assert sum(isinstance(g, TournamentEntry) for g in got) == 1 and "partner_already_paired" in got
     assert len([e for e in await pairs_of(db, tid) if 1002 in e.players_json]) == 1
 
@@ -98,23 +107,31 @@ async def test_a_quota_of_one_lets_one_pair_in(db: Database, monkeypatch: pytest
     tid = await make(db, union_groups=[{"name": "机关", "quota": 1}])
     invites = [await ts.create_invite(db, tid, 1001 + 2 * i, "机关", NOW) for i in range(3)]
     hold(monkeypatch, registration, "user_display_names", 3)
-    got = await outcomes(*[ts.accept_invite(db, inv.token, 1002 + 2 * i, NOW) for i, inv in enumerate(invites)])
+    got = await outcomes(
+        *[ts.accept_invite(db, inv.token, 1002 + 2 * i, NOW) for i, inv in enumerate(invites)]
+    )
     assert sum(isinstance(g, TournamentEntry) for g in got) == 1
     assert got.count("quota_full") == 2
     assert len(await pairs_of(db, tid)) == 1
 
 
-async def test_leaders_registering_on_behalf_at_once_respect_the_quota(db: Database,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_leaders_registering_on_behalf_at_once_respect_the_quota(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tid = await make(db, union_groups=[{"name": "机关", "quota": 1}])
     await ts.grant(db, tid, ORG, 1020, "leader", "机关")
     hold(monkeypatch, registration, "user_display_names", 2)
-    got = await outcomes(ts.register_pair(db, tid, ORG, [1003, 1004], "机关", NOW),
-                         ts.register_pair(db, tid, 1020, [1005, 1006], "机关", NOW))
+    got = await outcomes(
+        ts.register_pair(db, tid, ORG, [1003, 1004], "机关", NOW),
+        ts.register_pair(db, tid, 1020, [1005, 1006], "机关", NOW),
+    )
     assert sum(isinstance(g, TournamentEntry) for g in got) == 1 and "quota_full" in got
     async with db.session() as s:
-        count = (await s.execute(select(func.count()).select_from(TournamentEntry)
-                                 .where(TournamentEntry.tournament_id == tid))).scalar_one()
+        count = (
+            await s.execute(
+                select(func.count()).select_from(TournamentEntry).where(TournamentEntry.tournament_id == tid)
+            )
+        ).scalar_one()
     assert count == 1
 
 
@@ -136,7 +153,8 @@ async def drawn(db: Database, preset: str = "shengji-17-deals") -> tuple[int, li
 
 
 async def test_a_result_recorded_while_a_referee_reverses_a_penalty_is_not_lost(
-        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 10: record_result and /reverse together left a finished match whose result the bracket
     never got.  Here /reverse reads the state, the result is recorded meanwhile, then /reverse writes."""
     tid, (r1, r2) = await drawn(db)
@@ -159,22 +177,29 @@ async def test_a_result_recorded_while_a_referee_reverses_a_penalty_is_not_lost(
         recorded.set()
 
     await asyncio.gather(ts.reverse_conduct(db, tid, rid, 1020, "misheard"), record())
-    assert calls[0] == 2  # the reversal was refused once (the row had changed) and done again on the fresh row
+    assert (
+        calls[0] == 2
+    )  # the reversal was refused once (the row had changed) and done again on the fresh row
     state = await ts.engine_state(db, tid)
     assert state.bracket is not None and state.bracket.match(r1.match_key).result is not None
     assert state.conduct.records[0].reversed_by == "1020"
     # the bracket goes on: the second semi-final's result makes the final
     rec = await ts.record_result(db, tid, r2.match_key, pair_result("b", 3, 9), None)
     assert len(rec.new_matches) == 1 and {rec.new_matches[0].side_a, rec.new_matches[0].side_b} == {
-        r1.side_a, r2.side_b}
+        r1.side_a,
+        r2.side_b,
+    }
 
 
-async def test_results_of_both_semi_finals_at_once_both_reach_the_bracket(db: Database,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_results_of_both_semi_finals_at_once_both_reach_the_bracket(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tid, (r1, r2) = await drawn(db)
     hold(monkeypatch, results_module, "sync_matches", 2)
-    recs = await outcomes(ts.record_result(db, tid, r1.match_key, pair_result("a", 9, 5), None),
-                          ts.record_result(db, tid, r2.match_key, pair_result("b", 4, 9), None))
+    recs = await outcomes(
+        ts.record_result(db, tid, r1.match_key, pair_result("a", 9, 5), None),
+        ts.record_result(db, tid, r2.match_key, pair_result("b", 4, 9), None),
+    )
     state = await ts.engine_state(db, tid)
     assert state.bracket is not None
     assert all(state.bracket.match(k).result is not None for k in (r1.match_key, r2.match_key))
@@ -185,15 +210,17 @@ async def test_results_of_both_semi_finals_at_once_both_reach_the_bracket(db: Da
 
 async def test_a_double_tap_on_check_in_keeps_one_check_in(db: Database) -> None:
     tid, (r1, _) = await drawn(db)
-    (a, _b), = await ts.match_players(db, r1)
+    ((a, _b),) = await ts.match_players(db, r1)
     assert r1.start_at is not None
     await asyncio.gather(*[ts.check_in(db, tid, r1.match_key, a[0], r1.start_at) for _ in range(3)])
     assert list(await ts.checkins(db, tid, r1.match_key)) == [a[0]]
 
 
-async def test_a_lateness_decision_comes_with_its_result_and_deciding_again_changes_nothing(db: Database) -> None:
+async def test_a_lateness_decision_comes_with_its_result_and_deciding_again_changes_nothing(
+    db: Database,
+) -> None:
     tid, (r1, _) = await drawn(db)
-    (a, b), = await ts.match_players(db, r1)
+    ((a, b),) = await ts.match_players(db, r1)
     assert r1.start_at is not None
     for p in a:
         await ts.check_in(db, tid, r1.match_key, p, r1.start_at)
@@ -210,7 +237,9 @@ async def test_a_lateness_decision_comes_with_its_result_and_deciding_again_chan
     assert audit.count("lateness") == 1 and audit.count("lateness_forfeit") == 1
 
 
-async def test_a_failing_result_leaves_no_lateness_decision(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_result_leaves_no_lateness_decision(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One transaction: if recording the forfeit fails, the decision is not kept either (the deadline then
     runs again after the restart and decides afresh)."""
     tid, (r1, _) = await drawn(db)
@@ -232,7 +261,7 @@ async def test_a_failing_result_leaves_no_lateness_decision(db: Database, monkey
 
 async def test_a_referee_substitute_plays_instead_and_checks_in(db: Database) -> None:
     tid, (r1, _) = await drawn(db)
-    (a, b), = await ts.match_players(db, r1)
+    ((a, b),) = await ts.match_players(db, r1)
     with pytest.raises(RuleError) as exc:
         await ts.substitute(db, tid, r1.match_key, a[0], 1020, a[1], "ill")
     assert exc.value.code == "not_allowed"  # a player cannot bring their own substitute
@@ -242,7 +271,12 @@ async def test_a_referee_substitute_plays_instead_and_checks_in(db: Database) ->
     assert exc.value.code == "already_in_match"
     sub = await ts.substitute(db, tid, r1.match_key, a[0], 1020, 1019, "ill")
     m, k = sub.match, sub.table
-    assert k == 1 and sub.game_table is None and not sub.in_play and (await ts.match_players(db, m))[0][0] == [1020, a[1]]
+    assert (
+        k == 1
+        and sub.game_table is None
+        and not sub.in_play
+        and (await ts.match_players(db, m))[0][0] == [1020, a[1]]
+    )
     assert r1.start_at is not None
     await ts.check_in(db, tid, r1.match_key, 1020, r1.start_at)
     with pytest.raises(RuleError) as exc:
@@ -257,7 +291,7 @@ async def test_extending_one_table_moves_only_its_deadline(db: Database) -> None
     assert r1.start_at is not None
     m, deadlines = await ts.extend_lateness(db, tid, r1.match_key, 1, 5, 1019, r1.start_at)
     assert deadlines == {1: r1.start_at + timedelta(minutes=15 + 5)}
-    (a, b), = await ts.match_players(db, m)
+    ((a, b),) = await ts.match_players(db, m)
     for p in (*a, *b[:1]):
         await ts.check_in(db, tid, r1.match_key, p, r1.start_at + timedelta(minutes=18))  # late, inside 20
     nothing = await ts.decide_lateness(db, tid, r1.match_key, r1.start_at + timedelta(minutes=15))
@@ -278,7 +312,9 @@ async def test_the_draw_secret_is_sealed_when_registration_opens(db: Database) -
     row = await ts.get_tournament(db, tid)
     assert row.commitment and row.secret_hex
     assert hashlib.sha256(bytes.fromhex(row.secret_hex)).hexdigest() == row.commitment
-    draft = await ts.create_tournament(db, name="草稿", preset_id="shengji-50min", created_by=ORG, status="setup")
+    draft = await ts.create_tournament(
+        db, name="草稿", preset_id="shengji-50min", created_by=ORG, status="setup"
+    )
     assert draft.commitment is None  # a draft has no secret yet; opening registration seals it
     opened = await ts.update_setup(db, draft.id, ORG, status="registration")
     assert opened.commitment is not None

@@ -23,10 +23,15 @@ CARD_MARKS = ("♠", "♥", "♣", "♦", "🃏")
 
 
 async def swiss(db: Database) -> int:
-    row = await ts.create_tournament(db, name="教工积分赛", preset_id="shengji-timed-2h", created_by=ORG,
-                                     settings_overrides={"format": "swiss", "swiss_rounds": 2, "swiss_top": 2},
-                                     registration_deadline=NOW + timedelta(days=1),
-                                     first_round_at=NOW + timedelta(days=2))
+    row = await ts.create_tournament(
+        db,
+        name="教工积分赛",
+        preset_id="shengji-timed-2h",
+        created_by=ORG,
+        settings_overrides={"format": "swiss", "swiss_rounds": 2, "swiss_top": 2},
+        registration_deadline=NOW + timedelta(days=1),
+        first_round_at=NOW + timedelta(days=2),
+    )
     await ts.add_table_group(db, row.id, ORG, -500, "一号桌")
     for i in range(5):
         inv = await ts.create_invite(db, row.id, 1001 + 2 * i, "", NOW)
@@ -37,8 +42,7 @@ async def swiss(db: Database) -> int:
     return row.id
 
 
-async def test_the_public_page_shows_standings_schedule_results_and_can_be_switched_off(
-        db: Database) -> None:
+async def test_the_public_page_shows_standings_schedule_results_and_can_be_switched_off(db: Database) -> None:
     tid = await swiss(db)
     app = web.Application()
     public_page.register(app, lambda: db)
@@ -47,9 +51,9 @@ async def test_the_public_page_shows_standings_schedule_results_and_can_be_switc
         assert page.status == 200 and page.content_type == "text/html"
         body = await page.text()
         assert "教工积分赛" in body and "积分编排排名" in body and "赛程" in body and "一号桌" in body
-        assert "积分编排第1轮" in body                              # round 1's pairings, by title
+        assert "积分编排第1轮" in body  # round 1's pairings, by title
         assert not any(mark in body for mark in CARD_MARKS)
-        assert "bracket.png" not in body                       # no knockout yet
+        assert "bracket.png" not in body  # no knockout yet
         en = await (await client.get(f"/t/{tid}?lang=en")).text()
         assert "Swiss standings" in en and "Schedule" in en
 

@@ -14,10 +14,15 @@ ORG = 1001
 
 
 async def tournament(db: Database, name: str, **settings: object) -> int:
-    row = await ts.create_tournament(db, name=name, preset_id="shengji-timed-2h", created_by=ORG,
-                                     settings_overrides={"format": "swiss", "swiss_rounds": 2, **settings},
-                                     registration_deadline=NOW + timedelta(days=1),
-                                     first_round_at=NOW + timedelta(days=2))
+    row = await ts.create_tournament(
+        db,
+        name=name,
+        preset_id="shengji-timed-2h",
+        created_by=ORG,
+        settings_overrides={"format": "swiss", "swiss_rounds": 2, **settings},
+        registration_deadline=NOW + timedelta(days=1),
+        first_round_at=NOW + timedelta(days=2),
+    )
     await ts.add_table_group(db, row.id, ORG, -500, "桌1")
     for i in range(4):
         inv = await ts.create_invite(db, row.id, 1001 + 2 * i, "", NOW)
@@ -53,7 +58,10 @@ async def test_ratings_follow_the_results_and_seed_the_next_draw(db: Database) -
     # seeded, the Swiss's first round is seed 1 v seed 3 and seed 2 v seed 4 (top half v bottom half)
     by_seed = {e.seed_no: e.id for e in eng.entries}
     assert eng.swiss is not None
-    assert [(m.a, m.b) for m in eng.swiss.round_matches(1)] == [(by_seed[1], by_seed[3]), (by_seed[2], by_seed[4])]
+    assert [(m.a, m.b) for m in eng.swiss.round_matches(1)] == [
+        (by_seed[1], by_seed[3]),
+        (by_seed[2], by_seed[4]),
+    ]
     # a referee's correction counts at once: 1001/1002's round-2 win becomes a loss
     last = refs[1].split("/")[1].split("#")[0]
     m = await ts.get_match(db, first, last)

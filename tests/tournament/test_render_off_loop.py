@@ -17,7 +17,8 @@ from tests.tournament.test_e2e_locked_tables import drawn_pairs
 
 
 async def test_bracket_image_is_drawn_in_a_worker_thread_while_others_are_answered(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     threads: list[bool] = []
     done = threading.Event()
     real = th._bracket_png
@@ -39,5 +40,7 @@ async def test_bracket_image_is_drawn_in_a_worker_thread_while_others_are_answer
         await h.sim.wait_for_message(player, after=before, timeout=20)
         assert threads == [False]  # not on the event loop's thread
         assert not done.is_set()  # another user was answered while the image was still being drawn
-        await h.sim.wait_for(lambda: any(m.photo is not None for m in h.sim.bot_messages(GROUP_ID)), timeout=30)
+        await h.sim.wait_for(
+            lambda: any(m.photo is not None for m in h.sim.bot_messages(GROUP_ID)), timeout=30
+        )
         await asyncio.sleep(0)

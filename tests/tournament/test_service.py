@@ -17,10 +17,18 @@ ORG = 1001
 
 
 async def make(db: Database, preset: str = "shengji-50min", **kw: object) -> int:
-    args: dict = {"name": "教工双升", "preset_id": preset, "created_by": ORG,
-                  "union_groups": [{"name": "机关", "quota": 2}, {"name": "理学院", "quota": 2},
-                                   {"name": "医学院", "quota": 2}],
-                  "registration_deadline": NOW + timedelta(days=1), "first_round_at": NOW + timedelta(days=2)}
+    args: dict = {
+        "name": "教工双升",
+        "preset_id": preset,
+        "created_by": ORG,
+        "union_groups": [
+            {"name": "机关", "quota": 2},
+            {"name": "理学院", "quota": 2},
+            {"name": "医学院", "quota": 2},
+        ],
+        "registration_deadline": NOW + timedelta(days=1),
+        "first_round_at": NOW + timedelta(days=2),
+    }
     args.update(kw)
     row = await ts.create_tournament(db, **args)  # type: ignore[arg-type]
     for i in range(3):
@@ -38,7 +46,7 @@ def code(exc: pytest.ExceptionInfo[RuleError]) -> str:
 
 
 async def test_toml_spec_validates_with_clear_errors_and_round_trips(db: Database) -> None:
-    text = '''
+    text = """
 name = "2026 教工双升"
 preset = "shengji-timed-2h"
 registration_deadline = "2026-12-01 18:00"
@@ -50,7 +58,7 @@ late_forfeit_minutes = 10
 [[union_groups]]
 name = "机关"
 quota = 3
-'''
+"""
     spec = ts.spec_from_toml(text)
     assert spec["registration_deadline"] == datetime(2026, 12, 1, 10, 0, tzinfo=UTC)  # Asia/Shanghai = UTC+8
     assert spec["first_round_at"] == datetime(2026, 12, 3, 1, 0, tzinfo=UTC)
@@ -59,15 +67,20 @@ quota = 3
     again = ts.spec_from_toml(ts.spec_to_toml(row))
     assert again["rule_overrides"] == {"time_limit_minutes": 90}
     assert again["union_groups"] == [{"name": "机关", "quota": 3}]
-    for bad, want in (('name = "x"\npreset = "nope"', "unknown_preset"),
-                      ('name = "x"\npreset = "guandan-team"\ncolour = 1', "unknown_spec_key"),
-                      ('preset = "guandan-team"', "missing_spec_key"),
-                      ('name = "x"\npreset = "guandan-team"\n[tournament]\nlate_forfeit_minutes = "ten"', "bad_option"),
-                      ('name = "x"\npreset = "guandan-team"\n[rules]\nno_such_rule = 1', None),
-                      ('name = "x"\npreset = "guandan-team"\ndraw_at = "tomorrow"', "bad_time"),
-                      ("name = ", "bad_toml"),
-                      ('name = "x"\npreset = "guandan-team"\ndraw_at = "2026-12-01 10:00"\n'
-                       'registration_deadline = "2026-12-02 10:00"', "times_out_of_order")):
+    for bad, want in (
+        ('name = "x"\npreset = "nope"', "unknown_preset"),
+        ('name = "x"\npreset = "guandan-team"\ncolour = 1', "unknown_spec_key"),
+        ('preset = "guandan-team"', "missing_spec_key"),
+        ('name = "x"\npreset = "guandan-team"\n[tournament]\nlate_forfeit_minutes = "ten"', "bad_option"),
+        ('name = "x"\npreset = "guandan-team"\n[rules]\nno_such_rule = 1', None),
+        ('name = "x"\npreset = "guandan-team"\ndraw_at = "tomorrow"', "bad_time"),
+        ("name = ", "bad_toml"),
+        (
+            'name = "x"\npreset = "guandan-team"\ndraw_at = "2026-12-01 10:00"\n'
+            'registration_deadline = "2026-12-02 10:00"',
+            "times_out_of_order",
+        ),
+    ):
         with pytest.raises(RuleError) as exc:
             ts.spec_from_toml(bad)
         if want:
@@ -216,7 +229,9 @@ async def test_double_forfeit_and_conduct_disqualification(db: Database) -> None
 
 
 async def test_team_event_leader_forms_teams(db: Database) -> None:
-    tid = await make(db, "guandan-team", union_groups=[{"name": "机关", "quota": 1}, {"name": "理学院", "quota": 1}])
+    tid = await make(
+        db, "guandan-team", union_groups=[{"name": "机关", "quota": 1}, {"name": "理学院", "quota": 1}]
+    )
     ids = [await pair(db, tid, 1001 + 2 * i, 1002 + 2 * i, "机关" if i < 3 else "理学院") for i in range(6)]
     await ts.grant(db, tid, ORG, 1020, "leader", "机关")
     with pytest.raises(RuleError) as exc:
@@ -236,8 +251,12 @@ async def test_team_event_leader_forms_teams(db: Database) -> None:
     assert len(await ts.match_players(db, rows[0])) == 3
 
 
-async def test_team_partial_lateness_forfeits_only_the_incomplete_table_and_undo_restores_it(db: Database) -> None:
-    tid = await make(db, "guandan-team", union_groups=[{"name": "机关", "quota": 1}, {"name": "理学院", "quota": 1}])
+async def test_team_partial_lateness_forfeits_only_the_incomplete_table_and_undo_restores_it(
+    db: Database,
+) -> None:
+    tid = await make(
+        db, "guandan-team", union_groups=[{"name": "机关", "quota": 1}, {"name": "理学院", "quota": 1}]
+    )
     ids = [await pair(db, tid, 1001 + 2 * i, 1002 + 2 * i, "机关" if i < 3 else "理学院") for i in range(6)]
     await ts.form_team(db, tid, ORG, ids[:3], "机关队")
     await ts.form_team(db, tid, ORG, ids[3:], "理学院队")
@@ -283,7 +302,9 @@ async def test_correction_conflicts_once_the_next_match_has_begun_and_force_void
     assert final.side_a == r1.side_b and final.status == "scheduled" and final.start_at is None
 
 
-async def test_union_group_leader_registers_pairs_of_their_own_group_before_the_deadline(db: Database) -> None:
+async def test_union_group_leader_registers_pairs_of_their_own_group_before_the_deadline(
+    db: Database,
+) -> None:
     tid = await make(db)
     await ts.grant(db, tid, ORG, 1010, "leader", "理学院")
     e = await ts.register_pair(db, tid, 1010, [1001, 1002], "理学院", NOW)
@@ -294,4 +315,6 @@ async def test_union_group_leader_registers_pairs_of_their_own_group_before_the_
     with pytest.raises(RuleError) as exc:
         await ts.register_pair(db, tid, 1010, [1003, 1004], "理学院", NOW + timedelta(days=2))
     assert code(exc) == "deadline_passed"
-    await ts.register_pair(db, tid, ORG, [1003, 1004], "理学院", NOW + timedelta(days=2))  # organiser: until the draw
+    await ts.register_pair(
+        db, tid, ORG, [1003, 1004], "理学院", NOW + timedelta(days=2)
+    )  # organiser: until the draw

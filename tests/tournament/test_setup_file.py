@@ -47,8 +47,11 @@ def _times(h: Any) -> dict[str, str]:
     def local(delta: timedelta) -> str:
         return ts.local_text(now + delta, "Asia/Shanghai")
 
-    return {"deadline": local(timedelta(hours=2)), "draw": local(timedelta(hours=3)),
-            "first": local(timedelta(days=1))}
+    return {
+        "deadline": local(timedelta(hours=2)),
+        "draw": local(timedelta(hours=3)),
+        "first": local(timedelta(days=1)),
+    }
 
 
 async def send_file(h: Any, user_id: int, content: bytes | str, file_name: str, expect: str) -> Any:
@@ -68,7 +71,11 @@ async def test_last_years_file_creates_the_tournament(tmp_path: Path) -> None:
         assert row.status == "registration" and row.preset_id == "shengji-timed-2h"
         assert row.rule_overrides == {"time_limit_minutes": 90}
         s = row.settings_json
-        assert (s["late_forfeit_minutes"], s["third_place_match"], list(s["prize_counts"])) == (10, True, [1, 1, 2])
+        assert (s["late_forfeit_minutes"], s["third_place_match"], list(s["prize_counts"])) == (
+            10,
+            True,
+            [1, 1, 2],
+        )
         assert row.round_gap_minutes == 45
         assert ts.local_text(row.first_round_at, "Asia/Shanghai") == _times(h)["first"]
         assert "organiser" in await ts.roles_of(S.db(h), 1, ORG)
@@ -76,11 +83,18 @@ async def test_last_years_file_creates_the_tournament(tmp_path: Path) -> None:
         # next year: the file /export sends back is itself a valid set-up file
         before = h.sim.last_bot_message(ORG)
         h.sim.user_sends_text(ORG, ORG, "/export #1")
-        exported = await h.sim.wait_for_message(ORG, lambda m: m.document is not None and str(
-            m.document.get("filename", "")).endswith(".toml"), after=before, timeout=15)
+        exported = await h.sim.wait_for_message(
+            ORG,
+            lambda m: m.document is not None and str(m.document.get("filename", "")).endswith(".toml"),
+            after=before,
+            timeout=15,
+        )
         # issue 10: the exported file sent back, edited, is an update of the same tournament, not a copy
-        data = bytes(exported.document["bytes"]).decode("utf-8").replace("round_gap_minutes = 45",
-                                                                         "round_gap_minutes = 20")
+        data = (
+            bytes(exported.document["bytes"])
+            .decode("utf-8")
+            .replace("round_gap_minutes = 45", "round_gap_minutes = 20")
+        )
         updated = await send_file(h, ORG, data.encode("utf-8"), "2026.toml", "已按文件更新比赛 #1")
         assert updated.text and (await ts.get_tournament(S.db(h), 1)).round_gap_minutes == 20
         assert len(await ts.all_tournaments(S.db(h))) == 1
@@ -90,23 +104,49 @@ async def test_last_years_file_creates_the_tournament(tmp_path: Path) -> None:
         assert "#2" in (again.text or "")
         row = await ts.get_tournament(S.db(h), 1)
         copy = await ts.get_tournament(S.db(h), 2)
-        assert (copy.name, copy.preset_id, copy.rule_overrides, copy.settings_json, copy.union_groups,
-                copy.first_round_at) == (row.name, row.preset_id, row.rule_overrides, row.settings_json,
-                                         row.union_groups, row.first_round_at)
+        assert (
+            copy.name,
+            copy.preset_id,
+            copy.rule_overrides,
+            copy.settings_json,
+            copy.union_groups,
+            copy.first_round_at,
+        ) == (
+            row.name,
+            row.preset_id,
+            row.rule_overrides,
+            row.settings_json,
+            row.union_groups,
+            row.first_round_at,
+        )
 
 
 BAD_FILES = [  # (what is wrong, file content, what the error must say)
     ("not TOML", 'name = "杯赛"\npreset = shengji-50min\n', "不是有效的 TOML"),
-    ("a misspelt key", 'name = "杯赛"\npreset = "shengji-50min"\nregistration_dedline = "2026-12-01 18:00"\n',
-     "未知设置项 registration_dedline"),
+    (
+        "a misspelt key",
+        'name = "杯赛"\npreset = "shengji-50min"\nregistration_dedline = "2026-12-01 18:00"\n',
+        "未知设置项 registration_dedline",
+    ),
     ("no preset", 'name = "杯赛"\n', "缺少 preset"),
     ("an unknown preset", 'name = "杯赛"\npreset = "no-such"\n', "no-such"),
     ("a bad time", 'name = "杯赛"\npreset = "shengji-50min"\ndraw_at = "明天"\n', "时间格式不对：明天"),
-    ("times out of order", 'name = "杯赛"\npreset = "shengji-50min"\nregistration_deadline = "2026-12-03 18:00"\n'
-     'draw_at = "2026-12-01 18:00"\n', "时间顺序不对"),
-    ("a quota that is not a number", 'name = "杯赛"\npreset = "shengji-50min"\n[[union_groups]]\nname = "机关"\n'
-     'quota = "两"\n', "quota 的值不对"),
-    ("an unknown time zone", 'name = "杯赛"\npreset = "shengji-50min"\ntime_zone = "Mars/Base"\n', "未知时区 Mars/Base"),
+    (
+        "times out of order",
+        'name = "杯赛"\npreset = "shengji-50min"\nregistration_deadline = "2026-12-03 18:00"\n'
+        'draw_at = "2026-12-01 18:00"\n',
+        "时间顺序不对",
+    ),
+    (
+        "a quota that is not a number",
+        'name = "杯赛"\npreset = "shengji-50min"\n[[union_groups]]\nname = "机关"\nquota = "两"\n',
+        "quota 的值不对",
+    ),
+    (
+        "an unknown time zone",
+        'name = "杯赛"\npreset = "shengji-50min"\ntime_zone = "Mars/Base"\n',
+        "未知时区 Mars/Base",
+    ),
 ]
 
 
@@ -122,7 +162,8 @@ async def test_a_malformed_file_is_explained_and_creates_nothing(tmp_path: Path)
 
 async def test_only_bot_admins_may_create_from_a_file(tmp_path: Path) -> None:
     async with S.tournament_harness(tmp_path, extra_players=0) as h:
-        refused = await send_file(h, ENGLISH_USER[0], LAST_YEAR.format(**_times(h)), "2025.toml",
-                                  "Only the bot's admins")
+        refused = await send_file(
+            h, ENGLISH_USER[0], LAST_YEAR.format(**_times(h)), "2025.toml", "Only the bot's admins"
+        )
         assert refused.text
         assert await ts.all_tournaments(S.db(h)) == []

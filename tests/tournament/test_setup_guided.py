@@ -36,7 +36,9 @@ async def test_every_question_is_asked_and_the_answers_make_the_tournament(tmp_p
         options = await h.sim.wait_for_message(ORG, "规则选项", after=presets)
         assert "throws" in (options.text or "")
         entrant = await S.dm(h, ORG, "throws = false\npublic_trump = true", "参赛形式")
-        assert {"固定搭档（两人一对）", "团体（每队 3 对，同一单位）", "保留默认"} <= set(entrant.button_texts())
+        assert {"固定搭档（两人一对）", "团体（每队 3 对，同一单位）", "保留默认"} <= set(
+            entrant.button_texts()
+        )
         await S.press(h, ORG, ORG, entrant, "团体（每队 3 对，同一单位）")
         tz = await h.sim.wait_for_message(ORG, "时区", after=entrant)
         assert "Asia/Shanghai" in (tz.text or "")
@@ -51,16 +53,26 @@ async def test_every_question_is_asked_and_the_answers_make_the_tournament(tmp_p
         await S.press(h, ORG, ORG, knockout, "4")
         length = await h.sim.wait_for_message(ORG, "每场比赛长度", after=knockout)
         await S.dm(h, ORG, "50分钟", "迟到判负时间")
-        await S.dm(h, ORG, "10分钟", "间隔多少分钟")  # issue 10: step 12 takes "10分钟" as step 11 takes "50分钟"
+        await S.dm(
+            h, ORG, "10分钟", "间隔多少分钟"
+        )  # issue 10: step 12 takes "10分钟" as step 11 takes "50分钟"
         prizes = await S.dm(h, ORG, "25分钟", "奖项")  # step 13: the gap between a match's end and the next
         assert "一等奖 1 个、二等奖 2 个、三等奖 3 个" in (prizes.text or "")  # the preset's prize table
         await S.press(h, ORG, ORG, prizes, "按淘汰轮次")
         rounds = await h.sim.wait_for_message(ORG, "冠军的奖项", after=prizes)
         confirm = await S.dm(h, ORG, "纪念奖 二等奖 一等奖 优胜奖", "请确认")
         text = confirm.text or ""
-        for needle in ("2026 工会双升赛", "团体（每队 3 对，同一单位）", "机关 2，理学院 1，医学院 -", "Asia/Hong_Kong",
-                       "小组循环后淘汰（4 强进入淘汰赛），有三四名决赛", "50 分钟", "迟到判负：10 分钟",
-                       "纪念奖、二等奖、一等奖；冠军：优胜奖", "throws = false"):
+        for needle in (
+            "2026 工会双升赛",
+            "团体（每队 3 对，同一单位）",
+            "机关 2，理学院 1，医学院 -",
+            "Asia/Hong_Kong",
+            "小组循环后淘汰（4 强进入淘汰赛），有三四名决赛",
+            "50 分钟",
+            "迟到判负：10 分钟",
+            "纪念奖、二等奖、一等奖；冠军：优胜奖",
+            "throws = false",
+        ):
             assert needle in text, needle
         await S.press(h, ORG, ORG, confirm, "✅ 创建")
         await h.sim.wait_for_message(ORG, "已创建", after=confirm)
@@ -73,10 +85,21 @@ async def test_every_question_is_asked_and_the_answers_make_the_tournament(tmp_p
         assert (s["format"], s["third_place_match"], s["knockout_size"]) == ("groups_then_knockout", True, 4)
         assert s["late_forfeit_minutes"] == 10 and row.round_gap_minutes == 25
         assert (s["prize_table"], list(s["round_prizes"]), s["champion_prize"]) == (
-            "by_round_eliminated", ["souvenir", "second", "first"], "champion")
-        assert row.rule_overrides == {"throws": False, "public_trump": True, "time_limit_minutes": 50, "deals": 0}
-        assert row.union_groups == [{"name": "机关", "quota": 2}, {"name": "理学院", "quota": 1},
-                                    {"name": "医学院", "quota": 0}]
+            "by_round_eliminated",
+            ["souvenir", "second", "first"],
+            "champion",
+        )
+        assert row.rule_overrides == {
+            "throws": False,
+            "public_trump": True,
+            "time_limit_minutes": 50,
+            "deals": 0,
+        }
+        assert row.union_groups == [
+            {"name": "机关", "quota": 2},
+            {"name": "理学院", "quota": 1},
+            {"name": "医学院", "quota": 0},
+        ]
         assert row.first_round_at == now + timedelta(days=1)
 
 
@@ -115,8 +138,18 @@ async def _at(tb: FakeBot, lang: str, step: str) -> Any:
 
 
 def _state(row: Any) -> tuple[Any, ...]:
-    return (row.setup_step, row.name, row.preset_id, dict(row.rule_overrides or {}), dict(row.settings_json),
-            list(row.union_groups or []), row.time_zone, row.registration_deadline, row.draw_at, row.first_round_at)
+    return (
+        row.setup_step,
+        row.name,
+        row.preset_id,
+        dict(row.rule_overrides or {}),
+        dict(row.settings_json),
+        list(row.union_groups or []),
+        row.time_zone,
+        row.registration_deadline,
+        row.draw_at,
+        row.first_round_at,
+    )
 
 
 BAD_ANSWERS = [  # (step, answer, part of the Chinese error, part of the English error)
@@ -150,7 +183,9 @@ async def test_bad_answers_are_explained_change_nothing_and_ask_again(db: Databa
     for step, text, zh, en in BAD_ANSWERS:
         row = await _at(tb, lang, step)
         if step == "knockout":
-            row = await ts.update_setup(db, row.id, USER, settings_overrides={"format": "groups_then_knockout"})
+            row = await ts.update_setup(
+                db, row.id, USER, settings_overrides={"format": "groups_then_knockout"}
+            )
         if step.startswith("swiss"):
             row = await ts.update_setup(db, row.id, USER, settings_overrides={"format": "swiss"})
         before = _state(row)
@@ -187,14 +222,27 @@ async def test_english_buttons_prizes_by_place_and_typed_team_size(db: Database)
     row = await _at(tb, "en", "entrant")
     await setup.answer(tb, row, USER, "en", "2")
     row = await ts.get_tournament(db, row.id)
-    assert (row.settings_json["entrant"], row.settings_json["pairs_per_team"], row.setup_step) == ("team", 2, "tz")
+    assert (row.settings_json["entrant"], row.settings_json["pairs_per_team"], row.setup_step) == (
+        "team",
+        2,
+        "tz",
+    )
     row = await ts.update_setup(db, row.id, USER, setup_step="format")
     await setup.ask(tb, row, USER, "en")
-    assert tb.labels() == ["Single elimination", "Single elimination + 3rd-place match", "Groups, then knockout",
-                           "Groups, then knockout + 3rd-place match", "Swiss rounds", "Keep the default"]
+    assert tb.labels() == [
+        "Single elimination",
+        "Single elimination + 3rd-place match",
+        "Groups, then knockout",
+        "Groups, then knockout + 3rd-place match",
+        "Swiss rounds",
+        "Keep the default",
+    ]
     await setup.button(tb, USER, "en", ["pick", "format", "se3"])
     row = await ts.get_tournament(db, row.id)
-    assert (row.settings_json["format"], row.settings_json["third_place_match"]) == ("single_elimination", True)
+    assert (row.settings_json["format"], row.settings_json["third_place_match"]) == (
+        "single_elimination",
+        True,
+    )
     assert row.setup_step == "length" and "match length" in tb.last
     row = await ts.update_setup(db, row.id, USER, setup_step="prizes")
     await setup.button(tb, USER, "en", ["pick", "prizes", "places"])
@@ -202,7 +250,10 @@ async def test_english_buttons_prizes_by_place_and_typed_team_size(db: Database)
     row = await ts.get_tournament(db, row.id)
     await setup.answer(tb, row, USER, "en", "1 2 3 +souvenir")
     row = await ts.get_tournament(db, row.id)
-    assert (list(row.settings_json["prize_counts"]), row.settings_json["souvenir_for_all"]) == ([1, 2, 3], True)
+    assert (list(row.settings_json["prize_counts"]), row.settings_json["souvenir_for_all"]) == (
+        [1, 2, 3],
+        True,
+    )
     assert row.setup_step == "confirm" and "1 first, 2 second, 3 third prizes + Souvenir" in tb.last
 
 
@@ -234,16 +285,23 @@ async def test_no_prizes_and_keep_buttons_keep_the_preset(db: Database) -> None:
 
 def test_group_and_prize_parsers() -> None:
     assert setup.parse_groups("机关2；Science Dept 3\nMedicine", 2) == [
-        {"name": "机关", "quota": 2}, {"name": "Science Dept", "quota": 3}, {"name": "Medicine", "quota": 2}]
+        {"name": "机关", "quota": 2},
+        {"name": "Science Dept", "quota": 3},
+        {"name": "Medicine", "quota": 2},
+    ]
     assert setup.parse_groups("-", 2) == []
     with pytest.raises(RuleError, match="whole number"):
         setup.parse_groups("Admin -1", 2)
     assert setup.parse_round_prizes("souvenir, third, second, first, champion")["round_prizes"] == [
-        "souvenir", "third", "second", "first"]
+        "souvenir",
+        "third",
+        "second",
+        "first",
+    ]
     assert setup.parse_prize_counts("1，1，1")["prize_counts"] == [1, 1, 1]
     with pytest.raises(RuleError):
         setup.parse_prize_counts("0 0 0")
-    assert setup.parse_options('bid_style = level_only; deals = 9') == {"bid_style": "level_only", "deals": 9}
+    assert setup.parse_options("bid_style = level_only; deals = 9") == {"bid_style": "level_only", "deals": 9}
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -258,11 +316,19 @@ async def test_a_third_place_match_with_a_knockout_of_two_is_refused_clearly(db:
     assert row is not None and row.setup_step == "knockout" and row.settings_json["knockout_size"] != 2
     await setup.button(tb, USER, lang, ["pick", "knockout", "4"])
     row = await ts.draft_of(db, USER)
-    assert row is not None and row.settings_json["knockout_size"] == 4 and row.settings_json["third_place_match"]
+    assert (
+        row is not None and row.settings_json["knockout_size"] == 4 and row.settings_json["third_place_match"]
+    )
 
 
 def test_minutes_take_a_unit() -> None:
-    assert [setup.parse_minutes(x) for x in ("1", "1分钟", "10 分", "15 min", "20 minutes")] == [1, 1, 10, 15, 20]
+    assert [setup.parse_minutes(x) for x in ("1", "1分钟", "10 分", "15 min", "20 minutes")] == [
+        1,
+        1,
+        10,
+        15,
+        20,
+    ]
     for bad in ("0", "0分钟", "一分钟", "241", "-5"):
         with pytest.raises(RuleError):
             setup.parse_minutes(bad)
@@ -287,7 +353,11 @@ async def test_swiss_rounds_ask_the_rounds_and_the_knockout_of_the_top(db: Datab
     s = row.settings_json
     assert (s["format"], s["swiss_rounds"], s["swiss_top"], s["third_place_match"]) == ("swiss", 8, 8, True)
     summary = setup.format_text(lang, s)
-    assert summary == ("积分编排（瑞士制），共 8 轮（8 强进入淘汰赛），有三四名决赛" if lang == "zh"
-                       else "Swiss rounds, 8 rounds (8 go on to the knockout), with a 3rd-place match")
+    assert summary == (
+        "积分编排（瑞士制），共 8 轮（8 强进入淘汰赛），有三四名决赛"
+        if lang == "zh"
+        else "Swiss rounds, 8 rounds (8 go on to the knockout), with a 3rd-place match"
+    )
     assert setup.format_text(lang, {**s, "swiss_top": 0}) == (
-        "积分编排（瑞士制），共 8 轮，不设淘汰赛" if lang == "zh" else "Swiss rounds, 8 rounds, no knockout")
+        "积分编排（瑞士制），共 8 轮，不设淘汰赛" if lang == "zh" else "Swiss rounds, 8 rounds, no knockout"
+    )

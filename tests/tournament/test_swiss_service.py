@@ -17,7 +17,7 @@ from storage.db import Database
 NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
 ORG = 1001
 
-TOML = '''
+TOML = """
 name = "教工双升积分编排"
 preset = "shengji-timed-2h"
 registration_deadline = "2026-12-01 18:00"
@@ -37,7 +37,7 @@ quota = 4
 [[union_groups]]
 name = "医学院"
 quota = 4
-'''
+"""
 
 
 async def pair(db: Database, tid: int, a: int, b: int, group: str) -> int:
@@ -58,7 +58,7 @@ async def test_a_swiss_through_the_service(db: Database) -> None:
     eng, new = await ts.hold_draw(db, tid)
     assert verify(ts.published_draw(await ts.get_tournament(db, tid)), ann).ok
     assert eng.swiss is not None
-    assert sorted(m.match_key for m in new) == [f"S1-M{i}" for i in range(1, 5)]   # 9 pairs: 4 matches + a bye
+    assert sorted(m.match_key for m in new) == [f"S1-M{i}" for i in range(1, 5)]  # 9 pairs: 4 matches + a bye
     rows = await ts.schedule_ready(db, tid, NOW)
     assert len(rows) == 4 and all(r.start_at == NOW + timedelta(days=2) for r in rows)
     first = [r.match_key for r in rows]
@@ -89,7 +89,7 @@ async def test_a_swiss_through_the_service(db: Database) -> None:
         rec = await ts.record_result(db, tid, m.match_key, pair_result("a", 14, 9), None)
     r3 = rec.new_matches
     assert r3 and all(str(leaver) not in (m.side_a, m.side_b) for m in r3)
-    assert sum(1 for m in r3 for _ in (m.side_a, m.side_b)) == 8   # 8 active entries: 4 matches, no bye
+    assert sum(1 for m in r3 for _ in (m.side_a, m.side_b)) == 8  # 8 active entries: 4 matches, no bye
 
     # the organiser ends the Swiss after round 3 (while it is played): no round 4, the top 4's semi-finals
     with pytest.raises(RuleError) as exc:

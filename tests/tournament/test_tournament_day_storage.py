@@ -42,8 +42,10 @@ async def test_one_live_dashboard_per_organiser_and_tournament(db: Database) -> 
     await ts.follow_dashboard(db, tid, ORG, ORG, 10, "zh", NOW)
     await ts.follow_dashboard(db, tid, ORG, ORG, 11, "en", NOW)  # a new /dashboard takes the place
     await ts.follow_dashboard(db, tid, 1003, 1003, 12, "zh", NOW)
-    assert [(f.user_id, f.message_id, f.lang) for f in await ts.dashboards(db, tid)] == [(ORG, 11, "en"),
-                                                                                         (1003, 12, "zh")]
+    assert [(f.user_id, f.message_id, f.lang) for f in await ts.dashboards(db, tid)] == [
+        (ORG, 11, "en"),
+        (1003, 12, "zh"),
+    ]
     assert await ts.unfollow_dashboard(db, tid, ORG, message_id=10) == 0  # an old message: nothing followed
     assert await ts.unfollow_dashboard(db, tid, ORG, message_id=11) == 1
     assert await ts.unfollow_dashboard(db, tid) == 1
@@ -53,16 +55,18 @@ async def test_one_live_dashboard_per_organiser_and_tournament(db: Database) -> 
 async def test_a_substitute_takes_a_seat_in_play_in_one_transaction(db: Database) -> None:
     tid, (r1, r2) = await drawn(db)
     await ts.grant(db, tid, ORG, 1020, "referee")
-    (a, b), = await ts.match_players(db, r1)
-    table = await table_repo.insert_table(db, -1, "shengji-17-deals", "shengji", {}, ORG,
-                                       tournament_ref=f"t{tid}:{r1.match_key}:1")
+    ((a, b),) = await ts.match_players(db, r1)
+    table = await table_repo.insert_table(
+        db, -1, "shengji-17-deals", "shengji", {}, ORG, tournament_ref=f"t{tid}:{r1.match_key}:1"
+    )
     for seat, uid in enumerate((a[0], b[0], a[1], b[1])):
         await table_repo.seat_user(db, table.id, seat, uid)
     await table_repo.set_table_status(db, table.id, "playing")
     await ts.set_match_fields(db, r1.id, game_tables=[table.id], status="playing")
     # someone at another live table may not substitute
-    other = await table_repo.insert_table(db, -2, "shengji-17-deals", "shengji", {}, ORG,
-                                       tournament_ref=f"t{tid}:{r2.match_key}:1")
+    other = await table_repo.insert_table(
+        db, -2, "shengji-17-deals", "shengji", {}, ORG, tournament_ref=f"t{tid}:{r2.match_key}:1"
+    )
     await table_repo.seat_user(db, other.id, 0, 1015)
     assert await code_of(ts.substitute(db, tid, r1.match_key, b[0], 1015, 1020)) == "substitute_busy"
     assert await code_of(ts.substitute(db, tid, r1.match_key, b[0], 999, 1020)) == "partner_not_started"

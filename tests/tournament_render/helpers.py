@@ -13,7 +13,9 @@ from engine.tournament.tournament import Tournament
 
 SECRET = bytes(range(32))
 
-SURNAMES = "张王李赵刘陈杨黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕苏卢蒋蔡贾丁魏薛叶阎"
+SURNAMES = (
+    "张王李赵刘陈杨黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕苏卢蒋蔡贾丁魏薛叶阎"
+)
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红"
 UNIONS = ("机关工会", "教育学院", "理学院", "医学院", "外国语学院", "计算机学院")
 
@@ -33,8 +35,15 @@ def pairs(count: int, unions: int = 3) -> list[Entry]:
 
 
 def teams(count: int, pairs_per_team: int = 3) -> list[Entry]:
-    return [Entry(f"t{i}", f"{UNIONS[i % len(UNIONS)]}{i // len(UNIONS) + 1}队", UNIONS[i % len(UNIONS)],
-                  tuple(person(100 + 10 * i + k) for k in range(2 * pairs_per_team))) for i in range(count)]
+    return [
+        Entry(
+            f"t{i}",
+            f"{UNIONS[i % len(UNIONS)]}{i // len(UNIONS) + 1}队",
+            UNIONS[i % len(UNIONS)],
+            tuple(person(100 + 10 * i + k) for k in range(2 * pairs_per_team)),
+        )
+        for i in range(count)
+    ]
 
 
 def settings(preset: str, **over: object) -> TournamentSettings:
@@ -54,9 +63,13 @@ def team_win(t: Tournament, mid: str) -> PairingResult:
     a, b = t.sides(mid)
     strong = "a" if str(a) < str(b) else "b"
     weak = "b" if strong == "a" else "a"
-    return team_result([played_table(strong, 14, 8, 1) if strong == "a" else played_table("b", 8, 14, 1),
-                        played_table(weak, 12, 10, 2) if weak == "a" else played_table("b", 10, 12, 2),
-                        played_table(strong, 13, 6, 3) if strong == "a" else played_table("b", 6, 13, 3)])
+    return team_result(
+        [
+            played_table(strong, 14, 8, 1) if strong == "a" else played_table("b", 8, 14, 1),
+            played_table(weak, 12, 10, 2) if weak == "a" else played_table("b", 10, 12, 2),
+            played_table(strong, 13, 6, 3) if strong == "a" else played_table("b", 6, 13, 3),
+        ]
+    )
 
 
 def play_all(t: Tournament, forfeit_first: bool = True, stop_after: int | None = None) -> None:
@@ -80,7 +93,9 @@ def play_all(t: Tournament, forfeit_first: bool = True, stop_after: int | None =
             played += 1
 
 
-def single_elim(count: int = 6, preset: str = "shengji-timed-2h", play: bool = True, **over: object) -> Tournament:
+def single_elim(
+    count: int = 6, preset: str = "shengji-timed-2h", play: bool = True, **over: object
+) -> Tournament:
     t = Tournament.create("教工双升比赛 2026", settings(preset, **over), pairs(count))
     t.hold_draw(SECRET)
     if play:

@@ -58,7 +58,9 @@ def test_every_entry_name_is_drawn_with_real_glyphs() -> None:
     t = single_elim(6)
     font = load_font(21)
     text = "".join(e.name + e.union_group for e in t.entries)
-    text += "".join(round_title(r, 3, "zh") for r in (1, 2, 3)) + placement_title(3, 4, "zh") + "冠军轮空弃权待定"
+    text += (
+        "".join(round_title(r, 3, "zh") for r in (1, 2, 3)) + placement_title(3, 4, "zh") + "冠军轮空弃权待定"
+    )
     assert draws_glyphs(font, text.replace("/", ""))
 
 

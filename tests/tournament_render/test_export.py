@@ -76,15 +76,23 @@ def test_xlsx_has_one_sheet_per_table_with_the_same_contents_as_the_csv() -> Non
     t = single_elim(6, play=False)
     slots = slots_for(t)
     t2 = single_elim(6)
-    for lang, names in (("zh", ["参赛名单", "对阵", "名次与奖项"]), ("en", ["Entries", "Matches", "Ranking & prizes"])):
+    for lang, names in (
+        ("zh", ["参赛名单", "对阵", "名次与奖项"]),
+        ("en", ["Entries", "Matches", "Ranking & prizes"]),
+    ):
         x = export_xlsx(t2, lang, slots=slots)
         assert x.filename.endswith(".xlsx") and x.data[:2] == b"PK"
         wb = load_workbook(io.BytesIO(x.data))
         assert wb.sheetnames == names
         for sheet, f in zip(wb.sheetnames, export_csv(t2, lang, slots=slots), strict=True):
             csv_rows = _rows(f.data)
-            xl_rows = [["" if v is None else (v.strftime("%Y-%m-%d %H:%M") if isinstance(v, datetime) else str(v))
-                        for v in row] for row in wb[sheet].iter_rows(values_only=True)]
+            xl_rows = [
+                [
+                    "" if v is None else (v.strftime("%Y-%m-%d %H:%M") if isinstance(v, datetime) else str(v))
+                    for v in row
+                ]
+                for row in wb[sheet].iter_rows(values_only=True)
+            ]
             assert xl_rows == csv_rows, sheet
     wb = load_workbook(io.BytesIO(export_xlsx(t, "zh", slots=slots).data))
     starts = [c.value for c in wb["对阵"]["D"][1:] if c.value is not None]

@@ -52,8 +52,9 @@ def test_a_latin_only_font_is_detected_as_drawing_boxes(latin_font: Path) -> Non
         check_cjk_font(latin_font)
 
 
-def test_env_override_wins_and_a_wrong_override_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                            latin_font: Path) -> None:
+def test_env_override_wins_and_a_wrong_override_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, latin_font: Path
+) -> None:
     real = cjk_font_path()
     monkeypatch.setenv("BOT_CJK_FONT", str(real))
     assert cjk_font_path() == real

@@ -32,7 +32,9 @@ def test_rounds_are_named_final_semi_final_and_third_place() -> None:
 
 
 def _level(winner: str, tie: str) -> PairingResult:
-    return PairingResult(winner, "played", (TableResult(1, winner, 9, 9, None),), "tables", extra={"tie_break": tie})
+    return PairingResult(
+        winner, "played", (TableResult(1, winner, 9, 9, None),), "tables", extra={"tie_break": tie}
+    )
 
 
 def test_the_tie_break_that_decided_a_level_match_is_on_the_bracket() -> None:
@@ -46,7 +48,7 @@ def test_the_tie_break_that_decided_a_level_match_is_on_the_bracket() -> None:
 
 
 def test_cells_that_would_be_formulas_stay_text() -> None:
-    assert formula_safe("=HYPERLINK(\"http://x\",\"点我\")") == "'=HYPERLINK(\"http://x\",\"点我\")"
+    assert formula_safe('=HYPERLINK("http://x","点我")') == '\'=HYPERLINK("http://x","点我")'
     for text in ("+86 123", "-A1", "@SUM(A1)", "\tx"):
         assert formula_safe(text).startswith("'")
     for text in ("-3", "+5", "张三", "", "2:1"):
@@ -57,8 +59,9 @@ def test_cells_that_would_be_formulas_stay_text() -> None:
     t.hold_draw(SECRET)
     for f in export_csv(t, "zh"):
         for row in csv.reader(io.StringIO(f.data.decode("utf-8-sig"))):
-            assert not any(cell[:1] in ("=", "+", "@") or (cell[:1] == "-" and cell[1:2].isalpha())
-                           for cell in row), row
+            assert not any(
+                cell[:1] in ("=", "+", "@") or (cell[:1] == "-" and cell[1:2].isalpha()) for cell in row
+            ), row
     book = load_workbook(io.BytesIO(export_xlsx(t, "zh").data))
     for ws in book.worksheets:
         for row in ws.iter_rows():

@@ -38,7 +38,9 @@ def test_forfeits_and_disqualification_are_named_on_the_losing_side() -> None:
     assert score_line(disqualification_result("b"), "zh", team=False) == "取消资格"
     assert side_scores(forfeit_result("both"), "zh", team=False) == ("弃权", "弃权")
     assert score_line(forfeit_result("both"), "zh", team=False) == "双方弃权"
-    one_table = team_result([forfeit_table("b", 1), played_table("b", 10, 14, 2), played_table("a", 13, 2, 3)])
+    one_table = team_result(
+        [forfeit_table("b", 1), played_table("b", 10, 14, 2), played_table("a", 13, 2, 3)]
+    )
     assert score_line(one_table, "zh", team=True) == "2 : 1"
     assert table_details(one_table, "zh").startswith("桌1 弃权(乙)")
 

@@ -33,6 +33,7 @@ def _names(t):  # type: ignore[no-untyped-def]
 
 # --- standings -------------------------------------------------------------------------
 
+
 def test_standings_state_the_tiebreak_order_and_mark_qualifiers() -> None:
     """Issue 5 / groups.py: match points, tables won, level difference, head-to-head, then a recorded lot."""
     t = groups_knockout(10)
@@ -53,7 +54,9 @@ def test_standings_state_the_tiebreak_order_and_mark_qualifiers() -> None:
 def test_standings_show_the_lot_numbers_and_seed_when_a_lot_decided() -> None:
     t = groups_knockout(10, stop_after=4)  # one match per entry at most: many entries level
     assert t.groups is not None
-    lots = [r for st in t.groups.all_standings(t.lot_seed) for r in st.rows if r.tiebreak == "lot" and r.played]
+    lots = [
+        r for st in t.groups.all_standings(t.lot_seed) for r in st.rows if r.tiebreak == "lot" and r.played
+    ]
     assert lots, "this fixture has entries separated only by the lot"
     text = standings_text(t, "zh")
     assert f"抽签号{lots[0].lot}" in text
@@ -68,6 +71,7 @@ def test_single_elimination_standings_list_who_is_still_in() -> None:
 
 
 # --- schedule --------------------------------------------------------------------------
+
 
 def test_schedule_is_in_beijing_time_by_day_with_tables() -> None:
     t = single_elim(6, play=False)
@@ -104,6 +108,7 @@ def test_schedule_with_nothing_to_come() -> None:
 
 # --- results ---------------------------------------------------------------------------
 
+
 def test_results_put_the_winner_first_with_levels_and_forfeits() -> None:
     t = single_elim(6, play=False)
     first, second = t.ready_matches()
@@ -121,13 +126,26 @@ def test_results_put_the_winner_first_with_levels_and_forfeits() -> None:
     assert results_text(single_elim(4, play=False), "en").endswith("No results yet.")
 
 
-@pytest.mark.parametrize("engine_result,zh,en", [
-    ({"winner": 1, "levels": [2, 2], "reason": "deals", "tie_break": "dealer_side"}, "（台上方胜）",
-     "(dealing side wins)"),
-    ({"winner": 0, "levels": [5, 5], "reason": "time_up", "tie_break": "cut"}, "（搬点决胜）", "(decided by a cut)"),
-    ({"winner": 1, "levels": [7, 7], "reason": "deals", "last_upstream": 3}, "（末副上游方胜）",
-     "(first out in the last deal wins)"),
-])
+@pytest.mark.parametrize(
+    "engine_result,zh,en",
+    [
+        (
+            {"winner": 1, "levels": [2, 2], "reason": "deals", "tie_break": "dealer_side"},
+            "（台上方胜）",
+            "(dealing side wins)",
+        ),
+        (
+            {"winner": 0, "levels": [5, 5], "reason": "time_up", "tie_break": "cut"},
+            "（搬点决胜）",
+            "(decided by a cut)",
+        ),
+        (
+            {"winner": 1, "levels": [7, 7], "reason": "deals", "last_upstream": 3},
+            "（末副上游方胜）",
+            "(first out in the last deal wins)",
+        ),
+    ],
+)
 def test_results_with_equal_levels_say_how_the_winner_was_decided(engine_result, zh, en) -> None:  # type: ignore[no-untyped-def]
     """docs/rules.md 1.8 / 2.7: equal levels at the end are decided by the preset's tie-break; the results
     text names it instead of showing a winner with an equal score and no explanation."""
@@ -149,8 +167,12 @@ def test_results_with_different_levels_carry_no_tie_break_note() -> None:
 
     t = single_elim(4, play=False)
     mid = t.ready_matches()[0]
-    t.record(mid, table_match_result({"winner": 0, "levels": [9, 6], "reason": "deals", "tie_break": None,
-                                      "last_upstream": 2}, 1))
+    t.record(
+        mid,
+        table_match_result(
+            {"winner": 0, "levels": [9, 6], "reason": "deals", "tie_break": None, "last_upstream": 2}, 1
+        ),
+    )
     text = results_text(t, "zh")
     assert "9:6" in text and "决胜" not in text and "方胜" not in text
 
@@ -172,6 +194,7 @@ def test_double_forfeit_is_reported_as_such() -> None:
 
 
 # --- prize lists as each notice defines them -------------------------------------------
+
 
 def test_prize_list_shengji_50min_by_round_eliminated() -> None:
     """shengji-50min: R1 纪念奖, R2 三等奖, R3 二等奖, R4 一等奖, the winner of R4 优胜奖 (16 pairs)."""
@@ -200,7 +223,9 @@ def test_prize_list_guandan_team_and_17_deals() -> None:
     assert g[-1] == "纪念奖：其余全体参赛选手（7队）"
     s = single_elim(5, "shengji-17-deals")
     champion = _names(s)[str(s.bracket.champion() if s.bracket else "")]
-    assert prize_list_text(s, "zh").splitlines()[1] == f"代表参加学院比赛：{champion}（{_union(s, champion)}）"
+    assert (
+        prize_list_text(s, "zh").splitlines()[1] == f"代表参加学院比赛：{champion}（{_union(s, champion)}）"
+    )
     assert "Goes on to the next level" in prize_list_text(s, "en")
 
 
@@ -216,6 +241,7 @@ def test_prize_list_while_running_is_marked_provisional() -> None:
 
 
 # --- message length --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("limit", [TELEGRAM_LIMIT, 300])
 def test_split_keeps_every_line_and_respects_the_limit(limit: int) -> None:

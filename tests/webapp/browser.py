@@ -21,8 +21,15 @@ from engine.rng import rng_for
 from storage import match_repo
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONE = {"width": 360, "height": 640}
 DEMO_OUTPUT = Path(__file__).resolve().parents[2] / "demo-output"
 
@@ -149,7 +156,7 @@ class PagePlayer:
             await self.click(f'#actions button[data-op="choose"][data-arg="{words[2]}"]')
         else:
             reading = words[words.index("as") + 1] if "as" in words else None
-            cards = words[2:words.index("as")] if "as" in words else words[2:]
+            cards = words[2 : words.index("as")] if "as" in words else words[2:]
             await self.tap_cards(cards)
             await self.press("tribute" if verb == "return" else verb)
             if verb == "play":
@@ -161,7 +168,9 @@ class PagePlayer:
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
             if await self.page.locator("#overlay:not([hidden]) button[data-reading]").count():
-                selector = f'#sheet button[data-reading="{reading}"]' if reading else "#sheet button[data-reading]"
+                selector = (
+                    f'#sheet button[data-reading="{reading}"]' if reading else "#sheet button[data-reading]"
+                )
                 await self.click(selector)
                 self.used.append("reading")
                 return
@@ -184,8 +193,10 @@ class PagePlayer:
                     await after_move(self)
             else:
                 await asyncio.sleep(0.05)
-        raise AssertionError(f"not done in {timeout}s; played {self.used[-10:]}; "
-                             f"last error {await self.page.evaluate('window.__table.lastError || null')}")
+        raise AssertionError(
+            f"not done in {timeout}s; played {self.used[-10:]}; "
+            f"last error {await self.page.evaluate('window.__table.lastError || null')}"
+        )
 
     async def wait_past(self, version: int, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout
@@ -197,15 +208,18 @@ class PagePlayer:
             if error and not await self.page.evaluate("!!window.__table.pending"):
                 await self.page.evaluate("window.__table.lastError = null")
                 if error == await self.page.evaluate("window.__table.texts['web.stale']"):
-                    self.stale += 1  # a computer moved at the same moment (tribute): the page refreshed, try again
+                    self.stale += (
+                        1  # a computer moved at the same moment (tribute): the page refreshed, try again
+                    )
                     return
                 raise AssertionError(f"the page refused a move: {error} (played {self.used[-5:]})")
             await asyncio.sleep(0.05)
         raise AssertionError(f"version {version} did not move on")
 
 
-async def open_page(browser: Browser, url: str, size: dict[str, int] = PHONE, *,
-                    init_script: str | None = None) -> tuple[Page, FrameLog]:
+async def open_page(
+    browser: Browser, url: str, size: dict[str, int] = PHONE, *, init_script: str | None = None
+) -> tuple[Page, FrameLog]:
     """The page at ``url``; Playwright's waits evaluate strings, which the page's CSP forbids (not
     ``unsafe-eval``): bypassed here, kept in test_page_headers."""
     page = await browser.new_page(viewport=size, bypass_csp=True)
@@ -225,19 +239,36 @@ def screenshot_path(name: str) -> Path:
     return DEMO_OUTPUT / name
 
 
-LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579", "link_color": "#2481cc",
-         "button_color": "#2481cc", "button_text_color": "#ffffff", "secondary_bg_color": "#efeff3",
-         "section_bg_color": "#ffffff", "destructive_text_color": "#e53935"}
-DARK = {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "link_color": "#6ab3f3",
-        "button_color": "#5288c1", "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c",
-        "section_bg_color": "#17212b", "destructive_text_color": "#ec3942"}
+LIGHT = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#707579",
+    "link_color": "#2481cc",
+    "button_color": "#2481cc",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#efeff3",
+    "section_bg_color": "#ffffff",
+    "destructive_text_color": "#e53935",
+}
+DARK = {
+    "bg_color": "#17212b",
+    "text_color": "#f5f5f5",
+    "hint_color": "#708499",
+    "link_color": "#6ab3f3",
+    "button_color": "#5288c1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#232e3c",
+    "section_bg_color": "#17212b",
+    "destructive_text_color": "#ec3942",
+}
 
 
 def telegram_stub(init_data: str, theme: dict[str, str], scheme: str = "light", version: str = "8.0") -> str:
     """A stand-in for Telegram's ``Telegram.WebApp`` (an init script): it records every call in
     ``window.__tgCalls`` and lets a test press its buttons (``__tgStub.MainButton.press()``) and send
     events (``__tgStub.emit('themeChanged')``)."""
-    return """
+    return (
+        """
 (() => {
   const calls = []; window.__tgCalls = calls;
   const handlers = {};
@@ -276,8 +307,11 @@ def telegram_stub(init_data: str, theme: dict[str, str], scheme: str = "light", 
   window.Telegram = { WebApp: app };
   window.__tgStub = Object.assign(app, { emit(ev) { (handlers[ev] || []).forEach((cb) => cb()); } });
 })();
-""".replace("%(init)s", json.dumps(init_data)).replace("%(theme)s", json.dumps(theme)) \
-        .replace("%(scheme)s", json.dumps(scheme)).replace("%(version)s", json.dumps(version))
+""".replace("%(init)s", json.dumps(init_data))
+        .replace("%(theme)s", json.dumps(theme))
+        .replace("%(scheme)s", json.dumps(scheme))
+        .replace("%(version)s", json.dumps(version))
+    )
 
 
 async def calls(page: Page) -> list[list[Any]]:
@@ -287,7 +321,8 @@ async def calls(page: Page) -> list[list[Any]]:
 
 async def overlaps(page: Page, selectors: list[str]) -> list[tuple[str, str]]:
     """Pairs of visible, non-empty elements (of ``selectors``) whose boxes intersect."""
-    found: list[tuple[str, str]] = await page.evaluate("""(sels) => {
+    found: list[tuple[str, str]] = await page.evaluate(
+        """(sels) => {
       const boxes = [];
       for (const s of sels) for (const e of document.querySelectorAll(s)) {
         const r = e.getBoundingClientRect();
@@ -299,7 +334,9 @@ async def overlaps(page: Page, selectors: list[str]) -> list[tuple[str, str]]:
         if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push([boxes[i][0], boxes[j][0]]);
       }
       return out;
-    }""", selectors)
+    }""",
+        selectors,
+    )
     return [tuple(x) for x in found]  # type: ignore[misc]
 
 

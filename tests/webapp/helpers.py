@@ -52,8 +52,13 @@ class LocalTable:
     def server(self) -> Any:
         return self.real.app.bot_data["webapp"]
 
-    def init_data(self, user_id: int | None = None, name: str = "你", lang: str = "zh-hans",
-                  auth_date: int | None = None) -> str:
+    def init_data(
+        self,
+        user_id: int | None = None,
+        name: str = "你",
+        lang: str = "zh-hans",
+        auth_date: int | None = None,
+    ) -> str:
         return self.server.dev_init_data(self.user_id if user_id is None else user_id, name, lang, auth_date)
 
     def link(self, user_id: int | None = None, name: str = "你", lang: str = "zh-hans") -> str:
@@ -68,12 +73,19 @@ class LocalTable:
 
 
 @contextlib.asynccontextmanager
-async def local_table(tmp_path: Path, command: str, *, lang: str = "zh", **settings: Any) -> AsyncIterator[LocalTable]:
+async def local_table(
+    tmp_path: Path, command: str, *, lang: str = "zh", **settings: Any
+) -> AsyncIterator[LocalTable]:
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
     port = free_port()
     try:
-        async with local_bot(str(tmp_path), port=port, lang=lang, **{**FAST, **settings}) as (sim, real, _srv, uid):
+        async with local_bot(str(tmp_path), port=port, lang=lang, **{**FAST, **settings}) as (
+            sim,
+            real,
+            _srv,
+            uid,
+        ):
             match_id = await open_local_table(sim, real, command, uid, lang=lang)
             yield LocalTable(sim, real, uid, match_id, port)
     finally:
@@ -113,7 +125,9 @@ class PageClient:
             self.state = frame
         return frame
 
-    async def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0) -> dict[str, Any]:
+    async def until(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
+    ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -129,19 +143,37 @@ class PageClient:
         await self.send({"type": "hello", "init": init, "match": match})
         return await self.until(lambda f: f.get("type") in ("hello", "error"))
 
-    async def act(self, op: str, cards: list[str] | None = None, *, version: int | None = None, rid: str | None = None,
-                  **extra: Any) -> dict[str, Any]:
+    async def act(
+        self,
+        op: str,
+        cards: list[str] | None = None,
+        *,
+        version: int | None = None,
+        rid: str | None = None,
+        **extra: Any,
+    ) -> dict[str, Any]:
         self.counter += 1
         rid = rid or f"t{self.counter}"
         assert self.state is not None
-        await self.send({"type": "act", "id": rid, "op": op, "cards": cards or [],
-                         "version": self.state["version"] if version is None else version, **extra})
+        await self.send(
+            {
+                "type": "act",
+                "id": rid,
+                "op": op,
+                "cards": cards or [],
+                "version": self.state["version"] if version is None else version,
+                **extra,
+            }
+        )
         return await self.until(lambda f: f.get("type") == "ack" and f.get("id") == rid)
 
 
 def my_turn(frame: dict[str, Any]) -> bool:
-    return (frame.get("type") == "state" and frame.get("status") == "playing"
-            and bool((frame.get("me") or {}).get("actions", {}).get("turns")))
+    return (
+        frame.get("type") == "state"
+        and frame.get("status") == "playing"
+        and bool((frame.get("me") or {}).get("actions", {}).get("turns"))
+    )
 
 
 async def wait_until(check: Callable[[], Any], timeout: float = 30.0) -> Any:

@@ -24,10 +24,23 @@ def telegram_style(token: str, fields: dict[str, str]) -> str:
 
 
 def test_a_genuine_init_data_gives_its_user():
-    init = telegram_style(TOKEN, {"auth_date": str(NOW - 60), "query_id": "AAH", "start_param": "m12",
-                                  "user": json.dumps(USER, ensure_ascii=False), "signature": "abc"})
+    init = telegram_style(
+        TOKEN,
+        {
+            "auth_date": str(NOW - 60),
+            "query_id": "AAH",
+            "start_param": "m12",
+            "user": json.dumps(USER, ensure_ascii=False),
+            "signature": "abc",
+        },
+    )
     user = validate_init_data(init, TOKEN, now=NOW)
-    assert (user.id, user.first_name, user.language_code, user.start_param) == (1001, "张伟", "zh-hans", "m12")
+    assert (user.id, user.first_name, user.language_code, user.start_param) == (
+        1001,
+        "张伟",
+        "zh-hans",
+        "m12",
+    )
 
 
 def test_signing_and_checking_agree():
@@ -35,8 +48,9 @@ def test_signing_and_checking_agree():
     assert user.id == 1001
 
 
-@pytest.mark.parametrize("field,value", [("user", json.dumps({"id": 1002, "first_name": "王芳"})),
-                                         ("auth_date", str(NOW + 5))])
+@pytest.mark.parametrize(
+    "field,value", [("user", json.dumps({"id": 1002, "first_name": "王芳"})), ("auth_date", str(NOW + 5))]
+)
 def test_an_altered_field_is_refused(field, value):
     fields = dict(parse_qsl(sign_init_data(TOKEN, USER, auth_date=NOW)))
     fields[field] = value
@@ -62,8 +76,9 @@ def test_expired_and_future_init_data_are_refused():
     assert err.value.code == "expired"
 
 
-@pytest.mark.parametrize("init,code", [("", "missing"), ("garbage", "malformed"),
-                                       ("user=%7B%7D&auth_date=1", "malformed")])
+@pytest.mark.parametrize(
+    "init,code", [("", "missing"), ("garbage", "malformed"), ("user=%7B%7D&auth_date=1", "malformed")]
+)
 def test_missing_and_malformed_init_data(init, code):
     with pytest.raises(InitDataError) as err:
         validate_init_data(init, TOKEN, now=NOW)

@@ -40,12 +40,26 @@ async def check_privacy(table, seat_frames, spectator_frames) -> None:
     log = [r.action for r in await table.actions()]
     publics = {}
     for frame in seat_frames:
-        assert set(frame) <= {"type", "match", "version", "game", "status", "seat", "names", "computers", "table",
-                              "clock", "now", "me", "window_deadline", "match_deadline"}
+        assert set(frame) <= {
+            "type",
+            "match",
+            "version",
+            "game",
+            "status",
+            "seat",
+            "names",
+            "computers",
+            "table",
+            "clock",
+            "now",
+            "me",
+            "window_deadline",
+            "match_deadline",
+        }
         shown = [c for g in frame["me"]["hand"] for c in parse_cards(" ".join(g["cards"]))]
         assert Counter(shown) == hands[frame["version"]][0], frame["version"]
         if "kitty" in frame["me"]:
-            assert any(a.startswith("0 bury") for a in log[:frame["version"]])
+            assert any(a.startswith("0 bury") for a in log[: frame["version"]])
         publics[frame["version"]] = frame["table"]
     for version in sorted(publics):  # the rest of the frame is the engine's public view of that version
         while len(replay.log) < version:
@@ -74,8 +88,12 @@ async def test_a_person_plays_a_whole_shengji_deal_on_the_page(tmp_path):
         await player.play_until(finished, after_move=snap)
         log = [r for r in await table.actions()]
         by_page = [r.action for r in log if (r.dedupe_key or "").startswith("web:")]
-        assert any(a.startswith("0 bid") for a in by_page), [r.action for r in log if not r.action.startswith("sys deal")][:12]
-        assert any(a.startswith("0 bury") for a in by_page), "seat 0 did not bury: the seed no longer makes it dealer"
+        assert any(a.startswith("0 bid") for a in by_page), [
+            r.action for r in log if not r.action.startswith("sys deal")
+        ][:12]
+        assert any(a.startswith("0 bury") for a in by_page), (
+            "seat 0 did not bury: the seed no longer makes it dealer"
+        )
         assert sum(a.startswith("0 play") for a in by_page) >= 20  # a whole deal's worth of tricks (25 cards)
         final = await player.frame()
         assert final["table"]["last_deal"]["kitty"]  # the kitty is public once the deal is over
@@ -87,7 +105,10 @@ async def test_a_person_plays_a_whole_shengji_deal_on_the_page(tmp_path):
 async def test_a_person_plays_two_guandan_deals_on_the_page_in_english(tmp_path):
     """Seed 18: seat 0 once selects cards that read two ways (the page asks which), and returns a card
     in the second deal's tribute."""
-    async with local_table(tmp_path, GUANDAN.format(seed=18, deals=2), lang="en") as table, chromium() as browser:
+    async with (
+        local_table(tmp_path, GUANDAN.format(seed=18, deals=2), lang="en") as table,
+        chromium() as browser,
+    ):
         page, seat_log = await open_page(browser, table.link(name="You", lang="en"))
         player = PagePlayer(page, table)
         assert await page.locator("#dev").inner_text() == "DEV"
@@ -102,14 +123,19 @@ async def test_a_person_plays_two_guandan_deals_on_the_page_in_english(tmp_path)
                 await page.click('#actions button[data-op="last_trick"]')
                 assert await page.locator("#sheet").inner_text()
                 shot["last"] = True
-                await page.click('#sheet button.secondary')
+                await page.click("#sheet button.secondary")
 
         await player.play_until(finished, after_move=snap)
         records = await table.actions()
-        assert sum(r.action.startswith("0 play") and (r.dedupe_key or "").startswith("web:") for r in records) >= 3
+        assert (
+            sum(r.action.startswith("0 play") and (r.dedupe_key or "").startswith("web:") for r in records)
+            >= 3
+        )
         assert "play" in player.used and shot.get("last")
         assert "reading" in player.used and "return" in player.used, player.used
-        assert any(r.action.startswith("0 return") and (r.dedupe_key or "").startswith("web:") for r in records)
+        assert any(
+            r.action.startswith("0 return") and (r.dedupe_key or "").startswith("web:") for r in records
+        )
         assert "Match over" in await page.locator("#status").inner_text()
         await check_privacy(table, seat_log.states(), [{"type": "state"}])
         assert not page.errors  # type: ignore[attr-defined]

@@ -16,10 +16,20 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 def frame(m, seat, game, computers=(False, True, True, True), options=None):
-    return frames.state_frame(game=game, match_id=1, version=len(m.log), status="playing",
-                              public=frames.public_part(game, m),
-                              me=None if seat is None else frames.seat_part(game, m, seat), seat=seat,
-                              names=NAMES, computers=list(computers), options=options or {}, since=NOW, now=NOW)
+    return frames.state_frame(
+        game=game,
+        match_id=1,
+        version=len(m.log),
+        status="playing",
+        public=frames.public_part(game, m),
+        me=None if seat is None else frames.seat_part(game, m, seat),
+        seat=seat,
+        names=NAMES,
+        computers=list(computers),
+        options=options or {},
+        since=NOW,
+        now=NOW,
+    )
 
 
 def play_through(game: str, seed: int, options=None):
@@ -94,17 +104,28 @@ def test_the_move_clock_runs_only_for_a_person_and_ends_at_its_deadline():
     m = next(m for m in play_through("guandan", 3, {"deals": 1, "play_clock": 20}) if m.phase == "play")
     seat = m.turns()[0].seat
     only_it_computer = [s == seat for s in range(4)]
-    assert frame(m, None, "guandan", computers=only_it_computer)["clock"] is None  # a computer's turn: no clock
+    assert (
+        frame(m, None, "guandan", computers=only_it_computer)["clock"] is None
+    )  # a computer's turn: no clock
     everyone = [False] * 4
     f = frame(m, None, "guandan", computers=everyone)
     seconds = m.options.play_clock
-    assert f["clock"] == {"seat": seat, "seconds": seconds,
-                          "deadline": int((NOW + timedelta(seconds=seconds)).timestamp() * 1000)}
+    assert f["clock"] == {
+        "seat": seat,
+        "seconds": seconds,
+        "deadline": int((NOW + timedelta(seconds=seconds)).timestamp() * 1000),
+    }
 
 
 def test_action_texts_from_page_requests():
     me = {"actions": {"turns": ["return"], "return": ["♠3"]}}
     assert frames.action_text("guandan", 2, me, "tribute", parse_cards("♠3"), None) == "2 return ♠3"
-    assert frames.action_text("guandan", 2, {"actions": {}}, "play", parse_cards("♠3 ♥3"), "p3.2") == "2 play ♠3 ♥3 as p3.2"
-    assert frames.action_text("shengji", 1, {"actions": {"pass_overturn": True}}, "pass_bid", [], None) == "1 pass_overturn"
+    assert (
+        frames.action_text("guandan", 2, {"actions": {}}, "play", parse_cards("♠3 ♥3"), "p3.2")
+        == "2 play ♠3 ♥3 as p3.2"
+    )
+    assert (
+        frames.action_text("shengji", 1, {"actions": {"pass_overturn": True}}, "pass_bid", [], None)
+        == "1 pass_overturn"
+    )
     assert frames.action_text("shengji", 1, {"actions": {}}, "explode", [], None) is None

@@ -23,12 +23,16 @@ async def table_message(table):
     return next((m for m in table.sim.bot_messages(GROUP_ID) if m.message_id == t.table_message_id), None)
 
 
-async def test_with_every_page_open_the_group_message_follows_tricks_at_most_once_per_interval(tmp_path, monkeypatch):
+async def test_with_every_page_open_the_group_message_follows_tricks_at_most_once_per_interval(
+    tmp_path, monkeypatch
+):
     monkeypatch.setattr(live, "MINI_APP_EDIT_CARDS", 1)  # the time alone (the cards: the test below)
-    async with local_table(tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3",
-                           WEBAPP_TABLE_EDIT_SECONDS=INTERVAL) as table:
+    async with local_table(
+        tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3", WEBAPP_TABLE_EDIT_SECONDS=INTERVAL
+    ) as table:
         page = await PageClient.open(table)
         await page.hello(table.init_data(), table.match_id)
+
         async def shown():
             return await table_message(table)
 
@@ -39,7 +43,11 @@ async def test_with_every_page_open_the_group_message_follows_tricks_at_most_onc
         finished0 = len(frame["table"].get("finish_order") or [])
         for _ in range(12):  # my moves, the three computers' in between (at once: many tricks a second)
             a = frame["me"]["actions"]
-            answer = await page.act("pass") if a["pass"] else await page.act("play", frame["me"]["hand"][-1]["cards"][:1])
+            answer = (
+                await page.act("pass")
+                if a["pass"]
+                else await page.act("play", frame["me"]["hand"][-1]["cards"][:1])
+            )
             assert answer["ok"]
             frame = await page.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
         tricks = frame["table"]["trick_no"] - trick0
@@ -63,8 +71,9 @@ async def test_with_every_page_open_the_group_message_follows_tricks_at_most_onc
 async def test_with_every_page_open_a_trick_reaches_the_group_only_after_enough_cards(tmp_path, monkeypatch):
     cards = 10
     monkeypatch.setattr(live, "MINI_APP_EDIT_CARDS", cards)
-    async with local_table(tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3",
-                           WEBAPP_TABLE_EDIT_SECONDS=0.0) as table:  # no time limit: only the cards count
+    async with local_table(
+        tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3", WEBAPP_TABLE_EDIT_SECONDS=0.0
+    ) as table:  # no time limit: only the cards count
         page = await PageClient.open(table)
         await page.hello(table.init_data(), table.match_id)
 
@@ -79,7 +88,11 @@ async def test_with_every_page_open_a_trick_reaches_the_group_only_after_enough_
         left0 = sum(await hand_sizes(table))
         for _ in range(12):
             a = frame["me"]["actions"]
-            answer = await page.act("pass") if a["pass"] else await page.act("play", frame["me"]["hand"][-1]["cards"][:1])
+            answer = (
+                await page.act("pass")
+                if a["pass"]
+                else await page.act("play", frame["me"]["hand"][-1]["cards"][:1])
+            )
             assert answer["ok"]
             frame = await page.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
         async with table.rt.lock(table.match_id):

@@ -14,23 +14,36 @@ def buttons(message):
 
 async def test_hand_message_opens_the_page_and_the_group_links_spectators(tmp_path):
     url = "https://cards.example.org"
-    async with local_table(tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3", WEBAPP_URL=url,
-                           WEBAPP_SHORT_NAME="table") as table:
+    async with local_table(
+        tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3", WEBAPP_URL=url, WEBAPP_SHORT_NAME="table"
+    ) as table:
+
         def hand():
-            found = [m for m in table.sim.bot_messages(table.user_id) if any("callback_data" in b for b in buttons(m))]
+            found = [
+                m
+                for m in table.sim.bot_messages(table.user_id)
+                if any("callback_data" in b for b in buttons(m))
+            ]
             return found[-1] if found else None
 
         message = await wait_until(hand)
         first = buttons(message)[0]
         assert first == {"text": "🃏 打开牌桌", "web_app": {"url": f"{url}/?m={table.match_id}"}}
         assert any(b.get("callback_data", "").startswith("s:") for b in buttons(message))  # the cards stay
+
         def group():  # the group's table edits are paced (its 20/min budget): wait for the one with the link
-            found = [m for m in table.sim.bot_messages(GROUP_ID) if any("startapp" in b.get("url", "") for b in buttons(m))]
+            found = [
+                m
+                for m in table.sim.bot_messages(GROUP_ID)
+                if any("startapp" in b.get("url", "") for b in buttons(m))
+            ]
             return found[-1] if found else None
 
         username = table.rt.bot_username
-        assert {"text": "👀 观战", "url": f"https://t.me/{username}/table?startapp=m{table.match_id}"} \
-            in buttons(await wait_until(group))
+        assert {
+            "text": "👀 观战",
+            "url": f"https://t.me/{username}/table?startapp=m{table.match_id}",
+        } in buttons(await wait_until(group))
 
 
 def test_nothing_is_added_without_a_public_https_address():
@@ -49,8 +62,13 @@ async def test_with_the_page_open_the_hand_message_waits_and_catches_up_when_it_
     from tests.webapp.helpers import PageClient, my_turn
 
     async with local_table(tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3") as table:
+
         def hand():
-            found = [m for m in table.sim.bot_messages(table.user_id) if any("callback_data" in b for b in buttons(m))]
+            found = [
+                m
+                for m in table.sim.bot_messages(table.user_id)
+                if any("callback_data" in b for b in buttons(m))
+            ]
             return found[-1] if found else None
 
         await wait_until(hand)
@@ -61,7 +79,11 @@ async def test_with_the_page_open_the_hand_message_waits_and_catches_up_when_it_
         for _ in range(2):  # two of my moves, and the computers' in between
             frame = await page.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
             a = frame["me"]["actions"]
-            answer = await page.act("pass") if a["pass"] else await page.act("play", frame["me"]["hand"][-1]["cards"][:1])
+            answer = (
+                await page.act("pass")
+                if a["pass"]
+                else await page.act("play", frame["me"]["hand"][-1]["cards"][:1])
+            )
             assert answer["ok"]
         await table.sim.wait_quiet(quiet=0.5, timeout=30)
         assert len(hand().versions) == edits  # no hand message edit while the page is open

@@ -13,21 +13,31 @@ from tests.webapp.helpers import local_table
 
 
 async def test_the_page_is_sent_with_a_csp_and_draws_the_table_under_it(tmp_path):
-    async with local_table(tmp_path, "/newtable guandan-team deals=1 seed=5 bots=3") as table, chromium() as browser:
+    async with (
+        local_table(tmp_path, "/newtable guandan-team deals=1 seed=5 bots=3") as table,
+        chromium() as browser,
+    ):
         async with aiohttp.ClientSession() as http:
             async with http.get(table.server.base_url + f"/?m={table.match_id}") as r:
                 csp = r.headers["Content-Security-Policy"]
                 html = await r.text()
             async with http.get(table.server.base_url + "/static/app.js") as r:
                 assert "frame-ancestors" in r.headers["Content-Security-Policy"]
-        assert "frame-ancestors https://web.telegram.org https://webk.telegram.org https://webz.telegram.org" in csp
+        assert (
+            "frame-ancestors https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
+            in csp
+        )
         assert "script-src 'self' https://telegram.org;" in csp and "unsafe-inline" not in csp
         assert "<script>" not in html  # no inline script
         page = await browser.new_page(viewport={"width": 360, "height": 640})
         violations: list[str] = []
-        page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+        page.on(
+            "console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None
+        )
         await page.goto(table.link())
-        for _ in range(100):  # polled with evaluate: Playwright's string waits need eval, which the CSP forbids
+        for _ in range(
+            100
+        ):  # polled with evaluate: Playwright's string waits need eval, which the CSP forbids
             if await page.evaluate("!!(window.__table && window.__table.frame)"):
                 break
             await asyncio.sleep(0.1)

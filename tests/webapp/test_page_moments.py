@@ -39,9 +39,11 @@ ENGLISH_KINDS = re.compile(r"\b(Single|Pair|Triple|Full house|Straight|Tube|Plat
 
 
 async def p_frame(page: Any) -> Any:
-    return await page.evaluate("[window.__table.frame.table.phase, window.__table.frame.table.turns, "
-                               "window.__table.frame.me && window.__table.frame.me.actions, !!window.__table.pending, "
-                               "document.getElementById('actions').innerText, document.getElementById('overlay').hidden]")
+    return await page.evaluate(
+        "[window.__table.frame.table.phase, window.__table.frame.table.turns, "
+        "window.__table.frame.me && window.__table.frame.me.actions, !!window.__table.pending, "
+        "document.getElementById('actions').innerText, document.getElementById('overlay').hidden]"
+    )
 
 
 async def body_text(page: Any) -> str:
@@ -66,7 +68,9 @@ async def gallery(page: Any, name: str, *, keep_trick: bool = False) -> None:
     """``name``-WxH.png at a phone, a tall phone and a desktop window (the gallery of docs/webapp.md);
     ``keep_trick``: the completed trick on the table stays for the three shots."""
     if keep_trick:
-        await page.evaluate("window.__table.holdUntil = Math.max(window.__table.holdUntil, Date.now() + 4000)")
+        await page.evaluate(
+            "window.__table.holdUntil = Math.max(window.__table.holdUntil, Date.now() + 4000)"
+        )
     for width, height in SIZES:
         await page.set_viewport_size({"width": width, "height": height})
         await page.wait_for_timeout(120)
@@ -87,14 +91,18 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
     # seed 3: seat 0 declares ♥2 BJ, nobody outbids it, it buries the kitty (33 cards in hand)
     texts = page_texts(lang)
     look = "zh" if lang == "zh" else "en-dark"
-    async with local_table(tmp_path, SHENGJI_SLOW_BIDS.format(seed=3), lang=lang, DEAL_BATCH=100) as table, \
-            chromium() as browser:
+    async with (
+        local_table(tmp_path, SHENGJI_SLOW_BIDS.format(seed=3), lang=lang, DEAL_BATCH=100) as table,
+        chromium() as browser,
+    ):
         code = "zh-hans" if lang == "zh" else "en"
         if lang == "zh":
             page, _ = await open_page(browser, table.link())
         else:
             stub = telegram_stub(table.init_data(name="You", lang=code), DARK, "dark")
-            page, _ = await open_page(browser, table.server.base_url + f"/?m={table.match_id}", init_script=stub)
+            page, _ = await open_page(
+                browser, table.server.base_url + f"/?m={table.match_id}", init_script=stub
+            )
         player = PagePlayer(page, table)
         seen: dict[str, Any] = {}
         await page.wait_for_selector('#actions button[data-op="bid"]', timeout=20000)
@@ -102,7 +110,9 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
         await gallery(page, f"page-sj-bidding-{look}")
         seen["bid"] = True
 
-        await player.play_until(lambda f: bool(f["me"]["actions"].get("bury")) or f["table"]["phase"] == "play")
+        await player.play_until(
+            lambda f: bool(f["me"]["actions"].get("bury")) or f["table"]["phase"] == "play"
+        )
         f = await player.frame()
         assert f["me"]["actions"].get("bury"), f"seat 0 does not bury: {f['table']['declaration']}"
         assert f["me"]["hand_size"] == 33
@@ -129,7 +139,8 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
                 assert await page.locator("#trick .tag.lead").count() == 1
                 winner = held["winning"]
                 assert (await page.locator("#trick-note").inner_text()).startswith(
-                    texts["page.trick_won_pts" if held["points"] else "page.trick_won"].split("{who}")[0])
+                    texts["page.trick_won_pts" if held["points"] else "page.trick_won"].split("{who}")[0]
+                )
                 assert await page.locator(f'.seat[data-seat="{winner}"]').count() == 1
                 seen["trick"] = held
                 await gallery(page, f"page-sj-trick-{look}", keep_trick=True)
@@ -154,11 +165,15 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
         assert rows[texts["page.sum.tricks"]] == str(d["trick_points"])
         assert rows[texts["page.sum.points"]] == str(d["points"])
         ranks = {11: "J", 12: "Q", 13: "K", 14: "A"}
-        levels = " · ".join(f"{texts['web.side' + str(s)]} {ranks.get(b, b)}→{ranks.get(a, a)}" for s, b, a in
-                            zip((0, 1), d["levels_before"], d["levels_after"], strict=True))
+        levels = " · ".join(
+            f"{texts['web.side' + str(s)]} {ranks.get(b, b)}→{ranks.get(a, a)}"
+            for s, b, a in zip((0, 1), d["levels_before"], d["levels_after"], strict=True)
+        )
         assert rows[texts["page.sum.levels"]] == levels
         jokers = {"BJ": "大王", "SJ": "小王"} if lang == "zh" else {"BJ": "Joker", "SJ": "joker"}
-        assert rows[texts["page.sum.kitty"]].startswith(" ".join(jokers.get(c, c) for c in d["kitty"].split()))
+        assert rows[texts["page.sum.kitty"]].startswith(
+            " ".join(jokers.get(c, c) for c in d["kitty"].split())
+        )
         if lang == "en":
             assert not CJK.search(await body_text(page))
         assert not page.errors  # type: ignore[attr-defined]
@@ -174,8 +189,10 @@ async def test_the_move_clock_and_the_match_clock_count_down(tmp_path):
         await page.wait_for_selector("#status .clock.window", timeout=20000)  # the bidding window's countdown
         player = PagePlayer(page, table, declare_first=False)
         await player.play_until(lambda f: bool(f.get("clock")) and f["clock"]["seat"] == 0, timeout=120)
-        await page.wait_for_function("document.querySelector('.seat .bar .clock') && "
-                                     "document.querySelector('.seat .bar .clock').textContent.length > 0")
+        await page.wait_for_function(
+            "document.querySelector('.seat .bar .clock') && "
+            "document.querySelector('.seat .bar .clock').textContent.length > 0"
+        )
         a = await page.locator(".seat .bar .clock").first.inner_text()
         await page.wait_for_timeout(2100)
         b = await page.locator(".seat .bar .clock").first.inner_text()
@@ -186,7 +203,10 @@ async def test_the_move_clock_and_the_match_clock_count_down(tmp_path):
 
 
 async def test_inside_telegram_light_theme_buttons_haptics_and_a_refusal_in_english(tmp_path):
-    async with local_table(tmp_path, GUANDAN.format(seed=18, deals=1), lang="en") as table, chromium() as browser:
+    async with (
+        local_table(tmp_path, GUANDAN.format(seed=18, deals=1), lang="en") as table,
+        chromium() as browser,
+    ):
         stub = telegram_stub(table.init_data(name="You", lang="en"), LIGHT)
         page, _ = await open_page(browser, table.server.base_url + f"/?m={table.match_id}", init_script=stub)
         player = PagePlayer(page, table)
@@ -194,8 +214,10 @@ async def test_inside_telegram_light_theme_buttons_haptics_and_a_refusal_in_engl
         for name in ("ready", "expand", "disableVerticalSwipes"):
             assert [name] in made, name
         assert await page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
-        assert await page.evaluate("getComputedStyle(document.getElementById('table')).backgroundColor") \
+        assert (
+            await page.evaluate("getComputedStyle(document.getElementById('table')).backgroundColor")
             == "rgb(239, 239, 243)"
+        )
         seen: dict[str, Any] = {}
 
         async def moment(p: PagePlayer) -> None:
@@ -222,16 +244,21 @@ async def test_inside_telegram_light_theme_buttons_haptics_and_a_refusal_in_engl
                 assert await page.locator("#overlay").is_hidden()
                 seen["sheet"] = True
 
-        await player.play_until(lambda f: bool(seen.get("refused") and seen.get("sheet")) or f["status"] != "playing",
-                                after_move=moment, timeout=180)
+        await player.play_until(
+            lambda f: bool(seen.get("refused") and seen.get("sheet")) or f["status"] != "playing",
+            after_move=moment,
+            timeout=180,
+        )
         assert seen.get("refused") and seen.get("sheet"), seen
         made = await calls(page)
         assert any(c[0] == "MainButton.setText" and c[1].startswith("Play") for c in made)
         assert ["MainButton.show"] in made and ["enableClosingConfirmation"] in made
         assert ["haptic.impact", "medium"] in made  # "your turn"
         assert not await page.locator('#actions button[data-op="play"]').count()  # Play is on the MainButton
-        await page.evaluate(f"Object.assign(window.__tgStub.themeParams, {DARK!r}); window.__tgStub.colorScheme = 'dark';"
-                            " window.__tgStub.emit('themeChanged')")
+        await page.evaluate(
+            f"Object.assign(window.__tgStub.themeParams, {DARK!r}); window.__tgStub.colorScheme = 'dark';"
+            " window.__tgStub.emit('themeChanged')"
+        )
         assert await page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(23, 33, 43)"
         await page.screenshot(path=screenshot_path("page-gd-play-en-dark-360x640.png"))
         assert not page.errors  # type: ignore[attr-defined]
@@ -248,7 +275,11 @@ async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_
         async def moment(p: PagePlayer) -> None:
             assert not ENGLISH_KINDS.search(await body_text(page))
             f = await p.frame()
-            if f["status"] == "playing" and f["table"]["phase"] in ("tribute", "return") and "tribute" not in seen:
+            if (
+                f["status"] == "playing"
+                and f["table"]["phase"] in ("tribute", "return")
+                and "tribute" not in seen
+            ):
                 seen["tribute"] = True
                 await check_layout(page, "tribute")
                 await gallery(page, "page-gd-tribute-zh")
@@ -257,11 +288,13 @@ async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_
         _, m = await match_repo.load_match_row(table.rt.db, table.match_id)
         assert player.summaries, "no summary sheet after the first deal"
         first = m.history[0]
-        names = (await table.rt.names.player_names((await match_repo.get_match_row(table.rt.db, table.match_id)).table_id,
-                                                   "zh"))
+        names = await table.rt.names.player_names(
+            (await match_repo.get_match_row(table.rt.db, table.match_id)).table_id, "zh"
+        )
         winner_name = names[first["order"][0]]
-        assert f"头游{winner_name}" in player.summaries[0].replace(" ", "").replace("\t", "").replace("南", "") \
-            .replace("东", "").replace("北", "").replace("西", "")
+        assert f"头游{winner_name}" in player.summaries[0].replace(" ", "").replace("\t", "").replace(
+            "南", ""
+        ).replace("东", "").replace("北", "").replace("西", "")
         assert f"升 {first['gain']} 级" in player.summaries[0]
         rows = await summary_rows(page)
         await gallery(page, "page-gd-summary-zh")

@@ -19,8 +19,9 @@ REFEREE = 555
 async def test_a_referee_moves_between_the_tournaments_tables_and_sees_who_is_connected(tmp_path):
     async with local_table(tmp_path, SHENGJI.format(seed=3), DEAL_BATCH=100) as table, chromium() as browser:
         table.sim.add_group(OTHER_GROUP, "第二桌", [table.user_id], [table.user_id])
-        second = await open_local_table(table.sim, table.real, SHENGJI.format(seed=4), table.user_id,
-                                        group_id=OTHER_GROUP)
+        second = await open_local_table(
+            table.sim, table.real, SHENGJI.format(seed=4), table.user_id, group_id=OTHER_GROUP
+        )
         db = table.rt.db
         async with db.session() as s:
             tour = Tournament(name="工会杯", created_by=table.user_id)
@@ -28,10 +29,15 @@ async def test_a_referee_moves_between_the_tournaments_tables_and_sees_who_is_co
             await s.flush()
             s.add(TournamentRole(tournament_id=tour.id, user_id=REFEREE, role="referee"))
             for k, chat in enumerate((GROUP, OTHER_GROUP), start=1):
-                await s.execute(update(GameTable).where(GameTable.chat_id == chat)
-                                .values(tournament_ref=f"t{tour.id}:A1:{k}"))
+                await s.execute(
+                    update(GameTable)
+                    .where(GameTable.chat_id == chat)
+                    .values(tournament_ref=f"t{tour.id}:A1:{k}")
+                )
             await s.commit()
-        seat_page, _ = await open_page(browser, table.link())  # seat 0's page is open, the others are computers
+        seat_page, _ = await open_page(
+            browser, table.link()
+        )  # seat 0's page is open, the others are computers
         ref_page, ref_log = await open_page(browser, table.link(user_id=REFEREE, name="裁判"))
         hello = next(f for f in ref_log.frames if f.get("type") == "hello")
         assert hello["seat"] is None and hello["referee"] is True
@@ -53,5 +59,7 @@ async def test_a_referee_moves_between_the_tournaments_tables_and_sees_who_is_co
         hello = next(f for f in watch_log.frames if f.get("type") == "hello")
         assert hello["referee"] is False and len(hello["tables"]) == 2
         assert "connected" not in await watcher.evaluate("window.__table.frame")
-        assert "connected" not in await seat_page.evaluate("window.__table.frame")  # a player learns nothing about the others' pages
+        assert "connected" not in await seat_page.evaluate(
+            "window.__table.frame"
+        )  # a player learns nothing about the others' pages
         assert not ref_page.errors and not watcher.errors  # type: ignore[attr-defined]

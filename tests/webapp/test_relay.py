@@ -30,19 +30,22 @@ class SecondProcessBridge:
     async def names(self, table_id, lang):
         seats = await table_repo.get_seats(self.db, table_id)
         users = await user_repo.get_users(self.db, [s.user_id for s in seats if s.user_id])
-        return [users[s.user_id].first_name if s.user_id in users else f"bot{s.seat}" for s in seats], \
-            [s.is_computer for s in seats]
+        return [users[s.user_id].first_name if s.user_id in users else f"bot{s.seat}" for s in seats], [
+            s.is_computer for s in seats
+        ]
 
     async def user_match(self, user_id):
         return None
 
 
 async def test_a_page_on_another_process_follows_the_match(tmp_path):
-    async with local_table(tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3",
-                           WEBAPP_RELAY_URL=REDIS) as table:
+    async with local_table(
+        tmp_path, "/newtable guandan-team deals=1 seed=3 bots=3", WEBAPP_RELAY_URL=REDIS
+    ) as table:
         db_b = await open_database(table.rt.db.url)
-        other = WebAppServer(SecondProcessBridge(db_b), bot_token="", dev=True,
-                             dev_secret=table.server.signing_token)
+        other = WebAppServer(
+            SecondProcessBridge(db_b), bot_token="", dev=True, dev_secret=table.server.signing_token
+        )
         port = await other.start("127.0.0.1", 0)
         relay = RedisRelay(other.hub, REDIS)
         await relay.start()

@@ -24,7 +24,7 @@ def ai_move(table, seat: int = 0) -> tuple[str, list[str], str | None]:
     action = m.ai_action(seat, random.Random(7))
     words = action.split()
     reading = words[words.index("as") + 1] if "as" in words else None
-    cards = words[2:words.index("as")] if "as" in words else words[2:]
+    cards = words[2 : words.index("as")] if "as" in words else words[2:]
     return words[1], cards, reading
 
 
@@ -56,19 +56,24 @@ async def test_a_seat_plays_through_the_socket_and_every_page_gets_its_own_frame
         await watcher.close()
 
 
-@pytest.mark.parametrize("how,message", [
-    ("forged", "Telegram 登录数据的签名不对 (被改动或伪造)"),
-    ("altered", "Telegram 登录数据的签名不对 (被改动或伪造)"),
-    ("expired", "Telegram 登录数据已过期: 请重新打开牌桌"),
-    ("missing", "没有 Telegram 登录数据: 请在 Telegram 里打开牌桌"),
-])
+@pytest.mark.parametrize(
+    "how,message",
+    [
+        ("forged", "Telegram 登录数据的签名不对 (被改动或伪造)"),
+        ("altered", "Telegram 登录数据的签名不对 (被改动或伪造)"),
+        ("expired", "Telegram 登录数据已过期: 请重新打开牌桌"),
+        ("missing", "没有 Telegram 登录数据: 请在 Telegram 里打开牌桌"),
+    ],
+)
 async def test_bad_init_data_is_refused_clearly_and_the_socket_closed(tmp_path, how, message):
     async with local_table(tmp_path, GUANDAN) as table:
         genuine = table.init_data()
-        init = {"forged": genuine[:-6] + "abcdef",
-                "altered": genuine.replace("1001", "1002"),
-                "expired": table.init_data(auth_date=1_600_000_000),
-                "missing": ""}[how]
+        init = {
+            "forged": genuine[:-6] + "abcdef",
+            "altered": genuine.replace("1001", "1002"),
+            "expired": table.init_data(auth_date=1_600_000_000),
+            "missing": "",
+        }[how]
         client = await PageClient.open(table)
         answer = await client.hello(init, table.match_id)
         assert answer == {"type": "error", "code": "auth", "fatal": True, "message": message}
@@ -151,8 +156,16 @@ async def test_a_connection_closed_mid_action_applies_it_at_most_once(tmp_path):
         me = await seated(table)
         frame = await me.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
         _, cards, reading = ai_move(table)
-        await me.send({"type": "act", "id": "lost1", "op": "play", "cards": cards, "arg": reading,
-                       "version": frame["version"]})
+        await me.send(
+            {
+                "type": "act",
+                "id": "lost1",
+                "op": "play",
+                "cards": cards,
+                "arg": reading,
+                "version": frame["version"],
+            }
+        )
         await me.close()  # the page goes away before the answer
         # the page comes back and sends the same request again (as the page does after a reconnect)
         again = await seated(table)
@@ -192,8 +205,10 @@ def test_dev_mode_is_refused_with_the_real_telegram():
     from bot.webapp import WebAppConfigError, start_for
 
     class App:
-        bot_data = {"settings": make_settings(TELEGRAM_BOT_TOKEN="1:x", WEBAPP_PORT=0, WEBAPP_DEV=True),
-                    "runtime": object()}
+        bot_data = {
+            "settings": make_settings(TELEGRAM_BOT_TOKEN="1:x", WEBAPP_PORT=0, WEBAPP_DEV=True),
+            "runtime": object(),
+        }
 
     with pytest.raises(WebAppConfigError):
         asyncio.run(start_for(App()))

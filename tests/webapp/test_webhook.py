@@ -10,8 +10,16 @@ from telegram import Bot
 
 from bot.edge.webhook import SECRET_HEADER, WEBHOOK_PATH, webhook_handler, webhook_secret
 
-UPDATE = {"update_id": 7, "message": {"message_id": 1, "date": 0, "chat": {"id": 5, "type": "private"},
-                                      "from": {"id": 5, "is_bot": False, "first_name": "A"}, "text": "/start"}}
+UPDATE = {
+    "update_id": 7,
+    "message": {
+        "message_id": 1,
+        "date": 0,
+        "chat": {"id": 5, "type": "private"},
+        "from": {"id": 5, "is_bot": False, "first_name": "A"},
+        "text": "/start",
+    },
+}
 
 
 class FakeApp:
@@ -29,7 +37,9 @@ async def test_updates_with_the_secret_are_queued_others_refused():
     async with TestClient(TestServer(web_app)) as client:
         assert (await client.post(WEBHOOK_PATH, json=UPDATE)).status == 403
         assert (await client.post(WEBHOOK_PATH, json=UPDATE, headers={SECRET_HEADER: "wrong"})).status == 403
-        assert (await client.post(WEBHOOK_PATH, data="{not json", headers={SECRET_HEADER: secret})).status == 400
+        assert (
+            await client.post(WEBHOOK_PATH, data="{not json", headers={SECRET_HEADER: secret})
+        ).status == 400
         assert app.update_queue.empty()
         assert (await client.post(WEBHOOK_PATH, json=UPDATE, headers={SECRET_HEADER: secret})).status == 200
         update = app.update_queue.get_nowait()

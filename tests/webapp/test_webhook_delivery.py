@@ -61,8 +61,9 @@ async def test_updates_are_posted_in_order_with_the_secret_and_retried_until_acc
         sim.add_user(1001, "张伟", started=True)
         async with Bot(sim.token, base_url=sim.base_url) as bot:
             # the server is not up yet: delivery fails with "Connection refused" and keeps trying
-            await bot.set_webhook(receiver.url, secret_token="s3cret_-token",
-                                  allowed_updates=["message", "callback_query"])
+            await bot.set_webhook(
+                receiver.url, secret_token="s3cret_-token", allowed_updates=["message", "callback_query"]
+            )
             sim.user_sends_text(1001, 1001, "first")
             await sim.wait_for(lambda: sim.webhook_stats.failures >= 1, timeout=10)
             info = await bot.get_webhook_info()

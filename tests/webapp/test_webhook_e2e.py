@@ -24,11 +24,13 @@ async def test_a_whole_deal_through_the_webhook():
         try:
             await players.set_up(sim, db, table, "shengji-17-deals", 1)
             try:
-                await asyncio.wait_for(players.play(sim, db, observer, table, think=0.0, type_share=0.3,
-                                                    stop=stop), timeout=240)
+                await asyncio.wait_for(
+                    players.play(sim, db, observer, table, think=0.0, type_share=0.3, stop=stop), timeout=240
+                )
             except TimeoutError:
-                raise AssertionError(f"the deal did not end: {table.actions} moves, at version {table.seq}; "
-                                     f"{group.state()}") from None
+                raise AssertionError(
+                    f"the deal did not end: {table.actions} moves, at version {table.seq}; {group.state()}"
+                ) from None
         finally:
             stop.set()
             await db.dispose()
@@ -41,5 +43,7 @@ async def test_a_whole_deal_through_the_webhook():
         assert sim.webhook_stats.delivered >= table.actions + 4 + 1 + 4  # moves, /start x4, /newtable, seats
         assert sim.webhook_stats.statuses.get(200) == sim.webhook_stats.delivered
         # the group was told the result
-        await sim.wait_for(lambda: any("🏆 比赛结束" in text for text in sim.seen_texts(table.group_id)), timeout=30)
+        await sim.wait_for(
+            lambda: any("🏆 比赛结束" in text for text in sim.seen_texts(table.group_id)), timeout=30
+        )
         assert group.errors() == []

@@ -31,7 +31,7 @@ class ProcessSample:
 def sample(pid: int) -> ProcessSample:
     """CPU time and memory of a live process (Linux /proc)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
+    fields = stat[stat.rindex(")") + 2 :].split()
     utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
     rss = peak = 0.0
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -68,7 +68,8 @@ class BotProcess:
         profile = os.environ.get("LOADTEST_PROFILE")
         runner = ["-m", "cProfile", "-o", profile, "-m", "bot"] if profile else ["-m", "bot"]
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, *runner, env=env, stdout=self._log, stderr=asyncio.subprocess.STDOUT)
+            sys.executable, *runner, env=env, stdout=self._log, stderr=asyncio.subprocess.STDOUT
+        )
 
     def running(self) -> bool:
         return self.process is not None and self.process.returncode is None

@@ -132,8 +132,15 @@ def make_tables(count: int, first_seed: int) -> list[Table]:
     for index in range(count):
         users = [100_000 + index * 10 + seat for seat in range(4)]
         names = [f"桌{index + 1}{'东南西北'[seat]}" for seat in range(4)]
-        tables.append(Table(index=index, group_id=-1_003_000_000_000 - index, user_ids=users, names=names,
-                            seed=first_seed + index))
+        tables.append(
+            Table(
+                index=index,
+                group_id=-1_003_000_000_000 - index,
+                user_ids=users,
+                names=names,
+                seed=first_seed + index,
+            )
+        )
     return tables
 
 
@@ -144,8 +151,16 @@ def populate(sim: BotApiSimulator, tables: list[Table]) -> None:
         sim.add_group(table.group_id, f"工会赛 第{table.index + 1}桌", table.user_ids, [table.user_ids[0]])
 
 
-async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: str, deals: int, *,
-                 fixed_seed: bool = False, timeout: float = 120.0) -> None:
+async def set_up(
+    sim: BotApiSimulator,
+    db: AsyncEngine,
+    table: Table,
+    preset: str,
+    deals: int,
+    *,
+    fixed_seed: bool = False,
+    timeout: float = 120.0,
+) -> None:
     """The four people start the bot, one opens a table in the group, all four sit, the first presses Start."""
     handles = [SimUserHandle(sim, uid) for uid in table.user_ids]
     for handle in handles:
@@ -160,8 +175,9 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
     start_label = t(LANG, "btn.start")
     lobby = await sim.wait_for_message(table.group_id, after=before, timeout=timeout)
     if start_label not in str(lobby.reply_markup):
-        lobby = await sim.wait_for_message(table.group_id, lambda m: start_label in str(m.reply_markup),
-                                           after=before, timeout=5)  # a refusal answers instead: fail now
+        lobby = await sim.wait_for_message(
+            table.group_id, lambda m: start_label in str(m.reply_markup), after=before, timeout=5
+        )  # a refusal answers instead: fail now
     # A loaded bot may answer a tap after Telegram's 15 s (the answer is then refused): people look at the
     # lobby instead, and tap again when their name does not show up.
     for seat, handle in enumerate(handles):
@@ -180,10 +196,15 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
     deadline = started_at + timeout
     while table.match_id is None:
         async with db.connect() as conn:
-            row = (await conn.execute(
-                select(MatchRow.id, MatchRow.game, MatchRow.options_json, MatchRow.seed)
-                .join(GameTable, GameTable.id == MatchRow.table_id)
-                .where(GameTable.chat_id == table.group_id).order_by(MatchRow.id.desc()).limit(1))).first()
+            row = (
+                await conn.execute(
+                    select(MatchRow.id, MatchRow.game, MatchRow.options_json, MatchRow.seed)
+                    .join(GameTable, GameTable.id == MatchRow.table_id)
+                    .where(GameTable.chat_id == table.group_id)
+                    .order_by(MatchRow.id.desc())
+                    .limit(1)
+                )
+            ).first()
         if row is not None:
             table.match_id, table.game = int(row.id), str(row.game)
             table.replica = match_from_stored(row.game, row.options_json, int(row.seed))
@@ -195,7 +216,11 @@ async def set_up(sim: BotApiSimulator, db: AsyncEngine, table: Table, preset: st
                 pressed_wall, pressed = time.time(), time.monotonic()
                 query = handles[0].press(table.group_id, message.message_id, str(button["callback_data"]))
                 if table.start_query is None:
-                    table.start_query, table.start_pressed, table.start_pressed_wall = query, pressed, pressed_wall
+                    table.start_query, table.start_pressed, table.start_pressed_wall = (
+                        query,
+                        pressed,
+                        pressed_wall,
+                    )
         if loop.time() > deadline:
             raise TimeoutError(f"table {table.index + 1}: no match started within {timeout} s")
         await asyncio.sleep(0.2)
@@ -241,23 +266,33 @@ def start_times(sim: BotApiSimulator, tables: list[Table]) -> dict[str, Any]:
             unanswered += 1
         hands = []
         for uid in table.user_ids:
-            first = next((m for m in sim.bot_messages(uid) if m.versions[0].at >= table.start_pressed_wall), None)
+            first = next(
+                (m for m in sim.bot_messages(uid) if m.versions[0].at >= table.start_pressed_wall), None
+            )
             if first is not None:
                 hands.append(first.versions[0].at - table.start_pressed_wall)
         every_hand.extend(hands)
         if hands:
             first_of_table.append(min(hands))
-    return {"start_answer_s": answers, "start_in_bot_s": in_bot, "start_unanswered": unanswered, "start_first_hand_s": first_of_table,
-            "start_every_hand_s": every_hand}
+    return {
+        "start_answer_s": answers,
+        "start_in_bot_s": in_bot,
+        "start_unanswered": unanswered,
+        "start_first_hand_s": first_of_table,
+        "start_every_hand_s": every_hand,
+    }
 
 
 async def sync(db: AsyncEngine, table: Table) -> None:
     """Apply the actions committed since the last look to the table's replica, recording each play."""
     async with db.connect() as conn:
-        rows = (await conn.execute(
-            select(ActionRecord.seq, ActionRecord.action, ActionRecord.created_at)
-            .where(ActionRecord.match_id == table.match_id, ActionRecord.seq > table.seq)
-            .order_by(ActionRecord.seq))).all()
+        rows = (
+            await conn.execute(
+                select(ActionRecord.seq, ActionRecord.action, ActionRecord.created_at)
+                .where(ActionRecord.match_id == table.match_id, ActionRecord.seq > table.seq)
+                .order_by(ActionRecord.seq)
+            )
+        ).all()
     for row in rows:
         if int(row.seq) != table.seq + 1:
             break  # a gap (cannot happen with ordered commits): read again next time
@@ -269,20 +304,36 @@ async def sync(db: AsyncEngine, table: Table) -> None:
         if len(parts) >= 2 and parts[1] == "play":
             turns = [tr for tr in table.replica.turns() if tr.required]
             marker, completes = _group_marker(table)
-            table.plays.append(PlayRecord(
-                table=table.index, seq=table.seq, seat=int(parts[0]), committed=committed,
-                # the next person's turn is timed, unless the bot plays it for them (no choice: no "your turn")
-                next_user=table.user_ids[turns[0].seat] if turns and not table.replica.finished
-                and not table.replica.forced_action(turns[0].seat) else None,
-                marker=marker, completes_trick=completes))
+            table.plays.append(
+                PlayRecord(
+                    table=table.index,
+                    seq=table.seq,
+                    seat=int(parts[0]),
+                    committed=committed,
+                    # the next person's turn is timed, unless the bot plays it for them (no choice: no "your turn")
+                    next_user=table.user_ids[turns[0].seat]
+                    if turns and not table.replica.finished and not table.replica.forced_action(turns[0].seat)
+                    else None,
+                    marker=marker,
+                    completes_trick=completes,
+                )
+            )
             table.first_play = table.first_play or committed
             table.last_play = committed
     if table.replica.finished:
         table.finished = True
 
 
-async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table: Table, *, think: float,
-               type_share: float, stop: asyncio.Event) -> None:
+async def play(
+    sim: BotApiSimulator,
+    db: AsyncEngine,
+    observer: Observer,
+    table: Table,
+    *,
+    think: float,
+    type_share: float,
+    stop: asyncio.Event,
+) -> None:
     """Play the table's four seats as people would, until the match ends or ``stop`` is set."""
     rng = random.Random(table.seed)
     acted: dict[int, float] = {}
@@ -300,7 +351,9 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
             table.resumed_at = time.monotonic()
             with contextlib.suppress(Exception):
                 message, button = sim.find_button(table.group_id, t(LANG, "btn.resume"))
-                sim.press_button(table.user_ids[0], table.group_id, message.message_id, str(button["callback_data"]))
+                sim.press_button(
+                    table.user_ids[0], table.group_id, message.message_id, str(button["callback_data"])
+                )
                 table.resumes += 1
             continue
         # in the bid window every person has seen their whole hand since it opened: nobody waits for a new notice
@@ -342,5 +395,8 @@ async def play(sim: BotApiSimulator, db: AsyncEngine, observer: Observer, table:
             sim.user_sends_text(uid, uid, text)
             table.typed += 1
         if TRACE:
-            print(f"{time.strftime('%H:%M:%S')} table {table.index + 1} v{version} seat {turn.seat} "
-                  f"{'pressed' if pressed else 'typed'} {action!r}", flush=True)
+            print(
+                f"{time.strftime('%H:%M:%S')} table {table.index + 1} v{version} seat {turn.seat} "
+                f"{'pressed' if pressed else 'typed'} {action!r}",
+                flush=True,
+            )

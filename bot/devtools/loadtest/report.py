@@ -32,8 +32,9 @@ def quantile(values: Sequence[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def turn_latencies(plays: Iterable[PlayRecord], turn_times: Mapping[int, Sequence[float]],
-                   start: float, end: float) -> tuple[list[float], int]:
+def turn_latencies(
+    plays: Iterable[PlayRecord], turn_times: Mapping[int, Sequence[float]], start: float, end: float
+) -> tuple[list[float], int]:
     """Seconds from each play committed in [start, end) to the next player's "your turn", and how many plays
     were never followed by one (before the run ended)."""
     latencies: list[float] = []
@@ -50,8 +51,9 @@ def turn_latencies(plays: Iterable[PlayRecord], turn_times: Mapping[int, Sequenc
     return latencies, missing
 
 
-def group_lags(plays: Sequence[PlayRecord], versions: Sequence[tuple[float, str]], start: float,
-               end: float) -> tuple[list[float], int]:
+def group_lags(
+    plays: Sequence[PlayRecord], versions: Sequence[tuple[float, str]], start: float, end: float
+) -> tuple[list[float], int]:
     """Seconds from each trick-ending play of one table committed in [start, end) until a version of the group's
     messages shows that trick or a later state (the trick line of that play or of any later play), and how many
     were never shown."""
@@ -68,7 +70,9 @@ def group_lags(plays: Sequence[PlayRecord], versions: Sequence[tuple[float, str]
     for index, play in enumerate(plays):
         if not play.completes_trick or not play.marker or not start <= play.committed < end:
             continue
-        found = next((at - play.committed for at, latest in shown if at >= play.committed and latest >= index), None)
+        found = next(
+            (at - play.committed for at, latest in shown if at >= play.committed and latest >= index), None
+        )
         if found is None:
             missing += 1
         else:
@@ -87,25 +91,40 @@ class Figures:
             return "–" if x is None else fmt.format(x)
 
         per = v["calls_per_card"]
-        return (f"| {v['tables']} | {f(v['cards_per_min_per_table'])} | {v['cards']} | "
-                f"{f(per['total'], '{:.2f}')} ({f(per['edit'], '{:.2f}')} edit, {f(per['send'], '{:.2f}')} send, "
-                f"{f(per['delete'], '{:.2f}')} delete, {f(per['photo'], '{:.2f}')} photo; "
-                f"{f(per['private'], '{:.2f}')} private / {f(per['group'], '{:.2f}')} group) | "
-                f"{f(v['message_calls_per_s'])} | {f(v['turn_p50_s'], '{:.2f}')} / {f(v['turn_p99_s'], '{:.2f}')} s | "
-                f"{f(v['group_lag_p99_s'])} s | {v['rate_limited']} | {f(v['bot_cpu_ms_per_card'], '{:.0f}')} ms "
-                f"({f(v['bot_cpu_percent'], '{:.0f}')} %) | {f(v['rss_mb'], '{:.0f}')} MB |")
+        return (
+            f"| {v['tables']} | {f(v['cards_per_min_per_table'])} | {v['cards']} | "
+            f"{f(per['total'], '{:.2f}')} ({f(per['edit'], '{:.2f}')} edit, {f(per['send'], '{:.2f}')} send, "
+            f"{f(per['delete'], '{:.2f}')} delete, {f(per['photo'], '{:.2f}')} photo; "
+            f"{f(per['private'], '{:.2f}')} private / {f(per['group'], '{:.2f}')} group) | "
+            f"{f(v['message_calls_per_s'])} | {f(v['turn_p50_s'], '{:.2f}')} / {f(v['turn_p99_s'], '{:.2f}')} s | "
+            f"{f(v['group_lag_p99_s'])} s | {v['rate_limited']} | {f(v['bot_cpu_ms_per_card'], '{:.0f}')} ms "
+            f"({f(v['bot_cpu_percent'], '{:.0f}')} %) | {f(v['rss_mb'], '{:.0f}')} MB |"
+        )
 
 
-HEADER = ("| tables | cards/min per table | cards | message calls per card | message calls/s | "
-          "turn latency p50 / p99 | group lag p99 | 429s | bot CPU per card (of one core) | bot RSS |\n"
-          "|---|---|---|---|---|---|---|---|---|---|")
+HEADER = (
+    "| tables | cards/min per table | cards | message calls per card | message calls/s | "
+    "turn latency p50 / p99 | group lag p99 | 429s | bot CPU per card (of one core) | bot RSS |\n"
+    "|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
-def compute(*, tables: int, plays_by_table: Mapping[int, Sequence[PlayRecord]],
-            finished_at: Mapping[int, float | None], turn_times: Mapping[int, Sequence[float]],
-            group_versions: Mapping[int, Sequence[tuple[float, str]]], group_of_table: Mapping[int, int],
-            start: float, end: float, calls_delta: Mapping[tuple[str, str], int], rate_limited: Mapping[str, int],
-            cpu_seconds: float, rss_mb: float, peak_rss_mb: float) -> Figures:
+def compute(
+    *,
+    tables: int,
+    plays_by_table: Mapping[int, Sequence[PlayRecord]],
+    finished_at: Mapping[int, float | None],
+    turn_times: Mapping[int, Sequence[float]],
+    group_versions: Mapping[int, Sequence[tuple[float, str]]],
+    group_of_table: Mapping[int, int],
+    start: float,
+    end: float,
+    calls_delta: Mapping[tuple[str, str], int],
+    rate_limited: Mapping[str, int],
+    cpu_seconds: float,
+    rss_mb: float,
+    peak_rss_mb: float,
+) -> Figures:
     """All figures of one run, from the records of the measured window [start, end)."""
     all_plays = [p for plays in plays_by_table.values() for p in plays]
     cards = sum(1 for p in all_plays if start <= p.committed < end)
@@ -127,8 +146,11 @@ def compute(*, tables: int, plays_by_table: Mapping[int, Sequence[PlayRecord]],
 
     def calls(methods: Iterable[str] | None = None, kind: str | None = None) -> int:
         wanted = None if methods is None else set(methods)
-        return sum(n for (method, k), n in calls_delta.items()
-                   if (wanted is None or method in wanted) and (kind is None or k == kind))
+        return sum(
+            n
+            for (method, k), n in calls_delta.items()
+            if (wanted is None or method in wanted) and (kind is None or k == kind)
+        )
 
     from bot.devtools.simulator.limits import RATE_LIMITED_METHODS
 
@@ -138,36 +160,38 @@ def compute(*, tables: int, plays_by_table: Mapping[int, Sequence[PlayRecord]],
     def per_card(n: int) -> float | None:
         return n / cards if cards else None
 
-    return Figures({
-        "tables": tables,
-        "window_s": round(seconds, 1),
-        "cards": cards,
-        "cards_per_min_per_table": cards / playing_minutes if playing_minutes else None,
-        "calls_per_card": {
-            "total": per_card(message_total),
-            "edit": per_card(calls(EDIT_METHODS)),
-            "send": per_card(calls(SEND_METHODS)),
-            "delete": per_card(calls(("deleteMessage",))),
-            "photo": per_card(calls(("sendPhoto",))),
-            "private": per_card(calls(RATE_LIMITED_METHODS, "private")),
-            "group": per_card(calls(RATE_LIMITED_METHODS, "group")),
-        },
-        "message_calls": message_total,
-        "message_calls_per_s": message_total / seconds if seconds > 0 else None,
-        "answer_callback_calls": calls(("answerCallbackQuery",)),
-        "turn_p50_s": quantile(latencies, 0.5),
-        "turn_p99_s": quantile(latencies, 0.99),
-        "turns_measured": len(latencies),
-        "turns_never_shown": turn_missing,
-        "group_lag_p50_s": quantile(lags, 0.5),
-        "group_lag_p99_s": quantile(lags, 0.99),
-        "tricks_measured": len(lags),
-        "tricks_never_shown": lag_missing,
-        "rate_limited": sum(rate_limited.values()),
-        "rate_limited_by_chat_kind": dict(rate_limited),
-        "bot_cpu_s": round(cpu_seconds, 2),
-        "bot_cpu_ms_per_card": cpu_seconds * 1000 / cards if cards else None,
-        "bot_cpu_percent": 100 * cpu_seconds / seconds if seconds > 0 else None,
-        "rss_mb": rss_mb,
-        "peak_rss_mb": peak_rss_mb,
-    })
+    return Figures(
+        {
+            "tables": tables,
+            "window_s": round(seconds, 1),
+            "cards": cards,
+            "cards_per_min_per_table": cards / playing_minutes if playing_minutes else None,
+            "calls_per_card": {
+                "total": per_card(message_total),
+                "edit": per_card(calls(EDIT_METHODS)),
+                "send": per_card(calls(SEND_METHODS)),
+                "delete": per_card(calls(("deleteMessage",))),
+                "photo": per_card(calls(("sendPhoto",))),
+                "private": per_card(calls(RATE_LIMITED_METHODS, "private")),
+                "group": per_card(calls(RATE_LIMITED_METHODS, "group")),
+            },
+            "message_calls": message_total,
+            "message_calls_per_s": message_total / seconds if seconds > 0 else None,
+            "answer_callback_calls": calls(("answerCallbackQuery",)),
+            "turn_p50_s": quantile(latencies, 0.5),
+            "turn_p99_s": quantile(latencies, 0.99),
+            "turns_measured": len(latencies),
+            "turns_never_shown": turn_missing,
+            "group_lag_p50_s": quantile(lags, 0.5),
+            "group_lag_p99_s": quantile(lags, 0.99),
+            "tricks_measured": len(lags),
+            "tricks_never_shown": lag_missing,
+            "rate_limited": sum(rate_limited.values()),
+            "rate_limited_by_chat_kind": dict(rate_limited),
+            "bot_cpu_s": round(cpu_seconds, 2),
+            "bot_cpu_ms_per_card": cpu_seconds * 1000 / cards if cards else None,
+            "bot_cpu_percent": 100 * cpu_seconds / seconds if seconds > 0 else None,
+            "rss_mb": rss_mb,
+            "peak_rss_mb": peak_rss_mb,
+        }
+    )

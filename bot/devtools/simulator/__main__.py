@@ -54,14 +54,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.devtools.simulator", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081, help="0 picks a free port")
-    parser.add_argument("--token", default=None, help="accept only this token (default: any well-formed token)")
+    parser.add_argument(
+        "--token", default=None, help="accept only this token (default: any well-formed token)"
+    )
     parser.add_argument("--bot-username", default="ShengjiSimBot")
-    parser.add_argument("--rate-scale", type=float, default=1.0, help="divide every rate-limit window by this")
+    parser.add_argument(
+        "--rate-scale", type=float, default=1.0, help="divide every rate-limit window by this"
+    )
     parser.add_argument("--no-rate-limits", action="store_true", help="never answer 429")
-    parser.add_argument("--user", action="append", default=[], metavar="ID[:NAME]", help="create a user (repeatable)")
+    parser.add_argument(
+        "--user", action="append", default=[], metavar="ID[:NAME]", help="create a user (repeatable)"
+    )
     parser.add_argument("--started", action="store_true", help="the --user users have started the bot")
-    parser.add_argument("--group", type=int, default=None, metavar="CHAT_ID",
-                        help="create a group (negative id) with every --user as member, the first as admin")
+    parser.add_argument(
+        "--group",
+        type=int,
+        default=None,
+        metavar="CHAT_ID",
+        help="create a group (negative id) with every --user as member, the first as admin",
+    )
     parser.add_argument("--group-title", default="Test group")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)

@@ -46,7 +46,6 @@ _BUTTON_ACTIONS = (
 )
 
 
-
 class BotApiMethods(SimWorld):
     """The Bot API methods (``api_getMe`` ... ``api_answerCallbackQuery``) and their shared checks."""
 
@@ -96,14 +95,19 @@ class BotApiMethods(SimWorld):
         if "inline_keyboard" in markup:
             rows = markup["inline_keyboard"]
             if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-                raise ApiError(400, 'Bad Request: field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays')
+                raise ApiError(
+                    400,
+                    'Bad Request: field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays',
+                )
             total = sum(len(row) for row in rows)
             if total > MAX_BUTTONS or any(len(row) > MAX_BUTTONS_PER_ROW for row in rows):
                 raise ApiError(400, "Bad Request: reply markup is too long")
             for row in rows:
                 for button in row:
                     if not isinstance(button, dict) or not isinstance(button.get("text"), str):
-                        raise ApiError(400, "Bad Request: can't parse inline keyboard button: Text must be a String")
+                        raise ApiError(
+                            400, "Bad Request: can't parse inline keyboard button: Text must be a String"
+                        )
                     if not button["text"]:
                         raise ApiError(400, "Bad Request: BUTTON_TEXT_INVALID")
                     if "callback_data" in button:
@@ -124,7 +128,9 @@ class BotApiMethods(SimWorld):
                 raise ApiError(400, "Bad Request: reply markup is too long")
         return copy.deepcopy(markup)
 
-    def _parse(self, text: str, parse_mode: str | None, limit: int, too_long: str, entities: Any = None) -> tuple[str, list[JSON]]:
+    def _parse(
+        self, text: str, parse_mode: str | None, limit: int, too_long: str, entities: Any = None
+    ) -> tuple[str, list[JSON]]:
         try:
             plain, parsed = parse_text(text, parse_mode)
         except ParseError as exc:
@@ -160,7 +166,12 @@ class BotApiMethods(SimWorld):
             raise ApiError(400, "Bad Request: message identifier is not specified")
         message = chat.messages.get(message_id)
         if message is None or message.deleted:
-            raise ApiError(400, "Bad Request: message to edit not found" if for_edit else "Bad Request: message to delete not found")
+            raise ApiError(
+                400,
+                "Bad Request: message to edit not found"
+                if for_edit
+                else "Bad Request: message to delete not found",
+            )
         return chat, message
 
     # ------------------------------------------------------------------ Bot API methods
@@ -197,7 +208,10 @@ class BotApiMethods(SimWorld):
 
     async def api_getUpdates(self, p: Params) -> list[JSON]:
         if self.webhook_url:
-            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first")
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+            )
         offset = p.integer("offset", 0) or 0
         limit = max(1, min(100, p.integer("limit", 100) or 100))
         timeout = max(0.0, p.number("timeout", 0.0))
@@ -237,7 +251,10 @@ class BotApiMethods(SimWorld):
             except TimeoutError:
                 return []
             if generation != self._poll_generation:
-                raise ApiError(409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running")
+                raise ApiError(
+                    409,
+                    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+                )
 
     # commands -------------------------------------------------------------
 
@@ -250,7 +267,12 @@ class BotApiMethods(SimWorld):
     def api_setMyCommands(self, p: Params) -> bool:
         commands = p.obj("commands", "commands")
         if not isinstance(commands, list) or len(commands) > MAX_COMMANDS:
-            raise ApiError(400, "Bad Request: BOT_COMMANDS_TOO_MUCH" if isinstance(commands, list) else "Bad Request: can't parse commands JSON object")
+            raise ApiError(
+                400,
+                "Bad Request: BOT_COMMANDS_TOO_MUCH"
+                if isinstance(commands, list)
+                else "Bad Request: can't parse commands JSON object",
+            )
         cleaned = []
         for command in commands:
             if not isinstance(command, dict):
@@ -294,7 +316,7 @@ class BotApiMethods(SimWorld):
         scopes.append({"type": "default"})
         for scope in scopes:
             key = json.dumps(scope, sort_keys=True)
-            for code in ((lang, "") if lang else ("",)):
+            for code in (lang, "") if lang else ("",):
                 found = self.commands.get((key, code))
                 if found:
                     return copy.deepcopy(found)
@@ -327,9 +349,19 @@ class BotApiMethods(SimWorld):
         if chat is None or (chat.type == "private" and not self.users[chat.user_id or 0].started):
             raise ApiError(400, "Bad Request: chat not found")
         data = self._chat_api(chat)
-        data.update({"accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": {
-            "unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False, "premium_subscription": False,
-            "gifts_from_channels": False}})
+        data.update(
+            {
+                "accent_color_id": 0,
+                "max_reaction_count": 11,
+                "accepted_gift_types": {
+                    "unlimited_gifts": False,
+                    "limited_gifts": False,
+                    "unique_gifts": False,
+                    "premium_subscription": False,
+                    "gifts_from_channels": False,
+                },
+            }
+        )
         if chat.type == "private":
             data["bio"] = ""
         if chat.pinned:
@@ -447,16 +479,19 @@ class BotApiMethods(SimWorld):
         raw = p.text("text")
         if raw is None or raw == "":
             raise ApiError(400, "Bad Request: message text is empty")
-        text, entities = self._parse(raw, p.text("parse_mode"), MAX_TEXT_LENGTH, "Bad Request: message is too long",
-                                     p.obj("entities"))
+        text, entities = self._parse(
+            raw, p.text("parse_mode"), MAX_TEXT_LENGTH, "Bad Request: message is too long", p.obj("entities")
+        )
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
         markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         reply_to = self._reply_to(p, chat)
         self._rate_check(chat)
         version = MessageVersion(text=text, entities=entities, reply_markup=markup, date=self._now())
-        message = self._store(chat, self._new_message(chat, from_id=self.bot_id, from_bot=True, version=version,
-                                                      reply_to=reply_to))
+        message = self._store(
+            chat,
+            self._new_message(chat, from_id=self.bot_id, from_bot=True, version=version, reply_to=reply_to),
+        )
         self._event("send", chat.id, message_id=message.message_id, text=text)
         self._bump()
         self._notify_bot_message(message)
@@ -465,7 +500,7 @@ class BotApiMethods(SimWorld):
     def _upload(self, p: Params, field_name: str, default_name: str, default_mime: str | None) -> StoredFile:
         value = p.raw(field_name)
         if isinstance(value, str) and value.startswith("attach://"):
-            upload = p.files.get(value[len("attach://"):])
+            upload = p.files.get(value[len("attach://") :])
         else:
             upload = p.files.get(field_name)
         if upload is not None:
@@ -491,28 +526,54 @@ class BotApiMethods(SimWorld):
 
     def _send_media(self, p: Params, kind: str) -> JSON:
         chat = self._chat_for_bot(self._chat_id_param(p))
-        stored = self._upload(p, kind, "photo.jpg" if kind == "photo" else "file", "image/jpeg" if kind == "photo" else None)
+        stored = self._upload(
+            p, kind, "photo.jpg" if kind == "photo" else "file", "image/jpeg" if kind == "photo" else None
+        )
         caption_raw = p.text("caption")
         caption: str | None = None
         entities: list[JSON] = []
         if caption_raw:
-            caption, entities = self._parse(caption_raw, p.text("parse_mode"), MAX_CAPTION_LENGTH,
-                                            "Bad Request: message caption is too long", p.obj("caption_entities"))
+            caption, entities = self._parse(
+                caption_raw,
+                p.text("parse_mode"),
+                MAX_CAPTION_LENGTH,
+                "Bad Request: message caption is too long",
+                p.obj("caption_entities"),
+            )
         markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         reply_to = self._reply_to(p, chat)
         self._rate_check(chat)
-        version = MessageVersion(text=None, entities=entities, reply_markup=markup, date=self._now(), caption=caption,
-                                 method="sendPhoto" if kind == "photo" else "sendDocument")
-        message = self._new_message(chat, from_id=self.bot_id, from_bot=True, version=version, reply_to=reply_to)
-        info: JSON = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "bytes": stored.content,
-                      "filename": stored.filename, "mime_type": stored.mime_type}
+        version = MessageVersion(
+            text=None,
+            entities=entities,
+            reply_markup=markup,
+            date=self._now(),
+            caption=caption,
+            method="sendPhoto" if kind == "photo" else "sendDocument",
+        )
+        message = self._new_message(
+            chat, from_id=self.bot_id, from_bot=True, version=version, reply_to=reply_to
+        )
+        info: JSON = {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "bytes": stored.content,
+            "filename": stored.filename,
+            "mime_type": stored.mime_type,
+        }
         if kind == "photo":
             info["width"], info["height"] = _image_size(stored.content)
             message.photo = info
         else:
             message.document = info
         self._store(chat, message)
-        self._event("send", chat.id, message_id=message.message_id, text=caption, data={"media": kind, "filename": stored.filename})
+        self._event(
+            "send",
+            chat.id,
+            message_id=message.message_id,
+            text=caption,
+            data={"media": kind, "filename": stored.filename},
+        )
         self._bump()
         self._notify_bot_message(message)
         return self.message_api(message)
@@ -527,8 +588,12 @@ class BotApiMethods(SimWorld):
         stored = self.files.get(p.text("file_id") or "")
         if stored is None:
             raise ApiError(400, "Bad Request: invalid file_id")
-        return {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "file_size": len(stored.content),
-                "file_path": stored.path}
+        return {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_size": len(stored.content),
+            "file_path": stored.path,
+        }
 
     def api_editMessageText(self, p: Params) -> JSON:
         chat, message = self._bot_message(p, for_edit=True)
@@ -539,18 +604,27 @@ class BotApiMethods(SimWorld):
             raise ApiError(400, "Bad Request: message can't be edited")
         if message.text is None:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
-        text, entities = self._parse(raw, p.text("parse_mode"), MAX_TEXT_LENGTH, "Bad Request: message is too long",
-                                     p.obj("entities"))
+        text, entities = self._parse(
+            raw, p.text("parse_mode"), MAX_TEXT_LENGTH, "Bad Request: message is too long", p.obj("entities")
+        )
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
         # As on Telegram: an edit without reply_markup removes the inline keyboard.
         markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         current = message.current
-        if text == current.text and entities == current.entities and _same_markup(markup, current.reply_markup):
+        if (
+            text == current.text
+            and entities == current.entities
+            and _same_markup(markup, current.reply_markup)
+        ):
             raise ApiError(400, NOT_MODIFIED)
         self._rate_check(chat)
-        return self._apply_edit(message, MessageVersion(text=text, entities=entities, reply_markup=markup,
-                                                        date=self._now(), method="editMessageText"))
+        return self._apply_edit(
+            message,
+            MessageVersion(
+                text=text, entities=entities, reply_markup=markup, date=self._now(), method="editMessageText"
+            ),
+        )
 
     def api_editMessageCaption(self, p: Params) -> JSON:
         chat, message = self._bot_message(p, for_edit=True)
@@ -559,16 +633,33 @@ class BotApiMethods(SimWorld):
         if message.photo is None and message.document is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
         caption_raw = p.text("caption") or ""
-        caption, entities = self._parse(caption_raw, p.text("parse_mode"), MAX_CAPTION_LENGTH,
-                                        "Bad Request: message caption is too long", p.obj("caption_entities"))
+        caption, entities = self._parse(
+            caption_raw,
+            p.text("parse_mode"),
+            MAX_CAPTION_LENGTH,
+            "Bad Request: message caption is too long",
+            p.obj("caption_entities"),
+        )
         markup = self._validate_markup(p.obj("reply_markup", "reply keyboard markup"))
         current = message.current
-        if (caption or None) == current.caption and entities == current.entities and _same_markup(markup, current.reply_markup):
+        if (
+            (caption or None) == current.caption
+            and entities == current.entities
+            and _same_markup(markup, current.reply_markup)
+        ):
             raise ApiError(400, NOT_MODIFIED)
         self._rate_check(chat)
-        return self._apply_edit(message, MessageVersion(text=None, entities=entities, reply_markup=markup,
-                                                        date=self._now(), caption=caption or None,
-                                                        method="editMessageCaption"))
+        return self._apply_edit(
+            message,
+            MessageVersion(
+                text=None,
+                entities=entities,
+                reply_markup=markup,
+                date=self._now(),
+                caption=caption or None,
+                method="editMessageCaption",
+            ),
+        )
 
     def api_editMessageReplyMarkup(self, p: Params) -> JSON:
         chat, message = self._bot_message(p, for_edit=True)
@@ -579,15 +670,28 @@ class BotApiMethods(SimWorld):
         if _same_markup(markup, current.reply_markup):
             raise ApiError(400, NOT_MODIFIED)
         self._rate_check(chat)
-        return self._apply_edit(message, MessageVersion(text=current.text, entities=current.entities, reply_markup=markup,
-                                                        date=self._now(), caption=current.caption,
-                                                        method="editMessageReplyMarkup"))
+        return self._apply_edit(
+            message,
+            MessageVersion(
+                text=current.text,
+                entities=current.entities,
+                reply_markup=markup,
+                date=self._now(),
+                caption=current.caption,
+                method="editMessageReplyMarkup",
+            ),
+        )
 
     def _apply_edit(self, message: SimMessage, version: MessageVersion) -> JSON:
         message.versions.append(version)
         message.edit_date = version.date
-        self._event("edit", message.chat_id, message_id=message.message_id, text=version.text or version.caption,
-                    data={"method": version.method, "version": len(message.versions) - 1})
+        self._event(
+            "edit",
+            message.chat_id,
+            message_id=message.message_id,
+            text=version.text or version.caption,
+            data={"method": version.method, "version": len(message.versions) - 1},
+        )
         self._bump()
         self._notify_bot_message(message)
         return self.message_api(message)
@@ -617,11 +721,16 @@ class BotApiMethods(SimWorld):
         record.text = text or None
         record.show_alert = p.flag("show_alert")
         record.url = p.text("url")
-        self._event("answer", record.chat_id, message_id=record.message_id, user_id=record.user_id, text=record.text,
-                    data={"show_alert": record.show_alert, "query_id": record.id})
+        self._event(
+            "answer",
+            record.chat_id,
+            message_id=record.message_id,
+            user_id=record.user_id,
+            text=record.text,
+            data={"show_alert": record.show_alert, "query_id": record.id},
+        )
         self._bump()
         return True
-
 
 
 def _update_kind(update: JSON) -> str:

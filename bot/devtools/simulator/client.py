@@ -43,19 +43,34 @@ class SimUserHandle:
         """Send a file (``mime_type``, ``caption``, ``reply_to_message_id`` optional); private chat: ``user_id``."""
         return self.sim.user_sends_document(self.user_id, chat_id, content, file_name, **kwargs)
 
-    def press(self, chat_id: int, message_id: int, callback_data: str | None = None, *, text: str | None = None) -> str:
+    def press(
+        self, chat_id: int, message_id: int, callback_data: str | None = None, *, text: str | None = None
+    ) -> str:
         return self.sim.press_button(self.user_id, chat_id, message_id, callback_data, text=text)
 
-    async def press_and_wait(self, chat_id: int, message_id: int, callback_data: str | None = None, *,
-                             text: str | None = None, timeout: float = 10.0) -> CallbackAnswer:
-        return await self.sim.press_and_wait(self.user_id, chat_id, message_id, callback_data, text=text, timeout=timeout)
+    async def press_and_wait(
+        self,
+        chat_id: int,
+        message_id: int,
+        callback_data: str | None = None,
+        *,
+        text: str | None = None,
+        timeout: float = 10.0,
+    ) -> CallbackAnswer:
+        return await self.sim.press_and_wait(
+            self.user_id, chat_id, message_id, callback_data, text=text, timeout=timeout
+        )
 
     async def tap(self, chat_id: int, label: str, *, timeout: float = 10.0) -> CallbackAnswer:
         """Press the button labelled ``label`` on the newest bot message that has one; wait for the answer."""
         message, button = self.sim.find_button(chat_id, label)
         if "callback_data" not in button:
-            raise LookupError(f"button {label!r} is a {'url' if 'url' in button else 'non-callback'} button: {button}")
-        return await self.press_and_wait(chat_id, message.message_id, str(button["callback_data"]), timeout=timeout)
+            raise LookupError(
+                f"button {label!r} is a {'url' if 'url' in button else 'non-callback'} button: {button}"
+            )
+        return await self.press_and_wait(
+            chat_id, message.message_id, str(button["callback_data"]), timeout=timeout
+        )
 
     def open_link_button(self, chat_id: int, label: str) -> SimMessage:
         """Open a url button (a ``t.me/<bot>?start=...`` deep link) labelled ``label``."""
@@ -105,27 +120,63 @@ class SimulatorClient:
     async def add_user(self, user_id: int, first_name: str | None = None, **kwargs: Any) -> Any:
         return await self._call("POST", "users", {"user_id": user_id, "first_name": first_name, **kwargs})
 
-    async def add_group(self, chat_id: int, title: str, member_ids: list[int], admin_ids: list[int] | None = None) -> Any:
-        return await self._call("POST", "groups", {"chat_id": chat_id, "title": title, "member_ids": member_ids,
-                                                   "admin_ids": admin_ids or []})
+    async def add_group(
+        self, chat_id: int, title: str, member_ids: list[int], admin_ids: list[int] | None = None
+    ) -> Any:
+        return await self._call(
+            "POST",
+            "groups",
+            {"chat_id": chat_id, "title": title, "member_ids": member_ids, "admin_ids": admin_ids or []},
+        )
 
     async def send(self, user_id: int, chat_id: int, text: str) -> Any:
         return await self._call("POST", "send", {"user_id": user_id, "chat_id": chat_id, "text": text})
 
-    async def send_document(self, user_id: int, chat_id: int, content: bytes | str, file_name: str,
-                            mime_type: str | None = None, caption: str | None = None) -> Any:
+    async def send_document(
+        self,
+        user_id: int,
+        chat_id: int,
+        content: bytes | str,
+        file_name: str,
+        mime_type: str | None = None,
+        caption: str | None = None,
+    ) -> Any:
         data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
-        return await self._call("POST", "document", {
-            "user_id": user_id, "chat_id": chat_id, "file_name": file_name, "mime_type": mime_type,
-            "caption": caption, "content_base64": base64.b64encode(data).decode("ascii")})
+        return await self._call(
+            "POST",
+            "document",
+            {
+                "user_id": user_id,
+                "chat_id": chat_id,
+                "file_name": file_name,
+                "mime_type": mime_type,
+                "caption": caption,
+                "content_base64": base64.b64encode(data).decode("ascii"),
+            },
+        )
 
     async def start(self, user_id: int, payload: str | None = None) -> Any:
         return await self._call("POST", "start", {"user_id": user_id, "payload": payload})
 
-    async def press(self, user_id: int, chat_id: int, message_id: int, callback_data: str | None = None,
-                    text: str | None = None) -> str:
-        result = await self._call("POST", "press", {"user_id": user_id, "chat_id": chat_id, "message_id": message_id,
-                                                    "callback_data": callback_data, "text": text})
+    async def press(
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        callback_data: str | None = None,
+        text: str | None = None,
+    ) -> str:
+        result = await self._call(
+            "POST",
+            "press",
+            {
+                "user_id": user_id,
+                "chat_id": chat_id,
+                "message_id": message_id,
+                "callback_data": callback_data,
+                "text": text,
+            },
+        )
         return str(result["query_id"])
 
     async def callback_answer(self, query_id: str) -> Any:

@@ -29,15 +29,21 @@ def message_view(message: SimMessage) -> dict[str, Any]:
         "reply_markup": message.reply_markup,
         "edit_count": message.edit_count,
         "deleted": message.deleted,
-        "document": None if message.document is None else {
-            "file_id": message.document["file_id"], "file_name": message.document.get("filename"),
-            "mime_type": message.document.get("mime_type"), "file_size": len(message.document.get("bytes", b""))},
+        "document": None
+        if message.document is None
+        else {
+            "file_id": message.document["file_id"],
+            "file_name": message.document.get("filename"),
+            "mime_type": message.document.get("mime_type"),
+            "file_size": len(message.document.get("bytes", b"")),
+        },
     }
 
 
 def add_control_routes(app: web.Application, people: SimulatedPeople, views: ChatViews) -> None:
     """``people`` acts as the users (send, press, start, block); ``views`` shows what the chats hold (the
     simulator is both)."""
+
     def route(handler: Callable[[dict[str, Any]], Any]) -> Callable[[web.Request], Awaitable[web.Response]]:
         async def wrapped(request: web.Request) -> web.Response:
             body: dict[str, Any] = dict(request.query)
@@ -59,14 +65,24 @@ def add_control_routes(app: web.Application, people: SimulatedPeople, views: Cha
         return wrapped
 
     def add_user(b: dict[str, Any]) -> Any:
-        user = people.add_user(int(b["user_id"]), b.get("first_name"), username=b.get("username"),
-                            language_code=b.get("language_code"), last_name=b.get("last_name"),
-                            started=bool(b.get("started", False)))
+        user = people.add_user(
+            int(b["user_id"]),
+            b.get("first_name"),
+            username=b.get("username"),
+            language_code=b.get("language_code"),
+            last_name=b.get("last_name"),
+            started=bool(b.get("started", False)),
+        )
         return user.to_api()
 
     def add_group(b: dict[str, Any]) -> Any:
-        chat = people.add_group(int(b["chat_id"]), str(b.get("title", "Group")), [int(x) for x in b.get("member_ids", [])],
-                             [int(x) for x in b.get("admin_ids", [])], bot_is_admin=bool(b.get("bot_is_admin", False)))
+        chat = people.add_group(
+            int(b["chat_id"]),
+            str(b.get("title", "Group")),
+            [int(x) for x in b.get("member_ids", [])],
+            [int(x) for x in b.get("admin_ids", [])],
+            bot_is_admin=bool(b.get("bot_is_admin", False)),
+        )
         return {"id": chat.id, "type": chat.type, "title": chat.title}
 
     def send(b: dict[str, Any]) -> Any:
@@ -77,20 +93,36 @@ def add_control_routes(app: web.Application, people: SimulatedPeople, views: Cha
             content: bytes | str = base64.b64decode(str(b["content_base64"]), validate=True)
         else:
             content = str(b["content"])
-        return message_view(people.user_sends_document(int(b["user_id"]), int(b["chat_id"]), content,
-                                                         str(b["file_name"]), mime_type=b.get("mime_type"),
-                                                         caption=b.get("caption")))
+        return message_view(
+            people.user_sends_document(
+                int(b["user_id"]),
+                int(b["chat_id"]),
+                content,
+                str(b["file_name"]),
+                mime_type=b.get("mime_type"),
+                caption=b.get("caption"),
+            )
+        )
 
     def start(b: dict[str, Any]) -> Any:
         return message_view(people.user_starts_bot(int(b["user_id"]), b.get("payload")))
 
     def press(b: dict[str, Any]) -> Any:
-        return {"query_id": people.press_button(int(b["user_id"]), int(b["chat_id"]), int(b["message_id"]),
-                                             b.get("callback_data"), text=b.get("text"))}
+        return {
+            "query_id": people.press_button(
+                int(b["user_id"]),
+                int(b["chat_id"]),
+                int(b["message_id"]),
+                b.get("callback_data"),
+                text=b.get("text"),
+            )
+        }
 
     def answer(b: dict[str, Any]) -> Any:
         found = people.callback_answer(str(b["query_id"]))
-        return None if found is None else {"text": found.text, "show_alert": found.show_alert, "url": found.url}
+        return (
+            None if found is None else {"text": found.text, "show_alert": found.show_alert, "url": found.url}
+        )
 
     def block(b: dict[str, Any]) -> Any:
         people.block_bot(int(b["user_id"]))
@@ -106,7 +138,10 @@ def add_control_routes(app: web.Application, people: SimulatedPeople, views: Cha
         return views.stats.snapshot()
 
     def chats(b: dict[str, Any]) -> Any:
-        return [{"id": c.id, "type": c.type, "title": c.title, "messages": len(c.messages)} for c in views.chats.values()]
+        return [
+            {"id": c.id, "type": c.type, "title": c.title, "messages": len(c.messages)}
+            for c in views.chats.values()
+        ]
 
     for path, handler in {
         "users": add_user,

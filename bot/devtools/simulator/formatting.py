@@ -54,23 +54,27 @@ class _TelegramHTML(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "br":
-            raise ParseError(f"Bad Request: can't parse entities: unsupported start tag \"{tag}\"")
+            raise ParseError(f'Bad Request: can\'t parse entities: unsupported start tag "{tag}"')
         if tag not in _HTML_TAGS:
-            raise ParseError(f"Bad Request: can't parse entities: unsupported start tag \"{tag}\" at byte offset {self.length}")
+            raise ParseError(
+                f'Bad Request: can\'t parse entities: unsupported start tag "{tag}" at byte offset {self.length}'
+            )
         extra: dict[str, Any] = {}
         attributes = dict(attrs)
         if tag == "a":
             href = attributes.get("href")
             if not href:
-                raise ParseError("Bad Request: can't parse entities: can't find end of the entity starting at byte offset")
+                raise ParseError(
+                    "Bad Request: can't parse entities: can't find end of the entity starting at byte offset"
+                )
             extra["url"] = href
         if tag == "span" and attributes.get("class") != "tg-spoiler":
-            raise ParseError("Bad Request: can't parse entities: unsupported start tag \"span\"")
+            raise ParseError('Bad Request: can\'t parse entities: unsupported start tag "span"')
         self.stack.append((tag, self.length, extra))
 
     def handle_endtag(self, tag: str) -> None:
         if not self.stack or self.stack[-1][0] != tag:
-            raise ParseError(f"Bad Request: can't parse entities: unexpected end tag \"{tag}\"")
+            raise ParseError(f'Bad Request: can\'t parse entities: unexpected end tag "{tag}"')
         _, start, extra = self.stack.pop()
         if self.length > start:
             entity: Entity = {"type": _HTML_TAGS[tag], "offset": start, "length": self.length - start}
@@ -87,7 +91,9 @@ def _parse_html(text: str) -> tuple[str, list[Entity]]:
     parser.feed(text)
     parser.close()
     if parser.stack:
-        raise ParseError(f"Bad Request: can't parse entities: can't find end tag corresponding to start tag \"{parser.stack[-1][0]}\"")
+        raise ParseError(
+            f"Bad Request: can't parse entities: can't find end tag corresponding to start tag \"{parser.stack[-1][0]}\""
+        )
     entities = sorted(parser.entities, key=lambda e: (e["offset"], -e["length"]))
     return "".join(parser.parts), entities
 
@@ -147,14 +153,18 @@ def _parse_markdown_v2(text: str) -> tuple[str, list[Entity]]:
             close = text.find("](", i)
             end = text.find(")", close + 2) if close >= 0 else -1
             if close < 0 or end < 0:
-                raise ParseError("Bad Request: can't parse entities: character '[' is reserved and must be escaped with the preceding '\\'")
+                raise ParseError(
+                    "Bad Request: can't parse entities: character '[' is reserved and must be escaped with the preceding '\\'"
+                )
             inner_text, inner_entities = _parse_markdown_v2(text[i + 1 : close])
             start = length
             for e in inner_entities:
                 e["offset"] += start
             entities.extend(inner_entities)
             emit(inner_text)
-            entities.append({"type": "text_link", "offset": start, "length": length - start, "url": text[close + 2 : end]})
+            entities.append(
+                {"type": "text_link", "offset": start, "length": length - start, "url": text[close + 2 : end]}
+            )
             i = end + 1
             continue
         matched = False
@@ -181,7 +191,9 @@ def _parse_markdown_v2(text: str) -> tuple[str, list[Entity]]:
         emit(ch)
         i += 1
     if open_marks:
-        raise ParseError(f"Bad Request: can't parse entities: can't find end of {open_marks[-1][1]} entity at byte offset {open_marks[-1][2]}")
+        raise ParseError(
+            f"Bad Request: can't parse entities: can't find end of {open_marks[-1][1]} entity at byte offset {open_marks[-1][2]}"
+        )
     entities.sort(key=lambda e: (e["offset"], -e["length"]))
     return "".join(out), entities
 
@@ -198,7 +210,9 @@ def _parse_markdown(text: str) -> tuple[str, list[Entity]]:
         if text.startswith("```", i):
             end = text.find("```", i + 3)
             if end < 0:
-                raise ParseError(f"Bad Request: can't parse entities: can't find end of the entity starting at byte offset {i}")
+                raise ParseError(
+                    f"Bad Request: can't parse entities: can't find end of the entity starting at byte offset {i}"
+                )
             body = text[i + 3 : end]
             out.append(body)
             entities.append({"type": "pre", "offset": length, "length": utf16_len(body)})
@@ -214,7 +228,9 @@ def _parse_markdown(text: str) -> tuple[str, list[Entity]]:
         if ch in marks:
             end = text.find(ch, i + 1)
             if end < 0:
-                raise ParseError(f"Bad Request: can't parse entities: can't find end of the entity starting at byte offset {i}")
+                raise ParseError(
+                    f"Bad Request: can't parse entities: can't find end of the entity starting at byte offset {i}"
+                )
             body = text[i + 1 : end]
             out.append(body)
             if body:
@@ -226,10 +242,19 @@ def _parse_markdown(text: str) -> tuple[str, list[Entity]]:
             close = text.find("](", i)
             end = text.find(")", close + 2) if close >= 0 else -1
             if close < 0 or end < 0:
-                raise ParseError(f"Bad Request: can't parse entities: can't find end of the entity starting at byte offset {i}")
+                raise ParseError(
+                    f"Bad Request: can't parse entities: can't find end of the entity starting at byte offset {i}"
+                )
             body = text[i + 1 : close]
             out.append(body)
-            entities.append({"type": "text_link", "offset": length, "length": utf16_len(body), "url": text[close + 2 : end]})
+            entities.append(
+                {
+                    "type": "text_link",
+                    "offset": length,
+                    "length": utf16_len(body),
+                    "url": text[close + 2 : end],
+                }
+            )
             length += utf16_len(body)
             i = end + 1
             continue
@@ -250,7 +275,7 @@ def parse_text(text: str, parse_mode: str | None) -> tuple[str, list[Entity]]:
         return _parse_markdown_v2(text)
     if mode == "markdown":
         return _parse_markdown(text)
-    raise ParseError(f"Bad Request: unsupported parse_mode \"{parse_mode}\"")
+    raise ParseError(f'Bad Request: unsupported parse_mode "{parse_mode}"')
 
 
 _COMMAND_RE = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
@@ -261,7 +286,11 @@ def command_entities(text: str) -> list[Entity]:
     entities: list[Entity] = []
     for match in _COMMAND_RE.finditer(text):
         entities.append(
-            {"type": "bot_command", "offset": utf16_len(text[: match.start()]), "length": utf16_len(match.group())}
+            {
+                "type": "bot_command",
+                "offset": utf16_len(text[: match.start()]),
+                "length": utf16_len(match.group()),
+            }
         )
     return entities
 

@@ -18,9 +18,15 @@ from bot.devtools.simulator.world import SimWorld
 class ChatViews(SimWorld):
     """What the chats show (messages, buttons, edit histories) and waits on the bot's progress."""
 
-    async def wait_for_message(self, chat_id: int, predicate: Callable[[SimMessage], bool] | str | None = None,
-                               *, timeout: float = 10.0, after: SimMessage | int | None = None,
-                               include_edits: bool = True) -> SimMessage:
+    async def wait_for_message(
+        self,
+        chat_id: int,
+        predicate: Callable[[SimMessage], bool] | str | None = None,
+        *,
+        timeout: float = 10.0,
+        after: SimMessage | int | None = None,
+        include_edits: bool = True,
+    ) -> SimMessage:
         """Wait for a bot message in ``chat_id`` matching ``predicate`` (a callable or a substring).
 
         ``after``: only messages with a higher message_id (a message or an id). With
@@ -38,11 +44,18 @@ class ChatViews(SimWorld):
 
         def find() -> SimMessage | None:
             for m in reversed(self.messages(chat_id)):
-                if m.from_bot and m.message_id > after_id and (include_edits or m.edit_count == 0) and check(m):
+                if (
+                    m.from_bot
+                    and m.message_id > after_id
+                    and (include_edits or m.edit_count == 0)
+                    and check(m)
+                ):
                     return m
             return None
 
-        return await self.wait_for(find, timeout, f"no bot message matching {predicate!r} in chat {chat_id} within {timeout} s")
+        return await self.wait_for(
+            find, timeout, f"no bot message matching {predicate!r} in chat {chat_id} within {timeout} s"
+        )
 
     async def wait_updates_consumed(self, timeout: float = 10.0) -> None:
         """Wait until the bot has fetched and confirmed every pending update."""
@@ -59,13 +72,18 @@ class ChatViews(SimWorld):
             await asyncio.sleep(max(0.02, min(quiet - idle, 0.1)))
         raise TimeoutError(f"the bot kept calling the API for {timeout} s")
 
-    def messages(self, chat_id: int, *, include_deleted: bool = False, from_bot: bool | None = None) -> list[SimMessage]:
+    def messages(
+        self, chat_id: int, *, include_deleted: bool = False, from_bot: bool | None = None
+    ) -> list[SimMessage]:
         """Messages of a chat in order (bot's and users'); ``from_bot`` filters by sender."""
         chat = self.chats.get(chat_id)
         if chat is None:
             return []
-        return [m for _, m in sorted(chat.messages.items())
-                if (include_deleted or not m.deleted) and (from_bot is None or m.from_bot == from_bot)]
+        return [
+            m
+            for _, m in sorted(chat.messages.items())
+            if (include_deleted or not m.deleted) and (from_bot is None or m.from_bot == from_bot)
+        ]
 
     def bot_messages(self, chat_id: int, **kwargs: Any) -> list[SimMessage]:
         return self.messages(chat_id, from_bot=True, **kwargs)

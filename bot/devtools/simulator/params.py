@@ -14,7 +14,9 @@ class Params:
     Values from forms are strings (python-telegram-bot JSON-encodes non-string values).
     """
 
-    def __init__(self, values: dict[str, Any], files: dict[str, tuple[bytes, str | None, str | None]]) -> None:
+    def __init__(
+        self, values: dict[str, Any], files: dict[str, tuple[bytes, str | None, str | None]]
+    ) -> None:
         self.values = values
         self.files = files
 

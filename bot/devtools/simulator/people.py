@@ -26,13 +26,26 @@ from bot.devtools.simulator.world import SimWorld, member_object
 class SimulatedPeople(SimWorld):
     """Acting as users (Python API): ``add_user``, ``add_group``, ``user_sends_text``, ``press_button`` ..."""
 
-    def add_user(self, user_id: int, first_name: str | None = None, *, username: str | None = None,
-                 language_code: str | None = None, last_name: str | None = None, started: bool = False) -> SimUser:
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str | None = None,
+        *,
+        username: str | None = None,
+        language_code: str | None = None,
+        last_name: str | None = None,
+        started: bool = False,
+    ) -> SimUser:
         """Create a Telegram user. ``started=True`` opens the private chat silently (no /start update)."""
         if user_id <= 0:
             raise ValueError("user ids are positive")
-        user = SimUser(id=user_id, first_name=first_name or f"User{user_id}", last_name=last_name, username=username,
-                       language_code=language_code)
+        user = SimUser(
+            id=user_id,
+            first_name=first_name or f"User{user_id}",
+            last_name=last_name,
+            username=username,
+            language_code=language_code,
+        )
         self.users[user_id] = user
         if started:
             user.started = True
@@ -40,8 +53,17 @@ class SimulatedPeople(SimWorld):
         self._bump()
         return user
 
-    def add_group(self, chat_id: int, title: str, member_ids: Iterable[int] = (), admin_ids: Iterable[int] = (), *,
-                  owner_id: int | None = None, bot_is_admin: bool = False, chat_type: str | None = None) -> SimChat:
+    def add_group(
+        self,
+        chat_id: int,
+        title: str,
+        member_ids: Iterable[int] = (),
+        admin_ids: Iterable[int] = (),
+        *,
+        owner_id: int | None = None,
+        bot_is_admin: bool = False,
+        chat_type: str | None = None,
+    ) -> SimChat:
         """Create a group with the bot in it. Admins are members too; the owner (default: first admin) is "creator"."""
         if chat_id >= 0:
             raise ValueError("group chat ids are negative")
@@ -78,7 +100,9 @@ class SimulatedPeople(SimWorld):
             return
         chat.bot_is_member = False
         chat.bot_is_admin = False
-        actor = self._user(by_user_id if by_user_id is not None else (chat.owner_id or next(iter(chat.members))))
+        actor = self._user(
+            by_user_id if by_user_id is not None else (chat.owner_id or next(iter(chat.members)))
+        )
         self._my_chat_member(chat, actor, "member", "left")
 
     def add_bot_to_group(self, chat_id: int, by_user_id: int | None = None, *, admin: bool = False) -> None:
@@ -87,7 +111,9 @@ class SimulatedPeople(SimWorld):
         chat.bot_is_member = True
         chat.bot_is_admin = admin
         if not was_member:
-            actor = self._user(by_user_id if by_user_id is not None else (chat.owner_id or next(iter(chat.members))))
+            actor = self._user(
+                by_user_id if by_user_id is not None else (chat.owner_id or next(iter(chat.members)))
+            )
             self._my_chat_member(chat, actor, "left", "administrator" if admin else "member")
 
     def remove_member(self, chat_id: int, user_id: int) -> None:
@@ -109,7 +135,9 @@ class SimulatedPeople(SimWorld):
             return command.split("@", 1)[1].lower() == self.bot_username.lower()
         return False
 
-    def user_sends_text(self, user_id: int, chat_id: int, text: str, *, reply_to_message_id: int | None = None) -> SimMessage:
+    def user_sends_text(
+        self, user_id: int, chat_id: int, text: str, *, reply_to_message_id: int | None = None
+    ) -> SimMessage:
         """The user types ``text`` in ``chat_id`` (their private chat with the bot is ``chat_id == user_id``).
 
         Commands (``/cmd``, ``/cmd@botname``) get ``bot_command`` entities. In groups, with privacy mode on
@@ -120,9 +148,15 @@ class SimulatedPeople(SimWorld):
             raise SimulatorError("empty message")
         chat = self._chat_user_writes_in(user, chat_id, reply_to_message_id)
         entities = command_entities(text)
-        version = MessageVersion(text=text, entities=entities, reply_markup=None, date=self._now(), method="user")
-        message = self._store(chat, self._new_message(chat, from_id=user_id, from_bot=False, version=version,
-                                                      reply_to=reply_to_message_id))
+        version = MessageVersion(
+            text=text, entities=entities, reply_markup=None, date=self._now(), method="user"
+        )
+        message = self._store(
+            chat,
+            self._new_message(
+                chat, from_id=user_id, from_bot=False, version=version, reply_to=reply_to_message_id
+            ),
+        )
         self._event("user_text", chat.id, message_id=message.message_id, user_id=user_id, text=text)
         if self._delivered_to_bot(chat, text, entities, reply_to_message_id):
             self._enqueue("message", self.message_api(message))
@@ -149,9 +183,17 @@ class SimulatedPeople(SimWorld):
             raise SimulatorError(f"no message {reply_to_message_id} in chat {chat_id}")
         return chat
 
-    def user_sends_document(self, user_id: int, chat_id: int, content: bytes | str, file_name: str, *,
-                            mime_type: str | None = None, caption: str | None = None,
-                            reply_to_message_id: int | None = None) -> SimMessage:
+    def user_sends_document(
+        self,
+        user_id: int,
+        chat_id: int,
+        content: bytes | str,
+        file_name: str,
+        *,
+        mime_type: str | None = None,
+        caption: str | None = None,
+        reply_to_message_id: int | None = None,
+    ) -> SimMessage:
         """The user sends a file (a ``Message`` with ``document``) in ``chat_id`` (private chat: ``user_id``).
 
         The file is stored like the bot's uploads: ``getFile`` gives its ``file_path`` and the bot downloads it
@@ -170,20 +212,38 @@ class SimulatedPeople(SimWorld):
             mime_type = mimetypes.guess_type(file_name)[0] or "application/octet-stream"
         number = next(self._file_ids)
         safe_name = re.sub(r"[^A-Za-z0-9._-]", "_", file_name)
-        stored = StoredFile(file_id=f"SIMFILE{number:06d}-user-document", file_unique_id=f"SIMU{number:06d}",
-                            content=data, filename=file_name, mime_type=mime_type,
-                            path=f"documents/user_{number}_{safe_name}")
+        stored = StoredFile(
+            file_id=f"SIMFILE{number:06d}-user-document",
+            file_unique_id=f"SIMU{number:06d}",
+            content=data,
+            filename=file_name,
+            mime_type=mime_type,
+            path=f"documents/user_{number}_{safe_name}",
+        )
         self.files[stored.file_id] = stored
         entities = command_entities(caption) if caption else []
-        version = MessageVersion(text=None, entities=entities, reply_markup=None, date=self._now(), caption=caption,
-                                 method="user")
-        message = self._new_message(chat, from_id=user_id, from_bot=False, version=version,
-                                    reply_to=reply_to_message_id)
-        message.document = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "bytes": data,
-                            "filename": file_name, "mime_type": mime_type}
+        version = MessageVersion(
+            text=None, entities=entities, reply_markup=None, date=self._now(), caption=caption, method="user"
+        )
+        message = self._new_message(
+            chat, from_id=user_id, from_bot=False, version=version, reply_to=reply_to_message_id
+        )
+        message.document = {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "bytes": data,
+            "filename": file_name,
+            "mime_type": mime_type,
+        }
         self._store(chat, message)
-        self._event("user_document", chat.id, message_id=message.message_id, user_id=user_id, text=caption,
-                    data={"filename": file_name, "size": len(data)})
+        self._event(
+            "user_document",
+            chat.id,
+            message_id=message.message_id,
+            user_id=user_id,
+            text=caption,
+            data={"filename": file_name, "size": len(data)},
+        )
         if self._delivered_to_bot(chat, caption or "", entities, reply_to_message_id):
             self._enqueue("message", self.message_api(message))
         else:
@@ -205,7 +265,10 @@ class SimulatedPeople(SimWorld):
     def follow_link(self, user_id: int, url: str) -> SimMessage:
         """The user opens a deep link ``https://t.me/<bot>?start=<payload>``."""
         parsed = urlparse(url)
-        if parsed.netloc not in ("t.me", "telegram.me") or parsed.path.strip("/").lower() != self.bot_username.lower():
+        if (
+            parsed.netloc not in ("t.me", "telegram.me")
+            or parsed.path.strip("/").lower() != self.bot_username.lower()
+        ):
             raise SimulatorError(f"{url!r} is not a link to @{self.bot_username}")
         payload = parse_qs(parsed.query).get("start", [None])[0]
         return self.user_starts_bot(user_id, payload)
@@ -226,11 +289,26 @@ class SimulatedPeople(SimWorld):
     def _my_chat_member(self, chat: SimChat, user: SimUser, old: str, new: str) -> None:
         old_member = member_object(self.bot_user, old)
         new_member = member_object(self.bot_user, new)
-        self._enqueue("my_chat_member", {"chat": self._chat_api(chat), "from": user.to_api(), "date": self._now(),
-                                         "old_chat_member": old_member, "new_chat_member": new_member})
+        self._enqueue(
+            "my_chat_member",
+            {
+                "chat": self._chat_api(chat),
+                "from": user.to_api(),
+                "date": self._now(),
+                "old_chat_member": old_member,
+                "new_chat_member": new_member,
+            },
+        )
 
-    def press_button(self, user_id: int, chat_id: int, message_id: int, callback_data: str | None = None, *,
-                     text: str | None = None) -> str:
+    def press_button(
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        callback_data: str | None = None,
+        *,
+        text: str | None = None,
+    ) -> str:
         """The user taps an inline button (given by ``callback_data`` or its ``text``); returns the query id.
 
         Like a real client, only a button on the message's *current* keyboard can be pressed.
@@ -258,18 +336,35 @@ class SimulatedPeople(SimWorld):
             )
         query_id = str(next(self._query_ids))
         self.callback_queries[query_id] = CallbackQueryRecord(
-            id=query_id, user_id=user_id, chat_id=chat_id, message_id=message_id, data=callback_data,
-            created=self.clock())
-        label = next((b.get("text") for b in message.buttons() if b.get("callback_data") == callback_data), callback_data)
-        self._event("press", chat_id, message_id=message_id, user_id=user_id, text=str(label),
-                    data={"callback_data": callback_data, "query_id": query_id})
-        self._enqueue("callback_query", {
-            "id": query_id,
-            "from": user.to_api(),
-            "message": self.message_api(message),
-            "chat_instance": str(abs(chat_id) * 7919 + self.bot_id),
-            "data": callback_data,
-        })
+            id=query_id,
+            user_id=user_id,
+            chat_id=chat_id,
+            message_id=message_id,
+            data=callback_data,
+            created=self.clock(),
+        )
+        label = next(
+            (b.get("text") for b in message.buttons() if b.get("callback_data") == callback_data),
+            callback_data,
+        )
+        self._event(
+            "press",
+            chat_id,
+            message_id=message_id,
+            user_id=user_id,
+            text=str(label),
+            data={"callback_data": callback_data, "query_id": query_id},
+        )
+        self._enqueue(
+            "callback_query",
+            {
+                "id": query_id,
+                "from": user.to_api(),
+                "message": self.message_api(message),
+                "chat_instance": str(abs(chat_id) * 7919 + self.bot_id),
+                "data": callback_data,
+            },
+        )
         return query_id
 
     def callback_answer(self, query_id: str) -> CallbackAnswer | None:
@@ -282,10 +377,21 @@ class SimulatedPeople(SimWorld):
         return CallbackAnswer(text=record.text, show_alert=record.show_alert, url=record.url)
 
     async def wait_callback_answer(self, query_id: str, timeout: float = 10.0) -> CallbackAnswer:
-        return await self.wait_for(lambda: self.callback_answer(query_id), timeout,
-                                   f"callback query {query_id} not answered within {timeout} s")
+        return await self.wait_for(
+            lambda: self.callback_answer(query_id),
+            timeout,
+            f"callback query {query_id} not answered within {timeout} s",
+        )
 
-    async def press_and_wait(self, user_id: int, chat_id: int, message_id: int, callback_data: str | None = None, *,
-                             text: str | None = None, timeout: float = 10.0) -> CallbackAnswer:
+    async def press_and_wait(
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        callback_data: str | None = None,
+        *,
+        text: str | None = None,
+        timeout: float = 10.0,
+    ) -> CallbackAnswer:
         query_id = self.press_button(user_id, chat_id, message_id, callback_data, text=text)
         return await self.wait_callback_answer(query_id, timeout)

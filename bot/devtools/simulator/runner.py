@@ -33,7 +33,9 @@ def make_settings(**values: Any) -> Any:
 class RealBot:
     """The bot's Application (``bot.edge.app.build_application``) in PTB's manual mode, polling ``sim``."""
 
-    def __init__(self, sim: BotApiSimulator, *, database_url: str, poll_timeout: int = 1, **settings: Any) -> None:
+    def __init__(
+        self, sim: BotApiSimulator, *, database_url: str, poll_timeout: int = 1, **settings: Any
+    ) -> None:
         self.sim = sim
         self.poll_timeout = poll_timeout
         self.settings_values: dict[str, Any] = {

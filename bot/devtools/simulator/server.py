@@ -108,7 +108,6 @@ class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews
     def base_file_url(self) -> str:
         return f"{self.url}/file/bot"
 
-
     # ------------------------------------------------------------------ HTTP layer
 
     def _check_token(self, token: str) -> bool:
@@ -158,7 +157,7 @@ class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews
         return response
 
     def _chat_kind(self, params: Params) -> str:
-        """"private", "group" (groups and supergroups) or "none" (no chat, or one the simulator does not know)."""
+        """ "private", "group" (groups and supergroups) or "none" (no chat, or one the simulator does not know)."""
         value = params.raw("chat_id")
         try:
             chat = self.chats.get(int(value)) if value not in (None, "") else None
@@ -195,13 +194,19 @@ class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews
         self.stats.statuses[200] += 1
         if name != "getUpdates":
             self._last_bot_call = time.monotonic()
-        return web.json_response({"ok": True, "result": result}, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+        return web.json_response(
+            {"ok": True, "result": result}, dumps=lambda o: json.dumps(o, ensure_ascii=False)
+        )
 
     async def _handle_file(self, request: web.Request) -> web.StreamResponse:
         if not self._check_token(request.match_info["token"]):
-            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
         path = request.match_info["path"]
         for stored in self.files.values():
             if stored.path == path:
-                return web.Response(body=stored.content, content_type=stored.mime_type or "application/octet-stream")
+                return web.Response(
+                    body=stored.content, content_type=stored.mime_type or "application/octet-stream"
+                )
         return web.json_response({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)

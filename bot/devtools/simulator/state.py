@@ -80,7 +80,9 @@ class MessageVersion:
     date: int
     caption: str | None = None
     method: str = "sendMessage"
-    at: float = field(default_factory=time.time)  # wall-clock seconds when this version appeared (load harness)
+    at: float = field(
+        default_factory=time.time
+    )  # wall-clock seconds when this version appeared (load harness)
 
 
 @dataclass
@@ -142,7 +144,9 @@ class SimMessage:
         for b in buttons:
             if text in str(b.get("text", "")):
                 return b
-        raise LookupError(f"no button {text!r} on message {self.message_id} in chat {self.chat_id}: {self.button_texts()}")
+        raise LookupError(
+            f"no button {text!r} on message {self.message_id} in chat {self.chat_id}: {self.button_texts()}"
+        )
 
     def to_api(self, chat: JSON, sender: JSON, reply_to: JSON | None = None) -> JSON:
         v = self.current
@@ -170,7 +174,11 @@ class SimMessage:
             ]
         if self.document is not None:
             d = self.document
-            doc: JSON = {"file_id": d["file_id"], "file_unique_id": d["file_unique_id"], "file_size": len(d.get("bytes", b""))}
+            doc: JSON = {
+                "file_id": d["file_id"],
+                "file_unique_id": d["file_unique_id"],
+                "file_size": len(d.get("bytes", b"")),
+            }
             if d.get("filename"):
                 doc["file_name"] = d["filename"]
             if d.get("mime_type"):

@@ -49,9 +49,13 @@ class SimStats:
 
     def message_calls_by(self, *, method: str | None = None, chat_kind: str | None = None) -> int:
         """Message calls (sends, edits, deletes) of one method and/or one chat kind."""
-        return sum(n for (m, kind), n in self.calls_by_chat_kind.items()
-                   if m in RATE_LIMITED_METHODS and (method is None or m == method)
-                   and (chat_kind is None or kind == chat_kind))
+        return sum(
+            n
+            for (m, kind), n in self.calls_by_chat_kind.items()
+            if m in RATE_LIMITED_METHODS
+            and (method is None or m == method)
+            and (chat_kind is None or kind == chat_kind)
+        )
 
     @property
     def total_calls(self) -> int:
@@ -70,7 +74,9 @@ class SimStats:
             "rate_limited": self.rate_limited,
             "client_errors": self.client_errors,
             "errors": [list(e) for e in self.errors[-50:]],
-            "calls_by_chat_kind": {f"{m}/{kind}": n for (m, kind), n in sorted(self.calls_by_chat_kind.items())},
+            "calls_by_chat_kind": {
+                f"{m}/{kind}": n for (m, kind), n in sorted(self.calls_by_chat_kind.items())
+            },
             "rate_limited_by_chat_kind": dict(sorted(self.rate_limited_by_chat_kind.items())),
             "callback_answers": len(self.callback_latencies),
             "callback_latency_p50_s": self.callback_latency(0.5),

@@ -143,13 +143,19 @@ def format_chat(
             message = chat.messages.get(e.message_id or 0)
             if e.kind in ("send", "user_text", "user_document") and message is not None:
                 out.append(head(message, message.versions[0].date))
-                out.extend(textwrap.indent("\n".join(_body(message.versions[0], message, show_buttons)), indent).splitlines())
+                out.extend(
+                    textwrap.indent(
+                        "\n".join(_body(message.versions[0], message, show_buttons)), indent
+                    ).splitlines()
+                )
             elif e.kind == "edit" and message is not None:
                 index = int(e.data.get("version", len(message.versions) - 1))
                 version = message.versions[index]
                 stamp = f"[{_clock(version.date)}] " if show_time else ""
                 out.append(stamp + labels["edit"].format(bot=bot_name, id=message.message_id))
-                out.extend(textwrap.indent("\n".join(_body(version, message, show_buttons)), indent).splitlines())
+                out.extend(
+                    textwrap.indent("\n".join(_body(version, message, show_buttons)), indent).splitlines()
+                )
             elif e.kind == "delete":
                 out.append(indent + labels["delete"].format(id=e.message_id))
             elif e.kind == "press" and show_presses:

@@ -99,8 +99,11 @@ class WebhookDelivery:
 
     def api_getWebhookInfo(self, p: Params) -> JSON:
         w: Any = self
-        info: JSON = {"url": w.webhook_url, "has_custom_certificate": False,
-                      "pending_update_count": len(w._updates)}
+        info: JSON = {
+            "url": w.webhook_url,
+            "has_custom_certificate": False,
+            "pending_update_count": len(w._updates),
+        }
         if w.webhook_url:
             info["max_connections"] = self.webhook_max_connections
             if w._allowed_updates:
@@ -161,8 +164,9 @@ class WebhookDelivery:
             headers[SECRET_HEADER] = self.webhook_secret
         self.webhook_stats.posts += 1
         try:
-            async with session.post(url, data=json.dumps(update, ensure_ascii=False).encode(),
-                                    headers=headers) as response:
+            async with session.post(
+                url, data=json.dumps(update, ensure_ascii=False).encode(), headers=headers
+            ) as response:
                 await response.read()
                 status = response.status
                 self.webhook_stats.statuses[status] = self.webhook_stats.statuses.get(status, 0) + 1

@@ -71,8 +71,9 @@ class SimWorld:
         self.privacy_mode = privacy_mode
         self.clock = clock
         self.callback_query_timeout = callback_query_timeout
-        self.limiter = RateLimiter(rate_scale=rate_scale, limits=limits or RateLimits(), clock=clock,
-                                   enabled=enforce_rate_limits)
+        self.limiter = RateLimiter(
+            rate_scale=rate_scale, limits=limits or RateLimits(), clock=clock, enabled=enforce_rate_limits
+        )
         self.stats = SimStats()
 
         self.users: dict[int, SimUser] = {}
@@ -97,10 +98,14 @@ class SimWorld:
         # Called with each message the bot sends or edits, right after the change (load harness, observers).
         self.bot_message_listeners: list[Callable[[SimMessage], None]] = []
 
-
     @property
     def bot_user(self) -> JSON:
-        return {"id": self.bot_id, "is_bot": True, "first_name": self.bot_first_name, "username": self.bot_username}
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.bot_first_name,
+            "username": self.bot_username,
+        }
 
     # ------------------------------------------------------------------ notification / waiting
 
@@ -109,8 +114,12 @@ class SimWorld:
         event, self._changed = self._changed, asyncio.Event()
         event.set()
 
-    async def wait_for(self, predicate: Callable[[], T | None | Awaitable[T | None]], timeout: float = 10.0,
-                       message: str | None = None) -> T:
+    async def wait_for(
+        self,
+        predicate: Callable[[], T | None | Awaitable[T | None]],
+        timeout: float = 10.0,
+        message: str | None = None,
+    ) -> T:
         """Wait until ``predicate()`` is truthy (re-checked on every state change); return its value."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -126,7 +135,6 @@ class SimWorld:
             event = self._changed
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), min(remaining, 0.2))
-
 
     # ------------------------------------------------------------------ plumbing
 
@@ -173,8 +181,15 @@ class SimWorld:
         chat.next_message_id = message.message_id + 1
         return message
 
-    def _new_message(self, chat: SimChat, *, from_id: int, from_bot: bool, version: MessageVersion,
-                     reply_to: int | None = None) -> SimMessage:
+    def _new_message(
+        self,
+        chat: SimChat,
+        *,
+        from_id: int,
+        from_bot: bool,
+        version: MessageVersion,
+        reply_to: int | None = None,
+    ) -> SimMessage:
         return SimMessage(
             chat_id=chat.id,
             message_id=chat.next_message_id,
@@ -212,18 +227,36 @@ class SimWorld:
         return user
 
 
-
 def member_object(user: JSON, status: str) -> JSON:
     """A ChatMember object of the given status, with the fields PTB requires."""
     if status == "creator":
         return {"status": "creator", "user": user, "is_anonymous": False}
     if status == "administrator":
         rights = dict.fromkeys(
-            ("can_be_edited", "is_anonymous", "can_post_stories", "can_edit_stories", "can_delete_stories",
-             "can_promote_members"), False)
-        rights.update(dict.fromkeys(
-            ("can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members",
-             "can_change_info", "can_invite_users", "can_pin_messages"), True))
+            (
+                "can_be_edited",
+                "is_anonymous",
+                "can_post_stories",
+                "can_edit_stories",
+                "can_delete_stories",
+                "can_promote_members",
+            ),
+            False,
+        )
+        rights.update(
+            dict.fromkeys(
+                (
+                    "can_manage_chat",
+                    "can_delete_messages",
+                    "can_manage_video_chats",
+                    "can_restrict_members",
+                    "can_change_info",
+                    "can_invite_users",
+                    "can_pin_messages",
+                ),
+                True,
+            )
+        )
         return {"status": "administrator", "user": user, **rights}
     if status == "kicked":
         return {"status": "kicked", "user": user, "until_date": 0}

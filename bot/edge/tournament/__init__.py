@@ -29,8 +29,11 @@ def register_tournament_handlers(application: Any) -> TournamentBot:
     if isinstance(existing, TournamentBot):
         return existing
     play = RuntimePlaySide(application)
-    tb = TournamentBot(lambda: play, TelegramTournamentKeyboards(),
-                       clock=lambda: application.bot_data.get("tournament_clock"))
+    tb = TournamentBot(
+        lambda: play,
+        TelegramTournamentKeyboards(),
+        clock=lambda: application.bot_data.get("tournament_clock"),
+    )
     application.bot_data["tournaments"] = tb
     register(application)
     initialize, stop = application.initialize, application.stop

@@ -27,8 +27,9 @@ log = logging.getLogger(__name__)
 _TOLD_PRIVATELY = (Op.ACCEPT_INVITE, Op.UNION_GROUP, Op.ACCEPT_REPLACEMENT, Op.CONFIRM)
 
 
-async def _pressed(tb: TournamentBot, q: CallbackQuery, user_id: int, lang: str,
-                   button: callbacks.TournamentButton | None) -> str | None:
+async def _pressed(
+    tb: TournamentBot, q: CallbackQuery, user_id: int, lang: str, button: callbacks.TournamentButton | None
+) -> str | None:
     """Carry out a tournament button; the answer to show (None: none)."""
     if button is None:  # forged, truncated, or of a version that made other buttons
         return t(lang, "err.stale")
@@ -53,7 +54,6 @@ async def _pressed(tb: TournamentBot, q: CallbackQuery, user_id: int, lang: str,
     if op is Op.CHECK_IN:
         return await tb.tables.check_in(tid, button.word, user_id)
     return await setup.button(setup_ports(tb), user_id, lang, list(button.words))  # the guided set-up
-
 
 
 async def on_button(update: Update, context: Ctx) -> None:

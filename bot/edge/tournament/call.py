@@ -33,7 +33,6 @@ from storage.tournament_models import Tournament
 log = logging.getLogger(__name__)
 
 
-
 Ctx = ContextTypes.DEFAULT_TYPE
 
 Handler = Callable[[Update, Ctx], Coroutine[Any, Any, None]]  # what PTB calls for an update
@@ -49,9 +48,9 @@ async def lang_of(tb: TournamentBot, update: Update) -> str:
     return await tb.ctx.ulang(user.id if user else None, user.language_code if user else None)
 
 
-def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable[None]]
-            ) -> Handler:
+def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable[None]]) -> Handler:
     """Upsert the user, work out the language, translate RuleErrors, never leak a stack trace; stop."""
+
     async def handler(update: Update, context: Ctx) -> None:
         tb = tb_of(context)
         user, chat = update.effective_user, update.effective_chat
@@ -72,6 +71,7 @@ def guarded(fn: Callable[[Update, Ctx, TournamentBot, str, list[str]], Awaitable
             log.exception("tournament handler failed")
             _answer_text(update, tb, tt(lang, "internal"))
         raise ApplicationHandlerStop
+
     return handler
 
 
@@ -97,8 +97,11 @@ async def resolve(tb: TournamentBot, update: Update, args: list[str]) -> Tournam
         row = await ts.tournament_of_group(tb.ctx.db, chat.id)
         if row is not None and row.status != "deleted":
             return row
-    mine = [r for r in await ts.tournaments_of_user(tb.ctx.db, user.id)
-            if r.status not in ("setup", "cancelled", "deleted")]
+    mine = [
+        r
+        for r in await ts.tournaments_of_user(tb.ctx.db, user.id)
+        if r.status not in ("setup", "cancelled", "deleted")
+    ]
     if not mine:
         raise RuleError("no_tournament", "No tournament")
     return mine[0]
@@ -153,11 +156,13 @@ class Call:
         return chat is not None and chat.id != self.row.group_chat_id
 
 
-def command(roles: tuple[str, ...] | None = None, bare_id: tuple[str, ...] = ()
-            ) -> Callable[[Callable[[Call], Awaitable[None]]], Handler]:
+def command(
+    roles: tuple[str, ...] | None = None, bare_id: tuple[str, ...] = ()
+) -> Callable[[Callable[[Call], Awaitable[None]]], Handler]:
     """A command about one tournament: ``guarded``, the tournament resolved (``#id`` popped from the
     arguments), and, with ``roles``, the sender must hold one of them (RuleError ``not_allowed``).
     ``bare_id``: words that may follow a tournament number written without ``#`` (``/role 1 add ...``)."""
+
     def wrap(fn: Callable[[Call], Awaitable[None]]) -> Handler:
         @guarded
         async def run(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
@@ -170,7 +175,9 @@ def command(roles: tuple[str, ...] | None = None, bare_id: tuple[str, ...] = ()
             if roles:
                 await call.require(roles)
             await fn(call)
+
         run.__name__ = run.__qualname__ = fn.__name__
         run.__doc__ = fn.__doc__
         return run
+
     return wrap

@@ -71,17 +71,47 @@ GROUP = -1
 
 
 COMMANDS: dict[str, Handler] = {
-    "tournament": cmd_tournament, "cancel": cmd_cancel, "tournament_group": cmd_tournament_group,
-    "table_register": cmd_table_register, "withdraw": cmd_withdraw, "register": cmd_register,
-    "remove": cmd_remove, "replace": cmd_replace, "team": cmd_team, "entries": cmd_entries, "role": cmd_role,
-    "audit": cmd_audit, "draw": cmd_draw, "close_registration": cmd_close, "result": cmd_result,
-    "forfeit": cmd_forfeit, "undo_forfeit": cmd_undo_forfeit, "violation": cmd_violation, "reverse": cmd_reverse,
-    "pause": cmd_pause, "resume": cmd_resume, "start_match": cmd_start_match, "substitute": cmd_substitute,
-    "extend": cmd_extend, "edit": cmd_edit, "reschedule": cmd_reschedule, "swap": cmd_swap,
-    "move_table": cmd_move_table, "cancel_tournament": cmd_cancel_tournament,
-    "delete_tournament": cmd_delete_tournament, "dashboard": cmd_dashboard, "bracket": cmd_bracket, "standings": cmd_standings,
-    "schedule": cmd_schedule, "results": cmd_results, "export": cmd_export, "tournament_help": cmd_help,
-    "end_swiss": cmd_end_swiss, "public_page": cmd_public_page, "me": cmd_me, "season": cmd_season,
+    "tournament": cmd_tournament,
+    "cancel": cmd_cancel,
+    "tournament_group": cmd_tournament_group,
+    "table_register": cmd_table_register,
+    "withdraw": cmd_withdraw,
+    "register": cmd_register,
+    "remove": cmd_remove,
+    "replace": cmd_replace,
+    "team": cmd_team,
+    "entries": cmd_entries,
+    "role": cmd_role,
+    "audit": cmd_audit,
+    "draw": cmd_draw,
+    "close_registration": cmd_close,
+    "result": cmd_result,
+    "forfeit": cmd_forfeit,
+    "undo_forfeit": cmd_undo_forfeit,
+    "violation": cmd_violation,
+    "reverse": cmd_reverse,
+    "pause": cmd_pause,
+    "resume": cmd_resume,
+    "start_match": cmd_start_match,
+    "substitute": cmd_substitute,
+    "extend": cmd_extend,
+    "edit": cmd_edit,
+    "reschedule": cmd_reschedule,
+    "swap": cmd_swap,
+    "move_table": cmd_move_table,
+    "cancel_tournament": cmd_cancel_tournament,
+    "delete_tournament": cmd_delete_tournament,
+    "dashboard": cmd_dashboard,
+    "bracket": cmd_bracket,
+    "standings": cmd_standings,
+    "schedule": cmd_schedule,
+    "results": cmd_results,
+    "export": cmd_export,
+    "tournament_help": cmd_help,
+    "end_swiss": cmd_end_swiss,
+    "public_page": cmd_public_page,
+    "me": cmd_me,
+    "season": cmd_season,
 }
 
 
@@ -91,6 +121,8 @@ def register(app: Any) -> None:  # the PTB Application (generic in six types it 
         app.add_handler(CommandHandler(name, fn), group=GROUP)
     app.add_handler(CallbackQueryHandler(on_button, pattern=r"^T:"), group=GROUP)
     app.add_handler(CallbackQueryHandler(on_replaced_press), group=GROUP)
-    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text),
-                    group=GROUP)
+    app.add_handler(
+        MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text),
+        group=GROUP,
+    )
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.Document.ALL, on_document), group=GROUP)

@@ -12,12 +12,21 @@ from bot.presentation.tournament.texts import tt
 
 class TelegramTournamentKeyboards:
     def checkin(self, lang: str, tid: int, key: str) -> InlineKeyboardMarkup:
-        return InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "checkin.button"),
-                                                           callback_data=TB(Op.CHECK_IN, tid, word=key).encode())]])
+        return InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        tt(lang, "checkin.button"), callback_data=TB(Op.CHECK_IN, tid, word=key).encode()
+                    )
+                ]
+            ]
+        )
 
     def dashboard(self, lang: str, tid: int, live: bool) -> InlineKeyboardMarkup:
         """Refresh, and while the message follows the tournament, Stop."""
         row = [InlineKeyboardButton(tt(lang, "dash.refresh"), callback_data=TB(Op.DASHBOARD, tid).encode())]
         if live:
-            row.append(InlineKeyboardButton(tt(lang, "dash.stop"), callback_data=TB(Op.DASHBOARD_STOP, tid).encode()))
+            row.append(
+                InlineKeyboardButton(tt(lang, "dash.stop"), callback_data=TB(Op.DASHBOARD_STOP, tid).encode())
+            )
         return InlineKeyboardMarkup([row])

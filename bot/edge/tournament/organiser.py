@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 # --- set-up ---------------------------------------------------------------------------------------
 
+
 @guarded
 async def cmd_tournament(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
     chat, user = update.effective_chat, update.effective_user
@@ -92,12 +93,20 @@ async def create_from_toml(tb: TournamentBot, user_id: int, lang: str, text: str
         return
     await tb.timers.arm_tournament(row)
     if tid is not None:
-        tb.ctx.send(user_id, tt(lang, "toml.updated", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row))
+        tb.ctx.send(
+            user_id, tt(lang, "toml.updated", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row)
+        )
         if row.group_chat_id:
             tb.ctx.send(row.group_chat_id, tt(tb.ctx.glang(), "ctl.updated", name=row.name))
         return
-    tb.ctx.send(user_id, tt(lang, "toml.created", id=row.id, name=row.name) + "\n\n" + views.summary(lang, row)
-            + "\n\n" + tt(lang, "setup.created", id=row.id, name=row.name))
+    tb.ctx.send(
+        user_id,
+        tt(lang, "toml.created", id=row.id, name=row.name)
+        + "\n\n"
+        + views.summary(lang, row)
+        + "\n\n"
+        + tt(lang, "setup.created", id=row.id, name=row.name),
+    )
 
 
 async def on_document(update: Update, context: Ctx) -> None:
@@ -124,7 +133,9 @@ async def on_document(update: Update, context: Ctx) -> None:
 
 
 @guarded
-async def cmd_tournament_group(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+async def cmd_tournament_group(
+    update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]
+) -> None:
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
     if chat.type == ChatType.PRIVATE:
@@ -141,8 +152,12 @@ async def _by_arg_or_own(tb: TournamentBot, user_id: int, args: list[str]) -> To
     if args and args[0].lstrip("#").isdigit():
         row = await ts.get_tournament(tb.ctx.db, int(args[0].lstrip("#")))
     else:
-        own = [r for r in await ts.tournaments_of_user(tb.ctx.db, user_id)
-               if "organiser" in await ts.roles_of(tb.ctx.db, r.id, user_id) and r.status not in ("setup", "cancelled")]
+        own = [
+            r
+            for r in await ts.tournaments_of_user(tb.ctx.db, user_id)
+            if "organiser" in await ts.roles_of(tb.ctx.db, r.id, user_id)
+            and r.status not in ("setup", "cancelled")
+        ]
         if not own:
             raise RuleError("no_tournament", "No tournament")
         row = own[0]
@@ -153,15 +168,26 @@ async def _by_arg_or_own(tb: TournamentBot, user_id: int, args: list[str]) -> To
 def announce_registration(tb: TournamentBot, row: Tournament) -> None:
     lang = tb.ctx.glang()
     preset = load_preset(row.preset_id)
-    text = tt(lang, "reg.announce", name=row.name, preset=preset.title_en if lang == "en" else preset.title_zh,
-              entrant=views.entrant_text(lang, row), deadline=ts.local_text(row.registration_deadline, row.time_zone),
-              draw=ts.local_text(row.draw_at, row.time_zone), commitment=row.commitment or "-")
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "reg.button"), url=tb.ctx.bot_link(f"reg_{row.id}"))]])
+    text = tt(
+        lang,
+        "reg.announce",
+        name=row.name,
+        preset=preset.title_en if lang == "en" else preset.title_zh,
+        entrant=views.entrant_text(lang, row),
+        deadline=ts.local_text(row.registration_deadline, row.time_zone),
+        draw=ts.local_text(row.draw_at, row.time_zone),
+        commitment=row.commitment or "-",
+    )
+    markup = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(tt(lang, "reg.button"), url=tb.ctx.bot_link(f"reg_{row.id}"))]]
+    )
     tb.ctx.send(row.group_chat_id, text, markup)
 
 
 @guarded
-async def cmd_table_register(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
+async def cmd_table_register(
+    update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]
+) -> None:
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
     if chat.type == ChatType.PRIVATE:
@@ -178,6 +204,7 @@ async def cmd_table_register(update: Update, context: Ctx, tb: TournamentBot, la
 
 # --- roles, audit, draw ----------------------------------------------------------------------------
 
+
 @command(ORG, bare_id=("add", "remove"))
 async def cmd_role(c: Call) -> None:
     if len(c.args) < 3 or c.args[0] not in ("add", "remove"):
@@ -192,8 +219,15 @@ async def cmd_role(c: Call) -> None:
         await ts.grant(c.tb.ctx.db, c.row.id, c.user.id, target.id, role, " ".join(c.args[3:]))
     else:
         await ts.revoke(c.tb.ctx.db, c.row.id, c.user.id, target.id, role)
-    c.reply(tt(c.lang, "role.done", op=tt(c.lang, "role.added" if op == "add" else "role.removed"),
-                         user=target.first_name or who, role=role))
+    c.reply(
+        tt(
+            c.lang,
+            "role.done",
+            op=tt(c.lang, "role.added" if op == "add" else "role.removed"),
+            user=target.first_name or who,
+            role=role,
+        )
+    )
 
 
 @command(ORG)
@@ -213,6 +247,7 @@ async def cmd_close(c: Call) -> None:
 
 
 # --- organiser control after creation --------------------------------------------------------------
+
 
 def _time_args(c: Call, words: list[str]) -> Any:
     """``2026-12-01 18:00`` (two words) or ``2026-12-01T18:00`` in the tournament's time zone."""
@@ -286,10 +321,25 @@ async def _confirm(c: Call, op: str) -> None:
     def data(word: str) -> str:
         return TournamentButton(TournamentOp.CONFIRM, c.row.id, word=word, token=item.token).encode()
 
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=data(op)),
-                                    InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=data("no"))]])
-    c.reply(tt(c.lang, "ctl.confirm", op=tt(c.lang, "ctl.op." + op), name=c.row.name, reason=item.reason,
-               minutes=ts.CONFIRM_MINUTES), markup)
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(tt(c.lang, "ctl.yes"), callback_data=data(op)),
+                InlineKeyboardButton(tt(c.lang, "ctl.no"), callback_data=data("no")),
+            ]
+        ]
+    )
+    c.reply(
+        tt(
+            c.lang,
+            "ctl.confirm",
+            op=tt(c.lang, "ctl.op." + op),
+            name=c.row.name,
+            reason=item.reason,
+            minutes=ts.CONFIRM_MINUTES,
+        ),
+        markup,
+    )
 
 
 @command(ORG)
@@ -316,8 +366,9 @@ async def confirmed(tb: TournamentBot, user_id: int, lang: str, tid: int, op: st
     return tt(lang, "ctl.deleted" if op == "delete" else "ctl.cancelled", name=row.name, reason=item.reason)
 
 
-async def dashboard_button(tb: TournamentBot, q: CallbackQuery, user_id: int, lang: str, tid: int,
-                           stop: bool) -> str | None:
+async def dashboard_button(
+    tb: TournamentBot, q: CallbackQuery, user_id: int, lang: str, tid: int, stop: bool
+) -> str | None:
     """Refresh (the message pressed is edited in place) or Stop (it is followed no more)."""
     await ts.require(tb.ctx.db, tid, user_id, ORG)
     message = q.message
@@ -336,6 +387,7 @@ async def dashboard_button(tb: TournamentBot, q: CallbackQuery, user_id: int, la
 
 # --- Swiss rounds and the public page ----------------------------------------------------------------
 
+
 @command(ORG)
 async def cmd_end_swiss(c: Call) -> None:
     """/end_swiss: the Swiss ends after the current round (final standings, or the top-K knockout)."""
@@ -347,8 +399,10 @@ async def cmd_end_swiss(c: Call) -> None:
     row = await ts.get_tournament(c.tb.ctx.db, c.row.id)
     c.tb.ctx.send(row.group_chat_id or c.user.id, tt(lang, "swiss.ended", round=rnd))
     if ended.finished:
-        c.tb.ctx.send(row.group_chat_id or row.created_by,
-                      tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, ts.load_engine(row))))
+        c.tb.ctx.send(
+            row.group_chat_id or row.created_by,
+            tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, ts.load_engine(row))),
+        )
     else:
         await c.tb.scheduling.schedule_ready(row)
 

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 # --- outputs ------------------------------------------------------------------------------------------
 
+
 @command()
 async def cmd_bracket(c: Call) -> None:
     if c.row.state_json is None:
@@ -59,14 +60,19 @@ async def cmd_standings(c: Call) -> None:
     eng = ts.load_engine(c.row)
     ratings = None
     if eng.swiss is not None:  # the Swiss table shows each entry's rating (its players' mean)
-        ratings = views.entry_ratings(await ts.player_ratings(c.tb.ctx.db), ts.game_of(c.row),
-                                      await ts.entries(c.tb.ctx.db, c.row.id, include_withdrawn=True))
+        ratings = views.entry_ratings(
+            await ts.player_ratings(c.tb.ctx.db),
+            ts.game_of(c.row),
+            await ts.entries(c.tb.ctx.db, c.row.id, include_withdrawn=True),
+        )
     c.reply(views.standings_text(c.lang, eng, await c.tb.ctx.names(c.row.id), ratings))
 
 
 @command()
 async def cmd_schedule(c: Call) -> None:
-    rows = [m for m in await ts.matches(c.tb.ctx.db, c.row.id) if m.status in ("scheduled", "open", "playing")]
+    rows = [
+        m for m in await ts.matches(c.tb.ctx.db, c.row.id) if m.status in ("scheduled", "open", "playing")
+    ]
     tables = {g.chat_id: g.title or str(g.chat_id) for g in await ts.table_groups(c.tb.ctx.db, c.row.id)}
     lines = views.schedule_lines(c.lang, c.row, rows, await c.tb.ctx.names(c.row.id), tables)
     c.reply(tt(c.lang, "sched.round", lines="\n".join(lines)) if lines else tt(c.lang, "sched.none"))
@@ -75,7 +81,11 @@ async def cmd_schedule(c: Call) -> None:
 @command()
 async def cmd_results(c: Call) -> None:
     eng = ts.load_engine(c.row) if c.row.state_json is not None else None
-    c.reply(views.results_text(c.lang, eng, await ts.matches(c.tb.ctx.db, c.row.id), await c.tb.ctx.names(c.row.id)))
+    c.reply(
+        views.results_text(
+            c.lang, eng, await ts.matches(c.tb.ctx.db, c.row.id), await c.tb.ctx.names(c.row.id)
+        )
+    )
 
 
 @command(REF)
@@ -88,26 +98,48 @@ async def cmd_export(c: Call) -> None:
     eng = ts.load_engine(c.row) if c.row.state_json else None
     rows = await ts.matches(c.tb.ctx.db, c.row.id)
     groups = await ts.table_groups(c.tb.ctx.db, c.row.id)
-    files = (await asyncio.to_thread(_rendered_exports, c.tb, c.row, eng, rows, users, c.lang, groups)  # off the loop
-             if eng is not None else None)
+    files = (
+        await asyncio.to_thread(
+            _rendered_exports, c.tb, c.row, eng, rows, users, c.lang, groups
+        )  # off the loop
+        if eng is not None
+        else None
+    )
     if files is None:
         files = [(f"tournament-{c.row.id}.csv", views.export_csv(c.row, entries, rows, eng, users))]
     for i, (filename, data) in enumerate(files):
         await c.tb.ctx.send_document(chat.id, data, filename, tt(c.lang, "out.export") if i == 0 else "")
-    await c.tb.ctx.send_document(chat.id, ts.spec_to_toml(c.row).encode("utf-8"), f"tournament-{c.row.id}.toml")
+    await c.tb.ctx.send_document(
+        chat.id, ts.spec_to_toml(c.row).encode("utf-8"), f"tournament-{c.row.id}.toml"
+    )
 
 
-def _rendered_exports(tb: TournamentBot, row: Tournament, eng: Engine, rows: list[TournamentMatch],
-                      users: dict[int, str], lang: str, table_groups: list[TableGroupLink]
-                      ) -> list[tuple[str, bytes]] | None:
+def _rendered_exports(
+    tb: TournamentBot,
+    row: Tournament,
+    eng: Engine,
+    rows: list[TournamentMatch],
+    users: dict[int, str],
+    lang: str,
+    table_groups: list[TableGroupLink],
+) -> list[tuple[str, bytes]] | None:
     """CSV files and the .xlsx workbook from bot/presentation/tournament (None: they failed, use the plain CSV)."""
     try:
-        slots = [Slot(m.match_key, tuple(str(c) for c in m.table_chats), m.start_at) for m in rows if m.start_at]
+        slots = [
+            Slot(m.match_key, tuple(str(c) for c in m.table_chats), m.start_at) for m in rows if m.start_at
+        ]
         groups = {str(g.chat_id): g.title or str(g.chat_id) for g in table_groups}
-        files = export_all(eng, lang, slots=slots, tz=row.time_zone,
-                           player_names={**{str(k): v for k, v in users.items()},
-                                         **{ts.player_label(v, k): v for k, v in users.items()}},
-                           table_names=groups)
+        files = export_all(
+            eng,
+            lang,
+            slots=slots,
+            tz=row.time_zone,
+            player_names={
+                **{str(k): v for k, v in users.items()},
+                **{ts.player_label(v, k): v for k, v in users.items()},
+            },
+            table_names=groups,
+        )
         return [(f.filename, f.data) for f in files]
     except Exception as exc:
         log.warning("rendered export failed, sending the plain CSV: %s", exc)
@@ -120,6 +152,7 @@ async def cmd_help(update: Update, context: Ctx, tb: TournamentBot, lang: str, a
 
 
 # --- a player's record and the season ----------------------------------------------------------------
+
 
 @guarded
 async def cmd_me(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
@@ -172,17 +205,27 @@ async def cmd_season(update: Update, context: Ctx, tb: TournamentBot, lang: str,
     db = tb.ctx.db
     chosen = []
     for i in dict.fromkeys(int(x) for x in ids):
-        row = await ts.get_tournament(db, i)   # RuleError tournament_not_found, translated
+        row = await ts.get_tournament(db, i)  # RuleError tournament_not_found, translated
         if row.state_json is None or row.status == "deleted":
             raise RuleError("no_draw_yet", "The draw has not been held")
         entries = await ts.entries(db, row.id, include_withdrawn=True)
-        chosen.append((row, ts.load_engine(row), {str(e.id): [str(p) for p in e.players_json] for e in entries}))
+        chosen.append(
+            (row, ts.load_engine(row), {str(e.id): [str(p) for p in e.players_json] for e in entries})
+        )
     players, groups = season_table([(eng, people) for _, eng, people in chosen])
     names = await ts.user_names(db, [int(r.key) for r in players if r.key.isdigit()])
-    reply(update, tb, views.season_text(lang, [f"#{row.id} {row.name}" for row, _, _ in chosen], players, groups,
-                                        names))
+    reply(
+        update,
+        tb,
+        views.season_text(lang, [f"#{row.id} {row.name}" for row, _, _ in chosen], players, groups, names),
+    )
     if export:
-        files = season_files(players, groups, lang, {str(k): v for k, v in names.items()},
-                             "season-" + "-".join(str(row.id) for row, _, _ in chosen))
+        files = season_files(
+            players,
+            groups,
+            lang,
+            {str(k): v for k, v in names.items()},
+            "season-" + "-".join(str(row.id) for row, _, _ in chosen),
+        )
         for f in files:
             await tb.ctx.send_document(chat.id, f.data, f.filename)

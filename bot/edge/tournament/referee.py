@@ -13,6 +13,7 @@ from storage import tournaments as ts
 
 # --- referee tools ------------------------------------------------------------------------------------
 
+
 @command(REF)
 async def cmd_audit(c: Call) -> None:
     rows = await ts.audit_log(c.tb.ctx.db, c.row.id, 40)
@@ -60,7 +61,9 @@ async def cmd_result(c: Call) -> None:
             result = team_result([played_table(what, la, lb, k) for k in range(1, tables + 1)], note=reason)
         if m.result_json is None:
             result = referee_result(what, result.tables, reason)
-            rec = await ts.record_result(c.tb.ctx.db, c.row.id, key, result, c.user.id, "referee_result", reason)
+            rec = await ts.record_result(
+                c.tb.ctx.db, c.row.id, key, result, c.user.id, "referee_result", reason
+            )
         else:
             rec = await ts.correct_result(c.tb.ctx.db, c.row.id, key, result, c.user.id, reason, force)
         if not rec.applied:
@@ -69,9 +72,12 @@ async def cmd_result(c: Call) -> None:
         await c.tb.tables.halt_match(rec.match)
         names = await c.tb.ctx.names(c.row.id)
         eng = await ts.engine_state(c.tb.ctx.db, c.row.id)
-        line = views.result_line(c.tb.ctx.glang(), key, result, names.get(m.side_a or "", "?"),
-                                 names.get(m.side_b or "", "?"), eng)
-        await c.tb.results.after_result(c.row.id, rec, text=tt(c.tb.ctx.glang(), "result.corrected", key=key, reason=reason, line=line))
+        line = views.result_line(
+            c.tb.ctx.glang(), key, result, names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?"), eng
+        )
+        await c.tb.results.after_result(
+            c.row.id, rec, text=tt(c.tb.ctx.glang(), "result.corrected", key=key, reason=reason, line=line)
+        )
     if c.elsewhere:
         c.reply(tt(c.lang, "done"))
 
@@ -87,14 +93,17 @@ async def cmd_forfeit(c: Call) -> None:
         tables = len(await ts.match_players(c.tb.ctx.db, m))
         result = ts.forfeit(absent, tables, reason)
         if m.result_json is None:
-            rec = await ts.record_result(c.tb.ctx.db, c.row.id, key, result, c.user.id, "award_forfeit", reason)
+            rec = await ts.record_result(
+                c.tb.ctx.db, c.row.id, key, result, c.user.id, "award_forfeit", reason
+            )
         else:
             rec = await ts.correct_result(c.tb.ctx.db, c.row.id, key, result, c.user.id, reason, True)
         await c.tb.tables.halt_match(m)
         names = await c.tb.ctx.names(c.row.id)
         eng = await ts.engine_state(c.tb.ctx.db, c.row.id)
-        line = views.result_line(c.tb.ctx.glang(), key, result, names.get(m.side_a or "", "?"),
-                                 names.get(m.side_b or "", "?"), eng)
+        line = views.result_line(
+            c.tb.ctx.glang(), key, result, names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?"), eng
+        )
         text = tt(c.tb.ctx.glang(), "forfeit.awarded", key=key, line=line, reason=reason)
         await c.tb.ctx.tell_match(c.row, m, text)
         await c.tb.results.after_result(c.row.id, rec, announce=False)
@@ -115,12 +124,22 @@ async def cmd_violation(c: Call) -> None:
         return
     key, side, note = c.args[0].upper(), c.args[1].lower(), " ".join(c.args[2:])
     async with c.tb.ctx.lock(c.row.id):
-        outcome, rec, rid = await ts.add_conduct(c.tb.ctx.db, c.row.id, key, side, c.user.id, "violation", note)
+        outcome, rec, rid = await ts.add_conduct(
+            c.tb.ctx.db, c.row.id, key, side, c.user.id, "violation", note
+        )
         m = await ts.get_match(c.tb.ctx.db, c.row.id, key)
         names = await c.tb.ctx.names(c.row.id)
         entry = names.get((m.side_a if side == "a" else m.side_b) or "", "?")
         glang = c.tb.ctx.glang()
-        text = tt(glang, "conduct.recorded", key=key, entry=entry, note=note, id=rid, count=outcome.active_violations)
+        text = tt(
+            glang,
+            "conduct.recorded",
+            key=key,
+            entry=entry,
+            note=note,
+            id=rid,
+            count=outcome.active_violations,
+        )
         if outcome.newly_disqualified:
             text += "\n" + tt(glang, "conduct.disqualified", entry=entry, count=outcome.active_violations)
             await c.tb.tables.halt_match(m)
@@ -137,7 +156,11 @@ async def cmd_reverse(c: Call) -> None:
     rid, reason = c.args[0].upper(), " ".join(c.args[1:])
     outcome = await ts.reverse_conduct(c.tb.ctx.db, c.row.id, rid, c.user.id, reason)
     names = await c.tb.ctx.names(c.row.id)
-    extra = tt(c.tb.ctx.glang(), "conduct.reinstated", entry=names.get(outcome.entry_id, "?")) if outcome.reinstated else ""
+    extra = (
+        tt(c.tb.ctx.glang(), "conduct.reinstated", entry=names.get(outcome.entry_id, "?"))
+        if outcome.reinstated
+        else ""
+    )
     text = tt(c.tb.ctx.glang(), "conduct.reversed", id=rid, reason=reason, extra=extra)
     c.tb.ctx.send(c.row.group_chat_id, text)
     if c.elsewhere:
@@ -164,8 +187,9 @@ async def cmd_substitute(c: Call) -> None:
     if old is None or new is None:
         c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
         return
-    await c.tb.substitutes.seat_substitute(c.row.id, c.args[0].upper(), old.id, new.id, c.user.id,
-                                       " ".join(c.args[3:]))
+    await c.tb.substitutes.seat_substitute(
+        c.row.id, c.args[0].upper(), old.id, new.id, c.user.id, " ".join(c.args[3:])
+    )
     c.reply(tt(c.lang, "done"))
 
 

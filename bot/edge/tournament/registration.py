@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 # --- registration -----------------------------------------------------------------------------------
 
+
 async def on_start_payload(update: Update, context: Ctx) -> None:
     """``/start reg_<id>`` (Register button) and ``/start inv_<token>`` (a partner invitation)."""
     tb = tb_of(context)
@@ -41,7 +42,9 @@ async def on_start_payload(update: Update, context: Ctx) -> None:
         else:
             await show_invite(tb, user.id, lang, payload[4:])
     except (RuleError, ValueError) as err:
-        tb.ctx.send(user.id, error_text(lang, err) if isinstance(err, RuleError) else tt(lang, "err.invite_unknown"))
+        tb.ctx.send(
+            user.id, error_text(lang, err) if isinstance(err, RuleError) else tt(lang, "err.invite_unknown")
+        )
     except Exception:
         log.exception("registration failed")
         tb.ctx.send(user.id, tt(lang, "internal"))
@@ -55,30 +58,54 @@ async def start_registration(tb: TournamentBot, user_id: int, lang: str, tid: in
     if not groups:
         await make_invite(tb, user_id, lang, tid, "")
         return
-    buttons = [[InlineKeyboardButton(g, callback_data=TB(Op.UNION_GROUP, tid, index=i).encode())] for i, g in enumerate(groups)]
+    buttons = [
+        [InlineKeyboardButton(g, callback_data=TB(Op.UNION_GROUP, tid, index=i).encode())]
+        for i, g in enumerate(groups)
+    ]
     tb.ctx.send(user_id, tt(lang, "reg.choose_group", name=row.name), InlineKeyboardMarkup(buttons))
 
 
 async def make_invite(tb: TournamentBot, user_id: int, lang: str, tid: int, group: str) -> None:
     inv = await ts.create_invite(tb.ctx.db, tid, user_id, group, tb.ctx.now())
     row = await ts.get_tournament(tb.ctx.db, tid)
-    tb.ctx.send(user_id, tt(lang, "reg.invite", hours=row.invite_hours, link=tb.ctx.bot_link(f"inv_{inv.token}")))
+    tb.ctx.send(
+        user_id, tt(lang, "reg.invite", hours=row.invite_hours, link=tb.ctx.bot_link(f"inv_{inv.token}"))
+    )
 
 
 async def show_invite(tb: TournamentBot, user_id: int, lang: str, token: str) -> None:
     inv = await ts.get_invite(tb.ctx.db, token)
     row = await ts.get_tournament(tb.ctx.db, inv.tournament_id)
     names = await ts.user_names(tb.ctx.db, [inv.inviter_id])
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(lang, "reg.accept"), callback_data=TB(Op.ACCEPT_INVITE, token=token).encode())]])
-    tb.ctx.send(user_id, tt(lang, "reg.invite_from", inviter=names[inv.inviter_id], name=row.name,
-                        group=inv.union_group or "-"), markup)
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    tt(lang, "reg.accept"), callback_data=TB(Op.ACCEPT_INVITE, token=token).encode()
+                )
+            ]
+        ]
+    )
+    tb.ctx.send(
+        user_id,
+        tt(
+            lang,
+            "reg.invite_from",
+            inviter=names[inv.inviter_id],
+            name=row.name,
+            group=inv.union_group or "-",
+        ),
+        markup,
+    )
 
 
 async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
     entry = await ts.accept_invite(tb.ctx.db, token, user_id, tb.ctx.now())
     inviter = int(entry.players_json[0])
     names = await ts.user_names(tb.ctx.db, [user_id])
-    tb.ctx.send(inviter, tt(await tb.ctx.ulang(inviter), "reg.partner_joined", partner=names[user_id], id=entry.id))
+    tb.ctx.send(
+        inviter, tt(await tb.ctx.ulang(inviter), "reg.partner_joined", partner=names[user_id], id=entry.id)
+    )
     text = tt(lang, "reg.paired", pair=entry.name, group=entry.union_group or "-", id=entry.id)
     tb.ctx.send(user_id, text)
     await tell_organisers_new_entry(tb, entry)
@@ -90,8 +117,16 @@ async def tell_organisers_new_entry(tb: TournamentBot, entry: Any) -> None:
     tb.ctx.dashboard_changed(entry.tournament_id)
     count = len([e for e in await ts.entries(tb.ctx.db, entry.tournament_id) if e.kind == entry.kind])
     for r in await ts.role_members(tb.ctx.db, entry.tournament_id, "organiser"):
-        tb.ctx.send(r.user_id, tt(await tb.ctx.ulang(r.user_id), "reg.new_entry", entry=entry.name,
-                              group=entry.union_group or "-", count=count))
+        tb.ctx.send(
+            r.user_id,
+            tt(
+                await tb.ctx.ulang(r.user_id),
+                "reg.new_entry",
+                entry=entry.name,
+                group=entry.union_group or "-",
+                count=count,
+            ),
+        )
 
 
 @command()
@@ -111,10 +146,24 @@ async def tell_withdrawal(tb: TournamentBot, done: ts.Withdrawn, actor: int) -> 
     for uid in {int(p) for p in done.entry.players_json} - {actor}:
         tb.ctx.send(uid, tt(await tb.ctx.ulang(uid), "reg.withdrawn_you", entry=done.entry.name))
     if done.team is not None:
-        per = int((await ts.get_tournament(tb.ctx.db, done.team.tournament_id)).settings_json.get("pairs_per_team", 1))
+        per = int(
+            (await ts.get_tournament(tb.ctx.db, done.team.tournament_id)).settings_json.get(
+                "pairs_per_team", 1
+            )
+        )
         for uid in done.leaders:
-            tb.ctx.send(uid, tt(await tb.ctx.ulang(uid), "reg.team_pair_left", team=done.team.name, pair=done.entry.name,
-                            have=len(done.team.players_json) // 2, need=per, team_id=done.team.id))
+            tb.ctx.send(
+                uid,
+                tt(
+                    await tb.ctx.ulang(uid),
+                    "reg.team_pair_left",
+                    team=done.team.name,
+                    pair=done.entry.name,
+                    have=len(done.team.players_json) // 2,
+                    need=per,
+                    team_id=done.team.id,
+                ),
+            )
 
 
 @command()
@@ -132,7 +181,9 @@ async def cmd_register(c: Call) -> None:
             c.reply(tt(c.lang, "unknown_user", who=who))
             return
         ids.append(u.id)
-    entry = await ts.register_pair(c.tb.ctx.db, c.row.id, c.user.id, ids, " ".join(c.args[2:]), c.tb.ctx.now())
+    entry = await ts.register_pair(
+        c.tb.ctx.db, c.row.id, c.user.id, ids, " ".join(c.args[2:]), c.tb.ctx.now()
+    )
     c.tb.ctx.dashboard_changed(c.row.id)
     c.reply(tt(c.lang, "reg.paired", pair=entry.name, group=entry.union_group or "-", id=entry.id))
 
@@ -164,14 +215,35 @@ async def cmd_replace(c: Call) -> None:
     if old is None or new is None:
         c.reply(tt(c.lang, "unknown_user", who=c.args[1] if old is None else c.args[2]))
         return
-    offer = await ts.offer_replacement(c.tb.ctx.db, c.row.id, int(c.args[0]), old.id, new.id, c.user.id, c.tb.ctx.now())
+    offer = await ts.offer_replacement(
+        c.tb.ctx.db, c.row.id, int(c.args[0]), old.id, new.id, c.user.id, c.tb.ctx.now()
+    )
     names = await ts.user_names(c.tb.ctx.db, [old.id, new.id, c.user.id])
     entries = {e.id: e for e in await ts.entries(c.tb.ctx.db, c.row.id)}
     entry = entries[int(c.args[0])]
     nl = await c.tb.ctx.ulang(new.id)
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(tt(nl, "reg.accept"), callback_data=TB(Op.ACCEPT_REPLACEMENT, token=offer.token).encode())]])
-    c.tb.ctx.send(new.id, tt(nl, "reg.replace_ask", who=names[c.user.id], old=names[old.id], entry=entry.name,
-                         name=c.row.name, hours=c.row.invite_hours), markup)
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    tt(nl, "reg.accept"), callback_data=TB(Op.ACCEPT_REPLACEMENT, token=offer.token).encode()
+                )
+            ]
+        ]
+    )
+    c.tb.ctx.send(
+        new.id,
+        tt(
+            nl,
+            "reg.replace_ask",
+            who=names[c.user.id],
+            old=names[old.id],
+            entry=entry.name,
+            name=c.row.name,
+            hours=c.row.invite_hours,
+        ),
+        markup,
+    )
     c.reply(tt(c.lang, "reg.replace_sent", new=names[new.id], old=names[old.id]))
 
 
@@ -192,12 +264,19 @@ async def cmd_team(c: Call) -> None:
     """Union group leader: /team (list pairs) or /team <name> <pair no> <pair no> ..."""
     per = int(c.row.settings_json.get("pairs_per_team", 1))
     if len(c.args) < 2:
-        leads = {r.union_group for r in await ts.role_members(c.tb.ctx.db, c.row.id, "leader") if r.user_id == c.user.id}
+        leads = {
+            r.union_group
+            for r in await ts.role_members(c.tb.ctx.db, c.row.id, "leader")
+            if r.user_id == c.user.id
+        }
         organiser = "organiser" in await ts.roles_of(c.tb.ctx.db, c.row.id, c.user.id)
         if not leads and not organiser:
             raise RuleError("not_allowed", "")
-        pairs = [e for e in await ts.entries(c.tb.ctx.db, c.row.id, "pair")
-                 if e.team_id is None and (organiser or e.union_group in leads)]
+        pairs = [
+            e
+            for e in await ts.entries(c.tb.ctx.db, c.row.id, "pair")
+            if e.team_id is None and (organiser or e.union_group in leads)
+        ]
         lines = "\n".join(f"{e.id}. {e.name}（{e.union_group}）" for e in pairs) or "-"
         c.reply(tt(c.lang, "reg.team_list", n=per, pairs=lines))
         return
@@ -209,8 +288,17 @@ async def cmd_team(c: Call) -> None:
     people = await ts.user_names(c.tb.ctx.db, [int(p) for p in team.players_json])
     roster = "、".join(people[int(p)] for p in team.players_json)
     for uid in people:  # every member is told they are in the team
-        c.tb.ctx.send(uid, tt(await c.tb.ctx.ulang(uid), "reg.team_you", name=c.row.name, team=team.name,
-                          group=team.union_group or "-", players=roster))
+        c.tb.ctx.send(
+            uid,
+            tt(
+                await c.tb.ctx.ulang(uid),
+                "reg.team_you",
+                name=c.row.name,
+                team=team.name,
+                group=team.union_group or "-",
+                players=roster,
+            ),
+        )
 
 
 @command()

@@ -37,10 +37,30 @@ from storage.db import Database
 from storage.tournament_models import Tournament
 
 # The main questions, in order; the sub-questions below follow the answer of their parent.
-STEPS = ("name", "preset", "options", "entrant", "tz", "groups", "deadline", "draw", "first", "format", "length",
-         "late", "gap", "prizes", "confirm")
-SUB_STEPS = {"knockout": "format", "swiss_rounds": "format", "swiss_top": "format", "prize_counts": "prizes",
-             "prize_rounds": "prizes"}
+STEPS = (
+    "name",
+    "preset",
+    "options",
+    "entrant",
+    "tz",
+    "groups",
+    "deadline",
+    "draw",
+    "first",
+    "format",
+    "length",
+    "late",
+    "gap",
+    "prizes",
+    "confirm",
+)
+SUB_STEPS = {
+    "knockout": "format",
+    "swiss_rounds": "format",
+    "swiss_top": "format",
+    "prize_counts": "prizes",
+    "prize_rounds": "prizes",
+}
 QUESTIONS = len(STEPS) - 1
 
 FORMAT_CHOICES = {  # button value -> settings
@@ -53,12 +73,45 @@ FORMAT_CHOICES = {  # button value -> settings
 MAX_SWISS_ROUNDS = 15
 # Prize names a user may type (either language) -> the stored prize keys (bot/presentation/tournament/texts.py ``prize.*``).
 PRIZE_WORDS = {
-    "纪念奖": "souvenir", "souvenir": "souvenir", "三等奖": "third", "third": "third", "二等奖": "second",
-    "second": "second", "一等奖": "first", "first": "first", "优胜奖": "champion", "冠军": "champion",
-    "champion": "champion", "代表参加学院比赛": "representative", "representative": "representative",
+    "纪念奖": "souvenir",
+    "souvenir": "souvenir",
+    "三等奖": "third",
+    "third": "third",
+    "二等奖": "second",
+    "second": "second",
+    "一等奖": "first",
+    "first": "first",
+    "优胜奖": "champion",
+    "冠军": "champion",
+    "champion": "champion",
+    "代表参加学院比赛": "representative",
+    "representative": "representative",
 }
-NUMBER_WORDS = {"零", "一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十", "zero", "one", "two", "three",
-                "four", "five", "six", "seven", "eight", "nine", "ten"}
+NUMBER_WORDS = {
+    "零",
+    "一",
+    "二",
+    "两",
+    "三",
+    "四",
+    "五",
+    "六",
+    "七",
+    "八",
+    "九",
+    "十",
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+}
 MAX_LATE_MINUTES = 240
 
 
@@ -85,8 +138,9 @@ async def begin(tb: SetupPorts, user_id: int, lang: str) -> None:
     old = await ts.draft_of(tb.db, user_id)
     if old is not None:
         await ts.set_status(tb.db, old.id, "cancelled", user_id)
-    row = await ts.create_tournament(tb.db, name="-", preset_id=preset_ids()[0], created_by=user_id,
-                                     status="setup", setup_step="name")
+    row = await ts.create_tournament(
+        tb.db, name="-", preset_id=preset_ids()[0], created_by=user_id, status="setup", setup_step="name"
+    )
     await ask(tb, row, user_id, lang)
 
 
@@ -100,6 +154,7 @@ async def cancel(tb: SetupPorts, user_id: int, lang: str) -> bool:
 
 
 # --- questions ----------------------------------------------------------------------------------------
+
 
 def _button(lang: str, label: str, data: str) -> list[InlineKeyboardButton]:
     return [InlineKeyboardButton(label, callback_data=data)]
@@ -156,45 +211,70 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         text = tt(lang, "setup.q.name", step=label)
     elif step == "preset":
         text = tt(lang, "setup.q.preset", step=label)
-        rows = [_button(lang, _preset_title(lang, pid), TB(Op.SETUP, words=("preset", pid)).encode()) for pid in preset_ids()]
+        rows = [
+            _button(lang, _preset_title(lang, pid), TB(Op.SETUP, words=("preset", pid)).encode())
+            for pid in preset_ids()
+        ]
     elif step == "options":
         preset = load_preset(row.preset_id)
         keys = ", ".join(sorted(ts.rule_options(row)))
         changed = _overrides_text(row) or "-"
-        text = tt(lang, "setup.q.options", step=label, preset=_preset_title(lang, preset.id), keys=keys,
-                  changed=changed)
+        text = tt(
+            lang,
+            "setup.q.options",
+            step=label,
+            preset=_preset_title(lang, preset.id),
+            keys=keys,
+            changed=changed,
+        )
         rows = [_keep(lang, step)]
     elif step == "entrant":
         text = tt(lang, "setup.q.entrant", step=label, default=views.entrant_text(lang, row))
-        rows = [_button(lang, tt(lang, "entrant.pair"), _pick(step, "1")),
-                _button(lang, tt(lang, "entrant.team", n=2), _pick(step, "2")),
-                _button(lang, tt(lang, "entrant.team", n=3), _pick(step, "3")), _keep(lang, step)]
+        rows = [
+            _button(lang, tt(lang, "entrant.pair"), _pick(step, "1")),
+            _button(lang, tt(lang, "entrant.team", n=2), _pick(step, "2")),
+            _button(lang, tt(lang, "entrant.team", n=3), _pick(step, "3")),
+            _keep(lang, step),
+        ]
     elif step == "tz":
         text = tt(lang, "setup.q.tz", step=label, tz=row.time_zone)
         rows = [_keep(lang, step)]
     elif step == "groups":
         quota = int(s.get("group_quota") or 0)
-        text = tt(lang, "setup.q.groups", step=label, quota=quota or tt(lang, "setup.no_quota"),
-                  unit=tt(lang, "unit.team" if s.get("entrant") == "team" else "unit.pair"))
+        text = tt(
+            lang,
+            "setup.q.groups",
+            step=label,
+            quota=quota or tt(lang, "setup.no_quota"),
+            unit=tt(lang, "unit.team" if s.get("entrant") == "team" else "unit.pair"),
+        )
     elif step in ("deadline", "draw", "first"):
         text = tt(lang, "setup.q." + step, step=label, tz=row.time_zone)
     elif step == "format":
         text = tt(lang, "setup.q.format", step=label, default=format_text(lang, s))
-        rows = [_button(lang, tt(lang, "setup.format." + value), _pick(step, value)) for value in FORMAT_CHOICES]
+        rows = [
+            _button(lang, tt(lang, "setup.format." + value), _pick(step, value)) for value in FORMAT_CHOICES
+        ]
         rows.append(_keep(lang, step))
     elif step == "knockout":
         text = tt(lang, "setup.q.knockout", step=label, n=s.get("knockout_size"))
-        rows = [[InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (2, 4, 8, 16)],
-                _keep(lang, step)]
+        rows = [
+            [InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (2, 4, 8, 16)],
+            _keep(lang, step),
+        ]
     elif step == "swiss_rounds":
         text = tt(lang, "setup.q.swiss_rounds", step=label, n=s.get("swiss_rounds"))
-        rows = [[InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (5, 6, 7, 9)],
-                _keep(lang, step)]
+        rows = [
+            [InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (5, 6, 7, 9)],
+            _keep(lang, step),
+        ]
     elif step == "swiss_top":
         text = tt(lang, "setup.q.swiss_top", step=label, n=s.get("swiss_top") or 0)
-        rows = [[InlineKeyboardButton(tt(lang, "setup.swiss_none"), callback_data=_pick(step, "0"))]
-                + [InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (4, 8, 16)],
-                _keep(lang, step)]
+        rows = [
+            [InlineKeyboardButton(tt(lang, "setup.swiss_none"), callback_data=_pick(step, "0"))]
+            + [InlineKeyboardButton(str(n), callback_data=_pick(step, str(n))) for n in (4, 8, 16)],
+            _keep(lang, step),
+        ]
     elif step == "length":
         text = tt(lang, "setup.q.length", step=label, default=views.length_text(lang, ts.rule_options(row)))
         rows = [_keep(lang, step)]
@@ -206,8 +286,10 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         rows = [_keep(lang, step)]
     elif step == "prizes":
         text = tt(lang, "setup.q.prizes", step=label, default=views.prizes_text(lang, row))
-        rows = [_button(lang, tt(lang, "setup.prizes." + value), _pick(step, value))
-                for value in ("places", "rounds", "none")]
+        rows = [
+            _button(lang, tt(lang, "setup.prizes." + value), _pick(step, value))
+            for value in ("places", "rounds", "none")
+        ]
         rows.append(_keep(lang, step))
     elif step == "prize_counts":
         text = tt(lang, "setup.q.prize_counts", step=label)
@@ -217,8 +299,13 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         extra = [tt(lang, "setup.confirm_format", format=format_text(lang, s))]
         if row.rule_overrides:
             extra.append(tt(lang, "setup.confirm_rules", rules=_overrides_text(row)))
-        text = tt(lang, "setup.q.confirm", summary=views.summary(lang, row), extra="\n".join(extra),
-                  prizes=views.prizes_text(lang, row))
+        text = tt(
+            lang,
+            "setup.q.confirm",
+            summary=views.summary(lang, row),
+            extra="\n".join(extra),
+            prizes=views.prizes_text(lang, row),
+        )
         rows = [_button(lang, tt(lang, "setup.create"), TB(Op.SETUP, words=("create",)).encode())]
     return text, (InlineKeyboardMarkup(rows) if rows else None)
 
@@ -236,6 +323,7 @@ def _next(step: str) -> str:
 
 
 # --- parsing answers ------------------------------------------------------------------------------------
+
 
 def _quota(part: str, text: str) -> int:
     if not text.isdigit():
@@ -319,7 +407,11 @@ def parse_prize_counts(text: str) -> dict[str, Any]:
     parts = [p for p in re.split(r"[\s,，、/]+", rest.strip()) if p]
     if len(parts) != 3 or not all(p.isdigit() for p in parts) or not any(int(p) for p in parts):
         raise _err("bad_prize_counts", "Write three whole numbers, e.g. 1 2 3")
-    return {"prize_table": "places_1_2_3", "prize_counts": [int(p) for p in parts], "souvenir_for_all": souvenir}
+    return {
+        "prize_table": "places_1_2_3",
+        "prize_counts": [int(p) for p in parts],
+        "souvenir_for_all": souvenir,
+    }
 
 
 def parse_round_prizes(text: str) -> dict[str, Any]:
@@ -329,8 +421,13 @@ def parse_round_prizes(text: str) -> dict[str, Any]:
     if len(parts) < 2:
         raise _err("bad_round_prizes", "Write at least two prizes: the final's loser, then the champion")
     keys = [PRIZE_WORDS.get(p.lower(), p[:40]) for p in parts]
-    return {"prize_table": "by_round_eliminated", "round_prizes": keys[:-1], "champion_prize": keys[-1],
-            "round_prizes_from": "final", "souvenir_for_all": False}
+    return {
+        "prize_table": "by_round_eliminated",
+        "round_prizes": keys[:-1],
+        "champion_prize": keys[-1],
+        "round_prizes_from": "final",
+        "souvenir_for_all": False,
+    }
 
 
 async def answer(tb: SetupPorts, row: Tournament, user_id: int, lang: str, text: str) -> None:
@@ -346,14 +443,18 @@ async def answer(tb: SetupPorts, row: Tournament, user_id: int, lang: str, text:
     await ask(tb, row, user_id, lang)
 
 
-async def _apply_text(tb: SetupPorts, row: Tournament, user_id: int, lang: str, step: str, text: str) -> Tournament:
+async def _apply_text(
+    tb: SetupPorts, row: Tournament, user_id: int, lang: str, step: str, text: str
+) -> Tournament:
     db = tb.db
     if step == "name":
         if not text or text.startswith("/"):
             raise _err("missing_spec_key", "{key} is missing", key="name")
         return await ts.update_setup(db, row.id, user_id, name=text[:200], setup_step=_next(step))
     if step == "options":
-        return await ts.update_setup(db, row.id, user_id, rule_overrides=parse_options(text), setup_step=_next(step))
+        return await ts.update_setup(
+            db, row.id, user_id, rule_overrides=parse_options(text), setup_step=_next(step)
+        )
     if step == "entrant":
         if not text.isdigit() or not 1 <= int(text) <= 8:
             raise _err("bad_pairs_per_team", "Send the number of pairs per team (1 = pairs)")
@@ -366,47 +467,77 @@ async def _apply_text(tb: SetupPorts, row: Tournament, user_id: int, lang: str, 
     if step in ("deadline", "draw", "first"):
         when = ts.parse_local_time(text, row.time_zone)
         field = {"deadline": "registration_deadline", "draw": "draw_at", "first": "first_round_at"}[step]
-        times = {"registration_deadline": row.registration_deadline, "draw_at": row.draw_at,
-                 "first_round_at": row.first_round_at, field: when}
+        times = {
+            "registration_deadline": row.registration_deadline,
+            "draw_at": row.draw_at,
+            "first_round_at": row.first_round_at,
+            field: when,
+        }
         ts.check_time_order(times["registration_deadline"], times["draw_at"], times["first_round_at"])
         return await ts.update_setup(db, row.id, user_id, **{field: when}, setup_step=_next(step))
     if step == "knockout":
         if not text.isdigit() or int(text) < 2 or int(text) & (int(text) - 1):
             raise _err("bad_knockout_size", "The knockout size is a power of two: 2, 4, 8, 16 ...")
-        return await ts.update_setup(db, row.id, user_id, settings_overrides={"knockout_size": int(text)},
-                                     setup_step=_next(step))
+        return await ts.update_setup(
+            db, row.id, user_id, settings_overrides={"knockout_size": int(text)}, setup_step=_next(step)
+        )
     if step == "swiss_rounds":
         if not text.isdigit() or not 1 <= int(text) <= MAX_SWISS_ROUNDS:
-            raise _err("bad_swiss_rounds", "The number of rounds is a whole number from 1 to {max}",
-                       max=MAX_SWISS_ROUNDS)
-        return await ts.update_setup(db, row.id, user_id, settings_overrides={"swiss_rounds": int(text)},
-                                     setup_step="swiss_top")
+            raise _err(
+                "bad_swiss_rounds",
+                "The number of rounds is a whole number from 1 to {max}",
+                max=MAX_SWISS_ROUNDS,
+            )
+        return await ts.update_setup(
+            db, row.id, user_id, settings_overrides={"swiss_rounds": int(text)}, setup_step="swiss_top"
+        )
     if step == "swiss_top":
         if not text.isdigit() or int(text) == 1 or int(text) & (int(text) - 1):
-            raise _err("bad_swiss_top", "The knockout after the Swiss is 0 (none) or a power of two: 2, 4, 8 ...")
+            raise _err(
+                "bad_swiss_top", "The knockout after the Swiss is 0 (none) or a power of two: 2, 4, 8 ..."
+            )
         top = int(text)
-        return await ts.update_setup(db, row.id, user_id, settings_overrides={
-            "swiss_top": top, "third_place_match": top >= 4}, setup_step=_next(step))
+        return await ts.update_setup(
+            db,
+            row.id,
+            user_id,
+            settings_overrides={"swiss_top": top, "third_place_match": top >= 4},
+            setup_step=_next(step),
+        )
     if step == "length":
-        return await ts.update_setup(db, row.id, user_id, rule_overrides=parse_length(text), setup_step=_next(step))
+        return await ts.update_setup(
+            db, row.id, user_id, rule_overrides=parse_length(text), setup_step=_next(step)
+        )
     if step == "late":
-        return await ts.update_setup(db, row.id, user_id, settings_overrides={"late_forfeit_minutes": parse_minutes(text)},
-                                     setup_step=_next(step))
+        return await ts.update_setup(
+            db,
+            row.id,
+            user_id,
+            settings_overrides={"late_forfeit_minutes": parse_minutes(text)},
+            setup_step=_next(step),
+        )
     if step == "gap":
-        return await ts.update_setup(db, row.id, user_id, round_gap_minutes=parse_minutes(text),
-                                     setup_step=_next(step))
+        return await ts.update_setup(
+            db, row.id, user_id, round_gap_minutes=parse_minutes(text), setup_step=_next(step)
+        )
     if step == "prize_counts":
-        return await ts.update_setup(db, row.id, user_id, settings_overrides=parse_prize_counts(text),
-                                     setup_step=_next(step))
+        return await ts.update_setup(
+            db, row.id, user_id, settings_overrides=parse_prize_counts(text), setup_step=_next(step)
+        )
     if step == "prize_rounds":
-        return await ts.update_setup(db, row.id, user_id, settings_overrides=parse_round_prizes(text),
-                                     setup_step=_next(step))
+        return await ts.update_setup(
+            db, row.id, user_id, settings_overrides=parse_round_prizes(text), setup_step=_next(step)
+        )
     # preset, format, prizes, confirm: answered with the buttons
     raise _err("use_buttons", "Press one of the buttons")
 
 
 async def _set_entrant(tb: SetupPorts, row: Tournament, user_id: int, pairs: int) -> Tournament:
-    over = {"entrant": "pair", "pairs_per_team": 1} if pairs == 1 else {"entrant": "team", "pairs_per_team": pairs}
+    over = (
+        {"entrant": "pair", "pairs_per_team": 1}
+        if pairs == 1
+        else {"entrant": "team", "pairs_per_team": pairs}
+    )
     return await ts.update_setup(tb.db, row.id, user_id, settings_overrides=over, setup_step=_next("entrant"))
 
 
@@ -444,7 +575,9 @@ async def _pick_choice(tb: SetupPorts, row: Tournament, user_id: int, step: str,
         return await _set_entrant(tb, row, user_id, int(value))
     if step == "format" and value in FORMAT_CHOICES:
         choice = FORMAT_CHOICES[value]
-        nxt = {"groups_then_knockout": "knockout", "swiss": "swiss_rounds"}.get(str(choice["format"]), _next(step))
+        nxt = {"groups_then_knockout": "knockout", "swiss": "swiss_rounds"}.get(
+            str(choice["format"]), _next(step)
+        )
         return await ts.update_setup(db, row.id, user_id, settings_overrides=choice, setup_step=nxt)
     if step in ("knockout", "swiss_rounds", "swiss_top") and value.isdigit():
         return await _apply_text(tb, row, user_id, "", step, value)
@@ -453,6 +586,11 @@ async def _pick_choice(tb: SetupPorts, row: Tournament, user_id: int, step: str,
     if step == "prizes" and value == "rounds":
         return await ts.update_setup(db, row.id, user_id, setup_step="prize_rounds")
     if step == "prizes" and value == "none":
-        return await ts.update_setup(db, row.id, user_id, settings_overrides={
-            "prize_table": "none", "champion_prize": "", "souvenir_for_all": False}, setup_step=_next(step))
+        return await ts.update_setup(
+            db,
+            row.id,
+            user_id,
+            settings_overrides={"prize_table": "none", "champion_prize": "", "souvenir_for_all": False},
+            setup_step=_next(step),
+        )
     return row

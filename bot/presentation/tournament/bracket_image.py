@@ -93,8 +93,13 @@ class _Fonts:
 
 
 def _fonts(font_path: Path | None) -> _Fonts:
-    return _Fonts(load_font(34, font_path), load_font(24, font_path), load_font(21, font_path),
-                  load_font(16, font_path), load_font(21, font_path))
+    return _Fonts(
+        load_font(34, font_path),
+        load_font(24, font_path),
+        load_font(21, font_path),
+        load_font(16, font_path),
+        load_font(21, font_path),
+    )
 
 
 def _width(font: ImageFont.FreeTypeFont, text: str) -> float:
@@ -116,19 +121,28 @@ class _Canvas:
         self.draw = ImageDraw.Draw(self.image)
         self.f = fonts
 
-    def text(self, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont,
-             fill: tuple[int, int, int] = INK, bold: bool = False, anchor: str = "lm") -> None:
-        self.draw.text(xy, text, font=font, fill=fill, anchor=anchor,
-                       stroke_width=1 if bold else 0, stroke_fill=fill)
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        font: ImageFont.FreeTypeFont,
+        fill: tuple[int, int, int] = INK,
+        bold: bool = False,
+        anchor: str = "lm",
+    ) -> None:
+        self.draw.text(
+            xy, text, font=font, fill=fill, anchor=anchor, stroke_width=1 if bold else 0, stroke_fill=fill
+        )
 
 
 # --- knockout geometry -----------------------------------------------------------------
 
+
 @dataclass
 class _Tree:
     rounds: int
-    start: int                 # the first round drawn (earlier rounds left out of a large bracket)
-    col_x: dict[int, int]      # round -> x of its column
+    start: int  # the first round drawn (earlier rounds left out of a large bracket)
+    col_x: dict[int, int]  # round -> x of its column
     centers: dict[str, float]  # main match id -> centre y (relative to the tree's top)
     height: int
     third_y: float | None
@@ -161,7 +175,10 @@ def _tree_geometry(t: Tournament, from_round: int = 1) -> _Tree | None:
 
 # --- drawing pieces --------------------------------------------------------------------
 
-def _draw_box(cv: _Canvas, t: Tournament, mv: MatchView, x: float, cy: float, lang: str) -> tuple[float, float]:
+
+def _draw_box(
+    cv: _Canvas, t: Tournament, mv: MatchView, x: float, cy: float, lang: str
+) -> tuple[float, float]:
     """One match box centred at ``cy``; returns the y of its a and b rows' centres."""
     team = t.settings.entrant == "team"
     names = entry_names(t)
@@ -175,8 +192,9 @@ def _draw_box(cv: _Canvas, t: Tournament, mv: MatchView, x: float, cy: float, la
         yc = y0 + ROW_H / 2
         rows.append(yc)
         won = entry_id is not None and mv.winner == entry_id
-        lost = entry_id is not None and ((mv.winner is not None and not won)
-                                         or (mv.result is not None and mv.result.double_forfeit))
+        lost = entry_id is not None and (
+            (mv.winner is not None and not won) or (mv.result is not None and mv.result.double_forfeit)
+        )
         if won:
             cv.draw.rectangle((x + 1, y0 + 1, x + BOX_W - 1, y0 + ROW_H - 1), fill=WIN_FILL)
         if entry_id is None:
@@ -193,26 +211,42 @@ def _draw_box(cv: _Canvas, t: Tournament, mv: MatchView, x: float, cy: float, la
             if group and used + _width(cv.f.small, group) <= room:  # whole or not at all
                 cv.text((x + 10 + used, yc + 1), group, cv.f.small, GREY if not lost else LIGHT)
         if score:
-            cv.text((x + BOX_W - 10, yc), score, cv.f.score if len(score) <= 3 else cv.f.small,
-                    WIN_INK if won else (GREY if lost else INK), bold=won, anchor="rm")
+            cv.text(
+                (x + BOX_W - 10, yc),
+                score,
+                cv.f.score if len(score) <= 3 else cv.f.small,
+                WIN_INK if won else (GREY if lost else INK),
+                bold=won,
+                anchor="rm",
+            )
     cv.draw.line((x, top + ROW_H, x + BOX_W, top + ROW_H), fill=BORDER)
-    cv.draw.rectangle((x, top, x + BOX_W, top + BOX_H), outline=WIN_LINE if mv.winner else BORDER,
-                      width=2 if mv.status == "done" else 1)
+    cv.draw.rectangle(
+        (x, top, x + BOX_W, top + BOX_H),
+        outline=WIN_LINE if mv.winner else BORDER,
+        width=2 if mv.status == "done" else 1,
+    )
     note = decided_note(mv.result, lang, team)
     if note:  # the tie-break that decided a level match, under its box
         cv.text((x + BOX_W - 10, top + BOX_H + 8), note, cv.f.small, GREY, anchor="rm")
     return rows[0], rows[1]
 
 
-def _draw_tree(cv: _Canvas, t: Tournament, tree: _Tree, views: dict[str, MatchView], top: float,
-               lang: str) -> None:
+def _draw_tree(
+    cv: _Canvas, t: Tournament, tree: _Tree, views: dict[str, MatchView], top: float, lang: str
+) -> None:
     br = t.bracket
     assert br is not None
     rows: dict[str, tuple[float, float]] = {}
     for r in range(tree.start, tree.rounds + 1):
         x = tree.col_x[r]
-        cv.text((x + BOX_W / 2, top + COL_TITLE_H / 2 - 4), round_title(r, tree.rounds, lang), cv.f.head,
-                TITLE_INK, bold=True, anchor="mm")
+        cv.text(
+            (x + BOX_W / 2, top + COL_TITLE_H / 2 - 4),
+            round_title(r, tree.rounds, lang),
+            cv.f.head,
+            TITLE_INK,
+            bold=True,
+            anchor="mm",
+        )
         for j in range(1, (br.size >> r) + 1):
             mid = f"R{r}-M{j}"
             rows[mid] = _draw_box(cv, t, views[mid], x, top + tree.centers[mid], lang)
@@ -228,31 +262,60 @@ def _draw_tree(cv: _Canvas, t: Tournament, tree: _Tree, views: dict[str, MatchVi
                 y_to = rows[mid][k]
                 won = views[feeder].winner is not None
                 colour, width = (WIN_LINE, 3) if won else (LINE, 2)
-                cv.draw.line([(x_from, y_from), (x_mid, y_from), (x_mid, y_to), (x_to, y_to)], fill=colour,
-                             width=width, joint="curve")
+                cv.draw.line(
+                    [(x_from, y_from), (x_mid, y_from), (x_mid, y_to), (x_to, y_to)],
+                    fill=colour,
+                    width=width,
+                    joint="curve",
+                )
     # champion
     final = views[br.final_id]
     cx = tree.champion_x
     cy = top + tree.centers[br.final_id]
     x_from = tree.col_x[tree.rounds] + BOX_W
-    cv.draw.line([(x_from, cy), (cx, cy)], fill=WIN_LINE if final.winner else LINE, width=3 if final.winner else 2)
+    cv.draw.line(
+        [(x_from, cy), (cx, cy)], fill=WIN_LINE if final.winner else LINE, width=3 if final.winner else 2
+    )
     champ_w = BOX_W - 40
-    cv.text((cx + champ_w / 2, cy - BOX_H / 2 - 16), "★ " + w(lang, "champion"), cv.f.head, TITLE_INK,
-            bold=True, anchor="mm")
-    cv.draw.rounded_rectangle((cx, cy - ROW_H / 2 - 4, cx + champ_w, cy + ROW_H / 2 + 4), radius=8,
-                              fill=GOLD if final.winner else "white", outline=GOLD_EDGE, width=2)
+    cv.text(
+        (cx + champ_w / 2, cy - BOX_H / 2 - 16),
+        "★ " + w(lang, "champion"),
+        cv.f.head,
+        TITLE_INK,
+        bold=True,
+        anchor="mm",
+    )
+    cv.draw.rounded_rectangle(
+        (cx, cy - ROW_H / 2 - 4, cx + champ_w, cy + ROW_H / 2 + 4),
+        radius=8,
+        fill=GOLD if final.winner else "white",
+        outline=GOLD_EDGE,
+        width=2,
+    )
     if final.winner:
         name = entry_names(t)[final.winner].name
-        cv.text((cx + champ_w / 2, cy), _fit(cv.f.name, name, champ_w - 16), cv.f.name, INK, bold=True,
-                anchor="mm")
+        cv.text(
+            (cx + champ_w / 2, cy),
+            _fit(cv.f.name, name, champ_w - 16),
+            cv.f.name,
+            INK,
+            bold=True,
+            anchor="mm",
+        )
     elif final.status in ("done", "void"):
         cv.text((cx + champ_w / 2, cy), w(lang, "no_champion"), cv.f.small, GREY, anchor="mm")
     # 3rd-place match under the final
     third = br.third_place_id
     if third is not None and tree.third_y is not None:
         x = tree.col_x[tree.rounds]
-        cv.text((x + BOX_W / 2, top + tree.third_y - BOX_H / 2 - 18), placement_title(3, 4, lang), cv.f.head,
-                TITLE_INK, bold=True, anchor="mm")
+        cv.text(
+            (x + BOX_W / 2, top + tree.third_y - BOX_H / 2 - 18),
+            placement_title(3, 4, lang),
+            cv.f.head,
+            TITLE_INK,
+            bold=True,
+            anchor="mm",
+        )
         _draw_box(cv, t, views[third], x, top + tree.third_y, lang)
 
 
@@ -264,7 +327,10 @@ def _placement_rows(t: Tournament, views: Sequence[MatchView]) -> list[tuple[str
         if mv.stage != "placement" or mv.id == third:
             continue
         out.setdefault(tier_of(mv.id) or (0, 0), []).append(mv)
-    return [(f"{lo}-{hi}", ms) for (lo, hi), ms in sorted(out.items(), key=lambda kv: (kv[0][1] - kv[0][0], kv[0]))]
+    return [
+        (f"{lo}-{hi}", ms)
+        for (lo, hi), ms in sorted(out.items(), key=lambda kv: (kv[0][1] - kv[0][0], kv[0]))
+    ]
 
 
 def _placement_height(rows: Sequence[tuple[str, list[MatchView]]], width: int) -> int:
@@ -273,8 +339,9 @@ def _placement_height(rows: Sequence[tuple[str, list[MatchView]]], width: int) -
     return len(rows) * COL_TITLE_H + lines * (BOX_H + GAP_Y) + (GAP_Y if rows else 0)
 
 
-def _draw_placements(cv: _Canvas, t: Tournament, rows: Sequence[tuple[str, list[MatchView]]], top: float,
-                     width: int, lang: str) -> None:
+def _draw_placements(
+    cv: _Canvas, t: Tournament, rows: Sequence[tuple[str, list[MatchView]]], top: float, width: int, lang: str
+) -> None:
     per_line = max(1, (width - 2 * MARGIN + GAP_X) // (BOX_W + GAP_X))
     y = top
     for key, ms in rows:
@@ -291,12 +358,34 @@ def _draw_placements(cv: _Canvas, t: Tournament, rows: Sequence[tuple[str, list[
 
 # --- group tables ----------------------------------------------------------------------
 
-GROUP_COLS = (("rank", 40), ("name", 250), ("wdl", 96), ("pts", 58), ("tables", 64), ("levels", 70), ("tb", 58))
+GROUP_COLS = (
+    ("rank", 40),
+    ("name", 250),
+    ("wdl", 96),
+    ("pts", 58),
+    ("tables", 64),
+    ("levels", 70),
+    ("tb", 58),
+)
 GROUP_HEAD = {
-    "zh": {"rank": "#", "name": "队伍", "wdl": "胜-平-负", "pts": "积分", "tables": "胜桌", "levels": "级差",
-           "tb": "决胜"},
-    "en": {"rank": "#", "name": "Entry", "wdl": "W-D-L", "pts": "Pts", "tables": "Tables", "levels": "Lvl ±",
-           "tb": "Tie"},
+    "zh": {
+        "rank": "#",
+        "name": "队伍",
+        "wdl": "胜-平-负",
+        "pts": "积分",
+        "tables": "胜桌",
+        "levels": "级差",
+        "tb": "决胜",
+    },
+    "en": {
+        "rank": "#",
+        "name": "Entry",
+        "wdl": "W-D-L",
+        "pts": "Pts",
+        "tables": "Tables",
+        "levels": "Lvl ±",
+        "tb": "Tie",
+    },
 }
 GROUP_W = sum(c for _, c in GROUP_COLS)
 GROUP_ROW = 32
@@ -306,7 +395,9 @@ def _group_table_height(st: Standings) -> int:
     return COL_TITLE_H + GROUP_ROW * (len(st.rows) + 1) + GAP_Y
 
 
-def _draw_group(cv: _Canvas, t: Tournament, st: Standings, advance: int, x: float, y: float, lang: str) -> None:
+def _draw_group(
+    cv: _Canvas, t: Tournament, st: Standings, advance: int, x: float, y: float, lang: str
+) -> None:
     names = entry_names(t)
     cv.text((x, y + COL_TITLE_H / 2), w(lang, "group", g=st.group), cv.f.head, TITLE_INK, bold=True)
     y += COL_TITLE_H
@@ -323,18 +414,27 @@ def _draw_group(cv: _Canvas, t: Tournament, st: Standings, advance: int, x: floa
             cv.draw.rectangle((x, y, x + GROUP_W, y + GROUP_ROW), fill=WIN_FILL)
         entry = names.get(row.entry_id)
         values = {
-            "rank": str(row.rank), "name": entry.name if entry else row.entry_id,
-            "wdl": f"{row.won}-{row.drawn}-{row.lost}", "pts": str(row.points), "tables": str(row.tables_won),
+            "rank": str(row.rank),
+            "name": entry.name if entry else row.entry_id,
+            "wdl": f"{row.won}-{row.drawn}-{row.lost}",
+            "pts": str(row.points),
+            "tables": str(row.tables_won),
             "levels": f"{row.level_diff:+d}",
             "tb": TIEBREAK_WORDS[row.tiebreak][0 if check_lang(lang) == "zh" else 1]
-            if row.tiebreak in TIEBREAK_WORDS and row.played else "",
+            if row.tiebreak in TIEBREAK_WORDS and row.played
+            else "",
         }
         cx = x
         for key, cw in GROUP_COLS:
             font = cv.f.name if key == "name" else cv.f.small
             ink = WIN_INK if qualified and key in ("name", "pts") else INK
-            cv.text((cx + 8, y + GROUP_ROW / 2), _fit(font, values[key], cw - 12), font, ink,
-                    bold=qualified and key == "name")
+            cv.text(
+                (cx + 8, y + GROUP_ROW / 2),
+                _fit(font, values[key], cw - 12),
+                font,
+                ink,
+                bold=qualified and key == "name",
+            )
             cx += cw
         cv.draw.line((x, y + GROUP_ROW, x + GROUP_W, y + GROUP_ROW), fill=BORDER)
     cv.draw.rectangle((x, y - GROUP_ROW * len(st.rows), x + GROUP_W, y + GROUP_ROW), outline=BORDER)
@@ -342,12 +442,16 @@ def _draw_group(cv: _Canvas, t: Tournament, st: Standings, advance: int, x: floa
 
 # --- the whole image -------------------------------------------------------------------
 
+
 def _header_lines(t: Tournament, lang: str) -> tuple[str, str]:
     zh = check_lang(lang) == "zh"
     fmt = FORMAT_WORDS.get(t.settings.format, (t.settings.format, t.settings.format))[0 if zh else 1]
     count = len(t.entries)
-    unit = ("队" if t.settings.entrant == "team" else "对") if zh else ("teams" if t.settings.entrant == "team"
-                                                                       else "pairs")
+    unit = (
+        ("队" if t.settings.entrant == "team" else "对")
+        if zh
+        else ("teams" if t.settings.entrant == "team" else "pairs")
+    )
     sub = f"{count}{unit} · {fmt}" if zh else f"{count} {unit} · {fmt}"
     if t.bracket is not None:
         champ = t.bracket.champion()
@@ -356,8 +460,9 @@ def _header_lines(t: Tournament, lang: str) -> tuple[str, str]:
     return t.name, sub
 
 
-def render_bracket(t: Tournament, lang: str = "zh", font_path: Path | None = None,
-                   from_round: int = 1) -> Image.Image:
+def render_bracket(
+    t: Tournament, lang: str = "zh", font_path: Path | None = None, from_round: int = 1
+) -> Image.Image:
     """The bracket (and group tables) as a Pillow image, already within the size limits.
 
     ``from_round``: draw the knockout from that round on (for a large bracket on a phone:
@@ -380,7 +485,7 @@ def render_bracket(t: Tournament, lang: str = "zh", font_path: Path | None = Non
     per_row = max(1, (width - 2 * MARGIN + GAP_X) // (GROUP_W + GAP_X)) if standings else 0
 
     header_h = 96
-    group_rows = [standings[i:i + per_row] for i in range(0, len(standings), per_row)] if standings else []
+    group_rows = [standings[i : i + per_row] for i in range(0, len(standings), per_row)] if standings else []
     groups_h = sum(max(_group_table_height(s) for s in row) for row in group_rows)
     if standings:
         groups_h += COL_TITLE_H * (2 if tree else 1)
@@ -415,13 +520,21 @@ def render_bracket(t: Tournament, lang: str = "zh", font_path: Path | None = Non
         if t.draw is None:
             text = "抽签后生成对阵" if lang == "zh" else "The bracket is drawn up at the draw"
         elif t.swiss is not None:
-            text = (("积分编排进行中，排名见 /standings" if lang == "zh" else "Swiss rounds: see /standings")
-                    if not t.settings.swiss_top else
-                    ("前 {k} 名淘汰赛在积分编排结束后生成" if lang == "zh"
-                     else "The top {k}'s knockout is drawn up after the Swiss rounds").format(k=t.settings.swiss_top))
+            text = (
+                ("积分编排进行中，排名见 /standings" if lang == "zh" else "Swiss rounds: see /standings")
+                if not t.settings.swiss_top
+                else (
+                    "前 {k} 名淘汰赛在积分编排结束后生成"
+                    if lang == "zh"
+                    else "The top {k}'s knockout is drawn up after the Swiss rounds"
+                ).format(k=t.settings.swiss_top)
+            )
         else:
-            text = ("淘汰赛对阵在小组赛结束后生成" if lang == "zh"
-                    else "The knockout is drawn up when the group stage ends")
+            text = (
+                "淘汰赛对阵在小组赛结束后生成"
+                if lang == "zh"
+                else "The knockout is drawn up when the group stage ends"
+            )
         cv.text((MARGIN, y + COL_TITLE_H), text, fonts.head, GREY)
         y += pending_h
 
@@ -461,8 +574,9 @@ def readable_from_round(t: Tournament, max_leaves: int = 16) -> int:
     return r
 
 
-def bracket_png(t: Tournament, lang: str = "zh", font_path: Path | None = None,
-                from_round: int = 1) -> io.BytesIO:
+def bracket_png(
+    t: Tournament, lang: str = "zh", font_path: Path | None = None, from_round: int = 1
+) -> io.BytesIO:
     """The bracket image as PNG bytes (``.name`` = ``bracket.png``, positioned at 0), ready to send."""
     image = render_bracket(t, lang, font_path, from_round)
     buf = io.BytesIO()

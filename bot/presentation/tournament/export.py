@@ -51,17 +51,45 @@ SHEETS = {
     "ranking": ("名次与奖项", "Ranking & prizes"),
 }
 HEADERS: dict[str, tuple[tuple[str, str], ...]] = {
-    "entries": (("编号", "ID"), ("队名", "Entry"), ("工会小组", "Union group"), ("队员", "Players"),
-                ("种子", "Seed"), ("签位", "Draw position"), ("小组", "Group"), ("状态", "Status")),
-    "matches": (("场次", "Match"), ("阶段", "Stage"), ("轮次", "Round"), ("开始时间", "Start"),
-                ("牌桌", "Tables"), ("甲方", "Side A"), ("乙方", "Side B"), ("比分", "Score"),
-                ("胜者", "Winner"), ("结果", "Outcome"), ("决定方式", "Decided by"), ("各桌", "Table detail"),
-                ("备注", "Note")),
-    "ranking": (("名次", "Place"), ("队名", "Entry"), ("工会小组", "Union group"), ("队员", "Players"),
-                ("奖项", "Prize"), ("淘汰轮次", "Eliminated in"), ("备注", "Note")),
+    "entries": (
+        ("编号", "ID"),
+        ("队名", "Entry"),
+        ("工会小组", "Union group"),
+        ("队员", "Players"),
+        ("种子", "Seed"),
+        ("签位", "Draw position"),
+        ("小组", "Group"),
+        ("状态", "Status"),
+    ),
+    "matches": (
+        ("场次", "Match"),
+        ("阶段", "Stage"),
+        ("轮次", "Round"),
+        ("开始时间", "Start"),
+        ("牌桌", "Tables"),
+        ("甲方", "Side A"),
+        ("乙方", "Side B"),
+        ("比分", "Score"),
+        ("胜者", "Winner"),
+        ("结果", "Outcome"),
+        ("决定方式", "Decided by"),
+        ("各桌", "Table detail"),
+        ("备注", "Note"),
+    ),
+    "ranking": (
+        ("名次", "Place"),
+        ("队名", "Entry"),
+        ("工会小组", "Union group"),
+        ("队员", "Players"),
+        ("奖项", "Prize"),
+        ("淘汰轮次", "Eliminated in"),
+        ("备注", "Note"),
+    ),
 }
 STATUS_WORDS = {
-    "waiting": ("待定", "waiting"), "ready": ("未赛", "not played"), "walkover": ("轮空晋级", "walkover"),
+    "waiting": ("待定", "waiting"),
+    "ready": ("未赛", "not played"),
+    "walkover": ("轮空晋级", "walkover"),
     "void": ("无比赛", "void"),
 }
 NOTE_WORDS = {"disqualified": ("取消资格", "disqualified")}
@@ -111,13 +139,28 @@ def entries_table(t: Tournament, lang: str = "zh", player_names: Mapping[str, st
     rows: list[list[Cell]] = []
     for e in t.entries:
         status = NOTE_WORDS["disqualified"][_i(lang)] if t.conduct.disqualified(e.id) else ""
-        rows.append([e.id, e.name, e.union_group, players_text(e, player_names), e.seed_no,
-                     position.get(e.id), w(lang, "group", g=group_of[e.id]) if e.id in group_of else "", status])
+        rows.append(
+            [
+                e.id,
+                e.name,
+                e.union_group,
+                players_text(e, player_names),
+                e.seed_no,
+                position.get(e.id),
+                w(lang, "group", g=group_of[e.id]) if e.id in group_of else "",
+                status,
+            ]
+        )
     return Table("entries", SHEETS["entries"][_i(lang)], _header("entries", lang), rows)
 
 
-def matches_table(t: Tournament, lang: str = "zh", slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
-                  tz: str = DEFAULT_TZ, table_names: Mapping[str, str] | None = None) -> Table:
+def matches_table(
+    t: Tournament,
+    lang: str = "zh",
+    slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
+    tz: str = DEFAULT_TZ,
+    table_names: Mapping[str, str] | None = None,
+) -> Table:
     """对阵: every match that has or will have entries (void byes left out), in playing order.
     Start times are naive date-times in ``tz`` (the tournament's zone)."""
     by_slot = slots_by_match(slots)
@@ -128,8 +171,13 @@ def matches_table(t: Tournament, lang: str = "zh", slots: Sequence[Slot] | Mappi
     for mv in match_views(t, lang):
         if mv.status == "void":
             continue
-        stage = (w(lang, "group_stage") if mv.stage == "group"
-                 else w(lang, "knockout") if mv.stage == "main" else w(lang, "placement"))
+        stage = (
+            w(lang, "group_stage")
+            if mv.stage == "group"
+            else w(lang, "knockout")
+            if mv.stage == "main"
+            else w(lang, "placement")
+        )
         slot = by_slot.get(mv.id)
         start = local_time(slot.start, tz).replace(tzinfo=None) if slot is not None else None
         res = mv.result
@@ -144,9 +192,23 @@ def matches_table(t: Tournament, lang: str = "zh", slots: Sequence[Slot] | Mappi
         side_a = names[mv.a].name if mv.a in names else mv.a_text
         side_b = names[mv.b].name if mv.b in names else mv.b_text
         winner = names[mv.winner].name if mv.winner in names else ""
-        rows.append([mv.id, stage, mv.title, start, tables_text(slot, table_names), side_a, side_b,
-                     score_line(res, lang, team), winner, outcome, decided, table_details(res, lang) if team else "",
-                     res.note if res is not None else ""])
+        rows.append(
+            [
+                mv.id,
+                stage,
+                mv.title,
+                start,
+                tables_text(slot, table_names),
+                side_a,
+                side_b,
+                score_line(res, lang, team),
+                winner,
+                outcome,
+                decided,
+                table_details(res, lang) if team else "",
+                res.note if res is not None else "",
+            ]
+        )
     return Table("matches", SHEETS["matches"][li], _header("matches", lang), rows)
 
 
@@ -165,11 +227,19 @@ def ranking_table(t: Tournament, lang: str = "zh", player_names: Mapping[str, st
     return Table("ranking", SHEETS["ranking"][li], _header("ranking", lang), rows)
 
 
-def tables(t: Tournament, lang: str = "zh", slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
-           tz: str = DEFAULT_TZ, player_names: Mapping[str, str] | None = None,
-           table_names: Mapping[str, str] | None = None) -> list[Table]:
-    return [entries_table(t, lang, player_names), matches_table(t, lang, slots, tz, table_names),
-            ranking_table(t, lang, player_names)]
+def tables(
+    t: Tournament,
+    lang: str = "zh",
+    slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
+    tz: str = DEFAULT_TZ,
+    player_names: Mapping[str, str] | None = None,
+    table_names: Mapping[str, str] | None = None,
+) -> list[Table]:
+    return [
+        entries_table(t, lang, player_names),
+        matches_table(t, lang, slots, tz, table_names),
+        ranking_table(t, lang, player_names),
+    ]
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -212,9 +282,15 @@ def file_stem(t: Tournament) -> str:
     return stem[:60] or "tournament"
 
 
-def export_csv(t: Tournament, lang: str = "zh", *, slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
-               tz: str = DEFAULT_TZ, player_names: Mapping[str, str] | None = None,
-               table_names: Mapping[str, str] | None = None) -> list[ExportFile]:
+def export_csv(
+    t: Tournament,
+    lang: str = "zh",
+    *,
+    slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
+    tz: str = DEFAULT_TZ,
+    player_names: Mapping[str, str] | None = None,
+    table_names: Mapping[str, str] | None = None,
+) -> list[ExportFile]:
     """Three CSV files: ``<name>_参赛名单.csv``, ``<name>_对阵.csv``, ``<name>_名次与奖项.csv`` (en: entries ...)."""
     stem = file_stem(t)
     out = []
@@ -258,9 +334,15 @@ def xlsx_bytes(tables_: Sequence[Table], title: str = "") -> bytes:
     return buf.getvalue()
 
 
-def export_xlsx(t: Tournament, lang: str = "zh", *, slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
-                tz: str = DEFAULT_TZ, player_names: Mapping[str, str] | None = None,
-                table_names: Mapping[str, str] | None = None) -> ExportFile:
+def export_xlsx(
+    t: Tournament,
+    lang: str = "zh",
+    *,
+    slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
+    tz: str = DEFAULT_TZ,
+    player_names: Mapping[str, str] | None = None,
+    table_names: Mapping[str, str] | None = None,
+) -> ExportFile:
     """One workbook ``<name>.xlsx`` with the sheets 参赛名单, 对阵, 名次与奖项 (en: Entries, Matches, Ranking & prizes)."""
     data = xlsx_bytes(tables(t, lang, slots, tz, player_names, table_names), t.name)
     return ExportFile(f"{file_stem(t)}.xlsx", data, XLSX_MIME)
@@ -272,28 +354,80 @@ def export_all(t: Tournament, lang: str = "zh", **kwargs: Any) -> list[ExportFil
 
 
 SEASON_HEADERS = {
-    "season_players": (("名次", "Rank"), ("选手", "Player"), ("单位", "Union group"), ("比赛数", "Tournaments"),
-                       ("胜", "Won"), ("平", "Drawn"), ("负", "Lost"), ("积分", "Points"), ("最好名次", "Best place")),
-    "season_groups": (("名次", "Rank"), ("单位", "Union group"), ("比赛数", "Tournaments"), ("胜", "Won"),
-                      ("平", "Drawn"), ("负", "Lost"), ("积分", "Points"), ("最好名次", "Best place")),
+    "season_players": (
+        ("名次", "Rank"),
+        ("选手", "Player"),
+        ("单位", "Union group"),
+        ("比赛数", "Tournaments"),
+        ("胜", "Won"),
+        ("平", "Drawn"),
+        ("负", "Lost"),
+        ("积分", "Points"),
+        ("最好名次", "Best place"),
+    ),
+    "season_groups": (
+        ("名次", "Rank"),
+        ("单位", "Union group"),
+        ("比赛数", "Tournaments"),
+        ("胜", "Won"),
+        ("平", "Drawn"),
+        ("负", "Lost"),
+        ("积分", "Points"),
+        ("最好名次", "Best place"),
+    ),
 }
-SEASON_SHEETS = {"season_players": ("赛季选手", "Season players"), "season_groups": ("赛季单位", "Season groups")}
+SEASON_SHEETS = {
+    "season_players": ("赛季选手", "Season players"),
+    "season_groups": ("赛季单位", "Season groups"),
+}
 
 
-def season_files(players: Sequence[Any], groups: Sequence[Any], lang: str = "zh",
-                 player_names: Mapping[str, str] | None = None, stem: str = "season") -> list[ExportFile]:
+def season_files(
+    players: Sequence[Any],
+    groups: Sequence[Any],
+    lang: str = "zh",
+    player_names: Mapping[str, str] | None = None,
+    stem: str = "season",
+) -> list[ExportFile]:
     """The season table (engine/tournament/season.py rows) as two CSV files and one .xlsx."""
     i = _i(lang)
     names = player_names or {}
     tables_ = [
-        Table("season_players", SEASON_SHEETS["season_players"][i], [h[i] for h in SEASON_HEADERS["season_players"]],
-              [[n, names.get(r.key, r.key), r.union_group, r.tournaments, r.won, r.drawn, r.lost, r.points,
-                r.best_place] for n, r in enumerate(players, start=1)]),
-        Table("season_groups", SEASON_SHEETS["season_groups"][i], [h[i] for h in SEASON_HEADERS["season_groups"]],
-              [[n, r.key, r.tournaments, r.won, r.drawn, r.lost, r.points, r.best_place]
-               for n, r in enumerate(groups, start=1)]),
+        Table(
+            "season_players",
+            SEASON_SHEETS["season_players"][i],
+            [h[i] for h in SEASON_HEADERS["season_players"]],
+            [
+                [
+                    n,
+                    names.get(r.key, r.key),
+                    r.union_group,
+                    r.tournaments,
+                    r.won,
+                    r.drawn,
+                    r.lost,
+                    r.points,
+                    r.best_place,
+                ]
+                for n, r in enumerate(players, start=1)
+            ],
+        ),
+        Table(
+            "season_groups",
+            SEASON_SHEETS["season_groups"][i],
+            [h[i] for h in SEASON_HEADERS["season_groups"]],
+            [
+                [n, r.key, r.tournaments, r.won, r.drawn, r.lost, r.points, r.best_place]
+                for n, r in enumerate(groups, start=1)
+            ],
+        ),
     ]
     files = [ExportFile(f"{stem}-{t.key.split('_')[1]}.csv", csv_bytes(t), "text/csv") for t in tables_]
-    files.append(ExportFile(f"{stem}.xlsx", xlsx_bytes(tables_, stem),
-                            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
+    files.append(
+        ExportFile(
+            f"{stem}.xlsx",
+            xlsx_bytes(tables_, stem),
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        )
+    )
     return files

@@ -24,9 +24,11 @@ from PIL import ImageFont
 
 ENV_VAR = "BOT_CJK_FONT"
 PACKAGE = "noto-cjk-sans-otc"
-INSTALL_HINT = (f"install the Python package {PACKAGE} (`.venv/bin/pip install {PACKAGE}`, a project dependency) "
-                f"or set {ENV_VAR}=/path/to/a/font.otf with Simplified Chinese glyphs "
-                "(e.g. Noto Sans CJK SC)")
+INSTALL_HINT = (
+    f"install the Python package {PACKAGE} (`.venv/bin/pip install {PACKAGE}`, a project dependency) "
+    f"or set {ENV_VAR}=/path/to/a/font.otf with Simplified Chinese glyphs "
+    "(e.g. Noto Sans CJK SC)"
+)
 
 SYSTEM_FONTS = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -39,7 +41,7 @@ SYSTEM_FONTS = (
     "C:/Windows/Fonts/msyh.ttc",
 )
 
-PROBE = "张三李四"          # Chinese text that must draw real glyphs
+PROBE = "张三李四"  # Chinese text that must draw real glyphs
 NOTDEF_PROBE = "\U0010fffd"  # a private-use code point no CJK font maps: drawn as the .notdef box
 
 

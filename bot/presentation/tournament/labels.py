@@ -15,23 +15,66 @@ LANGS = ("zh", "en")
 
 WORDS: dict[str, dict[str, str]] = {
     "zh": {
-        "final": "决赛", "semifinal": "半决赛", "round": "第{n}轮", "third_place": "三四名决赛",
-        "places": "第{lo}-{hi}名排位赛", "group": "{g}组", "match_no": "第{n}场", "knockout": "淘汰赛",
-        "group_stage": "小组赛", "placement": "排位赛", "tbd": "待定", "bye": "轮空", "vs": "对",
-        "champion": "冠军", "forfeit": "弃权", "dq": "取消资格", "draw": "平局", "referee": "裁判判定",
-        "beat": "胜", "level": "打到", "tables": "桌", "winner_of": "{m}胜者", "loser_of": "{m}负者",
-        "double_forfeit": "双方弃权", "walkover": "轮空晋级", "no_champion": "无冠军", "nobody": "（无）",
-        "swiss_round": "积分编排第{n}轮", "swiss": "积分编排",
+        "final": "决赛",
+        "semifinal": "半决赛",
+        "round": "第{n}轮",
+        "third_place": "三四名决赛",
+        "places": "第{lo}-{hi}名排位赛",
+        "group": "{g}组",
+        "match_no": "第{n}场",
+        "knockout": "淘汰赛",
+        "group_stage": "小组赛",
+        "placement": "排位赛",
+        "tbd": "待定",
+        "bye": "轮空",
+        "vs": "对",
+        "champion": "冠军",
+        "forfeit": "弃权",
+        "dq": "取消资格",
+        "draw": "平局",
+        "referee": "裁判判定",
+        "beat": "胜",
+        "level": "打到",
+        "tables": "桌",
+        "winner_of": "{m}胜者",
+        "loser_of": "{m}负者",
+        "double_forfeit": "双方弃权",
+        "walkover": "轮空晋级",
+        "no_champion": "无冠军",
+        "nobody": "（无）",
+        "swiss_round": "积分编排第{n}轮",
+        "swiss": "积分编排",
     },
     "en": {
-        "final": "Final", "semifinal": "Semi-final", "round": "Round {n}", "third_place": "3rd place",
-        "places": "Places {lo}-{hi}", "group": "Group {g}", "match_no": "match {n}", "knockout": "Knockout",
-        "group_stage": "Group stage", "placement": "Placement", "tbd": "TBD", "bye": "bye", "vs": "v",
-        "champion": "Champion", "forfeit": "forfeit", "dq": "disqualified", "draw": "draw",
-        "referee": "referee's decision", "beat": "beat", "level": "level", "tables": "tables",
-        "winner_of": "winner of {m}", "loser_of": "loser of {m}", "double_forfeit": "double forfeit",
-        "walkover": "walkover", "no_champion": "no champion", "nobody": "(nobody)",
-        "swiss_round": "Swiss round {n}", "swiss": "Swiss rounds",
+        "final": "Final",
+        "semifinal": "Semi-final",
+        "round": "Round {n}",
+        "third_place": "3rd place",
+        "places": "Places {lo}-{hi}",
+        "group": "Group {g}",
+        "match_no": "match {n}",
+        "knockout": "Knockout",
+        "group_stage": "Group stage",
+        "placement": "Placement",
+        "tbd": "TBD",
+        "bye": "bye",
+        "vs": "v",
+        "champion": "Champion",
+        "forfeit": "forfeit",
+        "dq": "disqualified",
+        "draw": "draw",
+        "referee": "referee's decision",
+        "beat": "beat",
+        "level": "level",
+        "tables": "tables",
+        "winner_of": "winner of {m}",
+        "loser_of": "loser of {m}",
+        "double_forfeit": "double forfeit",
+        "walkover": "walkover",
+        "no_champion": "no champion",
+        "nobody": "(nobody)",
+        "swiss_round": "Swiss round {n}",
+        "swiss": "Swiss rounds",
     },
 }
 
@@ -46,8 +89,11 @@ DECIDED_BY: dict[str, tuple[str, str]] = {
 }
 
 # how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournaments/results.py)
-TIE_BREAK_SHORT = {"dealer_side": ("台上方胜", "dealing side wins"), "cut": ("搬点决胜", "decided by a cut"),
-                   "last_upstream": ("末副上游方胜", "first out in the last deal wins")}
+TIE_BREAK_SHORT = {
+    "dealer_side": ("台上方胜", "dealing side wins"),
+    "cut": ("搬点决胜", "decided by a cut"),
+    "last_upstream": ("末副上游方胜", "first out in the last deal wins"),
+}
 
 OUTCOMES: dict[str, tuple[str, str]] = {
     "played": ("完赛", "played"),
@@ -156,7 +202,7 @@ def entry_name(t: Tournament, entry_id: str | None, lang: str, empty: str = "tbd
 def players_text(entry: Entry, player_names: Mapping[str, str] | None = None, sep: str = "、") -> str:
     """Players in table order; a team's pairs as ``甲/乙、丙/丁``."""
     names = [(player_names or {}).get(p, p) for p in entry.players]
-    pairs = ["/".join(names[i:i + 2]) for i in range(0, len(names), 2)]
+    pairs = ["/".join(names[i : i + 2]) for i in range(0, len(names), 2)]
     return sep.join(pairs)
 
 
@@ -211,9 +257,13 @@ def decided_note(result: PairingResult | None, lang: str, team: bool) -> str:
     i = 0 if check_lang(lang) == "zh" else 1
     if team and result.decided_by in ("level_difference", "table_1"):
         return DECIDED_BY[result.decided_by][i]
-    if not team and result.tables and result.tables[0].level_a is not None \
-            and result.tables[0].level_a == result.tables[0].level_b \
-            and result.extra.get("tie_break") in TIE_BREAK_SHORT:
+    if (
+        not team
+        and result.tables
+        and result.tables[0].level_a is not None
+        and result.tables[0].level_a == result.tables[0].level_b
+        and result.extra.get("tie_break") in TIE_BREAK_SHORT
+    ):
         return TIE_BREAK_SHORT[str(result.extra["tie_break"])][i]
     return ""
 

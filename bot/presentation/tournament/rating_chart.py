@@ -19,8 +19,9 @@ GAME_NAMES = {"shengji": ("双升", "Shengji"), "guandan": ("掼蛋", "Guandan")
 INK, GREY, GRID = (33, 37, 41), (134, 142, 150), (222, 226, 230)
 
 
-def rating_png(title: str, history: Mapping[str, Sequence[HistoryPoint]], lang: str = "zh",
-               font_path: Path | None = None) -> bytes:
+def rating_png(
+    title: str, history: Mapping[str, Sequence[HistoryPoint]], lang: str = "zh", font_path: Path | None = None
+) -> bytes:
     """The chart of ``history`` (game -> the player's points in play order)."""
     zh = lang != "en"
     big, mid, small = load_font(30, font_path), load_font(20, font_path), load_font(16, font_path)
@@ -30,7 +31,9 @@ def rating_png(title: str, history: Mapping[str, Sequence[HistoryPoint]], lang: 
     series = {g: [p.rating.shown for p in pts] for g, pts in history.items() if pts}
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     if not series:
-        d.text((LEFT, TOP + plot_h // 2), "还没有计分的比赛" if zh else "No rated games yet", fill=GREY, font=mid)
+        d.text(
+            (LEFT, TOP + plot_h // 2), "还没有计分的比赛" if zh else "No rated games yet", fill=GREY, font=mid
+        )
         return _png(img)
     values = [v for vs in series.values() for v in vs] + [1500]
     lo, hi = min(values), max(values)
@@ -47,13 +50,19 @@ def rating_png(title: str, history: Mapping[str, Sequence[HistoryPoint]], lang: 
         y = xy(0, v)[1]
         d.line((LEFT, y, WIDTH - RIGHT, y), fill=GRID, width=1)
         d.text((LEFT - 12, y), str(v), fill=GREY, font=small, anchor="rm")
-    d.text((LEFT + plot_w / 2, HEIGHT - 30), "计分局数" if zh else "rated games", fill=GREY, font=small, anchor="mm")
+    d.text(
+        (LEFT + plot_w / 2, HEIGHT - 30),
+        "计分局数" if zh else "rated games",
+        fill=GREY,
+        font=small,
+        anchor="mm",
+    )
     legend_x: float = WIDTH - RIGHT
     for game, vs in series.items():
         colour = COLOURS.get(game, INK)
         points = [xy(i, v) for i, v in enumerate(vs)]
         for i in range(1, len(points)):
-            if i < PROVISIONAL_GAMES:   # provisional: dashed
+            if i < PROVISIONAL_GAMES:  # provisional: dashed
                 (x0, y0), (x1, y1) = points[i - 1], points[i]
                 d.line((x0, y0, (x0 + x1) / 2, (y0 + y1) / 2), fill=colour, width=3)
             else:
@@ -68,8 +77,15 @@ def rating_png(title: str, history: Mapping[str, Sequence[HistoryPoint]], lang: 
         d.text((legend_x, 40), label, fill=colour, font=mid)
         legend_x -= 28
     if any(len(vs) < PROVISIONAL_GAMES for vs in series.values()):
-        d.text((LEFT, 74), ("虚线 / ? = 定级中（少于 {n} 局）" if zh else "dashed / ? = provisional (under {n} games)")
-               .format(n=PROVISIONAL_GAMES), fill=GREY, font=small, anchor="lm")
+        d.text(
+            (LEFT, 74),
+            (
+                "虚线 / ? = 定级中（少于 {n} 局）" if zh else "dashed / ? = provisional (under {n} games)"
+            ).format(n=PROVISIONAL_GAMES),
+            fill=GREY,
+            font=small,
+            anchor="lm",
+        )
     return _png(img)
 
 

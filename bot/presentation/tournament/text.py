@@ -38,57 +38,94 @@ T: dict[str, dict[str, str]] = {
         "standings": "📊 {name} · 小组积分榜",
         "order": "排名依次看：积分（胜2平1负0）› 胜桌数 › 级差 › 相互战绩 › 抽签",
         "row": "{rank}. {entry}{mark} {points}分 · {w}胜{d}平{l}负 · 胜桌{tables} · 级差{levels:+d}",
-        "h2h": " · 相互战绩{h2h}分", "lot": " · 抽签号{lot}",
-        "qualified": " ✅", "lot_seed": "抽签种子：{seed}",
+        "h2h": " · 相互战绩{h2h}分",
+        "lot": " · 抽签号{lot}",
+        "qualified": " ✅",
+        "lot_seed": "抽签种子：{seed}",
         "no_groups": "本赛事为单败淘汰，没有小组积分榜，对阵见 /bracket。",
         "still_in": "仍在比赛（{count}）：{names}",
-        "schedule": "📅 {name} · 赛程（{zone}）", "no_schedule": "暂无待进行的比赛。",
-        "unscheduled": "时间待定", "table": "牌桌 {tables}",
-        "results": "📋 {name} · 赛果", "no_results": "暂无赛果。",
-        "won": "{w} 胜 {l}", "forfeit": "（{l}弃权）", "dq": "（{l}取消资格）",
-        "double_forfeit": "{a} 与 {b} 双方弃权", "drew": "{a} 平 {b}", "by": "（{how}）",
-        "prizes": "🏅 {name} · 获奖名单", "provisional": "（比赛尚未结束，名单暂定）",
-        "no_prizes": "暂无获奖名单。", "all_others": "其余全体参赛选手（{count}{unit}）",
-        "prize_line": "{prize}：{names}", "place": "第{place}名 ",
-        "beijing": "北京时间", "zone": "{tz}时间",
-        "sep": "、", "unit_pair": "对", "unit_team": "队",
+        "schedule": "📅 {name} · 赛程（{zone}）",
+        "no_schedule": "暂无待进行的比赛。",
+        "unscheduled": "时间待定",
+        "table": "牌桌 {tables}",
+        "results": "📋 {name} · 赛果",
+        "no_results": "暂无赛果。",
+        "won": "{w} 胜 {l}",
+        "forfeit": "（{l}弃权）",
+        "dq": "（{l}取消资格）",
+        "double_forfeit": "{a} 与 {b} 双方弃权",
+        "drew": "{a} 平 {b}",
+        "by": "（{how}）",
+        "prizes": "🏅 {name} · 获奖名单",
+        "provisional": "（比赛尚未结束，名单暂定）",
+        "no_prizes": "暂无获奖名单。",
+        "all_others": "其余全体参赛选手（{count}{unit}）",
+        "prize_line": "{prize}：{names}",
+        "place": "第{place}名 ",
+        "beijing": "北京时间",
+        "zone": "{tz}时间",
+        "sep": "、",
+        "unit_pair": "对",
+        "unit_team": "队",
         "swiss_standings": "📊 {name} · 积分编排排名（第{after}轮后，共{rounds}轮）",
         "swiss_order": "排名依次看：积分（胜2平1负0，轮空{bye}分）› 对手分（Buchholz）› 级差 › 相互战绩 › 抽签",
         "swiss_row": "{rank}. {entry} {points}分 · {w}胜{d}平{l}负 · 对手分{buchholz} · 级差{levels:+d}",
         "rating": " · 等级分{r}",
-        "swiss_bye": " · 轮空{n}次", "withdrawn": " · 已退赛", "swiss_top": "前 {top} 名进入淘汰赛",
+        "swiss_bye": " · 轮空{n}次",
+        "withdrawn": " · 已退赛",
+        "swiss_top": "前 {top} 名进入淘汰赛",
     },
     "en": {
         "standings": "📊 {name} · group standings",
         "order": "Order: match points (win 2, draw 1, loss 0) › tables won › level difference › "
-                 "head-to-head › lot",
+        "head-to-head › lot",
         "row": "{rank}. {entry}{mark} {points} pts · {w}-{d}-{l} · tables {tables} · levels {levels:+d}",
-        "h2h": " · h2h {h2h} pts", "lot": " · lot {lot}",
-        "qualified": " ✅", "lot_seed": "Lot seed: {seed}",
+        "h2h": " · h2h {h2h} pts",
+        "lot": " · lot {lot}",
+        "qualified": " ✅",
+        "lot_seed": "Lot seed: {seed}",
         "no_groups": "This is a single-elimination event: no group standings; see /bracket.",
         "still_in": "Still in ({count}): {names}",
-        "schedule": "📅 {name} · schedule ({zone})", "no_schedule": "No matches to come.",
-        "unscheduled": "Time to be announced", "table": "table {tables}",
-        "results": "📋 {name} · results", "no_results": "No results yet.",
-        "won": "{w} beat {l}", "forfeit": " ({l} forfeited)", "dq": " ({l} disqualified)",
-        "double_forfeit": "{a} and {b}: double forfeit", "drew": "{a} drew with {b}", "by": " ({how})",
-        "prizes": "🏅 {name} · prizes", "provisional": "(provisional: the tournament has not finished)",
-        "no_prizes": "No prizes yet.", "all_others": "everybody else ({count} {unit})",
-        "prize_line": "{prize}: {names}", "place": "{place}. ",
-        "beijing": "Beijing time", "zone": "times in {tz}",
-        "sep": ", ", "unit_pair": "pairs", "unit_team": "teams",
+        "schedule": "📅 {name} · schedule ({zone})",
+        "no_schedule": "No matches to come.",
+        "unscheduled": "Time to be announced",
+        "table": "table {tables}",
+        "results": "📋 {name} · results",
+        "no_results": "No results yet.",
+        "won": "{w} beat {l}",
+        "forfeit": " ({l} forfeited)",
+        "dq": " ({l} disqualified)",
+        "double_forfeit": "{a} and {b}: double forfeit",
+        "drew": "{a} drew with {b}",
+        "by": " ({how})",
+        "prizes": "🏅 {name} · prizes",
+        "provisional": "(provisional: the tournament has not finished)",
+        "no_prizes": "No prizes yet.",
+        "all_others": "everybody else ({count} {unit})",
+        "prize_line": "{prize}: {names}",
+        "place": "{place}. ",
+        "beijing": "Beijing time",
+        "zone": "times in {tz}",
+        "sep": ", ",
+        "unit_pair": "pairs",
+        "unit_team": "teams",
         "swiss_standings": "📊 {name} · Swiss standings (after round {after} of {rounds})",
         "swiss_order": "Order: points (win 2, draw 1, loss 0, bye {bye}) › Buchholz (opponents' points) › "
-                       "level difference › head-to-head › lot",
+        "level difference › head-to-head › lot",
         "swiss_row": "{rank}. {entry} {points} pts · {w}-{d}-{l} · Buchholz {buchholz} · levels {levels:+d}",
         "rating": " · rating {r}",
-        "swiss_bye": " · bye ×{n}", "withdrawn": " · withdrawn", "swiss_top": "The top {top} go on to a knockout",
+        "swiss_bye": " · bye ×{n}",
+        "withdrawn": " · withdrawn",
+        "swiss_top": "The top {top} go on to a knockout",
     },
 }
 WEEKDAYS = {"zh": "一二三四五六日", "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")}
 MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-DECIDED_SHORT = {"level_difference": ("级差决胜", "on level difference"), "table_1": ("第1桌决胜", "on table 1"),
-                 "referee": ("裁判判定", "referee's decision")}
+DECIDED_SHORT = {
+    "level_difference": ("级差决胜", "on level difference"),
+    "table_1": ("第1桌决胜", "on table 1"),
+    "referee": ("裁判判定", "referee's decision"),
+}
 
 
 def _t(lang: str, key: str, **params: object) -> str:
@@ -152,10 +189,21 @@ def day_label(when: datetime, lang: str) -> str:
 
 # --- standings -------------------------------------------------------------------------
 
+
 def _standing_line(t: Tournament, row: StandingRow, advance: int, lang: str) -> str:
-    line = _t(lang, "row", rank=row.rank, entry=entry_label(t, row.entry_id, lang, with_group=False),
-              mark=_t(lang, "qualified") if row.rank <= advance and row.played else "", points=row.points,
-              w=row.won, d=row.drawn, l=row.lost, tables=row.tables_won, levels=row.level_diff)
+    line = _t(
+        lang,
+        "row",
+        rank=row.rank,
+        entry=entry_label(t, row.entry_id, lang, with_group=False),
+        mark=_t(lang, "qualified") if row.rank <= advance and row.played else "",
+        points=row.points,
+        w=row.won,
+        d=row.drawn,
+        l=row.lost,
+        tables=row.tables_won,
+        levels=row.level_diff,
+    )
     if row.tiebreak in ("head_to_head", "lot") and row.head_to_head is not None and row.played:
         line += _t(lang, "h2h", h2h=row.head_to_head)
     if row.tiebreak == "lot" and row.lot is not None and row.played:
@@ -170,16 +218,27 @@ def swiss_standings_text(t: Tournament, lang: str = "zh", ratings: Mapping[str, 
     assert t.swiss is not None
     table = t.swiss_standings()
     top = t.settings.swiss_top
-    lines = [_t(lang, "swiss_standings", name=t.name, after=table.after_round, rounds=t.swiss.last_round),
-             _t(lang, "swiss_order", bye=t.swiss.bye_points)]
+    lines = [
+        _t(lang, "swiss_standings", name=t.name, after=table.after_round, rounds=t.swiss.last_round),
+        _t(lang, "swiss_order", bye=t.swiss.bye_points),
+    ]
     if top:
         lines.append(_t(lang, "swiss_top", top=top))
     lines.append("")
     used_lot = False
     for row in table.rows:
-        line = _t(lang, "swiss_row", rank=row.rank, entry=entry_label(t, row.entry_id, lang, with_group=False),
-                  points=row.points, w=row.won, d=row.drawn, l=row.lost, buchholz=row.buchholz,
-                  levels=row.level_diff)
+        line = _t(
+            lang,
+            "swiss_row",
+            rank=row.rank,
+            entry=entry_label(t, row.entry_id, lang, with_group=False),
+            points=row.points,
+            w=row.won,
+            d=row.drawn,
+            l=row.lost,
+            buchholz=row.buchholz,
+            levels=row.level_diff,
+        )
         if top and row.rank <= top and not row.withdrawn and table.after_round:
             line += _t(lang, "qualified")
         if row.byes:
@@ -199,8 +258,9 @@ def swiss_standings_text(t: Tournament, lang: str = "zh", ratings: Mapping[str, 
     return "\n".join(lines)
 
 
-def standings_text(t: Tournament, lang: str = "zh", group: str | None = None,
-                   ratings: Mapping[str, str] | None = None) -> str:
+def standings_text(
+    t: Tournament, lang: str = "zh", group: str | None = None, ratings: Mapping[str, str] | None = None
+) -> str:
     """Group tables with the stated tiebreaks (qualifying places marked ✅ once played), or the Swiss
     standings; a single-elimination event answers with the entries still in."""
     lang = check_lang(lang)
@@ -211,8 +271,16 @@ def standings_text(t: Tournament, lang: str = "zh", group: str | None = None,
             return _t(lang, "no_groups")
         out_ids = set(t.bracket.eliminations())
         alive = [e.id for e in t.entries if e.id not in out_ids and e.id in set(t.bracket.entries())]
-        return _t(lang, "no_groups") + "\n" + _t(lang, "still_in", count=len(alive), names=_t(lang, "sep").join(
-            entry_label(t, e, lang, with_group=False) for e in alive))
+        return (
+            _t(lang, "no_groups")
+            + "\n"
+            + _t(
+                lang,
+                "still_in",
+                count=len(alive),
+                names=_t(lang, "sep").join(entry_label(t, e, lang, with_group=False) for e in alive),
+            )
+        )
     lines = [_t(lang, "standings", name=t.name), _t(lang, "order")]
     used_lot = False
     for st in t.groups.all_standings(t.lot_seed):
@@ -230,15 +298,21 @@ def standings_text(t: Tournament, lang: str = "zh", group: str | None = None,
 
 # --- schedule --------------------------------------------------------------------------
 
+
 def _pairing(t: Tournament, mv: MatchView, lang: str) -> str:
     a = entry_label(t, mv.a, lang, with_group=False) if mv.a else mv.a_text
     b = entry_label(t, mv.b, lang, with_group=False) if mv.b else mv.b_text
     return f"{a} {w(lang, 'vs')} {b}"
 
 
-def schedule_text(t: Tournament, slots: Sequence[Slot] | Mapping[str, Slot] | None = None, lang: str = "zh",
-                  tz: str = DEFAULT_TZ, table_names: Mapping[str, str] | None = None,
-                  include_played: bool = False) -> str:
+def schedule_text(
+    t: Tournament,
+    slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
+    lang: str = "zh",
+    tz: str = DEFAULT_TZ,
+    table_names: Mapping[str, str] | None = None,
+    include_played: bool = False,
+) -> str:
     """Matches to come, by day, with start times in ``tz`` and their tables; matches that can
     be played but have no slot yet are listed under 时间待定."""
     lang = check_lang(lang)
@@ -246,8 +320,7 @@ def schedule_text(t: Tournament, slots: Sequence[Slot] | Mapping[str, Slot] | No
     views = [mv for mv in match_views(t, lang) if mv.status not in ("void", "walkover")]
     if not include_played:
         views = [mv for mv in views if mv.result is None]
-    timed = sorted((mv for mv in views if mv.id in by_slot),
-                   key=lambda mv: (by_slot[mv.id].start, mv.id))
+    timed = sorted((mv for mv in views if mv.id in by_slot), key=lambda mv: (by_slot[mv.id].start, mv.id))
     untimed = [mv for mv in views if mv.id not in by_slot and mv.status == "ready"]
     lines = [_t(lang, "schedule", name=t.name, zone=zone_label(tz, lang))]
     if not timed and not untimed:
@@ -271,6 +344,7 @@ def schedule_text(t: Tournament, slots: Sequence[Slot] | Mapping[str, Slot] | No
 
 
 # --- results ---------------------------------------------------------------------------
+
 
 def result_line(t: Tournament, mv: MatchView, lang: str) -> str:
     """One decided match, winner first: ``张伟/王磊 胜 李涛/赵桂 A:9`` / ``机关工会1队 胜 医学院2队 2:1``."""
@@ -328,6 +402,7 @@ def results_text(t: Tournament, lang: str = "zh", stage: str | None = None) -> s
 
 # --- prizes ----------------------------------------------------------------------------
 
+
 def prize_list_text(t: Tournament, lang: str = "zh") -> str:
     """The prize list as the tournament's prize table defines it (engine/tournament/prizes.py):
     prizes best first; places shown for a places table; with ``souvenir_for_all`` the
@@ -361,6 +436,15 @@ def prize_list_text(t: Tournament, lang: str = "zh") -> str:
 
 
 __all__ = [
-    "TELEGRAM_LIMIT", "day_label", "entry_label", "level_text", "prize_list_text", "result_line", "results_text",
-    "schedule_text", "split_message", "standings_text", "zone_label",
+    "TELEGRAM_LIMIT",
+    "day_label",
+    "entry_label",
+    "level_text",
+    "prize_list_text",
+    "result_line",
+    "results_text",
+    "schedule_text",
+    "split_message",
+    "standings_text",
+    "zone_label",
 ]

@@ -155,7 +155,11 @@ def downgrade() -> None:
         op.drop_index(index, table_name=table)
     op.drop_table("deadlines")
     op.drop_table("selections")
-    for index in ("ix_message_refs_chat_message", "ix_message_refs_table_purpose", "ix_message_refs_match_purpose"):
+    for index in (
+        "ix_message_refs_chat_message",
+        "ix_message_refs_table_purpose",
+        "ix_message_refs_match_purpose",
+    ):
         op.drop_index(index, table_name="message_refs")
     op.drop_table("message_refs")
     op.drop_table("action_records")

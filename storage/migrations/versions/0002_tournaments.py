@@ -139,7 +139,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for name in ("tournament_checkins", "tournament_matches", "tournament_table_groups", "tournament_invites"):
+    for name in (
+        "tournament_checkins",
+        "tournament_matches",
+        "tournament_table_groups",
+        "tournament_invites",
+    ):
         op.drop_table(name)
     op.drop_index("ix_tournament_entries_t", table_name="tournament_entries")
     op.drop_table("tournament_entries")

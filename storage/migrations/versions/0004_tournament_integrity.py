@@ -44,11 +44,16 @@ def upgrade() -> None:
     )
     # the players of the active pairs registered before this migration
     conn = op.get_bind()
-    rows = conn.execute(sa.text("SELECT id, tournament_id, players_json FROM tournament_entries "
-                                "WHERE kind = 'pair' AND status = 'active' ORDER BY id")).all()
+    rows = conn.execute(
+        sa.text(
+            "SELECT id, tournament_id, players_json FROM tournament_entries "
+            "WHERE kind = 'pair' AND status = 'active' ORDER BY id"
+        )
+    ).all()
     seen: set[tuple[int, int]] = set()
-    players = sa.table("tournament_players", sa.column("tournament_id"), sa.column("user_id"),
-                       sa.column("entry_id"))
+    players = sa.table(
+        "tournament_players", sa.column("tournament_id"), sa.column("user_id"), sa.column("entry_id")
+    )
     for entry_id, tid, raw in rows:
         ids = json.loads(raw) if isinstance(raw, str) else list(raw or [])
         for uid in ids:

@@ -29,17 +29,26 @@ LIVE = "status IN ('open', 'playing', 'paused') AND tournament_ref IS NULL"
 
 
 def upgrade() -> None:
-    op.execute(sa.text(
-        "UPDATE game_tables SET status = 'aborted' WHERE " + LIVE + " AND id < "
-        "(SELECT MAX(g2.id) FROM game_tables g2 WHERE g2.chat_id = game_tables.chat_id AND "
-        "g2.status IN ('open', 'playing', 'paused') AND g2.tournament_ref IS NULL)"))
+    op.execute(
+        sa.text(
+            "UPDATE game_tables SET status = 'aborted' WHERE " + LIVE + " AND id < "
+            "(SELECT MAX(g2.id) FROM game_tables g2 WHERE g2.chat_id = game_tables.chat_id AND "
+            "g2.status IN ('open', 'playing', 'paused') AND g2.tournament_ref IS NULL)"
+        )
+    )
     with op.batch_alter_table("game_tables") as batch:
         batch.add_column(sa.Column("fixed_seed", sa.BigInteger(), nullable=True))
         batch.add_column(sa.Column("practice", sa.Boolean(), nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("server_seed", sa.BigInteger(), nullable=True))
         batch.add_column(sa.Column("mix_words", sa.JSON(), nullable=True))
-    op.create_index(INDEX, "game_tables", ["chat_id"], unique=True,
-                    sqlite_where=sa.text(LIVE), postgresql_where=sa.text(LIVE))
+    op.create_index(
+        INDEX,
+        "game_tables",
+        ["chat_id"],
+        unique=True,
+        sqlite_where=sa.text(LIVE),
+        postgresql_where=sa.text(LIVE),
+    )
 
 
 def downgrade() -> None:

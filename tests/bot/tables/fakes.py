@@ -32,8 +32,16 @@ class FakeDeadlines:
     def now(self) -> datetime:
         return datetime(2026, 1, 1, tzinfo=UTC)
 
-    async def schedule(self, db: Database, kind: str, ref: str, due_at: datetime,
-                       payload: Mapping[str, object] | None = None, *, replace: bool = False) -> int:
+    async def schedule(
+        self,
+        db: Database,
+        kind: str,
+        ref: str,
+        due_at: datetime,
+        payload: Mapping[str, object] | None = None,
+        *,
+        replace: bool = False,
+    ) -> int:
         self.scheduled.append((kind, ref, due_at))
         return len(self.scheduled)
 
@@ -41,7 +49,9 @@ class FakeDeadlines:
         self.cancelled.append((kind, ref))
         return 1
 
-    async def pending(self, db: Database, kind: str | None = None, ref: str | None = None) -> list[DeadlineData]:
+    async def pending(
+        self, db: Database, kind: str | None = None, ref: str | None = None
+    ) -> list[DeadlineData]:
         return []
 
 
@@ -64,8 +74,9 @@ class FakeShared:
     async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
         return "en"
 
-    def send(self, chat_id: int, text: str, markup: Markup | None = None, *,
-             record: bool = True) -> asyncio.Future[int | None]:
+    def send(
+        self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
+    ) -> asyncio.Future[int | None]:
         self.sent.append((chat_id, text))
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         fut.set_result(999 + len(self.sent))
@@ -87,6 +98,7 @@ class FakeShows:
     def table_created(self, table_id: int) -> Stored:
         async def stored(mid: int) -> None:
             return None
+
         return stored
 
     async def render_match(self, match_id: int, *, everything: bool = False) -> None:
@@ -144,12 +156,20 @@ class FakeMatchShows:
     def __init__(self) -> None:
         self.calls: list[tuple[object, ...]] = []
 
-    async def render_match(self, match_id: int, *, everything: bool = False,
-                           applied: ApplyResult | None = None) -> None:
+    async def render_match(
+        self, match_id: int, *, everything: bool = False, applied: ApplyResult | None = None
+    ) -> None:
         self.calls.append(("render", match_id))
 
-    async def announce(self, match_id: int, events: list[Event], *, source: str, seat: int | None = None,
-                       applied: ApplyResult | None = None) -> None:
+    async def announce(
+        self,
+        match_id: int,
+        events: list[Event],
+        *,
+        source: str,
+        seat: int | None = None,
+        applied: ApplyResult | None = None,
+    ) -> None:
         self.calls.append(("announce", match_id, tuple(ev.kind for ev in events)))
 
     def drop_queued_hand(self, match_id: int, seat: int) -> None:

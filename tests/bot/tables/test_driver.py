@@ -49,5 +49,8 @@ async def test_a_committed_step_is_announced_then_shown_and_counted(db: Database
     assert step is not None
     applied = await action_repo.apply_action(db, match_id, step)
     await driver.after(match_id, applied, source="sys")
-    assert shows.calls[-2:] == [("announce", match_id, tuple(ev.kind for ev in applied.events)), ("render", match_id)]
+    assert shows.calls[-2:] == [
+        ("announce", match_id, tuple(ev.kind for ev in applied.events)),
+        ("render", match_id),
+    ]
     assert driver.metrics.actions == 1

@@ -40,9 +40,13 @@ async def test_join_needs_a_started_private_chat_then_seats_and_shows_the_name(d
     assert "Bob" in shows.created[-1][2]
 
 
-async def test_start_by_a_stranger_is_refused_by_the_creator_hands_the_match_to_the_driver(db: Database) -> None:
+async def test_start_by_a_stranger_is_refused_by_the_creator_hands_the_match_to_the_driver(
+    db: Database,
+) -> None:
     lobby, shared, shows, steps = build(db)
-    table = await table_repo.insert_table(db, GROUP, "guandan-team", "guandan", {"time_limit_minutes": 30}, ALICE)
+    table = await table_repo.insert_table(
+        db, GROUP, "guandan-team", "guandan", {"time_limit_minutes": 30}, ALICE
+    )
     assert await lobby.start_table(table.id, person(CAROL)) == "This is not your seat"
     assert await match_repo.current_match(db, table.id) is None and steps.kicks == []
     answered: list[bool] = []
@@ -53,7 +57,9 @@ async def test_start_by_a_stranger_is_refused_by_the_creator_hands_the_match_to_
     assert steps.kicks == [(row.id, 0)]
     assert [kind for kind, _, _ in shared.scheduler.scheduled] == ["match_time"]
     seats = shared.seats.get(row.id)
-    assert seats is not None and seats.computers == frozenset(range(4))  # the empty seats went to the computer
+    assert seats is not None and seats.computers == frozenset(
+        range(4)
+    )  # the empty seats went to the computer
     assert await lobby.start_table(table.id, person(ALICE)) == "This table has started already"
 
 

@@ -13,7 +13,9 @@ from storage.models import TableSeat
 
 
 class FakePlay:
-    def __init__(self, db: Database | None = None, *, ready: bool = True, admins: Collection[int] = ()) -> None:
+    def __init__(
+        self, db: Database | None = None, *, ready: bool = True, admins: Collection[int] = ()
+    ) -> None:
         self._db = db
         self._ready = ready
         self.admins = admins

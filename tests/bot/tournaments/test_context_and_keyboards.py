@@ -17,16 +17,20 @@ def _buttons(markup: object) -> list[tuple[str, TournamentButton | None]]:
 
 def test_the_check_in_button_carries_the_tournament_and_the_match() -> None:
     markup = TelegramTournamentKeyboards().checkin("en", 7, "R1-M2")
-    assert _buttons(markup) == [(tt("en", "checkin.button"), TournamentButton(TournamentOp.CHECK_IN, 7, word="R1-M2"))]
+    assert _buttons(markup) == [
+        (tt("en", "checkin.button"), TournamentButton(TournamentOp.CHECK_IN, 7, word="R1-M2"))
+    ]
 
 
 def test_a_live_dashboard_has_refresh_and_stop_an_ended_one_refresh_only() -> None:
     kb = TelegramTournamentKeyboards()
     assert _buttons(kb.dashboard("zh", 3, live=True)) == [
         (tt("zh", "dash.refresh"), TournamentButton(TournamentOp.DASHBOARD, 3)),
-        (tt("zh", "dash.stop"), TournamentButton(TournamentOp.DASHBOARD_STOP, 3))]
+        (tt("zh", "dash.stop"), TournamentButton(TournamentOp.DASHBOARD_STOP, 3)),
+    ]
     assert _buttons(kb.dashboard("zh", 3, live=False)) == [
-        (tt("zh", "dash.refresh"), TournamentButton(TournamentOp.DASHBOARD, 3))]
+        (tt("zh", "dash.refresh"), TournamentButton(TournamentOp.DASHBOARD, 3))
+    ]
 
 
 async def test_files_go_through_the_outbox_and_nothing_is_sent_before_it_runs() -> None:

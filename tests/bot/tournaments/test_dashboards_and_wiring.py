@@ -17,9 +17,14 @@ ORGANISER = 1001
 
 async def _tournament(db: Database, play: FakePlay) -> int:
     now = play.scheduler.now()
-    row = await ts.create_tournament(db, name="Cup", preset_id=preset_ids()[0], created_by=ORGANISER,
-                                     registration_deadline=now + timedelta(hours=1),
-                                     draw_at=now + timedelta(hours=2))
+    row = await ts.create_tournament(
+        db,
+        name="Cup",
+        preset_id=preset_ids()[0],
+        created_by=ORGANISER,
+        registration_deadline=now + timedelta(hours=1),
+        draw_at=now + timedelta(hours=2),
+    )
     return row.id
 
 
@@ -30,7 +35,9 @@ async def _quiet(tb: TournamentBot) -> None:
             return
 
 
-async def test_changes_in_a_burst_cost_one_edit_and_the_ended_tournament_gets_its_last_one(db: Database) -> None:
+async def test_changes_in_a_burst_cost_one_edit_and_the_ended_tournament_gets_its_last_one(
+    db: Database,
+) -> None:
     play = FakePlay(db)
     tb = TournamentBot(lambda: play, FakeKeyboards())
     tid = await _tournament(db, play)
@@ -40,7 +47,8 @@ async def test_changes_in_a_burst_cost_one_edit_and_the_ended_tournament_gets_it
         tb.ctx.dashboard_changed(tid)
     await _quiet(tb)
     assert [(chat, mid, markup) for chat, mid, _, markup in play.edits] == [
-        (ORGANISER, 77, ("dashboard", "en", tid, True))]
+        (ORGANISER, 77, ("dashboard", "en", tid, True))
+    ]
     assert "Cup" in play.edits[0][2]
     tb.dashboards.dashboard_seconds = 0.0
     await ts.cancel(db, tid, ORGANISER, "rain")
@@ -51,7 +59,9 @@ async def test_changes_in_a_burst_cost_one_edit_and_the_ended_tournament_gets_it
     await tb.shutdown()
 
 
-async def test_start_up_hooks_match_ends_once_and_the_registration_deadline_closes_registration(db: Database) -> None:
+async def test_start_up_hooks_match_ends_once_and_the_registration_deadline_closes_registration(
+    db: Database,
+) -> None:
     play = FakePlay(db)
     tb = TournamentBot(lambda: play, FakeKeyboards())
     await play.scheduler.start(db)

@@ -94,8 +94,9 @@ def test_choice_is_the_same_when_hidden_hands_are_reshuffled(monkeypatch: pytest
         other = _reshuffle(m, seat, rng)
         changed += other.hands != m.hands
         assert information(other, seat) == information(m, seat)
-        assert ai_strong.choose_action(other, seat, random.Random(5)) == \
-            ai_strong.choose_action(m, seat, random.Random(5))
+        assert ai_strong.choose_action(other, seat, random.Random(5)) == ai_strong.choose_action(
+            m, seat, random.Random(5)
+        )
     assert changed >= len(positions) - 2
 
 

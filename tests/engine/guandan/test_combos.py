@@ -75,7 +75,9 @@ VALID = [
 
 
 @pytest.mark.parametrize(("text", "level", "expected"), VALID)
-def test_rules_2_3_every_combination_type_reads(text: str, level: int, expected: list[tuple[str, int, int]]) -> None:
+def test_rules_2_3_every_combination_type_reads(
+    text: str, level: int, expected: list[tuple[str, int, int]]
+) -> None:
     assert keys(text, level) == expected
 
 

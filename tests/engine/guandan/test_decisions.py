@@ -69,6 +69,7 @@ def play_out(m: GuandanMatch, rng: random.Random, limit: int = 50_000) -> list[E
 
 # --- presets and option docs -------------------------------------------------------------------
 
+
 def test_decision_options_are_written_explicitly_in_the_preset() -> None:
     text = resources.files("engine.presets").joinpath("guandan-team.toml").read_text(encoding="utf-8")
     rules = tomllib.loads(text)["rules"]
@@ -81,14 +82,21 @@ def test_decision_option_defaults_and_docs_name_their_decision() -> None:
     specs = {s.name: s for s in option_specs(GuandanOptions)}
     for name, value in DECISION_OPTIONS.items():
         assert specs[name].default == value, name
-    for name, decision in [("time_up_finishes_deal", "D2"), ("on_timeout", "D6"), ("tribute_on_one_four", "D7"),
-                           ("return_max_rank", "D8"), ("play_clock", "D10"), ("tribute_clock", "D10"),
-                           ("return_clock", "D10")]:
+    for name, decision in [
+        ("time_up_finishes_deal", "D2"),
+        ("on_timeout", "D6"),
+        ("tribute_on_one_four", "D7"),
+        ("return_max_rank", "D8"),
+        ("play_clock", "D10"),
+        ("tribute_clock", "D10"),
+        ("return_clock", "D10"),
+    ]:
         assert decision in specs[name].doc, name
     assert (specs["return_max_rank"].minimum, specs["return_max_rank"].maximum) == (2, 14)
 
 
 # --- D2 time limit mid-deal (docs/rules.md 2.7) -----------------------------------------------------------
+
 
 def test_d2_time_up_finishes_deal_by_default() -> None:
     rng = random.Random(3)
@@ -115,7 +123,12 @@ def test_d2_off_time_up_ends_the_match_at_once_and_the_deal_does_not_count() -> 
     res = m.result()
     assert res is not None
     assert (res["reason"], res["levels"], res["deals"], res["abandoned_deal"], res["last_upstream"]) == (
-        "time_up", levels, 1, 2, upstream)
+        "time_up",
+        levels,
+        1,
+        2,
+        upstream,
+    )
     expected = (0 if levels[0] > levels[1] else 1) if levels[0] != levels[1] else upstream % 2
     assert res["winner"] == expected
     assert m.turns() == [] and m.system_step() is None
@@ -151,6 +164,7 @@ def test_d2_off_time_up_during_tribute_ends_at_once() -> None:
 
 # --- D6 move clock expiry ------------------------------------------------------------------------
 
+
 def test_d6_on_timeout_autoplays_by_default() -> None:
     m = GuandanMatch(options(), 2)
     m.apply("sys next_deal")
@@ -184,6 +198,7 @@ def test_d7_none_no_tribute_and_upstream_leads() -> None:
 
 
 # --- D8 return tribute "10以下" -----------------------------------------------------------------------
+
 
 def test_d8_return_max_rank_includes_10_by_default() -> None:
     assert return_choices(C("♠J ♣10 ♦3"), 2) == C("♦3 ♣10")
@@ -241,6 +256,7 @@ def test_d8_the_hint_lists_the_cards_the_option_allows() -> None:
 
 # --- D10 clock figures ---------------------------------------------------------------------------
 
+
 def test_d10_clocks_are_off_in_the_preset() -> None:
     rules = load_preset("guandan-team").rules
     assert (rules.play_clock, rules.tribute_clock, rules.return_clock) == (0, 0, 0)
@@ -261,11 +277,17 @@ def test_d10_turned_on_the_documented_figures_are_20_15_30() -> None:
 
 # --- every value of the new options plays whole matches and replays ---------------------------------
 
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), finish=st.booleans(), max_rank=st.sampled_from([2, 7, 10, 14]),
-       time_up_at=st.integers(0, 600))
-def test_decision_options_play_whole_matches_and_replay(seed: int, finish: bool, max_rank: int,
-                                                        time_up_at: int) -> None:
+@given(
+    seed=st.integers(0, 2**32),
+    finish=st.booleans(),
+    max_rank=st.sampled_from([2, 7, 10, 14]),
+    time_up_at=st.integers(0, 600),
+)
+def test_decision_options_play_whole_matches_and_replay(
+    seed: int, finish: bool, max_rank: int, time_up_at: int
+) -> None:
     opts = options(time_up_finishes_deal=finish, return_max_rank=max_rank, deals=3)
     m = GuandanMatch(opts, seed)
     rng = random.Random(seed)

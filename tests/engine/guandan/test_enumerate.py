@@ -32,13 +32,28 @@ def test_rules_2_4_lead_lists_every_kind_once_per_key() -> None:
     ks = [c.key for c in plays]
     assert len(ks) == len(set(ks))
     for expected in [
-        ("single", 3, 1), ("single", 15, 1), ("single", 17, 1),
-        ("pair", 3, 2), ("pair", 5, 2), ("pair", 13, 2), ("pair", 17, 2),
-        ("triple", 7, 3), ("triple", 13, 3),
-        ("full_house", 7, 5), ("full_house", 3, 5),
-        ("straight", 7, 5), ("straight", 5, 5), ("straight", 8, 5),
-        ("tube", 5, 6), ("tube", 4, 6), ("plate", 4, 6), ("plate", 7, 6),
-        ("bomb", 7, 4), ("bomb", 7, 5), ("bomb", 7, 6), ("bomb", 3, 4),
+        ("single", 3, 1),
+        ("single", 15, 1),
+        ("single", 17, 1),
+        ("pair", 3, 2),
+        ("pair", 5, 2),
+        ("pair", 13, 2),
+        ("pair", 17, 2),
+        ("triple", 7, 3),
+        ("triple", 13, 3),
+        ("full_house", 7, 5),
+        ("full_house", 3, 5),
+        ("straight", 7, 5),
+        ("straight", 5, 5),
+        ("straight", 8, 5),
+        ("tube", 5, 6),
+        ("tube", 4, 6),
+        ("plate", 4, 6),
+        ("plate", 7, 6),
+        ("bomb", 7, 4),
+        ("bomb", 7, 5),
+        ("bomb", 7, 6),
+        ("bomb", 3, 4),
         ("straight_flush", 7, 5),  # ♠3 ♠4 + ♠7 with two wilds: ♠3-7
     ]:
         assert expected in ks, expected
@@ -75,7 +90,11 @@ def test_rules_2_4_following_lists_only_the_same_kind_higher_plus_bombs() -> Non
     assert keyset(legal_plays(hand, 9, bomb6)) == set()
     sf = readings(parse_cards("♥2 ♥3 ♥4 ♥5 ♥6"), 9)[0]
     assert sf.kind == "straight_flush"
-    assert keyset(legal_plays(hand, 9, sf)) == {("straight_flush", 7, 5), ("straight_flush", 8, 5), ("bomb", 7, 6)}
+    assert keyset(legal_plays(hand, 9, sf)) == {
+        ("straight_flush", 7, 5),
+        ("straight_flush", 8, 5),
+        ("bomb", 7, 6),
+    }
 
 
 def test_rules_2_4_lowest_play() -> None:
@@ -124,7 +143,7 @@ def sub_multisets(hand: list[int], max_size: int = 10) -> Iterator[list[int]]:
                 break
             cur.extend([k] * m)
             yield from rec(i + 1)
-            del cur[len(cur) - m:]
+            del cur[len(cur) - m :]
 
     yield from rec(0)
 
@@ -138,7 +157,7 @@ def dense_hand(rng: random.Random, level: int, size: int) -> list[int]:
     deck = [k for k in kinds if k != wild for _ in range(2)]
     rng.shuffle(deck)
     n_wild = rng.choice([0, 1, 1, 2, 2])
-    return [wild] * n_wild + deck[:size - n_wild]
+    return [wild] * n_wild + deck[: size - n_wild]
 
 
 def check_enumeration(hand: list[int], level: int, to_beat: Combo | None) -> None:
@@ -206,7 +225,7 @@ def test_rules_2_3_random_subsets_of_27_card_hands_that_validate_are_enumerated(
         k = rng.randint(1, 10)
         if rng.random() < 0.5:
             start = rng.randrange(len(by_rank))
-            s = by_rank[start:start + k]  # neighbouring ranks: far more of these validate
+            s = by_rank[start : start + k]  # neighbouring ranks: far more of these validate
         else:
             s = rng.sample(hand, k)
         for r in readings(s, level):

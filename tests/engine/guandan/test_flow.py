@@ -76,8 +76,13 @@ def test_rules_2_4_highest_play_leads_next() -> None:
 
 @pytest.mark.parametrize(
     ("action", "code"),
-    [("1 play ♠4", "not_your_turn"), ("0 play ♠4", "not_in_hand"), ("0 play ♠3 ♠9", "not_a_combination"),
-     ("0 fly", "bad_action"), ("5 pass", "bad_action")],
+    [
+        ("1 play ♠4", "not_your_turn"),
+        ("0 play ♠4", "not_in_hand"),
+        ("0 play ♠3 ♠9", "not_a_combination"),
+        ("0 fly", "bad_action"),
+        ("5 pass", "bad_action"),
+    ],
 )
 def test_rules_2_4_refused_actions_leave_state_unchanged(action: str, code: str) -> None:
     m = table(FOUR)
@@ -121,22 +126,43 @@ def test_rules_2_4_no_jiefeng_when_the_finishing_play_is_beaten() -> None:
     ("hands", "actions", "order", "levels"),
     [
         # side 0 both out: 上游 + 二游, +3 (docs/rules.md 2.4 end of deal, 2.5)
-        (["♠A", "♠4 ♠3", "♠K", "♠6 ♠5"], ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♠K"], [0, 2], [5, 2]),
+        (
+            ["♠A", "♠4 ♠3", "♠K", "♠6 ♠5"],
+            ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♠K"],
+            [0, 2],
+            [5, 2],
+        ),
         # three out: 上游 + 三游, +2
-        (["♠A", "♠Q", "♠K ♣3", "♠6 ♠5"],
-         ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♣3", "3 play ♠5", "1 play ♠Q", "2 play ♠K"],
-         [0, 1, 2], [4, 2]),
+        (
+            ["♠A", "♠Q", "♠K ♣3", "♠6 ♠5"],
+            ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♣3", "3 play ♠5", "1 play ♠Q", "2 play ♠K"],
+            [0, 1, 2],
+            [4, 2],
+        ),
         # 上游 + 末游 (the other side both out after 上游): +1
-        (["♠A", "♠Q", "♠5 ♣4 ♦6", "♠K"],
-         ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♣4", "3 pass", "1 play ♠Q", "2 pass", "3 play ♠K"],
-         [0, 1, 3], [3, 2]),
+        (
+            ["♠A", "♠Q", "♠5 ♣4 ♦6", "♠K"],
+            [
+                "0 play ♠A",
+                "1 pass",
+                "2 pass",
+                "3 pass",
+                "2 play ♣4",
+                "3 pass",
+                "1 play ♠Q",
+                "2 pass",
+                "3 play ♠K",
+            ],
+            [0, 1, 3],
+            [3, 2],
+        ),
         # the other side both out first: 上游 + 二游 for side 1
-        (["♠A ♣3", "♠Q", "♠5 ♣4", "♠K"],
-         ["0 play ♣3", "1 play ♠Q", "2 pass", "3 play ♠K"], [1, 3], [2, 5]),
+        (["♠A ♣3", "♠Q", "♠5 ♣4", "♠K"], ["0 play ♣3", "1 play ♠Q", "2 pass", "3 play ♠K"], [1, 3], [2, 5]),
     ],
 )
 def test_rules_2_4_deal_ends_when_a_side_is_out_or_three_are_out(
-        hands: list[str], actions: list[str], order: list[int], levels: list[int]) -> None:
+    hands: list[str], actions: list[str], order: list[int], levels: list[int]
+) -> None:
     m = table(hands)
     run(m, *actions)
     assert m.phase == "deal_over"
@@ -167,8 +193,10 @@ def test_rules_2_4_single_reading_needs_no_name() -> None:
 
 @pytest.mark.parametrize("always", [False, True])
 def test_rules_2_4_ask_counts_ten_or_fewer_else_more_than_10(always: bool) -> None:
-    m = table(["♠3", "♠4 ♠5 ♠6 ♠7 ♠8 ♠9 ♠10 ♠J ♠Q ♠K ♣3", "♣4 ♣5", "♣6 ♣7 ♣8 ♣9 ♣10 ♣J ♣Q ♣K ♣A ♦3"],
-              always_show_counts=always)
+    m = table(
+        ["♠3", "♠4 ♠5 ♠6 ♠7 ♠8 ♠9 ♠10 ♠J ♠Q ♠K ♣3", "♣4 ♣5", "♣6 ♣7 ♣8 ♣9 ♣10 ♣J ♣Q ♣K ♣A ♦3"],
+        always_show_counts=always,
+    )
     events = m.apply("2 ask_counts")
     assert events[0].kind == "counts"
     assert events[0].data["answer"] == {"0": 1, "1": "more_than_10", "3": 10}

@@ -34,11 +34,19 @@ def test_rules_2_5_levels_stop_at_a() -> None:
 
 @pytest.mark.parametrize(
     ("order", "wins"),
-    [([0, 2], True), ([0, 1, 2], True), ([0, 1, 3], False), ([1, 3], False), ([1, 0, 3], False),
-     ([2, 3, 0], True), ([2, 1, 3], False)],
+    [
+        ([0, 2], True),
+        ([0, 1, 2], True),
+        ([0, 1, 3], False),
+        ([1, 3], False),
+        ([1, 0, 3], False),
+        ([2, 3, 0], True),
+        ([2, 1, 3], False),
+    ],
 )
 def test_rules_2_5_a_rule_side_playing_a_wins_only_with_upstream_and_partner_not_last(
-        order: list[int], wins: bool) -> None:
+    order: list[int], wins: bool
+) -> None:
     change = level_change([14, 9], 14, order)
     assert (change.match_winner == 0) is wins
     assert change.levels_after[0] == 14  # a failure at A stays at A
@@ -74,8 +82,12 @@ def test_rules_2_5_a_failures_counted_but_no_reset_when_option_off() -> None:
     assert change.a_failures == (3, 0)
 
 
-@pytest.mark.parametrize(("levels", "up", "winner"), [((9, 7), 1, 0), ((7, 9), 0, 1), ((8, 8), 3, 1), ((8, 8), 2, 0)])
-def test_rules_2_7_time_winner_higher_level_then_last_upstream(levels: tuple[int, int], up: int, winner: int) -> None:
+@pytest.mark.parametrize(
+    ("levels", "up", "winner"), [((9, 7), 1, 0), ((7, 9), 0, 1), ((8, 8), 3, 1), ((8, 8), 2, 0)]
+)
+def test_rules_2_7_time_winner_higher_level_then_last_upstream(
+    levels: tuple[int, int], up: int, winner: int
+) -> None:
     assert time_winner(levels, up) == winner
 
 

@@ -15,8 +15,13 @@ from engine.registry import load_preset, replay
 from tests.engine.guandan.test_flow import C, run, table
 
 
-def after_deal(monkeypatch: pytest.MonkeyPatch, order: list[int], hands: list[str],
-               levels: tuple[int, int] = (2, 2), **opts: Any) -> GuandanMatch:
+def after_deal(
+    monkeypatch: pytest.MonkeyPatch,
+    order: list[int],
+    hands: list[str],
+    levels: tuple[int, int] = (2, 2),
+    **opts: Any,
+) -> GuandanMatch:
     """A match whose first deal ended with finishing ``order``; the next deal deals ``hands``."""
     m = GuandanMatch(GuandanOptions(**opts), 5)
     m.deal_no = 1
@@ -38,8 +43,12 @@ def test_rules_2_6_double_down_full_flow() -> None:
         m = after_deal(ctx, [0, 2], HANDS)
     assert m.phase == "tribute"
     assert {(t.seat, t.kind) for t in m.turns()} == {(1, "tribute"), (3, "tribute")}
-    for action, code in [("3 tribute ♠7", "tribute_not_highest"), ("3 tribute ♥2", "tribute_wild"),
-                         ("0 tribute ♠3", "not_a_payer"), ("1 return ♠5", "no_return_now")]:
+    for action, code in [
+        ("3 tribute ♠7", "tribute_not_highest"),
+        ("3 tribute ♥2", "tribute_wild"),
+        ("0 tribute ♠3", "not_a_payer"),
+        ("1 return ♠5", "no_return_now"),
+    ]:
         with pytest.raises(RuleError) as err:
             m.apply(action)
         assert err.value.code == code
@@ -58,7 +67,9 @@ def test_rules_2_6_double_down_full_flow() -> None:
     assert [len(h) for h in m.hands] == [5, 4, 4, 4]
 
 
-def test_rules_2_6_equal_tributes_upstream_next_pays_upstream_and_leads(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rules_2_6_equal_tributes_upstream_next_pays_upstream_and_leads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     m = after_deal(monkeypatch, [2, 0], ["♠3 ♠4", "♠A ♠5", "♣3 ♣4", "♦A ♠7"])
     run(m, "1 tribute ♠A", "3 tribute ♦A")
     # 上游 is seat 2: its next is seat 3, which pays 上游 and leads; seat 1 pays 二游 (seat 0)
@@ -69,12 +80,15 @@ def test_rules_2_6_equal_tributes_upstream_next_pays_upstream_and_leads(monkeypa
 
 @pytest.mark.parametrize(
     ("order", "payer", "receiver", "opts"),
-    [([0, 1, 2], 3, 0, {}),  # 单下: 末游 pays 上游, 末游 leads
-     ([0, 1, 3], 2, 0, {}),  # D7: 上游 + 末游 partners, 末游 still pays
-     ([1, 2, 0], 3, 1, {"tribute_on_one_four": "pay"})],
+    [
+        ([0, 1, 2], 3, 0, {}),  # 单下: 末游 pays 上游, 末游 leads
+        ([0, 1, 3], 2, 0, {}),  # D7: 上游 + 末游 partners, 末游 still pays
+        ([1, 2, 0], 3, 1, {"tribute_on_one_four": "pay"}),
+    ],
 )
-def test_rules_2_6_d7_single_down(monkeypatch: pytest.MonkeyPatch, order: list[int], payer: int, receiver: int,
-                                  opts: dict[str, Any]) -> None:
+def test_rules_2_6_d7_single_down(
+    monkeypatch: pytest.MonkeyPatch, order: list[int], payer: int, receiver: int, opts: dict[str, Any]
+) -> None:
     m = after_deal(monkeypatch, order, ["♠3 ♠4 ♠Q", "♠5 ♠6 ♠K", "♣3 ♣4 ♣K", "♦3 ♦4 ♦K"], **opts)
     assert [(t.seat, t.kind) for t in m.turns()] == [(payer, "tribute")]
     m.apply(f"{payer} tribute {m.seat_view(payer)['hint']['choices'][0]}")
@@ -90,12 +104,15 @@ def test_d7_option_none_no_tribute_upstream_leads(monkeypatch: pytest.MonkeyPatc
 
 @pytest.mark.parametrize(
     ("order", "hands"),
-    [([0, 2], ["♠3", "BJ BJ ♠5", "♣3", "♦3"]),  # double down: one payer holds both BJs
-     ([0, 2], ["♠3", "BJ ♠5", "♣3", "BJ ♦3"]),  # double down: split across the two payers
-     ([0, 1, 2], ["♠3", "♠5", "♣3", "BJ BJ ♦3"])],  # single down: the payer holds both
+    [
+        ([0, 2], ["♠3", "BJ BJ ♠5", "♣3", "♦3"]),  # double down: one payer holds both BJs
+        ([0, 2], ["♠3", "BJ ♠5", "♣3", "BJ ♦3"]),  # double down: split across the two payers
+        ([0, 1, 2], ["♠3", "♠5", "♣3", "BJ BJ ♦3"]),
+    ],  # single down: the payer holds both
 )
-def test_rules_2_6_anti_tribute_upstream_leads(monkeypatch: pytest.MonkeyPatch, order: list[int],
-                                               hands: list[str]) -> None:
+def test_rules_2_6_anti_tribute_upstream_leads(
+    monkeypatch: pytest.MonkeyPatch, order: list[int], hands: list[str]
+) -> None:
     m = after_deal(monkeypatch, order, hands)
     assert m.tribute is not None and m.tribute.kind == "anti"
     assert m.phase == "play" and m.turns()[0].seat == order[0]
@@ -111,8 +128,13 @@ def test_rules_2_6_tribute_card_public_returned_card_private(monkeypatch: pytest
 
 
 def test_rules_2_6_tribute_clocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    m = after_deal(monkeypatch, [0, 1, 2], ["♠3 ♠4 ♠Q", "♠5 ♠6 ♠K", "♣3 ♣4 ♣K", "♦3 ♦4 ♦A"],
-                   tribute_clock=15, return_clock=30)
+    m = after_deal(
+        monkeypatch,
+        [0, 1, 2],
+        ["♠3 ♠4 ♠Q", "♠5 ♠6 ♠K", "♣3 ♣4 ♣K", "♦3 ♦4 ♦A"],
+        tribute_clock=15,
+        return_clock=30,
+    )
     assert m.turns()[0].clock == "tribute_clock"
     assert m.auto_action(3) == "3 tribute ♦A"
     m.apply("3 tribute ♦A")
@@ -122,8 +144,10 @@ def test_rules_2_6_tribute_clocks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # --- match end ---------------------------------------------------------------------------
 
-ONE_FOUR = (["♠A", "♠Q", "♠5 ♣4 ♦6", "♠K"],
-            ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♣4", "3 pass", "1 play ♠Q", "2 pass", "3 play ♠K"])
+ONE_FOUR = (
+    ["♠A", "♠Q", "♠5 ♣4 ♦6", "♠K"],
+    ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♣4", "3 pass", "1 play ♠Q", "2 pass", "3 play ♠K"],
+)
 ONE_TWO = (["♠A", "♠4 ♠3", "♠K", "♠6 ♠5"], ["0 play ♠A", "1 pass", "2 pass", "3 pass", "2 play ♠K"])
 
 
@@ -131,8 +155,13 @@ def test_rules_2_5_a_rule_ends_the_match_at_once() -> None:
     hands, actions = ONE_TWO
     m = table(hands, level=14, start_level=14)
     run(m, *actions)
-    assert m.finished and m.result() == {"winner": 0, "levels": [14, 14], "reason": "a_rule", "deals": 1,
-                                         "last_upstream": 0}
+    assert m.finished and m.result() == {
+        "winner": 0,
+        "levels": [14, 14],
+        "reason": "a_rule",
+        "deals": 1,
+        "last_upstream": 0,
+    }
     assert m.system_step() is None and m.turns() == []
     with pytest.raises(RuleError):
         m.apply("sys next_deal")
@@ -160,8 +189,13 @@ def test_rules_2_7_equal_levels_last_upstream_side_wins() -> None:
     m = table(hands)
     m.levels = [2, 3]
     run(m, "sys time_up", *actions)
-    assert m.result() is not None and m.result() == {"winner": 0, "levels": [3, 3], "reason": "time_up",
-                                                      "deals": 1, "last_upstream": 0}
+    assert m.result() is not None and m.result() == {
+        "winner": 0,
+        "levels": [3, 3],
+        "reason": "time_up",
+        "deals": 1,
+        "last_upstream": 0,
+    }
 
 
 def test_rules_2_7_time_up_between_deals_ends_now() -> None:

@@ -37,8 +37,13 @@ def hands_with(**by_seat: str) -> list[list[int]]:
         ([0, 1, 3], "single", (2,), ((2, 0),), 2),  # D7: 上游+末游 partners, 末游 still pays
     ],
 )
-def test_rules_2_6_who_pays(order: list[int], kind: str, payers: tuple[int, ...],
-                            receivers: tuple[tuple[int, int], ...], leader: int | None) -> None:
+def test_rules_2_6_who_pays(
+    order: list[int],
+    kind: str,
+    payers: tuple[int, ...],
+    receivers: tuple[tuple[int, int], ...],
+    leader: int | None,
+) -> None:
     plan = plan_tribute(order, hands_with())
     assert (plan.kind, plan.payers, plan.receivers, plan.leader) == (kind, payers, receivers, leader)
 

@@ -63,9 +63,13 @@ def test_hint_only_for_the_seat_to_act_with_pass_allowed() -> None:
     hint = m.seat_view(1)["hint"]
     assert hint["can_pass"] is True and hint["to_beat"]["cards"] == "♠9"
     view = m.public_view()
-    assert view["trick"] == [{"seat": 0, "action": "play", "play": {"cards": "♠9", "kind": "single",
-                                                                     "reading": "s9.1", "label": "单张 9",
-                                                                     "bomb": False}}]
+    assert view["trick"] == [
+        {
+            "seat": 0,
+            "action": "play",
+            "play": {"cards": "♠9", "kind": "single", "reading": "s9.1", "label": "单张 9", "bomb": False},
+        }
+    ]
     assert view["turns"] == [{"seat": 1, "kind": "play", "clock": None, "seconds": None}]
 
 

@@ -92,7 +92,9 @@ def test_rules_2_2_wild_card_readings(text: str, level: int, expected: list[tupl
         ("♠3 ♦5 ♣8 ♠9 ♥10", "not_consecutive"),
     ],
 )
-def test_rules_2_2_jokers_cannot_be_substituted_and_wilds_do_not_rescue_invalid_shapes(text: str, code: str) -> None:
+def test_rules_2_2_jokers_cannot_be_substituted_and_wilds_do_not_rescue_invalid_shapes(
+    text: str, code: str
+) -> None:
     with pytest.raises(RuleError) as err:
         classify_or_error(parse_cards(text), 10)
     assert err.value.code == code
@@ -181,7 +183,9 @@ def brute_keys(cards: list[int], level: int) -> set[tuple[str, int, int]]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32), level=st.integers(2, 14), size=st.integers(1, 10), n_wild=st.integers(0, 2))
+@given(
+    seed=st.integers(0, 2**32), level=st.integers(2, 14), size=st.integers(1, 10), n_wild=st.integers(0, 2)
+)
 def test_rules_2_2_readings_equal_every_substitution_of_the_wild_cards(
     seed: int, level: int, size: int, n_wild: int
 ) -> None:
@@ -192,7 +196,9 @@ def test_rules_2_2_readings_equal_every_substitution_of_the_wild_cards(
     low = rng.randint(1, 12)
     ranks = [14 if p == 1 else p for p in range(low, min(low + rng.randint(1, 5), 15))]
     suits = rng.sample(range(4), rng.randint(1, 4))
-    pool = [s * 13 + r - 2 for r in ranks for s in suits for _ in range(2)] + [52, 52, 53, 53][: rng.randint(0, 4)]
+    pool = [s * 13 + r - 2 for r in ranks for s in suits for _ in range(2)] + [52, 52, 53, 53][
+        : rng.randint(0, 4)
+    ]
     pool = [c for c in pool if c != wild]
     rng.shuffle(pool)
     n_wild = min(n_wild, size)

@@ -33,8 +33,9 @@ def test_computer_played_17_deal_match_replays_identically(preset: str) -> None:
 
 def test_ai_buries_non_points_from_short_suits() -> None:
     ctx = trump_context(2, 1)
-    hand = parse_cards("♠3 ♠4 ♠6 ♠7 ♠8 ♠9 ♠J ♠Q ♣3 ♣4 ♣6 ♦3 ♦4 ♦5 ♦10 ♦K ♥3 ♥4 BJ ♥A ♥K ♣A ♣K ♣5 ♠A "
-                       "♠5 ♠10 ♣9 ♣8 ♣7 ♦6 ♦7 ♦8")
+    hand = parse_cards(
+        "♠3 ♠4 ♠6 ♠7 ♠8 ♠9 ♠J ♠Q ♣3 ♣4 ♣6 ♦3 ♦4 ♦5 ♦10 ♦K ♥3 ♥4 BJ ♥A ♥K ♣A ♣K ♣5 ♠A ♠5 ♠10 ♣9 ♣8 ♣7 ♦6 ♦7 ♦8"
+    )
     bury = choose_bury(ctx, hand)
     assert len(bury) == 8
     assert not any(points(c) for c in bury)
@@ -42,8 +43,9 @@ def test_ai_buries_non_points_from_short_suits() -> None:
 
 
 def test_ai_follows_low_when_it_cannot_win() -> None:
-    m = _last_trick("shengji-17-deals", ["♠4 ♠6", "♠K ♣3", "♠3 ♣4", "♠A ♣6"], "♣2 ♣2 ♦2 ♦2 ♠2 ♠2 ♣7 ♣8",
-                    leader=1)
+    m = _last_trick(
+        "shengji-17-deals", ["♠4 ♠6", "♠K ♣3", "♠3 ♣4", "♠A ♣6"], "♣2 ♣2 ♦2 ♦2 ♠2 ♠2 ♣7 ♣8", leader=1
+    )
     m.apply("1 play ♠K")
     m.apply("2 play ♠3")
     m.apply("3 play ♠A")
@@ -51,8 +53,9 @@ def test_ai_follows_low_when_it_cannot_win() -> None:
 
 
 def test_ai_ruffs_defenders_point_lead_when_void() -> None:
-    m = _last_trick("shengji-17-deals", ["♥3 ♣6", "♠K ♣3", "♠3 ♣4", "♠4 ♣7"], "♣2 ♣2 ♦2 ♦2 ♠2 ♠2 ♣9 ♣8",
-                    leader=1)
+    m = _last_trick(
+        "shengji-17-deals", ["♥3 ♣6", "♠K ♣3", "♠3 ♣4", "♠4 ♣7"], "♣2 ♣2 ♦2 ♦2 ♠2 ♠2 ♣9 ♣8", leader=1
+    )
     m.apply("1 play ♠K")
     m.apply("2 play ♠3")
     m.apply("3 play ♠4")
@@ -64,7 +67,7 @@ def test_ai_leads_an_off_suit_ace() -> None:
     action = m.ai_action(0, random.Random(0))
     assert action is not None and action.startswith("0 play ")
     assert m.ctx is not None
-    led = parse_cards(action[len("0 play "):])
+    led = parse_cards(action[len("0 play ") :])
     assert all(c % 13 == 12 and not m.ctx.is_trump(c) for c in led)  # off-suit aces
 
 
@@ -79,6 +82,7 @@ def test_ai_declares_with_many_trumps_and_not_with_few() -> None:
 def _ai_versus_random(preset: str, seed: int) -> dict[str, object]:
     """Seats 0 and 2 are the computer player, seats 1 and 3 play random legal actions."""
     from engine.shengji.ai import choose_action, random_legal_action
+
     m = ShengjiMatch(load_preset(preset).with_overrides({"deals": 17}).rules, seed)
     rng = random.Random(seed)
     while not m.finished:

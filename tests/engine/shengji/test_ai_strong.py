@@ -50,8 +50,9 @@ def _reshuffle(m: ShengjiMatch, seat: int, rng: random.Random) -> ShengjiMatch:
         if not a or not b:
             continue
         x, y = rng.choice(a), rng.choice(b)
-        if (sa is not None and (x in info.shown[sa] or ctx.group_of[y] in info.voids[sa])) or \
-                (sb is not None and (y in info.shown[sb] or ctx.group_of[x] in info.voids[sb])):
+        if (sa is not None and (x in info.shown[sa] or ctx.group_of[y] in info.voids[sa])) or (
+            sb is not None and (y in info.shown[sb] or ctx.group_of[x] in info.voids[sb])
+        ):
             continue
         a.remove(x)
         b.remove(y)
@@ -68,13 +69,16 @@ def test_information_holds_no_hidden_card() -> None:
         assert sorted(info.hand) == sorted(m.hands[seat])
         assert (info.kitty is not None) == (m.burier == seat)
         unseen = sorted(info.unseen())
-        hidden = sorted([c for s in range(4) if s != seat for c in m.hands[s]] +
-                        ([] if m.burier == seat else m.kitty))
+        hidden = sorted(
+            [c for s in range(4) if s != seat for c in m.hands[s]] + ([] if m.burier == seat else m.kitty)
+        )
         assert unseen == hidden
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_choice_is_the_same_when_hidden_hands_are_reshuffled(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_choice_is_the_same_when_hidden_hands_are_reshuffled(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(ai_strong, "BUDGET", 600)
     monkeypatch.setattr(ai_strong, "MIN_WORLDS", 3)
     rng = random.Random(19)
@@ -85,8 +89,9 @@ def test_choice_is_the_same_when_hidden_hands_are_reshuffled(preset: str, monkey
         other = _reshuffle(m, seat, rng)
         changed += other.hands != m.hands or other.kitty != m.kitty
         assert information(other, seat) == information(m, seat)
-        assert ai_strong.choose_action(other, seat, random.Random(5)) == \
-            ai_strong.choose_action(m, seat, random.Random(5))
+        assert ai_strong.choose_action(other, seat, random.Random(5)) == ai_strong.choose_action(
+            m, seat, random.Random(5)
+        )
     assert changed >= len(positions) - 1  # the reshuffle really moved hidden cards
 
 

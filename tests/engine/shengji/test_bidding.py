@@ -18,10 +18,23 @@ O2H = load_preset("shengji-timed-2h").rules
 ALL = parse_cards("♠2 ♠2 ♥2 ♥2 ♣2 ♣2 ♦2 ♦2 SJ SJ BJ BJ ♠5 ♥5 ♣3 ♦3 ♠3 ♥3")
 
 
-def ctx(options: object, current: Bid | None = None, window: str = "dealing", dealer: int | None = 0,
-        levels: tuple[int, int] = (2, 2), overturned: bool = False) -> BidContext:
-    return BidContext(options, window, levels, dealer, current, None if current is None else current.seat,  # type: ignore[arg-type]
-                      overturned)
+def ctx(
+    options: object,
+    current: Bid | None = None,
+    window: str = "dealing",
+    dealer: int | None = 0,
+    levels: tuple[int, int] = (2, 2),
+    overturned: bool = False,
+) -> BidContext:
+    return BidContext(
+        options,
+        window,
+        levels,
+        dealer,
+        current,
+        None if current is None else current.seat,  # type: ignore[arg-type]
+        overturned,
+    )
 
 
 def bid(c: BidContext, seat: int, text: str, hand: list[int] | None = None) -> Bid:
@@ -60,8 +73,11 @@ def test_rules_1_3_a_joker_pair_never_declares() -> None:
 @pytest.mark.parametrize("high", range(len(LADDER_17)))
 def test_rules_1_3_a_17_deals_overturn_ladder(low: int, high: int) -> None:
     """♦♦+BJ < ♣♣+SJ < ♥♥+BJ < ♠♠+SJ < SJ SJ < BJ BJ: only a higher rung overturns."""
-    first = bid(ctx(O17), 1, LADDER_17[low]) if low < 4 else Bid(1, tuple(parse_cards(LADDER_17[low])),
-                                                                 "joker_pair", None, 2, low + 1, "overturn")
+    first = (
+        bid(ctx(O17), 1, LADDER_17[low])
+        if low < 4
+        else Bid(1, tuple(parse_cards(LADDER_17[low])), "joker_pair", None, 2, low + 1, "overturn")
+    )
     c = ctx(O17, first)
     if high > low:
         b = bid(c, 2, LADDER_17[high])
@@ -100,6 +116,7 @@ def test_rules_1_3_a_declarer_overturns_only_after_somebody_else() -> None:
 
 
 # --- A'. joker_level, 50min lock --------------------------------------------------------------
+
 
 def test_rules_1_3_a_50min_reinforce_locks_trump() -> None:
     first = bid(ctx(O50), 1, "♥2 BJ")
@@ -186,6 +203,7 @@ def test_rules_1_3_b_nobody_overturns_their_own_declaration() -> None:
 
 # --- C. who may declare, at which level --------------------------------------------------------
 
+
 def test_rules_1_3_c_later_deals_declare_at_the_dealers_level() -> None:
     c = ctx(O17, levels=(5, 3), dealer=0)
     hand = parse_cards("♥5 ♥3 BJ ♠5 SJ")
@@ -230,4 +248,7 @@ def test_bid_options_list_only_allowed_sets() -> None:
     hand = parse_cards("♥2 ♥2 BJ SJ SJ ♠3")
     assert bid_options(ctx(O17), 1, hand) == [tuple(parse_cards("♥2 BJ")), tuple(parse_cards("♥2 ♥2 BJ"))]
     cur = bid(ctx(O17), 0, "♠2 SJ")
-    assert bid_options(ctx(O17, cur), 1, hand) == [tuple(parse_cards("♥2 ♥2 BJ")), tuple(parse_cards("SJ SJ"))]
+    assert bid_options(ctx(O17, cur), 1, hand) == [
+        tuple(parse_cards("♥2 ♥2 BJ")),
+        tuple(parse_cards("SJ SJ")),
+    ]

@@ -28,11 +28,16 @@ from engine.shengji.scoring import kitty_multiplier
 from tests.engine.shengji.rigging import rig
 
 SHENGJI_PRESETS = ["shengji-17-deals", "shengji-50min", "shengji-timed-2h"]
-DECISION_OPTIONS = {"throw_check_partner": True, "time_up_finishes_deal": True, "passing_a_ends_match": True,
-                    "double_blackout": "turn_kitty"}
+DECISION_OPTIONS = {
+    "throw_check_partner": True,
+    "time_up_finishes_deal": True,
+    "passing_a_ends_match": True,
+    "double_blackout": "turn_kitty",
+}
 
 
 # --- set-up helpers ------------------------------------------------------------------------------
+
 
 def options(preset: str, **over: Any) -> ShengjiOptions:
     p = load_preset(preset)
@@ -94,6 +99,7 @@ def event(events: list[Event], kind: str) -> dict[str, Any]:
 
 # --- presets and option docs -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", SHENGJI_PRESETS)
 def test_decision_options_are_written_explicitly_in_every_preset(preset: str) -> None:
     """docs/rules.md section 5: each preset file states the decision options with the documented default."""
@@ -108,14 +114,20 @@ def test_decision_option_defaults_and_docs_name_their_decision() -> None:
     specs = {s.name: s for s in option_specs(ShengjiOptions)}
     for name, value in DECISION_OPTIONS.items():
         assert specs[name].default == value, name
-    for name, decision in [("throw_check_partner", "D1"), ("time_up_finishes_deal", "D2"),
-                           ("passing_a_ends_match", "D3"), ("double_blackout", "D4"),
-                           ("kitty_multiplier", "D5"), ("on_timeout", "D6")]:
+    for name, decision in [
+        ("throw_check_partner", "D1"),
+        ("time_up_finishes_deal", "D2"),
+        ("passing_a_ends_match", "D3"),
+        ("double_blackout", "D4"),
+        ("kitty_multiplier", "D5"),
+        ("on_timeout", "D6"),
+    ]:
         assert decision in specs[name].doc, name
     assert specs["double_blackout"].choices == ("turn_kitty", "redeal")
 
 
 # --- D1 throw check against the partner too ------------------------------------------------------
+
 
 def test_d1_throw_check_includes_partner_by_default() -> None:
     """D1: the partner's ♠K beats the throw's lowest single ♠Q: the throw fails, seat 2 named."""
@@ -146,8 +158,14 @@ def test_d1_throw_failed_names_the_holder_seat_and_the_beating_cards() -> None:
     m = play_ready("shengji-17-deals", {0: "♠A ♠A ♠Q ♠Q", 1: "♠K ♠K"})
     events = m.apply("0 play ♠A ♠Q ♠Q")
     failed = event(events, "throw_failed")
-    assert failed == {"seat": 0, "cards": "♠A ♠Q ♠Q", "penalty": 30, "holder": 1, "beating": "♠K ♠K",
-                      "unit": "♠Q ♠Q"}
+    assert failed == {
+        "seat": 0,
+        "cards": "♠A ♠Q ♠Q",
+        "penalty": 30,
+        "holder": 1,
+        "beating": "♠K ♠K",
+        "unit": "♠Q ♠Q",
+    }
     played = event(events, "play")
     assert (played["cards"], played["forced"]) == ("♠Q ♠Q", True)
 
@@ -157,11 +175,17 @@ def test_d1_opponents_choice_names_the_holder_of_the_chosen_unit() -> None:
     failed = event(m.apply("0 play ♠A ♠J ♠J ♠10 ♠10 ♠9"), "throw_failed")
     assert failed["unit"] == "♠9"  # the default choice (the lower unit)
     chosen = event(m.apply("1 choose pair"), "throw_chosen")
-    assert chosen == {"seat": 1, "unit": "pair", "cards": "♠J ♠J ♠10 ♠10", "holder": 3,
-                      "beating": "♠K ♠K ♠Q ♠Q"}
+    assert chosen == {
+        "seat": 1,
+        "unit": "pair",
+        "cards": "♠J ♠J ♠10 ♠10",
+        "holder": 3,
+        "beating": "♠K ♠K ♠Q ♠Q",
+    }
 
 
 # --- D2 time limit mid-deal ----------------------------------------------------------------------
+
 
 def test_d2_time_up_finishes_deal_by_default() -> None:
     m = play_ready("shengji-timed-2h", {})
@@ -169,7 +193,9 @@ def test_d2_time_up_finishes_deal_by_default() -> None:
     assert not m.finished and m.phase == "play"
     finish_deal_with_ai(m)
     res = m.result()
-    assert res is not None and res["reason"] == "time_up" and res["deals"] == 1 and "abandoned_deal" not in res
+    assert (
+        res is not None and res["reason"] == "time_up" and res["deals"] == 1 and "abandoned_deal" not in res
+    )
 
 
 def test_d2_off_time_up_ends_the_match_at_once_and_the_deal_does_not_count() -> None:
@@ -192,7 +218,12 @@ def test_d2_off_time_up_ends_the_match_at_once_and_the_deal_does_not_count() -> 
     res = m.result()
     assert res is not None
     assert (res["reason"], res["levels"], res["deals"], res["abandoned_deal"], res["winner"]) == (
-        "time_up", before, 1, 2, 0)
+        "time_up",
+        before,
+        1,
+        2,
+        0,
+    )
     with pytest.raises(RuleError):
         m.apply("sys next_deal")
 
@@ -205,7 +236,11 @@ def test_d2_off_abandoned_deal_ties_go_to_the_side_dealing_it() -> None:
     assert abandoned["deal_no"] == 1 and abandoned["charges"][0]["abandoned"] is True
     res = m.result()
     assert res is not None and (res["levels"], res["tie_break"], res["winner"], res["deals"]) == (
-        [2, 2], "dealer_side", 0, 0)
+        [2, 2],
+        "dealer_side",
+        0,
+        0,
+    )
 
 
 def test_d2_off_time_up_between_deals_ends_at_once_as_before() -> None:
@@ -218,6 +253,7 @@ def test_d2_off_time_up_between_deals_ends_at_once_as_before() -> None:
 
 
 # --- D3 passing A --------------------------------------------------------------------------------
+
 
 def test_d3_passing_a_ends_the_match_by_default_even_under_a_deal_limit() -> None:
     m = play_ready("shengji-17-deals", {}, start_level=14)
@@ -247,6 +283,7 @@ def test_d3_off_without_a_deal_limit_passing_a_still_ends_the_match() -> None:
 
 
 # --- D4 double blackout --------------------------------------------------------------------------
+
 
 def _double_blackout(**over: Any) -> tuple[ShengjiMatch, int, list[Event]]:
     m = second_deal("shengji-50min", **over)
@@ -279,6 +316,7 @@ def test_d4_redeal_deals_again_without_turning_the_kitty() -> None:
 
 # --- D5 kitty multipliers past the last row --------------------------------------------------------
 
+
 def test_d5_kitty_multiplier_past_the_last_row_doubles_per_pair_by_default() -> None:
     assert load_preset("shengji-17-deals").rules.kitty_multiplier == "doubling"
     assert [kitty_multiplier("doubling", "tractor", n) for n in (2, 3, 4, 5)] == [8, 16, 32, 64]
@@ -293,6 +331,7 @@ def test_d5_fifty_min_doubles_after_sixteen() -> None:
 
 
 # --- D6 move clock expiry ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("preset", SHENGJI_PRESETS)
 def test_d6_on_timeout_autoplays_the_lowest_legal_play_by_default(preset: str) -> None:
@@ -313,6 +352,7 @@ def test_d6_forfeit_deal_ends_the_deal_as_a_loss() -> None:
 
 # --- D9 charges are events a referee may reverse -------------------------------------------------
 
+
 def test_d9_charges_are_events_and_a_referee_reverses_them() -> None:
     assert "reverse_charge" in SYS_VERBS
     m = play_ready("shengji-17-deals", {0: "♠A ♠A ♠Q", 1: "♠K"})
@@ -324,14 +364,29 @@ def test_d9_charges_are_events_and_a_referee_reverses_them() -> None:
 
 # --- every value of the new options plays whole matches and replays ---------------------------------
 
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), partner=st.booleans(), finish=st.booleans(), pass_a=st.booleans(),
-       blackout=st.sampled_from(["turn_kitty", "redeal"]), preset=st.sampled_from(SHENGJI_PRESETS),
-       time_up_at=st.integers(0, 900))
-def test_decision_options_play_whole_matches_and_replay(seed: int, partner: bool, finish: bool, pass_a: bool,
-                                                        blackout: str, preset: str, time_up_at: int) -> None:
-    opts = options(preset, throw_check_partner=partner, time_up_finishes_deal=finish,
-                   passing_a_ends_match=pass_a, double_blackout=blackout, deals=2, start_level=13)
+@given(
+    seed=st.integers(0, 2**32),
+    partner=st.booleans(),
+    finish=st.booleans(),
+    pass_a=st.booleans(),
+    blackout=st.sampled_from(["turn_kitty", "redeal"]),
+    preset=st.sampled_from(SHENGJI_PRESETS),
+    time_up_at=st.integers(0, 900),
+)
+def test_decision_options_play_whole_matches_and_replay(
+    seed: int, partner: bool, finish: bool, pass_a: bool, blackout: str, preset: str, time_up_at: int
+) -> None:
+    opts = options(
+        preset,
+        throw_check_partner=partner,
+        time_up_finishes_deal=finish,
+        passing_a_ends_match=pass_a,
+        double_blackout=blackout,
+        deals=2,
+        start_level=13,
+    )
     m = ShengjiMatch(opts, seed)
     rng = random.Random(seed)
     n = 0

@@ -40,8 +40,7 @@ def test_d6_lowest_legal_lead(rule: str, hand: str, play: str) -> None:
         ("single void: lowest non-trump non-point discard", "♣9", "♠5 ♠3 ♥2", "♠3"),
         ("pair: short in suit plays all of it plus the lowest others", "♣9 ♣9", "♣3 ♠5 ♠7 ♥2", "♣3 ♠7"),
         ("pair: the lowest pair", "♣9 ♣9", "♣J ♣J ♣4 ♣4 ♣2", "♣4 ♣4"),
-        ("2h tractor lead: the lowest tractor", "♣9 ♣9 ♣8 ♣8", "♣5 ♣5 ♣4 ♣4 ♣Q ♣Q ♣J ♣J ♣2",
-         "♣5 ♣5 ♣4 ♣4"),
+        ("2h tractor lead: the lowest tractor", "♣9 ♣9 ♣8 ♣8", "♣5 ♣5 ♣4 ♣4 ♣Q ♣Q ♣J ♣J ♣2", "♣5 ♣5 ♣4 ♣4"),
         ("2h tractor lead: no tractor -> two pairs", "♣9 ♣9 ♣8 ♣8", "♣J ♣J ♣4 ♣4 ♣2 ♣3", "♣J ♣J ♣4 ♣4"),
         ("2h tractor lead: one pair and two low singles", "♣9 ♣9 ♣8 ♣8", "♣J ♣J ♣K ♣2 ♣3 ♣5", "♣J ♣J ♣2 ♣3"),
         ("throw: pair then the lowest single", "♠A ♠A ♠K", "♠3 ♠3 ♠4 ♠5 ♠9", "♠3 ♠3 ♠4"),
@@ -58,8 +57,15 @@ def test_legal_leads_simple_lists_singles_pairs_and_tractors() -> None:
     hand = parse_cards("♠7 ♠7 ♠5 ♠5 SJ SJ ♥6 ♥6 ♠6 ♠6 ♣6 ♣6 ♥A ♥A ♦3")
     leads = legal_leads_simple(L6, hand, throws_allowed=False)
     texts = {cards_text(p) for p in leads}
-    assert {"♠7", "♦3", "♠7 ♠7", "♠7 ♠7 ♠5 ♠5", "SJ SJ ♥6 ♥6", "SJ SJ ♥6 ♥6 ♣6 ♣6 ♥A ♥A",
-            "♥6 ♥6 ♠6 ♠6 ♥A ♥A"} <= texts
+    assert {
+        "♠7",
+        "♦3",
+        "♠7 ♠7",
+        "♠7 ♠7 ♠5 ♠5",
+        "SJ SJ ♥6 ♥6",
+        "SJ SJ ♥6 ♥6 ♣6 ♣6 ♥A ♥A",
+        "♥6 ♥6 ♠6 ♠6 ♥A ♥A",
+    } <= texts
     assert "♠6 ♠6 ♣6 ♣6" not in texts
     for p in leads:
         assert classify_lead(L6, p, throws_allowed=False).kind != "throw"
@@ -68,14 +74,19 @@ def test_legal_leads_simple_lists_singles_pairs_and_tractors() -> None:
 def _deal(rng: random.Random) -> list[list[int]]:
     deck = full_deck()
     rng.shuffle(deck)
-    return [sorted(deck[i * 25:(i + 1) * 25]) for i in range(4)]
+    return [sorted(deck[i * 25 : (i + 1) * 25]) for i in range(4)]
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), level=st.integers(2, 14), trump=st.sampled_from([None, 0, 1, 2, 3]),
-       throws=st.booleans())
-def test_random_and_lowest_plays_always_pass_the_rules(seed: int, level: int, trump: int | None,
-                                                       throws: bool) -> None:
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    level=st.integers(2, 14),
+    trump=st.sampled_from([None, 0, 1, 2, 3]),
+    throws=st.booleans(),
+)
+def test_random_and_lowest_plays_always_pass_the_rules(
+    seed: int, level: int, trump: int | None, throws: bool
+) -> None:
     """Property (docs/rules.md 1.5): over a whole deal of random legal play, every random lead classifies
     (no throw when throws are off), and every random and every lowest follow passes check_follow."""
     rng = random.Random(seed)
@@ -115,8 +126,11 @@ def _reference_legal(ctx: TrumpContext, lead: Lead, hand: list[int], play: tuple
     def shows_tractor(cards: tuple[int, ...]) -> bool:
         return any(u.kind == "tractor" and u.length >= lead.tractor_lengths[0] for u in decompose(ctx, cards))
 
-    if (lead.tractor_lengths and not shows_tractor(play)
-            and any(shows_tractor(p) for p in itertools.combinations(sorted(gcards), n))):
+    if (
+        lead.tractor_lengths
+        and not shows_tractor(play)
+        and any(shows_tractor(p) for p in itertools.combinations(sorted(gcards), n))
+    ):
         return False
     held_pairs = sum(1 for c in set(gcards) if gcards.count(c) >= 2)
     pairs = sum(1 for c in set(play) if play.count(c) >= 2)

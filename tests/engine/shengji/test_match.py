@@ -47,6 +47,7 @@ def bury_auto(m: ShengjiMatch) -> None:
 
 # --- 1.1 dealing ----------------------------------------------------------------------------
 
+
 def test_rules_1_1_hundred_single_draws_counter_clockwise_then_kitty_of_eight() -> None:
     m = ShengjiMatch(options("shengji-17-deals"), 11)
     first = m.first_drawer
@@ -72,6 +73,7 @@ def test_rules_1_1_first_drawer_is_random_from_the_seed_later_the_dealer() -> No
 
 # --- 1.3 C who declares, dealer grab --------------------------------------------------------------
 
+
 def test_rules_1_3_c_first_deal_first_declarer_becomes_dealer() -> None:
     m = ShengjiMatch(options("shengji-17-deals"), 1)
     rig(m, {1: "♥2 BJ"})
@@ -90,10 +92,13 @@ def test_rules_1_3_c_17_deals_first_deal_overturner_becomes_dealer() -> None:
     assert (m.dealer, m.trump_suit) == (2, 0)
 
 
-@pytest.mark.parametrize(("preset", "first", "over"), [
-    ("shengji-timed-2h", "1 bid ♥2", "2 bid ♠2 ♠2"),
-    ("shengji-50min", "1 bid ♥2 BJ", "2 bid ♠2 ♠2 SJ"),
-])
+@pytest.mark.parametrize(
+    ("preset", "first", "over"),
+    [
+        ("shengji-timed-2h", "1 bid ♥2", "2 bid ♠2 ♠2"),
+        ("shengji-50min", "1 bid ♥2 BJ", "2 bid ♠2 ♠2 SJ"),
+    ],
+)
 def test_rules_1_3_c_first_deal_overturn_changes_trump_only(preset: str, first: str, over: str) -> None:
     """开局反主不反庄家 (2h) / 改主不改庄 (50min)."""
     m = ShengjiMatch(options(preset), 1)
@@ -232,6 +237,7 @@ def test_d4_double_blackout_without_a_level_card_redeals() -> None:
 
 # --- 1.4 kitty, late overturns ------------------------------------------------------------------
 
+
 def test_rules_1_4_dealer_buries_exactly_eight() -> None:
     m = ShengjiMatch(options("shengji-17-deals"), 1)
     rig(m, {1: "♥2 BJ"})
@@ -340,6 +346,7 @@ def test_rules_1_3_c_50min_no_late_overturn() -> None:
 
 # --- 1.5 failed throws (D9 charges) --------------------------------------------------------------
 
+
 def _play_ready(preset: str, hands: dict[int, str], **over: Any) -> ShengjiMatch:
     """A first deal where seat 0 declared ♥ and deals; then the given hands replace seat hands' cards."""
     m = ShengjiMatch(options(preset, **over), 1)
@@ -390,6 +397,7 @@ def test_rules_1_5_2h_opponents_choose_the_failing_unit() -> None:
 
 # --- kitty capture on the last trick (docs/rules.md 1.6) -------------------------------------------------
 
+
 def _last_trick(preset: str, hands: list[str], kitty: str, leader: int) -> ShengjiMatch:
     m = _play_ready(preset, {})
     m.hands = [parse_cards(h) for h in hands]
@@ -398,17 +406,25 @@ def _last_trick(preset: str, hands: list[str], kitty: str, leader: int) -> Sheng
     return m
 
 
-@pytest.mark.parametrize(("preset", "lead", "follows", "captured"), [
-    ("shengji-17-deals", "♠A", ["♠3", "♠4", "♠6"], 40),  # single x2
-    ("shengji-17-deals", "♠A ♠A", ["♠3 ♠3", "♠4 ♠4", "♠6 ♠6"], 80),  # pair x4
-    ("shengji-17-deals", "♠A ♠A ♠K ♠K", ["♠3 ♠3 ♠4 ♠4", "♠6 ♠6 ♠7 ♠7", "♠8 ♠8 ♠9 ♠9"], 160),  # x8
-    ("shengji-timed-2h", "♠A ♠A ♠K ♠K", ["♠3 ♠3 ♠4 ♠4", "♠6 ♠6 ♠7 ♠7", "♠8 ♠8 ♠9 ♠9"], 60),  # x6 halved
-    ("shengji-timed-2h", "♥A ♥A ♥K ♥K", ["♥3 ♥3 ♥4 ♥4", "♥6 ♥6 ♥7 ♥7", "♥8 ♥8 ♥9 ♥9"], 120),  # trump x6
-    ("shengji-50min", "♠A ♠A ♠K ♠K ♠Q ♠Q", ["♠3 ♠3 ♠4 ♠4 ♠6 ♠6", "♠7 ♠7 ♠8 ♠8 ♠9 ♠9", "♣3 ♣3 ♣4 ♣4 ♣6 ♣6"],
-     320),  # x16
-])
-def test_rules_1_6_kitty_capture_by_defenders_on_last_trick(preset: str, lead: str, follows: list[str],
-                                                              captured: int) -> None:
+@pytest.mark.parametrize(
+    ("preset", "lead", "follows", "captured"),
+    [
+        ("shengji-17-deals", "♠A", ["♠3", "♠4", "♠6"], 40),  # single x2
+        ("shengji-17-deals", "♠A ♠A", ["♠3 ♠3", "♠4 ♠4", "♠6 ♠6"], 80),  # pair x4
+        ("shengji-17-deals", "♠A ♠A ♠K ♠K", ["♠3 ♠3 ♠4 ♠4", "♠6 ♠6 ♠7 ♠7", "♠8 ♠8 ♠9 ♠9"], 160),  # x8
+        ("shengji-timed-2h", "♠A ♠A ♠K ♠K", ["♠3 ♠3 ♠4 ♠4", "♠6 ♠6 ♠7 ♠7", "♠8 ♠8 ♠9 ♠9"], 60),  # x6 halved
+        ("shengji-timed-2h", "♥A ♥A ♥K ♥K", ["♥3 ♥3 ♥4 ♥4", "♥6 ♥6 ♥7 ♥7", "♥8 ♥8 ♥9 ♥9"], 120),  # trump x6
+        (
+            "shengji-50min",
+            "♠A ♠A ♠K ♠K ♠Q ♠Q",
+            ["♠3 ♠3 ♠4 ♠4 ♠6 ♠6", "♠7 ♠7 ♠8 ♠8 ♠9 ♠9", "♣3 ♣3 ♣4 ♣4 ♣6 ♣6"],
+            320,
+        ),  # x16
+    ],
+)
+def test_rules_1_6_kitty_capture_by_defenders_on_last_trick(
+    preset: str, lead: str, follows: list[str], captured: int
+) -> None:
     hands = [""] * 4
     hands[1] = lead
     for i, f in enumerate(follows):
@@ -430,6 +446,7 @@ def test_rules_1_6_dealer_side_winning_last_trick_captures_nothing() -> None:
 
 # --- 1.7 / 1.8 deal results, match end ------------------------------------------------------------
 
+
 def test_d3_passing_a_ends_the_match_at_once() -> None:
     m = _play_ready("shengji-17-deals", {}, start_level=14)
     # seat 0 deals at A; a defender forfeits the deal: the dealer side holds at A
@@ -444,7 +461,12 @@ def test_forfeit_by_dealer_side_is_a_takeover() -> None:
     m.apply("sys forfeit_deal 2")
     last = m.history[-1]
     assert (last["winner_role"], last["winner"], last["points"], last["next_dealer"], last["forfeit"]) == (
-        "defenders", 1, 80, 1, 2)
+        "defenders",
+        1,
+        80,
+        1,
+        2,
+    )
 
 
 def test_rules_1_8_match_ends_after_the_deal_limit() -> None:
@@ -477,6 +499,7 @@ def test_rules_1_8_equal_levels_cut_the_cards_recorded() -> None:
             assert parse_cards(a)[0] % 13 == parse_cards(b)[0] % 13 or a[-1:] == b[-1:]
         a, b = (parse_cards(x)[0] for x in draws[-1])
         from engine.cards import rank_of
+
         assert rank_of(a) != rank_of(b)
         assert res["winner"] == (0 if rank_of(a) > rank_of(b) else 1)
         results.append(res["winner"])
@@ -502,6 +525,7 @@ def test_d2_time_up_between_deals_ends_at_once() -> None:
 
 
 # --- clocks, log, replay ----------------------------------------------------------------------------
+
 
 def test_rules_1_9_2h_clocks_named_per_turn() -> None:
     m = ShengjiMatch(options("shengji-timed-2h"), 1)

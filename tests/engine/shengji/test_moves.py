@@ -33,14 +33,17 @@ def test_moves_and_texts_play_the_same_match() -> None:
     assert state_fingerprint(replayed) == state_fingerprint(by_move)
 
 
-@pytest.mark.parametrize("move, code", [
-    (Move(7, "pass_bid"), "bad_action"),
-    (Move(0, "bid"), "no_cards"),
-    (Move(0, "bid", (99,)), "no_cards"),
-    (Move(0, "bid", (-1,)), "no_cards"),
-    (Move(0, "shout"), "bad_action"),
-    (Move(None, "shout"), "bad_action"),
-])
+@pytest.mark.parametrize(
+    "move, code",
+    [
+        (Move(7, "pass_bid"), "bad_action"),
+        (Move(0, "bid"), "no_cards"),
+        (Move(0, "bid", (99,)), "no_cards"),
+        (Move(0, "bid", (-1,)), "no_cards"),
+        (Move(0, "shout"), "bad_action"),
+        (Move(None, "shout"), "bad_action"),
+    ],
+)
 def test_a_bad_move_is_refused_and_changes_nothing(move: Move, code: str) -> None:
     m = ShengjiMatch(OPTS, 1)
     m.apply("sys deal")

@@ -27,7 +27,7 @@ def cards_in_play(m: ShengjiMatch) -> list[Card]:
     for h in m.hands:
         out += h
     if m.phase == "dealing":
-        out += m.deck[m.draws:]
+        out += m.deck[m.draws :]
         return out
     if m.phase == "window" or (m.phase == "blackout"):
         return out + m.deck[100:]
@@ -86,8 +86,16 @@ def test_replay_midway_equals_live_state_and_errors_change_nothing(preset: str, 
             break
         m.apply(a)
     before = m.snapshot()
-    for bad in ("0 play ♠A ♠A ♠A", "1 bury ♠2", "sys next_deal", "2 bid BJ", "3 choose pair", "sys resume",
-                "0 pass_overturn", "x y"):
+    for bad in (
+        "0 play ♠A ♠A ♠A",
+        "1 bury ♠2",
+        "sys next_deal",
+        "2 bid BJ",
+        "3 choose pair",
+        "sys resume",
+        "0 pass_overturn",
+        "x y",
+    ):
         try:
             m2 = replay("shengji", opts, seed, m.log)
             m2.apply(bad)
@@ -96,24 +104,26 @@ def test_replay_midway_equals_live_state_and_errors_change_nothing(preset: str, 
     assert replay("shengji", opts, seed, m.log).snapshot() == before  # type: ignore[attr-defined]
 
 
-OPTION_MIX = st.fixed_dictionaries({
-    "bid_style": st.sampled_from(["joker_level", "level_only"]),
-    "overturn_style": st.sampled_from(["ladder", "lock", "suit_order"]),
-    "direct_fix": st.booleans(),
-    "declarer_overturn_after_other": st.booleans(),
-    "public_trump": st.booleans(),
-    "first_deal_overturn_changes_dealer": st.booleans(),
-    "late_overturn": st.sampled_from(["rebury", "in_turn", "none"]),
-    "dealer_side_no_bid": st.sampled_from(["own_level", "kitty_turn", "blackout"]),
-    "throws": st.booleans(),
-    "failed_throw_choice": st.sampled_from(["lowest", "opponents"]),
-    "kitty_multiplier": st.sampled_from(["doubling", "plus_two", "fifty_min"]),
-    "offsuit_kitty_half": st.booleans(),
-    "level_table": st.sampled_from(["seventeen", "timed", "fifty_min"]),
-    "tie_break": st.sampled_from(["dealer_side", "cut"]),
-    "start_level": st.sampled_from([2, 12, 13, 14]),
-    "max_redeals_before_pause": st.integers(1, 3),
-})
+OPTION_MIX = st.fixed_dictionaries(
+    {
+        "bid_style": st.sampled_from(["joker_level", "level_only"]),
+        "overturn_style": st.sampled_from(["ladder", "lock", "suit_order"]),
+        "direct_fix": st.booleans(),
+        "declarer_overturn_after_other": st.booleans(),
+        "public_trump": st.booleans(),
+        "first_deal_overturn_changes_dealer": st.booleans(),
+        "late_overturn": st.sampled_from(["rebury", "in_turn", "none"]),
+        "dealer_side_no_bid": st.sampled_from(["own_level", "kitty_turn", "blackout"]),
+        "throws": st.booleans(),
+        "failed_throw_choice": st.sampled_from(["lowest", "opponents"]),
+        "kitty_multiplier": st.sampled_from(["doubling", "plus_two", "fifty_min"]),
+        "offsuit_kitty_half": st.booleans(),
+        "level_table": st.sampled_from(["seventeen", "timed", "fifty_min"]),
+        "tie_break": st.sampled_from(["dealer_side", "cut"]),
+        "start_level": st.sampled_from([2, 12, 13, 14]),
+        "max_redeals_before_pause": st.integers(1, 3),
+    }
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,7 +18,9 @@ KITTY_ROWS = [
 
 
 @pytest.mark.parametrize(("fmt", "pairs", "doubling", "plus_two", "fifty"), KITTY_ROWS)
-def test_rules_1_6_kitty_multiplier_table(fmt: str, pairs: int, doubling: int, plus_two: int, fifty: int) -> None:
+def test_rules_1_6_kitty_multiplier_table(
+    fmt: str, pairs: int, doubling: int, plus_two: int, fifty: int
+) -> None:
     assert kitty_multiplier("doubling", fmt, pairs) == doubling
     assert kitty_multiplier("plus_two", fmt, pairs) == plus_two
     assert kitty_multiplier("fifty_min", fmt, pairs) == fifty
@@ -57,8 +59,9 @@ LEVEL_ROWS = [
 
 
 @pytest.mark.parametrize(("points", "seventeen", "timed", "fifty"), LEVEL_ROWS)
-def test_rules_1_7_level_table(points: int, seventeen: tuple[str, int], timed: tuple[str, int],
-                               fifty: tuple[str, int]) -> None:
+def test_rules_1_7_level_table(
+    points: int, seventeen: tuple[str, int], timed: tuple[str, int], fifty: tuple[str, int]
+) -> None:
     assert level_change("seventeen", points) == seventeen
     assert level_change("timed", points) == timed
     assert level_change("fifty_min", points) == fifty

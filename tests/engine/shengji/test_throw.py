@@ -25,8 +25,11 @@ def run(lead: str, *others: str) -> ThrowResult | None:
         ("nobody holds a higher single than the lowest single", "♠A ♠K", ("♠Q ♠Q ♣A", "♠J", "♥A ♠2")),
         ("a pair is only beaten by a higher pair", "♠A ♠Q ♠Q", ("♠K ♣3", "♠J ♠J", "♠2 ♠2")),
         ("a tractor is not beaten by higher pairs", "♠10 ♠10 ♠9 ♠9 ♠A", ("♠K ♠K ♠J ♠J", "♠2", "")),
-        ("a tractor is not beaten by a shorter higher tractor", "♠10 ♠10 ♠9 ♠9 ♠8 ♠8 ♠A",
-         ("♠K ♠K ♠Q ♠Q", "", "")),
+        (
+            "a tractor is not beaten by a shorter higher tractor",
+            "♠10 ♠10 ♠9 ♠9 ♠8 ♠8 ♠A",
+            ("♠K ♠K ♠Q ♠Q", "", ""),
+        ),
         ("equal off-suit level pairs do not beat each other", "♠6 ♠6 BJ", ("♣6 ♣6 ♥2", "♦6", "")),
         ("cards of other groups do not count", "♠A ♠Q", ("♥A BJ ♠6", "♣K", "♠J")),
     ],

@@ -36,29 +36,56 @@ CASES = [
     ("pair: two different trumps do not ruff (50min 五.5)", ["♠A ♠A", "BJ SJ", "♠3 ♠4", "♣2 ♣3"], 0),
     ("pair: a trump and an off-suit card do not ruff", ["♠A ♠A", "BJ ♣2", "♠3 ♠4", "♣2 ♣3"], 0),
     ("pair: off-suit level pairs tie, the earlier wins", ["♥2 ♥2", "♣6 ♣6", "♦6 ♦6", "♥3 ♥3"], 1),
-    ("tractor: a higher tractor of the same length wins", ["♠9 ♠9 ♠8 ♠8", "♠Q ♠Q ♠J ♠J", "♠2 ♠10 ♠4 ♠5",
-                                                          "♠A ♠A ♠3 ♠3"], 1),
-    ("tractor: two higher pairs do not win", ["♠9 ♠9 ♠8 ♠8", "♠A ♠A ♠Q ♠Q", "♠2 ♠3 ♠4 ♠10",
-                                              "♠7 ♠7 ♠5 ♠5"], 0),
-    ("tractor: a tractor across the level rank", ["♠4 ♠4 ♠3 ♠3", "♠A ♠A ♠Q ♠Q", "♠2 ♠2 ♠9 ♠10",
-                                                  "♠7 ♠7 ♠5 ♠5"], 3),
+    (
+        "tractor: a higher tractor of the same length wins",
+        ["♠9 ♠9 ♠8 ♠8", "♠Q ♠Q ♠J ♠J", "♠2 ♠10 ♠4 ♠5", "♠A ♠A ♠3 ♠3"],
+        1,
+    ),
+    (
+        "tractor: two higher pairs do not win",
+        ["♠9 ♠9 ♠8 ♠8", "♠A ♠A ♠Q ♠Q", "♠2 ♠3 ♠4 ♠10", "♠7 ♠7 ♠5 ♠5"],
+        0,
+    ),
+    (
+        "tractor: a tractor across the level rank",
+        ["♠4 ♠4 ♠3 ♠3", "♠A ♠A ♠Q ♠Q", "♠2 ♠2 ♠9 ♠10", "♠7 ♠7 ♠5 ♠5"],
+        3,
+    ),
     ("tractor: a trump tractor ruffs", ["♠9 ♠9 ♠8 ♠8", "♥3 ♥3 ♥2 ♥2", "♠2 ♠3 ♠4 ♠5", "♠A ♠K ♠K ♠Q"], 1),
-    ("tractor: trump pairs that are no tractor do not ruff (50min 五.5)", ["♠9 ♠9 ♠8 ♠8", "BJ BJ ♥2 ♥2",
-                                                                          "♠2 ♠3 ♠4 ♠5", "♣3 ♣3 ♣4 ♣5"], 0),
-    ("tractor: higher trump tractor over-ruffs", ["♠9 ♠9 ♠8 ♠8", "♥3 ♥3 ♥2 ♥2", "SJ SJ ♥6 ♥6",
-                                                  "♠6 ♠6 ♥A ♥A"], 2),
-    ("tractor: off-suit level pair + trump A over-ruffs", ["♠9 ♠9 ♠8 ♠8", "♥3 ♥3 ♥2 ♥2",
-                                                            "♣6 ♣6 ♥A ♥A", "♠2 ♠2 ♠3 ♠4"], 2),
+    (
+        "tractor: trump pairs that are no tractor do not ruff (50min 五.5)",
+        ["♠9 ♠9 ♠8 ♠8", "BJ BJ ♥2 ♥2", "♠2 ♠3 ♠4 ♠5", "♣3 ♣3 ♣4 ♣5"],
+        0,
+    ),
+    (
+        "tractor: higher trump tractor over-ruffs",
+        ["♠9 ♠9 ♠8 ♠8", "♥3 ♥3 ♥2 ♥2", "SJ SJ ♥6 ♥6", "♠6 ♠6 ♥A ♥A"],
+        2,
+    ),
+    (
+        "tractor: off-suit level pair + trump A over-ruffs",
+        ["♠9 ♠9 ♠8 ♠8", "♥3 ♥3 ♥2 ♥2", "♣6 ♣6 ♥A ♥A", "♠2 ♠2 ♠3 ♠4"],
+        2,
+    ),
     ("throw: a follower in the suit never wins", ["♠A ♠K", "♠2 ♠3", "♠A ♠Q", "♣2 ♣3"], 0),
     ("throw: a trump ruff with the shape wins", ["♠A ♠A ♠K", "♥2 ♥2 ♥3", "♠2 ♠3 ♠4", "♣2 ♣3 ♣4"], 1),
-    ("throw: a ruff without the throw's pair does not win", ["♠A ♠A ♠K", "♥2 ♥3 ♥4", "♠2 ♠3 ♠4",
-                                                             "♣2 ♣3 ♣4"], 0),
+    (
+        "throw: a ruff without the throw's pair does not win",
+        ["♠A ♠A ♠K", "♥2 ♥3 ♥4", "♠2 ♠3 ♠4", "♣2 ♣3 ♣4"],
+        0,
+    ),
     ("throw: over-ruff compares the largest component", ["♠A ♠A ♠K", "♥2 ♥2 BJ", "♥3 ♥3 ♥4", "♣2 ♣3 ♣4"], 2),
-    ("throw: equal largest components, the earlier ruff wins", ["♠A ♠A ♠K", "♣6 ♣6 ♥2", "♦6 ♦6 BJ",
-                                                               "♣2 ♣3 ♣4"], 1),
+    (
+        "throw: equal largest components, the earlier ruff wins",
+        ["♠A ♠A ♠K", "♣6 ♣6 ♥2", "♦6 ♦6 BJ", "♣2 ♣3 ♣4"],
+        1,
+    ),
     ("throw: a trump pair may stand in for two singles", ["♠A ♠K", "♥2 ♥2", "♠2 ♠3", "♣2 ♣3"], 1),
-    ("throw with a tractor: ruff needs a tractor", ["♠A ♠A ♠K ♠K ♠9", "♥2 ♥2 ♥4 ♥4 BJ", "♠2 ♠3 ♠4 ♠5 ♠7",
-                                                    "♥7 ♥7 ♥8 ♥8 ♥9"], 3),
+    (
+        "throw with a tractor: ruff needs a tractor",
+        ["♠A ♠A ♠K ♠K ♠9", "♥2 ♥2 ♥4 ♥4 BJ", "♠2 ♠3 ♠4 ♠5 ♠7", "♥7 ♥7 ♥8 ♥8 ♥9"],
+        3,
+    ),
 ]
 
 
@@ -95,14 +122,16 @@ def _relabel(c: int, perm: list[int]) -> int:
 
 @settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), level=st.integers(2, 14), trump=st.sampled_from([None, 0, 1, 2, 3]))
-def test_trick_winner_invariant_to_card_order_and_off_suit_names(seed: int, level: int, trump: int | None) -> None:
+def test_trick_winner_invariant_to_card_order_and_off_suit_names(
+    seed: int, level: int, trump: int | None
+) -> None:
     """Property (docs/rules.md 1.5): the winner depends on the cards, not on the order they are listed in, and
     renaming the non-trump suits among themselves (♠↔♣ when ♥ is trump) changes nobody's result."""
     rng = random.Random(seed)
     ctx = trump_context(level, trump)
     deck = full_deck()
     rng.shuffle(deck)
-    hands = [deck[i * 25:(i + 1) * 25] for i in range(4)]
+    hands = [deck[i * 25 : (i + 1) * 25] for i in range(4)]
     throws = rng.random() < 0.5
     lead_cards = random_legal_play(ctx, hands[0], None, rng, throws)
     lead = classify_lead(ctx, lead_cards, throws)
@@ -117,4 +146,3 @@ def test_trick_winner_invariant_to_card_order_and_off_suit_names(seed: int, leve
         perm[a] = b
     renamed = [[_relabel(c, perm) for c in p] for p in plays]
     assert trick_winner(ctx, classify_lead(ctx, renamed[0], throws), renamed) == winner
-

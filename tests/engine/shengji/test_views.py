@@ -124,8 +124,18 @@ def test_public_view_shows_the_kitty_only_after_the_deal() -> None:
 def test_public_table_fields() -> None:
     m = ShengjiMatch(load_preset("shengji-timed-2h").rules, 6)
     t = m.public_view()["table"]
-    for key in ("levels", "dealer", "trump", "declaration", "trick", "points", "turns", "phase", "deal",
-                "cards_dealt"):
+    for key in (
+        "levels",
+        "dealer",
+        "trump",
+        "declaration",
+        "trick",
+        "points",
+        "turns",
+        "phase",
+        "deal",
+        "cards_dealt",
+    ):
         assert key in t
     assert "hand" not in m.public_view()
 

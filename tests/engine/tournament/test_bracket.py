@@ -44,8 +44,11 @@ def test_byes_every_entry_plays_or_gets_a_bye(count: int) -> None:
 
 def test_byes_go_to_the_top_seeds() -> None:
     br = Bracket.build(bracket_slots([f"s{i}" for i in range(1, 6)]))  # 5 entries, 3 byes
-    walkovers = {br.entries_of(m.id)[0] or br.entries_of(m.id)[1]
-                 for m in br.matches if m.round == 1 and br.status(m.id) == "walkover"}
+    walkovers = {
+        br.entries_of(m.id)[0] or br.entries_of(m.id)[1]
+        for m in br.matches
+        if m.round == 1 and br.status(m.id) == "walkover"
+    }
     assert walkovers == {"s1", "s2", "s3"}
 
 
@@ -214,8 +217,9 @@ def test_bracket_needs_a_power_of_two() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(count=st.integers(min_value=2, max_value=40), third=st.booleans(), data=st.data())
-def test_property_single_elimination_completes_with_one_champion(count: int, third: bool,
-                                                                 data: st.DataObject) -> None:
+def test_property_single_elimination_completes_with_one_champion(
+    count: int, third: bool, data: st.DataObject
+) -> None:
     """Random entry counts and random results (including forfeits): the bracket always completes;
     without double forfeits there is exactly one champion and every other entry is eliminated once."""
     br = bracket_for(count, third_place=third)

@@ -53,13 +53,18 @@ def test_no_limit_never_disqualifies_and_level_penalties_are_kept() -> None:
 
 def test_assign_tables_in_waves_when_the_pool_is_short() -> None:
     slots = assign_tables(["m1", "m2", "m3"], T0, ["g1", "g2"], slot_minutes=60)
-    assert slots == [Slot("m1", ("g1",), T0), Slot("m2", ("g2",), T0),
-                     Slot("m3", ("g1",), T0 + timedelta(minutes=60))]
+    assert slots == [
+        Slot("m1", ("g1",), T0),
+        Slot("m2", ("g2",), T0),
+        Slot("m3", ("g1",), T0 + timedelta(minutes=60)),
+    ]
     assert Slot.from_dict(slots[2].to_dict()) == slots[2]
 
 
 def test_team_matches_take_three_tables_each() -> None:
-    slots = assign_tables(["m1", "m2"], T0, [f"g{i}" for i in range(1, 6)], tables_per_match=3, slot_minutes=70)
+    slots = assign_tables(
+        ["m1", "m2"], T0, [f"g{i}" for i in range(1, 6)], tables_per_match=3, slot_minutes=70
+    )
     assert slots[0] == Slot("m1", ("g1", "g2", "g3"), T0)
     assert slots[1].start == T0 + timedelta(minutes=70) and len(slots[1].tables) == 3
     with pytest.raises(RuleError) as err:
@@ -68,8 +73,9 @@ def test_team_matches_take_three_tables_each() -> None:
 
 
 def test_busy_tables_are_used_when_free() -> None:
-    slots = assign_tables(["m1"], T0, ["g1", "g2"], busy={"g1": T0 + timedelta(minutes=30),
-                                                          "g2": T0 + timedelta(minutes=45)})
+    slots = assign_tables(
+        ["m1"], T0, ["g1", "g2"], busy={"g1": T0 + timedelta(minutes=30), "g2": T0 + timedelta(minutes=45)}
+    )
     assert slots == [Slot("m1", ("g1",), T0 + timedelta(minutes=30))]
 
 

@@ -32,8 +32,11 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def reference_draw(published: dict) -> tuple[list[str], list[str | None]]:
     """An independent reimplementation written from docs/draw.md only (no engine code)."""
-    frozen = {"tournament": published["tournament"], "options": published["options"],
-              "entries": published["entries"]}
+    frozen = {
+        "tournament": published["tournament"],
+        "options": published["options"],
+        "entries": published["entries"],
+    }
     data = json.dumps(frozen, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     lh = hashlib.sha256(data).digest()
     seed = hashlib.sha256(bytes.fromhex(published["secret"]) + lh).digest()
@@ -94,8 +97,15 @@ def test_commitment_and_list_hash_are_published_before_the_draw_and_match_after(
     draw = make_draw("t", entries, DrawOptions(), SECRET)
     report = verify(draw.published(), ann.to_dict())
     assert report.ok, report.lines()
-    assert [c.name for c in report.checks] == ["list_hash", "commitment", "announced_list_hash",
-                                               "announced_commitment", "draw_seed", "order", "bracket"]
+    assert [c.name for c in report.checks] == [
+        "list_hash",
+        "commitment",
+        "announced_list_hash",
+        "announced_commitment",
+        "draw_seed",
+        "order",
+        "bracket",
+    ]
 
 
 def test_unrevealed_publication_holds_no_secret() -> None:
@@ -228,15 +238,25 @@ def test_verify_draw_command(tmp_path: Path) -> None:
     published = make_draw("工会双升", pairs(5), DrawOptions(), SECRET).published()
     good = tmp_path / "draw.json"
     good.write_text(json.dumps(published, ensure_ascii=False), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "bot.verify_draw", str(good)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "bot.verify_draw", str(good)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "draw verified" in run.stdout
     published["secret"] = OTHER_SECRET.hex()
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(published), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "bot.verify_draw", str(bad)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "bot.verify_draw", str(bad)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 1
     assert "FAIL commitment" in run.stdout
 
@@ -252,12 +272,19 @@ def test_worked_example_in_docs_verifies() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(groups=st.lists(st.sampled_from("ABCD"), min_size=8, max_size=8) | st.lists(
-    st.sampled_from("ABCDE"), min_size=16, max_size=16), salt=st.integers(0, 1000))
+@given(
+    groups=st.lists(st.sampled_from("ABCD"), min_size=8, max_size=8)
+    | st.lists(st.sampled_from("ABCDE"), min_size=16, max_size=16),
+    salt=st.integers(0, 1000),
+)
 def test_property_separation_reaches_the_fewest_possible_conflicts(groups: list[str], salt: int) -> None:
     """Full bracket, no seeds: same-group round-1 matches left = max(0, largest group - half the field)."""
     entries = [Entry(f"e{i}", f"E{i}", g, (f"x{i}", f"y{i}")) for i, g in enumerate(groups)]
-    draw = make_draw("t", entries, DrawOptions(separate_union_groups=True), hashlib.sha256(bytes([salt % 256,
-                                                                                                salt // 256])).digest())
+    draw = make_draw(
+        "t",
+        entries,
+        DrawOptions(separate_union_groups=True),
+        hashlib.sha256(bytes([salt % 256, salt // 256])).digest(),
+    )
     largest = max(groups.count(g) for g in set(groups))
     assert draw.conflicts == union_conflicts(draw, entries) == max(0, largest - len(groups) // 2)

@@ -18,8 +18,12 @@ LOT = hashlib.sha256(b"lot seed").digest()
 def team(winner_tables: str, levels: tuple[tuple[int, int], ...] | None = None) -> PairingResult:
     """A 3-table team result from a string like "aab" (table k won by the letter)."""
     levels = levels or tuple((14, 10) if w == "a" else (10, 14) for w in winner_tables)
-    return team_result([played_table(w, la, lb, i) for i, (w, (la, lb)) in
-                        enumerate(zip(winner_tables, levels, strict=True), start=1)])
+    return team_result(
+        [
+            played_table(w, la, lb, i)
+            for i, (w, (la, lb)) in enumerate(zip(winner_tables, levels, strict=True), start=1)
+        ]
+    )
 
 
 def table(results: dict[tuple[str, str], PairingResult], entries: list[str]) -> list[str]:
@@ -38,8 +42,19 @@ def test_round_robin_every_pair_meets_once() -> None:
             assert len(players) == len(set(players))
 
 
-@pytest.mark.parametrize("count,expected", [(8, (0, 0)), (5, (0, 0)), (12, (4, 2)), (16, (4, 2)),
-                                            (9, (1, 8)), (10, (2, 4)), (11, (2, 4)), (24, (4, 2))])
+@pytest.mark.parametrize(
+    "count,expected",
+    [
+        (8, (0, 0)),
+        (5, (0, 0)),
+        (12, (4, 2)),
+        (16, (4, 2)),
+        (9, (1, 8)),
+        (10, (2, 4)),
+        (11, (2, 4)),
+        (24, (4, 2)),
+    ],
+)
 def test_group_plan_from_the_entry_count(count: int, expected: tuple[int, int]) -> None:
     """guandan-team: preliminary stage to 8, then knockout (第一阶段决出八强)."""
     assert plan_groups(count, 8, 2) == expected
@@ -47,8 +62,12 @@ def test_group_plan_from_the_entry_count(count: int, expected: tuple[int, int]) 
 
 def test_standings_by_match_points_first() -> None:
     res = {("a", "b"): team("aab"), ("a", "c"): team("aab"), ("b", "c"): team("aab")}
-    rows = standings("A", ["c", "b", "a"], [GroupMatch(f"m{i}", "A", 1, x, y, r)
-                                           for i, ((x, y), r) in enumerate(res.items())], LOT).rows
+    rows = standings(
+        "A",
+        ["c", "b", "a"],
+        [GroupMatch(f"m{i}", "A", 1, x, y, r) for i, ((x, y), r) in enumerate(res.items())],
+        LOT,
+    ).rows
     assert [r.entry_id for r in rows] == ["a", "b", "c"]
     assert [r.points for r in rows] == [4, 2, 0]
     assert rows[0].tiebreak == "points"
@@ -61,9 +80,11 @@ def test_standings_table_wins_break_equal_points() -> None:
 
 
 def test_standings_level_difference_breaks_equal_tables() -> None:
-    res = {("a", "b"): team("aab", ((14, 2), (14, 2), (2, 14))),    # a +12
-           ("b", "c"): team("aab", ((10, 9), (10, 9), (9, 10))),    # b +1
-           ("c", "a"): team("aab", ((11, 10), (11, 10), (10, 11)))}  # c +1
+    res = {
+        ("a", "b"): team("aab", ((14, 2), (14, 2), (2, 14))),  # a +12
+        ("b", "c"): team("aab", ((10, 9), (10, 9), (9, 10))),  # b +1
+        ("c", "a"): team("aab", ((11, 10), (11, 10), (10, 11))),
+    }  # c +1
     order = table(res, ["a", "b", "c"])
     matches = [GroupMatch(f"m{i}", "A", 1, x, y, r) for i, ((x, y), r) in enumerate(res.items())]
     rows = {r.entry_id: r for r in standings("A", ["a", "b", "c"], matches, LOT).rows}
@@ -75,8 +96,14 @@ def test_standings_level_difference_breaks_equal_tables() -> None:
 def test_standings_head_to_head_breaks_a_full_tie() -> None:
     """Equal points, tables and levels; the winner of the match between them is ahead."""
     win_a, win_b = ((10, 9), (10, 9), (9, 10)), ((9, 10), (9, 10), (10, 9))
-    res = {("a", "b"): team("bba", win_b), ("a", "c"): team("aab", win_a), ("a", "d"): team("aab", win_a),
-           ("b", "c"): team("bba", win_b), ("b", "d"): team("aab", win_a), ("c", "d"): team("bba", win_b)}
+    res = {
+        ("a", "b"): team("bba", win_b),
+        ("a", "c"): team("aab", win_a),
+        ("a", "d"): team("aab", win_a),
+        ("b", "c"): team("bba", win_b),
+        ("b", "d"): team("aab", win_a),
+        ("c", "d"): team("bba", win_b),
+    }
     matches = [GroupMatch(f"m{i}", "A", 1, x, y, r) for i, ((x, y), r) in enumerate(res.items())]
     rows = standings("A", ["a", "b", "c", "d"], matches, LOT).rows
     tied = [r for r in rows if r.points == 4]
@@ -115,7 +142,7 @@ def test_knockout_seeding_crosses_groups() -> None:
     for m in stage.matches:  # lower number always wins: X1 first, X2 second
         stage.record(m.id, team("aaa") if m.a < m.b else team("bbb"))
     slots = stage.knockout_slots(LOT, 8)
-    first = {frozenset(slots[i:i + 2]) for i in range(0, 8, 2)}
+    first = {frozenset(slots[i : i + 2]) for i in range(0, 8, 2)}
     assert first == {frozenset(p) for p in (("A1", "B2"), ("B1", "A2"), ("C1", "D2"), ("D1", "C2"))}
     top, bottom = set(slots[:4]), set(slots[4:])
     for g in "ABCD":

@@ -29,7 +29,13 @@ def test_shengji_50min_prizes_by_round_eliminated() -> None:
     rows = t.ranking()
     by_round = {(r.eliminated_round, r.prize) for r in rows}
     assert by_round == {(1, "souvenir"), (2, "third"), (3, "second"), (4, "first"), (None, "champion")}
-    assert Counter(r.prize for r in rows) == {"souvenir": 8, "third": 4, "second": 2, "first": 1, "champion": 1}
+    assert Counter(r.prize for r in rows) == {
+        "souvenir": 8,
+        "third": 4,
+        "second": 2,
+        "first": 1,
+        "champion": 1,
+    }
     assert rows[0].prize == "champion" and rows[0].place == 1
 
 
@@ -37,7 +43,13 @@ def test_shengji_50min_with_byes_counts_bracket_rounds() -> None:
     """11 pairs: a 16 bracket (5 byes); a pair with a bye that loses in round 2 gets round 2's prize."""
     t = run(Tournament.create("50min", preset_settings("shengji-50min"), pairs(11, groups=6)))
     rows = t.ranking()
-    assert Counter(r.prize for r in rows) == {"souvenir": 3, "third": 4, "second": 2, "first": 1, "champion": 1}
+    assert Counter(r.prize for r in rows) == {
+        "souvenir": 3,
+        "third": 4,
+        "second": 2,
+        "first": 1,
+        "champion": 1,
+    }
 
 
 def test_round_prizes_are_aligned_to_the_final_for_smaller_fields() -> None:
@@ -52,8 +64,16 @@ def test_shengji_timed_2h_one_first_two_second_three_third_souvenir_for_all() ->
     """shengji-timed-2h notice 七、奖励办法: 一等奖1个、二等奖2个、三等奖3个，所有参赛选手都颁发纪念奖."""
     t = run(Tournament.create("2h", preset_settings("shengji-timed-2h"), pairs(8)))
     rows = t.ranking()
-    assert [r.prize for r in rows] == ["first", "second", "second", "third", "third", "third",
-                                       "souvenir", "souvenir"]
+    assert [r.prize for r in rows] == [
+        "first",
+        "second",
+        "second",
+        "third",
+        "third",
+        "third",
+        "souvenir",
+        "souvenir",
+    ]
     assert [r.place for r in rows] == [1, 2, 3, 4, 5, 5, 7, 7]
     ids = {m.id for m in t.bracket.matches} if t.bracket else set()
     assert {"P3-4-M1", "P5-8-M1", "P5-8-M2"} <= ids  # 3rd-place match and placement matches decided them
@@ -92,7 +112,13 @@ def test_shengji_17_deals_winner_goes_on_and_nothing_else() -> None:
 
 def test_tied_places_at_a_boundary_share_the_better_prize() -> None:
     assert [prize_for_place(p, [1, 2, 3]) for p in (1, 2, 3, 4, 6, 7)] == [
-        "first", "second", "second", "third", "third", ""]
+        "first",
+        "second",
+        "second",
+        "third",
+        "third",
+        "",
+    ]
 
 
 def test_ranking_rows_export_as_plain_dicts() -> None:

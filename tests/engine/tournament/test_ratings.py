@@ -26,7 +26,7 @@ def test_a_new_player_shows_1500_provisional_and_a_win_moves_both_partners_up() 
     r = replay([TableGame("shengji", ("a", "b"), ("c", "d"))])
     assert r.of("a", "shengji").mu > 25 and r.of("b", "shengji").mu > 25
     assert r.of("c", "shengji").mu < 25 and r.of("d", "shengji").mu < 25
-    assert r.of("a", "guandan") == Rating()              # per game
+    assert r.of("a", "guandan") == Rating()  # per game
     assert [h.player for h in r.history] == ["a", "b", "c", "d"]
 
 
@@ -40,11 +40,20 @@ def test_provisional_until_ten_games() -> None:
 
 
 def test_match_tables_are_games_and_forfeits_are_not_rated() -> None:
-    team = team_result([TableResult(1, "a", 14, 9), TableResult(2, "b", 8, 14), TableResult(3, "b", None, None, "a")])
-    games = match_games("guandan", ["a1", "a2", "a3", "a4", "a5", "a6"], ["b1", "b2", "b3", "b4", "b5", "b6"], team,
-                        "T1/R1-M1")
-    assert games == [TableGame("guandan", ("a1", "a2"), ("b1", "b2"), "T1/R1-M1#T1"),
-                     TableGame("guandan", ("b3", "b4"), ("a3", "a4"), "T1/R1-M1#T2")]
+    team = team_result(
+        [TableResult(1, "a", 14, 9), TableResult(2, "b", 8, 14), TableResult(3, "b", None, None, "a")]
+    )
+    games = match_games(
+        "guandan",
+        ["a1", "a2", "a3", "a4", "a5", "a6"],
+        ["b1", "b2", "b3", "b4", "b5", "b6"],
+        team,
+        "T1/R1-M1",
+    )
+    assert games == [
+        TableGame("guandan", ("a1", "a2"), ("b1", "b2"), "T1/R1-M1#T1"),
+        TableGame("guandan", ("b3", "b4"), ("a3", "a4"), "T1/R1-M1#T2"),
+    ]
     assert match_games("shengji", ["a", "b"], ["c", "d"], forfeit_result("a")) == []
     assert len(match_games("shengji", ["a", "b"], ["c", "d"], pair_result("b", 9, 14))) == 1
 
@@ -54,8 +63,12 @@ def test_seeding_by_rating_orders_rated_entries_and_leaves_new_ones_to_the_draw(
     for _ in range(5):
         r.play(TableGame("shengji", ("s1", "s2"), ("m1", "m2")))
         r.play(TableGame("shengji", ("m1", "m2"), ("w1", "w2")))
-    entries = [Entry("weak", "W", "", ("w1", "w2")), Entry("new", "N", "", ("n1", "n2")),
-               Entry("strong", "S", "", ("s1", "s2")), Entry("mid", "M", "", ("m1", "m2"))]
+    entries = [
+        Entry("weak", "W", "", ("w1", "w2")),
+        Entry("new", "N", "", ("n1", "n2")),
+        Entry("strong", "S", "", ("s1", "s2")),
+        Entry("mid", "M", "", ("m1", "m2")),
+    ]
     seeded = seed_by_rating(entries, r, "shengji")
     assert {e.id: e.seed_no for e in seeded} == {"strong": 1, "mid": 2, "weak": 3, "new": None}
 
@@ -65,7 +78,11 @@ def kendall_tau(xs: list[float], ys: list[float]) -> float:
     s = 0
     for i in range(n):
         for j in range(i + 1, n):
-            s += int(math.copysign(1, (xs[i] - xs[j]) * (ys[i] - ys[j]))) if (xs[i] - xs[j]) * (ys[i] - ys[j]) else 0
+            s += (
+                int(math.copysign(1, (xs[i] - xs[j]) * (ys[i] - ys[j])))
+                if (xs[i] - xs[j]) * (ys[i] - ys[j])
+                else 0
+            )
     return 2 * s / (n * (n - 1))
 
 
@@ -76,7 +93,7 @@ def test_a_season_of_twenty_swiss_tournaments_ranks_players_by_their_known_stren
     players of different levels; this one uses players whose strength is a number.)"""
     rng = random.Random(20)
     players = [f"u{i}" for i in range(32)]
-    strength = {p: i / 4 for i, p in enumerate(players)}     # 0 .. 7.75
+    strength = {p: i / 4 for i, p in enumerate(players)}  # 0 .. 7.75
     games: list[TableGame] = []
     settings = TournamentSettings.from_mapping({"format": "swiss", "swiss_rounds": 5})
     for season_round in range(20):

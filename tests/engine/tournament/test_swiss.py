@@ -61,7 +61,7 @@ def test_winners_meet_winners_and_nobody_meets_twice() -> None:
     assert t.swiss is not None
     points = {r.entry_id: r.points for r in t.swiss_standings().rows}
     for a, b in pairings(t, 2):
-        assert b is not None and points[a] == points[b]     # 8 winners, 8 losers: no float needed
+        assert b is not None and points[a] == points[b]  # 8 winners, 8 losers: no float needed
     while not t.finished:
         play_round(t)
     seen = set()
@@ -80,8 +80,8 @@ def test_the_next_round_waits_for_every_result_of_the_round() -> None:
     first = t.ready_matches()
     for i, mid in enumerate(first[:-1]):
         assert t.record(mid, win_for_higher_id(t, mid)) == []
-        assert t.ready_matches() == first[i + 1:]
-    new = t.record(first[-1], forfeit_result("b"))       # a referee's forfeit completes the round
+        assert t.ready_matches() == first[i + 1 :]
+    new = t.record(first[-1], forfeit_result("b"))  # a referee's forfeit completes the round
     assert len(new) == 4 and all(m.startswith("S2-") for m in new)
     with pytest.raises(RuleError) as err:
         t.record(first[0], pair_result("a", 14, 2))
@@ -104,13 +104,13 @@ def test_odd_field_one_bye_at_most_each_to_the_lowest_score() -> None:
         play_round(t)
     assert len(byes) == 4 and len(set(byes)) == 4
     row = t.swiss_standings().row(byes[0])
-    assert row.byes == 1 and row.points == row.won * 2 + 1   # a bye scores a draw here
+    assert row.byes == 1 and row.points == row.won * 2 + 1  # a bye scores a draw here
 
 
 def test_a_round_that_cannot_be_paired_changes_nothing_and_the_organiser_can_end_there() -> None:
     t = swiss(4, swiss_rounds=4)
     for _ in range(3):
-        play_round(t)                 # three rounds: everybody has met everybody
+        play_round(t)  # three rounds: everybody has met everybody
     assert t.swiss is not None and t.swiss.current_round == 3
     assert not t.finished
     # the 4th round was not paired: the last result of round 3 was kept, the stage waits
@@ -153,7 +153,10 @@ def test_pair_round_splits_colleagues_at_the_price_of_one_and_a_half_floats() ->
     # with a draw between the groups (1 point apart: 2 floats cost 2*1 < 6) the colleagues are split
     points = {"a1": 3, "a2": 3, "b1": 2, "b2": 2}
     pairs, _ = pair_round(ranked, points, {}, set(), union)
-    assert sorted(tuple(sorted(p)) for p in pairs) in ([("a1", "b1"), ("a2", "b2")], [("a1", "b2"), ("a2", "b1")])
+    assert sorted(tuple(sorted(p)) for p in pairs) in (
+        [("a1", "b1"), ("a2", "b2")],
+        [("a1", "b2"), ("a2", "b1")],
+    )
 
 
 def test_inside_a_score_group_top_half_meets_bottom_half() -> None:
@@ -165,7 +168,9 @@ def test_inside_a_score_group_top_half_meets_bottom_half() -> None:
 def stage(entries: str, *rounds: list[tuple[str, str, PairingResult]]) -> SwissStage:
     st = SwissStage(len(rounds), 2, list(entries), {})
     for r, matches in enumerate(rounds, start=1):
-        st.matches += [SwissMatch(f"S{r}-M{i}", r, a, b, res) for i, (a, b, res) in enumerate(matches, start=1)]
+        st.matches += [
+            SwissMatch(f"S{r}-M{i}", r, a, b, res) for i, (a, b, res) in enumerate(matches, start=1)
+        ]
     return st
 
 
@@ -174,13 +179,22 @@ def win(levels: int) -> PairingResult:
 
 
 def test_standings_points_then_buchholz() -> None:
-    st = stage("ABCDEF", [("A", "B", win(4)), ("C", "D", win(4)), ("E", "F", win(2))],
-               [("A", "C", win(4)), ("E", "B", win(1)), ("D", "F", win(4))])
+    st = stage(
+        "ABCDEF",
+        [("A", "B", win(4)), ("C", "D", win(4)), ("E", "F", win(2))],
+        [("A", "C", win(4)), ("E", "B", win(1)), ("D", "F", win(4))],
+    )
     table = st.standings(SECRET)
     # A 4 (Buchholz B0 + C2 = 2), E 4 (F0 + B0 = 0), C 2 (D2 + A4 = 6), D 2 (C2 + F0 = 2),
     # B 0 (A4 + E4 = 8), F 0 (E4 + D2 = 6)
     assert [(r.entry_id, r.points, r.buchholz) for r in table.rows] == [
-        ("A", 4, 2), ("E", 4, 0), ("C", 2, 6), ("D", 2, 2), ("B", 0, 8), ("F", 0, 6)]
+        ("A", 4, 2),
+        ("E", 4, 0),
+        ("C", 2, 6),
+        ("D", 2, 2),
+        ("B", 0, 8),
+        ("F", 0, 6),
+    ]
     assert {r.tiebreak for r in table.rows} == {"buchholz"}
 
 
@@ -188,8 +202,11 @@ def test_standings_level_difference_after_buchholz() -> None:
     st = stage("ABCD", [("A", "B", win(4)), ("C", "D", win(2))])
     table = st.standings(SECRET)
     assert [(r.entry_id, r.level_diff, r.tiebreak) for r in table.rows] == [
-        ("A", 4, "level_difference"), ("C", 2, "level_difference"), ("D", -2, "level_difference"),
-        ("B", -4, "level_difference")]
+        ("A", 4, "level_difference"),
+        ("C", 2, "level_difference"),
+        ("D", -2, "level_difference"),
+        ("B", -4, "level_difference"),
+    ]
 
 
 def test_standings_lot_when_all_else_is_level() -> None:
@@ -197,19 +214,22 @@ def test_standings_lot_when_all_else_is_level() -> None:
     table = st.standings(SECRET)
     assert all(r.points == 0 and r.tiebreak == "lot" for r in table.rows)
     assert [r.lot for r in table.rows] == sorted(r.lot or 0 for r in table.rows)
-    other = st.standings(bytes(32))          # another lot seed, another order (the lot decides)
+    other = st.standings(bytes(32))  # another lot seed, another order (the lot decides)
     assert sorted(other.order()) == sorted(table.order())
 
 
 def test_standings_head_to_head_puts_the_winner_of_the_mutual_match_first() -> None:
     """D and B end level on points, Buchholz and levels; D beat B in round 3: D is ahead."""
+
     def res(winner: str, levels: int) -> PairingResult:
         return pair_result(winner, 14, 14 - levels) if winner == "a" else pair_result(winner, 14 - levels, 14)
 
-    st = stage("ABCDEFGH",
-               [("F", "E", res("a", 2)), ("G", "C", res("b", 1)), ("B", "H", res("b", 2)), ("D", "A", res("b", 1))],
-               [("G", "E", res("a", 2)), ("A", "D", res("a", 1)), ("C", "H", res("b", 2)), ("F", "B", res("b", 2))],
-               [("H", "E", res("a", 1)), ("B", "D", res("b", 1)), ("G", "F", res("a", 2)), ("A", "C", res("b", 1))])
+    st = stage(
+        "ABCDEFGH",
+        [("F", "E", res("a", 2)), ("G", "C", res("b", 1)), ("B", "H", res("b", 2)), ("D", "A", res("b", 1))],
+        [("G", "E", res("a", 2)), ("A", "D", res("a", 1)), ("C", "H", res("b", 2)), ("F", "B", res("b", 2))],
+        [("H", "E", res("a", 1)), ("B", "D", res("b", 1)), ("G", "F", res("a", 2)), ("A", "C", res("b", 1))],
+    )
     table = st.standings(SECRET)
     d, b = table.row("D"), table.row("B")
     assert (d.points, d.buchholz, d.level_diff) == (b.points, b.buchholz, b.level_diff) == (2, 10, -1)
@@ -233,7 +253,7 @@ def test_withdrawal_forfeits_the_open_match_and_is_never_paired_again() -> None:
     later = [m for m in t.swiss.matches if m.round > 2]
     assert all(leaver not in (m.a, m.b) for m in later)
     row = t.swiss_standings().row(leaver)
-    assert row.withdrawn and row.played == played_before >= 1     # its matches stand
+    assert row.withdrawn and row.played == played_before >= 1  # its matches stand
     with pytest.raises(RuleError) as err:
         t.withdraw(leaver)
     assert err.value.code == "already_withdrawn"
@@ -245,21 +265,27 @@ def test_late_entry_starts_on_zero_points_next_round_without_a_bye() -> None:
     assert t.swiss is not None
     late = Entry("late", "迟到", "G9", ("x1", "x2"))
     first = t.add_late_entry(late)
-    assert first == 3           # round 2 is already paired
+    assert first == 3  # round 2 is already paired
     assert all("late" not in (m.a, m.b) for m in t.swiss.round_matches(2))
     play_round(t)
     r3 = [m for m in t.swiss.round_matches(3) if "late" in (m.a, m.b)]
     assert len(r3) == 1
-    row = t.swiss_standings().row("late")     # round 3 is paired, not played: its bye does not count yet
-    assert (row.played, row.byes, row.points) == (0, 0, 0)   # the missed rounds are no byes
+    row = t.swiss_standings().row("late")  # round 3 is paired, not played: its bye does not count yet
+    assert (row.played, row.byes, row.points) == (0, 0, 0)  # the missed rounds are no byes
     with pytest.raises(RuleError) as err:
         t.add_late_entry(Entry("late2", "x", "G9", ("x1", "y")))
     assert err.value.code == "player_in_two_entries"
 
 
 def test_top_four_knockout_after_the_rounds() -> None:
-    t = swiss(12, swiss_rounds=3, swiss_top=4, third_place_match=True, prize_table="places_1_2_3",
-              prize_counts=[1, 1, 1])
+    t = swiss(
+        12,
+        swiss_rounds=3,
+        swiss_top=4,
+        third_place_match=True,
+        prize_table="places_1_2_3",
+        prize_counts=[1, 1, 1],
+    )
     for _ in range(3):
         play_round(t)
     assert t.bracket is not None and not t.finished
@@ -327,11 +353,18 @@ def test_state_survives_a_round_trip_mid_round() -> None:
 
 
 def test_settings_are_checked() -> None:
-    for bad in ({"swiss_rounds": 0}, {"swiss_bye": "maybe"}, {"swiss_top": 3}, {"swiss_top": 1},
-                {"prize_table": "by_round_eliminated", "round_prizes": ["x"]}):
+    for bad in (
+        {"swiss_rounds": 0},
+        {"swiss_bye": "maybe"},
+        {"swiss_top": 3},
+        {"swiss_top": 1},
+        {"prize_table": "by_round_eliminated", "round_prizes": ["x"]},
+    ):
         with pytest.raises(RuleError):
             TournamentSettings.from_mapping({"format": "swiss", **bad})
-    t = Tournament.create("t", TournamentSettings.from_mapping({"format": "swiss", "swiss_top": 16}), pairs(8))
+    t = Tournament.create(
+        "t", TournamentSettings.from_mapping({"format": "swiss", "swiss_top": 16}), pairs(8)
+    )
     with pytest.raises(RuleError) as err:
         t.hold_draw(SECRET)
     assert err.value.code == "swiss_top_too_big" and t.draw is None

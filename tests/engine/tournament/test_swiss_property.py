@@ -54,14 +54,21 @@ def one_tournament(seed: int) -> tuple[int, int]:
     per_team = 2 if team else 1
     unions = rng.randint(1, 12)
     rounds = rng.randint(1, min(n // 2, 12))
-    settings = TournamentSettings.from_mapping({
-        "format": "swiss", "swiss_rounds": rounds, "entrant": "team" if team else "pair",
-        "pairs_per_team": per_team, "separate_union_groups": rng.random() < 0.5,
-        "swiss_bye": rng.choice(("win", "draw", "loss"))})
+    settings = TournamentSettings.from_mapping(
+        {
+            "format": "swiss",
+            "swiss_rounds": rounds,
+            "entrant": "team" if team else "pair",
+            "pairs_per_team": per_team,
+            "separate_union_groups": rng.random() < 0.5,
+            "swiss_bye": rng.choice(("win", "draw", "loss")),
+        }
+    )
 
     def entry(i: int) -> Entry:
-        return Entry(f"e{i}", f"E{i}", f"U{rng.randrange(unions)}",
-                     tuple(f"p{i}-{k}" for k in range(2 * per_team)))
+        return Entry(
+            f"e{i}", f"E{i}", f"U{rng.randrange(unions)}", tuple(f"p{i}-{k}" for k in range(2 * per_team))
+        )
 
     t = Tournament.create(f"swiss-{seed}", settings, [entry(i) for i in range(n)])
     t.hold_draw(rng.randbytes(32))
@@ -89,7 +96,9 @@ def one_tournament(seed: int) -> tuple[int, int]:
                 assert key not in met, f"seed {seed} round {rnd}: {m.a} meets {m.b} again"
                 met.add(key)
             for x in (m.a, m.b):
-                assert x is None or x not in withdrawn_in or withdrawn_in[x] >= rnd, f"seed {seed}: {x} withdrew"
+                assert x is None or x not in withdrawn_in or withdrawn_in[x] >= rnd, (
+                    f"seed {seed}: {x} withdrew"
+                )
         played_rounds += 1
         ready = t.ready_matches()
         for i, mid in enumerate(ready):
@@ -107,7 +116,9 @@ def one_tournament(seed: int) -> tuple[int, int]:
             t.add_late_entry(entry(next_id))
             next_id += 1
     assert not sw.stalled, f"seed {seed}: a round could not be paired"
-    assert t.finished and sw.current_round == rounds, f"seed {seed}: ended after {sw.current_round} of {rounds}"
+    assert t.finished and sw.current_round == rounds, (
+        f"seed {seed}: ended after {sw.current_round} of {rounds}"
+    )
     return n, played_rounds
 
 
@@ -120,4 +131,4 @@ def test_thousand_simulated_swiss_tournaments_never_repeat_a_pairing_or_give_a_s
     for seed in range(part, TOURNAMENTS, PARTS):
         n, played = one_tournament(seed)
         sizes.append(n)
-    assert min(sizes) < 20 and max(sizes) > 190    # the range 8..200 is covered
+    assert min(sizes) < 20 and max(sizes) > 190  # the range 8..200 is covered

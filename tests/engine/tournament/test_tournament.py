@@ -119,8 +119,11 @@ def test_group_correction_after_the_knockout_began_is_a_conflict() -> None:
         if not fix.applied:
             break
     assert not fix.applied and fix.conflicts == ("R1-M1",)
-    forced = t.correct(group_a[-1].id, team_result([played_table("a" if group_a[-1].a == worst else "b", 14, 2,
-                                                                 k) for k in (1, 2, 3)]), force=True)
+    forced = t.correct(
+        group_a[-1].id,
+        team_result([played_table("a" if group_a[-1].a == worst else "b", 14, 2, k) for k in (1, 2, 3)]),
+        force=True,
+    )
     assert forced.applied and forced.voided == ("R1-M1",)
     assert t.bracket is not None and worst in t.bracket.entries()
 
@@ -165,8 +168,15 @@ def test_property_team_event_always_ends_with_first_second_third(count: int, dat
     steps = 0
     while t.ready_matches():
         mid = data.draw(st.sampled_from(t.ready_matches()))
-        tables = [played_table(data.draw(st.sampled_from("ab")), data.draw(st.integers(2, 14)),
-                               data.draw(st.integers(2, 14)), k) for k in (1, 2, 3)]
+        tables = [
+            played_table(
+                data.draw(st.sampled_from("ab")),
+                data.draw(st.integers(2, 14)),
+                data.draw(st.integers(2, 14)),
+                k,
+            )
+            for k in (1, 2, 3)
+        ]
         t.record(mid, team_result(tables))
         steps += 1
         assert steps < 300
@@ -175,4 +185,4 @@ def test_property_team_event_always_ends_with_first_second_third(count: int, dat
     assert len(prizes) == count
     expected = ["first", "second", "third"][: min(count, 3) if count != 2 else 2]
     assert prizes[: len(expected)] == expected
-    assert prizes.count("first") == 1 and all(p == "souvenir" for p in prizes[len(expected):])
+    assert prizes.count("first") == 1 and all(p == "souvenir" for p in prizes[len(expected) :])
