@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import redis.asyncio as redis
 from aiohttp import web
+from sqlalchemy import text
 
 CHECK_TIMEOUT = 2.0
 
@@ -58,8 +60,6 @@ class Probes:
         return checks
 
     async def _database(self) -> None:
-        from sqlalchemy import text
-
         if self.rt.db is None:
             raise RuntimeError("not open")
         async with self.rt.db.engine.connect() as conn:
@@ -73,8 +73,6 @@ class Probes:
 
 
 async def _redis(url: str) -> None:
-    import redis.asyncio as redis
-
     client = redis.Redis.from_url(url, socket_connect_timeout=CHECK_TIMEOUT, socket_timeout=CHECK_TIMEOUT)
     try:
         await client.ping()

@@ -18,66 +18,42 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
-from telegram import (
-    BotCommand,
-    BotCommandScopeAllChatAdministrators,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    BotCommandScopeDefault,
-)
-
 from bot.boot.settings import Settings
+from bot.delivery.command_menu import set_commands
+from bot.delivery.message_claims import MessageClaims
 from bot.delivery.outbox import BotSender, Outbox
-from bot.presentation.i18n import normalize, t
+from bot.delivery.shared_limits import SharedLimits
+from bot.presentation.i18n import normalize
 from bot.tables.driver import Driver
 from bot.tables.live import Live
 from bot.tables.lobby import Lobby
 from bot.tables.names import TableNames
 from bot.tables.seats import SeatIndex, load_seats
 from bot.tables.thinking import THINKER
+from bot.webapp import links
 from scheduler.deadlines import DeadlineScheduler
 from storage import match_repo, message_repo, pending_send_repo, table_repo, user_repo
 from storage.db import open_database
 
 log = logging.getLogger(__name__)
 
-# The command menu (setMyCommands), per kind of chat, in zh-CN (no language code: the default) and en.
-# ``COMMANDS``: the default scope (any chat not covered below); the tournament lists are added when the
-# tournament side is registered (bot/tournament; their descriptions are its ``cmd.*`` texts).
-COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "replay")
-PRIVATE_COMMANDS = ("start", "help", "lang", "review", "replay")
-GROUP_COMMANDS = ("help", "newtable", "lang", "leave", "review", "replay", "mix")
-ADMIN_COMMANDS = ("stop",)  # a group's administrators (any chat administrator may /stop, /lang there)
-TOURNAMENT_PRIVATE = (
-    "withdraw",
-    "schedule",
-    "results",
-    "bracket",
-    "standings",
-    "dashboard",
-    "tournament",
-    "tournament_help",
-)
-TOURNAMENT_GROUP = ("schedule", "results", "bracket", "standings", "tournament_help")
-TOURNAMENT_ADMIN = (
-    "tournament_group",
-    "table_register",
-    "start_match",
-    "substitute",
-    "extend",
-    "pause",
-    "resume",
-    "result",
-    "forfeit",
-    "violation",
-    "audit",
-)
 CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
 HASH_PERSIST_SECONDS = 5.0
 
-__all__ = ["COMMANDS", "Runtime"]
+__all__ = ["Runtime"]
+
+
+class OpenPages:
+    """The table pages open on this process (the page's server registered in the application)."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    def page_open(self, match_id: int, user_id: int) -> bool:
+        return links.page_open(self.runtime, match_id, user_id)
 
 
 class Runtime:
@@ -108,8 +84,15 @@ class Runtime:
         # the composition root: each service receives the narrow ports it uses (bot/tables/ports.py)
         self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
         self.names = TableNames(self)
-        self.live = Live(self)
-        self.driver = Driver(self, settings, names=self.names, shows=self.live)
+        clocks: dict[int, datetime] = {}  # match -> when its move clock runs out: the driver's, shown by live
+        self.live = Live(
+            self,
+            self.names,
+            OpenPages(self),
+            clocks,
+            lobby_lost=lambda table_id: self.lobby.render_lobby(table_id),
+        )
+        self.driver = Driver(self, settings, names=self.names, shows=self.live, deadlines=clocks)
         self.lobby = Lobby(self, names=self.names, shows=self.live, steps=self.driver)
 
     @property
@@ -126,8 +109,6 @@ class Runtime:
         # keep the committed match rows, the users and the selections in memory (storage.match_cache, user_repo, selection_repo)
         self.db.sole_writer = not (self.settings.WEBAPP_RELAY_URL or self.settings.TELEGRAM_LIMITS_URL)
         if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
-            from bot.delivery.shared_limits import SharedLimits
-
             self.shared_limits = SharedLimits(
                 self.settings.TELEGRAM_LIMITS_URL,
                 self.settings.TELEGRAM_BOT_TOKEN,
@@ -135,8 +116,6 @@ class Runtime:
             )
             await self.shared_limits.start()
         if self.settings.WEBAPP_RELAY_URL:  # several processes: one of them sends each new hand message
-            from bot.delivery.message_claims import MessageClaims
-
             self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
             await self.claims.start()
         self.outbox = Outbox(
@@ -160,7 +139,7 @@ class Runtime:
             self.bot_username = self.app.bot.username
         except Exception:
             self.bot_username = None
-        await self._set_commands()
+        await set_commands(self.app.bot, tournaments="tournaments" in self.app.bot_data)
         self.scheduler = DeadlineScheduler()
         self.driver.register_deadlines(self.scheduler)
         await self.scheduler.start(self.db)
@@ -215,40 +194,6 @@ class Runtime:
             if self.claims is not None:  # several processes: a /lang answered by another one shows here too
                 self._chat_langs.clear()
                 self._user_langs.clear()
-
-    def command_menu(self) -> list[tuple[Any, tuple[str, ...]]]:
-        """(scope, commands) of the command menu: every private chat, every group, the groups'
-        administrators (who also see the group list), and the default for any other chat."""
-        tournaments = "tournaments" in self.app.bot_data
-        private = PRIVATE_COMMANDS + (TOURNAMENT_PRIVATE if tournaments else ())
-        group = GROUP_COMMANDS + (TOURNAMENT_GROUP if tournaments else ())
-        admin = group + ADMIN_COMMANDS + (TOURNAMENT_ADMIN if tournaments else ())
-        return [
-            (BotCommandScopeDefault(), COMMANDS),
-            (BotCommandScopeAllPrivateChats(), private),
-            (BotCommandScopeAllGroupChats(), group),
-            (BotCommandScopeAllChatAdministrators(), admin),
-        ]
-
-    @staticmethod
-    def command_description(lang: str, name: str) -> str:
-        """A command's menu description in ``lang`` (the play catalogue, else the tournament texts)."""
-        text = t(lang, f"cmd.{name}")
-        if text == f"cmd.{name}":
-            from bot.presentation.tournament.texts import tt
-
-            text = tt(lang, f"cmd.{name}")
-        return text[:256]
-
-    async def _set_commands(self) -> None:
-        bot = self.app.bot
-        try:
-            for scope, names in self.command_menu():
-                for lang, code in (("zh", None), ("en", "en")):
-                    cmds = [BotCommand(c, self.command_description(lang, c)) for c in names]
-                    await bot.set_my_commands(cmds, scope=scope, language_code=code)
-        except Exception as exc:  # never fatal
-            log.warning("setMyCommands failed: %s", exc)
 
     async def resume_all(self) -> None:
         """After a restart: re-render live tables and continue their next step."""

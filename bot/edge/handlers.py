@@ -16,17 +16,21 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
-from bot.boot.logs import bind
-from bot.edge import callbacks
+from bot.boot.logs import bind, bind_update
+from bot.edge import callbacks, ratelimit, review_handlers
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
+from bot.edge.refusals import refusal_text
 from bot.presentation import render
 from bot.presentation.i18n import normalize, t
 from bot.presentation.keyboards import ctext, parse_hand
+from bot.tables.outcomes import Why
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
+from engine.registry import preset_ids
 from storage import match_repo, selection_repo, table_repo, user_repo
 
 log = logging.getLogger(__name__)
@@ -114,11 +118,10 @@ async def cmd_start(update: Update, context: Ctx) -> None:
     if payload.startswith("join_"):
         try:
             _, table_id, seat = payload.split("_")
-            err = await rt.lobby.join(int(table_id), int(seat), user)
-        except ValueError:
+            refused = await rt.lobby.join(int(table_id), int(seat), user.id)
+            err = None if refused is None or refused.why is Why.NEED_START else refusal_text(lang, refused)
+        except ValueError:  # (NEED_START cannot happen: we just marked the user)
             err = t(lang, "err.bad_link")
-        if err == "need_start":  # cannot happen: we just marked the user
-            err = None
         if err:
             _reply(context, chat.id, err)
         else:
@@ -129,7 +132,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
             )
         return
     _reply(context, chat.id, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
-    await rt.live.refresh_user(user.id)
+    found = await rt.driver.user_match(user.id)
+    if found is not None:  # their current hand again (a new message if needed)
+        await rt.live.show_hand(*found, user.id)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:
@@ -137,8 +142,6 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if chat is None:
         return
     lang = await _lang(context, update)
-    from engine.registry import preset_ids
-
     _reply(
         context,
         chat.id,
@@ -282,8 +285,8 @@ async def table_button(
     table_id = button.table_id
     if button.op is callbacks.TableOp.JOIN:
         seat = int(button.seat or 0)
-        err = await rt.lobby.join(table_id, seat, user)
-        if err == "need_start":
+        refused = await rt.lobby.join(table_id, seat, user.id)
+        if refused is not None and refused.why is Why.NEED_START:
             await _answer(update, t(lang, "join.need_start"), alert=True)
             table = await table_repo.get_table(rt.db, table_id)
             if table is not None:
@@ -294,7 +297,10 @@ async def table_button(
                     render.open_chat_button(glang, rt.bot_username, f"join_{table_id}_{seat}"),
                 )
             return
-        await _answer(update, err or t(lang, "join.ok", seat=render.seat_name(lang, seat)))
+        await _answer(
+            update,
+            refusal_text(lang, refused) if refused else t(lang, "join.ok", seat=render.seat_name(lang, seat)),
+        )
     elif button.op is callbacks.TableOp.START:
         # answered once the start is committed, while the table message and the hands are rendered
         err = await rt.lobby.start_table(
@@ -368,10 +374,8 @@ async def hand_button(
     else:  # Op.CHOOSE
         action = f"{seat} choose {button.word}"
     query_id = update.callback_query.id if update.callback_query is not None else None
-    _ok, problem = await rt.driver.act(
-        match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0
-    )
-    await _answer(update, problem if problem else None)
+    acted = await rt.driver.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", t0=t0)
+    await _answer(update, refusal_text(lang, acted.refusal) if acted.refusal else None)
 
 
 async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
@@ -513,11 +517,11 @@ async def on_private_text(update: Update, context: Ctx) -> None:
                     t(lang, "err.choose_reading", cards=cards_text(cards), labels=labels),
                 )
                 return
-    _ok, problem = await rt.driver.act(
-        match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}", lang=lang, t0=t0
+    acted = await rt.driver.act(
+        match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}", t0=t0
     )
-    if problem:
-        _reply(context, msg.chat_id, problem)
+    if acted.refusal:
+        _reply(context, msg.chat_id, refusal_text(lang, acted.refusal))
 
 
 # --- errors --------------------------------------------------------------------------------------
@@ -543,11 +547,6 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    from telegram.ext import TypeHandler
-
-    from bot.boot.logs import bind_update
-    from bot.edge import ratelimit, review_handlers
-
     app.add_handler(
         TypeHandler(Update, bind_update), group=-1000
     )  # log lines name the update (bot/boot/logs.py)

@@ -21,6 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from telegram import Update
+from telegram.ext import ApplicationHandlerStop, TypeHandler
+
+from bot.presentation.i18n import normalize, t
+
 log = logging.getLogger(__name__)
 
 GUARD_GROUP = -10
@@ -128,8 +133,6 @@ class UpdateGuard:
         return verdict
 
     async def __call__(self, update: Any, context: Any) -> None:
-        from telegram.ext import ApplicationHandlerStop
-
         verdict = self.decide(update)
         if verdict == "ok":
             return
@@ -140,8 +143,6 @@ class UpdateGuard:
 
 async def _slow_down(update: Any, context: Any) -> None:
     """The one "slow down" answer, in the user's language (a press: a toast; a message: a reply)."""
-    from bot.presentation.i18n import normalize, t
-
     user = update.effective_user
     lang = normalize(getattr(user, "language_code", None))
     rt = context.application.bot_data.get("runtime")
@@ -179,9 +180,6 @@ def install(app: Any, guard: UpdateGuard | None = None) -> UpdateGuard | None:
     """Register the guard before every other handler group; returns it (kept in ``bot_data["rate_guard"]``).
 
     Without ``guard`` it is built from ``bot_data["settings"]`` (none when the limit is turned off)."""
-    from telegram import Update
-    from telegram.ext import TypeHandler
-
     if guard is None:
         guard = guard_from_settings(app.bot_data.get("settings"))
         if guard is None:

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
+from telegram import Update
 
 from bot.delivery.message_claims import RedisClaims
 
@@ -55,7 +56,6 @@ def webhook_handler(
 ) -> Callable[[web.Request], Awaitable[web.Response]]:
     """An aiohttp handler feeding ``app.update_queue`` (refuses a wrong secret with 403, bad JSON with 400;
     with ``once``, an update another process took is answered 200 and dropped)."""
-    from telegram import Update
 
     async def handle(request: web.Request) -> web.Response:
         if not hmac.compare_digest(request.headers.get(SECRET_HEADER, ""), secret):

@@ -10,7 +10,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.edge.callbacks import TableButton, TableOp, tap
+from bot.edge.callbacks import ResumeButton, TableButton, TableOp, tap
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
 from engine.cards import JOKER_SUIT, SUIT_SYMBOLS, card_text, parse_cards, rank_of, suit_of
@@ -102,6 +102,12 @@ def open_chat_button(lang: str, bot_username: str | None, payload: str) -> Inlin
 
 
 # --- grouping a hand -------------------------------------------------------------------------------
+
+
+def resume_keyboard(lang: str, match_id: int) -> InlineKeyboardMarkup:
+    """The Resume button under a paused table's notice."""
+    button = InlineKeyboardButton(t(lang, "btn.resume"), callback_data=ResumeButton(match_id).encode())
+    return InlineKeyboardMarkup([[button]])
 
 
 def is_trump_sj(c: int, trump_suit: int | None, level: int | None) -> bool:

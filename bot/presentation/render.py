@@ -133,7 +133,7 @@ def _trick_line(
 def table_message(
     lang: str,
     game: str,
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     names: list[str],
     deadline: datetime | None,
     bot_username: str | None,
@@ -360,7 +360,7 @@ def hand_message(
     match_id: int,
     m: Any,
     seat: int,
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     selection: list[int],
     names: list[str],
     deadline: datetime | None,

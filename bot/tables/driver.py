@@ -18,8 +18,9 @@ from typing import Any
 
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
+from bot.tables.outcomes import APPLIED, REPEATED, Acted, Refusal, Why
 from bot.tables.ports import MatchShows, Names, Pace, Running
-from bot.tables.seats import MatchSeats, SeatInfo, seats_entry
+from bot.tables.seats import match_context, match_seats
 from bot.tables.thinking import THINKER
 from engine.errors import RuleError
 from engine.rng import rng_for
@@ -44,13 +45,21 @@ class Metrics:
 
 
 class Driver:
-    def __init__(self, shared: Running, pace: Pace, names: Names, shows: MatchShows) -> None:
+    def __init__(
+        self,
+        shared: Running,
+        pace: Pace,
+        names: Names,
+        shows: MatchShows,
+        deadlines: dict[int, datetime] | None = None,
+    ) -> None:
         self.rt = shared
         self.pace = pace
         self.names = names
         self.shows = shows
         self.metrics = Metrics()
-        self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
+        # match id -> when the running move clock runs out (the live messages read the same map)
+        self.deadlines: dict[int, datetime] = {} if deadlines is None else deadlines
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._window_armed: dict[
             int, str
@@ -126,35 +135,8 @@ class Driver:
 
     # --- seats of a match ------------------------------------------------------------------
 
-    async def match_context(
-        self, match_id: int, applied: Any | None = None
-    ) -> tuple[Any, Any, Any, tuple[SeatInfo, ...]]:
-        """The match row, its engine state, its table and its seats; ``applied``: the ``ApplyResult`` of the
-        action just committed under the match's lock (its state, nothing read again)."""
-        if applied is not None and applied.row is not None and applied.table is not None:
-            row, m, table = applied.row, applied.match, applied.table
-        else:
-            row, m, table = await match_repo.match_context(self.rt.db, match_id)
-        entry = await self.seats(match_id, row.table_id)
-        return row, m, table, entry.seats if entry is not None else ()
-
-    async def seats(self, match_id: int, table_id: int | None = None) -> MatchSeats | None:
-        """The match's seats, from the index (the database once, when the index does not have them)."""
-        entry = self.rt.seats.get(match_id)
-        if entry is None:
-            row = await match_repo.match_row(self.rt.db, match_id)
-            if row is None:
-                return None
-            table_id = row.table_id if table_id is None else table_id
-            rows = await table_repo.get_seats(self.rt.db, table_id)
-            if row.status in ("playing", "paused"):
-                entry = self.rt.seats.add(match_id, table_id, rows)
-            else:  # an ended match is answered but not indexed again (the index holds live matches only)
-                entry = seats_entry(match_id, table_id, rows)
-        return entry
-
     async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
-        entry = await self.seats(match_id)
+        entry = await match_seats(self.rt.db, self.rt.seats, match_id)
         return entry.seat_of(user_id) if entry is not None else None
 
     async def user_match(self, user_id: int) -> tuple[int, int] | None:
@@ -182,11 +164,11 @@ class Driver:
         *,
         user_id: int | None,
         dedupe: str | None,
-        lang: str,
         t0: float | None = None,
         source: str = "player",
-    ) -> tuple[bool, str | None]:
-        """Apply ``action`` for ``seat``; returns (applied, error text in ``lang``)."""
+    ) -> Acted:
+        """Apply ``action`` for ``seat`` (committed, announced and shown), or say why not (the match ended
+        or moved on: ``Why.STALE``; the rules refused it: ``Why.RULE``); a repeated update: neither."""
         rt = self.rt
         async with rt.lock(match_id):
             # under the lock nothing else moves the match: the current version is the one decided on
@@ -196,18 +178,18 @@ class Driver:
                 )
             except RuleError as err:
                 if err.code in ("match_finished", "match_not_found"):
-                    return False, t(lang, "err.stale")
-                return False, rule_error(lang, err)
+                    return Acted(False, Refusal(Why.STALE))
+                return Acted(False, Refusal.rule(err))
             except StaleVersion:
-                return False, t(lang, "err.stale")
+                return Acted(False, Refusal(Why.STALE))
             if applied.duplicate:
-                return False, None
+                return REPEATED
             if t0 is not None:
                 self.metrics.latencies.append(time.perf_counter() - t0)
                 if len(self.metrics.latencies) > 200_000:  # bounded: keep the newer half
                     del self.metrics.latencies[:100_000]
             await self.after(match_id, applied, source=source, seat=seat)
-        return True, None
+        return APPLIED
 
     async def resume_match(self, match_id: int, user: Any) -> str | None:
         """A seated player (or the creator, or an admin) resumes a paused table."""
@@ -298,7 +280,7 @@ class Driver:
 
     async def _tick(self, match_id: int) -> None:
         rt = self.rt
-        row, m, table, seats = await self.match_context(match_id)
+        row, m, table, seats = await match_context(self.rt.db, self.rt.seats, match_id)
         if row.status != "playing" or table is None or table.status != "playing":
             return
         if m.finished:
@@ -437,7 +419,7 @@ class Driver:
             return
         ref = f"match:{match_id}"
         wanted: tuple[int, int] | None = None
-        entry = None if m.finished else await self.seats(match_id)
+        entry = None if m.finished else await match_seats(self.rt.db, self.rt.seats, match_id)
         if entry is not None:
             computers = entry.computers
             for turn in m.turns():

@@ -15,6 +15,7 @@ from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
 from bot.tables.deal_proof import lobby_lines
 from bot.tables.names import TableNames, table_title
+from bot.tables.outcomes import Refusal, Why
 from bot.tables.ports import MatchSteps, Shared, TableShows
 from bot.tables.table_request import problems_message, read_request
 from bot.tournaments import locked
@@ -91,22 +92,22 @@ class Lobby:
             await self.start_table(table.id, None)
         return None
 
-    async def join(self, table_id: int, seat: int, user: Any) -> str | None:
-        """Seat ``user``; returns an error text (in the user's language), "need_start", or None."""
+    async def join(self, table_id: int, seat: int, user_id: int) -> Refusal | None:
+        """Seat the user (None), or why not: the table is not open, a tournament's, the user has not
+        started the bot in private (``Why.NEED_START``), the seat is taken (``Why.RULE``)."""
         rt = self.rt
-        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
         table = await table_repo.get_table(rt.db, table_id)
         if table is None or table.status != "open":
-            return t(lang, "err.table_closed")
+            return Refusal(Why.TABLE_CLOSED)
         if locked.is_locked(table):  # seats bound to the drawn entries: no join, by button or by link
-            return locked.refusal(lang)
-        u = await user_repo.get_user(rt.db, user.id)
+            return Refusal(Why.TOURNAMENT_TABLE)
+        u = await user_repo.get_user(rt.db, user_id)
         if u is None or not u.started_bot:
-            return "need_start"
+            return Refusal(Why.NEED_START)
         try:
-            await table_repo.seat_user(rt.db, table_id, seat, user.id)
+            await table_repo.seat_user(rt.db, table_id, seat, user_id)
         except RuleError as err:
-            return rule_error(lang, err)
+            return Refusal.rule(err)
         await self.render_lobby(table_id)
         return None
 

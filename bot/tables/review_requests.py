@@ -17,15 +17,19 @@ progress).
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot.edge.bad_input import clip
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
-from bot.tables.deal_proof import review_fairness
+from bot.tables.deal_proof import check_proof, record_proof, review_fairness
 from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
+from engine.registry import load_preset
 from storage import match_repo, table_repo, user_repo
+from storage.tournaments import roles_of
 
 REFEREE_ROLES = {"referee", "chief_referee", "organiser"}
 
@@ -44,8 +48,6 @@ async def is_referee(db: Any, tournament_ref: str | None, user_id: int) -> bool:
     head = tournament_ref[1:].split(":", 1)[0]
     if not head.isdigit():
         return False
-    from storage.tournaments import roles_of
-
     return bool(set(await roles_of(db, int(head), user_id)) & REFEREE_ROLES)
 
 
@@ -65,8 +67,6 @@ async def _names(rt: Any, table_id: int, lang: str) -> list[str]:
 
 
 def _title(lang: str, preset_id: str) -> str:
-    from engine.registry import load_preset
-
     try:
         preset = load_preset(preset_id)
     except Exception:
@@ -217,11 +217,6 @@ async def save_match_files(
     """Write the match's review (``review-<tag>.html``) and one proof file per finished deal
     (``deal-proof-<tag>-<deal>.json``) into ``folder``; each proof is checked as ``python -m bot.verify_deal``
     would.  Returns (paths written, deals verified, deals)."""
-    import json
-    from pathlib import Path
-
-    from bot.tables.deal_proof import check_proof, record_proof
-
     row = await match_repo.get_match_row(db, match_id)
     if row is None:
         return [], 0, 0

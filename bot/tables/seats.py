@@ -14,7 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.game import Match
 from storage import match_repo, table_repo
+from storage.action_repo import ApplyResult
+from storage.db import Database
+from storage.match_cache import MatchRow
+from storage.models import GameTable
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,42 @@ class SeatIndex:
         return len(self._matches)
 
 
-async def load_seats(db: Any) -> SeatIndex:
+async def match_seats(
+    db: Database, index: SeatIndex, match_id: int, table_id: int | None = None
+) -> MatchSeats | None:
+    """A match's seats, from the index (the database once, when the index does not have them)."""
+    entry = index.get(match_id)
+    if entry is None:
+        row = await match_repo.match_row(db, match_id)
+        if row is None:
+            return None
+        table_id = row.table_id if table_id is None else table_id
+        rows = await table_repo.get_seats(db, table_id)
+        if row.status in ("playing", "paused"):
+            entry = index.add(match_id, table_id, rows)
+        else:  # an ended match is answered but not indexed again (the index holds live matches only)
+            entry = seats_entry(match_id, table_id, rows)
+    return entry
+
+
+MatchContext = tuple[MatchRow, Match, GameTable | None, tuple[SeatInfo, ...]]
+
+
+async def match_context(
+    db: Database, index: SeatIndex, match_id: int, applied: ApplyResult | None = None
+) -> MatchContext:
+    """The match row, its engine state, its table and its seats; ``applied``: the ``ApplyResult`` of the
+    action just committed under the match's lock (its state, nothing read again)."""
+    table: GameTable | None
+    if applied is not None and applied.row is not None and applied.table is not None:
+        row, m, table = applied.row, applied.match, applied.table
+    else:
+        row, m, table = await match_repo.match_context(db, match_id)
+    entry = await match_seats(db, index, match_id, row.table_id)
+    return row, m, table, entry.seats if entry is not None else ()
+
+
+async def load_seats(db: Database) -> SeatIndex:
     """The index of every active match (start-up)."""
     index = SeatIndex()
     for row in await match_repo.active_matches(db):
