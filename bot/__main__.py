@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _run_webhook(app: Any, settings: Any) -> int:
+def _run_webhook(app: Any, settings: Settings) -> int:
     async def run() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Coroutine
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +31,7 @@ from bot.tables.driver import Driver
 from bot.tables.live import Live
 from bot.tables.lobby import Lobby
 from bot.tables.names import TableNames
+from bot.tables.ports import Markup, MatchOverHook
 from bot.tables.seats import SeatIndex, load_seats
 from bot.tables.thinking import THINKER
 from bot.webapp import links
@@ -63,7 +64,7 @@ class Runtime:
         self.db: Any = None
         self.outbox: Outbox | None = None
         self.scheduler: Any = None
-        self.shared_limits: Any = None  # bot/delivery/shared_limits.py when TELEGRAM_LIMITS_URL is set
+        self.shared_limits: SharedLimits | None = None  # when TELEGRAM_LIMITS_URL is set
         self.claims: Any = (
             None  # bot/delivery/message_claims.py when WEBAPP_RELAY_URL is set (several processes)
         )
@@ -72,14 +73,16 @@ class Runtime:
         self.bot_username: str | None = None
         # a lock lives while someone holds or waits on it (weak values): the map never outgrows the live matches
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         self._chat_langs: dict[int, str] = {}
         self._user_langs: dict[tuple[int, str | None], str] = {}
         self._persist_task: asyncio.Task[None] | None = None
-        self.seen_users: set[tuple[Any, ...]] = set()  # users stored since start-up (handlers skip the write)
+        self.seen_users: set[tuple[object, ...]] = (
+            set()
+        )  # users stored since start-up (handlers skip the write)
         # called with (match_id, match_over event data) once a match's result is committed and announced
         # (in a task of their own, one after the other; a hook that raises is logged and the next one runs)
-        self.match_over_hooks: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
+        self.match_over_hooks: list[MatchOverHook] = []
         self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
         # the composition root: each service receives the narrow ports it uses (bot/tables/ports.py)
         self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
@@ -254,7 +257,13 @@ class Runtime:
             del self._user_langs[key]
 
     def send(
-        self, chat_id: int, text: str, markup: Any = None, *, record: bool = True, fold: Any = None
+        self,
+        chat_id: int,
+        text: str,
+        markup: Markup | None = None,
+        *,
+        record: bool = True,
+        fold: object = None,
     ) -> asyncio.Future[int | None]:
         """Queue a message.  ``record=False``: a note the outbox may drop when that chat's queue (or
         the whole outbox) is over its bound, sent after the messages of record queued with it; ``fold``: a
@@ -269,7 +278,7 @@ class Runtime:
             lk = self._locks[match_id] = asyncio.Lock()
         return lk
 
-    def spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Coroutine[object, object, object]) -> None:
         """Run ``coro`` in a task the runtime waits for at stop."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)

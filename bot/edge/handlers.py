@@ -8,7 +8,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatType
 from telegram.ext import (
     Application,
@@ -21,6 +21,7 @@ from telegram.ext import (
 )
 
 from bot.boot.logs import bind, bind_update
+from bot.boot.runtime import Runtime
 from bot.edge import callbacks, ratelimit, review_handlers
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
 from bot.edge.refusals import refusal_text
@@ -32,13 +33,14 @@ from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
 from engine.registry import preset_ids
 from storage import match_repo, selection_repo, table_repo, user_repo
+from storage.db import Database
 
 log = logging.getLogger(__name__)
 
 Ctx = ContextTypes.DEFAULT_TYPE
 
 
-async def save_user(db: Any, user: Any, *, started: bool | None = None) -> None:
+async def save_user(db: Database, user: User, *, started: bool | None = None) -> None:
     """Store a Telegram user (name, username, language); ``started=True``: they started the bot in private."""
     await user_repo.upsert_user(
         db,
@@ -50,13 +52,14 @@ async def save_user(db: Any, user: Any, *, started: bool | None = None) -> None:
     )
 
 
-async def save_chat(db: Any, chat: Any) -> None:
+async def save_chat(db: Database, chat: Chat) -> None:
     """Store a Telegram chat (kind and title)."""
     await user_repo.upsert_chat(db, chat.id, chat.type, getattr(chat, "title", None))
 
 
-def rt_of(context: Ctx) -> Any:
-    return context.application.bot_data["runtime"]
+def rt_of(context: Ctx) -> Runtime:
+    rt: Runtime = context.application.bot_data["runtime"]
+    return rt
 
 
 async def _lang(context: Ctx, update: Update) -> str:
@@ -67,7 +70,7 @@ async def _lang(context: Ctx, update: Update) -> str:
     return str(await rt.user_lang(user.id, user.language_code))
 
 
-async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
+async def _known(rt: Runtime, user: User, started: bool | None = None) -> None:
     """Store the user (name, language) once per process and whenever those change."""
     key = (user.id, user.first_name, user.username, user.language_code, bool(started))
     if key in rt.seen_users:
@@ -79,11 +82,11 @@ async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
     rt.seen_users.add(key)
 
 
-def _reply(context: Ctx, chat_id: int, text: str, markup: Any = None) -> None:
+def _reply(context: Ctx, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
     rt_of(context).send(chat_id, text, markup)
 
 
-def _refuse(context: Ctx, chat_id: int, user: Any, text: str) -> None:
+def _refuse(context: Ctx, chat_id: int, user: User, text: str) -> None:
     """A group command refused: a note that waits behind the group's messages of record (a lobby, a result),
     and one person's refusals still queued fold into one (the newest text)."""
     rt_of(context).send(chat_id, text, record=False, fold=("refused", getattr(user, "id", None)))
@@ -211,7 +214,7 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
 
 
 async def _on_open_table(
-    update: Update, context: Ctx, act: Callable[[Any, int, Any], Awaitable[str | None]]
+    update: Update, context: Ctx, act: Callable[[Runtime, int, User], Awaitable[str | None]]
 ) -> None:
     """A group command acting on the chat's open table: ``act(runtime, table_id, user)`` returns an
     error text (or None); no open table gets "no table"."""
@@ -279,7 +282,7 @@ async def on_button(update: Update, context: Ctx) -> None:
 
 
 async def table_button(
-    update: Update, context: Ctx, button: callbacks.TableButton, user: Any, lang: str
+    update: Update, context: Ctx, button: callbacks.TableButton, user: User, lang: str
 ) -> None:
     rt = rt_of(context)
     table_id = button.table_id
@@ -314,7 +317,7 @@ async def table_button(
 
 
 async def hand_button(
-    update: Update, context: Ctx, button: callbacks.HandButton, user: Any, lang: str, t0: float
+    update: Update, context: Ctx, button: callbacks.HandButton, user: User, lang: str, t0: float
 ) -> None:
     rt = rt_of(context)
     Op = callbacks.HandOp
@@ -378,7 +381,7 @@ async def hand_button(
     await _answer(update, refusal_text(lang, acted.refusal) if acted.refusal else None)
 
 
-async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
+async def _selection(rt: Runtime, match_id: int, seat: int, deal: int) -> list[int]:
     """The cards the seat has tapped in this deal's hand message."""
     cards, sel_deal = await selection_repo.selected(rt.db, match_id, seat)
     if not cards or sel_deal != deal:
@@ -387,7 +390,7 @@ async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
 
 
 async def _tap(
-    update: Update, rt: Any, button: callbacks.HandButton, seat: int, user: Any, lang: str
+    update: Update, rt: Runtime, button: callbacks.HandButton, seat: int, user: User, lang: str
 ) -> None:
     """Tap a card (select / unselect that copy) or clear the selection.  Under the match's lock, so a
     tap never races a play of the same seat (a clock's auto-play clears the selection).  The answer

@@ -81,7 +81,7 @@ class RateLimiter:
         return "warn"
 
 
-def command_of(update: Any) -> str | None:
+def command_of(update: object) -> str | None:
     """The command name of a message (``/bracket@bot x`` → ``bracket``), else None."""
     msg = getattr(update, "effective_message", None)
     text = getattr(msg, "text", None) if msg is not None else None
@@ -91,7 +91,7 @@ def command_of(update: Any) -> str | None:
     return word.split("@", 1)[0].lower() or None
 
 
-def counted(update: Any) -> bool:
+def counted(update: object) -> bool:
     """Whether an update is limited: a button press, a command, or text/a file in a private chat."""
     if getattr(update, "callback_query", None) is not None:
         return True
@@ -121,7 +121,7 @@ class UpdateGuard:
         self.heavy = RateLimiter(heavy_rate, heavy_burst, max_users=max_users, clock=clock)
         self.refused = 0
 
-    def decide(self, update: Any) -> str:
+    def decide(self, update: object) -> str:
         user = getattr(update, "effective_user", None)
         if user is None or not counted(update):
             return "ok"
@@ -161,7 +161,7 @@ async def _slow_down(update: Any, context: Any) -> None:
         log.info("slow-down answer failed: %s", exc)
 
 
-def guard_from_settings(settings: Any) -> UpdateGuard | None:
+def guard_from_settings(settings: object) -> UpdateGuard | None:
     """The guard for ``RATE_LIMIT_PER_SECOND`` / ``RATE_LIMIT_BURST`` (None when the rate is 0: no limit).
 
     Rates are multiplied by ``TELEGRAM_RATE_SCALE`` (the simulator's accelerated clock)."""

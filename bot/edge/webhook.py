@@ -9,6 +9,7 @@ applied twice (a tap toggles the selection; actions are also guarded by their ve
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -19,6 +20,7 @@ from typing import Any
 from aiohttp import web
 from telegram import Update
 
+from bot.boot.settings import Settings
 from bot.delivery.message_claims import RedisClaims
 
 log = logging.getLogger(__name__)
@@ -77,7 +79,7 @@ def webhook_handler(
     return handle
 
 
-async def run_webhook(app: Any, settings: Any, *, stop: Any) -> None:
+async def run_webhook(app: Any, settings: Settings, *, stop: asyncio.Event) -> None:
     """Run ``app`` fed by the webhook until ``stop`` (an asyncio.Event) is set."""
     if not settings.WEBAPP_URL or settings.WEBAPP_PORT is None:
         raise RuntimeError("webhook mode needs WEBAPP_URL (the public https base) and WEBAPP_PORT")

@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.presentation.games import presenter
 from bot.presentation.i18n import t
+from bot.tables.review import DealRecord
 from engine.cards import card_text
 from engine.fairness import (
     commitment,
@@ -32,6 +33,7 @@ from engine.fairness import (
     verify_commitment,
 )
 from engine.game import Match
+from storage.models import GameTable
 
 SALT_DOMAIN = b"deal-salt/v1\x00"
 SHOWN_DIGITS = 16
@@ -172,7 +174,7 @@ def check_proof(data: dict[str, Any]) -> Check:
 # --- lines for the table message and the deal summary ----------------------------------------------
 
 
-def commitment_line(lang: str, game: str, match_seed: int, m: Any) -> str | None:
+def commitment_line(lang: str, game: str, match_seed: int, m: Match) -> str | None:
     """``🔒 本副承诺 …`` for the deal in play (or about to start); None once the match is over."""
     live = live_deal(game, m)
     if live is None:
@@ -191,7 +193,7 @@ def match_commitment_line(lang: str, server_seed: int, words: int) -> str:
     return t(lang, "lobby.match_commitment", commitment=match_commitment(server_seed)[:SHOWN_DIGITS], n=words)
 
 
-def record_proof(game: str, preset: str, match_id: int, match_seed: int, rec: Any) -> dict[str, Any]:
+def record_proof(game: str, preset: str, match_id: int, match_seed: int, rec: DealRecord) -> dict[str, Any]:
     """The proof file of a finished deal from its review record (``bot.tables.review.DealRecord``)."""
     proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
     hands = [[card_text(c) for c in h] for h in rec.hands] if rec.hands else None
@@ -201,7 +203,7 @@ def record_proof(game: str, preset: str, match_id: int, match_seed: int, rec: An
     )
 
 
-def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[str, str]:
+def review_fairness(game: str, preset: str, match_seed: int, rec: DealRecord) -> dict[str, str]:
     """The fairness block of a deal in the review file: commitment, and once the deal is over its seed,
     salt and the command that checks it."""
     proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
@@ -217,24 +219,24 @@ def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[s
     return out
 
 
-def lobby_lines(lang: str, table: Any) -> list[str]:
+def lobby_lines(lang: str, table: GameTable) -> list[str]:
     """What the lobby says about the table's seed: a practice table's public seed, an admin's fixed seed,
     or a tournament table's commitment to its server seed (with how many /mix words so far)."""
-    if getattr(table, "practice", False) and table.fixed_seed is not None:
+    if table.practice and table.fixed_seed is not None:
         return [t(lang, "lobby.practice", seed=table.fixed_seed)]
-    if getattr(table, "fixed_seed", None) is not None:
+    if table.fixed_seed is not None:
         return [t(lang, "lobby.fixed_seed")]
-    if getattr(table, "server_seed", None) is not None:
+    if table.server_seed is not None:
         return [match_commitment_line(lang, table.server_seed, len(table.mix_words or []))]
     return []
 
 
-def table_lines(lang: str, game: str, match_seed: int, m: Any, table: Any) -> list[str]:
+def table_lines(lang: str, game: str, match_seed: int, m: Match, table: GameTable | None) -> list[str]:
     """What the live table message adds: the practice / fixed-seed mark and the current deal's commitment."""
     out = []
-    if getattr(table, "practice", False):
+    if table is not None and table.practice:
         out.append(t(lang, "lobby.practice", seed=table.fixed_seed))
-    elif getattr(table, "fixed_seed", None) is not None:
+    elif table is not None and table.fixed_seed is not None:
         out.append(t(lang, "lobby.fixed_seed"))
     line = commitment_line(lang, game, match_seed, m)
     if line:

@@ -14,18 +14,19 @@ import asyncio
 import logging
 import time
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
 from bot.tables.outcomes import APPLIED, REPEATED, Acted, Refusal, Why
-from bot.tables.ports import MatchShows, Names, Pace, Running
+from bot.tables.ports import MatchShows, Names, Pace, Person, Running
 from bot.tables.seats import match_context, match_seats
 from bot.tables.thinking import THINKER
 from engine.errors import RuleError
+from engine.game import Match
 from engine.rng import rng_for
-from scheduler.deadlines import DeadlineData
+from scheduler.deadlines import DeadlineData, DeadlineScheduler
 from storage import action_repo, match_repo, table_repo
+from storage.action_repo import ApplyResult
 from storage.errors import StaleVersion
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ class Driver:
             set()
         )  # matches whose clock state this process knows (else: cancel once)
 
-    def register_deadlines(self, scheduler: Any) -> None:
+    def register_deadlines(self, scheduler: DeadlineScheduler) -> None:
         scheduler.register("move_clock", self._on_move_clock)
         scheduler.register("bid_window", self._on_bid_window)
         scheduler.register("match_time", self._on_match_time)
@@ -95,7 +96,7 @@ class Driver:
         if old is not None:
             old.cancel()
 
-    def schedule_next(self, match_id: int, m: Any) -> None:
+    def schedule_next(self, match_id: int, m: Match) -> None:
         s = self.pace
         if m.finished:
             return
@@ -110,7 +111,7 @@ class Driver:
         elif not self._people_choose(match_id, m):
             self.kick(match_id, s.ai_delay)
 
-    def _forced_next(self, match_id: int, m: Any) -> bool:
+    def _forced_next(self, match_id: int, m: Match) -> bool:
         """Is the next move a person's with no choice (Shengji's last trick)?  The bot plays it at once (no
         computer's pause: nobody waits to see it, and the group shows the deal's end with both last tricks)."""
         entry = self.rt.seats.get(match_id)
@@ -121,7 +122,7 @@ class Driver:
             return False
         return m.forced_action(turns[0].seat) is not None
 
-    def _people_choose(self, match_id: int, m: Any) -> bool:
+    def _people_choose(self, match_id: int, m: Match) -> bool:
         """Is every turn a person's required move with a choice?  Then the table's own step would find
         nothing to do (and read the match and its table for it): no tick until the next action."""
         entry = self.rt.seats.get(match_id)
@@ -191,10 +192,10 @@ class Driver:
             await self.after(match_id, applied, source=source, seat=seat)
         return APPLIED
 
-    async def resume_match(self, match_id: int, user: Any) -> str | None:
+    async def resume_match(self, match_id: int, user: Person) -> str | None:
         """A seated player (or the creator, or an admin) resumes a paused table."""
         rt = self.rt
-        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+        lang = await rt.user_lang(user.id, user.language_code)
         row = await match_repo.get_match_row(rt.db, match_id)
         if row is None:
             return t(lang, "err.stale")
@@ -210,7 +211,7 @@ class Driver:
             await self.after(match_id, applied, source="player")
         return None
 
-    async def _apply_sys(self, match_id: int, action: str, version: int | None = None) -> Any | None:
+    async def _apply_sys(self, match_id: int, action: str, version: int | None = None) -> ApplyResult | None:
         """Apply a step of the table itself; ``version``: only if the match is still at the version it was
         decided on (another process may have moved it meanwhile)."""
         try:
@@ -220,7 +221,9 @@ class Driver:
             return None
         return applied
 
-    async def after(self, match_id: int, applied: Any, *, source: str, seat: int | None = None) -> None:
+    async def after(
+        self, match_id: int, applied: ApplyResult, *, source: str, seat: int | None = None
+    ) -> None:
         """What follows a committed action: announce, re-arm the clock, render, schedule the next step."""
         self.metrics.actions += 1
         for ev in applied.events:
@@ -410,7 +413,7 @@ class Driver:
 
     # --- move clocks -----------------------------------------------------------------------
 
-    async def arm_clock(self, match_id: int, m: Any, version: int) -> None:
+    async def arm_clock(self, match_id: int, m: Match, version: int) -> None:
         """Start the move clock of the next turn that has one (replacing the running one, in one
         transaction), or cancel the running one.  A match whose clock this process knows is not
         running costs no database call."""
@@ -488,6 +491,6 @@ class Driver:
             await self.after(match_id, applied, source="clock", seat=seat)
 
 
-def _deal_key(m: Any) -> str:
+def _deal_key(m: Match) -> str:
     """Which deal (and redeal) a bid window belongs to."""
     return f"{m.deal_no}.{m.redeal_no}"

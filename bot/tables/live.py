@@ -27,7 +27,6 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.presentation import render
 from bot.presentation.games import presenter
@@ -36,13 +35,17 @@ from bot.presentation.i18n import t
 from bot.presentation.keyboards import resume_keyboard
 from bot.tables.deal_proof import reveal_line, table_lines
 from bot.tables.names import table_title
-from bot.tables.ports import LiveShared, LobbyLost, MoveClocks, Names, Pages
-from bot.tables.seats import match_context
+from bot.tables.ports import LiveShared, LobbyLost, Markup, MessageKey, MoveClocks, Names, Pages, Stored
+from bot.tables.seats import SeatInfo, match_context
 from bot.webapp import links
 from engine.cards import parse_cards
+from engine.events import Event
 from engine.game import Match
 from engine.views import PublicView, SeatView
 from storage import match_repo, message_repo, selection_repo, table_repo, user_repo
+from storage.action_repo import ApplyResult
+from storage.match_cache import MatchRow
+from storage.models import GameTable, MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +118,8 @@ class Live:
         self._hand_refs: dict[
             tuple[int, int], tuple[int, int, int]
         ] = {}  # (match, seat) -> (chat, msg, deal)
-        self._creating: dict[Any, tuple[str, Any] | None] = {}  # messages being sent -> newest content
+        # messages being sent -> the newest content rendered meanwhile
+        self._creating: dict[MessageKey, tuple[str, Markup | None] | None] = {}
         self._notes: dict[int, _Notes] = {}
 
     def remembers(self, match_id: int) -> bool:
@@ -145,24 +149,25 @@ class Live:
     async def announce(
         self,
         match_id: int,
-        events: list[Any],
+        events: list[Event],
         *,
         source: str,
         seat: int | None = None,
-        applied: Any | None = None,
+        applied: ApplyResult | None = None,
     ) -> None:
         """``applied``: the ``ApplyResult`` these events come from (its committed state, nothing read again)."""
         rt = self.rt
         interesting = [e for e in events if e.kind in render.ANNOUNCED]
         if not interesting:
             return
+        table: GameTable | None
         if applied is not None and applied.row is not None and applied.table is not None:
             row, table = applied.row, applied.table
         else:
-            row = await match_repo.match_row(rt.db, match_id)
-            if row is None:
+            found = await match_repo.match_row(rt.db, match_id)
+            if found is None:
                 return
-            table = await table_repo.get_table(rt.db, row.table_id)
+            row, table = found, await table_repo.get_table(rt.db, found.table_id)
         if table is None:
             return
         lang = await rt.chat_lang(table.chat_id)
@@ -203,7 +208,7 @@ class Live:
         if summary is not None:  # never lost, whatever the order of the events
             rt.send(table.chat_id, summary)
 
-    async def _match_over(self, match_id: int, data: dict[str, Any]) -> None:
+    async def _match_over(self, match_id: int, data: dict[str, object]) -> None:
         """Run ``match_over_hooks`` (the tournament side records the result and moves the bracket on)."""
         for hook in list(self.rt.match_over_hooks):
             try:
@@ -223,7 +228,7 @@ class Live:
         notes.lines = (notes.lines + [line])[-4:]
 
     async def render_match(
-        self, match_id: int, *, everything: bool = False, applied: Any | None = None
+        self, match_id: int, *, everything: bool = False, applied: ApplyResult | None = None
     ) -> None:
         """Bring the match's messages up to date for the readers who need it (``everything``: all of
         them, e.g. after a restart or a lost message; ``applied``: the ``ApplyResult`` of the action just
@@ -339,7 +344,7 @@ class Live:
 
         asyncio.get_running_loop().call_later(wait, fire)
 
-    def mini_app_mode(self, match_id: int, seats: Sequence[Any]) -> bool:
+    def mini_app_mode(self, match_id: int, seats: Sequence[SeatInfo]) -> bool:
         """Every person seated (computers aside) has the table page open."""
         people = [s.user_id for s in seats if s.user_id is not None and not s.is_computer]
         return bool(people) and all(self.pages.page_open(match_id, uid) for uid in people)
@@ -357,8 +362,8 @@ class Live:
 
     async def render_hand(
         self,
-        row: Any,
-        m: Any,
+        row: MatchRow | MatchRecord,
+        m: Match,
         seat: int,
         user_id: int,
         names: list[str] | None = None,
@@ -416,7 +421,7 @@ class Live:
         text, keyboard = render.hand_message(
             lang, row.game, row.id, m, seat, view, selection, names, self.clocks.get(row.id)
         )
-        markup: Any = links.with_hand_button(keyboard, rt.settings, row.id, lang)  # opens the table page
+        markup = links.with_hand_button(keyboard, rt.settings, row.id, lang)  # opens the table page
         if ref is not None and ref[2] == deal:
             if tapped and rt.claims is not None:  # another process may have shown another selection meanwhile
                 rt.outbox.forget(ref[0], ref[1])
@@ -439,7 +444,7 @@ class Live:
                 ref = self._hand_refs[key] = (row.chat_id, row.message_id, int(row.deal_no or 0))
         return ref
 
-    def create(self, key: Any, chat_id: int, text: str, markup: Any, stored: Any) -> None:
+    def create(self, key: MessageKey, chat_id: int, text: str, markup: Markup | None, stored: Stored) -> None:
         """Send a new live message without waiting: ``stored(message id)`` records it; content
         rendered meanwhile is kept and edited in once the message exists."""
         rt = self.rt
@@ -470,7 +475,7 @@ class Live:
 
         rt.spawn(finish())
 
-    def table_created(self, table_id: int) -> Any:
+    def table_created(self, table_id: int) -> Stored:
         async def stored(mid: int) -> None:
             rt = self.rt
             table = await table_repo.get_table(rt.db, table_id)
@@ -481,7 +486,7 @@ class Live:
 
         return stored
 
-    def _hand_created(self, match_id: int, seat: int, user_id: int, deal: int) -> Any:
+    def _hand_created(self, match_id: int, seat: int, user_id: int, deal: int) -> Stored:
         async def stored(mid: int) -> None:
             rt = self.rt
             assert rt.outbox is not None

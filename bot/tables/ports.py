@@ -22,6 +22,21 @@ MessageKey = tuple[str, int] | tuple[str, int, int, int]  # ("table", table id) 
 Stored = Callable[[int], Awaitable[None]]  # records a new message's id once it is sent
 
 
+class Person(Protocol):
+    """Who pressed or typed (a Telegram user, as the table logic reads one)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def language_code(self) -> str | None: ...
+
+
+class Chat(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
 class Outbox(Protocol):
     """The queue of calls to Telegram (bot/delivery/outbox.py)."""
 

@@ -11,8 +11,9 @@ tournament side) is dropped at the next lookup that finds it finished.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from engine.game import Match
 from storage import match_repo, table_repo
@@ -46,7 +47,20 @@ class MatchSeats:
         return frozenset(s.seat for s in self.seats if s.is_computer)
 
 
-def seats_entry(match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
+class SeatRow(Protocol):
+    """A stored seat as the index reads it (``storage.models.Seat``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def user_id(self) -> int | None: ...
+
+    @property
+    def is_computer(self) -> bool: ...
+
+
+def seats_entry(match_id: int, table_id: int, seats: Sequence[SeatRow]) -> MatchSeats:
     """A match's seats from rows with ``seat``, ``user_id``, ``is_computer``."""
     return MatchSeats(
         match_id,
@@ -62,7 +76,7 @@ class SeatIndex:
         self._matches: dict[int, MatchSeats] = {}
         self._by_user: dict[int, dict[int, int]] = {}  # user -> {match id: seat}
 
-    def add(self, match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
+    def add(self, match_id: int, table_id: int, seats: Sequence[SeatRow]) -> MatchSeats:
         """Index a match's seats (rows with ``seat``, ``user_id``, ``is_computer``)."""
         self.remove(match_id)
         entry = seats_entry(match_id, table_id, seats)
