@@ -278,6 +278,9 @@ class Outbox:
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self.observe: Callable[[str, Any, float], None] | None = (
+            None  # ("launch" | "finish", op, now): metrics
+        )
 
     # --- public API ---------------------------------------------------------------------
 
@@ -722,6 +725,8 @@ class Outbox:
             if self._pending_edit.get(key) is op:
                 del self._pending_edit[key]
         self._count(op.chat_id)
+        if self.observe is not None:
+            self.observe("launch", op, self.clock())
         self._global_next = self.clock() + self.global_gap
         self._busy.add(op.chat_id)
         self._flying[op.chat_id] = op
@@ -767,6 +772,8 @@ class Outbox:
                 del self._pending_edit[key]
         if op.future is not None and not op.future.done():
             op.future.set_result(result)
+        if self.observe is not None:
+            self.observe("finish", op, self.clock())
         self._wake.set()
 
     @staticmethod
