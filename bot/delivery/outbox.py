@@ -91,6 +91,7 @@ log = logging.getLogger(__name__)
 
 ErrorHook = Callable[[int, Exception], Awaitable[None]]
 MissingHook = Callable[[int, int], Awaitable[None]]
+Observer = Callable[[str, Call, float], None]  # ("launch" | "finish", call, clock time)
 
 
 class Outbox:
@@ -148,6 +149,7 @@ class Outbox:
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self.observe: Observer | None = None  # ("launch" | "finish", call, now): metrics
 
     @property
     def global_gap(self) -> float:
@@ -227,6 +229,10 @@ class Outbox:
 
     def pending(self) -> int:
         return self.queues.queued
+
+    def queued_calls(self) -> list[Call]:
+        """Every call still queued (a copy: metrics read it)."""
+        return [call for q in list(self.queues.queues.values()) for call in list(q)]
 
     async def flush(self) -> None:
         """Wait until every queued call has been made."""
@@ -435,6 +441,8 @@ class Outbox:
             if self.queues.pending_edit.get(key) is op:
                 del self.queues.pending_edit[key]
         self._count(op.chat_id)
+        if self.observe is not None:
+            self.observe("launch", op, self.clock())
         self.pacing.launched(self.clock())
         self.queues.flying[op.chat_id] = op
         task = asyncio.get_running_loop().create_task(self._call(op))
@@ -471,6 +479,8 @@ class Outbox:
         self.queues.done(op)
         if op.future is not None and not op.future.done():
             op.future.set_result(result)
+        if self.observe is not None:
+            self.observe("finish", op, self.clock())
         self._wake.set()
 
     def _count(self, chat_id: int) -> None:
