@@ -56,6 +56,9 @@ from typing import Any, Protocol
 
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
+from bot.delivery.keyboards import to_telegram
+from bot.presentation.markup import Keyboard
+
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
@@ -100,6 +103,8 @@ def markup_json(markup: Any | None) -> Any:
     directly: PTB's generic ``to_dict`` costs about a millisecond for a hand keyboard)."""
     if markup is None:
         return None
+    if isinstance(markup, Keyboard):
+        return markup.to_json()
     rows = getattr(markup, "inline_keyboard", None)
     if rows is not None:
         out_rows = []
@@ -928,7 +933,11 @@ class BotSender:
         self, chat_id: int, data: bytes, filename: str, caption: str | None, reply_markup: Any | None
     ) -> int:
         msg = await self.bot.send_document(
-            chat_id=chat_id, document=data, filename=filename, caption=caption, reply_markup=reply_markup
+            chat_id=chat_id,
+            document=data,
+            filename=filename,
+            caption=caption,
+            reply_markup=to_telegram(reply_markup),
         )
         return int(msg.message_id)
 
@@ -936,6 +945,6 @@ class BotSender:
         self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None
     ) -> int:
         msg = await self.bot.send_photo(
-            chat_id=chat_id, photo=data, caption=caption, reply_markup=reply_markup
+            chat_id=chat_id, photo=data, caption=caption, reply_markup=to_telegram(reply_markup)
         )
         return int(msg.message_id)
