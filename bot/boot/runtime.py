@@ -28,6 +28,7 @@ from telegram import (
     BotCommandScopeDefault,
 )
 
+from bot.backup import BackupJob
 from bot.boot.alerts import Alerts
 from bot.boot.metrics import Metrics, for_settings
 from bot.boot.settings import Settings
@@ -172,6 +173,9 @@ class Runtime:
         self.metrics.watch(self)
         self.alerts = Alerts(self)
         self.alerts.watch()
+        self.backups = BackupJob.of(self.settings)  # BACKUP_DIR + BACKUP_EVERY_HOURS (bot/backup)
+        if self.backups is not None:
+            self.scheduler.every("backup", self.settings.BACKUP_EVERY_HOURS * 3600, self.backups)
         if isinstance(self.metrics, Metrics):  # GET /metrics on the web server (started after this)
             self.app.bot_data.setdefault("web_routes", []).append(
                 self.metrics.routes(self.settings.METRICS_TOKEN)
