@@ -117,8 +117,12 @@ class DeadlineScheduler:
         a run still going when the next is due makes that one skip (one at a time). Call after ``start``."""
         if self._aps is None:
             raise RuntimeError("start the scheduler first")
+
+        async def run() -> None:  # a coroutine function: APScheduler awaits it on the loop (a callable object
+            await job()  # with an async __call__ would be run in a thread, its coroutine never awaited)
+
         self._aps.add_job(
-            job, "interval", seconds=seconds, id=name, coalesce=True, max_instances=1, misfire_grace_time=None
+            run, "interval", seconds=seconds, id=name, coalesce=True, max_instances=1, misfire_grace_time=None
         )
 
     @property

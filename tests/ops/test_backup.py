@@ -206,3 +206,27 @@ def test_the_command_backs_up_and_restores(tmp_path, capsys, monkeypatch):
 def test_the_command_reads_the_bot_s_settings_and_defaults():
     assert BackupSettings().DATABASE_URL == Settings().DATABASE_URL
     assert BackupSettings().BACKUP_KEEP == Settings().BACKUP_KEEP
+
+
+async def test_the_scheduled_backup_runs_and_keeps_the_newest(tmp_path):
+    from bot.backup import BackupJob
+    from scheduler.deadlines import DeadlineScheduler
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    db = await open_database(url)
+    settings = Settings(DATABASE_URL=url, BACKUP_DIR=str(tmp_path / "b"), BACKUP_EVERY_HOURS=1, BACKUP_KEEP=2)
+    job = BackupJob.of(settings)
+    assert job is not None and BackupJob.of(Settings(DATABASE_URL=url)) is None
+    scheduler = DeadlineScheduler(poll_interval=None)
+    await scheduler.start(db)
+    try:
+        scheduler.every("backup", 0.05, job)
+
+        async def three_made() -> bool:
+            return len(job.made) >= 3
+
+        await wait_until(three_made, timeout=60)
+    finally:
+        await scheduler.shutdown(timeout=2)
+        await db.dispose()
+    assert backups_in(tmp_path / "b") == job.made[-2:]
