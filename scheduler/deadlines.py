@@ -116,6 +116,19 @@ class DeadlineScheduler:
         """``handler(deadline: DeadlineData)`` runs when a deadline of ``kind`` fires."""
         self._handlers[kind] = handler
 
+    def every(self, name: str, seconds: float, job: Callable[[], Awaitable[object]]) -> None:
+        """Run ``job`` every ``seconds`` real seconds while the scheduler runs (e.g. the periodic backup);
+        a run still going when the next is due makes that one skip (one at a time). Call after ``start``."""
+        if self._aps is None:
+            raise RuntimeError("start the scheduler first")
+
+        async def run() -> None:  # a coroutine function: APScheduler awaits it on the loop (a callable object
+            await job()  # with an async __call__ would be run in a thread, its coroutine never awaited)
+
+        self._aps.add_job(
+            run, "interval", seconds=seconds, id=name, coalesce=True, max_instances=1, misfire_grace_time=None
+        )
+
     @property
     def running(self) -> bool:
         return self._aps is not None
