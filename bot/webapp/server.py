@@ -23,7 +23,7 @@ import re
 import secrets
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 from aiohttp import WSMsgType, web
 
@@ -177,8 +177,6 @@ class WebAppServer:
         return sign_init_data(self.signing_token, user, auth_date=auth_date)
 
     def dev_link(self, match_id: int, user_id: int, first_name: str, language_code: str | None = None) -> str:
-        from urllib.parse import quote
-
         init = self.dev_init_data(user_id, first_name, language_code)
         return f"{self.base_url}/?m={match_id}#tgWebAppData={quote(init, safe='')}"
 
@@ -424,7 +422,7 @@ class WebAppServer:
             row, m = await match_repo.load_match_row(self.bridge.db, viewer.match_id)
             game, current = row.game, row.version
         me = frames.seat_part(game, m, viewer.seat)
-        if op == "play" and game == "guandan" and not arg and version == current:
+        if op == "play" and not arg and version == current:  # (Shengji reads a play one way only)
             options = frames.readings(m, viewer.seat, cards)
             if len(options) > 1:
                 await refuse(t(lang, "web.choose_reading"), readings=options)
