@@ -2,7 +2,7 @@
 
 ``state_frame`` gives everybody the same ``table`` part (the engine's ``public_view``: no hidden
 card) and, to a seated player only, a ``me`` part from that seat's ``seat_view``: the hand in the
-order the hand message shows it (``bot.presentation.keyboards.group_hand``: Shengji trumps first, then each suit),
+order the hand message shows it (each game's chat presenter, ``bot.presentation.games``: Shengji trumps first, then each suit),
 the kitty for whoever buried it, and the actions the rules allow that seat now (the same buttons
 as the hand message, ``bot.presentation.render.hand_message``).  A spectator's frame has no ``me``.
 """
@@ -12,9 +12,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.presentation.common import parse_hand
+from bot.presentation.games import guandan as guandan_chat
+from bot.presentation.games import shengji as shengji_chat
 from bot.presentation.i18n import cards, t
-from bot.presentation.keyboards import group_hand, parse_hand
-from bot.presentation.render import shengji_trump_level
 from engine.cards import card_text, cards_text, parse_card, rank_of
 from engine.errors import RuleError
 from engine.game import Match
@@ -45,8 +46,8 @@ class ShengjiPage:
         view: Frame = dict(m.seat_view(seat))
         p = self.public_part(m)
         hand = parse_hand(view)
-        trump, level = shengji_trump_level(p, seat)
-        me: Frame = {"hand": _groups(group_hand("shengji", hand, trump, level)), "hand_size": len(hand)}
+        trump, level = shengji_chat.trump_level(p, seat)
+        me: Frame = {"hand": _groups(shengji_chat.group_hand(hand, trump, level)), "hand_size": len(hand)}
         if view.get("kitty"):
             me["kitty"] = list(view["kitty"])
         me["actions"] = _shengji_actions(view, p)
@@ -63,7 +64,7 @@ class GuandanPage:
         hand = parse_hand(view)
         # the engine's display order (jokers, level, A … 2) in runs of one rank, so pairs and bombs show
         runs: list[tuple[str, list[int]]] = []
-        for _label, cs in group_hand("guandan", hand, None, None):
+        for _label, cs in guandan_chat.group_hand(hand, None, None):
             for c in cs:
                 if runs and rank_of(runs[-1][1][-1]) == rank_of(c):
                     runs[-1][1].append(c)
