@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.presentation.keyboards import ctext
+from bot.presentation.common import ctext
 from bot.tables.review import deal_records
 from bot.verify_deal import main as verify_main
 from engine.cards import card_text
