@@ -21,6 +21,9 @@ from collections.abc import Coroutine
 from datetime import datetime
 from typing import Any
 
+from bot.backup import BackupJob
+from bot.boot.alerts import Alerts
+from bot.boot.metrics import Metrics, for_settings
 from bot.boot.settings import Settings
 from bot.delivery.command_menu import set_commands
 from bot.delivery.message_claims import MessageClaims
@@ -31,7 +34,7 @@ from bot.tables.driver import Driver
 from bot.tables.live import Live
 from bot.tables.lobby import Lobby
 from bot.tables.names import TableNames
-from bot.tables.ports import Markup, MatchOverHook
+from bot.tables.ports import MatchOverHook
 from bot.tables.seats import SeatIndex, load_seats
 from bot.tables.thinking import THINKER
 from bot.webapp import links
@@ -86,6 +89,8 @@ class Runtime:
         self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
         # the composition root: each service receives the narrow ports it uses (bot/tables/ports.py)
         self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
+        self.alerts: Alerts | None = None  # the admins told of 429s, late clocks, ... (bot/boot/alerts.py)
+        self.metrics = for_settings(settings)  # Prometheus hooks, no-ops unless METRICS_ENABLED
         self.names = TableNames(self)
         clocks: dict[int, datetime] = {}  # match -> when its move clock runs out: the driver's, shown by live
         self.live = Live(
@@ -122,7 +127,7 @@ class Runtime:
             self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
             await self.claims.start()
         self.outbox = Outbox(
-            BotSender(self.app.bot),
+            self.metrics.sender(BotSender(self.app.bot)),
             rate_scale=self.settings.TELEGRAM_RATE_SCALE,
             on_error=self.live.send_refused,
             on_missing=self.live.message_gone,
@@ -147,6 +152,16 @@ class Runtime:
         self.driver.register_deadlines(self.scheduler)
         await self.scheduler.start(self.db)
         self.seats = await load_seats(self.db)
+        self.metrics.watch(self)
+        self.alerts = Alerts(self)
+        self.alerts.watch()
+        self.backups = BackupJob.of(self.settings)  # BACKUP_DIR + BACKUP_EVERY_HOURS (bot/backup)
+        if self.backups is not None:
+            self.scheduler.every("backup", self.settings.BACKUP_EVERY_HOURS * 3600, self.backups)
+        if isinstance(self.metrics, Metrics):  # GET /metrics on the web server (started after this)
+            self.app.bot_data.setdefault("web_routes", []).append(
+                self.metrics.routes(self.settings.METRICS_TOKEN)
+            )
         self.started = True
         await self.resume_all()
 
@@ -164,6 +179,8 @@ class Runtime:
 
     async def shutdown(self) -> None:
         await self.stop()
+        if self.alerts is not None:
+            await self.alerts.stop()
         if self.scheduler is not None:
             with contextlib.suppress(Exception):
                 await self.scheduler.shutdown(timeout=2)
@@ -260,7 +277,7 @@ class Runtime:
         self,
         chat_id: int,
         text: str,
-        markup: Markup | None = None,
+        markup: Any = None,  # a Keyboard (bot/presentation/markup.py); the tournament side's Markup is opaque
         *,
         record: bool = True,
         fold: object = None,

@@ -28,6 +28,7 @@ from bot.edge.refusals import refusal_text
 from bot.presentation import render
 from bot.presentation.i18n import normalize, t
 from bot.presentation.keyboards import ctext, parse_hand
+from bot.presentation.markup import Keyboard
 from bot.tables.outcomes import Why
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
@@ -82,7 +83,9 @@ async def _known(rt: Runtime, user: User, started: bool | None = None) -> None:
     rt.seen_users.add(key)
 
 
-def _reply(context: Ctx, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+def _reply(
+    context: Ctx, chat_id: int, text: str, markup: Keyboard | InlineKeyboardMarkup | None = None
+) -> None:
     rt_of(context).send(chat_id, text, markup)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.presentation import render
@@ -28,6 +29,7 @@ from scheduler.deadlines import DeadlineData, DeadlineScheduler
 from storage import action_repo, match_repo, table_repo
 from storage.action_repo import ApplyResult
 from storage.errors import StaleVersion
+from storage.models import GameTable
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,9 @@ class Driver:
         self.names = names
         self.shows = shows
         self.metrics = Metrics()
+        # asked before a table deals its next deal (duplicate deals wait for the partner table); None: never
+        self.deal_gate: Callable[[int, Match, GameTable | None], Awaitable[bool]] | None = None
+        self.gate_poll = 1.0  # seconds before a table the gate held asks again
         # match id -> when the running move clock runs out (the live messages read the same map)
         self.deadlines: dict[int, datetime] = {} if deadlines is None else deadlines
         self._timers: dict[int, asyncio.TimerHandle] = {}
@@ -178,15 +183,18 @@ class Driver:
                     rt.db, match_id, action, actor_user_id=user_id, dedupe_key=dedupe
                 )
             except RuleError as err:
+                rt.metrics.action("refused")
                 if err.code in ("match_finished", "match_not_found"):
                     return Acted(False, Refusal(Why.STALE))
                 return Acted(False, Refusal.rule(err))
             except StaleVersion:
+                rt.metrics.action("stale")
                 return Acted(False, Refusal(Why.STALE))
             if applied.duplicate:
                 return REPEATED
             if t0 is not None:
                 self.metrics.latencies.append(time.perf_counter() - t0)
+                rt.metrics.turn(self.metrics.latencies[-1])
                 if len(self.metrics.latencies) > 200_000:  # bounded: keep the newer half
                     del self.metrics.latencies[:100_000]
             await self.after(match_id, applied, source=source, seat=seat)
@@ -226,6 +234,7 @@ class Driver:
     ) -> None:
         """What follows a committed action: announce, re-arm the clock, render, schedule the next step."""
         self.metrics.actions += 1
+        self.rt.metrics.action("applied")
         for ev in applied.events:
             if ev.kind == "play":
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())
@@ -341,6 +350,15 @@ class Driver:
                 await self.arm_clock(match_id, applied.match, applied.version)
                 await self.shows.render_match(match_id, applied=applied)
                 self.schedule_next(match_id, applied.match)
+            return
+        if (
+            step == "sys next_deal"
+            and self.deal_gate is not None
+            and not await self.deal_gate(match_id, m, table)
+        ):
+            self.kick(
+                match_id, self.gate_poll
+            )  # duplicate deals: the partner table has not finished this board
             return
         if step is not None:
             if step == "sys close_bidding":

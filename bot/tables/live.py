@@ -33,7 +33,7 @@ from bot.presentation.games import presenter
 from bot.presentation.games.base import stage_key
 from bot.presentation.i18n import t
 from bot.presentation.keyboards import resume_keyboard
-from bot.tables.deal_proof import reveal_line, table_lines
+from bot.tables.deal_proof import board_turn, reveal_line, table_lines
 from bot.tables.names import table_title
 from bot.tables.ports import LiveShared, LobbyLost, Markup, MessageKey, MoveClocks, Names, Pages, Stored
 from bot.tables.seats import SeatInfo, match_context
@@ -185,7 +185,8 @@ class Live:
                         else (await match_repo.match_state(rt.db, match_id))[1]
                     )
                     deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
-                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, m.redeal_no)
+                    turn = board_turn(row.options_json or {})
+                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, m.redeal_no, turn)
                 if text and ev.kind == "match_over" and table.server_seed is not None:
                     text += "\n" + t(lang, "sum.server_seed", seed=table.server_seed)
             except Exception:

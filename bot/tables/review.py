@@ -130,7 +130,7 @@ def _take_event(game: str, rec: DealRecord, kind: str, d: dict[str, Any], action
         _, _, rest = action.partition(" return ")
         rec.tribute.append(f"return:{d.get('seat')}:{d.get('to')}:{rest.strip()}")
     elif kind == "deal_over":
-        if presenter(game).last_player_wins_trick:
+        if presenter(game).LAST_PLAYER_WINS_TRICK:
             _close_by_last_play(rec)
         rec.summary = d
         rec.finished = True
@@ -219,7 +219,7 @@ def _deal_section(
         parts.append(f"<td>{_hand_html(lang, hand)}</td>")
     parts.append("</tr></table>")
     shows = presenter(game)
-    if shows.bids_and_kitty:
+    if shows.BIDS_AND_KITTY:
         parts.append(
             f"<p>{e(t(lang, 'review.kitty'))}: "
             f"{_cards_html(lang, ' '.join(card_text(c) for c in rec.kitty or []))}</p>"
@@ -281,7 +281,7 @@ def _deal_section(
             [t(lang, "review.trick_no")]
             + [f"{seat_name(lang, s)} {names[s]}" for s in range(4)]
             + [t(lang, "review.winner")]
-            + ([t(lang, "review.points")] if shows.trick_points else [])
+            + ([t(lang, "review.points")] if shows.TRICK_POINTS else [])
         )
         parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
         for i, tr in enumerate(rec.tricks, start=1):
@@ -296,7 +296,7 @@ def _deal_section(
                 cls = ' class="w"' if tr.winner == s else ""
                 row.append(f"<td{cls}>{'<br>'.join(cells[s]) or ''}</td>")
             row.append(f"<td>{e(seat_name(lang, tr.winner)) if tr.winner is not None else '…'}</td>")
-            if shows.trick_points:
+            if shows.TRICK_POINTS:
                 note = f" ({e(t(lang, 'review.throw_failed'))})" if tr.note else ""
                 row.append(f"<td>{tr.points if tr.points is not None else ''}{note}</td>")
             parts.append("<tr>" + "".join(row) + "</tr>")
