@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import update
 
 from engine.fairness import contributions_mix, mixed_match_seed
+from engine.registry import match_from_stored
 from storage import match_repo, table_repo
 from storage.db import Database
 from storage.models import GameTable
@@ -76,3 +77,19 @@ async def history(db: Database, table_id: int) -> list[dict[str, Any]] | None:
         return None
     _, m = await match_repo.match_state(db, row.id)
     return [dict(h) for h in m.history]
+
+
+async def played_deals(db: Database, table_id: int) -> list[tuple[int, int]]:
+    """(deal, redeal) of every deal the table's match finished, as its summaries revealed them (the redeal
+    count at the end of the deal: the deal seed actually dealt)."""
+    row = await match_repo.current_match(db, table_id)
+    if row is None:
+        return []
+    m = match_from_stored(row.game, row.options_json, row.seed)
+    out: list[tuple[int, int]] = []
+    for action in [a.action for a in await match_repo.action_log(db, row.id)]:
+        for ev in m.apply(action):
+            if ev.kind == "deal_over":
+                redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
+                out.append((int(ev.data.get("deal_no", 0)), redeal))
+    return out
