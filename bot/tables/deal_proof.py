@@ -222,13 +222,13 @@ def record_proof(
 
 
 def review_fairness(
-    game: str, preset: str, match_seed: int, rec: Any, turn: int | None = None
+    game: str, preset: str, match_seed: int, rec: Any, turn: int | None = None, reveal: bool = True
 ) -> dict[str, str]:
-    """The fairness block of a deal in the review file: commitment, and once the deal is over its seed,
-    salt and the command that checks it."""
+    """The fairness block of a deal in the review file: commitment, and once the deal is over (and
+    ``reveal``: a duplicate table's match is over) its seed, salt and the command that checks it."""
     proof = proof_for(game, match_seed, rec.deal_no, rec.redeals, turn)
     out = {"commitment": proof.commitment}
-    if rec.finished:
+    if rec.finished and reveal:
         out["deal_seed"] = str(proof.seed)
         out["salt"] = proof.salt.hex()
         drawer = (

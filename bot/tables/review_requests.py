@@ -157,9 +157,10 @@ async def _document(
 ) -> Delivery:
     names = await _names(rt, table.id, lang)
     title = _title(lang, table.preset_id)
+    turn = board_turn(row.options_json or {})
+    reveal = turn is None or row.status == "finished"  # duplicate: the partner table may still play a deal
     fairness = {
-        r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r, board_turn(row.options_json or {}))
-        for r in records
+        r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r, turn, reveal) for r in records
     }
     page = await asyncio.to_thread(
         lambda: review_html(lang, game=row.game, title=title, names=names, records=records, fairness=fairness)

@@ -235,3 +235,14 @@ async def test_the_guided_set_up_offers_duplicate_and_refuses_it_for_three_pairs
     row = await ts.get_tournament(db, row.id)
     s = row.settings_json
     assert (s["entrant"], s["pairs_per_team"], s["duplicate"], row.setup_step) == ("team", 2, True, "tz")
+
+
+def test_the_review_of_a_duplicate_table_hides_the_seeds_until_its_match_is_over() -> None:
+    from bot.tables.deal_proof import review_fairness
+
+    rec = SimpleNamespace(deal_no=1, redeals=0, finished=True, first_drawer=None)
+    hidden = review_fairness("guandan", "guandan-team", SEED, rec, 1, reveal=False)
+    shown = review_fairness("guandan", "guandan-team", SEED, rec, 1)
+    assert set(hidden) == {"commitment"}
+    assert shown["deal_seed"] == str(proof_for("guandan", SEED, 1, 0, 1).seed)
+    assert shown["verify"].endswith("--board-turn 1")
