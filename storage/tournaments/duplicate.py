@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from engine.fairness import contributions_mix, mixed_match_seed
 from engine.registry import match_from_stored
@@ -93,3 +93,27 @@ async def played_deals(db: Database, table_id: int) -> list[tuple[int, int]]:
                 redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
                 out.append((int(ev.data.get("deal_no", 0)), redeal))
     return out
+
+
+async def plays_partner_table(db: Database, table_id: int, user_id: int) -> bool:
+    """Is ``user_id`` seated at the other table of ``table_id``'s duplicate comparison while that table is
+    open or in play?  (Such a player may not watch this table: it plays the same deals.)"""
+    table = await table_repo.get_table(db, table_id)
+    turn = (table.options_json or {}).get("board_turn") if table is not None else None
+    if table is None or turn is None or int(turn) < 0 or not table.tournament_ref:
+        return False
+    head, _, k = table.tournament_ref.rpartition(":")
+    if not k.isdigit():
+        return False
+    partner = f"{head}:{int(k) + 1 if int(k) % 2 else int(k) - 1}"
+    async with db.session() as s:
+        rows = await s.execute(
+            select(GameTable.id).where(
+                GameTable.tournament_ref == partner, GameTable.status.in_(("open", "playing", "paused"))
+            )
+        )
+        ids = list(rows.scalars().all())
+    for other in ids:
+        if any(seat.user_id == user_id for seat in await table_repo.get_seats(db, other)):
+            return True
+    return False

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.edge.tournament import organiser, setup
-from bot.tables.deal_proof import check_proof, proof_for, proof_json
+from bot.tables.deal_proof import check_proof, proof_for, proof_json, review_fairness
 from bot.verify_deal import main as verify_main
 from engine.cards import card_text
 from engine.game import Match, computer_step
@@ -238,8 +238,6 @@ async def test_the_guided_set_up_offers_duplicate_and_refuses_it_for_three_pairs
 
 
 def test_the_review_of_a_duplicate_table_hides_the_seeds_until_its_match_is_over() -> None:
-    from bot.tables.deal_proof import review_fairness
-
     rec = SimpleNamespace(deal_no=1, redeals=0, finished=True, first_drawer=None)
     hidden = review_fairness("guandan", "guandan-team", SEED, rec, 1, reveal=False)
     shown = review_fairness("guandan", "guandan-team", SEED, rec, 1)

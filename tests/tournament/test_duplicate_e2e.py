@@ -22,6 +22,7 @@ import pytest
 from bot.presentation.common import ctext
 from bot.tables.review import deal_records
 from bot.verify_deal import main as verify_main
+from bot.webapp.bridge import RuntimeBridge
 from engine.cards import card_text
 from engine.tournament.duplicate import deal_score
 from storage import match_repo, table_repo
@@ -148,6 +149,12 @@ async def test_a_duplicate_team_match_deals_the_same_boards_turned_in_lockstep(
             for k, t in ((1, t1), (2, t2))
             if (table := await table_repo.get_table(S.db(h), t)) is not None
         }
+
+        # a player of one table may not watch the other on the page (it plays the same deals); others may
+        bridge = RuntimeBridge(S.rt(h))
+        assert not await bridge.may_watch(rows[0].id, people[1][0][0])
+        assert not await bridge.may_watch(rows[1].id, people[0][1][1])
+        assert await bridge.may_watch(rows[0].id, S.EXTRA_BASE + 99)
 
         await asyncio.gather(S.play_table(h, t1, timeout=240), S.play_table(h, t2, timeout=240))
         assert not behind, behind  # no table ever began a board its partner had not reached
