@@ -26,6 +26,7 @@ from bot.presentation.tournament.texts import tt
 from bot.tournaments.context import TournamentContext
 from engine.errors import RuleError
 from engine.fairness import deal_salt, deal_seed
+from engine.registry import load_preset
 from engine.tournament.duplicate import compare, duplicate_result, partner_table, table_turn
 from engine.tournament.results import PairingResult, TableResult
 from storage import table_repo
@@ -170,6 +171,4 @@ class Duplicate:
 
 
 def _game_of(row: Tournament) -> str:
-    from engine.registry import load_preset
-
     return load_preset(row.preset_id).game
