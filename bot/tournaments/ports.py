@@ -96,6 +96,11 @@ class PlaySide(Languages, Messages, PlayTables, Protocol):
     @property
     def admin_ids(self) -> Collection[int]: ...
 
+    @property
+    def public_base(self) -> str | None:
+        """The bot's web server's public base URL (``WEBAPP_URL``), or None when it has none."""
+        ...
+
 
 class TournamentKeyboards(Protocol):
     """The tournament side's buttons (the edge encodes them with the one callback codec)."""

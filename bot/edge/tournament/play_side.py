@@ -42,6 +42,11 @@ class RuntimePlaySide:
     def admin_ids(self) -> Collection[int]:
         return self.rt.settings.BOT_ADMIN_IDS
 
+    @property
+    def public_base(self) -> str | None:
+        url: str | None = self.rt.settings.WEBAPP_URL
+        return url
+
     def group_lang(self) -> str:
         return self.rt.group_lang()
 

@@ -254,6 +254,10 @@ T: dict[str, tuple[str, str]] = {
         "📣 {name} 开始报名！\n规程：{preset}\n参赛形式：{entrant}\n报名截止：{deadline}\n抽签：{draw}\n抽签密钥承诺（SHA-256，抽签时公开密钥，可复核）：{commitment}\n点击下方按钮，在私聊中报名。",
         "📣 Registration for {name} is open!\nRules: {preset}\nEntrants: {entrant}\nDeadline: {deadline}\nDraw: {draw}\nDraw secret commitment (SHA-256; the secret is revealed at the draw, anyone can check): {commitment}\nPress the button to register in a private chat.",
     ),
+    "reg.public": (
+        "公开页面（对阵、排名和成绩，无需登录）：{link}",
+        "Public page (pairings, standings and results, no login): {link}",
+    ),
     "reg.button": ("报名", "Register"),
     "reg.choose_group": (
         "「{name}」报名：请选择你的单位（工会小组）：",

@@ -14,8 +14,14 @@ from storage.models import TableSeat
 
 class FakePlay:
     def __init__(
-        self, db: Database | None = None, *, ready: bool = True, admins: Collection[int] = ()
+        self,
+        db: Database | None = None,
+        *,
+        ready: bool = True,
+        admins: Collection[int] = (),
+        public_base: str | None = None,
     ) -> None:
+        self._public_base = public_base
         self._db = db
         self._ready = ready
         self.admins = admins
@@ -43,6 +49,10 @@ class FakePlay:
     @property
     def admin_ids(self) -> Collection[int]:
         return self.admins
+
+    @property
+    def public_base(self) -> str | None:
+        return self._public_base
 
     def group_lang(self) -> str:
         return "zh"
