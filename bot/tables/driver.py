@@ -50,6 +50,9 @@ class Driver:
         self.names = names
         self.shows = shows
         self.metrics = Metrics()
+        self._tick_failures: dict[
+            int, int
+        ] = {}  # match -> table steps failed in a row (retried with a back-off)
         self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._window_armed: dict[
@@ -278,6 +281,7 @@ class Driver:
     def forget(self, match_id: int) -> None:
         """Drop what this process keeps in memory for a match that ended or was stopped (bounded maps)."""
         self.cancel_kick(match_id)
+        self._tick_failures.pop(match_id, None)
         self._window_armed.pop(match_id, None)
         self._clock_armed.pop(match_id, None)
         self._clock_known.discard(match_id)
@@ -298,7 +302,12 @@ class Driver:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("tick failed for match %s", match_id)
+            # e.g. the database restarting: try again later (1, 2, 4 ... 60 s) rather than leave the table stuck
+            failures = self._tick_failures[match_id] = self._tick_failures.get(match_id, 0) + 1
+            log.exception("tick failed for match %s (attempt %d; trying again)", match_id, failures)
+            self.kick(match_id, min(60.0, 2.0 ** (failures - 1)))
+        else:
+            self._tick_failures.pop(match_id, None)
 
     async def _tick(self, match_id: int) -> None:
         rt = self.rt
