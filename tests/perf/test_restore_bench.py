@@ -14,6 +14,8 @@ import asyncio
 import os
 import random
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from sqlalchemy import insert, select
@@ -103,10 +105,19 @@ async def reopen(url: str) -> tuple[int, int]:
         await db.dispose()
 
 
+@asynccontextmanager
+async def new_database(kind: str, folder: Path) -> AsyncIterator[str]:
+    """``fresh_database`` (the load test's), one second apart: its PostgreSQL names carry the time in seconds."""
+    async with fresh_database(kind, folder) as url:
+        if kind != "sqlite":
+            await asyncio.sleep(1.1)
+        yield url
+
+
 async def run(kind: str, folder: Path) -> None:
     async with (
-        fresh_database(kind, folder / "live") as url,
-        fresh_database(kind, folder / "restored") as target,
+        new_database(kind, folder / "live") as url,
+        new_database(kind, folder / "restored") as target,
     ):
         db = await open_database(url)
         try:
