@@ -765,7 +765,7 @@ UI.update(
         "page.deal_by": ("{who} 坐庄", "{who} deals"),
         "page.deal_lead": ("{who} 先出", "{who} leads"),
         "page.deal_open": ("谁先亮主谁坐庄", "first to declare deals"),
-        "page.ai": ("电脑 · {level}", "computer · {level}"),
+        "page.ai": ("电脑 · {level}", "AI {level}"),
         "page.ai.easy": ("简单", "easy"),
         "page.ai.normal": ("普通", "normal"),
         "page.ai.strong": ("强", "strong"),
