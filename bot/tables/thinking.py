@@ -49,9 +49,10 @@ def think(game: str, info: Any, seed: int) -> Any:
         from engine.shengji.ai_strong import choose_play
 
         return choose_play(info, seed)
+    from engine.guandan.ai_strong import CPU_LIMIT
     from engine.guandan.ai_strong import choose_play as guandan_play
 
-    return guandan_play(info, seed)
+    return guandan_play(info, seed, cpu_limit=CPU_LIMIT)
 
 
 def coach(

@@ -20,9 +20,10 @@ everybody can count the cards played).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from engine.cards import BIG_JOKER, SMALL_JOKER, card_text
 from engine.guandan.combos import (
@@ -54,17 +55,6 @@ def _pos_rank(p: int) -> int:
     return 14 if p == 1 else p
 
 
-# per sequence position: the sequences that may start there (kind, cards per rank, ranks, top position)
-_SEQ_AT: dict[int, tuple[tuple[str, int, tuple[int, ...], int], ...]] = {
-    p: tuple(
-        (kind, k, tuple(_pos_rank(q) for q in range(p, p + n)), p + n - 1)
-        for kind, n, k in _SEQS
-        if p + n - 1 <= 14
-    )
-    for p in range(1, 15)
-}
-
-
 @dataclass(frozen=True)
 class Group:
     """One hand of a plan: kind and the ranks it uses ((rank, copies), ...); rank 15 SJ, 16 BJ."""
@@ -78,10 +68,45 @@ class Group:
         return sum(k for _, k in self.ranks)
 
 
+# per sequence position: the sequences that may start there (cards per rank, a getter of the counts of
+# its ranks, its ranks, the group it makes)
+_SEQ_AT: dict[
+    int, tuple[tuple[int, Callable[[tuple[int, ...]], tuple[int, ...]], tuple[int, ...], Group], ...]
+] = {
+    p: tuple(
+        (
+            k,
+            itemgetter(*ranks),
+            ranks,
+            Group(kind, tuple((x, k) for x in ranks), p + n - 1),
+        )
+        for kind, n, k in _SEQS
+        if p + n - 1 <= 14
+        for ranks in [tuple(_pos_rank(q) for q in range(p, p + n))]
+    )
+    for p in range(1, 15)
+}
+# per rank and count: the group of those cards alone, and its score
+_SINGLE_GROUP = {
+    (r, c): (Group(_GROUP_KIND.get(c, BOMB), ((r, c),), r), 10 + (1 if c == 1 else 0))
+    for r in range(2, 15)
+    for c in range(1, 9)
+}
+
+
 @lru_cache(maxsize=1 << 16)
 def _plan_counts(counts: tuple[int, ...]) -> tuple[Group, ...]:
     """The fewest-groups plan of rank counts (index = rank 2..14), before full houses merge."""
     return _plan_from(1, counts)[1]
+
+
+def _plan_next(p: int, cs: tuple[int, ...]) -> tuple[int, tuple[Group, ...]]:
+    """``_plan_from(p, cs)``, skipping the positions whose rank is absent (nothing starts there)."""
+    while p < 15 and not cs[p]:
+        p += 1
+    if p == 15:
+        return 0, ()
+    return _plan_from(p, cs)
 
 
 @lru_cache(maxsize=1 << 18)
@@ -90,30 +115,28 @@ def _plan_from(p: int, cs: tuple[int, ...]) -> tuple[int, tuple[Group, ...]]:
     memoised across hands, as many hands share the same remaining counts (the strong player's play-outs)."""
     if p == 15:
         return 0, ()
-    r = _pos_rank(p)
     best: tuple[int, tuple[Group, ...]] | None = None
-    for kind, k, ranks, top in _SEQ_AT[p]:
-        if all(cs[x] >= k for x in ranks):
+    for k, get, ranks, group in _SEQ_AT[p]:
+        if min(get(cs)) >= k:
             nc = list(cs)
             for x in ranks:
                 nc[x] -= k
             score, groups = _plan_from(p, tuple(nc))
-            cand = (score + 10, groups + (Group(kind, tuple((x, k) for x in ranks), top),))
-            if best is None or cand[0] < best[0]:
-                best = cand
+            if best is None or score + 10 < best[0]:
+                best = (score + 10, groups + (group,))
     if p == 1:
-        score, groups = _plan_from(2, cs)
+        score, groups = _plan_next(2, cs)
     else:
-        c = cs[r]
+        c = cs[p]
         if c:
             nc = list(cs)
-            nc[r] = 0
-            score, groups = _plan_from(p + 1, tuple(nc))
-            kind = _GROUP_KIND.get(c, BOMB)
-            score += 10 + (1 if kind == SINGLE else 0)
-            groups = groups + (Group(kind, ((r, c),), r),)
+            nc[p] = 0
+            score, groups = _plan_next(p + 1, tuple(nc))
+            group, cost = _SINGLE_GROUP[p, c]
+            score += cost
+            groups = groups + (group,)
         else:
-            score, groups = _plan_from(p + 1, cs)
+            score, groups = _plan_next(p + 1, cs)
     if best is None or score < best[0]:
         best = (score, groups)
     return best
@@ -123,10 +146,13 @@ def clear_plan_cache() -> None:
     """Empty the plan memos (benchmarks measure fresh hands)."""
     _plan_counts.cache_clear()
     _plan_from.cache_clear()
+    _decompose.cache_clear()
+    _plan_len.cache_clear()
 
 
-def decompose(hand: Sequence[int], level: int) -> list[Group]:
-    """The hand as the fewest hands (full houses merged: lowest triples with lowest pairs)."""
+def _counts(hand: Sequence[int]) -> tuple[tuple[int, ...], int, int]:
+    """The rank counts of ``hand`` (index = rank 2..14; wild cards count as level cards) and its small and
+    big jokers."""
     counts = [0] * 15
     sj = bj = 0
     for c in hand:
@@ -136,7 +162,18 @@ def decompose(hand: Sequence[int], level: int) -> list[Group]:
             bj += 1
         else:
             counts[c % 13 + 2] += 1
-    groups = list(_plan_counts(tuple(counts)))
+    return tuple(counts), sj, bj
+
+
+def decompose(hand: Sequence[int], level: int) -> list[Group]:
+    """The hand as the fewest hands (full houses merged: lowest triples with lowest pairs)."""
+    counts, sj, bj = _counts(hand)
+    return list(_decompose(counts, sj, bj, level))
+
+
+@lru_cache(maxsize=1 << 16)
+def _decompose(counts: tuple[int, ...], sj: int, bj: int, level: int) -> tuple[Group, ...]:
+    groups = list(_plan_counts(counts))
     if sj == 2 and bj == 2:
         groups.append(Group(JOKER_BOMB, ((15, 2), (16, 2)), 17))
     else:
@@ -151,11 +188,24 @@ def decompose(hand: Sequence[int], level: int) -> list[Group]:
         groups.remove(t)
         groups.remove(p)
         groups.append(Group(FULL_HOUSE, t.ranks + p.ranks, t.top))
-    return groups
+    return tuple(groups)
 
 
 def plan_size(hand: Sequence[int], level: int) -> int:
-    return len(decompose(hand, level))
+    """``len(decompose(hand, level))``, without building the plan's full houses (the level does not
+    change how many groups there are)."""
+    del level
+    counts, sj, bj = _counts(hand)
+    jokers = 1 if sj == 2 and bj == 2 else (1 if sj else 0) + (1 if bj else 0)
+    return _plan_len(counts) + jokers
+
+
+@lru_cache(maxsize=1 << 16)
+def _plan_len(counts: tuple[int, ...]) -> int:
+    groups = _plan_counts(counts)
+    triples = sum(1 for g in groups if g.kind == TRIPLE)
+    pairs = sum(1 for g in groups if g.kind == PAIR)
+    return len(groups) - min(triples, pairs)
 
 
 def _group_value(g: Group, level: int) -> int:

@@ -15,6 +15,7 @@ from the seed it is given.  Tribute and return are the baseline player's (docs/p
 from __future__ import annotations
 
 import random
+import time
 
 from engine.guandan.ai import (
     _combo_for,
@@ -37,28 +38,34 @@ BUDGET = 5_000  # card plays of play-outs per decision, all candidates and world
 MIN_WORLDS = 6
 MAX_WORLDS = 30
 MAX_CANDIDATES = 6
+CPU_LIMIT = 1.0  # CPU seconds a decision of the player may take: no world is started after that ...
+LEAST_WORLDS = 3  # ... once this many are played (the early decisions of a deal, 108 cards to play out)
 
 
 def choose_action(m: GuandanRules, seat: int, rng: random.Random) -> str | None:
     """The strong player's action for ``seat`` (level strong): a play is searched on ``seat``'s
     information set only; tribute and return are the baseline player's."""
     if m.phase == "play" and m.play is not None and not m.play.over and m.play.turn == seat:
-        combo = choose_play(information(m, seat), rng.getrandbits(63))
+        combo = choose_play(information(m, seat), rng.getrandbits(63), cpu_limit=CPU_LIMIT)
         return f"{seat} pass" if combo is None else m.play_text(seat, combo)
     return normal_action(m, seat, rng)
 
 
-def choose_play(info: GuandanInformation, seed: int, budget: int | None = None) -> Combo | None:
-    """The searched play of ``info.seat`` now (None: pass)."""
-    return search(info, seed, budget)[0][0]
+def choose_play(
+    info: GuandanInformation, seed: int, budget: int | None = None, cpu_limit: float | None = None
+) -> Combo | None:
+    """The searched play of ``info.seat`` now (None: pass); with ``cpu_limit``, no world is started after
+    that many CPU seconds once ``LEAST_WORLDS`` are played (the choice then depends on the machine's
+    speed: the players use it, the tests and the coach do not)."""
+    return search(info, seed, budget, cpu_limit)[0][0]
 
 
 def search(
-    info: GuandanInformation, seed: int, budget: int | None = None
+    info: GuandanInformation, seed: int, budget: int | None = None, cpu_limit: float | None = None
 ) -> list[tuple[Combo | None, float]]:
     """Every candidate (None: pass) with its average level steps for the own side, best first
     (``engine.search.choice.ranking``)."""
-    cands, results = play_outs(info, seed, budget)
+    cands, results = play_outs(info, seed, budget, cpu_limit=cpu_limit)
     if len(cands) == 1:
         return [(cands[0], 0.0)]
     return [(cands[i], mean) for i, mean in ranking(results)]
@@ -68,10 +75,17 @@ _NO_EXTRA = Combo("", (), 0, 0, ())
 
 
 def play_outs(
-    info: GuandanInformation, seed: int, budget: int | None = None, extra: Combo | None = _NO_EXTRA
+    info: GuandanInformation,
+    seed: int,
+    budget: int | None = None,
+    extra: Combo | None = _NO_EXTRA,
+    cpu_limit: float | None = None,
 ) -> tuple[list[Combo | None], list[list[float]]]:
     """The candidates (``extra`` added last when it is not one: the coach's actual move, None a pass) and
-    each one's result in every world (``results[i][w]``); a single candidate is not played out."""
+    each one's result in every world (``results[i][w]``); a single candidate is not played out.  Every
+    world plays all the candidates, so a search stopped by ``cpu_limit`` still compares them on the same
+    worlds."""
+    start = time.process_time()
     rng = random.Random(seed)
     cands = candidates(info)
     if extra is not _NO_EXTRA and all(extra != c for c in cands):
@@ -80,7 +94,9 @@ def play_outs(
         return cands, [[0.0]]
     worlds = worlds_for(budget or BUDGET, len(cands), sum(info.counts), MIN_WORLDS, MAX_WORLDS)
     results: list[list[float]] = [[] for _ in cands]
-    for _ in range(worlds):
+    for w in range(worlds):
+        if cpu_limit is not None and w >= LEAST_WORLDS and time.process_time() - start > cpu_limit:
+            break
         hands = sample_hands(info, rng)
         for i, cand in enumerate(cands):
             results[i].append(playout(info, world(info, hands), cand))

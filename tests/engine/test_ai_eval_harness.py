@@ -10,9 +10,9 @@ from tests.perf import ai_eval
 
 
 def test_a_pair_plays_the_same_cards_with_the_sides_swapped() -> None:
-    same = ai_eval.play_pair(("shengji", "normal", "normal", 7))
+    same = ai_eval.play_pair(("shengji", "normal", "normal", 7, "c0ffee"))
     assert same["nets"][0] == -same["nets"][1] and same["net"] == 0  # equal players: the cards cancel out
-    row = ai_eval.play_pair(("guandan", "normal", "random", 7))
+    row = ai_eval.play_pair(("guandan", "normal", "random", 7, "c0ffee"))
     assert row["net"] == sum(row["nets"]) and row["net"] > 0 and row["times"]
 
 
@@ -26,4 +26,6 @@ def test_summary_and_resume(tmp_path: Path) -> None:
     assert s["pairs"] == 4 and s["won"] + s["tied"] + s["lost"] == 4
     assert s["mean"] == sum(r["net"] for r in again) / 4 and s["low"] <= s["mean"] <= s["high"]
     assert "4 pairs" in ai_eval.report("guandan", "normal", "random", again, 1.0)
-    assert all(json.loads(line)["a"] == "normal" for line in out.read_text().splitlines())
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(r["a"] == "normal" for r in lines)
+    assert {r["commit"] for r in lines} == {ai_eval.code_commit()} != {"unknown"}  # the players' code

@@ -12,7 +12,8 @@ call that acted on a required turn).
 Seeds are fresh each run (``secrets``) unless ``--seed`` fixes the first.  With ``--out`` every finished
 pair is appended to that file as one JSON line, so a run may be stopped and resumed (the file's pairs
 count toward ``--pairs``) and several runs may add to one file; ``--jobs`` plays pairs in parallel
-processes.  Run it under ``nice -n 10`` on a shared machine.
+processes.  Each line records the commit of the players' code (``commit``; ``+dirty`` when engine/ had
+uncommitted changes), so a file resumed after the players changed shows it.  Run it under ``nice -n 10`` on a shared machine.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import os
 import random
 import secrets
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -70,9 +72,9 @@ def play_deal(game: str, seed: int, players: tuple[Player, Player], timed: int) 
     return (steps if winner == 0 else -steps), times
 
 
-def play_pair(job: tuple[str, str, str, int]) -> dict[str, Any]:
-    """One pair: ``a`` at side 0 then at side 1, on the same seed."""
-    game, a, b, seed = job
+def play_pair(job: tuple[str, str, str, int, str]) -> dict[str, Any]:
+    """One pair: ``a`` at side 0 then at side 1, on the same seed (``commit``: the players' code, recorded)."""
+    game, a, b, seed, commit = job
     pa, pb = player_for(game, a), player_for(game, b)
     first, times1 = play_deal(game, seed, (pa, pb), timed=0)
     second, times2 = play_deal(game, seed, (pb, pa), timed=1)
@@ -81,6 +83,7 @@ def play_pair(job: tuple[str, str, str, int]) -> dict[str, Any]:
         "a": a,
         "b": b,
         "seed": seed,
+        "commit": commit,
         "nets": [first, -second],
         "net": first - second,
         "times": [round(t, 5) for t in times1 + times2],
@@ -142,6 +145,25 @@ def _load(path: str | None, game: str, a: str, b: str) -> list[dict[str, Any]]:
     return rows
 
 
+def code_commit() -> str:
+    """The commit the players' code is at (``+dirty`` when engine/ has uncommitted changes), or ``unknown``
+    outside a git checkout."""
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        head = subprocess.run(
+            ["git", "-C", here, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", here, "status", "--porcelain", "--", "engine"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
 def run(
     game: str,
     a: str,
@@ -156,7 +178,8 @@ def run(
     done = {r["seed"] for r in rows}
     start = seed if seed is not None else secrets.randbits(48)
     todo = [s for s in range(start, start + pairs) if s not in done][: max(0, pairs - len(rows))]
-    jobs_list = [(game, a, b, s) for s in todo]
+    commit = code_commit()
+    jobs_list = [(game, a, b, s, commit) for s in todo]
     results: Iterator[dict[str, Any]]
     pool = None
     if jobs > 1 and len(jobs_list) > 1:

@@ -2,7 +2,7 @@
 /* The table page: one WebSocket to the bot; every frame is the whole view for this viewer.
    No build step and no external resource (Telegram's own telegram-web-app.js is loaded only inside Telegram). */
 import {
-  cardLabel, cardList, cardParts, clockText, comboLabel, completedTrick, followHint, handLayout, liveTrick,
+  cardLabel, cardList, cardParts, clockText, comboLabel, completedTrick, dealBanner, followHint, freshDeal, handLayout, liveTrick,
   pointCards, rankText, secondsLeft, summaryRows, SUITS, tr as translate,
 } from './view.js';
 import { closingConfirmation, haptic, setBackButton, setBarButton, startTelegram, tg } from './telegram.js';
@@ -10,6 +10,7 @@ import { closingConfirmation, haptic, setBackButton, setBarButton, startTelegram
 const SEATS = { zh: ['南', '东', '北', '西'], en: ['S', 'E', 'N', 'W'] };
 const POS = ['bottom', 'right', 'top', 'left'];
 const HOLD_MS = 1200;  // a completed trick stays on the table this long
+const BANNER_MS = 2500;  // the dealing banner stays this long at least (Shengji: while dealing, too)
 
 function readHint() {
   try { return localStorage.getItem('hint') !== 'off'; } catch (e) { return true; }
@@ -19,6 +20,7 @@ const S = {
   ws: null, texts: {}, lang: 'zh', seat: null, match: null, frame: null, sel: [], handKey: '', pending: null,
   fatal: false, retry: 0, offset: 0, lastError: null, hold: null, holdUntil: 0, seenTrick: '', seenDeal: null,
   summary: null, sheetOpen: false, wasMyTurn: false, hint: readHint(), referee: false, tables: [],
+  banner: '', bannerUntil: 0, handCounts: null, handDeal: null, handSize: 0, suggestAt: -1, beatsKey: '',
   metrics: { frames: [], renders: [], taps: [], firstFrame: null },  // ms, the last 500 of each (docs/performance.md)
 };
 
@@ -146,8 +148,18 @@ function onMessage(msg) {
     render();
   } else if (msg.type === 'error') {
     refuse(msg.message);
-    if (msg.fatal) { S.fatal = true; setConn(msg.message, true); $('status').textContent = msg.message; }
+    if (msg.fatal) { S.fatal = true; fatalPage(msg.message); }
   }
+}
+
+/** A refusal that ends the page (bad initData, no such match, not allowed to watch): one translated
+ *  message in place of the table, and nothing of the table kept. @param {string} text */
+function fatalPage(text) {
+  S.frame = null;
+  const app = $('app');
+  app.replaceChildren(el('div', 'fatal', text));
+  setBarButton('MainButton', null); setBarButton('SecondaryButton', null); setBackButton(null);
+  closingConfirmation(false);
 }
 
 /** What changed between two frames that the page shows as a moment: a completed trick (held on the
@@ -171,7 +183,14 @@ function noteMoments(before, after) {
     setTimeout(() => { if (S.summary === deal) showSummary(deal); }, before.version < after.version ? HOLD_MS : 0);
   }
   if (S.seenDeal === null || dealKey !== S.seenDeal) S.seenDeal = dealKey;
+  const dealNo = after.game + ':' + (p.deal ?? p.deal_no) + '.' + (p.redeal || 0);
+  if (dealNo !== S.banner && freshDeal(after)) {
+    S.bannerUntil = Date.now() + BANNER_MS;
+    setTimeout(render, BANNER_MS + 20);
+  }
+  S.banner = dealNo;
 }
+
 
 let counter = 0;
 /** @param {string} op @param {string[]} [cards] @param {string | null} [arg] */
@@ -208,7 +227,9 @@ function render() {
   const f = S.frame; if (!f) return;
   const p = pub(), sj = f.game === 'shengji';
   const key = JSON.stringify(f.me ? f.me.hand : null);
-  if (key !== S.handKey) { S.handKey = key; S.sel = []; }
+  if (key !== S.handKey) { S.handKey = key; S.sel = []; S.suggestAt = -1; }
+  const beats = JSON.stringify(f.me && f.me.actions ? f.me.actions.beats || null : null);
+  if (beats !== S.beatsKey) { S.beatsKey = beats; S.suggestAt = -1; }
   if (S.hold && Date.now() >= S.holdUntil) S.hold = null;
   document.body.dataset.game = f.game;
   let title = t('table.deal_no', { n: sj ? p.deal : (p.deal_no || 0) });
@@ -217,9 +238,13 @@ function render() {
   if (sj && p.trump !== null && p.trump !== undefined) title += ' · ' + t('table.trump', { trump: SUITS[p.trump] || p.trump });
   else if (sj && ['play', 'choose', 'late', 'bury', 'rebury'].indexOf(p.phase) >= 0) title += ' · ' + t('table.no_trump');
   $('title').textContent = title;
+  const ai = $('ai');  // the computer players' level (their seats are named so already)
+  ai.hidden = !f.ai;
+  if (f.ai) ai.textContent = t('page.ai', { level: t('page.ai.' + f.ai) });
   renderInfo();
   renderSeats();
   renderTrick();
+  renderBanner();
   renderStatus();
   renderExtra();
   renderHand();
@@ -271,8 +296,15 @@ function renderSeats() {
   (p.finish_order || []).forEach((/** @type {number} */ s, /** @type {number} */ i) => { places[s] = t('gd.place' + Math.min(i + 1, 4)); });
   for (let k = 0; k < 4; k++) {
     const seat = (base + k) % 4, box = $('seat-' + POS[k]);
+    let count = sj ? (p.hand_sizes || [])[seat] : (p.counts ? p.counts[seat] : (S.seat === seat && f.me ? f.me.hand_size : null));
+    if (count === 'more_than_10') count = '>10';
+    const cls = 'seat' + (turnSeats.indexOf(seat) >= 0 && f.status === 'playing' ? ' turn' : '') + (places[seat] ? ' out' : '');
+    const online = f.connected && !f.computers[seat] ? !!f.connected[seat] : null;
+    const clock = f.clock && f.clock.seat === seat && f.clock.deadline ? f.clock : null;
+    // drawn again only when what it shows changed (most frames change one seat or none)
+    if (!changed(box, [seat, f.names[seat], cls, sj && p.dealer === seat, count, places[seat], online, clock, S.lang])) continue;
     box.innerHTML = '';
-    box.className = 'seat' + (turnSeats.indexOf(seat) >= 0 && f.status === 'playing' ? ' turn' : '') + (places[seat] ? ' out' : '');
+    box.className = cls;
     box.dataset.seat = String(seat);
     const name = el('div', 'name');
     name.appendChild(el('span', 'wind', seatName(seat)));
@@ -280,20 +312,25 @@ function renderSeats() {
     box.appendChild(name);
     const meta = el('div', 'meta');
     if (sj && p.dealer === seat) meta.appendChild(el('span', 'dealer', '★' + t('web.dealer')));
-    let count = sj ? (p.hand_sizes || [])[seat] : (p.counts ? p.counts[seat] : (S.seat === seat && f.me ? f.me.hand_size : null));
-    if (count === 'more_than_10') count = '>10';
     if (count !== null && count !== undefined && !places[seat]) meta.appendChild(el('span', 'count' + (!sj && Number(count) <= 10 ? ' low' : ''), t('web.cards_n', { n: count })));
     if (places[seat]) meta.appendChild(el('span', 'place', places[seat]));
-    if (f.connected && !f.computers[seat]) {
-      meta.appendChild(el('span', 'online ' + (f.connected[seat] ? 'on' : 'off'), t(f.connected[seat] ? 'page.online' : 'page.offline')));
-    }
+    if (online !== null) meta.appendChild(el('span', 'online ' + (online ? 'on' : 'off'), t(online ? 'page.online' : 'page.offline')));
     box.appendChild(meta);
-    if (f.clock && f.clock.seat === seat && f.clock.deadline) {
-      const c = el('div', 'bar'); c.dataset.deadline = f.clock.deadline; c.dataset.seconds = f.clock.seconds;
-      c.appendChild(el('i')); const n = el('span', 'clock'); n.dataset.deadline = f.clock.deadline;
+    if (clock) {
+      const c = el('div', 'bar'); c.dataset.deadline = clock.deadline; c.dataset.seconds = clock.seconds;
+      c.appendChild(el('i')); const n = el('span', 'clock'); n.dataset.deadline = clock.deadline;
       c.appendChild(n); box.appendChild(c);
     }
   }
+}
+
+/** Whether ``box`` must be drawn again to show ``what`` (a key kept on the element); false: it shows it already.
+ *  @param {HTMLElement} box @param {unknown} what */
+function changed(box, what) {
+  const key = JSON.stringify(what);
+  if (box.dataset.key === key) return false;
+  box.dataset.key = key;
+  return true;
 }
 
 /** @param {any} e @param {boolean} sj */
@@ -314,9 +351,10 @@ function renderTrick() {
   $('trick').className = held ? 'done' : '';
   for (let k = 0; k < 4; k++) {
     const seat = (base + k) % 4, box = $('play-' + POS[k]);
+    const e = by[seat];
+    if (!changed(box, [seat, e || null, trick.leader === seat, trick.winning === seat, !!held, S.lang])) continue;
     box.innerHTML = '';
     box.className = 'play';
-    const e = by[seat];
     if (!e) continue;
     box.appendChild(playNode(e, sj));
     const tags = el('span', 'tags');
@@ -331,6 +369,21 @@ function renderTrick() {
   } else if (!sj && pub().table && pub().phase === 'play' && showLive) {
     note.textContent = comboLabel(S.texts, pub().table.kind, pub().table.label, S.lang);
   }
+}
+
+/** The start of a deal: its number, both sides' levels, who deals (Shengji; Guandan: who leads), over
+ *  the middle of the table while no card is on it (it never hides a play, a turn or a button). */
+function renderBanner() {
+  const f = S.frame, p = pub(), sj = f.game === 'shengji', box = $('deal-banner');
+  const dealing = sj && p.phase === 'dealing';
+  const empty = !liveTrick(p, f.game).entries.length && !S.hold;
+  if (!(dealing || Date.now() < S.bannerUntil) || !empty || S.sheetOpen) { box.hidden = true; return; }
+  const lines = dealBanner(S.texts, f, seatName);
+  if (box.hidden || box.dataset.lines !== lines.join('|')) {
+    box.replaceChildren(...lines.map((line, i) => el(i ? 'span' : 'b', null, line)));
+    box.dataset.lines = lines.join('|');
+  }
+  box.hidden = false;
 }
 
 function renderStatus() {
@@ -378,14 +431,21 @@ function renderExtra() {
     box.appendChild(el('div', null, t('gd.counts', { list: Object.keys(ans).sort().map((s) => seatName(Number(s)) + ' ' + (ans[s] === 'more_than_10' ? '>10' : ans[s])).join(' · ') })));
   }
   if (me.actions && me.actions.bury) box.appendChild(el('div', 'rule', t('web.bury_hint', { n: me.actions.bury })));
+  if (S.hint && f.hints !== false && me.actions && me.actions.beats && !me.actions.beats.length && isMyTurn()) {
+    box.appendChild(el('div', 'rule', t('page.nothing_beats')));
+  }
 }
 
 /** The cards that may be played now (for the hint), as indexes; null: no hint. */
 function hinted() {
   const f = S.frame, p = pub();
-  if (!S.hint || !f.me || !isMyTurn()) return null;
+  if (!S.hint || f.hints === false || !f.me || !isMyTurn()) return null;
   const a = f.me.actions || {};
   const hand = handFlat();
+  if (f.game === 'guandan' && a.beats) {  // what beats the table: the cards of any such play
+    const cards = new Set(a.beats.flat());
+    return hand.map((c, i) => (cards.has(c) ? i : -1)).filter((i) => i >= 0);
+  }
   if (f.game === 'shengji' && (a.turns || []).indexOf('follow') >= 0 && p.trick && p.trick.length) {
     return followHint(hand, p.trick[0].cards, p.trump, p.level);
   }
@@ -398,6 +458,7 @@ function hinted() {
 
 let handWidth = 0;  // measured once and on resize (a read after a DOM change would force a layout)
 let handDrawn = '';  // what the hand shows now: drawn again only when that changes
+let handCardW = 46;
 function renderHand() {
   const f = S.frame, box = $('hand');
   if (!f.me) { box.innerHTML = ''; box.className = 'empty'; handDrawn = ''; return; }
@@ -406,21 +467,31 @@ function renderHand() {
   if (!handWidth) handWidth = box.clientWidth || Math.min(window.innerWidth, 900) - 12;
   const width = handWidth;
   const cardW = window.innerWidth >= 900 ? 72 : window.innerWidth >= 700 ? 60 : 46;
+  handCardW = cardW;
   const hint = hinted();
-  const drawn = JSON.stringify([S.handKey, S.sel, hint, width, cardW, cursor, p.level, S.lang]);
+  const drawn = handDrawnKey(hint, width, cardW);
   if (drawn === handDrawn) return;
   handDrawn = drawn;
+  const fresh = arrivals(hand, sj ? p.deal : p.deal_no);
   box.innerHTML = '';
   box.className = '';
-  const lay = handLayout(hand.length, width - 4, cardW, Math.max(27, Math.round(cardW / 2)));
+  const usable = width - 8;  // room for the lifted card's ring and the shadow at both edges
+  const lay = handLayout(hand.length, usable, cardW, Math.max(27, Math.round(cardW / 2)));
   box.style.setProperty('--step', lay.step + 'px');
   box.style.setProperty('--card-w', cardW + 'px');
-  let i = 0;
+  let i = 0, arriving = 0, gaps = 0;
   /** @type {HTMLElement | null} */ let row = null;
+  const fit = () => {  // a row's 3 px gaps between groups come out of its step, so the row stays inside the hand
+    if (!row || !gaps) return;
+    const n = row.childNodes.length;
+    const step = n > 1 ? Math.min(lay.step, Math.floor((usable - cardW - 3 * gaps) / (n - 1))) : lay.step;
+    if (step < lay.step) row.style.setProperty('--step', step + 'px');
+  };
   f.me.hand.forEach((/** @type {any} */ g, /** @type {number} */ gi) => {
     g.cards.forEach((/** @type {string} */ text) => {
       const idx = i++;
-      if (idx % lay.perRow === 0) { row = el('div', 'row'); box.appendChild(row); }
+      if (idx % lay.perRow === 0) { fit(); gaps = 0; row = el('div', 'row'); box.appendChild(row); }
+      if (gi > 0 && g.cards[0] === text && idx % lay.perRow !== 0) gaps++;
       const c = cardParts(text, S.lang);
       const level = sj ? (p.level === rankValue(text)) : (p.level === rankValue(text));
       const wild = !sj && text === '♥' + rankText(p.level);
@@ -433,9 +504,34 @@ function renderHand() {
       if (wild) card.appendChild(el('span', 'badge', t('page.wild')));
       else if (!sj && level && !c.joker) card.appendChild(el('span', 'badge lvl', t('page.level_card')));
       card.dataset.card = text; card.dataset.i = String(idx);
+      if (fresh[idx]) {  // dealt just now: it slides in (CSS only: nothing waits for it; none with reduced motion)
+        card.classList.add('arrive');
+        card.style.animationDelay = Math.min(arriving++ * 14, 360) + 'ms';
+      }
       /** @type {HTMLElement} */ (row).appendChild(card);
     });
   });
+  fit();
+}
+/** What the hand shows, as a key: drawn again only when it changes (a tap's lifted card is toggled in place).
+ *  @param {number[] | null} hint @param {number} width @param {number} cardW */
+function handDrawnKey(hint, width, cardW) {
+  return JSON.stringify([S.handKey, S.sel.slice().sort((a, b) => a - b), hint, width, cardW, cursor, pub().level, S.lang]);
+}
+/** Which cards of the hand arrived since it was last drawn (the hand grew while dealing, or a new deal):
+ *  true at their indexes.  @param {string[]} hand @param {number} deal @returns {boolean[]} */
+function arrivals(hand, deal) {
+  const before = S.handCounts, out = hand.map(() => false);
+  /** @type {Record<string, number>} */ const now = {};
+  hand.forEach((c) => { now[c] = (now[c] || 0) + 1; });
+  const newDeal = S.handDeal !== deal;
+  if (!before && freshDeal(S.frame)) out.fill(true);  // the page opened as the deal began
+  else if (before && (newDeal || hand.length > S.handSize)) {
+    /** @type {Record<string, number>} */ const seen = {};
+    hand.forEach((c, i) => { seen[c] = (seen[c] || 0) + 1; out[i] = newDeal || seen[c] > (before[c] || 0); });
+  }
+  S.handCounts = now; S.handDeal = deal; S.handSize = hand.length;
+  return out;
 }
 /** @param {string} text */
 function rankValue(text) {
@@ -453,7 +549,7 @@ function setSel(idx, on) {
   if (!on && at >= 0) S.sel.splice(at, 1);
   const node = document.querySelector('#hand .card[data-i="' + idx + '"]');
   if (node) node.classList.toggle('sel', on);
-  handDrawn = '';
+  handDrawn = node && S.frame ? handDrawnKey(hinted(), handWidth, handCardW) : '';
 }
 /** @param {EventTarget | null} target */
 function cardIndex(target) {
@@ -535,9 +631,11 @@ function mainActions() {
 
 function renderActions() {
   const f = S.frame, nav = $('actions');
-  nav.innerHTML = '';
-  if (!f) return;
+  if (!f) { nav.innerHTML = ''; nav.dataset.key = ''; return; }
   const p = pub(), sj = f.game === 'shengji', a = (f.me && f.me.actions) || {}, n = S.sel.length;
+  // what the buttons depend on: drawn again (and Telegram's buttons set again) only when it changes
+  if (!changed(nav, [S.match, f.version, f.status, n, !!S.pending, S.sheetOpen, S.hint, (S.tables || []).length, S.lang])) return;
+  nav.innerHTML = '';
   const main = mainActions();
   const primary = main.find((x) => !x.secondary) || null, secondary = main.find((x) => x.secondary) || null;
   const onBar = setBarButton('MainButton', primary && !S.sheetOpen ? { text: primary.text, enabled: primary.enabled && !S.pending, onClick: primary.run } : null);
@@ -555,8 +653,11 @@ function renderActions() {
       nav.appendChild(button(x.text, x.run, x.secondary ? 'secondary' : 'primary', !x.enabled, x.op));
     });
     if (a.ask_counts) nav.appendChild(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
-    if (n) nav.appendChild(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary', false, 'clear'));
-    if (isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'])) {
+    const suggesting = f.hints !== false && isMyTurn() && a.beats && a.beats.length;
+    // Guandan's Hint lifts the next play that beats the table, and after the last one none (it clears)
+    if (n) nav.appendChild(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary compact', false, 'clear'));
+    if (suggesting) nav.appendChild(button(t('page.suggest'), suggest, 'secondary compact', false, 'suggest'));
+    if (f.hints !== false && isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'])) {
       const h = button(t(S.hint ? 'page.hint_on' : 'page.hint_off'), toggleHint, 'secondary', false, 'hint');
       h.disabled = false; nav.appendChild(h);
     }
@@ -567,6 +668,21 @@ function renderActions() {
   if (S.seat === null && (S.tables || []).length > 1) {
     const b = button(t('page.tables'), showTables, 'secondary', false, 'tables'); b.disabled = false; nav.appendChild(b);
   }
+}
+
+/** Guandan's hint: select the next play that beats the table (weakest first, bombs last), round and round. */
+function suggest() {
+  const beats = (S.frame.me.actions || {}).beats || [];
+  if (!beats.length) return;
+  S.suggestAt = (S.suggestAt + 2) % (beats.length + 1) - 1;  // 0, 1, … the last, then -1: none lifted
+  const hand = handFlat(), used = new Set();
+  S.sel = [];
+  for (const c of S.suggestAt >= 0 ? beats[S.suggestAt] : []) {
+    const i = hand.findIndex((x, k) => x === c && !used.has(k));
+    if (i >= 0) { used.add(i); S.sel.push(i); }
+  }
+  haptic('select');
+  render();
 }
 
 function toggleHint() {
@@ -588,6 +704,7 @@ function sheet(build, kind) {
 function closeSheet() {
   $('overlay').hidden = true; S.sheetOpen = false; S.summary = null;
   setBackButton(null);
+  if (S.frame && freshDeal(S.frame)) { S.bannerUntil = Date.now() + BANNER_MS; renderBanner(); setTimeout(render, BANNER_MS + 20); }
   renderActions();
 }
 function showLastTrick() {
@@ -691,6 +808,7 @@ function tick() {
     e.classList.toggle('low', frac * total <= 5000);
   }
   if (S.hold && Date.now() >= S.holdUntil) { S.hold = null; renderTrick(); }
+  if (S.frame && !$('deal-banner').hidden && Date.now() >= S.bannerUntil) renderBanner();
 }
 setInterval(tick, 250);
 

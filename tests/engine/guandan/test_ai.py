@@ -34,6 +34,19 @@ def test_plan_is_the_fewest_hands(hand: str, level: int, size: int) -> None:
     assert sum(g.size for g in decompose(C(hand), level)) == len(C(hand))
 
 
+def test_plan_covers_the_hand_and_its_size_is_counted_without_building_it() -> None:
+    """Random hands of every size: the plan uses every card once, and ``plan_size`` (counted from the rank
+    counts, as the strong player's play-outs ask it) is the plan's length."""
+    rng = random.Random(19)
+    deck = [c for c in range(54) for _ in range(2)]
+    for _ in range(2000):
+        hand = rng.sample(deck, rng.randint(1, 27))
+        level = rng.randint(2, 14)
+        groups = decompose(hand, level)
+        assert sum(g.size for g in groups) == len(hand)
+        assert plan_size(hand, level) == len(groups)
+
+
 def test_lead_whole_hand_when_one_combination() -> None:
     assert choose_lead(C("♠3 ♣4 ♦5 ♠6 ♥7"), 2, 27, 27).kind == "straight"
 
