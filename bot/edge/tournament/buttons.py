@@ -95,9 +95,9 @@ async def on_replaced_press(update: Update, context: Ctx) -> None:
     button = callbacks.parse(q.data)
     if not isinstance(button, callbacks.HandButton):
         return
-    answer = await tb.substitutes.replaced_answer(user.id, button.match_id, await lang_of(tb, update))
-    if answer is None:
+    if not await tb.substitutes.refuse_replaced(user.id, button.match_id):
         return
+    answer = tt(await lang_of(tb, update), "sub.refused")
     try:
         await q.answer(text=answer[:200], show_alert=True)
     except Exception as exc:

@@ -56,11 +56,10 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     user, msg = update.effective_user, update.effective_message
     if user is None or msg is None or not msg.text:
         return
-    if tb.substitutes.replaced.get(user.id):  # a typed play by a player a substitute replaced
-        refused = await tb.substitutes.replaced_answer(user.id, None, await lang_of(tb, update))
-        if refused is not None:
-            tb.ctx.send(user.id, refused)
-            raise ApplicationHandlerStop
+    # a typed play by a player a substitute replaced
+    if tb.substitutes.replaced.get(user.id) and await tb.substitutes.refuse_replaced(user.id, None):
+        tb.ctx.send(user.id, tt(await lang_of(tb, update), "sub.refused"))
+        raise ApplicationHandlerStop
     draft = await setup.draft_of(setup_ports(tb), user.id)
     looks_like_toml = bool(re.search(r"^\s*preset\s*=", msg.text, re.M)) and "name" in msg.text
     if draft is None and not (looks_like_toml and tb.ctx.is_admin(user.id)):
