@@ -14,7 +14,7 @@ from telegram.ext import ApplicationHandlerStop
 from bot.edge.callbacks import TournamentButton, TournamentOp
 from bot.edge.tournament import setup
 from bot.edge.tournament.call import ORG, Call, Ctx, command, guarded, lang_of, reply, setup_ports, tb_of
-from bot.presentation.tournament.texts import error_text, tt
+from bot.presentation.tournament.texts import draw_refused_text, error_text, tt
 from bot.tournaments import views
 from bot.tournaments.dashboard_text import ENDED
 from bot.tournaments.wiring import TournamentBot
@@ -234,9 +234,9 @@ async def cmd_role(c: Call) -> None:
 
 @command(ORG)
 async def cmd_draw(c: Call) -> None:
-    err = await c.tb.draws.draw(c.row.id, c.user.id)
-    if err:
-        c.reply(err)
+    refused = await c.tb.draws.draw(c.row.id, c.user.id)
+    if refused is not None:
+        c.reply(draw_refused_text(c.lang, refused.error, refused.failed))
     elif c.elsewhere:
         c.reply(tt(c.lang, "done"))
 
