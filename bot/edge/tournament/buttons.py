@@ -52,7 +52,9 @@ async def _pressed(
     if op is Op.ACCEPT_REPLACEMENT:
         return await accept_replacement(tb, user_id, lang, button.token)
     if op is Op.CHECK_IN:
-        return await tb.tables.check_in(tid, button.word, user_id)
+        refused = await tb.tables.check_in(tid, button.word, user_id)
+        ulang = await tb.ctx.ulang(user_id)  # the player's own language, as the check-in note's answer
+        return tt(ulang, "checkin.ok") if refused is None else error_text(ulang, refused)
     return await setup.button(setup_ports(tb), user_id, lang, list(button.words))  # the guided set-up
 
 
