@@ -28,8 +28,6 @@ from engine.game import Match, Reading
 from engine.guandan.levels import level_text
 from engine.views import PublicView, SeatView
 
-GAME = "guandan"
-
 
 def deal_marker(view: PublicView) -> int:
     """The deal a view shows (0 while nothing is dealt yet)."""
@@ -232,3 +230,15 @@ def deal_summary(lang: str, d: EventData, names: Sequence[str]) -> str:
         lines.append(t(lang, "sum.gd_gain", side=side_name(lang, int(ws)), gain=d.get("gain", 0)))
     lines.append(t(lang, "sum.levels", a=side_name(lang, 0), la=lv[0], b=side_name(lang, 1), lb=lv[1]))
     return "\n".join(lines)
+
+
+class GuandanPresenter:
+    """Guandan's presenter (``bot.presentation.games.base.GamePresenter``)."""
+
+    game = "guandan"
+    deal_marker = staticmethod(deal_marker)
+    entry_text = staticmethod(entry_text)
+    group_hand = staticmethod(group_hand)
+    table_lines = staticmethod(table_lines)
+    hand_message = staticmethod(hand_message)
+    deal_summary = staticmethod(deal_summary)

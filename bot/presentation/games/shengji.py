@@ -28,8 +28,6 @@ from engine.cards import JOKER_SUIT, SUIT_SYMBOLS, parse_cards, rank_of, suit_of
 from engine.game import Match
 from engine.views import PublicView, SeatView
 
-GAME = "shengji"
-
 
 def deal_marker(view: PublicView) -> int:
     """The deal and redeal a view shows (0 while nothing is dealt yet)."""
@@ -282,3 +280,16 @@ def deal_summary(lang: str, d: EventData, names: Sequence[str]) -> str:
         + next_part
     )
     return "\n".join(lines)
+
+
+class ShengjiPresenter:
+    """Shengji's presenter (``bot.presentation.games.base.GamePresenter``)."""
+
+    game = "shengji"
+    deal_marker = staticmethod(deal_marker)
+    entry_text = staticmethod(entry_text)
+    group_hand = staticmethod(group_hand)
+    table_lines = staticmethod(table_lines)
+    hand_message = staticmethod(hand_message)
+    deal_summary = staticmethod(deal_summary)
+    trump_level = staticmethod(trump_level)

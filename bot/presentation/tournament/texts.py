@@ -866,3 +866,9 @@ def error_text(lang: str, err: RuleError) -> str:
 
 def prize_label(lang: str, prize: str) -> str:
     return tt(lang, "prize." + prize) if prize and "prize." + prize in T else prize
+
+
+def draw_refused_text(lang: str, err: RuleError, failed: bool) -> str:
+    """Why a draw was not held: the list could not be frozen (``failed``), or ``err`` itself."""
+    reason = error_text(lang, err)
+    return tt(lang, "draw.failed", reason=reason) if failed else reason
