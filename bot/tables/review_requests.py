@@ -26,6 +26,7 @@ from bot.presentation.i18n import t
 from bot.tables.deal_proof import board_turn, review_fairness
 from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
 from storage import match_repo, table_repo, user_repo
+from storage.tournaments import duplicate as duplicate_store
 
 REFEREE_ROLES = {"referee", "chief_referee", "organiser"}
 
@@ -158,7 +159,10 @@ async def _document(
     names = await _names(rt, table.id, lang)
     title = _title(lang, table.preset_id)
     turn = board_turn(row.options_json or {})
-    reveal = turn is None or row.status == "finished"  # duplicate: the partner table may still play a deal
+    # duplicate: the seeds only once the whole comparison is over (the partner table may still play a deal)
+    reveal = turn is None or (
+        row.status == "finished" and await duplicate_store.comparison_over(rt.db, table.id)
+    )
     fairness = {
         r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r, turn, reveal) for r in records
     }

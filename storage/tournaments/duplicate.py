@@ -95,17 +95,42 @@ async def played_deals(db: Database, table_id: int) -> list[tuple[int, int]]:
     return out
 
 
+def _partner_ref(table: GameTable) -> str | None:
+    """The ``tournament_ref`` of the other table of ``table``'s duplicate comparison (None: not duplicate)."""
+    turn = (table.options_json or {}).get("board_turn")
+    if turn is None or int(turn) < 0 or not table.tournament_ref:
+        return None
+    head, _, k = table.tournament_ref.rpartition(":")
+    if not k.isdigit():
+        return None
+    return f"{head}:{int(k) + 1 if int(k) % 2 else int(k) - 1}"
+
+
+async def comparison_over(db: Database, table_id: int) -> bool:
+    """Has every table of ``table_id``'s duplicate comparison stopped playing?  Until then no seed of the
+    table may be shown (the partner table may still be playing the same deal).  True for a table that is
+    not of a duplicate comparison."""
+    table = await table_repo.get_table(db, table_id)
+    partner = None if table is None else _partner_ref(table)
+    if partner is None:
+        return True
+    async with db.session() as s:
+        rows = await s.execute(select(GameTable.id).where(GameTable.tournament_ref == partner))
+        ids = list(rows.scalars().all())
+    for other in ids:
+        done = await deals_done(db, other)
+        if done is not None and done[0] in ("open", "playing", "paused"):
+            return False
+    return True
+
+
 async def plays_partner_table(db: Database, table_id: int, user_id: int) -> bool:
     """Is ``user_id`` seated at the other table of ``table_id``'s duplicate comparison while that table is
     open or in play?  (Such a player may not watch this table: it plays the same deals.)"""
     table = await table_repo.get_table(db, table_id)
-    turn = (table.options_json or {}).get("board_turn") if table is not None else None
-    if table is None or turn is None or int(turn) < 0 or not table.tournament_ref:
+    partner = None if table is None else _partner_ref(table)
+    if partner is None:
         return False
-    head, _, k = table.tournament_ref.rpartition(":")
-    if not k.isdigit():
-        return False
-    partner = f"{head}:{int(k) + 1 if int(k) % 2 else int(k) - 1}"
     async with db.session() as s:
         rows = await s.execute(
             select(GameTable.id).where(
