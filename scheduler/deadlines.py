@@ -99,6 +99,8 @@ class DeadlineScheduler:
         self._aps: AsyncIOScheduler | None = None
         self._armed: dict[int, datetime] = {}
         self._inflight: set[asyncio.Task[bool]] = set()
+        # called with (kind, seconds late: fired minus due, scheduler clock) as each deadline is claimed (metrics, alerts)
+        self.on_fire: list[Callable[[str, float], None]] = []
 
     # --- set-up -------------------------------------------------------------------------------
 
@@ -378,6 +380,9 @@ class DeadlineScheduler:
         except Exception:
             log.exception("claiming deadline %s failed", deadline_id)
             return False
+        late = (self.clock.now() - data.due_at.replace(tzinfo=data.due_at.tzinfo or UTC)).total_seconds()
+        for hook in self.on_fire:
+            hook(data.kind, late)
         try:
             await handler(data)
         except asyncio.CancelledError:

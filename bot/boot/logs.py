@@ -15,9 +15,12 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.boot.metrics import NULL
+
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 IDS = ("update_id", "match_id", "table_id")
 
+_NO_METRICS = NULL
 _ids: ContextVar[dict[str, int] | None] = ContextVar("log_ids", default=None)
 
 
@@ -60,3 +63,5 @@ def configure(fmt: str = "text", level: int = logging.INFO) -> None:
 async def bind_update(update: Any, context: Any) -> None:
     """A handler (group before every other) that names the update being handled."""
     bind(update_id=getattr(update, "update_id", None))
+    rt = getattr(context, "bot_data", {}).get("runtime")
+    getattr(rt, "metrics", _NO_METRICS).update(update)  # updates by kind (bot/boot/metrics.py)

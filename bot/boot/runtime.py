@@ -28,6 +28,7 @@ from telegram import (
     BotCommandScopeDefault,
 )
 
+from bot.boot.metrics import Metrics, for_settings
 from bot.boot.settings import Settings
 from bot.delivery.outbox import BotSender, Outbox
 from bot.presentation.i18n import normalize, t
@@ -107,6 +108,9 @@ class Runtime:
         self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
         # the composition root: each service receives the narrow ports it uses (bot/tables/ports.py)
         self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
+        self.metrics = for_settings(
+            settings
+        )  # Prometheus hooks, no-ops unless METRICS_ENABLED (bot/boot/metrics.py)
         self.names = TableNames(self)
         self.live = Live(self)
         self.driver = Driver(self, settings, names=self.names, shows=self.live)
@@ -140,7 +144,7 @@ class Runtime:
             self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
             await self.claims.start()
         self.outbox = Outbox(
-            BotSender(self.app.bot),
+            self.metrics.sender(BotSender(self.app.bot)),
             rate_scale=self.settings.TELEGRAM_RATE_SCALE,
             on_error=self.live.send_refused,
             on_missing=self.live.message_gone,
@@ -165,6 +169,11 @@ class Runtime:
         self.driver.register_deadlines(self.scheduler)
         await self.scheduler.start(self.db)
         self.seats = await load_seats(self.db)
+        self.metrics.watch(self)
+        if isinstance(self.metrics, Metrics):  # GET /metrics on the web server (started after this)
+            self.app.bot_data.setdefault("web_routes", []).append(
+                self.metrics.routes(self.settings.METRICS_TOKEN)
+            )
         self.started = True
         await self.resume_all()
 

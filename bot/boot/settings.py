@@ -66,6 +66,10 @@ class Settings(BaseSettings):
     # Webhook instead of long polling: Telegram posts updates to WEBAPP_URL/telegram/webhook (same server).
     TELEGRAM_WEBHOOK: bool = False
     TELEGRAM_WEBHOOK_SECRET: str | None = None  # default: derived from the token
+    # Prometheus metrics at GET /metrics on the web server (bot/boot/metrics.py): off by default; with a token a
+    # scrape sends "Authorization: Bearer <token>", without one only this machine is answered.
+    METRICS_ENABLED: bool = False
+    METRICS_TOKEN: str | None = None
 
     @field_validator("BOT_ADMIN_IDS", mode="before")
     @classmethod

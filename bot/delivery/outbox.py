@@ -56,6 +56,9 @@ from typing import Any, Protocol
 
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
+from bot.delivery.keyboards import to_telegram
+from bot.presentation.markup import Keyboard
+
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
@@ -100,6 +103,8 @@ def markup_json(markup: Any | None) -> Any:
     directly: PTB's generic ``to_dict`` costs about a millisecond for a hand keyboard)."""
     if markup is None:
         return None
+    if isinstance(markup, Keyboard):
+        return markup.to_json()
     rows = getattr(markup, "inline_keyboard", None)
     if rows is not None:
         out_rows = []
@@ -273,6 +278,9 @@ class Outbox:
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self.observe: Callable[[str, Any, float], None] | None = (
+            None  # ("launch" | "finish", op, now): metrics
+        )
 
     # --- public API ---------------------------------------------------------------------
 
@@ -717,6 +725,8 @@ class Outbox:
             if self._pending_edit.get(key) is op:
                 del self._pending_edit[key]
         self._count(op.chat_id)
+        if self.observe is not None:
+            self.observe("launch", op, self.clock())
         self._global_next = self.clock() + self.global_gap
         self._busy.add(op.chat_id)
         self._flying[op.chat_id] = op
@@ -762,6 +772,8 @@ class Outbox:
                 del self._pending_edit[key]
         if op.future is not None and not op.future.done():
             op.future.set_result(result)
+        if self.observe is not None:
+            self.observe("finish", op, self.clock())
         self._wake.set()
 
     @staticmethod
@@ -921,7 +933,11 @@ class BotSender:
         self, chat_id: int, data: bytes, filename: str, caption: str | None, reply_markup: Any | None
     ) -> int:
         msg = await self.bot.send_document(
-            chat_id=chat_id, document=data, filename=filename, caption=caption, reply_markup=reply_markup
+            chat_id=chat_id,
+            document=data,
+            filename=filename,
+            caption=caption,
+            reply_markup=to_telegram(reply_markup),
         )
         return int(msg.message_id)
 
@@ -929,6 +945,6 @@ class BotSender:
         self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None
     ) -> int:
         msg = await self.bot.send_photo(
-            chat_id=chat_id, photo=data, caption=caption, reply_markup=reply_markup
+            chat_id=chat_id, photo=data, caption=caption, reply_markup=to_telegram(reply_markup)
         )
         return int(msg.message_id)

@@ -195,15 +195,18 @@ class Driver:
                     rt.db, match_id, action, actor_user_id=user_id, dedupe_key=dedupe
                 )
             except RuleError as err:
+                rt.metrics.action("refused")
                 if err.code in ("match_finished", "match_not_found"):
                     return False, t(lang, "err.stale")
                 return False, rule_error(lang, err)
             except StaleVersion:
+                rt.metrics.action("stale")
                 return False, t(lang, "err.stale")
             if applied.duplicate:
                 return False, None
             if t0 is not None:
                 self.metrics.latencies.append(time.perf_counter() - t0)
+                rt.metrics.turn(self.metrics.latencies[-1])
                 if len(self.metrics.latencies) > 200_000:  # bounded: keep the newer half
                     del self.metrics.latencies[:100_000]
             await self.after(match_id, applied, source=source, seat=seat)
@@ -241,6 +244,7 @@ class Driver:
     async def after(self, match_id: int, applied: Any, *, source: str, seat: int | None = None) -> None:
         """What follows a committed action: announce, re-arm the clock, render, schedule the next step."""
         self.metrics.actions += 1
+        self.rt.metrics.action("applied")
         for ev in applied.events:
             if ev.kind == "play":
                 self.metrics.cards_played += len(str(ev.data.get("cards", "")).split())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.tables.seats import SeatIndex
 from engine.events import Event
@@ -127,6 +127,10 @@ class Running(Shared, Protocol):
 
     def spawn(self, coro: Coroutine[object, object, object]) -> None:
         """Run ``coro`` in a task the bot waits for at stop."""
+
+    @property
+    def metrics(self) -> Any:
+        """The Prometheus hooks (bot/boot/metrics.py; no-ops when metrics are off)."""
 
 
 class Pace(Protocol):

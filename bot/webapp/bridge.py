@@ -5,17 +5,34 @@ announcements, the move clock, the chat messages, the computer players' turn).""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
 
 from bot.presentation.i18n import normalize, t
+from bot.webapp import frames
 from storage import action_repo, match_repo, table_repo
+from storage import tournaments as ts
 from storage.models import GameTable
 from storage.tournaments import roles as tournament_roles
 
 REFEREE_ROLES = ("referee", "chief_referee", "organiser")
+
+
+@dataclass(frozen=True)
+class PagePolicy:
+    """What a match's page allows: hints of the cards that may be played (always at a casual table, the
+    organiser's ``page_hints`` at a tournament table) and who may watch (``page_watch``: anyone |
+    participants | referees; a casual table: anyone)."""
+
+    tournament: int | None = None
+    hints: bool = True
+    watch: str = "anyone"
+
+
+CASUAL = PagePolicy()
 
 
 class RuntimeBridge:
@@ -128,8 +145,7 @@ class RuntimeBridge:
             if row is None or row.status not in ("playing", "paused"):
                 continue
             _, m = await match_repo.load_match_row(self.db, row.id)
-            view = m.public_view()
-            p = view.get("table", view)
+            p = frames.public_part(row.game, m)  # (Guandan's view has a "table" too: the play to beat)
             levels = p.get("level_texts") or [str(x) for x in p.get("levels") or []]
             due = await self.deadline(row.id, "match_time")
             out.append(
@@ -143,6 +159,26 @@ class RuntimeBridge:
                 }
             )
         return out
+
+    async def page_policy(self, match_id: int) -> PagePolicy:
+        """The page's policy for ``match_id`` (its tournament's settings; a casual table's defaults)."""
+        tid = await self.tournament_of(match_id)
+        if tid is None:
+            return CASUAL
+        settings = ts.settings_of(await ts.get_tournament(self.db, tid))
+        return PagePolicy(tournament=tid, hints=settings.page_hints, watch=settings.page_watch)
+
+    async def may_watch(self, match_id: int, user_id: int) -> bool:
+        """Whether ``user_id``, not seated at ``match_id``, may watch it on the page (``page_policy``'s
+        ``watch``: referees and the organiser always may; participants: anybody entered in the tournament)."""
+        policy = await self.page_policy(match_id)
+        if policy.watch == "anyone" or policy.tournament is None:
+            return True
+        if await self.is_referee(match_id, user_id):
+            return True
+        if policy.watch == "participants":
+            return await ts.entry_of_user(self.db, policy.tournament, user_id) is not None
+        return False
 
     def stale_text(self, lang: str) -> str:
         return t(lang, "web.stale")

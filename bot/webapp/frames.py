@@ -18,7 +18,9 @@ from bot.presentation.render import shengji_trump_level
 from engine.cards import card_text, cards_text, parse_card, rank_of
 from engine.errors import RuleError
 from engine.guandan.combos import KIND_NAMES_ZH
+from engine.guandan.enumerate import legal_plays
 
+MAX_BEATS = 40  # the hint's plays that beat the table, weakest first (bombs last)
 PHASES_WITH_HAND_LEVEL = ("dealing", "window", "blackout", "bury", "rebury", "late", "play", "choose")
 
 
@@ -77,8 +79,20 @@ def _guandan_actions(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def seat_part(game: str, m: Any, seat: int) -> dict[str, Any]:
-    """What only ``seat`` may see: its hand (grouped), its kitty, its own return, what it may do."""
+def beating_plays(m: Any, seat: int) -> list[list[str]]:
+    """Guandan: the plays from ``seat``'s hand that beat the table (the engine's ``legal_plays``: the same
+    kind higher, then the bombs that beat it, weakest first), for the page's hint; [] when leading."""
+    play = getattr(m, "play", None)
+    to_beat = getattr(play, "to_beat", None)
+    if to_beat is None:
+        return []
+    combos = legal_plays(m.hand(seat), m.deal_level, to_beat)
+    return [[card_text(c) for c in combo.cards] for combo in combos[:MAX_BEATS]]
+
+
+def seat_part(game: str, m: Any, seat: int, *, hints: bool = False) -> dict[str, Any]:
+    """What only ``seat`` may see: its hand (grouped), its kitty, its own return, what it may do;
+    ``hints`` (the page's policy): Guandan's plays that beat the table when it is the seat's turn."""
     view = m.seat_view(seat)
     p = public_part(game, m)
     me: dict[str, Any] = {"hand": _hand_groups(game, view, p, seat), "hand_size": len(parse_hand(view))}
@@ -91,6 +105,8 @@ def seat_part(game: str, m: Any, seat: int) -> dict[str, Any]:
         if tribute.get("my_return"):
             me["my_return"] = dict(tribute["my_return"])
         me["actions"] = _guandan_actions(view, p)
+        if hints and me["actions"]["pass"]:
+            me["actions"]["beats"] = beating_plays(m, seat)
     return me
 
 

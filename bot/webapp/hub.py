@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.webapp import frames
+from bot.webapp.bridge import CASUAL, PagePolicy
+from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 from storage import match_repo
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,7 @@ class Hub:
             int, tuple[int, datetime]
         ] = {}  # watched match -> (version, when committed here)
         self._match_clock: dict[int, datetime | None] = {}  # watched match -> when its match clock runs out
+        self._policy: dict[int, PagePolicy] = {}  # watched match -> its page policy (hints, who may watch)
         self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
         # called with (match_id, user_id, seat) when a seat's last page on this process closes
         self.on_seat_closed: list[Callable[[int, int, int], None]] = []
@@ -65,6 +68,7 @@ class Hub:
             self.viewers.pop(viewer.match_id, None)
             self._committed.pop(viewer.match_id, None)
             self._match_clock.pop(viewer.match_id, None)
+            self._policy.pop(viewer.match_id, None)
         if viewer.seat is not None and not self.watching(viewer.match_id, viewer.user_id):
             for hook in list(self.on_seat_closed):
                 try:
@@ -136,22 +140,35 @@ class Hub:
             return known[1]
         return await match_repo.action_committed_at(self.bridge.db, match_id, version)
 
+    async def policy(self, match_id: int) -> PagePolicy:
+        """The match's page policy (read once per watched match; a stand-in bridge without one: casual)."""
+        known = self._policy.get(match_id)
+        if known is None:
+            read = getattr(self.bridge, "page_policy", None)
+            known = CASUAL if read is None else await read(match_id)
+            if match_id in self.viewers:
+                self._policy[match_id] = known
+        return known
+
     async def snapshot(self, match_id: int) -> dict[str, Any]:
         """The match's row, public part and the four seats' parts, all of one version.
 
         Taken under the storage's match lock: the cached engine state is the live object that
         ``apply_action`` changes in place, so it is read only while no action is being applied."""
         db = self.bridge.db
+        policy = await self.policy(match_id)
         async with db.match_lock(match_id):
             row, m = await match_repo.load_match_row(db, match_id)
             public = frames.public_part(row.game, m)
-            seats = {seat: frames.seat_part(row.game, m, seat) for seat in range(4)}
+            seats = {seat: frames.seat_part(row.game, m, seat, hints=policy.hints) for seat in range(4)}
             since = await self.committed_at(match_id, row.version)
         return {
             "row": row,
             "public": public,
             "seats": seats,
             "since": since,
+            "hints": policy.hints,
+            "tournament": policy.tournament,
             "deadlines": await self.deadlines(match_id, row, public),
         }
 
@@ -211,6 +228,10 @@ class Hub:
             now=datetime.now(UTC),
             deadlines=ctx.get("deadlines"),
         )
+        frame["hints"] = bool(ctx.get("hints", True))
+        if any(computers):  # the computer players' level (a tournament's stand-in plays strong)
+            ai = "strong" if ctx.get("tournament") is not None else (row.options_json or {}).get("ai")
+            frame["ai"] = ai if ai in LEVELS else DEFAULT_LEVEL
         if referee:
             frame["connected"] = self.connected(match_id)
         return frame

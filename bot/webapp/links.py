@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-
 from bot.presentation.i18n import t
-
-MAX_BUTTONS = 100  # Telegram's limit per inline keyboard
+from bot.presentation.markup import MAX_BUTTONS, Button, Keyboard
 
 
 def page_open(runtime: Any, match_id: int, user_id: int) -> bool:
@@ -28,37 +25,23 @@ def page_url(settings: Any, match_id: int) -> str | None:
     return f"{base}/?m={match_id}"
 
 
-def _count(rows: Any) -> int:
-    return sum(len(row) for row in rows)
-
-
-def with_hand_button(
-    markup: InlineKeyboardMarkup | None, settings: Any, match_id: int, lang: str
-) -> InlineKeyboardMarkup | None:
+def with_hand_button(markup: Keyboard | None, settings: Any, match_id: int, lang: str) -> Keyboard | None:
     """The hand message's keyboard with an "Open the table" ``web_app`` button on top (when configured)."""
     url = page_url(settings, match_id)
-    rows = list(markup.inline_keyboard) if markup is not None else []
-    if url is None or _count(rows) >= MAX_BUTTONS:
+    if url is None or (markup is not None and markup.count() >= MAX_BUTTONS):
         return markup
-    button = InlineKeyboardButton(t(lang, "web.open_table"), web_app=WebAppInfo(url=url))
-    return InlineKeyboardMarkup([[button], *rows])
+    button = Button(t(lang, "web.open_table"), web_app=url)
+    return markup.with_row_on_top([button]) if markup is not None else Keyboard(((button,),))
 
 
 def with_table_button(
-    markup: InlineKeyboardMarkup | None, settings: Any, bot_username: str | None, match_id: int, lang: str
-) -> InlineKeyboardMarkup | None:
+    markup: Keyboard | None, settings: Any, bot_username: str | None, match_id: int, lang: str
+) -> Keyboard | None:
     """The group table message's keyboard with a "Watch" link to the Mini App (when configured)."""
     short = getattr(settings, "WEBAPP_SHORT_NAME", None)
     if not bot_username or not short or page_url(settings, match_id) is None:
         return markup
-    rows: list[list[InlineKeyboardButton]] = (
-        [list(row) for row in markup.inline_keyboard] if markup is not None else []
-    )
-    button = InlineKeyboardButton(
+    button = Button(
         t(lang, "web.watch_table"), url=f"https://t.me/{bot_username}/{short}?startapp=m{match_id}"
     )
-    if rows:
-        rows[-1].append(button)
-    else:
-        rows = [[button]]
-    return InlineKeyboardMarkup(rows)
+    return markup.with_button_at_end(button) if markup is not None else Keyboard(((button,),))

@@ -228,7 +228,19 @@ class WebAppServer:
         if match_id is None:
             return web.json_response({"error": t(lang, "web.no_match")}, status=404)
         seat = await self.seat_of(match_id, user.id)
+        if seat is None and not await self.may_watch(match_id, user.id):
+            return web.json_response({"error": await self.watch_refusal(match_id, lang)}, status=403)
         return web.json_response(await self.hub.frame_for(match_id, seat, lang))
+
+    async def may_watch(self, match_id: int, user_id: int) -> bool:
+        """Whether someone not seated may watch (the tournament organiser's ``page_watch``)."""
+        allowed: bool = await self._bridge_call("may_watch", True, match_id, user_id)
+        return allowed
+
+    async def watch_refusal(self, match_id: int, lang: str) -> str:
+        """The one line a refused watcher reads: who may watch this table."""
+        policy = await self.hub.policy(match_id)
+        return t(lang, f"page.watch_only_{policy.watch}")
 
     async def resolve_match(self, user: WebAppUser, requested: Any) -> int | None:
         """The match a page asked for (``m``), else its start parameter ``m<id>``, else the user's own."""
@@ -325,6 +337,12 @@ class WebAppServer:
             await ws.close(code=4004, message=b"no match")
             return None, lang
         seat = await self.seat_of(match_id, user.id)
+        if seat is None and not await self.may_watch(match_id, user.id):
+            # no table data at all: one translated line, and the socket closes
+            text = await self.watch_refusal(match_id, lang)
+            await send({"type": "error", "code": "watch", "fatal": True, "message": text})
+            await ws.close(code=4003, message=b"watch")
+            return None, lang
         referee = seat is None and await self._bridge_call("is_referee", False, match_id, user.id)
         viewer = Viewer(user_id=user.id, match_id=match_id, seat=seat, lang=lang, send=send, referee=referee)
         await send(

@@ -16,6 +16,7 @@ from engine.errors import OptionError, RuleError
 FORMATS = ("single_elimination", "groups_then_knockout", "swiss")
 SWISS_BYES = ("win", "draw", "loss")
 PRIZE_TABLES = ("none", "by_round_eliminated", "places_1_2_3")
+PAGE_WATCH = ("anyone", "participants", "referees")
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class TournamentSettings:
     placement_matches: bool = True  # play placement matches where a prize boundary splits a tier
     separate_union_groups: bool = False  # keep one union group apart in round 1 of the draw
     public_page: bool = True  # the bot's web server shows /t/<id> (standings, schedule, results)
+    page_hints: bool = False  # the table page hints the cards that may be played (casual tables: always)
+    page_watch: str = "anyone"  # who may watch a table on the page: anyone | participants | referees
     seed_by_rating: bool = False  # seed the draw by the players' ratings (engine/tournament/ratings.py)
     late_forfeit_minutes: int = 15
     checkin_opens_minutes: int = 30
@@ -125,6 +128,8 @@ class TournamentSettings:
             raise bad("prize_counts", "three counts [first, second, third]")
         if self.prize_table == "by_round_eliminated" and not self.round_prizes:
             raise bad("round_prizes", "a list of prize names, one per round")
+        if self.page_watch not in PAGE_WATCH:
+            raise bad("page_watch", " | ".join(PAGE_WATCH))
         if self.round_prizes_from not in ("final", "first"):
             raise bad("round_prizes_from", "final | first")
         if any(not isinstance(m, int) or m < 0 for m in self.reminder_minutes):

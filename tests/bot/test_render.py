@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.presentation import render
+from bot.presentation.games import shengji
 from engine.cards import card_text
 from engine.guandan.options import GuandanOptions
 from engine.registry import new_match
@@ -36,7 +37,7 @@ def _play_until(m, predicate, seed=3):
 
 
 def _buttons(markup):
-    return [b for row in markup.inline_keyboard for b in row]
+    return [b for row in markup.rows for b in row]
 
 
 def test_shengji_hand_keyboard_limits_and_trumps_first():
@@ -47,12 +48,12 @@ def test_shengji_hand_keyboard_limits_and_trumps_first():
     text, markup = render.hand_message("zh", "shengji", 123456, m, dealer, view, [], NAMES, None)
     buttons = _buttons(markup)
     assert len(buttons) <= 100
-    assert all(len(row) <= 8 for row in markup.inline_keyboard)
+    assert all(len(row) <= 8 for row in markup.rows)
     assert all(len(b.callback_data.encode()) <= 64 for b in buttons if b.callback_data)
     assert any(b.text.startswith("扣底 (0/8)") for b in buttons)
     # the first keyboard row is trump: jokers or level cards or the trump suit
     t = m.public_view()["table"]
-    first = markup.inline_keyboard[0][0].text
+    first = markup.rows[0][0].text
     assert first in ("大王", "小王") or first.endswith(str(t["level"])) or first[0] == "♠♥♣♦"[t["trump"] or 0]
     assert "你的牌 (33)" in text
 
@@ -109,11 +110,11 @@ def test_shengji_summary_says_who_keeps_or_takes_the_deal():
         "kitty": "♠5 BJ",
         "capture": 0,
     }
-    take = render.shengji_summary("zh", dict(base, winner="defenders"), NAMES)
+    take = shengji.deal_summary("zh", dict(base, winner="defenders"), NAMES)
     assert "东西 上台" in take and "底牌: ♠5 大王" in take and "东 李四 坐庄" in take
-    keep = render.shengji_summary("en", dict(base, winner="dealer", points=40, next_dealer=2), NAMES)
+    keep = shengji.deal_summary("en", dict(base, winner="dealer", points=40, next_dealer=2), NAMES)
     assert "N-S keep the deal" in keep
-    up = render.shengji_summary(
+    up = shengji.deal_summary(
         "zh", dict(base, winner="dealer", points=0, steps=3, levels_after=[5, 2], next_dealer=2), NAMES
     )
     assert "南北 升 3 级" in up and "南北 5" in up
@@ -140,9 +141,9 @@ def test_shengji_summary_announces_a_defenders_takeover_from_the_engine_summary(
     }
     zh = render.announcement("zh", "shengji", Event("deal_over", d), NAMES)
     assert "东西 上台" in zh and "保庄" not in zh
-    en = render.shengji_summary("en", d, NAMES)
+    en = shengji.deal_summary("en", d, NAMES)
     assert "E-W take the deal" in en
-    kept = render.shengji_summary(
+    kept = shengji.deal_summary(
         "zh", dict(d, points=60, winner=0, winner_role="dealer", next_dealer=2), NAMES
     )
     assert "南北 保庄" in kept

@@ -220,7 +220,9 @@ async def test_an_expired_move_clock_is_acted_on_once_even_after_both_processes_
             await sim.wait_for(
                 lambda: any("🏆 比赛结束" in text for text in sim.seen_texts(group_id)), timeout=60
             )
-            status, fired_at = await _deadline(db, clock)
+            # the row is marked fired when the handler returns, which may be a moment after its messages
+            # went out (a loaded machine): wait for that, then it must be fired, not failed or pending again
+            status, fired_at = await _wait_deadline_settled(db, clock, timeout=60)
             assert status == "fired" and fired_at is not None
         finally:
             await db.dispose()
@@ -258,6 +260,17 @@ async def _wait_pending_clock(db, timeout: float) -> tuple[int, int]:
             return int(deadline_id), int(payload["seat"])
         await asyncio.sleep(0.1)
     raise TimeoutError(f"no move clock within {timeout} s")
+
+
+async def _wait_deadline_settled(db, deadline_id: int, timeout: float) -> tuple[str, object]:
+    """The deadline's status once its handler has finished (no longer ``running``)."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + timeout
+    status, fired_at = await _deadline(db, deadline_id)
+    while status == "running" and loop.time() < until:
+        await asyncio.sleep(0.1)
+        status, fired_at = await _deadline(db, deadline_id)
+    return status, fired_at
 
 
 async def _deadline(db, deadline_id: int) -> tuple[str, object]:

@@ -47,14 +47,14 @@ async def test_hand_message_opens_the_page_and_the_group_links_spectators(tmp_pa
 
 
 def test_nothing_is_added_without_a_public_https_address():
-    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+    from bot.presentation.markup import Button, Keyboard
 
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="x")]])
+    markup = Keyboard.of([[Button("x", callback_data="x")]])
     for settings in (make_settings(), make_settings(WEBAPP_URL="http://127.0.0.1:8080")):
         assert with_hand_button(markup, settings, 1, "zh") is markup
         assert with_table_button(markup, settings, "bot", 1, "zh") is markup
     https = make_settings(WEBAPP_URL="https://x.org/")
-    assert with_hand_button(markup, https, 7, "en").inline_keyboard[0][0].web_app.url == "https://x.org/?m=7"
+    assert with_hand_button(markup, https, 7, "en").rows[0][0].web_app == "https://x.org/?m=7"
     assert with_table_button(markup, https, "bot", 7, "en") is markup  # no short name: no group link
 
 

@@ -750,6 +750,25 @@ UI.update(
         "page.online": ("在线", "online"),
         "page.offline": ("离线", "offline"),
         "page.tables": ("赛事牌桌", "Tables"),
+        "page.suggest": ("提示", "Hint"),
+        "page.nothing_beats": ("没有大过桌面的牌: 不要", "Nothing in your hand beats the table: pass"),
+        "page.watch_only_participants": (
+            "这张牌桌只对本赛事的选手和裁判开放观看 (组织者的设置)。",
+            "Only the tournament's players and referees may watch this table (the organiser's setting).",
+        ),
+        "page.watch_only_referees": (
+            "这张牌桌只对本赛事的裁判开放观看 (组织者的设置)。",
+            "Only the tournament's referees may watch this table (the organiser's setting).",
+        ),
+        "page.watch_only_anyone": ("现在不能观看这张牌桌。", "This table cannot be watched now."),
+        "page.deal_start": ("第 {n} 副", "Deal {n}"),
+        "page.deal_by": ("{who} 坐庄", "{who} deals"),
+        "page.deal_lead": ("{who} 先出", "{who} leads"),
+        "page.deal_open": ("谁先亮主谁坐庄", "first to declare deals"),
+        "page.ai": ("电脑 · {level}", "computer · {level}"),
+        "page.ai.easy": ("简单", "easy"),
+        "page.ai.normal": ("普通", "normal"),
+        "page.ai.strong": ("强", "strong"),
     }
 )
 

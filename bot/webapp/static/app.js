@@ -10,6 +10,7 @@ import { closingConfirmation, haptic, setBackButton, setBarButton, startTelegram
 const SEATS = { zh: ['南', '东', '北', '西'], en: ['S', 'E', 'N', 'W'] };
 const POS = ['bottom', 'right', 'top', 'left'];
 const HOLD_MS = 1200;  // a completed trick stays on the table this long
+const BANNER_MS = 2500;  // the dealing banner stays this long at least (Shengji: while dealing, too)
 
 function readHint() {
   try { return localStorage.getItem('hint') !== 'off'; } catch (e) { return true; }
@@ -19,6 +20,7 @@ const S = {
   ws: null, texts: {}, lang: 'zh', seat: null, match: null, frame: null, sel: [], handKey: '', pending: null,
   fatal: false, retry: 0, offset: 0, lastError: null, hold: null, holdUntil: 0, seenTrick: '', seenDeal: null,
   summary: null, sheetOpen: false, wasMyTurn: false, hint: readHint(), referee: false, tables: [],
+  banner: '', bannerUntil: 0, handCounts: null, handDeal: null, handSize: 0, suggestAt: -1, beatsKey: '',
   metrics: { frames: [], renders: [], taps: [], firstFrame: null },  // ms, the last 500 of each (docs/performance.md)
 };
 
@@ -146,8 +148,18 @@ function onMessage(msg) {
     render();
   } else if (msg.type === 'error') {
     refuse(msg.message);
-    if (msg.fatal) { S.fatal = true; setConn(msg.message, true); $('status').textContent = msg.message; }
+    if (msg.fatal) { S.fatal = true; fatalPage(msg.message); }
   }
+}
+
+/** A refusal that ends the page (bad initData, no such match, not allowed to watch): one translated
+ *  message in place of the table, and nothing of the table kept. @param {string} text */
+function fatalPage(text) {
+  S.frame = null;
+  const app = $('app');
+  app.replaceChildren(el('div', 'fatal', text));
+  setBarButton('MainButton', null); setBarButton('SecondaryButton', null); setBackButton(null);
+  closingConfirmation(false);
 }
 
 /** What changed between two frames that the page shows as a moment: a completed trick (held on the
@@ -171,6 +183,21 @@ function noteMoments(before, after) {
     setTimeout(() => { if (S.summary === deal) showSummary(deal); }, before.version < after.version ? HOLD_MS : 0);
   }
   if (S.seenDeal === null || dealKey !== S.seenDeal) S.seenDeal = dealKey;
+  const dealNo = after.game + ':' + (p.deal ?? p.deal_no) + '.' + (p.redeal || 0);
+  if (dealNo !== S.banner && freshDeal(after)) {
+    S.bannerUntil = Date.now() + BANNER_MS;
+    setTimeout(render, BANNER_MS + 20);
+  }
+  S.banner = dealNo;
+}
+
+/** Nobody has played a card of this deal yet (its start: the page shows the dealing banner). @param {any} f */
+function freshDeal(f) {
+  const p = f.table;
+  if (f.status !== 'playing') return false;
+  if (f.game === 'shengji') return ['dealing', 'window', 'blackout'].indexOf(p.phase) >= 0;
+  return (p.trick_no || 1) === 1 && !(p.trick || []).length && !(p.last_trick || []).length
+    && !(p.finish_order || []).length && ['play', 'tribute', 'return'].indexOf(p.phase) >= 0;
 }
 
 let counter = 0;
@@ -208,7 +235,9 @@ function render() {
   const f = S.frame; if (!f) return;
   const p = pub(), sj = f.game === 'shengji';
   const key = JSON.stringify(f.me ? f.me.hand : null);
-  if (key !== S.handKey) { S.handKey = key; S.sel = []; }
+  if (key !== S.handKey) { S.handKey = key; S.sel = []; S.suggestAt = -1; }
+  const beats = JSON.stringify(f.me && f.me.actions ? f.me.actions.beats || null : null);
+  if (beats !== S.beatsKey) { S.beatsKey = beats; S.suggestAt = -1; }
   if (S.hold && Date.now() >= S.holdUntil) S.hold = null;
   document.body.dataset.game = f.game;
   let title = t('table.deal_no', { n: sj ? p.deal : (p.deal_no || 0) });
@@ -220,6 +249,7 @@ function render() {
   renderInfo();
   renderSeats();
   renderTrick();
+  renderBanner();
   renderStatus();
   renderExtra();
   renderHand();
@@ -284,6 +314,7 @@ function renderSeats() {
     if (count === 'more_than_10') count = '>10';
     if (count !== null && count !== undefined && !places[seat]) meta.appendChild(el('span', 'count' + (!sj && Number(count) <= 10 ? ' low' : ''), t('web.cards_n', { n: count })));
     if (places[seat]) meta.appendChild(el('span', 'place', places[seat]));
+    if (f.ai && f.computers[seat]) meta.appendChild(el('span', 'ai', t('page.ai', { level: t('page.ai.' + f.ai) })));
     if (f.connected && !f.computers[seat]) {
       meta.appendChild(el('span', 'online ' + (f.connected[seat] ? 'on' : 'off'), t(f.connected[seat] ? 'page.online' : 'page.offline')));
     }
@@ -333,6 +364,24 @@ function renderTrick() {
   }
 }
 
+/** The start of a deal: its number, both sides' levels, who deals (Shengji; Guandan: who leads), over
+ *  the middle of the table while no card is on it (it never hides a play, a turn or a button). */
+function renderBanner() {
+  const f = S.frame, p = pub(), sj = f.game === 'shengji', box = $('deal-banner');
+  const dealing = sj && p.phase === 'dealing';
+  const empty = !liveTrick(p, f.game).entries.length && !S.hold;
+  if (!(dealing || Date.now() < S.bannerUntil) || !empty || S.sheetOpen) { box.hidden = true; return; }
+  box.replaceChildren();
+  box.appendChild(el('b', null, t('page.deal_start', { n: sj ? p.deal : p.deal_no })));
+  const lv = sj ? (p.levels || [2, 2]).map(rankText) : (p.level_texts || []);
+  if (lv.length === 2) box.appendChild(el('span', 'lv', t('web.side0') + ' ' + lv[0] + ' · ' + t('web.side1') + ' ' + lv[1]));
+  let who;
+  if (sj) who = p.dealer !== null && p.dealer !== undefined ? t('page.deal_by', { who: seatName(p.dealer) + ' ' + f.names[p.dealer] }) : t('page.deal_open');
+  else if (p.leader !== null && p.leader !== undefined) who = t('page.deal_lead', { who: seatName(p.leader) + ' ' + f.names[p.leader] });
+  if (who) box.appendChild(el('span', 'who', who));
+  box.hidden = false;
+}
+
 function renderStatus() {
   const f = S.frame, p = pub(), sj = f.game === 'shengji', st = $('status');
   let text = '';
@@ -378,14 +427,21 @@ function renderExtra() {
     box.appendChild(el('div', null, t('gd.counts', { list: Object.keys(ans).sort().map((s) => seatName(Number(s)) + ' ' + (ans[s] === 'more_than_10' ? '>10' : ans[s])).join(' · ') })));
   }
   if (me.actions && me.actions.bury) box.appendChild(el('div', 'rule', t('web.bury_hint', { n: me.actions.bury })));
+  if (S.hint && f.hints !== false && me.actions && me.actions.beats && !me.actions.beats.length && isMyTurn()) {
+    box.appendChild(el('div', 'rule', t('page.nothing_beats')));
+  }
 }
 
 /** The cards that may be played now (for the hint), as indexes; null: no hint. */
 function hinted() {
   const f = S.frame, p = pub();
-  if (!S.hint || !f.me || !isMyTurn()) return null;
+  if (!S.hint || f.hints === false || !f.me || !isMyTurn()) return null;
   const a = f.me.actions || {};
   const hand = handFlat();
+  if (f.game === 'guandan' && a.beats) {  // what beats the table: the cards of any such play
+    const cards = new Set(a.beats.flat());
+    return hand.map((c, i) => (cards.has(c) ? i : -1)).filter((i) => i >= 0);
+  }
   if (f.game === 'shengji' && (a.turns || []).indexOf('follow') >= 0 && p.trick && p.trick.length) {
     return followHint(hand, p.trick[0].cards, p.trump, p.level);
   }
@@ -398,6 +454,7 @@ function hinted() {
 
 let handWidth = 0;  // measured once and on resize (a read after a DOM change would force a layout)
 let handDrawn = '';  // what the hand shows now: drawn again only when that changes
+let handCardW = 46;
 function renderHand() {
   const f = S.frame, box = $('hand');
   if (!f.me) { box.innerHTML = ''; box.className = 'empty'; handDrawn = ''; return; }
@@ -406,16 +463,18 @@ function renderHand() {
   if (!handWidth) handWidth = box.clientWidth || Math.min(window.innerWidth, 900) - 12;
   const width = handWidth;
   const cardW = window.innerWidth >= 900 ? 72 : window.innerWidth >= 700 ? 60 : 46;
+  handCardW = cardW;
   const hint = hinted();
-  const drawn = JSON.stringify([S.handKey, S.sel, hint, width, cardW, cursor, p.level, S.lang]);
+  const drawn = handDrawnKey(hint, width, cardW);
   if (drawn === handDrawn) return;
   handDrawn = drawn;
+  const fresh = arrivals(hand, sj ? p.deal : p.deal_no);
   box.innerHTML = '';
   box.className = '';
   const lay = handLayout(hand.length, width - 4, cardW, Math.max(27, Math.round(cardW / 2)));
   box.style.setProperty('--step', lay.step + 'px');
   box.style.setProperty('--card-w', cardW + 'px');
-  let i = 0;
+  let i = 0, arriving = 0;
   /** @type {HTMLElement | null} */ let row = null;
   f.me.hand.forEach((/** @type {any} */ g, /** @type {number} */ gi) => {
     g.cards.forEach((/** @type {string} */ text) => {
@@ -433,9 +492,33 @@ function renderHand() {
       if (wild) card.appendChild(el('span', 'badge', t('page.wild')));
       else if (!sj && level && !c.joker) card.appendChild(el('span', 'badge lvl', t('page.level_card')));
       card.dataset.card = text; card.dataset.i = String(idx);
+      if (fresh[idx]) {  // dealt just now: it slides in (CSS only: nothing waits for it; none with reduced motion)
+        card.classList.add('arrive');
+        card.style.animationDelay = Math.min(arriving++ * 14, 360) + 'ms';
+      }
       /** @type {HTMLElement} */ (row).appendChild(card);
     });
   });
+}
+/** What the hand shows, as a key: drawn again only when it changes (a tap's lifted card is toggled in place).
+ *  @param {number[] | null} hint @param {number} width @param {number} cardW */
+function handDrawnKey(hint, width, cardW) {
+  return JSON.stringify([S.handKey, S.sel.slice().sort((a, b) => a - b), hint, width, cardW, cursor, pub().level, S.lang]);
+}
+/** Which cards of the hand arrived since it was last drawn (the hand grew while dealing, or a new deal):
+ *  true at their indexes.  @param {string[]} hand @param {number} deal @returns {boolean[]} */
+function arrivals(hand, deal) {
+  const before = S.handCounts, out = hand.map(() => false);
+  /** @type {Record<string, number>} */ const now = {};
+  hand.forEach((c) => { now[c] = (now[c] || 0) + 1; });
+  const newDeal = S.handDeal !== deal;
+  if (!before && freshDeal(S.frame)) out.fill(true);  // the page opened as the deal began
+  else if (before && (newDeal || hand.length > S.handSize)) {
+    /** @type {Record<string, number>} */ const seen = {};
+    hand.forEach((c, i) => { seen[c] = (seen[c] || 0) + 1; out[i] = newDeal || seen[c] > (before[c] || 0); });
+  }
+  S.handCounts = now; S.handDeal = deal; S.handSize = hand.length;
+  return out;
 }
 /** @param {string} text */
 function rankValue(text) {
@@ -453,7 +536,7 @@ function setSel(idx, on) {
   if (!on && at >= 0) S.sel.splice(at, 1);
   const node = document.querySelector('#hand .card[data-i="' + idx + '"]');
   if (node) node.classList.toggle('sel', on);
-  handDrawn = '';
+  handDrawn = node && S.frame ? handDrawnKey(hinted(), handWidth, handCardW) : '';
 }
 /** @param {EventTarget | null} target */
 function cardIndex(target) {
@@ -556,7 +639,8 @@ function renderActions() {
     });
     if (a.ask_counts) nav.appendChild(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
     if (n) nav.appendChild(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary', false, 'clear'));
-    if (isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'])) {
+    if (f.hints !== false && isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'] || a.beats)) {
+      if (S.hint && a.beats && a.beats.length) nav.appendChild(button(t('page.suggest'), suggest, 'secondary', false, 'suggest'));
       const h = button(t(S.hint ? 'page.hint_on' : 'page.hint_off'), toggleHint, 'secondary', false, 'hint');
       h.disabled = false; nav.appendChild(h);
     }
@@ -567,6 +651,21 @@ function renderActions() {
   if (S.seat === null && (S.tables || []).length > 1) {
     const b = button(t('page.tables'), showTables, 'secondary', false, 'tables'); b.disabled = false; nav.appendChild(b);
   }
+}
+
+/** Guandan's hint: select the next play that beats the table (weakest first, bombs last), round and round. */
+function suggest() {
+  const beats = (S.frame.me.actions || {}).beats || [];
+  if (!beats.length) return;
+  S.suggestAt = (S.suggestAt + 1) % beats.length;
+  const hand = handFlat(), used = new Set();
+  S.sel = [];
+  for (const c of beats[S.suggestAt]) {
+    const i = hand.findIndex((x, k) => x === c && !used.has(k));
+    if (i >= 0) { used.add(i); S.sel.push(i); }
+  }
+  haptic('select');
+  render();
 }
 
 function toggleHint() {
@@ -588,6 +687,7 @@ function sheet(build, kind) {
 function closeSheet() {
   $('overlay').hidden = true; S.sheetOpen = false; S.summary = null;
   setBackButton(null);
+  if (S.frame && freshDeal(S.frame)) { S.bannerUntil = Date.now() + BANNER_MS; renderBanner(); setTimeout(render, BANNER_MS + 20); }
   renderActions();
 }
 function showLastTrick() {
@@ -691,6 +791,7 @@ function tick() {
     e.classList.toggle('low', frac * total <= 5000);
   }
   if (S.hold && Date.now() >= S.holdUntil) { S.hold = null; renderTrick(); }
+  if (S.frame && !$('deal-banner').hidden && Date.now() >= S.bannerUntil) renderBanner();
 }
 setInterval(tick, 250);
 

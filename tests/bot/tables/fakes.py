@@ -8,6 +8,7 @@ from collections.abc import Collection, Coroutine, Mapping
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
+from bot.boot.metrics import NULL
 from bot.tables.ports import Markup, MessageKey, Stored
 from bot.tables.seats import SeatIndex
 from engine.events import Event
@@ -133,6 +134,7 @@ class FakeRunning(FakeShared):
         super().__init__(db, admin_ids)
         self.stopping = False
         self.claims: object | None = None
+        self.metrics = NULL  # the Prometheus hooks, off (bot/boot/metrics.py)
         self.tasks: list[asyncio.Task[object]] = []
 
     def spawn(self, coro: Coroutine[object, object, object]) -> None:
