@@ -37,11 +37,21 @@ from engine.registry import read_options
 log = logging.getLogger(__name__)
 
 THINK_TIMEOUT = 10.0
+WORKER_NICENESS = 5  # the workers yield the CPU to the bot's own process (people's moves come first)
 
 
 def searched(m: Match, seat: int) -> bool:
     """Whether the strong player searches this decision (else it plays the baseline's, inline)."""
     return question(m, seat, 0) is not None
+
+
+def _worker_start() -> None:
+    """In each new worker: a lower CPU priority than the bot's process, so that on a machine short of cores
+    a search never slows the event loop (the searches wait instead)."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # pragma: no cover - not allowed here: the worker runs at the bot's priority
+        log.info("a computer player's worker could not lower its priority")
 
 
 def think(q: Question) -> str:
@@ -76,7 +86,9 @@ class Thinker:
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
+            )
         return self._pool
 
     def _replace_pool(self) -> None:

@@ -128,3 +128,14 @@ def test_a_tournament_stand_in_plays_strong_at_a_normal_table() -> None:
         thinker.shutdown()
     expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()  # type: ignore[arg-type]
     assert action == expected
+
+
+def test_workers_yield_the_cpu_to_the_bots_process() -> None:
+    """A search never competes with the event loop on equal terms: the workers run at a lower priority."""
+    thinker = thinking.Thinker(workers=1)
+    try:
+        worker = thinker.pool().submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=60)
+    finally:
+        thinker.shutdown()
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    assert worker == min(19, own + thinking.WORKER_NICENESS)
