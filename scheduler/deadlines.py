@@ -6,10 +6,12 @@ row with a conditional UPDATE (pending -> running); only the caller whose UPDATE
 handler, so a deadline that fires twice, after ``cancel``, or in two processes runs its handler once.
 The row is marked ``fired`` once the handler has returned.  A handler that raises is logged, its row is
 marked ``failed`` and the scheduler carries on; a handler cancelled by ``shutdown`` gives its row back
-(pending).  ``start`` takes back the rows left ``running`` (the process died inside the handler) or
-``failed`` and fires them again: a deadline is done only when its handler completed.  Handlers must
-therefore be idempotent (check the version, pass a dedupe key, look for what a first run made).
-(One process runs the handlers of a database: Telegram's long polling allows one bot process.)
+(pending).  ``start`` takes back the rows left ``failed``; ``start`` and every poll take back the rows left
+``running`` for longer than ``claim_lease`` seconds (real time since the claim: the process that claimed it died inside
+the handler) and fire them again: a deadline is done only when its handler completed.  A row claimed less
+than the lease ago is left alone, because with two processes on one database (webhook behind a splitter)
+it is most likely being run right now by the other one.  Handlers must therefore be short (well under the
+lease) and idempotent (check the version, pass a dedupe key, look for what a first run made).
 A kind with no registered handler stays pending.
 
 Move clocks (the bot's handlers decide what to auto-play; this is only the mechanism): after each
@@ -89,11 +91,13 @@ class DeadlineScheduler:
         time_scale: float = 1.0,
         anchor: datetime | None = None,
         poll_interval: float | None = 30.0,
+        claim_lease: float = 60.0,
     ) -> None:
         if clock is None:
             clock = Clock() if time_scale == 1.0 else ScaledClock(time_scale, anchor)
         self.clock = clock
         self.poll_interval = poll_interval
+        self.claim_lease = claim_lease
         self.db: Database | None = None
         self._handlers: dict[str, Handler] = {}
         self._aps: AsyncIOScheduler | None = None
@@ -112,6 +116,19 @@ class DeadlineScheduler:
         """``handler(deadline: DeadlineData)`` runs when a deadline of ``kind`` fires."""
         self._handlers[kind] = handler
 
+    def every(self, name: str, seconds: float, job: Callable[[], Awaitable[object]]) -> None:
+        """Run ``job`` every ``seconds`` real seconds while the scheduler runs (e.g. the periodic backup);
+        a run still going when the next is due makes that one skip (one at a time). Call after ``start``."""
+        if self._aps is None:
+            raise RuntimeError("start the scheduler first")
+
+        async def run() -> None:  # a coroutine function: APScheduler awaits it on the loop (a callable object
+            await job()  # with an async __call__ would be run in a thread, its coroutine never awaited)
+
+        self._aps.add_job(
+            run, "interval", seconds=seconds, id=name, coalesce=True, max_instances=1, misfire_grace_time=None
+        )
+
     @property
     def running(self) -> bool:
         return self._aps is not None
@@ -121,7 +138,7 @@ class DeadlineScheduler:
         if self._aps is not None:
             return
         self.db = db
-        await self._recover(db)
+        await self._recover(db, self.claim_lease, failed=True)
         self._aps = AsyncIOScheduler(event_loop=asyncio.get_running_loop(), timezone=UTC)
         self._aps.start()
         if self.poll_interval:
@@ -137,13 +154,17 @@ class DeadlineScheduler:
         await self.rearm()
 
     @staticmethod
-    async def _recover(db: Database) -> None:
-        """Rows whose handler never completed (left running by a crash, or failed) are pending again."""
+    async def _recover(db: Database, lease: float, failed: bool) -> None:
+        """Rows whose handler never completed are pending again: running ones claimed more than ``lease``
+        seconds ago (the claiming process died inside the handler; a younger claim is probably being run by
+        another process right now) and, when ``failed`` (at start), the failed ones."""
+        stale = utcnow() - timedelta(seconds=lease)
+        taken_back = (Deadline.status == "running") & (Deadline.fired_at < stale)
+        if failed:
+            taken_back = taken_back | (Deadline.status == "failed")
         async with db.session() as s:
             result = await s.execute(
-                update(Deadline)
-                .where(Deadline.status.in_(("running", "failed")))
-                .values(status="pending", fired_at=None)
+                update(Deadline).where(taken_back).values(status="pending", fired_at=None)
             )
             await s.commit()
         if result.rowcount:  # type: ignore[attr-defined]
@@ -328,6 +349,8 @@ class DeadlineScheduler:
 
     async def _poll(self) -> None:
         try:
+            if self.db is not None:
+                await self._recover(self.db, self.claim_lease, failed=False)
             await self.rearm()
         except Exception:  # the database may be briefly unavailable: try again next time
             log.exception("deadline poll failed")

@@ -328,12 +328,11 @@ def outbox_depth(outbox: Any) -> dict[str, int]:
     out = {"urgent": 0, "record": 0, "note": 0, "edit": 0}
     if outbox is None:
         return out
-    for queue in list(outbox._queues.values()):
-        for op in list(queue):
-            if op.kind == "edit":
-                out["urgent" if op.urgent else "edit"] += 1
-            else:
-                out["record" if op.record else "note"] += 1
+    for op in outbox.queued_calls():
+        if op.kind == "edit":
+            out["urgent" if op.urgent else "edit"] += 1
+        else:
+            out["record" if op.record else "note"] += 1
     return out
 
 

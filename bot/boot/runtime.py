@@ -28,6 +28,8 @@ from telegram import (
     BotCommandScopeDefault,
 )
 
+from bot.backup import BackupJob
+from bot.boot.alerts import Alerts
 from bot.boot.metrics import Metrics, for_settings
 from bot.boot.settings import Settings
 from bot.delivery.outbox import BotSender, Outbox
@@ -108,9 +110,8 @@ class Runtime:
         self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
         # the composition root: each service receives the narrow ports it uses (bot/tables/ports.py)
         self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
-        self.metrics = for_settings(
-            settings
-        )  # Prometheus hooks, no-ops unless METRICS_ENABLED (bot/boot/metrics.py)
+        self.alerts: Alerts | None = None  # the admins told of 429s, late clocks, ... (bot/boot/alerts.py)
+        self.metrics = for_settings(settings)  # Prometheus hooks, no-ops unless METRICS_ENABLED
         self.names = TableNames(self)
         self.live = Live(self)
         self.driver = Driver(self, settings, names=self.names, shows=self.live)
@@ -170,6 +171,11 @@ class Runtime:
         await self.scheduler.start(self.db)
         self.seats = await load_seats(self.db)
         self.metrics.watch(self)
+        self.alerts = Alerts(self)
+        self.alerts.watch()
+        self.backups = BackupJob.of(self.settings)  # BACKUP_DIR + BACKUP_EVERY_HOURS (bot/backup)
+        if self.backups is not None:
+            self.scheduler.every("backup", self.settings.BACKUP_EVERY_HOURS * 3600, self.backups)
         if isinstance(self.metrics, Metrics):  # GET /metrics on the web server (started after this)
             self.app.bot_data.setdefault("web_routes", []).append(
                 self.metrics.routes(self.settings.METRICS_TOKEN)
@@ -191,6 +197,8 @@ class Runtime:
 
     async def shutdown(self) -> None:
         await self.stop()
+        if self.alerts is not None:
+            await self.alerts.stop()
         if self.scheduler is not None:
             with contextlib.suppress(Exception):
                 await self.scheduler.shutdown(timeout=2)

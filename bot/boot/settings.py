@@ -70,6 +70,10 @@ class Settings(BaseSettings):
     # scrape sends "Authorization: Bearer <token>", without one only this machine is answered.
     METRICS_ENABLED: bool = False
     METRICS_TOKEN: str | None = None
+    # Periodic backups (bot/backup): into BACKUP_DIR every BACKUP_EVERY_HOURS (0: none), the BACKUP_KEEP newest kept.
+    BACKUP_DIR: str | None = None
+    BACKUP_EVERY_HOURS: float = 0.0
+    BACKUP_KEEP: int = 7
 
     @field_validator("BOT_ADMIN_IDS", mode="before")
     @classmethod

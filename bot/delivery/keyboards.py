@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from collections.abc import Mapping
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, TelegramObject, WebAppInfo
 
 from bot.presentation.markup import Button, Keyboard
-
-Markup = Keyboard | InlineKeyboardMarkup  # what the outbox accepts as a message's keyboard
 
 
 def button(b: Button) -> InlineKeyboardButton:
@@ -18,8 +18,17 @@ def button(b: Button) -> InlineKeyboardButton:
     return InlineKeyboardButton(b.text, web_app=WebAppInfo(url=b.web_app or ""))
 
 
-def to_telegram(markup: Markup | None) -> InlineKeyboardMarkup | None:
-    """The keyboard as python-telegram-bot's (None stays None; a PTB keyboard is returned as it is)."""
-    if markup is None or isinstance(markup, InlineKeyboardMarkup):
+def to_telegram(
+    markup: Keyboard | TelegramObject | Mapping[str, object] | None,
+) -> InlineKeyboardMarkup | None:
+    """The keyboard as python-telegram-bot's (None stays None; a PTB keyboard is returned as it is, the Bot
+    API (JSON) form is read back)."""
+    if markup is None:
+        return None
+    if isinstance(markup, Keyboard):
+        return InlineKeyboardMarkup([[button(b) for b in row] for row in markup.rows])
+    if isinstance(markup, Mapping):
+        return InlineKeyboardMarkup.de_json(dict(markup), None)
+    if isinstance(markup, InlineKeyboardMarkup):
         return markup
-    return InlineKeyboardMarkup([[button(b) for b in row] for row in markup.rows])
+    raise TypeError(f"not an inline keyboard: {type(markup).__name__}")

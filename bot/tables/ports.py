@@ -1,7 +1,7 @@
 """What the table logic (lobby, driver, live) needs of the rest of the bot, as narrow typed Protocols
 passed in by constructor.  The composition root (bot/boot/runtime.py) hands in the running bot's
 shared parts and wires the three services to each other; a unit test hands in fakes
-(tests/bot/tables/fakes.py).  Nothing here imports Telegram: a keyboard is an opaque ``Markup``.
+(tests/bot/tables/fakes.py).  Nothing here imports Telegram: a keyboard is presentation's neutral ``Keyboard``.
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.presentation.markup import Keyboard
 from bot.tables.seats import SeatIndex
 from engine.events import Event
 from scheduler.deadlines import DeadlineData
 from storage.action_repo import ApplyResult
 from storage.db import Database
 
-Markup = object  # a keyboard built by presentation; the table logic only passes it on
+Markup = Keyboard  # a keyboard built by presentation (neutral data); the table logic only passes it on
 MessageKey = tuple[str, int] | tuple[str, int, int]  # ("table", table id) / ("hand", match id, user id)
 Stored = Callable[[int], Awaitable[None]]  # records a new message's id once it is sent
 

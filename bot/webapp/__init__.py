@@ -12,8 +12,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
+
+from bot.webapp.bridge import RuntimeBridge
+from bot.webapp.links import page_open
+from bot.webapp.relay import RedisRelay
+from bot.webapp.server import WebAppServer
+from storage import match_repo
 
 log = logging.getLogger(__name__)
 
@@ -24,9 +31,6 @@ class WebAppConfigError(RuntimeError):
 
 async def start_for(app: Any) -> Any | None:
     """Start the table page's server for ``app`` (after the runtime started); None when not configured."""
-    from bot.webapp.bridge import RuntimeBridge
-    from bot.webapp.server import WebAppServer
-
     settings = app.bot_data["settings"]
     rt = app.bot_data["runtime"]
     if settings.WEBAPP_PORT is None:
@@ -61,8 +65,6 @@ async def start_for(app: Any) -> Any | None:
         lambda match_id, user_id, seat: rt.spawn(_catch_up(rt, match_id, user_id, seat))
     )
     if settings.WEBAPP_RELAY_URL:  # pages connected to other processes hear of this process's versions
-        from bot.webapp.relay import RedisRelay
-
         server.relay = RedisRelay(server.hub, settings.WEBAPP_RELAY_URL)
         await server.relay.start()
     app.bot_data["webapp"] = server
@@ -77,11 +79,6 @@ async def _catch_up(rt: Any, match_id: int, user_id: int, seat: int) -> None:
     moment, a reconnect: nothing to do), bring the seat's chat hand message up to date; it was neither
     edited nor, for a deal that began while the page was open, sent meanwhile: then it is sent now, a
     new hand message with the button that opens the page again (the player's door back)."""
-    import asyncio
-
-    from bot.webapp.links import page_open
-    from storage import match_repo
-
     loop = asyncio.get_running_loop()
     until = loop.time() + CATCH_UP_AFTER
     while loop.time() < until and not rt.stopping:  # a stop does not wait for this (a restart renders all)

@@ -5,6 +5,7 @@ announcements, the move clock, the chat messages, the computer players' turn).""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -15,6 +16,8 @@ from bot.presentation.i18n import normalize, t
 from bot.webapp import frames
 from storage import action_repo, match_repo, table_repo
 from storage import tournaments as ts
+from storage.action_repo import ApplyResult
+from storage.db import Database
 from storage.models import GameTable
 from storage.tournaments import roles as tournament_roles
 
@@ -42,8 +45,9 @@ class RuntimeBridge:
         self.rt = runtime
 
     @property
-    def db(self) -> Any:
-        return self.rt.db
+    def db(self) -> Database:
+        db: Database = self.rt.db
+        return db
 
     async def user_lang(self, user_id: int, tg_code: str | None) -> str:
         return normalize(await self.rt.user_lang(user_id, tg_code))
@@ -66,8 +70,8 @@ class RuntimeBridge:
         expected_version: int,
         user_id: int,
         dedupe_key: str,
-        on_committed: Any = None,
-    ) -> Any:
+        on_committed: Callable[[ApplyResult], Awaitable[None]] | None = None,
+    ) -> ApplyResult:
         """Apply ``action`` for ``seat`` if the match is still at ``expected_version``.
 
         Returns the ``ApplyResult`` (``duplicate`` when this dedupe key was applied before);

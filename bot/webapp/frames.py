@@ -2,7 +2,7 @@
 
 ``state_frame`` gives everybody the same ``table`` part (the engine's ``public_view``: no hidden
 card) and, to a seated player only, a ``me`` part from that seat's ``seat_view``: the hand in the
-order the hand message shows it (``bot.presentation.keyboards.group_hand``: Shengji trumps first, then each suit),
+order the hand message shows it (each game's chat presenter, ``bot.presentation.games``: Shengji trumps first, then each suit),
 the kitty for whoever buried it, and the actions the rules allow that seat now (the same buttons
 as the hand message, ``bot.presentation.render.hand_message``).  A spectator's frame has no ``me``.
 """
@@ -10,13 +10,15 @@ as the hand message, ``bot.presentation.render.hand_message``).  A spectator's f
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
+from bot.presentation.common import parse_hand
+from bot.presentation.games import guandan as guandan_chat
+from bot.presentation.games import shengji as shengji_chat
 from bot.presentation.i18n import cards, t
-from bot.presentation.keyboards import group_hand, parse_hand
-from bot.presentation.render import shengji_trump_level
 from engine.cards import card_text, cards_text, parse_card, rank_of
 from engine.errors import RuleError
+from engine.game import Match
 from engine.guandan.combos import KIND_NAMES_ZH
 from engine.guandan.enumerate import legal_plays
 
@@ -24,34 +26,76 @@ MAX_BEATS = 40  # the hint's plays that beat the table, weakest first (bombs las
 PHASES_WITH_HAND_LEVEL = ("dealing", "window", "blackout", "bury", "rebury", "late", "play", "choose")
 
 
-def public_part(game: str, m: Any) -> dict[str, Any]:
-    """The public table of a match (Shengji's view wraps it in ``table``)."""
-    view = m.public_view()
-    if game == "shengji":
-        return dict(view["table"])
-    return dict(view)
+Frame = dict[str, Any]  # JSON: what the engine's views hold, passed on as they are
 
 
-def _hand_groups(game: str, view: dict[str, Any], p: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    hand = parse_hand(view)
-    if game == "shengji":
-        trump, level = shengji_trump_level(p, seat)
-        groups = group_hand(game, hand, trump, level)
-    else:  # the engine's display order (jokers, level, A … 2) in runs of one rank, so pairs and bombs show
-        groups = []
-        for _label, cards in group_hand(game, hand, None, None):
-            for c in cards:
-                if groups and rank_of(groups[-1][1][-1]) == rank_of(c):
-                    groups[-1][1].append(c)
+class GamePage(Protocol):
+    """What differs between the games on the page: where the public table is in the engine's view, how a
+    hand is grouped, which actions a seat may take now."""
+
+    def public_part(self, m: Match) -> Frame: ...
+
+    def seat_part(self, m: Match, seat: int, *, hints: bool) -> Frame: ...
+
+
+class ShengjiPage:
+    def public_part(self, m: Match) -> Frame:
+        return dict(m.public_view()["table"])  # Shengji's view wraps the table in ``table``
+
+    def seat_part(self, m: Match, seat: int, *, hints: bool) -> Frame:
+        view: Frame = dict(m.seat_view(seat))
+        p = self.public_part(m)
+        hand = parse_hand(view)
+        trump, level = shengji_chat.trump_level(p, seat)
+        me: Frame = {"hand": _groups(shengji_chat.group_hand(hand, trump, level)), "hand_size": len(hand)}
+        if view.get("kitty"):
+            me["kitty"] = list(view["kitty"])
+        me["actions"] = _shengji_actions(view, p)
+        return me
+
+
+class GuandanPage:
+    def public_part(self, m: Match) -> Frame:
+        return dict(m.public_view())
+
+    def seat_part(self, m: Match, seat: int, *, hints: bool) -> Frame:
+        view: Frame = dict(m.seat_view(seat))
+        p = self.public_part(m)
+        hand = parse_hand(view)
+        # the engine's display order (jokers, level, A … 2) in runs of one rank, so pairs and bombs show
+        runs: list[tuple[str, list[int]]] = []
+        for _label, cs in guandan_chat.group_hand(hand, None, None):
+            for c in cs:
+                if runs and rank_of(runs[-1][1][-1]) == rank_of(c):
+                    runs[-1][1].append(c)
                 else:
-                    groups.append(("", [c]))
-    return [{"label": label, "cards": [card_text(c) for c in cards]} for label, cards in groups]
+                    runs.append(("", [c]))
+        me: Frame = {"hand": _groups(runs), "hand_size": len(hand)}
+        tribute = view.get("tribute") or {}
+        if tribute.get("my_return"):
+            me["my_return"] = dict(tribute["my_return"])
+        me["actions"] = _guandan_actions(view, p)
+        if hints and me["actions"]["pass"]:
+            me["actions"]["beats"] = beating_plays(m, seat)
+        return me
 
 
-def _shengji_actions(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
+PAGES: dict[str, GamePage] = {"shengji": ShengjiPage(), "guandan": GuandanPage()}
+
+
+def public_part(game: str, m: Match) -> Frame:
+    """The public table of a match (the engine's ``public_view``: no hidden card)."""
+    return PAGES[game].public_part(m)
+
+
+def _groups(groups: list[tuple[str, list[int]]]) -> list[Frame]:
+    return [{"label": label, "cards": [card_text(c) for c in cs]} for label, cs in groups]
+
+
+def _shengji_actions(view: Frame, p: Frame) -> Frame:
     my = list(view.get("my_turns") or [])
     phase = p.get("phase")
-    out: dict[str, Any] = {"turns": my}
+    out: Frame = {"turns": my}
     verb = "overturn" if phase == "late" else "bid"
     out["bids"] = [{"verb": verb, "cards": bid} for bid in view.get("legal_bids") or []]
     out["pass_bid"] = "bid" in my and phase in ("window", "blackout")
@@ -64,10 +108,10 @@ def _shengji_actions(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _guandan_actions(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
+def _guandan_actions(view: Frame, p: Frame) -> Frame:
     hint = view.get("hint") or {}
     kind = hint.get("kind")
-    out: dict[str, Any] = {"turns": [kind] if kind else []}
+    out: Frame = {"turns": [kind] if kind else []}
     out["play"] = kind in ("lead", "play")
     out["pass"] = bool(out["play"] and hint.get("can_pass"))
     if kind == "tribute":
@@ -79,35 +123,23 @@ def _guandan_actions(view: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def beating_plays(m: Any, seat: int) -> list[list[str]]:
+def beating_plays(m: Match, seat: int) -> list[list[str]]:
     """Guandan: the plays from ``seat``'s hand that beat the table (the engine's ``legal_plays``: the same
     kind higher, then the bombs that beat it, weakest first), for the page's hint; [] when leading."""
     play = getattr(m, "play", None)
     to_beat = getattr(play, "to_beat", None)
-    if to_beat is None:
+    level = getattr(m, "deal_level", None)
+    if to_beat is None or level is None:
         return []
-    combos = legal_plays(m.hand(seat), m.deal_level, to_beat)
+    combos = legal_plays(m.hand(seat), level, to_beat)
     return [[card_text(c) for c in combo.cards] for combo in combos[:MAX_BEATS]]
 
 
-def seat_part(game: str, m: Any, seat: int, *, hints: bool = False) -> dict[str, Any]:
-    """What only ``seat`` may see: its hand (grouped), its kitty, its own return, what it may do;
-    ``hints`` (the page's policy): Guandan's plays that beat the table when it is the seat's turn."""
-    view = m.seat_view(seat)
-    p = public_part(game, m)
-    me: dict[str, Any] = {"hand": _hand_groups(game, view, p, seat), "hand_size": len(parse_hand(view))}
-    if game == "shengji":
-        if view.get("kitty"):
-            me["kitty"] = list(view["kitty"])
-        me["actions"] = _shengji_actions(view, p)
-    else:
-        tribute = view.get("tribute") or {}
-        if tribute.get("my_return"):
-            me["my_return"] = dict(tribute["my_return"])
-        me["actions"] = _guandan_actions(view, p)
-        if hints and me["actions"]["pass"]:
-            me["actions"]["beats"] = beating_plays(m, seat)
-    return me
+def seat_part(game: str, m: Match, seat: int, *, hints: bool = False) -> Frame:
+    """What only ``seat`` may see: its hand (grouped as the hand message shows it), its kitty, its own
+    return, what it may do; ``hints`` (the page's policy): Guandan's plays that beat the table when it
+    is the seat's turn to beat one."""
+    return PAGES[game].seat_part(m, seat, hints=hints)
 
 
 def readings(m: Any, seat: int, cards: list[int]) -> list[dict[str, str]]:

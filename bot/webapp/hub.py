@@ -24,6 +24,9 @@ from storage import match_repo
 log = logging.getLogger(__name__)
 
 
+Send = Callable[[dict[str, Any]], Awaitable[None]]  # a page's socket: one JSON frame out
+
+
 @dataclass(eq=False)
 class Viewer:
     """One connected page: who (user id, seat or None), in which language, and how to send to it."""
@@ -32,7 +35,7 @@ class Viewer:
     match_id: int
     seat: int | None
     lang: str
-    send: Callable[[dict[str, Any]], Awaitable[None]]
+    send: Send
     sent: tuple[int, str] | None = None  # (version, status) of the last state frame sent
     referee: bool = False  # a referee of the match's tournament: the frame tells which seats are connected
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.presentation.tournament.bracket_image import bracket_png
 from bot.presentation.tournament.text import results_text, schedule_text, standings_text
 from engine.tournament.schedule import Slot
 from storage import tournaments as ts
@@ -116,8 +117,6 @@ def register(app: web.Application, db_of: Callable[[], Any]) -> None:
         if eng.bracket is None:
             return web.Response(status=404, text="not found")
         try:
-            from bot.presentation.tournament.bracket_image import bracket_png
-
             png = await asyncio.to_thread(lambda: bracket_png(eng, _lang(request)).getvalue())
         except Exception as exc:  # a missing font is reported at start-up; the page still has the text
             log.warning("public bracket image failed: %s", exc)

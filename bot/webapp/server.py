@@ -23,16 +23,19 @@ import re
 import secrets
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 from aiohttp import WSMsgType, web
+from aiohttp.typedefs import Handler
 
 from bot.presentation.i18n import catalogue, normalize, rule_error, t
 from bot.webapp import frames, public_page
 from bot.webapp.auth import InitDataError, WebAppUser, sign_init_data, validate_init_data
-from bot.webapp.hub import Hub, Viewer
+from bot.webapp.hub import Hub, Send, Viewer
+from bot.webapp.relay import RedisRelay
 from engine.errors import RuleError
 from storage import match_repo, table_repo
+from storage.action_repo import ApplyResult
 from storage.errors import StaleVersion
 
 log = logging.getLogger(__name__)
@@ -63,7 +66,7 @@ def page_texts(lang: str) -> dict[str, str]:
     return {k: v for k, v in cat.items() if k.startswith(TEXT_PREFIXES)}
 
 
-def _guess_lang(init_data: Any, default: str) -> str:
+def _guess_lang(init_data: object, default: str) -> str:
     """The language an ``initData`` claims (only to word a refusal; nothing is trusted from it)."""
     if isinstance(init_data, str):
         try:
@@ -75,7 +78,7 @@ def _guess_lang(init_data: Any, default: str) -> str:
 
 
 @web.middleware
-async def security_headers(request: web.Request, handler: Any) -> web.StreamResponse:
+async def security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     """The page's headers on every answer (the page, its script and style, the JSON endpoint)."""
     response: web.StreamResponse = await handler(request)
     if not response.prepared:
@@ -105,7 +108,7 @@ class WebAppServer:
         dev: bool = False,
         dev_secret: str | None = None,
         max_age: int = 24 * 3600,
-        webhook: Any = None,
+        webhook: tuple[str, Handler] | None = None,
     ) -> None:
         self.bridge = bridge
         self.hub = Hub(bridge)
@@ -119,7 +122,7 @@ class WebAppServer:
         self.runner: web.AppRunner | None = None
         self.port: int | None = None
         self.host: str = "127.0.0.1"
-        self.relay: Any = None  # bot.webapp.relay.RedisRelay between processes
+        self.relay: RedisRelay | None = None  # between processes
 
     # --- set-up ---------------------------------------------------------------------------------
 
@@ -177,8 +180,6 @@ class WebAppServer:
         return sign_init_data(self.signing_token, user, auth_date=auth_date)
 
     def dev_link(self, match_id: int, user_id: int, first_name: str, language_code: str | None = None) -> str:
-        from urllib.parse import quote
-
         init = self.dev_init_data(user_id, first_name, language_code)
         return f"{self.base_url}/?m={match_id}#tgWebAppData={quote(init, safe='')}"
 
@@ -210,7 +211,7 @@ class WebAppServer:
             text=html, content_type="text/html", headers={"Cache-Control": "no-store", **SECURITY_HEADERS}
         )
 
-    def authenticate(self, init_data: Any) -> WebAppUser:
+    def authenticate(self, init_data: object) -> WebAppUser:
         return validate_init_data(
             init_data if isinstance(init_data, str) else "", self.signing_token, max_age=self.max_age
         )
@@ -242,7 +243,7 @@ class WebAppServer:
         policy = await self.hub.policy(match_id)
         return t(lang, f"page.watch_only_{policy.watch}")
 
-    async def resolve_match(self, user: WebAppUser, requested: Any) -> int | None:
+    async def resolve_match(self, user: WebAppUser, requested: object) -> int | None:
         """The match a page asked for (``m``), else its start parameter ``m<id>``, else the user's own."""
         for raw in (
             requested,
@@ -317,7 +318,7 @@ class WebAppServer:
         return ws
 
     async def _hello(
-        self, ws: web.WebSocketResponse, send: Any, data: dict[str, Any], lang: str
+        self, ws: web.WebSocketResponse, send: Send, data: dict[str, Any], lang: str
     ) -> tuple[Viewer | None, str]:
         lang = _guess_lang(data.get("init"), self.default_lang)
         try:
@@ -378,7 +379,7 @@ class WebAppServer:
         """Was a request with this dedupe key applied already (a page resending after a reconnect)?"""
         return await match_repo.action_applied(self.bridge.db, match_id, dedupe_key)
 
-    async def _act(self, viewer: Viewer, send: Any, data: dict[str, Any]) -> None:
+    async def _act(self, viewer: Viewer, send: Send, data: dict[str, Any]) -> None:
         lang = viewer.lang
         rid = data.get("id")
         if not isinstance(rid, str) or not REQUEST_ID.match(rid):
@@ -424,7 +425,7 @@ class WebAppServer:
             row, m = await match_repo.load_match_row(self.bridge.db, viewer.match_id)
             game, current = row.game, row.version
         me = frames.seat_part(game, m, viewer.seat)
-        if op == "play" and game == "guandan" and not arg and version == current:
+        if op == "play" and not arg and version == current:  # (Shengji reads a play one way only)
             options = frames.readings(m, viewer.seat, cards)
             if len(options) > 1:
                 await refuse(t(lang, "web.choose_reading"), readings=options)
@@ -434,7 +435,7 @@ class WebAppServer:
             await refuse(t(lang, "web.bad_frame"))
             return
 
-        async def committed(applied: Any) -> None:  # answered at once; the chat messages follow
+        async def committed(applied: ApplyResult) -> None:  # answered at once; the chat messages follow
             try:
                 await send(
                     {

@@ -113,9 +113,9 @@ async def test_maps_stay_bounded_after_many_chats():
         await asyncio.sleep(0.15)  # every chat's interval (and a group's window) has passed
         box.prune()
         assert len(box._last_hash) <= 50
-        assert len(box._chat_last) == 0
-        assert len(box._group_windows) == 0
-        assert len(box._chat_blocked) == 0
+        assert len(box.pacing.chat_last) == 0
+        assert len(box.pacing.group_windows) == 0
+        assert len(box.pacing.chat_blocked) == 0
     await box.stop()
     assert sender.calls and len(sender.calls) == 3 * 599
 

@@ -313,19 +313,22 @@ async def test_a_failed_handler_runs_again_after_a_restart_until_it_completes(ta
 
 
 async def test_a_deadline_claimed_by_a_process_that_died_runs_again_at_start(target: Target) -> None:
-    """The process died inside the handler (no shutdown): the row was left claimed; the restart takes it back."""
+    """The process died inside the handler (no shutdown): the row was left claimed; once the claim is older
+    than the lease, the restart takes it back."""
     from sqlalchemy import update
 
-    from storage.models import Deadline
+    from storage.models import Deadline, utcnow
 
     db = await target.open()
-    sched = DeadlineScheduler(ManualClock(), poll_interval=None)
+    sched = DeadlineScheduler(ManualClock(), poll_interval=None, claim_lease=60)
     deadline_id = await sched.schedule(
         db, "t_late", "tm:1", sched.now() - timedelta(seconds=5), {"key": "R1-M1"}
     )
     async with db.session() as s:  # what a claim leaves behind when the process is killed mid-handler
         await s.execute(
-            update(Deadline).where(Deadline.id == deadline_id).values(status="running", fired_at=sched.now())
+            update(Deadline)
+            .where(Deadline.id == deadline_id)
+            .values(status="running", fired_at=utcnow() - timedelta(seconds=61))
         )
         await s.commit()
     rec = Recorder()
@@ -335,3 +338,32 @@ async def test_a_deadline_claimed_by_a_process_that_died_runs_again_at_start(tar
     assert [(d.id, d.payload) for d in rec.fired] == [(deadline_id, {"key": "R1-M1"})]
     assert (await sched.get(db, deadline_id)).status == "fired"  # type: ignore[union-attr]
     await sched.shutdown()
+
+
+async def test_a_deadline_another_process_is_running_is_not_taken_back_by_a_starting_one(
+    target: Target,
+) -> None:
+    """Two processes on one database: A claimed the deadline and is running its handler when B starts (a
+    rolling restart). B must leave the fresh claim alone (else the row turns pending again, runs a second
+    time, or is cancelled under A's feet); A's handler then marks it fired."""
+    from sqlalchemy import update
+
+    from storage.models import Deadline, utcnow
+
+    db = await target.open()
+    a = DeadlineScheduler(ManualClock(), poll_interval=None, claim_lease=60)
+    deadline_id = await a.schedule(db, "t_late", "tm:2", a.now() - timedelta(seconds=5), {"key": "R1-M2"})
+    async with db.session() as s:  # A's claim, a moment ago
+        await s.execute(
+            update(Deadline)
+            .where(Deadline.id == deadline_id)
+            .values(status="running", fired_at=utcnow() - timedelta(seconds=1))
+        )
+        await s.commit()
+    b = DeadlineScheduler(ManualClock(), poll_interval=None, claim_lease=60)
+    rec = Recorder()
+    b.register("t_late", rec)
+    await b.start(db)
+    assert await b.run_due() == 0 and rec.fired == []
+    assert (await b.get(db, deadline_id)).status == "running"  # type: ignore[union-attr]
+    await b.shutdown()

@@ -117,10 +117,13 @@ class PagePlayer:
             self.summaries.append(await self.page.locator("#sheet").inner_text())
             await self.click('#sheet button[data-op="close"]')
 
-    async def step(self) -> int | None:
-        """One move if it is the seat's turn (returns the version it was made at), else None."""
+    async def step(self, seen: dict[str, Any] | None = None) -> int | None:
+        """One move if it is the seat's turn (returns the version it was made at), else None; ``seen``: the
+        frame the caller judged (a newer one arriving meanwhile is left to the caller to judge first)."""
         await self.close_summary()
         f = await self.frame()
+        if seen is not None and (not f or f["version"] != seen["version"]):
+            return None
         if not f or f["status"] != "playing" or not f.get("me") or not f["me"]["actions"]["turns"]:
             return None
         if await self.page.evaluate("!!window.__table.pending"):
@@ -186,7 +189,7 @@ class PagePlayer:
             f = await self.frame()
             if f and done(f):
                 return
-            version = await self.step()
+            version = await self.step(f)
             if version is not None:
                 await self.wait_past(version)
                 if after_move is not None:

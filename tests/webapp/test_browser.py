@@ -55,9 +55,13 @@ async def check_privacy(table, seat_frames, spectator_frames) -> None:
             "me",
             "window_deadline",
             "match_deadline",
+            "hints",  # the page's policy: whether hints are shown
+            "ai",  # the computers' level
         }
         shown = [c for g in frame["me"]["hand"] for c in parse_cards(" ".join(g["cards"]))]
         assert Counter(shown) == hands[frame["version"]][0], frame["version"]
+        for play in frame["me"]["actions"].get("beats") or []:  # the hint names only the seat's own cards
+            assert not Counter(parse_cards(" ".join(play))) - Counter(shown), (frame["version"], play)
         if "kitty" in frame["me"]:
             assert any(a.startswith("0 bury") for a in log[: frame["version"]])
         publics[frame["version"]] = frame["table"]

@@ -53,6 +53,10 @@ async def body_text(page: Any) -> str:
 async def check_layout(page: Any, where: str) -> None:
     assert await overlaps(page, LAYOUT) == [], where
     assert await small_controls(page) == [], where
+    clipped = await page.evaluate("""() => Array.from(document.querySelectorAll('#hand .card'))
+        .map((c) => [c.dataset.card, c.getBoundingClientRect()])
+        .filter(([_, r]) => r.left < 3 || r.right > window.innerWidth - 3).map(([c]) => c)""")
+    assert clipped == [], f"cards at the screen's edge at {where}: {clipped}"  # room for the lifted ring
     fits = await page.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
     if not fits:
         await page.screenshot(path=screenshot_path("page-failed-layout.png"), full_page=True)
@@ -77,6 +81,8 @@ async def gallery(page: Any, name: str, *, keep_trick: bool = False) -> None:
         await page.screenshot(path=screenshot_path(f"{name}-{width}x{height}.png"))
     await page.set_viewport_size({"width": 360, "height": 640})
     await page.wait_for_timeout(120)
+    if keep_trick:  # the trick goes as it would have (else a fast machine still shows it 1.3 s later)
+        await page.evaluate("window.__table.holdUntil = Date.now()")
 
 
 async def summary_rows(page: Any) -> dict[str, str]:

@@ -19,6 +19,7 @@ from storage.models import GameTable
 from storage.tournament_models import Tournament, TournamentEntry, TournamentRole
 from tests.webapp.browser import LIGHT, PagePlayer, chromium, open_page, screenshot_path, telegram_stub
 from tests.webapp.helpers import LocalTable, PageClient, local_table
+from tests.webapp.test_page_moments import check_layout
 
 GUANDAN = "/newtable guandan-team deals=1 seed={seed} bots=3"
 REFEREE, PLAYER, STRANGER = 555, 888, 777
@@ -123,6 +124,7 @@ async def test_guandan_hints_what_beats_the_table_and_the_hint_selects_it(tmp_pa
             "Array.from(document.querySelectorAll('#hand .card')).map((c) => [c.dataset.card, c.classList.contains('dim')])"
         )
         assert dims and all(dim == (card not in hinted) for card, dim in dims), dims
+        await check_layout(page, "the hint")
         await page.click('#actions button[data-op="suggest"]')
         lifted = await page.evaluate(
             "Array.from(document.querySelectorAll('#hand .card.sel')).map((c) => c.dataset.card)"
@@ -174,3 +176,51 @@ async def test_a_tournament_table_hints_only_when_the_organiser_turns_hints_on(t
         state = await client.until(lambda f: f.get("type") == "state")
         assert state["hints"] is True and state["me"]["actions"]["beats"] is not None
         await client.close()
+
+
+async def test_the_dealing_moment_banner_and_cards_arriving_never_in_the_way(tmp_path):
+    """Shengji dealt slowly (10 cards a batch, 0.3 s apart): the banner names the deal, both sides'
+    levels and who deals (the first deal: whoever declares first); the cards dealt slide in, not with
+    reduced motion; the banner covers no seat, no played card and no button; it goes once play starts."""
+    command = "/newtable shengji-17-deals deals=1 bid_window_seconds=30 seed=3 bots=3"
+    async with (
+        local_table(tmp_path, command, DEAL_BATCH=10, DEAL_BATCH_DELAY=0.3, DEMO_PACE=1.0) as table,
+        chromium() as browser,
+    ):
+        page, _ = await open_page(browser, table.link())
+        await page.wait_for_selector("#deal-banner:not([hidden])", timeout=10000)
+        lines = await page.evaluate(
+            "Array.from(document.getElementById('deal-banner').children).map((e) => e.textContent)"
+        )
+        assert lines == [
+            t("zh", "page.deal_start").format(n=1),
+            "南北 2 · 东西 2",
+            t("zh", "page.deal_open"),
+        ], lines
+        await page.wait_for_selector("#hand .card.arrive", timeout=10000)
+        assert (
+            await page.evaluate(
+                "getComputedStyle(document.querySelector('#hand .card.arrive')).animationName"
+            )
+            == "card-in"
+        )
+        covered = await page.evaluate("""() => {
+            const b = document.getElementById('deal-banner').getBoundingClientRect();
+            const hit = (e) => { const r = e.getBoundingClientRect();
+              return r.width && !(r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom); };
+            return Array.from(document.querySelectorAll('.seat, .play .cards, #actions button, #hand .card'))
+              .filter(hit).map((e) => e.id || e.className);
+        }""")
+        assert covered == [], covered
+        assert await page.evaluate(
+            "getComputedStyle(document.getElementById('deal-banner')).pointerEvents"
+        ) == ("none")
+        await page.screenshot(path=screenshot_path("page-sj-dealing-zh-360x640.png"))
+        await page.emulate_media(reduced_motion="reduce")
+        assert await page.evaluate(
+            "getComputedStyle(document.querySelector('#hand .card')).animationName"
+        ) == ("none")
+        player = PagePlayer(page, table, declare_first=False)
+        await player.play_until(lambda f: f["table"]["phase"] == "play" and bool(f["table"]["trick"]))
+        await page.wait_for_selector("#deal-banner", state="hidden", timeout=10000)
+        assert not page.errors  # type: ignore[attr-defined]

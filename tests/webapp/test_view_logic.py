@@ -3,6 +3,7 @@ rows, the Shengji follow hint, combination names in each language, a Guandan tri
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.webapp.browser import chromium
@@ -26,8 +27,19 @@ async def run(expr: str):
         return await page.evaluate(f"import('/view.js').then((v) => ({expr}))")
 
 
+TEXTS = {
+    "page.deal_start": "Deal {n}",
+    "web.side0": "N-S",
+    "web.side1": "E-W",
+    "page.deal_by": "{who} deals",
+    "page.deal_open": "first to declare deals",
+    "page.deal_lead": "{who} leads",
+}
+
+
 async def test_view_logic():
-    got = await run("""{
+    got = await run(
+        """(T => ({
       sj33: v.handLayout(33, 348, 46), gd27: v.handLayout(27, 348, 46), few: v.handLayout(5, 348, 46),
       follow: v.followHint(['BJ', '♥2', '♠A', '♠3', '♣K'], '♠K', 1, 2),
       trumpLed: v.followHint(['BJ', '♥2', '♠2', '♠3', '♣K'], '♥9', 1, 2),
@@ -40,7 +52,23 @@ async def test_view_logic():
         {seat: 3, action: 'pass', play: null}, {seat: 0, action: 'pass', play: null},
         {seat: 1, action: 'pass', play: null}]}, 'guandan').winning,
       clock: [v.clockText(7), v.clockText(125), v.clockText(7201)],
-    }""")
+      sjBanner: v.dealBanner(T, {game: 'shengji', names: ['你', 'a', 'b', 'c'], status: 'playing',
+        table: {deal: 3, levels: [5, 12], dealer: 1, phase: 'dealing'}}, (s) => 'SENW'[s]),
+      sjFirst: v.dealBanner(T, {game: 'shengji', names: ['你'], table: {deal: 1, levels: [2, 2], dealer: null}}, (s) => 'S'),
+      gdBanner: v.dealBanner(T, {game: 'guandan', names: ['你', 'a', 'b', 'c'],
+        table: {deal_no: 2, level_texts: ['3', 'A'], leader: 3}}, (s) => 'SENW'[s]),
+      fresh: [
+        v.freshDeal({game: 'shengji', status: 'playing', table: {phase: 'window'}}),
+        v.freshDeal({game: 'shengji', status: 'playing', table: {phase: 'play'}}),
+        v.freshDeal({game: 'guandan', status: 'playing', table: {phase: 'tribute', trick_no: 1, trick: [], last_trick: []}}),
+        v.freshDeal({game: 'guandan', status: 'playing', table: {phase: 'play', trick_no: 1,
+          trick: [{seat: 2, action: 'play'}], last_trick: []}}),
+        v.freshDeal({game: 'guandan', status: 'finished', table: {phase: 'play', trick_no: 1, trick: []}}),
+      ],
+    }))("""
+        + json.dumps(TEXTS)
+        + ")"
+    )
     for lay, n in ((got["sj33"], 33), (got["gd27"], 27)):
         assert lay["rows"] <= 3 and lay["rows"] * lay["perRow"] >= n and lay["step"] >= 27
         assert 46 + (lay["perRow"] - 1) * lay["step"] <= 348  # the widest row fits 348 px
@@ -51,3 +79,7 @@ async def test_view_logic():
     assert got["en"] == "Bomb 9×4" and got["zhJ"] == "单张 大王"
     assert got["gd"] == 2
     assert got["clock"] == ["7", "2:05", "2:00:01"]
+    assert got["sjBanner"] == ["Deal 3", "N-S 5 · E-W Q", "E a deals"]
+    assert got["sjFirst"] == ["Deal 1", "N-S 2 · E-W 2", "first to declare deals"]
+    assert got["gdBanner"] == ["Deal 2", "N-S 3 · E-W A", "W c leads"]
+    assert got["fresh"] == [True, False, True, False, False]

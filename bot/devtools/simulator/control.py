@@ -128,6 +128,10 @@ def add_control_routes(app: web.Application, people: SimulatedPeople, views: Cha
         people.block_bot(int(b["user_id"]))
         return True
 
+    def fault(b: dict[str, Any]) -> Any:  # bot/devtools/simulator/faults.py
+        sim: Any = people  # the simulator, which has the faults
+        return sim.faults.control(b)
+
     def messages(b: dict[str, Any]) -> Any:
         return [message_view(m) for m in views.messages(int(b["chat_id"]))]
 
@@ -151,6 +155,7 @@ def add_control_routes(app: web.Application, people: SimulatedPeople, views: Cha
         "document": document,
         "press": press,
         "block": block,
+        "fault": fault,
     }.items():
         app.router.add_post(f"/_sim/{path}", route(handler))
     for path, handler in {

@@ -26,6 +26,7 @@ from aiohttp import web
 from bot.devtools.simulator.bot_api import BotApiMethods
 from bot.devtools.simulator.control import add_control_routes
 from bot.devtools.simulator.errors import ApiError, SimulatorError
+from bot.devtools.simulator.faults import Faults
 from bot.devtools.simulator.observing import ChatViews
 from bot.devtools.simulator.params import Params
 from bot.devtools.simulator.people import SimulatedPeople
@@ -53,6 +54,9 @@ class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews
         self._webhook_init()
         if rtt_ms < 0:
             raise ValueError("rtt_ms must be >= 0")
+        self.faults = (
+            Faults()
+        )  # errors and stalls it was told to answer with (bot/devtools/simulator/faults.py)
         self.rtt_ms = rtt_ms  # simulated network round trip added to every Bot API call (half each way)
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
@@ -183,6 +187,9 @@ class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews
         try:
             params = await self._read_params(request)
             kind = self._chat_kind(params)
+            await self.faults.apply(
+                name, params.raw("chat_id")
+            )  # told to answer 429 / 502 or stall (faults.py)
             self.stats.calls_by_chat_kind[(name, kind)] += 1
             result = handler(params)
             if inspect.isawaitable(result):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
 
 from bot.boot.runtime import Runtime
+from bot.delivery.calls import Markup as OutboxMarkup
 from bot.tournaments.ports import Markup, MatchOverHook
 from scheduler.deadlines import DeadlineScheduler
 from storage.db import Database
@@ -57,7 +58,7 @@ class RuntimePlaySide:
     def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None) -> None:
         outbox = self.rt.outbox
         if outbox is not None:
-            outbox.edit(chat_id, message_id, text, markup)
+            outbox.edit(chat_id, message_id, text, cast(OutboxMarkup, markup))  # the edge's keyboards
 
     async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str) -> int | None:
         outbox = self.rt.outbox

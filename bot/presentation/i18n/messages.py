@@ -765,10 +765,38 @@ UI.update(
         "page.deal_by": ("{who} 坐庄", "{who} deals"),
         "page.deal_lead": ("{who} 先出", "{who} leads"),
         "page.deal_open": ("谁先亮主谁坐庄", "first to declare deals"),
-        "page.ai": ("电脑 · {level}", "computer · {level}"),
+        "page.ai": ("电脑 · {level}", "AI {level}"),
         "page.ai.easy": ("简单", "easy"),
         "page.ai.normal": ("普通", "normal"),
         "page.ai.strong": ("强", "strong"),
+    }
+)
+
+
+# issue 21 (operations): alerts, members' data; kept apart to merge cleanly
+UI.update(
+    {
+        # alerts to the bot's admins (bot/boot/alerts.py): at most one of each kind per 10 minutes
+        "alert.rate_limited": (
+            "⚠️ 运维提醒:Telegram 回了 {count} 次 429(请求过多),机器人已按要求等待。若反复出现,请减少同时进行的牌桌或检查多进程的共享限速(TELEGRAM_LIMITS_URL)。",
+            "⚠️ Ops alert: Telegram answered 429 (Too Many Requests) {count} time(s); the bot waited as told. If it keeps happening, run fewer tables at once or check the shared limits of several processes (TELEGRAM_LIMITS_URL).",
+        ),
+        "alert.scheduler_late": (
+            "⚠️ 运维提醒:计时器晚了 {seconds} 秒才触发({what})。机器人可能过载,或数据库很慢。",
+            "⚠️ Ops alert: a timer fired {seconds} s late ({what}). The bot may be overloaded, or the database slow.",
+        ),
+        "alert.database": (
+            "⚠️ 运维提醒:数据库出错({error})。机器人会自动重试;若持续,请检查数据库服务。",
+            "⚠️ Ops alert: a database error ({error}). The bot retries by itself; if it goes on, check the database server.",
+        ),
+        "alert.redis": (
+            "⚠️ 运维提醒:Redis 无法访问({error})。多进程之间的限速和实时更新受影响;请检查 Redis 服务。",
+            "⚠️ Ops alert: Redis does not answer ({error}). Shared limits and live updates between processes are affected; check the Redis server.",
+        ),
+        "alert.outbox": (
+            "⚠️ 运维提醒:待发消息积压 {queued} 条,超过上限 {bound}。Telegram 可能很慢或在限速。",
+            "⚠️ Ops alert: {queued} messages are waiting to be sent, over the bound of {bound}. Telegram may be slow or limiting the bot.",
+        ),
     }
 )
 

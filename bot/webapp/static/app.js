@@ -2,7 +2,7 @@
 /* The table page: one WebSocket to the bot; every frame is the whole view for this viewer.
    No build step and no external resource (Telegram's own telegram-web-app.js is loaded only inside Telegram). */
 import {
-  cardLabel, cardList, cardParts, clockText, comboLabel, completedTrick, followHint, handLayout, liveTrick,
+  cardLabel, cardList, cardParts, clockText, comboLabel, completedTrick, dealBanner, followHint, freshDeal, handLayout, liveTrick,
   pointCards, rankText, secondsLeft, summaryRows, SUITS, tr as translate,
 } from './view.js';
 import { closingConfirmation, haptic, setBackButton, setBarButton, startTelegram, tg } from './telegram.js';
@@ -191,14 +191,6 @@ function noteMoments(before, after) {
   S.banner = dealNo;
 }
 
-/** Nobody has played a card of this deal yet (its start: the page shows the dealing banner). @param {any} f */
-function freshDeal(f) {
-  const p = f.table;
-  if (f.status !== 'playing') return false;
-  if (f.game === 'shengji') return ['dealing', 'window', 'blackout'].indexOf(p.phase) >= 0;
-  return (p.trick_no || 1) === 1 && !(p.trick || []).length && !(p.last_trick || []).length
-    && !(p.finish_order || []).length && ['play', 'tribute', 'return'].indexOf(p.phase) >= 0;
-}
 
 let counter = 0;
 /** @param {string} op @param {string[]} [cards] @param {string | null} [arg] */
@@ -246,6 +238,9 @@ function render() {
   if (sj && p.trump !== null && p.trump !== undefined) title += ' · ' + t('table.trump', { trump: SUITS[p.trump] || p.trump });
   else if (sj && ['play', 'choose', 'late', 'bury', 'rebury'].indexOf(p.phase) >= 0) title += ' · ' + t('table.no_trump');
   $('title').textContent = title;
+  const ai = $('ai');  // the computer players' level (their seats are named so already)
+  ai.hidden = !f.ai;
+  if (f.ai) ai.textContent = t('page.ai', { level: t('page.ai.' + f.ai) });
   renderInfo();
   renderSeats();
   renderTrick();
@@ -301,8 +296,15 @@ function renderSeats() {
   (p.finish_order || []).forEach((/** @type {number} */ s, /** @type {number} */ i) => { places[s] = t('gd.place' + Math.min(i + 1, 4)); });
   for (let k = 0; k < 4; k++) {
     const seat = (base + k) % 4, box = $('seat-' + POS[k]);
+    let count = sj ? (p.hand_sizes || [])[seat] : (p.counts ? p.counts[seat] : (S.seat === seat && f.me ? f.me.hand_size : null));
+    if (count === 'more_than_10') count = '>10';
+    const cls = 'seat' + (turnSeats.indexOf(seat) >= 0 && f.status === 'playing' ? ' turn' : '') + (places[seat] ? ' out' : '');
+    const online = f.connected && !f.computers[seat] ? !!f.connected[seat] : null;
+    const clock = f.clock && f.clock.seat === seat && f.clock.deadline ? f.clock : null;
+    // drawn again only when what it shows changed (most frames change one seat or none)
+    if (!changed(box, [seat, f.names[seat], cls, sj && p.dealer === seat, count, places[seat], online, clock, S.lang])) continue;
     box.innerHTML = '';
-    box.className = 'seat' + (turnSeats.indexOf(seat) >= 0 && f.status === 'playing' ? ' turn' : '') + (places[seat] ? ' out' : '');
+    box.className = cls;
     box.dataset.seat = String(seat);
     const name = el('div', 'name');
     name.appendChild(el('span', 'wind', seatName(seat)));
@@ -310,21 +312,25 @@ function renderSeats() {
     box.appendChild(name);
     const meta = el('div', 'meta');
     if (sj && p.dealer === seat) meta.appendChild(el('span', 'dealer', '★' + t('web.dealer')));
-    let count = sj ? (p.hand_sizes || [])[seat] : (p.counts ? p.counts[seat] : (S.seat === seat && f.me ? f.me.hand_size : null));
-    if (count === 'more_than_10') count = '>10';
     if (count !== null && count !== undefined && !places[seat]) meta.appendChild(el('span', 'count' + (!sj && Number(count) <= 10 ? ' low' : ''), t('web.cards_n', { n: count })));
     if (places[seat]) meta.appendChild(el('span', 'place', places[seat]));
-    if (f.ai && f.computers[seat]) meta.appendChild(el('span', 'ai', t('page.ai', { level: t('page.ai.' + f.ai) })));
-    if (f.connected && !f.computers[seat]) {
-      meta.appendChild(el('span', 'online ' + (f.connected[seat] ? 'on' : 'off'), t(f.connected[seat] ? 'page.online' : 'page.offline')));
-    }
+    if (online !== null) meta.appendChild(el('span', 'online ' + (online ? 'on' : 'off'), t(online ? 'page.online' : 'page.offline')));
     box.appendChild(meta);
-    if (f.clock && f.clock.seat === seat && f.clock.deadline) {
-      const c = el('div', 'bar'); c.dataset.deadline = f.clock.deadline; c.dataset.seconds = f.clock.seconds;
-      c.appendChild(el('i')); const n = el('span', 'clock'); n.dataset.deadline = f.clock.deadline;
+    if (clock) {
+      const c = el('div', 'bar'); c.dataset.deadline = clock.deadline; c.dataset.seconds = clock.seconds;
+      c.appendChild(el('i')); const n = el('span', 'clock'); n.dataset.deadline = clock.deadline;
       c.appendChild(n); box.appendChild(c);
     }
   }
+}
+
+/** Whether ``box`` must be drawn again to show ``what`` (a key kept on the element); false: it shows it already.
+ *  @param {HTMLElement} box @param {unknown} what */
+function changed(box, what) {
+  const key = JSON.stringify(what);
+  if (box.dataset.key === key) return false;
+  box.dataset.key = key;
+  return true;
 }
 
 /** @param {any} e @param {boolean} sj */
@@ -345,9 +351,10 @@ function renderTrick() {
   $('trick').className = held ? 'done' : '';
   for (let k = 0; k < 4; k++) {
     const seat = (base + k) % 4, box = $('play-' + POS[k]);
+    const e = by[seat];
+    if (!changed(box, [seat, e || null, trick.leader === seat, trick.winning === seat, !!held, S.lang])) continue;
     box.innerHTML = '';
     box.className = 'play';
-    const e = by[seat];
     if (!e) continue;
     box.appendChild(playNode(e, sj));
     const tags = el('span', 'tags');
@@ -371,14 +378,11 @@ function renderBanner() {
   const dealing = sj && p.phase === 'dealing';
   const empty = !liveTrick(p, f.game).entries.length && !S.hold;
   if (!(dealing || Date.now() < S.bannerUntil) || !empty || S.sheetOpen) { box.hidden = true; return; }
-  box.replaceChildren();
-  box.appendChild(el('b', null, t('page.deal_start', { n: sj ? p.deal : p.deal_no })));
-  const lv = sj ? (p.levels || [2, 2]).map(rankText) : (p.level_texts || []);
-  if (lv.length === 2) box.appendChild(el('span', 'lv', t('web.side0') + ' ' + lv[0] + ' · ' + t('web.side1') + ' ' + lv[1]));
-  let who;
-  if (sj) who = p.dealer !== null && p.dealer !== undefined ? t('page.deal_by', { who: seatName(p.dealer) + ' ' + f.names[p.dealer] }) : t('page.deal_open');
-  else if (p.leader !== null && p.leader !== undefined) who = t('page.deal_lead', { who: seatName(p.leader) + ' ' + f.names[p.leader] });
-  if (who) box.appendChild(el('span', 'who', who));
+  const lines = dealBanner(S.texts, f, seatName);
+  if (box.hidden || box.dataset.lines !== lines.join('|')) {
+    box.replaceChildren(...lines.map((line, i) => el(i ? 'span' : 'b', null, line)));
+    box.dataset.lines = lines.join('|');
+  }
   box.hidden = false;
 }
 
@@ -471,15 +475,23 @@ function renderHand() {
   const fresh = arrivals(hand, sj ? p.deal : p.deal_no);
   box.innerHTML = '';
   box.className = '';
-  const lay = handLayout(hand.length, width - 4, cardW, Math.max(27, Math.round(cardW / 2)));
+  const usable = width - 8;  // room for the lifted card's ring and the shadow at both edges
+  const lay = handLayout(hand.length, usable, cardW, Math.max(27, Math.round(cardW / 2)));
   box.style.setProperty('--step', lay.step + 'px');
   box.style.setProperty('--card-w', cardW + 'px');
-  let i = 0, arriving = 0;
+  let i = 0, arriving = 0, gaps = 0;
   /** @type {HTMLElement | null} */ let row = null;
+  const fit = () => {  // a row's 3 px gaps between groups come out of its step, so the row stays inside the hand
+    if (!row || !gaps) return;
+    const n = row.childNodes.length;
+    const step = n > 1 ? Math.min(lay.step, Math.floor((usable - cardW - 3 * gaps) / (n - 1))) : lay.step;
+    if (step < lay.step) row.style.setProperty('--step', step + 'px');
+  };
   f.me.hand.forEach((/** @type {any} */ g, /** @type {number} */ gi) => {
     g.cards.forEach((/** @type {string} */ text) => {
       const idx = i++;
-      if (idx % lay.perRow === 0) { row = el('div', 'row'); box.appendChild(row); }
+      if (idx % lay.perRow === 0) { fit(); gaps = 0; row = el('div', 'row'); box.appendChild(row); }
+      if (gi > 0 && g.cards[0] === text && idx % lay.perRow !== 0) gaps++;
       const c = cardParts(text, S.lang);
       const level = sj ? (p.level === rankValue(text)) : (p.level === rankValue(text));
       const wild = !sj && text === '♥' + rankText(p.level);
@@ -499,6 +511,7 @@ function renderHand() {
       /** @type {HTMLElement} */ (row).appendChild(card);
     });
   });
+  fit();
 }
 /** What the hand shows, as a key: drawn again only when it changes (a tap's lifted card is toggled in place).
  *  @param {number[] | null} hint @param {number} width @param {number} cardW */
@@ -618,9 +631,11 @@ function mainActions() {
 
 function renderActions() {
   const f = S.frame, nav = $('actions');
-  nav.innerHTML = '';
-  if (!f) return;
+  if (!f) { nav.innerHTML = ''; nav.dataset.key = ''; return; }
   const p = pub(), sj = f.game === 'shengji', a = (f.me && f.me.actions) || {}, n = S.sel.length;
+  // what the buttons depend on: drawn again (and Telegram's buttons set again) only when it changes
+  if (!changed(nav, [S.match, f.version, f.status, n, !!S.pending, S.sheetOpen, S.hint, (S.tables || []).length, S.lang])) return;
+  nav.innerHTML = '';
   const main = mainActions();
   const primary = main.find((x) => !x.secondary) || null, secondary = main.find((x) => x.secondary) || null;
   const onBar = setBarButton('MainButton', primary && !S.sheetOpen ? { text: primary.text, enabled: primary.enabled && !S.pending, onClick: primary.run } : null);
@@ -638,9 +653,11 @@ function renderActions() {
       nav.appendChild(button(x.text, x.run, x.secondary ? 'secondary' : 'primary', !x.enabled, x.op));
     });
     if (a.ask_counts) nav.appendChild(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
-    if (n) nav.appendChild(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary', false, 'clear'));
-    if (f.hints !== false && isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'] || a.beats)) {
-      if (S.hint && a.beats && a.beats.length) nav.appendChild(button(t('page.suggest'), suggest, 'secondary', false, 'suggest'));
+    const suggesting = f.hints !== false && isMyTurn() && a.beats && a.beats.length;
+    // Guandan's Hint lifts the next play that beats the table, and after the last one none (it clears)
+    if (n) nav.appendChild(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary compact', false, 'clear'));
+    if (suggesting) nav.appendChild(button(t('page.suggest'), suggest, 'secondary compact', false, 'suggest'));
+    if (f.hints !== false && isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'])) {
       const h = button(t(S.hint ? 'page.hint_on' : 'page.hint_off'), toggleHint, 'secondary', false, 'hint');
       h.disabled = false; nav.appendChild(h);
     }
@@ -657,10 +674,10 @@ function renderActions() {
 function suggest() {
   const beats = (S.frame.me.actions || {}).beats || [];
   if (!beats.length) return;
-  S.suggestAt = (S.suggestAt + 1) % beats.length;
+  S.suggestAt = (S.suggestAt + 2) % (beats.length + 1) - 1;  // 0, 1, … the last, then -1: none lifted
   const hand = handFlat(), used = new Set();
   S.sel = [];
-  for (const c of beats[S.suggestAt]) {
+  for (const c of S.suggestAt >= 0 ? beats[S.suggestAt] : []) {
     const i = hand.findIndex((x, k) => x === c && !used.has(k));
     if (i >= 0) { used.add(i); S.sel.push(i); }
   }

@@ -189,3 +189,27 @@ export function clockText(s) {
   if (m) return m + ':' + String(r).padStart(2, '0');
   return String(r);
 }
+
+/** Nobody has played a card of this deal yet (its start: the page shows the dealing banner).
+ *  @param {any} f a frame */
+export function freshDeal(f) {
+  const p = f.table;
+  if (f.status !== 'playing') return false;
+  if (f.game === 'shengji') return ['dealing', 'window', 'blackout'].indexOf(p.phase) >= 0;
+  return (p.trick_no || 1) === 1 && !(p.trick || []).length && !(p.last_trick || []).length
+    && !(p.finish_order || []).length && ['play', 'tribute', 'return'].indexOf(p.phase) >= 0;
+}
+
+/** The dealing banner's lines: the deal's number, both sides' levels, who deals (Shengji; the first
+ *  deal: whoever declares first) or who leads (Guandan).  @param {Texts} texts @param {any} f a frame
+ *  @param {(seat: number) => string} seatName @returns {string[]} */
+export function dealBanner(texts, f, seatName) {
+  const p = f.table, sj = f.game === 'shengji';
+  const lines = [tr(texts, 'page.deal_start', { n: sj ? p.deal : p.deal_no })];
+  const lv = sj ? (p.levels || [2, 2]).map(rankText) : (p.level_texts || []);
+  if (lv.length === 2) lines.push(tr(texts, 'web.side0') + ' ' + lv[0] + ' · ' + tr(texts, 'web.side1') + ' ' + lv[1]);
+  const who = (/** @type {number} */ s) => seatName(s) + ' ' + (f.names[s] || '');
+  if (sj) lines.push(p.dealer !== null && p.dealer !== undefined ? tr(texts, 'page.deal_by', { who: who(p.dealer) }) : tr(texts, 'page.deal_open'));
+  else if (p.leader !== null && p.leader !== undefined) lines.push(tr(texts, 'page.deal_lead', { who: who(p.leader) }));
+  return lines;
+}
