@@ -37,6 +37,7 @@ from engine.registry import read_options
 log = logging.getLogger(__name__)
 
 THINK_TIMEOUT = 10.0
+QUEUE_PER_WORKER = 2  # searches in flight per worker (running or waiting); beyond, the baseline plays at once
 WORKER_NICENESS = 5  # the workers yield the CPU to the bot's own process (people's moves come first)
 
 
@@ -83,6 +84,8 @@ class Thinker:
         self.workers = workers or max(1, (os.cpu_count() or 2) - 1)
         self._pool: ProcessPoolExecutor | None = None
         self.restarts = 0  # pools replaced after a worker died (tests, logs)
+        self.in_flight = 0  # searches sent and not answered yet
+        self.shed = 0  # decisions the baseline made because the workers were busy (tests, logs)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -111,8 +114,14 @@ class Thinker:
         q = question(m, seat, rng.getrandbits(63)) if level == "strong" else None
         if q is None:
             return player_for(m.game, level)(m, seat, rng)
+        if self.in_flight >= self.workers * QUEUE_PER_WORKER:
+            # every worker has a search running and one waiting: a queue longer than that would only make the
+            # tables wait (and searches past THINK_TIMEOUT are thrown away while they hold a worker)
+            self.shed += 1
+            return player_for(m.game, "normal")(m, seat, rng)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
+            self.in_flight += 1
             try:
                 return await asyncio.wait_for(loop.run_in_executor(self.pool(), think, q), THINK_TIMEOUT)
             except BrokenProcessPool:
@@ -124,6 +133,8 @@ class Thinker:
                     "a computer player's search took longer than %s s: the baseline plays", THINK_TIMEOUT
                 )
                 break
+            finally:
+                self.in_flight -= 1
         return player_for(m.game, "normal")(m, seat, rng)
 
     async def coach(

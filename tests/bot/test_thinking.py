@@ -97,7 +97,7 @@ def test_a_killed_worker_costs_one_retry() -> None:
         thinker.shutdown()
     expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()
     assert action == expected
-    assert thinker.restarts == 1
+    assert thinker.restarts == 1 and thinker.in_flight == 0
 
 
 def test_a_search_past_the_time_budget_plays_the_baseline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,3 +142,15 @@ def test_workers_yield_the_cpu_to_the_bots_process() -> None:
         thinker.shutdown()
     own = os.getpriority(os.PRIO_PROCESS, 0)
     assert worker == min(19, own + thinking.WORKER_NICENESS)
+
+
+def test_busy_workers_leave_the_decision_to_the_baseline_at_once() -> None:
+    """With every worker holding a search and one waiting, a further strong decision is the baseline's,
+    made inline: the table does not queue behind the others."""
+    m = _shengji_play_position()
+    seat = m.to_play()
+    thinker = thinking.Thinker(workers=1)
+    thinker.in_flight = thinking.QUEUE_PER_WORKER
+    action = asyncio.run(thinker.action(m, seat, random.Random(3)))
+    assert action == m.ai_action(seat, random.Random(3))
+    assert thinker.shed == 1 and thinker._pool is None  # no worker was asked
