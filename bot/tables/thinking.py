@@ -86,6 +86,7 @@ class Thinker:
         self.restarts = 0  # pools replaced after a worker died (tests, logs)
         self.in_flight = 0  # searches sent and not answered yet
         self.shed = 0  # decisions the baseline made because the workers were busy (tests, logs)
+        self.decisions = 0  # strong decisions that would be searched (a summary is logged every 100)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -114,6 +115,13 @@ class Thinker:
         q = question(m, seat, rng.getrandbits(63)) if level == "strong" else None
         if q is None:
             return player_for(m.game, level)(m, seat, rng)
+        self.decisions += 1
+        if self.decisions % 100 == 0:
+            log.info(
+                "strong decisions: %s, left to the baseline because the workers were busy: %s",
+                self.decisions,
+                self.shed,
+            )
         if self.in_flight >= self.workers * QUEUE_PER_WORKER:
             # every worker has a search running and one waiting: a queue longer than that would only make the
             # tables wait (and searches past THINK_TIMEOUT are thrown away while they hold a worker)
