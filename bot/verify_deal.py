@@ -1,5 +1,6 @@
 """Check a deal: ``python -m bot.verify_deal proof.json`` or
-``python -m bot.verify_deal --preset shengji-17-deals --seed N --salt HEX --commitment HEX [--first-drawer K]``.
+``python -m bot.verify_deal --preset shengji-17-deals --seed N --salt HEX --commitment HEX [--first-drawer K]
+[--board-turn T]``.
 
 Recomputes the four starting hands and the Shengji kitty from the revealed deal seed, checks the
 commitment shown before the deal (the full 64 hex digits, or the first 16 the table message
@@ -32,6 +33,13 @@ def _parse(argv: list[str]) -> dict[str, Any] | int:
     ap.add_argument(
         "--first-drawer", type=int, default=0, help="Shengji: seat that drew first (0=S,1=E,2=N,3=W)"
     )
+    ap.add_argument(
+        "--board-turn",
+        type=int,
+        choices=range(4),
+        default=None,
+        help="duplicate boards: the table's turn (0..3), from its proof file or review",
+    )
     try:
         ns = ap.parse_args(argv)
     except SystemExit as stop:  # --help (0) or a usage error (2), already printed
@@ -57,6 +65,7 @@ def _parse(argv: list[str]) -> dict[str, Any] | int:
         "salt": ns.salt,
         "commitment": ns.commitment,
         "first_drawer": ns.first_drawer,
+        **({"board_turn": ns.board_turn} if ns.board_turn is not None else {}),
     }
 
 

@@ -98,20 +98,27 @@ def verify_commitment(seed: int, expected: str, salt: bytes = b"") -> bool:
     return hmac.compare_digest(got, expected.strip().lower())
 
 
-def recompute_deal(game: str, seed: int, first_drawer: int = 0) -> DealCards:
-    """The starting hands (and Shengji kitty) dealt by a revealed deal seed."""
+def recompute_deal(game: str, seed: int, first_drawer: int = 0, turn: int | None = None) -> DealCards:
+    """The starting hands (and Shengji kitty) dealt by a revealed deal seed.
+
+    ``turn`` (0..3): a duplicate board (option ``board_turn``): the hands belong to compass seats, every
+    one turned ``turn`` seats, whoever drew first (Shengji: seat s holds the deck cards j < 100 with
+    (j + turn) % 4 == s; Guandan: seat s holds quarter (s - turn) % 4)."""
     deck = full_deck(2)
     random.Random(seed).shuffle(deck)  # what engine.rng.rng_for builds from the derived seed
+    if turn is not None and turn not in range(4):
+        raise ValueError("turn is 0..3")
     if game == "shengji":
         if first_drawer not in range(4):
             raise ValueError("first_drawer is a seat 0..3")
         hands: list[list[str]] = [[], [], [], []]
         for i, c in enumerate(deck[:SHENGJI_DRAWS]):
-            hands[(first_drawer + i) % 4].append(card_text(c))
+            hands[(first_drawer + i) % 4 if turn is None else (i + turn) % 4].append(card_text(c))
         return DealCards(tuple(tuple(h) for h in hands), tuple(card_text(c) for c in deck[SHENGJI_DRAWS:]))
     if game == "guandan":
         quarters = [sorted(deck[s * GUANDAN_HAND : (s + 1) * GUANDAN_HAND]) for s in range(4)]
-        return DealCards(tuple(tuple(card_text(c) for c in q) for q in quarters), ())
+        shift = turn or 0
+        return DealCards(tuple(tuple(card_text(c) for c in quarters[(s - shift) % 4]) for s in range(4)), ())
     raise ValueError(f"unknown game {game!r}")
 
 

@@ -21,14 +21,54 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Protocol
 
+from bot.presentation.markup import Keyboard
+from engine.game import Match
 from storage import match_repo, message_repo
+from storage.db import Database
+from storage.models import MatchRecord, MessageRef
+
+if TYPE_CHECKING:  # redis is imported when the claims start (a bot without Redis never loads it)
+    from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
 CLAIM_SECONDS = 30
 POLL = 0.1
+
+HandKey = tuple[str, int, int, int]  # ("hand", match, seat, deal)
+Stored = Callable[[int], Awaitable[None]]  # records a new message's id once it is sent
+
+
+class _Edits(Protocol):
+    def edit(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> None: ...
+
+
+class Running(Protocol):
+    """What the claims need of the running bot (``bot.boot.runtime.Runtime``)."""
+
+    @property
+    def db(self) -> Database: ...
+    @property
+    def outbox(self) -> _Edits | None: ...
+    @property
+    def stopping(self) -> bool: ...
+    def send(self, chat_id: int, text: str, markup: Keyboard | None = None) -> Awaitable[int | None]: ...
+    def lock(self, match_id: int) -> asyncio.Lock: ...
+
+
+class HandMessages(Protocol):
+    """What the claims need of the live messages (``bot.tables.live.Live``)."""
+
+    @property
+    def rt(self) -> Running: ...
+    @property
+    def _creating(self) -> dict[HandKey, tuple[str, Keyboard | None] | None]: ...
+    @property
+    def _hand_refs(self) -> dict[tuple[int, int], tuple[int, int, int]]: ...
+    async def render_hand(self, row: MatchRecord, m: Match, seat: int, chat_id: int) -> None: ...
 
 
 class RedisClaims:
@@ -39,10 +79,10 @@ class RedisClaims:
         self.url = url
         self.prefix = f"{kind}:{token.split(':', 1)[0] or 'bot'}:"
         self.what = what
-        self.redis: Any = None
+        self.redis: Redis | None = None
 
     async def start(self) -> None:
-        import redis.asyncio as aioredis
+        import redis.asyncio as aioredis  # lazy: a bot without Redis never loads it
 
         self.redis = aioredis.from_url(self.url)
 
@@ -76,7 +116,13 @@ class MessageClaims(RedisClaims):
         self.lost = 0
 
     async def create_hand(
-        self, live: Any, key: tuple[Any, ...], chat_id: int, text: str, markup: Any, stored: Any
+        self,
+        live: HandMessages,
+        key: HandKey,
+        chat_id: int,
+        text: str,
+        markup: Keyboard | None,
+        stored: Stored,
     ) -> None:
         """``Live.create`` of a hand message ``key = ("hand", match, seat, deal)``, once for all processes."""
         _, match_id, seat, deal = key
@@ -116,6 +162,6 @@ class MessageClaims(RedisClaims):
                 await live.render_hand(row, m, seat, chat_id)
 
 
-async def _hand_message(rt: Any, match_id: int, seat: int, deal: int) -> Any | None:
+async def _hand_message(rt: Running, match_id: int, seat: int, deal: int) -> MessageRef | None:
     ref = await message_repo.get_hand_message(rt.db, match_id, seat)
     return ref if ref is not None and int(ref.deal_no or 0) == deal else None

@@ -230,6 +230,11 @@ class Outbox:
     def pending(self) -> int:
         return self.queues.queued
 
+    @property
+    def max_queued(self) -> int:
+        """The bound on all queues together (over it, calls are dropped or refused: alerts read it)."""
+        return self.queues.max_queued
+
     def queued_calls(self) -> list[Call]:
         """Every call still queued (a copy: metrics read it)."""
         return [call for q in list(self.queues.queues.values()) for call in list(q)]

@@ -27,7 +27,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # redis is imported when the limits start (a bot without Redis never loads it)
+    from redis.asyncio import Redis
+    from redis.commands.core import AsyncScript
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +87,9 @@ class SharedLimits:
         self.group_ms = GROUP_INTERVAL * MARGIN / scale * 1000
         self.private_ms = PRIVATE_INTERVAL * MARGIN / scale * 1000
         self.token_ms = TOKEN_INTERVAL * TOKEN_MARGIN / scale * 1000
-        self.redis: Any = None
-        self._script: Any = None
-        self._newest: Any = None
+        self.redis: Redis | None = None
+        self._script: AsyncScript | None = None
+        self._newest: AsyncScript | None = None
         self.stale = 0  # edits not sent: another process had shown a newer state in that message
         self._warned_at = -1e18
         self.waits = 0  # calls that waited for a slot
@@ -93,7 +97,7 @@ class SharedLimits:
         self.failures = 0  # reservations that failed (Redis unreachable): the call went at once
 
     async def start(self) -> None:
-        import redis.asyncio as aioredis
+        import redis.asyncio as aioredis  # lazy: a bot without Redis never loads it
 
         self.redis = aioredis.from_url(self.url)
         self._script = self.redis.register_script(RESERVE)
@@ -113,6 +117,7 @@ class SharedLimits:
         Redis's clock)."""
         gap = self.group_ms if chat_id < 0 else self.private_ms
         keys = [f"{self.prefix}chat:{chat_id}", f"{self.prefix}slot:"]
+        assert self._script is not None, "SharedLimits.start() first"
         result = await self._script(keys=keys, args=[f"{gap:.3f}", f"{self.token_ms:.4f}", MAX_SLOT_SEARCH])
         wait, at = (float(x) for x in (result.decode() if isinstance(result, bytes) else str(result)).split())
         return max(0.0, wait / 1000), at / 1000
@@ -136,6 +141,7 @@ class SharedLimits:
             await asyncio.sleep(wait)
         if message_id is None or version is None:
             return True
+        assert self._newest is not None
         try:
             fresh = bool(
                 await self._newest(keys=[f"{self.prefix}shown:{chat_id}:{message_id}"], args=[version])

@@ -177,7 +177,7 @@ async def drive(
         if m.finished or row.status != "playing" or (stop is not None and stop(m)):
             return
         acted = False
-        phase = m.public_view().get("table", {}).get("phase") if row.game == "shengji" else None
+        phase = m.phase  # Shengji's bidding window: a bid is not required, yet the people may declare
         for turn in m.turns():
             if turn.seat not in users:
                 continue

@@ -26,7 +26,17 @@ import tempfile
 import time
 from typing import Any
 
+from bot.devtools.autodrive import drive
+from bot.devtools.replay_guandan import print_replay as guandan_replay
+from bot.devtools.replay_shengji import print_replay as shengji_replay
+from bot.devtools.simulator import BotApiSimulator, SimUserHandle, format_chat
+from bot.devtools.simulator.runner import RealBot
+from bot.devtools.simulator.transcript import LABELS, chat_title
+from bot.devtools.tournament_demo import run_tournament_demo
+from bot.presentation.common import seat_name
 from bot.presentation.i18n import t
+from bot.tables.review_requests import save_match_files
+from storage import match_repo, table_repo
 
 PEOPLE = [(2001, "张伟"), (2002, "王芳"), (2003, "李娜"), (2004, "刘洋")]
 GROUP = -1002000000001
@@ -47,10 +57,6 @@ async def run_demo(
     quiet: bool = False,
     out_dir: str = "demo-output",
 ) -> dict[str, dict[str, Any]]:
-    from bot.devtools.autodrive import drive
-    from bot.devtools.simulator import BotApiSimulator, SimUserHandle, format_chat
-    from bot.devtools.simulator.runner import RealBot
-    from storage import match_repo, table_repo
 
     out: dict[str, dict[str, Any]] = {}
     say = (lambda *a: None) if quiet else print
@@ -136,9 +142,7 @@ async def run_demo(
                         label = t(
                             lang,
                             "btn.join",
-                            seat=__import__("bot.presentation.keyboards", fromlist=["x"]).seat_name(
-                                lang, seat
-                            ),
+                            seat=seat_name(lang, seat),
                         )
                         await h.tap(GROUP, label)
                     await handles[0].tap(GROUP, t(lang, "btn.start"))
@@ -189,8 +193,6 @@ async def run_demo(
                         "by_method": by_method,
                     }
                     # the deal review file and one proof per deal, checked as python -m bot.verify_deal does
-                    from bot.tables.review_requests import save_match_files
-
                     paths, verified, deals = await save_match_files(rt.db, row.id, out_dir, lang, game)
                     out[game].update(
                         review=paths[0] if paths else None, proofs=paths[1:], verified=f"{verified}/{deals}"
@@ -245,8 +247,6 @@ def _items_line(name: str, items: list[str], lang: str) -> list[str]:
 def private_chat(sim: Any, user_id: int, lang: str, indent: str = "    ") -> str:
     """A player's private chat, condensed: the bot's messages in their final state (hand messages
     with their edit count), and each run of the player's own typed plays and button taps on one line."""
-    from bot.devtools.simulator.transcript import LABELS, chat_title
-
     labels = LABELS["en" if lang == "en" else "zh"]
     chat = sim.chat(user_id)
     user = sim.users.get(user_id)
@@ -365,12 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.replay is not None:
         if args.replay in ("shengji", "both"):
-            from bot.devtools.replay_shengji import print_replay as shengji_replay
-
             shengji_replay(args.seed, args.lang)
         if args.replay in ("guandan", "both"):
-            from bot.devtools.replay_guandan import print_replay as guandan_replay
-
             guandan_replay(args.seed, args.lang)
         return 0
     logging.basicConfig(level=logging.WARNING)
@@ -380,8 +376,6 @@ def main(argv: list[str] | None = None) -> int:
         figures = asyncio.run(run_demo(lang, args.seed, shengji_deals=args.deals, out_dir=args.out))
         ok = all(f.get("rate_limited_429") == 0 for f in figures.values())
     if args.only in (None, "tournament"):
-        from bot.devtools.tournament_demo import run_tournament_demo
-
         if args.only is None:
             print()
         result = asyncio.run(run_tournament_demo(lang, out_dir=args.out))

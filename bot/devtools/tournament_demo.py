@@ -28,6 +28,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.devtools.autodrive import drive
+from bot.devtools.simulator import BotApiSimulator
+from bot.devtools.simulator.runner import RealBot
+from bot.edge.app import build_application
+from bot.edge.tournament import register_tournament_handlers
+from bot.tournaments import views
 from engine.tournament import verify
 from scheduler.clock import ManualClock
 from storage import match_repo, table_repo
@@ -63,10 +69,6 @@ async def run_tournament_demo(
     """Run the tournament; ``pairs`` (4..8) entries, the first registering through the button."""
     if not 4 <= pairs <= 8:
         raise ValueError("pairs must be between 4 and 8")
-    from bot.devtools.autodrive import drive
-    from bot.devtools.simulator import BotApiSimulator
-    from bot.devtools.simulator.runner import RealBot
-    from bot.edge.tournament import register_tournament_handlers
 
     say = (lambda *a: None) if quiet else print
     result: dict[str, Any] = {}
@@ -94,8 +96,6 @@ async def run_tournament_demo(
             )
 
             async def start(self: Any) -> Any:
-                from bot.edge.app import build_application
-
                 app = build_application(self.settings())
                 register_tournament_handlers(app)
                 app.bot_data["tournament_clock"] = clock
@@ -343,13 +343,12 @@ async def _run(
     show_group()
     state = await ts.engine_state(rt.db, 1)
     say("== " + ("名次与奖项" if zh else "Ranking and prizes"))
-    from bot.tournaments import views
-
     say(views.ranking_text("en" if not zh else "zh", state))
     path = Path(out_dir)
     path.mkdir(parents=True, exist_ok=True)
     saved = None
     try:
+        # lazy: the image needs Pillow and a CJK font; without them the text bracket is saved instead
         from bot.presentation.tournament.bracket_image import bracket_png
 
         saved = path / "tournament-bracket.png"

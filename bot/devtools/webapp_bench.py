@@ -20,24 +20,36 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import faulthandler
 import json
 import logging
 import random
 import resource
 import signal
+import sys
 import tempfile
 import time
+from collections.abc import Callable
+from datetime import UTC
 from typing import Any
 
 import aiohttp
 
+from bot.devtools.simulator import BotApiSimulator, SimUserHandle
+from bot.devtools.simulator.runner import RealBot
+from engine.game import Match
 from storage import match_repo, table_repo, user_repo
+
+# what a page client plays, per game: Shengji the computer player's choice (it declares); Guandan the move
+# clock's (cheap: the page clients share the bot's CPU, and Guandan's computer player enumerates every combination)
+MOVE_OF: dict[str, Callable[[Match, int, random.Random], str | None]] = {
+    "shengji": lambda m, seat, rng: m.ai_action(seat, rng),
+    "guandan": lambda m, seat, rng: m.auto_action(seat),
+}
 
 
 def say(text: str) -> None:
-    import sys
-
     print(text, file=sys.stderr, flush=True)
 
 
@@ -170,9 +182,10 @@ class PageBot:
             return
         m = cached[1]
         seat = self.seat
-        try:  # Shengji: the computer player's choice (it declares); Guandan: the move clock's (cheap: the
-            # page clients share the bot's CPU, and Guandan's computer player enumerates every combination)
-            action = m.ai_action(seat, self.rng) if m.game == "shengji" else m.auto_action(seat)
+        if seat is None:  # no frame with a seat yet
+            return
+        try:
+            action = MOVE_OF[m.game](m, seat, self.rng)
         except Exception:
             return
         if not action:
@@ -215,8 +228,6 @@ class PageBot:
 
 
 def _epoch(when: Any) -> float:
-    from datetime import UTC
-
     return float((when if when.tzinfo is not None else when.replace(tzinfo=UTC)).timestamp())
 
 
@@ -270,9 +281,6 @@ async def run(
     """Set-up (people start the bot, tables start, each seat's page connects: the hand messages of the
     first deal are sent then, the door to the page), then a window of ``duration`` seconds in Mini App
     mode (every seat on the page) in which everything reported is counted."""
-    from bot.devtools.simulator import BotApiSimulator, SimUserHandle
-    from bot.devtools.simulator.runner import RealBot
-
     stats: dict[str, Any] = {"ack": [], "frame": [], "refused": 0, "frames": 0, "client_s": 0.0}
     clock = {"deadline": float("inf")}
     with tempfile.TemporaryDirectory() as folder:
@@ -352,8 +360,6 @@ async def run(
                     clock["deadline"] = t0 + duration
                     profiler = None
                     if profile:
-                        import cProfile
-
                         profiler = cProfile.Profile()
                         profiler.enable()
                     # the window closes just before the pages do (a page closing turns its seat back to the chat)

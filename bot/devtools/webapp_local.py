@@ -18,7 +18,11 @@ import secrets
 import tempfile
 from typing import Any
 
+from bot.devtools.simulator import BotApiSimulator, SimUserHandle
+from bot.devtools.simulator.runner import RealBot
+from bot.presentation.i18n import t
 from bot.presentation.keyboards import seat_name
+from storage import match_repo, table_repo
 
 LOCAL_USER = (1001, "你", "zh-hans")
 LOCAL_USER_EN = (1001, "You", "en")
@@ -37,10 +41,6 @@ async def open_local_table(
 ) -> int:
     """The user (who started the bot) opens ``command`` in the group, sits at seat 0 and starts it;
     the match id."""
-    from bot.devtools.simulator import SimUserHandle
-    from bot.presentation.i18n import t
-    from storage import match_repo, table_repo
-
     handle = SimUserHandle(sim, user_id)
     last = sim.last_bot_message(group_id)
     handle.say(group_id, command)
@@ -69,9 +69,6 @@ async def local_bot(
     folder: str, *, port: int = 0, lang: str = "zh", rate_scale: float = 20.0, **settings: Any
 ) -> Any:
     """Simulator + the real bot with the page in DEV mode; yields (sim, real bot, page server, user id)."""
-    from bot.devtools.simulator import BotApiSimulator, SimUserHandle
-    from bot.devtools.simulator.runner import RealBot
-
     uid, name, code = LOCAL_USER_EN if lang == "en" else LOCAL_USER
     async with BotApiSimulator(rate_scale=rate_scale) as sim:
         sim.add_user(uid, name, language_code=code)

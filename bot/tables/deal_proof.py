@@ -12,6 +12,9 @@ which keeps the commitment hiding even against a search of all 2**64 deal seeds:
   ``SHOWN_DIGITS`` hex digits; the proof file has all 64).
 * After the deal: the deal summary reveals ``deal_seed`` and the salt; the seeds of the other
   deals stay hidden (each is a SHA-256 derivation of the match seed).
+* Duplicate boards (tournaments, option ``board_turn`` 0..3): the tables of one comparison share the
+  match seed, hence the deal seeds; the salt adds the table's turn as one more byte, so each table has
+  its own commitment, and the proof names the turn (``board_turn``) that ``verify_deal`` applies.
 """
 
 from __future__ import annotations
@@ -28,10 +31,22 @@ SHOWN_DIGITS = 16
 PROOF_FORMAT = "deal-proof/v1"
 
 
-def deal_salt(match_seed: int, deal_no: int, redeal_no: int = 0) -> bytes:
+def deal_salt(match_seed: int, deal_no: int, redeal_no: int = 0, turn: int | None = None) -> bytes:
+    extra = b"" if turn is None else bytes([turn])  # a duplicate board: one salt per table
     return hashlib.sha256(
-        SALT_DOMAIN + seed_bytes(match_seed) + deal_no.to_bytes(4, "big") + redeal_no.to_bytes(4, "big")
+        SALT_DOMAIN
+        + seed_bytes(match_seed)
+        + deal_no.to_bytes(4, "big")
+        + redeal_no.to_bytes(4, "big")
+        + extra
     ).digest()[:16]
+
+
+def board_turn(options: Any) -> int | None:
+    """The duplicate turn of a match's options (its ``Options`` or their stored dict); None: ordinary deals."""
+    value = options.get("board_turn", -1) if isinstance(options, dict) else getattr(options, "board_turn", -1)
+    turn = int(value if value is not None else -1)
+    return turn if turn >= 0 else None
 
 
 @dataclass(frozen=True)
@@ -42,6 +57,7 @@ class DealProof:
     seed: int
     salt: bytes
     commitment: str
+    turn: int | None = None
 
     @property
     def shown(self) -> str:
@@ -49,10 +65,12 @@ class DealProof:
         return self.commitment[:SHOWN_DIGITS]
 
 
-def proof_for(game: str, match_seed: int, deal_no: int, redeal_no: int = 0) -> DealProof:
+def proof_for(
+    game: str, match_seed: int, deal_no: int, redeal_no: int = 0, turn: int | None = None
+) -> DealProof:
     seed = deal_seed(game, match_seed, deal_no, redeal_no)
-    salt = deal_salt(match_seed, deal_no, redeal_no)
-    return DealProof(game, deal_no, redeal_no, seed, salt, commitment(seed, salt))
+    salt = deal_salt(match_seed, deal_no, redeal_no, turn)
+    return DealProof(game, deal_no, redeal_no, seed, salt, commitment(seed, salt), turn)
 
 
 def live_deal(game: str, m: Match) -> tuple[int, int] | None:
@@ -93,6 +111,8 @@ def proof_json(
     }
     if proof.game == "shengji":
         data["first_drawer"] = first_drawer
+    if proof.turn is not None:
+        data["board_turn"] = proof.turn
     if hands is not None:
         data["hands"] = hands
     if kitty is not None and proof.game == "shengji":
@@ -127,8 +147,11 @@ def check_proof(data: dict[str, Any]) -> Check:
     except (KeyError, ValueError):
         return Check(False, ["deal_seed (a number) and salt (hex) are needed"])
     first = int(data.get("first_drawer") or 0)
+    turn = board_turn(data)
+    if turn is not None:
+        lines.append(f"--   duplicate board: hands turned {turn} seat(s)")
     try:
-        cards = recompute_deal(game, seed, first_drawer=first)
+        cards = recompute_deal(game, seed, first_drawer=first, turn=turn)
     except ValueError as exc:
         return Check(False, [f"cannot recompute: {exc}"])
     ok = True
@@ -175,14 +198,17 @@ def commitment_line(lang: str, game: str, match_seed: int, m: Any) -> str | None
     live = live_deal(game, m)
     if live is None:
         return None
-    return t(lang, "table.commitment", commitment=proof_for(game, match_seed, *live).shown)
+    turn = board_turn(getattr(m, "options", None))
+    return t(lang, "table.commitment", commitment=proof_for(game, match_seed, *live, turn=turn).shown)
 
 
-def reveal_line(lang: str, game: str, match_seed: int, deal_no: int, redeal_no: int = 0) -> str:
+def reveal_line(
+    lang: str, game: str, match_seed: int, deal_no: int, redeal_no: int = 0, turn: int | None = None
+) -> str:
     """``🔑 种子 … · salt …`` for a finished deal (its summary)."""
     from bot.presentation.i18n import t
 
-    proof = proof_for(game, match_seed, deal_no, redeal_no)
+    proof = proof_for(game, match_seed, deal_no, redeal_no, turn)
     return t(lang, "sum.reveal", seed=proof.seed, salt=proof.salt.hex())
 
 
@@ -194,11 +220,13 @@ def match_commitment_line(lang: str, server_seed: int, words: int) -> str:
     return t(lang, "lobby.match_commitment", commitment=match_commitment(server_seed)[:SHOWN_DIGITS], n=words)
 
 
-def record_proof(game: str, preset: str, match_id: int, match_seed: int, rec: Any) -> dict[str, Any]:
+def record_proof(
+    game: str, preset: str, match_id: int, match_seed: int, rec: Any, turn: int | None = None
+) -> dict[str, Any]:
     """The proof file of a finished deal from its review record (``bot.tables.review.DealRecord``)."""
     from engine.cards import card_text
 
-    proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
+    proof = proof_for(game, match_seed, rec.deal_no, rec.redeals, turn)
     hands = [[card_text(c) for c in h] for h in rec.hands] if rec.hands else None
     kitty = [card_text(c) for c in rec.kitty] if rec.kitty else None
     return proof_json(
@@ -206,10 +234,12 @@ def record_proof(game: str, preset: str, match_id: int, match_seed: int, rec: An
     )
 
 
-def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[str, str]:
+def review_fairness(
+    game: str, preset: str, match_seed: int, rec: Any, turn: int | None = None
+) -> dict[str, str]:
     """The fairness block of a deal in the review file: commitment, and once the deal is over its seed,
     salt and the command that checks it."""
-    proof = proof_for(game, match_seed, rec.deal_no, rec.redeals)
+    proof = proof_for(game, match_seed, rec.deal_no, rec.redeals, turn)
     out = {"commitment": proof.commitment}
     if rec.finished:
         out["deal_seed"] = str(proof.seed)
@@ -219,9 +249,10 @@ def review_fairness(game: str, preset: str, match_seed: int, rec: Any) -> dict[s
             if game == "shengji" and rec.first_drawer is not None
             else ""
         )
+        turned = f" --board-turn {turn}" if turn is not None else ""
         out["verify"] = (
             f"python -m bot.verify_deal --preset {preset} --seed {proof.seed} --salt {proof.salt.hex()} "
-            f"--commitment {proof.commitment}{drawer}"
+            f"--commitment {proof.commitment}{drawer}{turned}"
         )
     return out
 

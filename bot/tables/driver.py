@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -50,6 +51,9 @@ class Driver:
         self.names = names
         self.shows = shows
         self.metrics = Metrics()
+        # asked before a table deals its next deal (duplicate deals wait for the partner table); None: never
+        self.deal_gate: Callable[[int, Any, Any], Awaitable[bool]] | None = None
+        self.gate_poll = 1.0  # seconds before a table the gate held asks again
         self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._window_armed: dict[
@@ -360,6 +364,15 @@ class Driver:
                 await self.arm_clock(match_id, applied.match, applied.version)
                 await self.shows.render_match(match_id, applied=applied)
                 self.schedule_next(match_id, applied.match)
+            return
+        if (
+            step == "sys next_deal"
+            and self.deal_gate is not None
+            and not await self.deal_gate(match_id, m, table)
+        ):
+            self.kick(
+                match_id, self.gate_poll
+            )  # duplicate deals: the partner table has not finished this board
             return
         if step is not None:
             if step == "sys close_bidding":

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from bot.edge import callbacks
 from bot.presentation import render
 from bot.presentation.i18n import t
-from bot.tables.deal_proof import reveal_line, table_lines
+from bot.tables.deal_proof import board_turn, reveal_line, table_lines
 from bot.tables.names import table_title
 from bot.webapp import links
 from engine.cards import parse_cards
@@ -286,7 +286,8 @@ class Live:
                     )
                     deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
                     redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
-                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
+                    turn = board_turn(row.options_json or {})
+                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal, turn)
                 if text and ev.kind == "match_over" and table.server_seed is not None:
                     text += "\n" + t(lang, "sum.server_seed", seed=table.server_seed)
             except Exception:

@@ -129,10 +129,16 @@ class Lobby:
         return None
 
     async def start_table(
-        self, table_id: int, user: Any | None, *, on_started: Callable[[], None] | None = None
+        self,
+        table_id: int,
+        user: Any | None,
+        *,
+        on_started: Callable[[], None] | None = None,
+        seed: int | None = None,
     ) -> str | None:
         """Start an open table (its empty seats go to computer players); returns an error text or None.
 
+        ``seed``: the match seed (a duplicate comparison's, from the tournament side), else the table's own.
         ``on_started`` is called as soon as the start is committed, before the table message and the hands
         are rendered (the Start button is answered then: its answer never waits for the rendering).  A press
         on a table that has started already (a second press, another person's, another process's) is told so.
@@ -152,7 +158,7 @@ class Lobby:
             return t(lang, "err.not_your_table")
         try:  # a tournament seat never goes to a computer player
             started = await match_repo.start_match(
-                rt.db, table_id, fill_computers=not locked.is_locked(table)
+                rt.db, table_id, seed, fill_computers=not locked.is_locked(table)
             )
         except RuleError:  # started (or stopped) meanwhile by another press
             return self._not_startable(lang, await table_repo.get_table(rt.db, table_id))

@@ -23,7 +23,7 @@ from typing import Any
 from bot.edge.bad_input import clip
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
-from bot.tables.deal_proof import review_fairness
+from bot.tables.deal_proof import board_turn, review_fairness
 from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
 from storage import match_repo, table_repo, user_repo
 
@@ -157,7 +157,10 @@ async def _document(
 ) -> Delivery:
     names = await _names(rt, table.id, lang)
     title = _title(lang, table.preset_id)
-    fairness = {r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r) for r in records}
+    fairness = {
+        r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r, board_turn(row.options_json or {}))
+        for r in records
+    }
     page = await asyncio.to_thread(
         lambda: review_html(lang, game=row.game, title=title, names=names, records=records, fairness=fairness)
     )
@@ -237,7 +240,10 @@ async def save_match_files(
     out.mkdir(parents=True, exist_ok=True)
     rt_like = type("R", (), {"db": db})()
     names = await _names(rt_like, row.table_id, lang)
-    fairness = {r.deal_no: review_fairness(row.game, preset, row.seed, r) for r in records}
+    fairness = {
+        r.deal_no: review_fairness(row.game, preset, row.seed, r, board_turn(row.options_json or {}))
+        for r in records
+    }
     page = review_html(
         lang, game=row.game, title=_title(lang, preset), names=names, records=records, fairness=fairness
     )
@@ -245,7 +251,7 @@ async def save_match_files(
     Path(paths[0]).write_text(page, encoding="utf-8")
     verified = 0
     for rec in records:
-        proof = record_proof(row.game, preset, row.id, row.seed, rec)
+        proof = record_proof(row.game, preset, row.id, row.seed, rec, board_turn(row.options_json or {}))
         path = out / f"deal-proof-{tag}-{rec.deal_no}.json"
         path.write_text(json.dumps(proof, ensure_ascii=False, indent=1), encoding="utf-8")
         paths.append(str(path))

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from datetime import datetime
+from typing import Any
 
 from bot.tournaments import views
 from bot.tournaments.ports import Markup, PlaySide
@@ -86,6 +87,14 @@ class TournamentContext:
 
     def bot_link(self, payload: str) -> str:
         return f"https://t.me/{self.play.bot_username}?start={payload}"
+
+    def public_link(self, tid: int, settings_json: Mapping[str, Any]) -> str | None:
+        """The tournament's public page (``/t/<id>`` on the bot's web server), or None when the server has
+        no public address or the organiser switched the page off."""
+        base = self.play.public_base
+        if not base or not settings_json.get("public_page", True):
+            return None
+        return f"{base.rstrip('/')}/t/{tid}"
 
     def is_admin(self, user_id: int) -> bool:
         return user_id in self.play.admin_ids

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Collection
-from typing import Protocol
+from typing import Any, Protocol
 
 from scheduler.deadlines import DeadlineScheduler
 from storage.db import Database
@@ -17,6 +17,7 @@ from storage.models import TableSeat
 
 Markup = object  # a keyboard built by the edge; the logic only passes it on
 MatchOverHook = Callable[[int, dict[str, object]], Awaitable[None]]
+DealGate = Callable[[int, Any, Any], Awaitable[bool]]
 
 
 class Languages(Protocol):
@@ -56,8 +57,9 @@ class PlayTables(Protocol):
     async def render_lobby(self, table_id: int) -> None:
         """Post or edit a table's lobby message."""
 
-    async def start_table(self, table_id: int) -> str | None:
-        """Start a table whose seats are filled; an error text, or None."""
+    async def start_table(self, table_id: int, seed: int | None = None) -> str | None:
+        """Start a table whose seats are filled (``seed``: the match seed to use, else the table's own);
+        an error text, or None."""
 
     def kick(self, match_id: int) -> None:
         """Let a game match's next step run now (after its clocks were resumed)."""
@@ -74,6 +76,10 @@ class PlayTables(Protocol):
     def on_match_over(self, hook: MatchOverHook) -> None:
         """Call ``hook(match_id, result)`` when a game match ends (once per hook)."""
 
+    def deal_gate(self, gate: DealGate, poll_seconds: float) -> None:
+        """Ask ``gate(match_id, match, table)`` before a table deals its next deal; when it says no, the
+        table asks again after ``poll_seconds`` (duplicate deals: bot/tournaments/duplicate.py)."""
+
 
 class PlaySide(Languages, Messages, PlayTables, Protocol):
     """Everything the tournament side uses of the play side."""
@@ -89,6 +95,11 @@ class PlaySide(Languages, Messages, PlayTables, Protocol):
 
     @property
     def admin_ids(self) -> Collection[int]: ...
+
+    @property
+    def public_base(self) -> str | None:
+        """The bot's web server's public base URL (``WEBAPP_URL``), or None when it has none."""
+        ...
 
 
 class TournamentKeyboards(Protocol):

@@ -10,6 +10,7 @@ from typing import Any
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
 from bot.tournaments.context import TournamentContext
+from bot.tournaments.duplicate import Duplicate, is_duplicate
 from bot.tournaments.scheduling import Scheduling
 from engine.errors import RuleError
 from engine.tournament import TableResult, team_result
@@ -48,6 +49,7 @@ class Results:
     def __init__(self, ctx: TournamentContext, scheduling: Scheduling) -> None:
         self.ctx = ctx
         self.scheduling = scheduling
+        self.duplicate = Duplicate(ctx)
 
     async def catch_up(self) -> None:
         """Tables of tournament matches that finished while the bot was down are reported now."""
@@ -92,6 +94,9 @@ class Results:
             if len(done) < count:
                 return
             res = res1 if count == 1 else team_result(done)
+            row = await ts.get_tournament(self.ctx.db, tid)
+            if count > 1 and is_duplicate(row):
+                res = await self.duplicate.result(row, m, done)
             try:
                 rec = await ts.record_result(self.ctx.db, tid, key, res, None)
             except RuleError as err:  # a level team match in the knockout: the referee decides

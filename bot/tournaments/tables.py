@@ -7,6 +7,7 @@ import logging
 
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments.context import TournamentContext
+from bot.tournaments.duplicate import Duplicate, table_options
 from bot.tournaments.timers import MatchTimers
 from engine.errors import RuleError
 from engine.registry import load_preset
@@ -21,6 +22,7 @@ class TournamentTables:
     def __init__(self, ctx: TournamentContext, timers: MatchTimers) -> None:
         self.ctx = ctx
         self.timers = timers
+        self.duplicate = Duplicate(ctx)
 
     async def check_in(self, tid: int, key: str, user_id: int) -> str:
         """A player pressed Check in; returns the answer text."""
@@ -60,12 +62,19 @@ class TournamentTables:
                 continue
             chat = int(m.table_chats[(k - 1) % len(m.table_chats)])
             table = await table_repo.insert_table(
-                self.ctx.db, chat, row.preset_id, preset.game, options, row.created_by, tournament_ref=ref
+                self.ctx.db,
+                chat,
+                row.preset_id,
+                preset.game,
+                table_options(row, options, k),
+                row.created_by,
+                tournament_ref=ref,
             )
             for seat, uid in ((0, pa[0]), (1, pb[0]), (2, pa[1]), (3, pb[1])):
                 await table_repo.seat_user(self.ctx.db, table.id, seat, uid)
             ids.append(table.id)
             await self.ctx.play.render_lobby(table.id)
+        await self.duplicate.on_opened(row, ids)
         await ts.set_match_fields(self.ctx.db, m.id, game_tables=ids, status="open")
         self.ctx.dashboard_changed(row.id)
         names = await self.ctx.names(row.id)
@@ -91,7 +100,12 @@ class TournamentTables:
         present = await ts.checkins(self.ctx.db, tid, key)
         waiting: dict[int, list[int]] = {}
         started = False
-        for k, (pa, pb) in enumerate(await ts.match_players(self.ctx.db, m), start=1):
+        players = await ts.match_players(self.ctx.db, m)
+        row = await ts.get_tournament(self.ctx.db, tid)
+        ready = {
+            k: force or all(u in present for u in (*pa, *pb)) for k, (pa, pb) in enumerate(players, start=1)
+        }
+        for k, (pa, pb) in enumerate(players, start=1):
             table_id = m.game_tables[k - 1] if k - 1 < len(m.game_tables) else None
             if table_id is None:
                 continue
@@ -103,7 +117,10 @@ class TournamentTables:
             if missing and not force:
                 waiting[k] = missing
                 continue
-            err = await self.ctx.play.start_table(int(table_id))
+            hold, seed = await self.duplicate.start_seed(row, m, k, ready)
+            if hold:  # duplicate: the two tables of a comparison start together
+                continue
+            err = await self.ctx.play.start_table(int(table_id), seed)
             if err:
                 log.warning("could not start table %s: %s", table_id, err)
             else:

@@ -27,7 +27,8 @@ def names_of(entries: Sequence[TournamentEntry]) -> dict[str, str]:
 def entrant_text(lang: str, row: Tournament) -> str:
     s = row.settings_json
     if s.get("entrant") == "team":
-        return tt(lang, "entrant.team", n=s.get("pairs_per_team", 1))
+        kind = "entrant.team_duplicate" if s.get("duplicate") else "entrant.team"
+        return tt(lang, kind, n=s.get("pairs_per_team", 1))
     return tt(lang, "entrant.pair")
 
 
@@ -124,6 +125,9 @@ def result_line(
             *ordered(t.level_a, t.level_b),
             res.extra.get("tie_break") if t.level_a == t.level_b else None,
         )
+    elif res.decided_by == "duplicate" and isinstance(res.extra.get("duplicate"), Mapping):
+        dup = res.extra["duplicate"]
+        detail = tt(lang, "result.duplicate", boards=len(dup.get("boards", ())), total=abs(int(dup["total"])))
     elif len(res.tables) > 1:
         la, lb = res.tables_won("a"), res.tables_won("b")
         detail = _score(lang, *ordered(la, lb), res.decided_by if la == lb else None)

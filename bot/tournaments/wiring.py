@@ -18,6 +18,7 @@ from bot.tournaments.control import OrganiserControl
 from bot.tournaments.dashboards import LiveDashboards
 from bot.tournaments.deadlines import MatchDeadlines
 from bot.tournaments.draws import Draws
+from bot.tournaments.duplicate import POLL_SECONDS
 from bot.tournaments.ports import PlaySide, TournamentKeyboards
 from bot.tournaments.referee_tools import RefereeTools
 from bot.tournaments.results import Results
@@ -63,6 +64,7 @@ class TournamentBot:
             scheduler.clock = clock
         register_deadlines(scheduler, self)
         self.ctx.play.on_match_over(self.results.on_match_over)
+        self.ctx.play.deal_gate(self.tables.duplicate.may_deal, POLL_SECONDS)
         await scheduler.rearm()
         await self.substitutes.load_replaced()
         await self.results.catch_up()

@@ -21,16 +21,20 @@ from engine.rng import rng_for
 HAND_SIZE = 27
 
 
-def deal_hands(seed: int, deal_no: int) -> list[list[int]]:
-    """The four 27-card hands of deal ``deal_no`` (1-based), each sorted by kind."""
+def deal_hands(seed: int, deal_no: int, turn: int = 0) -> list[list[int]]:
+    """The four 27-card hands of deal ``deal_no`` (1-based), each sorted by kind; a duplicate board
+    (option ``board_turn``) turns them: seat ``s`` gets quarter ``(s - turn) % 4`` of the deck."""
     deck = full_deck(2)
     rng_for(seed, "deal", deal_no).shuffle(deck)
-    return [sorted(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(4)]
+    quarters = [sorted(deck[q * HAND_SIZE : (q + 1) * HAND_SIZE]) for q in range(4)]
+    turn = max(turn, 0)
+    return [quarters[(s - turn) % 4] for s in range(4)]
 
 
-def first_leader(seed: int) -> int:
-    """The seat holding the randomly drawn card of the first deal (docs/rules.md 2.6: 抽随机牌)."""
-    return rng_for(seed, "first_lead").randrange(4 * HAND_SIZE) // HAND_SIZE
+def first_leader(seed: int, turn: int = 0) -> int:
+    """The seat holding the randomly drawn card of the first deal (docs/rules.md 2.6: 抽随机牌); on a
+    turned duplicate board the seat now holding that card."""
+    return (rng_for(seed, "first_lead").randrange(4 * HAND_SIZE) // HAND_SIZE + max(turn, 0)) % 4
 
 
 @dataclass

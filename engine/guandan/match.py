@@ -192,7 +192,9 @@ class GuandanRules:
     def dealt_cards(self) -> DealtCards | None:
         if self.deal_no == 0:
             return None
-        return DealtCards(tuple(tuple(h) for h in deal_hands(self.seed, self.deal_no)))
+        return DealtCards(
+            tuple(tuple(h) for h in deal_hands(self.seed, self.deal_no, self.options.board_turn))
+        )
 
     # --- helpers for the bot and the computer player -------------------------------------
     def play_text(self, seat: int, combo: Combo) -> str:
@@ -288,7 +290,7 @@ class GuandanRules:
             self.deal_level = self.levels[side_of(self.last_upstream)]
         else:
             self.deal_level = self.options.start_level
-        self.hands = deal_hands(self.seed, self.deal_no)
+        self.hands = deal_hands(self.seed, self.deal_no, self.options.board_turn)
         self.tribute_paid, self.tribute_to, self.returns_due, self.returned = {}, {}, {}, {}
         self.counts_asked = None
         self.plays = []
@@ -301,7 +303,7 @@ class GuandanRules:
         events = [Event(DEAL_STARTED, dict(started))]
         if self.deal_no == 1 or not self.prev_order:
             self.tribute = None
-            leader = first_leader(self.seed)
+            leader = first_leader(self.seed, self.options.board_turn)
             events.append(Event("first_leader", {"seat": leader}))
             self._start_play(leader)
             return events

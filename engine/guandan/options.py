@@ -53,6 +53,14 @@ class GuandanOptions:
         "legal play), or forfeit the deal",
         ("autoplay", "forfeit_deal"),
     )
+    # --- duplicate deals (tournaments; docs/engine.md "Duplicate boards") -----------------------
+    board_turn: int = opt(
+        -1,
+        "Duplicate deals: -1 deals as usual; 0..3 deals each deal as a board by compass seat, every hand "
+        "turned this many seats (two tables with the same seed and turns 0 and 1 hold each other's hands)",
+        minimum=-1,
+        maximum=3,
+    )
     # --- computer players (engine.ai.levels; not a rule: no replay depends on it) ---------------
     ai: str = opt(
         "normal",

@@ -4,6 +4,11 @@ A deal's shuffle comes from ``rng_for(match_seed, "deal", deal_no, redeal_no)``:
 first 100 cards of the shuffled deck are drawn one at a time, counter-clockwise from the
 player who draws first; the last 8 are the kitty, turned from the top (index 0) when a
 kitty turn or a double blackout asks for it.
+
+Duplicate boards (option ``board_turn`` 0..3): the hands belong to compass seats, not to the drawing
+order: seat *s* gets the deck cards *j* < 100 with ``(j + board_turn) % 4 == s``, drawn in the order
+of *j* starting where the first drawer's cards begin (``board_index``), so two tables of one board hold
+the same four hands, turned, whoever deals at each.
 """
 
 from __future__ import annotations
@@ -29,6 +34,14 @@ def shuffled_deck(match_seed: int, deal_no: int, redeal_no: int) -> list[Card]:
 def grab_first_drawer(match_seed: int, deal_no: int, redeal_no: int) -> int:
     """The seat that draws first when the dealer is grabbed (first deal; a 17-deals redeal)."""
     return rng_for(match_seed, "first_drawer", deal_no, redeal_no).randrange(4)
+
+
+def board_index(first: int, draw_index: int, turn: int) -> int:
+    """The deck index of draw number ``draw_index``: itself, or on a duplicate board (``turn`` 0..3) the
+    card that keeps every hand with its compass seat (see the module docstring)."""
+    if turn < 0:
+        return draw_index
+    return (draw_index + first - turn) % DRAWS
 
 
 def drawer(first: int, draw_index: int) -> int:

@@ -162,8 +162,9 @@ class ShengjiRules:
         self.phase = "dealing"
         self.deck = dealmod.shuffled_deck(self.seed, self.deal_no, self.redeal_no)
         self.grab = self.dealer is None
+        turn = self.options.board_turn
         self.first_drawer = (
-            dealmod.grab_first_drawer(self.seed, self.deal_no, self.redeal_no)
+            (dealmod.grab_first_drawer(self.seed, self.deal_no, self.redeal_no) + max(turn, 0)) % 4
             if self.dealer is None
             else self.dealer
         )
@@ -332,7 +333,8 @@ class ShengjiRules:
             return None
         hands: list[list[Card]] = [[], [], [], []]
         for index in range(dealmod.DRAWS):
-            hands[dealmod.drawer(self.first_drawer, index)].append(self.deck[index])
+            card = self.deck[dealmod.board_index(self.first_drawer, index, self.options.board_turn)]
+            hands[dealmod.drawer(self.first_drawer, index)].append(card)
         return DealtCards(
             tuple(tuple(sorted(h)) for h in hands), tuple(self.deck[dealmod.DRAWS :]), self.first_drawer
         )
@@ -393,7 +395,9 @@ class ShengjiRules:
             if ph != "dealing":
                 raise RuleError("not_dealing", "No card is left to deal")
             seat = dealmod.drawer(self.first_drawer, self.draws)
-            self.hands[seat].append(self.deck[self.draws])
+            self.hands[seat].append(
+                self.deck[dealmod.board_index(self.first_drawer, self.draws, self.options.board_turn)]
+            )
             self.draws += 1
             if self.draws == dealmod.DRAWS:
                 self.phase = "window"

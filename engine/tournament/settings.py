@@ -41,6 +41,9 @@ class TournamentSettings:
     page_hints: bool = False  # the table page hints the cards that may be played (casual tables: always)
     page_watch: str = "anyone"  # who may watch a table on the page: anyone | participants | referees
     seed_by_rating: bool = False  # seed the draw by the players' ratings (engine/tournament/ratings.py)
+    duplicate: bool = (
+        False  # team matches: tables 1+2 (3+4 ...) play the same boards, hands turned (duplicate.py)
+    )
     late_forfeit_minutes: int = 15
     checkin_opens_minutes: int = 30
     reminder_minutes: tuple[int, ...] = (1440, 15)
@@ -109,6 +112,13 @@ class TournamentSettings:
             raise bad("swiss_top", "0 (no knockout) or a power of two, 2..")
         if self.format == "swiss" and self.prize_table == "by_round_eliminated" and not self.swiss_top:
             raise bad("prize_table", "none | places_1_2_3 (a Swiss without a knockout eliminates nobody)")
+        if self.duplicate and (self.entrant != "team" or self.pairs_per_team % 2):
+            raise RuleError(
+                "duplicate_needs_pairs_of_tables",
+                "duplicate = true needs team matches with an even number of pairs per team (2, 4 ...): "
+                "tables play the same boards two by two; this tournament has {tables} table(s) per match",
+                tables=self.tables_per_match,
+            )
         if self.knockout_size < 2 or self.knockout_size & (self.knockout_size - 1):
             raise bad("knockout_size", "a power of two, 2..")
         if self.third_place_match and self.format == "groups_then_knockout" and self.knockout_size < 4:

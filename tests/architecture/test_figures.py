@@ -69,12 +69,16 @@ def test_bot_figures_count_function_imports_any_ignores_branches_and_telegram(tm
                 "import telegram\n"
                 "def f(game: str, x: Any) -> Any:\n"
                 "    from engine import rules\n"
+                "    # lazy: an optional dependency, loaded only when used\n"
+                "    from engine import extra\n"  # listed, not counted
+                "    from engine import rules as again  # lazy: said on its own line\n"
                 "    import json\n"  # not ours: not counted
                 "    if game == 'shengji':\n"
                 "        return x  # type: ignore[no-any-return]\n"
                 "    return 'Any'\n"  # a string, not the name
             ),
             "engine/rules.py": "def g(game: str) -> bool:\n    return game == 'shengji'\n",  # the engine may
+            "engine/extra.py": "",
             "bot/edge/handlers.py": "from telegram.ext import Application\n",  # the edge may
             "bot/devtools/demo.py": "from typing import Any\nx: Any = 1  # type: ignore\n",  # dev tools aside
             "bot/entry.py": "",
@@ -82,8 +86,9 @@ def test_bot_figures_count_function_imports_any_ignores_branches_and_telegram(tm
     )
     figures = measure(root)
     assert figures.function_imports_in_bot == 1
+    assert figures.lazy_imports_in_bot == ["bot/tables/live.py:6", "bot/tables/live.py:7"]
     assert (figures.any_in_bot, figures.type_ignores_in_bot) == (2, 1)
     assert figures.game_branches == 1
     assert figures.telegram_outside_edge == ["bot/tables/live.py"]
     assert figures.top_level_modules_in_bot == 2  # __init__ and entry
-    assert figures.largest_module == ("bot/tables/live.py", 8)
+    assert figures.largest_module == ("bot/tables/live.py", 11)

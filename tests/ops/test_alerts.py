@@ -123,3 +123,25 @@ async def test_redis_not_answering_is_an_alert():
     alerts = Alerts(runtime, clock=_Clock())
     await alerts.check()
     assert [kind for kind, _ in alerts.sent] == ["redis"] and "pw" not in alerts.sent[0][1]
+
+
+async def test_a_real_outbox_over_its_bound_is_an_alert():
+    """The watcher reads the real Outbox (not a stand-in): messages of record queued beyond its bound."""
+    from bot.delivery.outbox import Outbox
+    from tests.bot.test_outbox_bounds import SlowSender
+
+    runtime = _runtime(admins=(7,))
+    sender = SlowSender()  # a Telegram that does not answer yet: the calls stay queued
+    box = Outbox(sender, rate_scale=1000, max_chat_queue=5, max_queued=8)
+    runtime.outbox = box
+    alerts = Alerts(runtime, clock=_Clock())
+    await alerts.check()
+    assert alerts.sent == []  # nothing queued, nothing to say
+    box.start()
+    for i in range(12):
+        box.send_nowait(7 + i % 3, f"record {i}")
+    await asyncio.sleep(0)
+    await alerts.check()
+    assert [kind for kind, _ in alerts.sent] == ["outbox"]
+    sender.gate.set()
+    await box.stop()

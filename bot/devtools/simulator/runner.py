@@ -13,15 +13,15 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot.boot.settings import Settings
 from bot.devtools.simulator.server import BotApiSimulator
+from bot.edge.app import build_application
 
 log = logging.getLogger(__name__)
 
 
 def make_settings(**values: Any) -> Any:
     """``bot.boot.settings.Settings`` from field names (case-insensitive), without reading ``.env``."""
-    from bot.boot.settings import Settings
-
     fields = {name.lower(): name for name in Settings.model_fields}
     kwargs = {fields[k.lower()]: v for k, v in values.items() if k.lower() in fields}
     try:
@@ -61,8 +61,6 @@ class RealBot:
 
     async def start(self) -> Any:
         """Build a new Application and start it: initialize, start, start_polling."""
-        from bot.edge.app import build_application
-
         if self.app is not None:
             raise RuntimeError("the bot is already running: stop() or restart()")
         app = build_application(self.settings())

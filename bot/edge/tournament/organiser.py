@@ -178,6 +178,9 @@ def announce_registration(tb: TournamentBot, row: Tournament) -> None:
         draw=ts.local_text(row.draw_at, row.time_zone),
         commitment=row.commitment or "-",
     )
+    link = tb.ctx.public_link(row.id, row.settings_json)
+    if link is not None:
+        text += "\n" + tt(lang, "reg.public", link=link)
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(tt(lang, "reg.button"), url=tb.ctx.bot_link(f"reg_{row.id}"))]]
     )

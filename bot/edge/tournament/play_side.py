@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from bot.boot.runtime import Runtime
 from bot.delivery.calls import Markup as OutboxMarkup
-from bot.tournaments.ports import Markup, MatchOverHook
+from bot.tournaments.ports import DealGate, Markup, MatchOverHook
 from scheduler.deadlines import DeadlineScheduler
 from storage.db import Database
 from storage.models import TableSeat
@@ -41,6 +41,11 @@ class RuntimePlaySide:
     @property
     def admin_ids(self) -> Collection[int]:
         return self.rt.settings.BOT_ADMIN_IDS
+
+    @property
+    def public_base(self) -> str | None:
+        url: str | None = self.rt.settings.WEBAPP_URL
+        return url
 
     def group_lang(self) -> str:
         return self.rt.group_lang()
@@ -74,8 +79,8 @@ class RuntimePlaySide:
     async def render_lobby(self, table_id: int) -> None:
         await self.rt.lobby.render_lobby(table_id)
 
-    async def start_table(self, table_id: int) -> str | None:
-        return await self.rt.lobby.start_table(table_id, None)
+    async def start_table(self, table_id: int, seed: int | None = None) -> str | None:
+        return await self.rt.lobby.start_table(table_id, None, seed=seed)
 
     def kick(self, match_id: int) -> None:
         self.rt.driver.kick(match_id, 0)
@@ -94,3 +99,7 @@ class RuntimePlaySide:
     def on_match_over(self, hook: MatchOverHook) -> None:
         if hook not in self.rt.match_over_hooks:
             self.rt.match_over_hooks.append(hook)
+
+    def deal_gate(self, gate: DealGate, poll_seconds: float) -> None:
+        self.rt.driver.deal_gate = gate
+        self.rt.driver.gate_poll = poll_seconds

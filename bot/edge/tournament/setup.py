@@ -4,7 +4,8 @@ whose ``setup_step`` says which answer comes next, so a restart in the middle lo
 Questions (product issue 5, "Tournament set-up"), in this order::
 
     name -> preset (buttons) -> rule options (keep, or ``key = value`` lines) -> entrant kind (buttons:
-    pairs, teams of 2 or 3 pairs, or a number) -> time zone -> union groups and quotas
+    pairs, teams of 2 or 3 pairs, teams of 2 pairs with duplicate deals, or a number such as ``2`` or
+    ``2 复式``) -> time zone -> union groups and quotas
     -> registration deadline -> draw time -> first round start -> format (buttons; groups-then-knockout
     asks the knockout size; Swiss rounds ask the number of rounds, then the size of a final knockout of
     the top entries, 0 for none) -> match length (deals or minutes) -> lateness limit -> the gap between a
@@ -113,6 +114,8 @@ NUMBER_WORDS = {
     "ten",
 }
 MAX_LATE_MINUTES = 240
+# The entrant answer typed: pairs per team, optionally marked duplicate ("2 复式", "2 duplicate").
+ENTRANT_ANSWER = re.compile(r"(\d+)\s*(复式|duplicate|dup)?")
 
 
 class SetupPorts(Protocol):
@@ -234,6 +237,7 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
             _button(lang, tt(lang, "entrant.pair"), _pick(step, "1")),
             _button(lang, tt(lang, "entrant.team", n=2), _pick(step, "2")),
             _button(lang, tt(lang, "entrant.team", n=3), _pick(step, "3")),
+            _button(lang, tt(lang, "entrant.team_duplicate", n=2), _pick(step, "2d")),
             _keep(lang, step),
         ]
     elif step == "tz":
@@ -299,6 +303,8 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         extra = [tt(lang, "setup.confirm_format", format=format_text(lang, s))]
         if row.rule_overrides:
             extra.append(tt(lang, "setup.confirm_rules", rules=_overrides_text(row)))
+        if s.get("duplicate"):
+            extra.append(tt(lang, "setup.confirm_duplicate"))
         text = tt(
             lang,
             "setup.q.confirm",
@@ -456,9 +462,10 @@ async def _apply_text(
             db, row.id, user_id, rule_overrides=parse_options(text), setup_step=_next(step)
         )
     if step == "entrant":
-        if not text.isdigit() or not 1 <= int(text) <= 8:
+        found = ENTRANT_ANSWER.fullmatch(text.lower())
+        if found is None or not 1 <= int(found.group(1)) <= 8:
             raise _err("bad_pairs_per_team", "Send the number of pairs per team (1 = pairs)")
-        return await _set_entrant(tb, row, user_id, int(text))
+        return await _set_entrant(tb, row, user_id, int(found.group(1)), bool(found.group(2)))
     if step == "tz":
         return await ts.update_setup(db, row.id, user_id, time_zone=text, setup_step=_next(step))
     if step == "groups":
@@ -532,12 +539,15 @@ async def _apply_text(
     raise _err("use_buttons", "Press one of the buttons")
 
 
-async def _set_entrant(tb: SetupPorts, row: Tournament, user_id: int, pairs: int) -> Tournament:
-    over = (
+async def _set_entrant(
+    tb: SetupPorts, row: Tournament, user_id: int, pairs: int, duplicate: bool = False
+) -> Tournament:
+    over: dict[str, Any] = (
         {"entrant": "pair", "pairs_per_team": 1}
         if pairs == 1
         else {"entrant": "team", "pairs_per_team": pairs}
     )
+    over["duplicate"] = duplicate  # refused (translated) for pairs or an odd number of tables
     return await ts.update_setup(tb.db, row.id, user_id, settings_overrides=over, setup_step=_next("entrant"))
 
 
@@ -573,6 +583,8 @@ async def _pick_choice(tb: SetupPorts, row: Tournament, user_id: int, step: str,
     db = tb.db
     if step == "entrant" and value.isdigit():
         return await _set_entrant(tb, row, user_id, int(value))
+    if step == "entrant" and value == "2d":
+        return await _set_entrant(tb, row, user_id, 2, duplicate=True)
     if step == "format" and value in FORMAT_CHOICES:
         choice = FORMAT_CHOICES[value]
         nxt = {"groups_then_knockout": "knockout", "swiss": "swiss_rounds"}.get(

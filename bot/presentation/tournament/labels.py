@@ -86,6 +86,7 @@ DECIDED_BY: dict[str, tuple[str, str]] = {
     "forfeit": ("弃权", "forfeit"),
     "disqualification": ("取消资格", "disqualification"),
     "referee": ("裁判判定", "referee"),
+    "duplicate": ("复式比较", "duplicate comparison"),
 }
 
 # how a game decided a pair match on equal levels (the engine result's tie-break, see bot/tournaments/results.py)

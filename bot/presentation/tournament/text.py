@@ -125,6 +125,7 @@ DECIDED_SHORT = {
     "level_difference": ("级差决胜", "on level difference"),
     "table_1": ("第1桌决胜", "on table 1"),
     "referee": ("裁判判定", "referee's decision"),
+    "duplicate": ("复式比较决胜", "on the duplicate comparison"),
 }
 
 

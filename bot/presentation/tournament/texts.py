@@ -86,8 +86,8 @@ T: dict[str, tuple[str, str]] = {
         "{step}rule options. “{preset}” is set up as its notice says. To change an option, send “option = value”, one per line, e.g.:\nthrows = false\nChanged: {changed}\nOptions: {keys}\nPress the button to keep them.",
     ),
     "setup.q.entrant": (
-        "{step}参赛形式。规程默认：{default}。请按按钮选择，或发送每队的对数（如 3；1 = 固定搭档）。",
-        "{step}who enters? The preset says: {default}. Press a button, or send the number of pairs per team (e.g. 3; 1 = pairs).",
+        "{step}参赛形式。规程默认：{default}。请按按钮选择，或发送每队的对数（如 3；1 = 固定搭档）。团体赛可打复式：每场第 1、2 桌（第 3、4 桌……）打同样的牌、两队交换方位，逐副比较级数，运气抵消；每队对数须为双数，发送如 2 复式。",
+        "{step}who enters? The preset says: {default}. Press a button, or send the number of pairs per team (e.g. 3; 1 = pairs). Teams may play duplicate deals: tables 1 and 2 (3 and 4 ...) of a match play the same deals with the sides swapped and each deal's levels are compared, so the luck of the cards cancels out; an even number of pairs, e.g. send 2 duplicate.",
     ),
     "setup.q.tz": (
         "{step}时区。现为 {tz}（默认 Asia/Shanghai，北京时间）。按按钮保留，或发送时区名（如 Asia/Hong_Kong）。",
@@ -170,6 +170,10 @@ T: dict[str, tuple[str, str]] = {
     ),
     "setup.confirm_format": ("赛制详情：{format}", "Format details: {format}"),
     "setup.confirm_rules": ("规则修改：{rules}", "Rule changes: {rules}"),
+    "setup.confirm_duplicate": (
+        "复式：每场两桌一组打同样的牌，按同牌级数差比较",
+        "Duplicate: the tables of a match play the same deals two by two, compared deal by deal",
+    ),
     "err.bad_quota": (
         "名额必须是整数：{part}（如 机关 2）",
         "A quota must be a whole number: {part} (e.g. Admin 2)",
@@ -224,6 +228,10 @@ T: dict[str, tuple[str, str]] = {
     "err.use_buttons": ("请按上面的按钮选择。", "Press one of the buttons."),
     "entrant.pair": ("固定搭档（两人一对）", "fixed pairs"),
     "entrant.team": ("团体（每队 {n} 对，同一单位）", "teams of {n} pairs from one union group"),
+    "entrant.team_duplicate": (
+        "团体（每队 {n} 对）· 复式：两桌同牌",
+        "teams of {n} pairs · duplicate: both tables play the same deals",
+    ),
     "format.single_elimination": ("单败淘汰", "single elimination"),
     "format.groups_then_knockout": ("小组循环后淘汰", "round-robin groups, then knockout"),
     "format.swiss": ("积分编排（瑞士制）", "Swiss rounds"),
@@ -245,6 +253,10 @@ T: dict[str, tuple[str, str]] = {
     "reg.announce": (
         "📣 {name} 开始报名！\n规程：{preset}\n参赛形式：{entrant}\n报名截止：{deadline}\n抽签：{draw}\n抽签密钥承诺（SHA-256，抽签时公开密钥，可复核）：{commitment}\n点击下方按钮，在私聊中报名。",
         "📣 Registration for {name} is open!\nRules: {preset}\nEntrants: {entrant}\nDeadline: {deadline}\nDraw: {draw}\nDraw secret commitment (SHA-256; the secret is revealed at the draw, anyone can check): {commitment}\nPress the button to register in a private chat.",
+    ),
+    "reg.public": (
+        "公开页面（对阵、排名和成绩，无需登录）：{link}",
+        "Public page (pairings, standings and results, no login): {link}",
     ),
     "reg.button": ("报名", "Register"),
     "reg.choose_group": (
@@ -612,6 +624,10 @@ T: dict[str, tuple[str, str]] = {
     "result.line": ("{key}：{winner} 胜 {loser}{detail}", "{key}: {winner} beat {loser}{detail}"),
     "result.double": ("{key}：{a} 与 {b} 双方弃权", "{key}: {a} and {b} both forfeited"),
     "result.forfeit": ("（弃权）", " (forfeit)"),
+    "result.duplicate": (
+        "（复式：同牌比较 {boards} 副，净胜 {total} 级）",
+        " (duplicate: {boards} boards compared, {total} levels ahead)",
+    ),
     "result.levels": ("（{la}:{lb}）", " ({la}:{lb})"),
     "result.levels_how": ("（{la}:{lb}，{how}）", " ({la}:{lb}, {how})"),
     "result.how.dealer_side": ("台上方胜", "dealing side wins"),
@@ -735,6 +751,10 @@ T: dict[str, tuple[str, str]] = {
     "err.third_place_needs_semifinals": (
         "三四名决赛需要 4 队（对）以上的淘汰赛；{size} 强淘汰赛没有半决赛负者。请选择不设三四名决赛，或更大的淘汰赛。",
         "A 3rd-place match needs a knockout of 4 or more; a knockout of {size} has no semi-final losers. Choose no 3rd-place match, or a larger knockout.",
+    ),
+    "err.duplicate_needs_pairs_of_tables": (
+        "复式（duplicate = true）只用于团体赛，每队对数须为双数（2、4……）：两桌一组打同样的牌。本比赛每场 {tables} 桌。",
+        "duplicate = true needs team matches with an even number of pairs per team (2, 4 ...): the tables play the same deals two by two. This tournament has {tables} table(s) per match.",
     ),
     "err.not_your_invite": ("这个邀请是发给别人的。", "This invitation is for someone else."),
     "err.team_incomplete": (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection
 
-from bot.tournaments.ports import Markup, MatchOverHook
+from bot.tournaments.ports import DealGate, Markup, MatchOverHook
 from scheduler.clock import ManualClock
 from scheduler.deadlines import DeadlineScheduler
 from storage.db import Database
@@ -14,8 +14,14 @@ from storage.models import TableSeat
 
 class FakePlay:
     def __init__(
-        self, db: Database | None = None, *, ready: bool = True, admins: Collection[int] = ()
+        self,
+        db: Database | None = None,
+        *,
+        ready: bool = True,
+        admins: Collection[int] = (),
+        public_base: str | None = None,
     ) -> None:
+        self._public_base = public_base
         self._db = db
         self._ready = ready
         self.admins = admins
@@ -24,6 +30,7 @@ class FakePlay:
         self.edits: list[tuple[int, int, str, Markup | None]] = []
         self.files: list[tuple[str, int, str, str]] = []  # (document | photo, chat, filename, caption)
         self.hooks: list[MatchOverHook] = []
+        self.gate: DealGate | None = None
         self.locks: dict[int, asyncio.Lock] = {}
 
     @property
@@ -42,6 +49,10 @@ class FakePlay:
     @property
     def admin_ids(self) -> Collection[int]:
         return self.admins
+
+    @property
+    def public_base(self) -> str | None:
+        return self._public_base
 
     def group_lang(self) -> str:
         return "zh"
@@ -76,7 +87,7 @@ class FakePlay:
     async def render_lobby(self, table_id: int) -> None:
         pass
 
-    async def start_table(self, table_id: int) -> str | None:
+    async def start_table(self, table_id: int, seed: int | None = None) -> str | None:
         return None
 
     def kick(self, match_id: int) -> None:
@@ -94,6 +105,9 @@ class FakePlay:
     def on_match_over(self, hook: MatchOverHook) -> None:
         if hook not in self.hooks:
             self.hooks.append(hook)
+
+    def deal_gate(self, gate: DealGate, poll_seconds: float) -> None:
+        self.gate = gate
 
 
 class FakeKeyboards:

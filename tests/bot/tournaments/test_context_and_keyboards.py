@@ -52,3 +52,37 @@ async def test_a_message_to_no_chat_is_not_sent_and_links_and_admins_come_from_t
     assert await ctx.send(5, "hello") == 1
     assert ctx.bot_link("reg_3") == "https://t.me/cup_bot?start=reg_3"
     assert ctx.is_admin(42) and not ctx.is_admin(43)
+
+
+def _announced(play: FakePlay, settings: dict[str, object]) -> str:
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    from bot.edge.tournament.organiser import announce_registration
+    from storage.tournament_models import Tournament
+
+    when = datetime(2026, 12, 5, 2, 0, tzinfo=UTC)
+    row = Tournament(
+        id=4,
+        name="教工杯",
+        preset_id="shengji-17-deals",
+        settings_json=settings,
+        registration_deadline=when,
+        draw_at=when,
+        time_zone="Asia/Shanghai",
+        group_chat_id=-100,
+        commitment="ab12",
+    )
+    announce_registration(SimpleNamespace(ctx=TournamentContext(lambda: play)), row)  # type: ignore[arg-type]
+    assert len(play.sent) == 1 and play.sent[0][0] == -100
+    return play.sent[0][1]
+
+
+async def test_the_announcement_links_the_public_page_unless_it_is_off_or_the_server_has_no_address() -> None:
+    text = _announced(FakePlay(public_base="https://cup.example.org/"), {"entrant": "pair"})
+    assert "公开页面" in text and "https://cup.example.org/t/4" in text
+    off = _announced(
+        FakePlay(public_base="https://cup.example.org"), {"entrant": "pair", "public_page": False}
+    )
+    assert "公开页面" not in off and "/t/4" not in off and "教工杯" in off
+    assert "/t/" not in _announced(FakePlay(), {"entrant": "pair"})

@@ -29,7 +29,7 @@ def after_deal(
     m.last_upstream = order[0]
     m.levels = list(levels)
     m.phase = "deal_over"
-    monkeypatch.setattr(match_module, "deal_hands", lambda seed, no: [sorted(C(h)) for h in hands])
+    monkeypatch.setattr(match_module, "deal_hands", lambda seed, no, turn=0: [sorted(C(h)) for h in hands])
     m.apply("sys next_deal")
     return m
 
