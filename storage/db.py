@@ -112,6 +112,7 @@ def create_engine_for(url: str, *, schema: str | None = None, echo: bool = False
             kwargs["poolclass"] = StaticPool
     else:
         kwargs["pool_size"], kwargs["max_overflow"] = pool_limits()
+        kwargs["pool_pre_ping"] = True  # a server restarted meanwhile: a dead pooled connection is replaced
         if schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
     engine = create_async_engine(parsed, **kwargs)

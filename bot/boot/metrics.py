@@ -202,18 +202,18 @@ class Metrics(NullMetrics):
 
         histogram = self.statement_seconds.labels(dialect)
 
+        observe, clock = histogram.observe, time.perf_counter
+
         def before(conn: Any, cursor: Any, statement: Any, params: Any, context: Any, many: Any) -> None:
-            conn.info.setdefault("metrics_t0", []).append(time.perf_counter())
+            if context is not None:
+                context.metrics_t0 = clock()
 
         def after(conn: Any, cursor: Any, statement: Any, params: Any, context: Any, many: Any) -> None:
-            started = conn.info.get("metrics_t0")
-            if started:
-                histogram.observe(time.perf_counter() - started.pop())
+            started = getattr(context, "metrics_t0", None)
+            if started is not None:
+                observe(clock() - started)
 
         def failed(context: Any) -> None:
-            started = context.connection.info.get("metrics_t0") if context.connection is not None else None
-            if started:
-                started.pop()
             self.db_errors.inc()
             for hook in self.on_statement_error:
                 hook(context.original_exception)

@@ -152,6 +152,16 @@ class Outbox:
         self.observe: Observer | None = None  # ("launch" | "finish", call, now): metrics
 
     @property
+    def max_queued(self) -> int:
+        """The bound on all queues together (notes are dropped over it, sends of record never)."""
+        return self.queues.max_queued
+
+    @property
+    def max_chat_queue(self) -> int:
+        """The bound on one chat's queue."""
+        return self.queues.max_chat_queue
+
+    @property
     def global_gap(self) -> float:
         """The token's calls are spread at least this far apart (clock seconds)."""
         return self.pacing.global_gap
@@ -229,11 +239,6 @@ class Outbox:
 
     def pending(self) -> int:
         return self.queues.queued
-
-    @property
-    def max_queued(self) -> int:
-        """The bound on all queues together (over it, calls are dropped or refused: alerts read it)."""
-        return self.queues.max_queued
 
     def queued_calls(self) -> list[Call]:
         """Every call still queued (a copy: metrics read it)."""

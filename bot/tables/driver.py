@@ -61,6 +61,7 @@ class Driver:
         self.names = names
         self.shows = shows
         self.metrics = Metrics()
+        self._tick_failures: dict[int, int] = {}  # match -> failed table steps in a row (retried, backed off)
         # asked before a table deals its next deal (duplicate deals wait for the partner table); None: never
         self.deal_gate: Callable[[int, Match, GameTable | None], Awaitable[bool]] | None = None
         self.gate_poll = 1.0  # seconds before a table the gate held asks again
@@ -268,6 +269,7 @@ class Driver:
     def forget(self, match_id: int) -> None:
         """Drop what this process keeps in memory for a match that ended or was stopped (bounded maps)."""
         self.cancel_kick(match_id)
+        self._tick_failures.pop(match_id, None)
         self._window_armed.pop(match_id, None)
         self._clock_armed.pop(match_id, None)
         self._clock_known.discard(match_id)
@@ -288,7 +290,12 @@ class Driver:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("tick failed for match %s", match_id)
+            # e.g. the database restarting: try again later (1, 2, 4 ... 60 s) rather than leave the table stuck
+            failures = self._tick_failures[match_id] = self._tick_failures.get(match_id, 0) + 1
+            log.exception("tick failed for match %s (attempt %d; trying again)", match_id, failures)
+            self.kick(match_id, min(60.0, 2.0 ** (failures - 1)))
+        else:
+            self._tick_failures.pop(match_id, None)
 
     async def _tick(self, match_id: int) -> None:
         rt = self.rt

@@ -34,6 +34,7 @@ from engine.registry import load_preset
 from storage import match_repo, table_repo, user_repo
 from storage.db import Database
 from storage.models import GameTable, MatchRecord
+from storage.tournaments import duplicate as duplicate_store
 from storage.tournaments import roles_of
 
 REFEREE_ROLES = {"referee", "chief_referee", "organiser"}
@@ -202,9 +203,13 @@ async def _document(
 ) -> Delivery:
     names = await _names(rt.db, table.id, lang)
     title = _title(lang, table.preset_id)
+    turn = board_turn(row.options_json or {})
+    # duplicate: the seeds only once the whole comparison is over (the partner table may still play a deal)
+    reveal = turn is None or (
+        row.status == "finished" and await duplicate_store.comparison_over(rt.db, table.id)
+    )
     fairness = {
-        r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r, board_turn(row.options_json or {}))
-        for r in records
+        r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r, turn, reveal) for r in records
     }
     page = await asyncio.to_thread(
         lambda: review_html(lang, game=row.game, title=title, names=names, records=records, fairness=fairness)

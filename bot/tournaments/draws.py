@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from dataclasses import dataclass
 
-from bot.presentation.tournament.texts import error_text, tt
+from bot.presentation.tournament.texts import draw_refused_text, tt
 from bot.tournaments import views
 from bot.tournaments.context import TournamentContext
 from bot.tournaments.scheduling import Scheduling
@@ -16,6 +17,15 @@ from scheduler.deadlines import DeadlineData
 from storage import tournaments as ts
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DrawRefused:
+    """Why a draw was not held: ``error``; ``failed``: the list could not be frozen (the edge says
+    ``draw.failed`` with the reason), else the draw was already held."""
+
+    error: RuleError
+    failed: bool = False
 
 
 class Draws:
@@ -49,22 +59,22 @@ class Draws:
     async def on_draw_deadline(self, d: DeadlineData) -> None:
         await self.draw(int(d.payload["tid"]), None)
 
-    async def draw(self, tid: int, actor: int | None) -> str | None:
+    async def draw(self, tid: int, actor: int | None) -> DrawRefused | None:
         """Freeze, publish the hash and the commitment, draw, reveal, post the bracket and the JSON.
-        Returns an error text (in the actor's language) or None."""
+        Returns why it was refused (the organiser's command answers it), or None.  At the deadline
+        (``actor`` None) a failure is sent to the tournament's creator."""
         lang = self.ctx.glang()
-        alang = await self.ctx.ulang(actor) if actor else lang
         async with self.ctx.lock(tid):
             row = await ts.get_tournament(self.ctx.db, tid)
             if row.state_json is not None:
-                return error_text(alang, RuleError("draw_already_held", "", name=row.name))
+                return DrawRefused(RuleError("draw_already_held", "", name=row.name))
             try:
                 ann = await ts.freeze(self.ctx.db, tid, secrets.token_bytes(32), actor)
             except RuleError as err:
-                text = tt(alang, "draw.failed", reason=error_text(alang, err))
+                refused = DrawRefused(err, failed=True)
                 if actor is None:
-                    self.ctx.send(row.created_by, text)
-                return text
+                    self.ctx.send(row.created_by, draw_refused_text(lang, err, failed=True))
+                return refused
             kind = "team" if row.settings_json.get("entrant") == "team" else "pair"
             entries = await ts.entries(self.ctx.db, tid, kind)
             self.ctx.send(

@@ -95,12 +95,12 @@ class Substitutes:
         # its in-memory message refs go (the seat's hand message is the new player's), every message again
         await play.show_match_again(match_id)
 
-    async def replaced_answer(self, user_id: int, match_id: int | None, lang: str) -> str | None:
-        """The answer to a hand button (of ``match_id``) or a typed play (None) by a player a substitute
-        replaced in a match still in play; None when that is not the case."""
+    async def refuse_replaced(self, user_id: int, match_id: int | None) -> bool:
+        """Whether a hand button (of ``match_id``) or a typed play (None) comes from a player a substitute
+        replaced in a match still in play, and is refused (the edge answers ``sub.refused``)."""
         mine = self.replaced.get(user_id)
         if not mine:
-            return None
+            return False
         live = set()
         for mid in list(mine):
             row = await match_repo.get_match_row(self.ctx.db, mid)
@@ -111,10 +111,9 @@ class Substitutes:
         if not mine:
             self.replaced.pop(user_id, None)
         if match_id is not None:
-            return tt(lang, "sub.refused") if match_id in live else None
-        if live and await self.ctx.play.user_match(user_id) is None:  # not seated in another live match
-            return tt(lang, "sub.refused")
-        return None
+            return match_id in live
+        # refused unless seated in another live match
+        return bool(live) and await self.ctx.play.user_match(user_id) is None
 
     async def load_replaced(self) -> None:
         """At start-up: who a substitute replaced in the matches still in play (from the audit log)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.presentation.tournament.texts import error_text, tt
+from bot.presentation.tournament.texts import tt
 from bot.tournaments.context import TournamentContext
 from bot.tournaments.duplicate import Duplicate, table_options
 from bot.tournaments.timers import MatchTimers
@@ -24,18 +24,17 @@ class TournamentTables:
         self.timers = timers
         self.duplicate = Duplicate(ctx)
 
-    async def check_in(self, tid: int, key: str, user_id: int) -> str:
-        """A player pressed Check in; returns the answer text."""
-        lang = await self.ctx.ulang(user_id)
+    async def check_in(self, tid: int, key: str, user_id: int) -> RuleError | None:
+        """A player pressed Check in: None when checked in, else why not (the edge answers either)."""
         async with self.ctx.lock(tid):
             try:
                 m = await ts.check_in(self.ctx.db, tid, key, user_id, self.ctx.now())
             except RuleError as err:
-                return error_text(lang, err)
+                return err
             self.ctx.dashboard_changed(tid)
             if m.status in ("open", "playing"):
                 await self.start_ready_tables(tid, key)
-        return tt(lang, "checkin.ok")
+        return None
 
     async def open_tables(self, row: Tournament, m: TournamentMatch, force: bool = False) -> None:
         """Create the match's table(s) in the assigned table groups, seat the players (pair k of side a at

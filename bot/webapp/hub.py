@@ -153,8 +153,8 @@ class Hub:
                 self._policy[match_id] = known
         return known
 
-    async def snapshot(self, match_id: int) -> dict[str, Any]:
-        """The match's row, public part and the four seats' parts, all of one version.
+    async def snapshot(self, match_id: int, seats: tuple[int, ...] = (0, 1, 2, 3)) -> dict[str, Any]:
+        """The match's row, public part and ``seats``' parts (all four for a push), all of one version.
 
         Taken under the storage's match lock: the cached engine state is the live object that
         ``apply_action`` changes in place, so it is read only while no action is being applied."""
@@ -163,12 +163,12 @@ class Hub:
         async with db.match_lock(match_id):
             row, m = await match_repo.load_match_row(db, match_id)
             public = frames.public_part(row.game, m)
-            seats = {seat: frames.seat_part(row.game, m, seat, hints=policy.hints) for seat in range(4)}
+            parts = {seat: frames.seat_part(row.game, m, seat, hints=policy.hints) for seat in seats}
             since = await self.committed_at(match_id, row.version)
         return {
             "row": row,
             "public": public,
-            "seats": seats,
+            "seats": parts,
             "since": since,
             "hints": policy.hints,
             "tournament": policy.tournament,
@@ -209,8 +209,11 @@ class Hub:
     ) -> dict[str, Any]:
         """The current frame of a match for one viewer (``context`` caches what viewers share)."""
         ctx = context if context is not None else {}
-        if "row" not in ctx:
-            ctx.update(await self.snapshot(match_id))
+        if "row" not in ctx:  # a shared context (a push) holds every seat; a single viewer's only its own
+            own = () if seat is None else (seat,)
+            ctx.update(
+                await self.snapshot(match_id) if context is not None else await self.snapshot(match_id, own)
+            )
         row = ctx["row"]
         key = (row.table_id, lang)
         if key not in self._names:  # seats do not change once a match is under way

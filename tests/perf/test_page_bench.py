@@ -65,6 +65,13 @@ async def one_deal(folder: Path, seed: int, rate: int) -> None:
             "window.__table && window.__table.metrics.frames.length > 0", timeout=15000
         )
         first = await page.evaluate("window.__table.metrics.firstFrame + window.__table.metrics.frames[0]")
+        # where the first paint's time went: the page's files, the socket, the server's hello and frame, the render
+        parts = await page.evaluate("""() => {
+            const t = (name) => { const m = performance.getEntriesByName(name)[0]; return m ? Math.round(m.startTime) : null; };
+            const nav = performance.getEntriesByType('navigation')[0];
+            return {dom_content_loaded: Math.round(nav.domContentLoadedEventEnd), socket_open: t('ws-open'),
+                    hello: t('hello'), first_frame: Math.round(window.__table.metrics.firstFrame),
+                    first_render: Math.round(window.__table.metrics.renders[0])}; }""")
         before = await page.evaluate("window.__shifts")
         player = PagePlayer(page, table, declare_first=False)
         await player.play_until(lambda f: f["status"] == "finished", timeout=600)
@@ -80,6 +87,6 @@ async def one_deal(folder: Path, seed: int, rate: int) -> None:
         )
 
     print(
-        f"CPU x{rate}, seed {seed}: first useful paint {first:.0f} ms; {line('frame drawn', frames)}; "
+        f"CPU x{rate}, seed {seed}: first useful paint {first:.0f} ms ({parts}); {line('frame drawn', frames)}; "
         f"{line('render() alone', renders)}; {line('tap to screen', taps)}; layout shift during play {shifts:.4f}"
     )

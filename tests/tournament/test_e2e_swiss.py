@@ -51,6 +51,8 @@ async def test_a_swiss_end_to_end(tmp_path: Path) -> None:
             )
         await S.dm(h, ORG, "/draw", "已完成")
         await S.settle(h)
+        again = await S.dm(h, ORG, "/draw", "已经抽过签")  # a second /draw: one clear answer
+        assert "教工积分赛" in (again.text or "")
         r1 = await round_keys(h, 1)
         assert r1 == ["S1-M1", "S1-M2", "S1-M3"]  # 7 pairs: three matches and a bye
         await S.wait_text(h, GROUP_ID, "S1-M3")

@@ -52,7 +52,9 @@ async def _pressed(
     if op is Op.ACCEPT_REPLACEMENT:
         return await accept_replacement(tb, user_id, lang, button.token)
     if op is Op.CHECK_IN:
-        return await tb.tables.check_in(tid, button.word, user_id)
+        refused = await tb.tables.check_in(tid, button.word, user_id)
+        ulang = await tb.ctx.ulang(user_id)  # the player's own language, as the check-in note's answer
+        return tt(ulang, "checkin.ok") if refused is None else error_text(ulang, refused)
     return await setup.button(setup_ports(tb), user_id, lang, list(button.words))  # the guided set-up
 
 
@@ -95,9 +97,9 @@ async def on_replaced_press(update: Update, context: Ctx) -> None:
     button = callbacks.parse(q.data)
     if not isinstance(button, callbacks.HandButton):
         return
-    answer = await tb.substitutes.replaced_answer(user.id, button.match_id, await lang_of(tb, update))
-    if answer is None:
+    if not await tb.substitutes.refuse_replaced(user.id, button.match_id):
         return
+    answer = tt(await lang_of(tb, update), "sub.refused")
     try:
         await q.answer(text=answer[:200], show_alert=True)
     except Exception as exc:

@@ -14,7 +14,7 @@ from telegram.ext import ApplicationHandlerStop
 from bot.edge.callbacks import TournamentButton, TournamentOp
 from bot.edge.tournament import setup
 from bot.edge.tournament.call import ORG, Call, Ctx, command, guarded, lang_of, reply, setup_ports, tb_of
-from bot.presentation.tournament.texts import error_text, tt
+from bot.presentation.tournament.texts import draw_refused_text, error_text, tt
 from bot.tournaments import views
 from bot.tournaments.dashboard_text import ENDED
 from bot.tournaments.wiring import TournamentBot
@@ -56,11 +56,10 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     user, msg = update.effective_user, update.effective_message
     if user is None or msg is None or not msg.text:
         return
-    if tb.substitutes.replaced.get(user.id):  # a typed play by a player a substitute replaced
-        refused = await tb.substitutes.replaced_answer(user.id, None, await lang_of(tb, update))
-        if refused is not None:
-            tb.ctx.send(user.id, refused)
-            raise ApplicationHandlerStop
+    # a typed play by a player a substitute replaced
+    if tb.substitutes.replaced.get(user.id) and await tb.substitutes.refuse_replaced(user.id, None):
+        tb.ctx.send(user.id, tt(await lang_of(tb, update), "sub.refused"))
+        raise ApplicationHandlerStop
     draft = await setup.draft_of(setup_ports(tb), user.id)
     looks_like_toml = bool(re.search(r"^\s*preset\s*=", msg.text, re.M)) and "name" in msg.text
     if draft is None and not (looks_like_toml and tb.ctx.is_admin(user.id)):
@@ -235,9 +234,9 @@ async def cmd_role(c: Call) -> None:
 
 @command(ORG)
 async def cmd_draw(c: Call) -> None:
-    err = await c.tb.draws.draw(c.row.id, c.user.id)
-    if err:
-        c.reply(err)
+    refused = await c.tb.draws.draw(c.row.id, c.user.id)
+    if refused is not None:
+        c.reply(draw_refused_text(c.lang, refused.error, refused.failed))
     elif c.elsewhere:
         c.reply(tt(c.lang, "done"))
 

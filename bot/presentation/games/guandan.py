@@ -29,8 +29,6 @@ from engine.game import Match, Reading
 from engine.guandan.levels import level_text
 from engine.views import PublicView, SeatView
 
-GAME = "guandan"
-
 
 def deal_marker(view: PublicView) -> int:
     """The deal a view shows (0 while nothing is dealt yet)."""
@@ -290,3 +288,26 @@ def with_trick_before_last(m: Match, public: PublicView) -> PublicView:
 BIDS_AND_KITTY = False  # no bids, no kitty: each hand is a quarter of the deck
 LAST_PLAYER_WINS_TRICK = True  # the others passed: no ``trick`` event
 TRICK_POINTS = False
+
+
+class GuandanPresenter:
+    """Guandan's presenter (``bot.presentation.games.base.GamePresenter``)."""
+
+    game = "guandan"
+    deal_marker = staticmethod(deal_marker)
+    entry_text = staticmethod(entry_text)
+    group_hand = staticmethod(group_hand)
+    table_lines = staticmethod(table_lines)
+    hand_message = staticmethod(hand_message)
+    deal_summary = staticmethod(deal_summary)
+    group_deal_stage = staticmethod(group_deal_stage)
+    group_tricks = staticmethod(group_tricks)
+    hand_step = staticmethod(hand_step)
+    hand_stage = staticmethod(hand_stage)
+    must_act = staticmethod(must_act)
+    hand_news_waits = staticmethod(hand_news_waits)
+    shows_a_hand = staticmethod(shows_a_hand)
+    with_trick_before_last = staticmethod(with_trick_before_last)
+    BIDS_AND_KITTY = BIDS_AND_KITTY
+    LAST_PLAYER_WINS_TRICK = LAST_PLAYER_WINS_TRICK
+    TRICK_POINTS = TRICK_POINTS

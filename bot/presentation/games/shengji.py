@@ -29,8 +29,6 @@ from engine.cards import JOKER_SUIT, SUIT_SYMBOLS, parse_cards, rank_of, suit_of
 from engine.game import Match
 from engine.views import PublicView, SeatView
 
-GAME = "shengji"
-
 
 def deal_marker(view: PublicView) -> int:
     """The deal and redeal a view shows (0 while nothing is dealt yet)."""
@@ -384,3 +382,27 @@ def with_trick_before_last(m: Match, public: PublicView) -> PublicView:
 BIDS_AND_KITTY = True  # bids settle the trump; the kitty is dealt apart (a first drawer deals)
 LAST_PLAYER_WINS_TRICK = False  # a ``trick`` event names the winner
 TRICK_POINTS = True
+
+
+class ShengjiPresenter:
+    """Shengji's presenter (``bot.presentation.games.base.GamePresenter``)."""
+
+    game = "shengji"
+    deal_marker = staticmethod(deal_marker)
+    entry_text = staticmethod(entry_text)
+    group_hand = staticmethod(group_hand)
+    table_lines = staticmethod(table_lines)
+    hand_message = staticmethod(hand_message)
+    deal_summary = staticmethod(deal_summary)
+    trump_level = staticmethod(trump_level)
+    group_deal_stage = staticmethod(group_deal_stage)
+    group_tricks = staticmethod(group_tricks)
+    hand_step = staticmethod(hand_step)
+    hand_stage = staticmethod(hand_stage)
+    must_act = staticmethod(must_act)
+    hand_news_waits = staticmethod(hand_news_waits)
+    shows_a_hand = staticmethod(shows_a_hand)
+    with_trick_before_last = staticmethod(with_trick_before_last)
+    BIDS_AND_KITTY = BIDS_AND_KITTY
+    LAST_PLAYER_WINS_TRICK = LAST_PLAYER_WINS_TRICK
+    TRICK_POINTS = TRICK_POINTS

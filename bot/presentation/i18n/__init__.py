@@ -14,7 +14,6 @@ import logging
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from babel.messages.pofile import read_po
 
@@ -52,12 +51,12 @@ def normalize(code: str | None, default: str = DEFAULT) -> str:
     return "en" if d.startswith("en") else "zh"
 
 
-class _SafeDict(dict[str, Any]):
+class _SafeDict(dict[str, object]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
 
-def t(lang: str, key: str, **params: Any) -> str:
+def t(lang: str, key: str, **params: object) -> str:
     """The message ``key`` in ``lang`` (falls back to Chinese, then to the key)."""
     text = catalogue(lang).get(key) or catalogue(DEFAULT).get(key) or key
     if params:

@@ -89,6 +89,7 @@ function connect() {
   S.ws = ws;
   ws.onopen = () => {
     S.retry = 0;
+    performance.mark('ws-open');
     const m = new URLSearchParams(location.search).get('m');
     ws.send(JSON.stringify({ type: 'hello', init: initData(), match: S.match || (m ? Number(m) : null),
                              version: S.frame ? S.frame.version : null }));
@@ -118,6 +119,7 @@ function setConn(text, bad) { const c = $('conn'); c.textContent = text || ''; c
 /** @param {any} msg */
 function onMessage(msg) {
   if (msg.type === 'hello') {
+    performance.mark('hello');
     S.texts = msg.texts || {}; S.lang = msg.lang; S.seat = msg.seat; S.match = msg.match;
     S.referee = !!msg.referee; S.tables = msg.tables || [];
     document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
@@ -258,6 +260,7 @@ function render() {
 
 function renderInfo() {
   const f = S.frame, p = pub(), sj = f.game === 'shengji', info = $('info');
+  if (!changed(info, [S.match, f.version, f.status, f.match_deadline, S.lang])) return;  // all from the frame
   info.innerHTML = '';
   const lv = sj ? (p.levels || [2, 2]).map(rankText) : (p.level_texts || []);
   if (lv.length === 2) {
@@ -388,6 +391,7 @@ function renderBanner() {
 
 function renderStatus() {
   const f = S.frame, p = pub(), sj = f.game === 'shengji', st = $('status');
+  if (!changed(st, [S.match, f.version, f.status, f.window_deadline, S.lang])) return;
   let text = '';
   const mine = isMyTurn();
   if (f.status === 'finished') {
@@ -410,6 +414,7 @@ function renderStatus() {
 
 function renderExtra() {
   const f = S.frame, p = pub(), box = $('extra');
+  if (!changed(box, [S.match, f.version, f.status, S.hint, S.lang])) return;
   box.innerHTML = '';
   const me = f.me || {};
   const sj = f.game === 'shengji';
@@ -464,7 +469,7 @@ function renderHand() {
   if (!f.me) { box.innerHTML = ''; box.className = 'empty'; handDrawn = ''; return; }
   const p = pub(), sj = f.game === 'shengji';
   const hand = handFlat();
-  if (!handWidth) handWidth = box.clientWidth || Math.min(window.innerWidth, 900) - 12;
+  if (!handWidth) handWidth = handBoxWidth();
   const width = handWidth;
   const cardW = window.innerWidth >= 900 ? 72 : window.innerWidth >= 700 ? 60 : 46;
   handCardW = cardW;
@@ -512,6 +517,15 @@ function renderHand() {
     });
   });
   fit();
+}
+/** The hand's width from the window and the stylesheet's own numbers (#app's padding and safe-area insets,
+ *  the desktop's actions column): no layout is forced in the middle of a render (the first frame's cost). */
+function handBoxWidth() {
+  const root = document.documentElement.style;
+  const inset = (/** @type {string} */ side) => parseFloat(root.getPropertyValue('--tg-safe-' + side)) || 0;
+  let w = Math.min(window.innerWidth, 1100) - 12 - inset('left') - inset('right');
+  if (window.innerWidth >= 900) w -= 240 + 12;  // app.css: grid-template-columns 1fr 240px, column-gap 12px
+  return Math.max(120, w);
 }
 /** What the hand shows, as a key: drawn again only when it changes (a tap's lifted card is toggled in place).
  *  @param {number[] | null} hint @param {number} width @param {number} cardW */

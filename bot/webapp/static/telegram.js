@@ -42,7 +42,8 @@ export function startTelegram() {
   try {
     applyEnvironment(app);
     for (const ev of ['themeChanged', 'viewportChanged', 'safeAreaChanged', 'contentSafeAreaChanged']) {
-      app.onEvent && app.onEvent(ev, () => applyEnvironment(app));
+      // the hand's width follows the insets (app.js recomputes it on resize)
+      app.onEvent && app.onEvent(ev, () => { applyEnvironment(app); window.dispatchEvent(new Event('resize')); });
     }
     app.ready && app.ready();
     app.expand && app.expand();

@@ -77,3 +77,22 @@ async def test_start_up_hooks_match_ends_once_and_the_registration_deadline_clos
     finally:
         await tb.shutdown()
         await play.scheduler.shutdown()
+
+
+async def test_a_draw_with_too_few_entries_is_refused_and_at_the_deadline_the_creator_is_told(
+    db: Database,
+) -> None:
+    from bot.presentation.tournament.texts import draw_refused_text
+
+    play = FakePlay(db)
+    tb = TournamentBot(lambda: play, FakeKeyboards())
+    tid = await _tournament(db, play)
+    refused = await tb.draws.draw(tid, ORGANISER)  # the organiser's /draw: answered by the edge
+    assert refused is not None and refused.failed and refused.error.code == "too_few_entries"
+    assert play.sent == []
+    assert draw_refused_text("en", refused.error, refused.failed).startswith("The draw could not be made")
+    at_deadline = await tb.draws.draw(tid, None)
+    assert at_deadline is not None and at_deadline.failed
+    assert [chat for chat, _, _ in play.sent] == [ORGANISER]
+    assert play.sent[0][1].startswith("抽签未能进行") and "至少需要 2 个参赛者" in play.sent[0][1]
+    await tb.shutdown()
