@@ -103,6 +103,7 @@ class DeadlineScheduler:
         self._aps: AsyncIOScheduler | None = None
         self._armed: dict[int, datetime] = {}
         self._inflight: set[asyncio.Task[bool]] = set()
+        self._periodic: set[asyncio.Task[object]] = set()  # runs of ``every`` jobs in progress
         # called with (kind, seconds late: fired minus due, scheduler clock) as each deadline is claimed (metrics, alerts)
         self.on_fire: list[Callable[[str, float], None]] = []
 
@@ -123,11 +124,24 @@ class DeadlineScheduler:
             raise RuntimeError("start the scheduler first")
 
         async def run() -> None:  # a coroutine function: APScheduler awaits it on the loop (a callable object
-            await job()  # with an async __call__ would be run in a thread, its coroutine never awaited)
+            # with an async __call__ would be run in a thread, never awaited).  The run is a task of its own,
+            # shielded: APScheduler's shutdown cancels the coroutine it awaits, which would leave a job's thread
+            # (a backup) finishing unseen; ``shutdown`` waits for the run instead, as for a deadline's handler.
+            if self._aps is None:  # submitted just before shutdown, started after it: not run
+                return
+            inner: asyncio.Task[object] = asyncio.ensure_future(job())
+            self._periodic.add(inner)
+            inner.add_done_callback(self._periodic_done)
+            await asyncio.shield(inner)
 
         self._aps.add_job(
             run, "interval", seconds=seconds, id=name, coalesce=True, max_instances=1, misfire_grace_time=None
         )
+
+    def _periodic_done(self, task: asyncio.Task[object]) -> None:
+        self._periodic.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("periodic job failed", exc_info=task.exception())
 
     @property
     def running(self) -> bool:
@@ -171,14 +185,16 @@ class DeadlineScheduler:
             log.warning("%d deadline(s) whose handler did not complete will run again", result.rowcount)  # type: ignore[attr-defined]
 
     async def shutdown(self, timeout: float = 10.0) -> None:
-        """Stop arming; wait (up to ``timeout`` s) for handlers already running, then cancel the rest
-        (their deadlines go back to pending and fire again after the restart).  Pending rows stay pending."""
+        """Stop arming; wait (up to ``timeout`` s) for handlers and ``every`` runs already going, then cancel
+        the rest (their deadlines go back to pending and fire again after the restart).  Pending rows stay
+        pending."""
         if self._aps is not None:
             self._aps.shutdown(wait=False)
             self._aps = None
         self._armed.clear()
-        if self._inflight:
-            _, late = await asyncio.wait(list(self._inflight), timeout=timeout)
+        running: list[asyncio.Task[Any]] = [*self._inflight, *self._periodic]
+        if running:
+            _, late = await asyncio.wait(running, timeout=timeout)
             for task in late:
                 task.cancel()
             if late:
