@@ -113,6 +113,7 @@ class Results:
     ) -> None:
         self.ctx.dashboard_changed(tid)
         row = await ts.get_tournament(self.ctx.db, tid)
+        eng = ts.load_engine(row)  # once: a long Swiss's state takes milliseconds to load
         lang = self.ctx.glang()
         if announce and rec.match.result_json is not None:
             names = await self.ctx.names(tid)
@@ -122,18 +123,16 @@ class Results:
                 rec.match.result_json,
                 names.get(rec.match.side_a or "", "?"),
                 names.get(rec.match.side_b or "", "?"),
-                ts.load_engine(row),
+                eng,
             )
             self.ctx.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
             await self.tell_players_result(row, rec)
         if rec.finished:
-            eng = ts.load_engine(row)
             self.ctx.send(
                 row.group_chat_id or row.created_by,
                 tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng)),
             )
             return
-        eng = ts.load_engine(row)
         if eng.swiss is not None and eng.swiss.stalled and not rec.new_matches:  # the organiser decides
             self.ctx.send(
                 row.created_by,

@@ -26,9 +26,8 @@ class Scheduling:
     async def schedule_ready(self, row: Tournament) -> None:
         """Schedule every ready match without a time, arm its timers and post the schedule."""
         lang = self.ctx.glang()
-        for m in await ts.matches(self.ctx.db, row.id):
-            if m.start_at is None and m.status == "scheduled":  # new, or reset by a correction: old timers go
-                await self.timers.cancel_match_timers(m)
+        for m in await ts.unscheduled_matches(self.ctx.db, row.id):  # new, or reset by a correction
+            await self.timers.cancel_match_timers(m)  # old timers go
         try:
             rows = await ts.schedule_ready(self.ctx.db, row.id, self.ctx.now())
         except RuleError as err:

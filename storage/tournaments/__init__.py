@@ -71,6 +71,7 @@ from storage.tournaments.lookup import (
     table_groups,
     tournament_of_group,
     tournaments_of_user,
+    unscheduled_matches,
     user_names,
 )
 from storage.tournaments.public import (
@@ -215,6 +216,7 @@ __all__ = [
     "mark_started",
     "match_players",
     "matches",
+    "unscheduled_matches",
     "parse_local_time",
     "published_draw",
     "record_result",

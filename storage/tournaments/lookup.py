@@ -202,6 +202,26 @@ async def matches(db: Database, tid: int) -> list[TournamentMatch]:
         )
 
 
+async def unscheduled_matches(db: Database, tid: int) -> list[TournamentMatch]:
+    """The matches waiting for a time: ``scheduled`` without ``start_at`` (new, or reset by a correction)."""
+    async with db.session() as s:
+        return list(
+            (
+                await s.execute(
+                    select(TournamentMatch)
+                    .where(
+                        TournamentMatch.tournament_id == tid,
+                        TournamentMatch.status == "scheduled",
+                        TournamentMatch.start_at.is_(None),
+                    )
+                    .order_by(TournamentMatch.id)
+                )
+            )
+            .scalars()
+            .all()
+        )
+
+
 async def get_match(db: Database, tid: int, key: str) -> TournamentMatch:
     async with db.session() as s:
         return await match_row(s, tid, key)

@@ -30,14 +30,21 @@ async def engine_state(db: Database, tid: int) -> Engine:
 
 async def sync_matches(s: AsyncSession, row: Tournament, eng: Engine) -> list[TournamentMatch]:
     """Rows for every ready match (sides known); a row whose sides changed (correction) is updated."""
-    existing = {
+    ready = eng.ready_matches()
+    existing = {  # only the ready matches' rows: a long Swiss has hundreds of played ones
         m.match_key: m
-        for m in (await s.execute(select(TournamentMatch).where(TournamentMatch.tournament_id == row.id)))
+        for m in (
+            await s.execute(
+                select(TournamentMatch).where(
+                    TournamentMatch.tournament_id == row.id, TournamentMatch.match_key.in_(ready)
+                )
+            )
+        )
         .scalars()
         .all()
     }
     new: list[TournamentMatch] = []
-    for mid in eng.ready_matches():
+    for mid in ready:
         a, b = eng.sides(mid)
         m = existing.get(mid)
         if m is None:
