@@ -229,4 +229,6 @@ async def test_the_scheduled_backup_runs_and_keeps_the_newest(tmp_path):
     finally:
         await scheduler.shutdown(timeout=2)
         await db.dispose()
-    assert backups_in(tmp_path / "b") == job.made[-2:], str(([p.name[11:] for p in backups_in(tmp_path / "b")], [p.name[11:] for p in job.made]))
+    assert backups_in(tmp_path / "b") == job.made[-2:], str(
+        ([p.name[11:] for p in backups_in(tmp_path / "b")], [p.name[11:] for p in job.made])
+    )
