@@ -31,14 +31,14 @@ async def test_a_restart_mid_thought_takes_the_computers_turn_again_once(
     monkeypatch.setattr(THINKER, "action", watched)
     last = h.sim.last_bot_message(h.group_id)
     h.players[0].say(h.group_id, "/newtable shengji-17-deals bid_window_seconds=0 bots=4 seed=11 ai=strong")
-    await h.sim.wait_for_message(h.group_id, lambda m: "发牌" in (m.text or ""), after=last, timeout=20)
+    await h.sim.wait_for_message(h.group_id, lambda m: "发牌" in (m.text or ""), after=last, timeout=90)
     await asyncio.wait_for(mid_thought.wait(), 120)
     position, seat = thinking_at[-1]
     await h.restart()  # the search of `seat` at `position` was under way
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     row = await match_repo.current_match(rt(h).db, table.id)
     for _ in range(1200):
-        _, m, _, _ = await rt(h).driver.match_context(row.id)
+        _, m, _ = await match_repo.match_context(rt(h).db, row.id)
         if len(m.log) > position + 1:
             break
         await asyncio.sleep(0.1)
