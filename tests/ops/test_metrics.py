@@ -47,7 +47,7 @@ async def computers_play(h, tricks: int = 2) -> int:
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     row = await match_repo.current_match(rt(h).db, table.id)
     for _ in range(3000):
-        _, m, _, _ = await rt(h).driver.match_context(row.id)
+        _, m, _ = await match_repo.match_context(rt(h).db, row.id)
         if len(m.tricks) >= tricks:
             return int(row.id)
         await asyncio.sleep(0.02)
@@ -64,8 +64,8 @@ async def test_a_scrape_shows_updates_actions_calls_statements_and_live_matches(
         match_id = await computers_play(h)
         # the computers play on quickly (no pause): the match is in play now, two tricks into 17 deals
         assert value(samples((await scrape(h))[1]), "bot_live_matches") == 1
-        refused, _ = await rt(h).driver.act(match_id, 0, "play 2x", user_id=None, dedupe=None, lang="en")
-        assert not refused
+        acted = await rt(h).driver.act(match_id, 0, "play 2x", user_id=None, dedupe=None)
+        assert not acted.applied and acted.refusal is not None  # a bad card: refused
         await h.settle()
         status, text = await scrape(h)
         assert status == 200
