@@ -546,7 +546,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     from telegram.ext import TypeHandler
 
     from bot.boot.logs import bind_update
-    from bot.edge import ratelimit, review_handlers
+    from bot.edge import privacy, ratelimit, review_handlers
 
     app.add_handler(
         TypeHandler(Update, bind_update), group=-1000
@@ -559,6 +559,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("newtable", cmd_newtable))
     app.add_handler(CommandHandler("leave", cmd_leave))
     app.add_handler(CommandHandler("stop", cmd_stop))
+    privacy.register(app)  # /privacy, /mydata, /forget and their button (before the catch-all one)
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(
         MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text)
