@@ -88,6 +88,7 @@ ai-eval: install
 
 # Load test (docs/performance.md "Bot under load"): the real bot in its own process against the simulator at
 # Telegram's rates. make loadtest TABLES=16 PRESET=shengji-17-deals THINK=1.5 DB=sqlite RTT=80 DURATION=150
+# Two strong computers at each table (the people take seats 0 and 2): LOADTEST_ARGS="--computers 2 --ai strong"
 TABLES ?= 4
 PRESET ?= shengji-17-deals
 DEALS ?= 1

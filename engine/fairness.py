@@ -47,6 +47,7 @@ from engine.cards import card_text, full_deck
 from engine.rng import derive_seed
 
 COMMIT_DOMAIN = b"deal-commit/v1\x00"
+SALT_DOMAIN = b"deal-salt/v1\x00"
 MATCH_COMMIT_DOMAIN = b"match-commit/v1\x00"
 MIX_DOMAIN = b"match-mix/v1\x00"
 CONTRIBUTIONS_DOMAIN = b"mix/v1\x00"
@@ -82,6 +83,19 @@ def deal_seed(game: str, match_seed: int, deal_no: int, redeal_no: int = 0) -> i
             raise ValueError("Guandan deals are never dealt again")
         return derive_seed(match_seed, "deal", deal_no)
     raise ValueError(f"unknown game {game!r}")
+
+
+def deal_salt(match_seed: int, deal_no: int, redeal_no: int = 0, turn: int | None = None) -> bytes:
+    """The 16-byte salt the bot adds to a deal's commitment (docs/fairness.md): derived from the match seed,
+    so as secret as it until revealed; a duplicate board (``turn`` 0..3) adds the table's turn as one byte."""
+    extra = b"" if turn is None else bytes([turn])
+    return hashlib.sha256(
+        SALT_DOMAIN
+        + seed_bytes(match_seed)
+        + deal_no.to_bytes(4, "big")
+        + redeal_no.to_bytes(4, "big")
+        + extra
+    ).digest()[:16]
 
 
 def commitment(seed: int, salt: bytes = b"") -> str:
@@ -146,6 +160,7 @@ __all__ = [
     "DealCards",
     "commitment",
     "contributions_mix",
+    "deal_salt",
     "deal_seed",
     "match_commitment",
     "mixed_match_seed",

@@ -1,7 +1,7 @@
 """What the bot publishes so a player can check a deal (docs/fairness.md): a commitment before it,
 the seed after it, and a JSON proof file that ``python -m bot.verify_deal`` checks.
 
-Built on ``engine.fairness`` (seeds, the SHA-256 commitment, recomputing the cards).  The bot adds a
+Built on ``engine.fairness`` (seeds, the salt, the SHA-256 commitment, recomputing the cards).  The bot adds a
 16-byte salt per deal, derived from the match seed (so it is as secret as the seed until revealed),
 which keeps the commitment hiding even against a search of all 2**64 deal seeds:
 
@@ -19,27 +19,14 @@ which keeps the commitment hiding even against a search of all 2**64 deal seeds:
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from engine.fairness import commitment, deal_seed, recompute_deal, seed_bytes
+from engine.fairness import commitment, deal_salt, deal_seed, recompute_deal
 from engine.game import Match
 
-SALT_DOMAIN = b"deal-salt/v1\x00"
 SHOWN_DIGITS = 16
 PROOF_FORMAT = "deal-proof/v1"
-
-
-def deal_salt(match_seed: int, deal_no: int, redeal_no: int = 0, turn: int | None = None) -> bytes:
-    extra = b"" if turn is None else bytes([turn])  # a duplicate board: one salt per table
-    return hashlib.sha256(
-        SALT_DOMAIN
-        + seed_bytes(match_seed)
-        + deal_no.to_bytes(4, "big")
-        + redeal_no.to_bytes(4, "big")
-        + extra
-    ).digest()[:16]
 
 
 def board_turn(options: Any) -> int | None:
@@ -235,13 +222,13 @@ def record_proof(
 
 
 def review_fairness(
-    game: str, preset: str, match_seed: int, rec: Any, turn: int | None = None
+    game: str, preset: str, match_seed: int, rec: Any, turn: int | None = None, reveal: bool = True
 ) -> dict[str, str]:
-    """The fairness block of a deal in the review file: commitment, and once the deal is over its seed,
-    salt and the command that checks it."""
+    """The fairness block of a deal in the review file: commitment, and once the deal is over (and
+    ``reveal``: a duplicate table's match is over) its seed, salt and the command that checks it."""
     proof = proof_for(game, match_seed, rec.deal_no, rec.redeals, turn)
     out = {"commitment": proof.commitment}
-    if rec.finished:
+    if rec.finished and reveal:
         out["deal_seed"] = str(proof.seed)
         out["salt"] = proof.salt.hex()
         drawer = (

@@ -278,7 +278,10 @@ class Live:
         for ev in interesting:
             try:
                 text = render.announcement(lang, row.game, ev, names, table.options_json)
-                if text and ev.kind == "deal_over":  # the deal's seed is revealed with its summary
+                # the deal's seed is revealed with its summary; duplicate deals (a board_turn) are revealed by
+                # the tournament side once the partner table has finished too (bot/tournaments/duplicate.py)
+                duplicate = board_turn(row.options_json or {}) is not None
+                if text and ev.kind == "deal_over" and not duplicate:
                     m = (
                         applied.match
                         if applied is not None
@@ -286,9 +289,8 @@ class Live:
                     )
                     deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
                     redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
-                    turn = board_turn(row.options_json or {})
-                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal, turn)
-                if text and ev.kind == "match_over" and table.server_seed is not None:
+                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
+                if text and ev.kind == "match_over" and table.server_seed is not None and not duplicate:
                     text += "\n" + t(lang, "sum.server_seed", seed=table.server_seed)
             except Exception:
                 log.exception("could not render %s", ev.kind)

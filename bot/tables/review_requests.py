@@ -26,6 +26,7 @@ from bot.presentation.i18n import t
 from bot.tables.deal_proof import board_turn, review_fairness
 from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
 from storage import match_repo, table_repo, user_repo
+from storage.tournaments import duplicate as duplicate_store
 
 REFEREE_ROLES = {"referee", "chief_referee", "organiser"}
 
@@ -157,9 +158,13 @@ async def _document(
 ) -> Delivery:
     names = await _names(rt, table.id, lang)
     title = _title(lang, table.preset_id)
+    turn = board_turn(row.options_json or {})
+    # duplicate: the seeds only once the whole comparison is over (the partner table may still play a deal)
+    reveal = turn is None or (
+        row.status == "finished" and await duplicate_store.comparison_over(rt.db, table.id)
+    )
     fairness = {
-        r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r, board_turn(row.options_json or {}))
-        for r in records
+        r.deal_no: review_fairness(row.game, table.preset_id, row.seed, r, turn, reveal) for r in records
     }
     page = await asyncio.to_thread(
         lambda: review_html(lang, game=row.game, title=title, names=names, records=records, fairness=fairness)

@@ -4,8 +4,9 @@
 option ``ai``; the driver asks ``strong`` for a tournament table, where a computer is a referee's stand-in
 for an absent player).  Levels ``easy`` and ``normal`` take microseconds and run inline.  A ``strong`` play (a
 Shengji lead or follow, a Guandan play or pass) is searched in a worker process: the main process builds
-the seat's information set (``engine.*.information``: no other seat's cards) and sends only that and a
-seed, so the event loop stays free for everybody else's moves while the computer thinks.  The pool has
+the question (``engine.ai.strong.question``: the seat's information set, no other seat's cards, and a
+seed) and sends only that; the worker answers with the action text, so the event loop stays free for
+everybody else's moves while the computer thinks.  Nothing here knows which game it is.  The pool has
 ``cpu_count - 1`` workers (at least one), created on first use.
 
 A worker that dies mid-thought (``BrokenProcessPool``) is replaced and the decision asked again, once; a
@@ -23,53 +24,53 @@ import logging
 import multiprocessing
 import os
 import random
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
+from engine.ai.coach import CoachNote, coach_notes
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS, player_for
+from engine.ai.strong import Question, answer, question
+from engine.game import Match
+from engine.registry import read_options
 
 log = logging.getLogger(__name__)
 
 THINK_TIMEOUT = 10.0
+QUEUE_PER_WORKER = 2  # searches in flight per worker (running or waiting); beyond, the baseline plays at once
+WORKER_NICENESS = 5  # the workers yield the CPU to the bot's own process (people's moves come first)
 
 
-def searched(m: Any, seat: int) -> bool:
+def searched(m: Match, seat: int) -> bool:
     """Whether the strong player searches this decision (else it plays the baseline's, inline)."""
-    if m.finished or m.phase != "play":
-        return False
-    if m.game == "shengji":
-        return bool(m.to_play() == seat)
-    return m.play is not None and not m.play.over and m.play.turn == seat
+    return question(m, seat, 0) is not None
 
 
-def think(game: str, info: Any, seed: int) -> Any:
-    """In a worker: the strong player's searched move (Shengji ``Move``, Guandan ``Combo`` or None)."""
-    if game == "shengji":
-        from engine.shengji.ai_strong import choose_play
+def _worker_start() -> None:
+    """In each new worker: a lower CPU priority than the bot's process, so that on a machine short of cores
+    a search never slows the event loop (the searches wait instead)."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # pragma: no cover - not allowed here: the worker runs at the bot's priority
+        log.info("a computer player's worker could not lower its priority")
 
-        return choose_play(info, seed)
-    from engine.guandan.ai_strong import CPU_LIMIT
-    from engine.guandan.ai_strong import choose_play as guandan_play
 
-    return guandan_play(info, seed, cpu_limit=CPU_LIMIT)
+def think(q: Question) -> str:
+    """In a worker: the strong player's searched action text."""
+    return answer(q)
 
 
 def coach(
     game: str,
-    options_json: dict[str, Any],
+    options_json: Mapping[str, object],
     seed: int,
     actions: list[str],
     deal_no: int,
     seat: int,
     budget: int | None = None,
-) -> list[Any]:
+) -> list[CoachNote]:
     """In a worker: the coach's notes (``engine.ai.coach``) for ``seat`` in finished deal ``deal_no``."""
-    from engine.ai.coach import coach_notes
-    from engine.registry import read_options
-
-    options: Any = read_options(game, dict(options_json))
-    return coach_notes(game, options, seed, actions, deal_no, seat, budget)
+    return coach_notes(game, read_options(game, dict(options_json)), seed, actions, deal_no, seat, budget)
 
 
 COACH_TIMEOUT = 120.0
@@ -83,10 +84,15 @@ class Thinker:
         self.workers = workers or max(1, (os.cpu_count() or 2) - 1)
         self._pool: ProcessPoolExecutor | None = None
         self.restarts = 0  # pools replaced after a worker died (tests, logs)
+        self.in_flight = 0  # searches sent and not answered yet
+        self.shed = 0  # decisions the baseline made because the workers were busy (tests, logs)
+        self.decisions = 0  # strong decisions that would be searched (a summary is logged every 100)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
+            )
         return self._pool
 
     def _replace_pool(self) -> None:
@@ -100,26 +106,32 @@ class Thinker:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def action(self, m: Any, seat: int, rng: random.Random, level: str | None = None) -> str | None:
+    async def action(self, m: Match, seat: int, rng: random.Random, level: str | None = None) -> str | None:
         """``seat``'s computer action now at ``level`` (default: the match's option ``ai``; a tournament
         table's stand-in plays ``strong``); None: nothing to do."""
         level = level or getattr(m.options, "ai", DEFAULT_LEVEL)
         if level not in LEVELS:
             level = DEFAULT_LEVEL
-        if level != "strong" or not searched(m, seat):
+        q = question(m, seat, rng.getrandbits(63)) if level == "strong" else None
+        if q is None:
             return player_for(m.game, level)(m, seat, rng)
-        if m.game == "shengji":
-            from engine.shengji.information import information
-        else:
-            from engine.guandan.information import information  # type: ignore[assignment]
-        info = information(m, seat)
-        seed = rng.getrandbits(63)
+        self.decisions += 1
+        if self.decisions % 100 == 0:
+            log.info(
+                "strong decisions: %s, left to the baseline because the workers were busy: %s",
+                self.decisions,
+                self.shed,
+            )
+        if self.in_flight >= self.workers * QUEUE_PER_WORKER:
+            # every worker has a search running and one waiting: a queue longer than that would only make the
+            # tables wait (and searches past THINK_TIMEOUT are thrown away while they hold a worker)
+            self.shed += 1
+            return player_for(m.game, "normal")(m, seat, rng)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
+            self.in_flight += 1
             try:
-                move = await asyncio.wait_for(
-                    loop.run_in_executor(self.pool(), think, m.game, info, seed), THINK_TIMEOUT
-                )
+                return await asyncio.wait_for(loop.run_in_executor(self.pool(), think, q), THINK_TIMEOUT)
             except BrokenProcessPool:
                 log.warning("a computer player's worker died (attempt %s): replacing the pool", attempt)
                 self._replace_pool()
@@ -129,12 +141,19 @@ class Thinker:
                     "a computer player's search took longer than %s s: the baseline plays", THINK_TIMEOUT
                 )
                 break
-            return _text(m, seat, move)
+            finally:
+                self.in_flight -= 1
         return player_for(m.game, "normal")(m, seat, rng)
 
     async def coach(
-        self, game: str, options_json: dict[str, Any], seed: int, actions: list[str], deal_no: int, seat: int
-    ) -> list[Any] | None:
+        self,
+        game: str,
+        options_json: Mapping[str, object],
+        seed: int,
+        actions: list[str],
+        deal_no: int,
+        seat: int,
+    ) -> list[CoachNote] | None:
         """The coach's notes for a finished deal, searched in a worker (None: the coach could not answer in
         ``COACH_TIMEOUT`` seconds, or its worker died twice)."""
         loop = asyncio.get_running_loop()
@@ -160,12 +179,6 @@ class Thinker:
                 log.warning("the coach took longer than %s s for deal %s", COACH_TIMEOUT, deal_no)
                 return None
         return None
-
-
-def _text(m: Any, seat: int, move: Any) -> str:
-    if m.game == "shengji":
-        return str(move.text())
-    return f"{seat} pass" if move is None else str(m.play_text(seat, move))
 
 
 THINKER = Thinker()

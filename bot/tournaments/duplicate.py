@@ -11,6 +11,9 @@ the organiser's view: docs/organiser-guide.md, "Duplicate deals").
   ``sys next_deal``; a table that waits asks again every ``POLL_SECONDS``.  So no table ever shows a card of a
   board its partner has not dealt, and the two tables play each board at the same time.
 * **Result.** When every table is in, the boards are compared (``duplicate_result``).
+* **Reveal.** A duplicate table's deal summaries and final summary do not reveal its seeds (the partner
+  table may still be playing that deal); once every table of the match is over, ``reveal`` posts in each
+  table's group its server seed and every deal's seed and salt, with the ``bot.verify_deal`` command.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.presentation.tournament.texts import tt
 from bot.tournaments.context import TournamentContext
 from engine.errors import RuleError
+from engine.fairness import deal_salt, deal_seed
+from engine.registry import load_preset
 from engine.tournament.duplicate import compare, duplicate_result, partner_table, table_turn
 from engine.tournament.results import PairingResult, TableResult
 from storage import table_repo
@@ -138,8 +144,31 @@ class Duplicate:
                 histories[k] = got
         return duplicate_result(tables, compare(game, histories, len(m.game_tables)))
 
+    async def reveal(self, row: Tournament, m: TournamentMatch) -> None:
+        """Every table of the match is over: each table group gets its seeds (the module docstring)."""
+        if not is_duplicate(row):
+            return
+        game = _game_of(row)
+        lang = self.ctx.glang()
+        for k in range(1, len(m.game_tables) + 1):
+            table_id = _table_id(m, k)
+            if table_id is None:
+                continue
+            table = await table_repo.get_table(self.ctx.db, table_id)
+            seed = await store.started_seed(self.ctx.db, table_id)
+            if table is None or seed is None:
+                continue
+            turn = table_turn(k)
+            lines = [
+                tt(lang, "dup.reveal", key=m.match_key, table=k, server_seed=table.server_seed, turn=turn)
+            ]
+            for deal_no, redeal_no in await store.played_deals(self.ctx.db, table_id):
+                board = deal_seed(game, seed, deal_no, redeal_no)
+                salt = deal_salt(seed, deal_no, redeal_no, turn).hex()
+                lines.append(tt(lang, "dup.reveal_deal", deal=deal_no, seed=board, salt=salt))
+            lines.append(tt(lang, "dup.reveal_check", preset=row.preset_id, turn=turn))
+            self.ctx.send(int(table.chat_id), "\n".join(lines))
+
 
 def _game_of(row: Tournament) -> str:
-    from engine.registry import load_preset
-
     return load_preset(row.preset_id).game

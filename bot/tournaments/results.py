@@ -97,6 +97,7 @@ class Results:
             row = await ts.get_tournament(self.ctx.db, tid)
             if count > 1 and is_duplicate(row):
                 res = await self.duplicate.result(row, m, done)
+                await self.duplicate.reveal(row, m)
             try:
                 rec = await ts.record_result(self.ctx.db, tid, key, res, None)
             except RuleError as err:  # a level team match in the knockout: the referee decides

@@ -19,6 +19,7 @@ from storage import tournaments as ts
 from storage.action_repo import ApplyResult
 from storage.db import Database
 from storage.models import GameTable
+from storage.tournaments import duplicate as duplicate_store
 from storage.tournaments import roles as tournament_roles
 
 REFEREE_ROLES = ("referee", "chief_referee", "organiser")
@@ -175,6 +176,9 @@ class RuntimeBridge:
     async def may_watch(self, match_id: int, user_id: int) -> bool:
         """Whether ``user_id``, not seated at ``match_id``, may watch it on the page (``page_policy``'s
         ``watch``: referees and the organiser always may; participants: anybody entered in the tournament)."""
+        row = await match_repo.get_match_row(self.db, match_id)
+        if row is not None and await duplicate_store.plays_partner_table(self.db, row.table_id, user_id):
+            return False  # duplicate deals: a player of the partner table, which plays the same deals
         policy = await self.page_policy(match_id)
         if policy.watch == "anyone" or policy.tournament is None:
             return True

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import time
 
+from engine.cards import cards_text
 from engine.guandan.ai import (
     _combo_for,
     _remove,
@@ -26,7 +27,7 @@ from engine.guandan.ai import (
     plan_size,
 )
 from engine.guandan.ai import choose_action as normal_action
-from engine.guandan.combos import BOMB, JOKER_BOMB, Combo
+from engine.guandan.combos import BOMB, JOKER_BOMB, Combo, playable_readings
 from engine.guandan.deal import DealPlay
 from engine.guandan.enumerate import legal_plays
 from engine.guandan.information import GuandanInformation, information, sample_hands, world
@@ -46,9 +47,20 @@ def choose_action(m: GuandanRules, seat: int, rng: random.Random) -> str | None:
     """The strong player's action for ``seat`` (level strong): a play is searched on ``seat``'s
     information set only; tribute and return are the baseline player's."""
     if m.phase == "play" and m.play is not None and not m.play.over and m.play.turn == seat:
-        combo = choose_play(information(m, seat), rng.getrandbits(63), cpu_limit=CPU_LIMIT)
-        return f"{seat} pass" if combo is None else m.play_text(seat, combo)
+        info = information(m, seat)
+        return action_text(info, choose_play(info, rng.getrandbits(63), cpu_limit=CPU_LIMIT))
     return normal_action(m, seat, rng)
+
+
+def action_text(info: GuandanInformation, combo: Combo | None) -> str:
+    """The action text of ``info.seat`` playing ``combo`` now (None: a pass), as ``GuandanRules.play_text``
+    writes it (the reading named when the cards have several)."""
+    if combo is None:
+        return f"{info.seat} pass"
+    text = f"{info.seat} play {cards_text(combo.cards)}"
+    if len(playable_readings(combo.cards, info.level, info.to_beat)) > 1:
+        text += f" as {combo.reading_id()}"
+    return text
 
 
 def choose_play(

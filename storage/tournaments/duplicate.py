@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from engine.fairness import contributions_mix, mixed_match_seed
+from engine.registry import match_from_stored
 from storage import match_repo, table_repo
 from storage.db import Database
 from storage.models import GameTable
@@ -76,3 +77,68 @@ async def history(db: Database, table_id: int) -> list[dict[str, Any]] | None:
         return None
     _, m = await match_repo.match_state(db, row.id)
     return [dict(h) for h in m.history]
+
+
+async def played_deals(db: Database, table_id: int) -> list[tuple[int, int]]:
+    """(deal, redeal) of every deal the table's match finished, as its summaries revealed them (the redeal
+    count at the end of the deal: the deal seed actually dealt)."""
+    row = await match_repo.current_match(db, table_id)
+    if row is None:
+        return []
+    m = match_from_stored(row.game, row.options_json, row.seed)
+    out: list[tuple[int, int]] = []
+    for action in [a.action for a in await match_repo.action_log(db, row.id)]:
+        for ev in m.apply(action):
+            if ev.kind == "deal_over":
+                redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
+                out.append((int(ev.data.get("deal_no", 0)), redeal))
+    return out
+
+
+def _partner_ref(table: GameTable) -> str | None:
+    """The ``tournament_ref`` of the other table of ``table``'s duplicate comparison (None: not duplicate)."""
+    turn = (table.options_json or {}).get("board_turn")
+    if turn is None or int(turn) < 0 or not table.tournament_ref:
+        return None
+    head, _, k = table.tournament_ref.rpartition(":")
+    if not k.isdigit():
+        return None
+    return f"{head}:{int(k) + 1 if int(k) % 2 else int(k) - 1}"
+
+
+async def comparison_over(db: Database, table_id: int) -> bool:
+    """Has every table of ``table_id``'s duplicate comparison stopped playing?  Until then no seed of the
+    table may be shown (the partner table may still be playing the same deal).  True for a table that is
+    not of a duplicate comparison."""
+    table = await table_repo.get_table(db, table_id)
+    partner = None if table is None else _partner_ref(table)
+    if partner is None:
+        return True
+    async with db.session() as s:
+        rows = await s.execute(select(GameTable.id).where(GameTable.tournament_ref == partner))
+        ids = list(rows.scalars().all())
+    for other in ids:
+        done = await deals_done(db, other)
+        if done is not None and done[0] in ("open", "playing", "paused"):
+            return False
+    return True
+
+
+async def plays_partner_table(db: Database, table_id: int, user_id: int) -> bool:
+    """Is ``user_id`` seated at the other table of ``table_id``'s duplicate comparison while that table is
+    open or in play?  (Such a player may not watch this table: it plays the same deals.)"""
+    table = await table_repo.get_table(db, table_id)
+    partner = None if table is None else _partner_ref(table)
+    if partner is None:
+        return False
+    async with db.session() as s:
+        rows = await s.execute(
+            select(GameTable.id).where(
+                GameTable.tournament_ref == partner, GameTable.status.in_(("open", "playing", "paused"))
+            )
+        )
+        ids = list(rows.scalars().all())
+    for other in ids:
+        if any(seat.user_id == user_id for seat in await table_repo.get_seats(db, other)):
+            return True
+    return False

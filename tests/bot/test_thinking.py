@@ -14,14 +14,15 @@ import pytest
 from bot.tables import thinking
 from engine.registry import load_preset, new_match
 from engine.shengji import ai_strong
+from engine.shengji.game import ShengjiMatch
 from engine.shengji.information import information
 
 
-def _shengji_play_position(level: str = "strong") -> object:
+def _shengji_play_position(level: str = "strong") -> ShengjiMatch:
     p = load_preset("shengji-17-deals")
-    m = new_match("shengji", dataclasses.replace(p.rules, ai=level), 8)
+    m = ShengjiMatch(dataclasses.replace(p.rules, ai=level), 8)
     rng = random.Random(8)
-    while m.phase != "play":  # type: ignore[attr-defined]
+    while m.phase != "play":
         action = next((a for t in m.turns() if (a := m.ai_action(t.seat, rng)) is not None), None)
         m.apply(action or m.system_step() or "sys resume")
     for _ in range(5):
@@ -29,7 +30,9 @@ def _shengji_play_position(level: str = "strong") -> object:
     return m
 
 
-async def _think_and_count_ticks(thinker: thinking.Thinker, m: object, seat: int) -> tuple[str | None, int]:
+async def _think_and_count_ticks(
+    thinker: thinking.Thinker, m: ShengjiMatch, seat: int
+) -> tuple[str | None, int]:
     ticks = 0
     done = asyncio.Event()
 
@@ -50,13 +53,13 @@ async def _think_and_count_ticks(thinker: thinking.Thinker, m: object, seat: int
 
 def test_strong_action_comes_from_a_worker_and_matches_the_engine() -> None:
     m = _shengji_play_position()
-    seat = m.to_play()  # type: ignore[attr-defined]
+    seat = m.to_play()
     thinker = thinking.Thinker(workers=1)
     try:
         action, ticks = asyncio.run(_think_and_count_ticks(thinker, m, seat))
     finally:
         thinker.shutdown()
-    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()  # type: ignore[arg-type]
+    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()
     assert action == expected
     assert ticks >= 3, "the event loop kept running while the computer thought"
 
@@ -77,7 +80,7 @@ def test_guandan_strong_action_is_legal() -> None:
 
 def test_a_killed_worker_costs_one_retry() -> None:
     m = _shengji_play_position()
-    seat = m.to_play()  # type: ignore[attr-defined]
+    seat = m.to_play()
     thinker = thinking.Thinker(workers=1)
 
     async def go() -> str | None:
@@ -92,39 +95,62 @@ def test_a_killed_worker_costs_one_retry() -> None:
         action = asyncio.run(go())
     finally:
         thinker.shutdown()
-    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()  # type: ignore[arg-type]
+    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()
     assert action == expected
-    assert thinker.restarts == 1
+    assert thinker.restarts == 1 and thinker.in_flight == 0
 
 
 def test_a_search_past_the_time_budget_plays_the_baseline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(thinking, "THINK_TIMEOUT", 0.001)
     m = _shengji_play_position()
-    seat = m.to_play()  # type: ignore[attr-defined]
+    seat = m.to_play()
     thinker = thinking.Thinker(workers=1)
     try:
         action = asyncio.run(thinker.action(m, seat, random.Random(3)))
     finally:
         thinker.shutdown()
-    assert action == m.ai_action(seat, random.Random(3))  # type: ignore[attr-defined]
+    assert action == m.ai_action(seat, random.Random(3))
 
 
 def test_normal_and_easy_tables_think_inline() -> None:
     m = _shengji_play_position("normal")
-    seat = m.to_play()  # type: ignore[attr-defined]
+    seat = m.to_play()
     thinker = thinking.Thinker(workers=1)
-    assert asyncio.run(thinker.action(m, seat, random.Random(0))) == m.ai_action(seat, random.Random(0))  # type: ignore[attr-defined]
+    assert asyncio.run(thinker.action(m, seat, random.Random(0))) == m.ai_action(seat, random.Random(0))
     assert thinker._pool is None  # no worker was started
 
 
 def test_a_tournament_stand_in_plays_strong_at_a_normal_table() -> None:
     m = _shengji_play_position("normal")
-    seat = m.to_play()  # type: ignore[attr-defined]
+    seat = m.to_play()
     thinker = thinking.Thinker(workers=1)
     try:
         action = asyncio.run(thinker.action(m, seat, random.Random(3), level="strong"))
         assert thinker._pool is not None
     finally:
         thinker.shutdown()
-    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()  # type: ignore[arg-type]
+    expected = ai_strong.choose_play(information(m, seat), random.Random(3).getrandbits(63)).text()
     assert action == expected
+
+
+def test_workers_yield_the_cpu_to_the_bots_process() -> None:
+    """A search never competes with the event loop on equal terms: the workers run at a lower priority."""
+    thinker = thinking.Thinker(workers=1)
+    try:
+        worker = thinker.pool().submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=60)
+    finally:
+        thinker.shutdown()
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    assert worker == min(19, own + thinking.WORKER_NICENESS)
+
+
+def test_busy_workers_leave_the_decision_to_the_baseline_at_once() -> None:
+    """With every worker holding a search and one waiting, a further strong decision is the baseline's,
+    made inline: the table does not queue behind the others."""
+    m = _shengji_play_position()
+    seat = m.to_play()
+    thinker = thinking.Thinker(workers=1)
+    thinker.in_flight = thinking.QUEUE_PER_WORKER
+    action = asyncio.run(thinker.action(m, seat, random.Random(3)))
+    assert action == m.ai_action(seat, random.Random(3))
+    assert thinker.shed == 1 and thinker._pool is None  # no worker was asked

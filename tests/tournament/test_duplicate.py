@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.edge.tournament import organiser, setup
-from bot.tables.deal_proof import check_proof, proof_for, proof_json
+from bot.tables.deal_proof import check_proof, proof_for, proof_json, review_fairness
 from bot.verify_deal import main as verify_main
 from engine.cards import card_text
 from engine.game import Match, computer_step
@@ -235,3 +235,35 @@ async def test_the_guided_set_up_offers_duplicate_and_refuses_it_for_three_pairs
     row = await ts.get_tournament(db, row.id)
     s = row.settings_json
     assert (s["entrant"], s["pairs_per_team"], s["duplicate"], row.setup_step) == ("team", 2, True, "tz")
+
+
+def test_the_review_fairness_of_a_duplicate_table_can_hide_the_seeds() -> None:
+    rec = SimpleNamespace(deal_no=1, redeals=0, finished=True, first_drawer=None)
+    hidden = review_fairness("guandan", "guandan-team", SEED, rec, 1, reveal=False)
+    shown = review_fairness("guandan", "guandan-team", SEED, rec, 1)
+    assert set(hidden) == {"commitment"}
+    assert shown["deal_seed"] == str(proof_for("guandan", SEED, 1, 0, 1).seed)
+    assert shown["verify"].endswith("--board-turn 1")
+
+
+async def test_no_seed_of_a_duplicate_table_is_shown_while_its_partner_table_still_plays(
+    db: Database,
+) -> None:
+    """Table 1 of a comparison has finished; table 2 is still playing (the same last deal): a /review at
+    table 1 must not reveal its seeds yet (they give table 2's hands, turned); once table 2 is over it may."""
+    from storage import table_repo
+    from storage.tournaments.duplicate import comparison_over
+
+    one = await table_repo.create_table(
+        db, -1, "guandan-team", {"board_turn": 0}, tournament_ref="t7:R1-M1:1"
+    )
+    two = await table_repo.create_table(
+        db, -2, "guandan-team", {"board_turn": 1}, tournament_ref="t7:R1-M1:2"
+    )
+    casual = await table_repo.create_table(db, -3, "guandan-team")
+    await table_repo.set_table_status(db, one.id, "finished")
+    await table_repo.set_table_status(db, two.id, "playing")
+    assert not await comparison_over(db, one.id)
+    assert await comparison_over(db, casual.id)  # not a duplicate table: nothing to wait for
+    await table_repo.set_table_status(db, two.id, "finished")
+    assert await comparison_over(db, one.id) and await comparison_over(db, two.id)

@@ -22,6 +22,7 @@ import pytest
 from bot.presentation.common import ctext
 from bot.tables.review import deal_records
 from bot.verify_deal import main as verify_main
+from bot.webapp.bridge import RuntimeBridge
 from engine.cards import card_text
 from engine.tournament.duplicate import deal_score
 from storage import match_repo, table_repo
@@ -53,7 +54,7 @@ name = "理学院"
 quota = 1
 """
 
-REVEAL = re.compile(r"🔑 种子 (\d+) · salt ([0-9a-f]{32})")
+REVEAL = re.compile(r"第 \d+ 副：种子 (\d+) · salt ([0-9a-f]{32})")
 COMMIT = re.compile(r"🔒 本副承诺 ([0-9a-f]{16})")
 
 
@@ -113,12 +114,15 @@ async def test_a_duplicate_team_match_deals_the_same_boards_turned_in_lockstep(
         # every deal that begins: where the simulator's transcript stands, and how far the other table is
         begun: dict[tuple[int, int], int] = {}
         behind: list[tuple[int, int, int]] = []
+        over: dict[int, int] = {}  # table -> where the transcript stood when its match ended
         live = S.rt(h).live
         original = live.announce
 
         async def watched(match_id: int, events: list[Any], *args: Any, **kwargs: Any) -> Any:
             for ev in events:
                 got = await match_repo.get_match_row(S.db(h), match_id)
+                if ev.kind == "match_over" and got is not None and got.table_id in (t1, t2):
+                    over[1 if got.table_id == t1 else 2] = h.sim.events[-1].seq + 1
                 if ev.kind == "deal_started" and got is not None and got.table_id in (t1, t2):
                     k, d = (1 if got.table_id == t1 else 2), int(ev.data["deal_no"])
                     begun[(k, d)] = h.sim.events[-1].seq + 1 if h.sim.events else 0
@@ -146,14 +150,26 @@ async def test_a_duplicate_team_match_deals_the_same_boards_turned_in_lockstep(
             if (table := await table_repo.get_table(S.db(h), t)) is not None
         }
 
+        # a player of one table may not watch the other on the page (it plays the same deals); others may
+        bridge = RuntimeBridge(S.rt(h))
+        assert not await bridge.may_watch(rows[0].id, people[1][0][0])
+        assert not await bridge.may_watch(rows[1].id, people[0][1][1])
+        assert await bridge.may_watch(rows[0].id, S.EXTRA_BASE + 99)
+
         await asyncio.gather(S.play_table(h, t1, timeout=240), S.play_table(h, t2, timeout=240))
         assert not behind, behind  # no table ever began a board its partner had not reached
 
-        # the boards, from what each table group revealed, checked with bot.verify_deal
+        await S.table_recorded(h, 1, m.match_key, 2)
+        await S.settle(h)
+        # the boards, from what each table group revealed once both tables were over, checked with bot.verify_deal
         hands: dict[int, list[list[set[str]]]] = {}
         for k, t in ((1, t1), (2, t2)):
             group = int(m.table_chats[k - 1])
-            texts = [e.text or "" for e in h.sim.events if e.chat_id == group and e.kind in ("send", "edit")]
+            said = [e for e in h.sim.events if e.chat_id == group and e.kind in ("send", "edit")]
+            texts = [e.text or "" for e in said]
+            assert not any("🔑 种子" in text for text in texts)  # no deal summary reveals a seed
+            revealed = [e.seq for e in said if REVEAL.search(e.text or "")]
+            assert revealed and min(revealed) > max(over.values()) and len(over) == 2
             reveals = _distinct([f"{s} {x}" for text in texts for s, x in REVEAL.findall(text)])
             commits = _distinct([c for text in texts for c in COMMIT.findall(text)])
             assert len(reveals) == DEALS and len(commits) >= DEALS, (reveals, commits)

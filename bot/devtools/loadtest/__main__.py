@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from bot.devtools.loadtest.run import Options, main_run
+from engine.ai.levels import LEVELS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,6 +33,14 @@ def main(argv: list[str] | None = None) -> int:
         help="longest wait for every table to play before the window opens, seconds",
     )
     parser.add_argument("--type-share", type=float, default=d.type_share, help="share of moves typed, 0..1")
+    parser.add_argument(
+        "--computers",
+        type=int,
+        choices=range(4),
+        default=d.computers,
+        help="computer players at each table (people take the other seats; 2: two partners against them)",
+    )
+    parser.add_argument("--ai", choices=LEVELS, default=d.ai, help="the computers' level (table option ai=)")
     parser.add_argument("--seed", type=int, default=None, help="first table's seed (default: fresh each run)")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.duration <= 0 or args.think < 0:
@@ -48,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
             warmup_limit=args.warmup_limit,
             type_share=args.type_share,
             seed=args.seed,
+            computers=args.computers,
+            ai=args.ai,
         )
     )
     return 0

@@ -73,6 +73,7 @@ class Table:
     typed: int = 0
     retries: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    humans: tuple[int, ...] = (0, 1, 2, 3)  # the seats people play; the others are the bot's computers
     window_since: float | None = None  # the commit that opened the current bid window (its notices count)
     resumed_at: float = 0.0  # when a person last pressed Resume on this paused table (time.monotonic())
     resumes: int = 0
@@ -127,7 +128,12 @@ class Observer:
                 await asyncio.wait_for(event.wait(), remaining)
 
 
-def make_tables(count: int, first_seed: int) -> list[Table]:
+HUMAN_SEATS = {0: (0, 1, 2, 3), 1: (0, 1, 2), 2: (0, 2), 3: (0,)}
+"""The seats people take with ``computers`` computer players at the table (two: partners against two
+computers); the bot fills the empty seats with computers at Start."""
+
+
+def make_tables(count: int, first_seed: int, computers: int = 0) -> list[Table]:
     tables = []
     for index in range(count):
         users = [100_000 + index * 10 + seat for seat in range(4)]
@@ -139,6 +145,7 @@ def make_tables(count: int, first_seed: int) -> list[Table]:
                 user_ids=users,
                 names=names,
                 seed=first_seed + index,
+                humans=HUMAN_SEATS[computers],
             )
         )
     return tables
@@ -159,10 +166,12 @@ async def set_up(
     deals: int,
     *,
     fixed_seed: bool = False,
+    ai: str | None = None,
     timeout: float = 120.0,
 ) -> None:
-    """The four people start the bot, one opens a table in the group, all four sit, the first presses Start."""
-    handles = [SimUserHandle(sim, uid) for uid in table.user_ids]
+    """The table's people start the bot, one opens a table in the group (``ai=``: the level of its computer
+    players), they sit at their seats, the first presses Start (the empty seats go to computers)."""
+    handles = [SimUserHandle(sim, table.user_ids[seat]) for seat in table.humans]
     for handle in handles:
         handle.start()
     for handle in handles:
@@ -171,7 +180,8 @@ async def set_up(
     # seed= (fixed deals) only when the run was given --seed: the bot takes it from its admins only (the openers
     # are made admins then); otherwise the bot draws fresh deals, and the harness reads the seed it stored.
     fixed = f" seed={table.seed}" if fixed_seed else ""
-    handles[0].say(table.group_id, f"/newtable {preset} deals={deals}{fixed}")
+    level = f" ai={ai}" if ai else ""
+    handles[0].say(table.group_id, f"/newtable {preset} deals={deals}{fixed}{level}")
     start_label = t(LANG, "btn.start")
     lobby = await sim.wait_for_message(table.group_id, after=before, timeout=timeout)
     if start_label not in str(lobby.reply_markup):
@@ -180,7 +190,7 @@ async def set_up(
         )  # a refusal answers instead: fail now
     # A loaded bot may answer a tap after Telegram's 15 s (the answer is then refused): people look at the
     # lobby instead, and tap again when their name does not show up.
-    for seat, handle in enumerate(handles):
+    for seat, handle in zip(table.humans, handles, strict=True):
         label = t(LANG, "btn.join", seat=seat_name(LANG, seat))
         name = table.names[seat]
         for _attempt in range(3):
@@ -233,7 +243,7 @@ def _group_shows(sim: BotApiSimulator, group_id: int, text: str) -> bool:
 def _group_marker(table: Table) -> tuple[str | None, bool]:
     """The group table message's trick line for the replica's state, and whether the trick just ended."""
     view = _pub(table.replica.public_view())
-    if table.game == "shengji" and view.get("phase") not in ("play", "choose", "late"):
+    if table.replica.phase not in ("play", "choose", "late"):
         return None, False  # the deal ended: the group shows its summary, not a trick (not timed)
     trick = view.get("trick") or []
     if trick:
@@ -311,8 +321,12 @@ async def sync(db: AsyncEngine, table: Table) -> None:
                     seat=int(parts[0]),
                     committed=committed,
                     # the next person's turn is timed, unless the bot plays it for them (no choice: no "your turn")
+                    # or it is a computer's
                     next_user=table.user_ids[turns[0].seat]
-                    if turns and not table.replica.finished and not table.replica.forced_action(turns[0].seat)
+                    if turns
+                    and turns[0].seat in table.humans
+                    and not table.replica.finished
+                    and not table.replica.forced_action(turns[0].seat)
                     else None,
                     marker=marker,
                     completes_trick=completes,
@@ -345,7 +359,7 @@ async def play(
         m = table.replica
         if m.finished:
             break
-        phase = _pub(m.public_view()).get("phase") if table.game == "shengji" else None
+        phase = m.phase
         if phase == "paused" and time.monotonic() - table.resumed_at > 10.0:
             # no bid in several deals in a row: the table paused; a person presses Resume (as they would)
             table.resumed_at = time.monotonic()
@@ -359,8 +373,8 @@ async def play(
         # in the bid window every person has seen their whole hand since it opened: nobody waits for a new notice
         table.window_since = (table.window_since or table.last_commit) if phase == "window" else None
         turn = next((tr for tr in m.turns() if tr.required or (phase == "window" and tr.kind == "bid")), None)
-        if turn is None or m.forced_action(turn.seat):
-            continue  # nobody's move, or one without a choice (the last trick): the bot plays it
+        if turn is None or turn.seat not in table.humans or m.forced_action(turn.seat):
+            continue  # nobody's move, a computer's, or one without a choice (the last trick): the bot plays it
         version = table.seq
         if version in acted and time.monotonic() - acted[version] < RETRY_AFTER:
             continue

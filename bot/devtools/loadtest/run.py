@@ -39,6 +39,8 @@ class Options:
     type_share: float = 0.2  # share of moves typed instead of pressed
     seed: int | None = None  # first table's seed (default: from the clock: fresh deals every run)
     setup_concurrency: int = 8  # tables being set up at once
+    computers: int = 0  # computer players at each table (the bot fills the seats people leave empty)
+    ai: str = "strong"  # their level (the table option ai=)
 
 
 def _say(text: str) -> None:
@@ -49,7 +51,7 @@ async def run(options: Options) -> Figures:
     # the people's own choices (which legal move, press or type) follow this seed; the deals follow it only with
     # --seed (fixed deals), otherwise the bot draws them
     seed = options.seed if options.seed is not None else int(time.time()) % 1_000_000
-    tables = players.make_tables(options.tables, seed)
+    tables = players.make_tables(options.tables, seed, options.computers)
     with tempfile.TemporaryDirectory(prefix="loadtest-") as tmp:
         folder = Path(tmp)
         async with (
@@ -80,7 +82,7 @@ async def run(options: Options) -> Figures:
                 await bot.start()
                 _say(
                     f"bot process {bot.pid}; {options.tables} tables, {options.preset} deals={options.deals}, "
-                    f"think {options.think} s, {options.db}, round trip {options.rtt_ms:g} ms, seeds {seed}…"
+                    f"think {options.think} s, {options.computers} computers ({options.ai}) a table, {options.db}, round trip {options.rtt_ms:g} ms, seeds {seed}…"
                 )
                 await sim.wait_for(
                     lambda: sim.stats.calls["getUpdates"] > 0 or not bot.running(),
@@ -97,7 +99,13 @@ async def run(options: Options) -> Figures:
                 async def set_up_and_play(table: players.Table) -> None:
                     async with gate:
                         await players.set_up(
-                            sim, db, table, options.preset, options.deals, fixed_seed=options.seed is not None
+                            sim,
+                            db,
+                            table,
+                            options.preset,
+                            options.deals,
+                            fixed_seed=options.seed is not None,
+                            ai=options.ai if options.computers else None,
                         )
                     await players.play(
                         sim,
@@ -134,7 +142,7 @@ async def run(options: Options) -> Figures:
                             if m is None
                             else (
                                 f"match {t.match_id} at action {t.seq}, phase "
-                                f"{m.public_view().get('table', {}).get('phase', '?') if t.game == 'shengji' else '?'}, "
+                                f"{m.phase}, "
                                 f"turns {[(tr.seat, tr.kind, tr.required) for tr in m.turns()]}"
                             )
                         )

@@ -624,6 +624,15 @@ T: dict[str, tuple[str, str]] = {
     "result.line": ("{key}：{winner} 胜 {loser}{detail}", "{key}: {winner} beat {loser}{detail}"),
     "result.double": ("{key}：{a} 与 {b} 双方弃权", "{key}: {a} and {b} both forfeited"),
     "result.forfeit": ("（弃权）", " (forfeit)"),
+    "dup.reveal": (
+        "🔑 复式 {key} 第 {table} 桌（两桌都已打完，公布种子；--board-turn {turn}）\n服务器种子 {server_seed}",
+        "🔑 Duplicate {key}, table {table} (both tables are over: the seeds; --board-turn {turn})\nServer seed {server_seed}",
+    ),
+    "dup.reveal_deal": ("第 {deal} 副：种子 {seed} · salt {salt}", "Deal {deal}: seed {seed} · salt {salt}"),
+    "dup.reveal_check": (
+        "核验：python -m bot.verify_deal --preset {preset} --seed <种子> --salt <salt> --commitment <本副承诺> --board-turn {turn}",
+        "Check: python -m bot.verify_deal --preset {preset} --seed <seed> --salt <salt> --commitment <deal commitment> --board-turn {turn}",
+    ),
     "result.duplicate": (
         "（复式：同牌比较 {boards} 副，净胜 {total} 级）",
         " (duplicate: {boards} boards compared, {total} levels ahead)",

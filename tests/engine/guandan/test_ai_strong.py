@@ -121,8 +121,10 @@ def test_every_candidate_is_legal() -> None:
     for m in _positions(range(10), per_deal=8):
         assert m.play is not None
         seat = m.play.turn
-        for cand in ai_strong.candidates(information(m, seat)):
+        info = information(m, seat)
+        for cand in ai_strong.candidates(info):
             action = f"{seat} pass" if cand is None else m.play_text(seat, cand)
+            assert ai_strong.action_text(info, cand) == action  # what a worker answers, from the information
             copy.deepcopy(m).apply(action)
             n += 1
     assert n > 300

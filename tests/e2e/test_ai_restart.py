@@ -1,0 +1,57 @@
+"""End-to-end (issue 19): the bot restarts while a strong computer is thinking; the new process takes the
+computer's turn again, and the turn is taken exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from bot.tables import thinking
+from bot.tables.thinking import THINKER
+from engine.registry import match_from_stored
+from storage import match_repo, table_repo
+from tests.e2e.test_play import rt
+
+
+async def test_a_restart_mid_thought_takes_the_computers_turn_again_once(
+    harness: Any, monkeypatch: Any
+) -> None:
+    h = harness
+    thinking_at: list[tuple[int, int]] = []  # (actions in the log, seat) of each searched decision begun
+    mid_thought = asyncio.Event()
+    original = THINKER.action
+
+    async def watched(m: Any, seat: int, rng: random.Random, level: str | None = None) -> str | None:
+        if thinking.searched(m, seat):
+            thinking_at.append((len(m.log), seat))
+            mid_thought.set()
+        return await original(m, seat, rng, level)
+
+    monkeypatch.setattr(THINKER, "action", watched)
+    last = h.sim.last_bot_message(h.group_id)
+    h.players[0].say(h.group_id, "/newtable shengji-17-deals bid_window_seconds=0 bots=4 seed=11 ai=strong")
+    await h.sim.wait_for_message(h.group_id, lambda m: "发牌" in (m.text or ""), after=last, timeout=20)
+    await asyncio.wait_for(mid_thought.wait(), 120)
+    position, seat = thinking_at[-1]
+    await h.restart()  # the search of `seat` at `position` was under way
+    table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
+    row = await match_repo.current_match(rt(h).db, table.id)
+    for _ in range(1200):
+        _, m, _, _ = await rt(h).driver.match_context(row.id)
+        if len(m.log) > position + 1:
+            break
+        await asyncio.sleep(0.1)
+    assert len(m.log) > position + 1, "the computer's turn was not taken after the restart"
+    # exactly once: the stored log replays, and the action at that position is the one play of that seat
+    stored = await match_repo.current_match(rt(h).db, table.id)
+    replay = match_from_stored("shengji", stored.options_json, int(stored.seed))
+    for action in m.log[:position]:
+        replay.apply(action)
+    assert replay.to_play() == seat
+    taken = m.log[position]
+    assert taken.startswith(f"{seat} play ")
+    # asked once more by the new process, unless the old one committed its answer before it stopped
+    assert thinking_at.count((position, seat)) in (1, 2)
+    assert h.starts == 2
+    h.assert_no_errors()
