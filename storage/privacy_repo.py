@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.db import Database
@@ -43,6 +44,7 @@ from storage.tournament_models import (
     TournamentPlayer,
     TournamentRole,
 )
+from storage.tournaments.lookup import player_label
 
 LIVE_TABLE = ("open", "playing", "paused")
 ENDED_TOURNAMENT = ("finished", "cancelled", "deleted")
@@ -215,6 +217,27 @@ def _swap(players: Any, old: int, new: int) -> list[Any]:
     return [str(new) if str(p) == str(old) else p for p in players or ()]
 
 
+def _relabel(players: Any, old: int, new: int, shown: str) -> list[Any]:
+    """The engine's copy of an entry's players: ``张伟 (1001)`` (storage/tournaments/lookup.player_label)
+    or a plain id; the member's one becomes the placeholder's."""
+    out = []
+    for p in players or ():
+        if str(p) == str(old):
+            out.append(str(new))
+        elif str(p).endswith(f" ({old})"):
+            out.append(player_label(shown, new))
+        else:
+            out.append(p)
+    return out
+
+
+def _same(value: Any, old: int, new: int) -> Any:
+    """``value`` (an id as a number or a string), ``new`` in the same form when it is ``old``."""
+    if str(value) != str(old):
+        return value
+    return new if isinstance(value, int) else str(new)
+
+
 def _rename(name: str, old_name: str, placeholder: str) -> str:
     if not old_name:
         return name
@@ -227,6 +250,16 @@ async def forget_user(
 ) -> Refusal | int:
     """Remove ``user_id``'s personal data (see the module's doc); returns the placeholder's number ``n``,
     or the refusal (nothing changed).  ``placeholder(n, language of a chat or None)`` is its shown name."""
+    for attempt in range(3):
+        try:
+            return await _forget(db, user_id, placeholder)
+        except IntegrityError:  # another member forgotten at the same moment took that placeholder id
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _forget(db: Database, user_id: int, placeholder: Callable[[int, str | None], str]) -> Refusal | int:
     async with db.session() as s, s.begin():
         refused = await refusal(s, user_id)
         if refused is not None:
@@ -286,7 +319,7 @@ async def forget_user(
                 state["entries"] = [
                     {
                         **d,
-                        "players": _swap(d.get("players"), user_id, new),
+                        "players": _relabel(d.get("players"), user_id, new, shown),
                         "name": _rename(str(d.get("name", "")), old_name, shown),
                     }
                     if str(d.get("id")) == str(e.id)
@@ -294,17 +327,11 @@ async def forget_user(
                     for d in state.get("entries", [])
                 ]
                 t.state_json = state
-        for m in (
-            (await s.execute(select(TournamentMatch).where(TournamentMatch.substitutes != {})))
-            .scalars()
-            .all()
-        ):
+        # substitutes: a JSON map (no "=" on a JSON column in PostgreSQL): every match read, a union's few thousand
+        for m in (await s.execute(select(TournamentMatch))).scalars().all():
             subs = m.substitutes or {}
             if any(str(k) == str(user_id) or str(v) == str(user_id) for k, v in subs.items()):
-                m.substitutes = {
-                    (str(new) if str(k) == str(user_id) else k): (str(new) if str(v) == str(user_id) else v)
-                    for k, v in subs.items()
-                }
+                m.substitutes = {_same(k, user_id, new): _same(v, user_id, new) for k, v in subs.items()}
         await s.execute(delete(PendingMessage).where(PendingMessage.chat_id == user_id))
         await s.execute(delete(MessageRef).where(MessageRef.chat_id == user_id))
         await s.execute(delete(Chat).where(Chat.id == user_id))

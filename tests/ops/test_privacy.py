@@ -14,6 +14,7 @@ from engine.tournament import pair_result
 from storage import tournaments as ts
 from storage import user_repo
 from storage.models import ActionRecord, GameTable, MatchRecord, User
+from tests.e2e.test_fuzz import forge_press
 
 NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
 
@@ -249,4 +250,22 @@ async def test_retention_purge_removes_old_casual_matches_and_keeps_tournament_o
             actions = set((await s.execute(select(ActionRecord.match_id))).scalars().all())
         assert old_casual not in left and old_casual not in actions
         assert {recent_casual, old_tournament} <= left
+        h.assert_no_errors()
+
+
+async def test_forged_and_expired_forget_presses_are_answered_and_change_nothing(harness_factory) -> None:
+    async with harness_factory() as h:
+        zhang = h.players[0]
+        zhang.dm("/forget")
+        asked = await h.sim.wait_for_message(zhang.user_id, "确定删除", timeout=30)
+        answers = [
+            await h.sim.wait_callback_answer(
+                forge_press(h.sim, zhang.user_id, zhang.user_id, asked.message_id, data), 30
+            )
+            for data in ("pv:forget:abc", "pv:nothing", "pv:forget:1")  # forged, unknown, a stale stamp
+        ]
+        assert all(a.text for a in answers)
+        assert "过期" in (answers[2].text or "") and answers[2].show_alert
+        user = await user_repo.get_user(rt(h).db, zhang.user_id)
+        assert user is not None and user.first_name == "张伟"
         h.assert_no_errors()
