@@ -231,6 +231,31 @@ def _relabel(players: Any, old: int, new: int, shown: str) -> list[Any]:
     return out
 
 
+def _relabel_entry(data: Any, entry_id: str, old: int, new: int, old_name: str, shown: str) -> Any:
+    """``data`` (a tournament's state) with every copy of entry ``entry_id`` relabelled."""
+    if isinstance(data, list):
+        return [_relabel_entry(d, entry_id, old, new, old_name, shown) for d in data]
+    if not isinstance(data, dict):
+        return data
+    if {"id", "name", "players"} <= data.keys() and str(data["id"]) == entry_id:
+        return {
+            **data,
+            "players": _relabel(data["players"], old, new, shown),
+            "name": _rename(str(data["name"]), old_name, shown),
+        }
+    return {k: _relabel_entry(v, entry_id, old, new, old_name, shown) for k, v in data.items()}
+
+
+def _renamed_values(data: Any, old_name: str, shown: str) -> Any:
+    if isinstance(data, str):
+        return _rename(data, old_name, shown)
+    if isinstance(data, list):
+        return [_renamed_values(d, old_name, shown) for d in data]
+    if isinstance(data, dict):
+        return {k: _renamed_values(v, old_name, shown) for k, v in data.items()}
+    return data
+
+
 def _same(value: Any, old: int, new: int) -> Any:
     """``value`` (an id as a number or a string), ``new`` in the same form when it is ``old``."""
     if str(value) != str(old):
@@ -315,18 +340,15 @@ async def _forget(db: Database, user_id: int, placeholder: Callable[[int, str | 
             e.players_json = _swap(e.players_json, user_id, new)
             e.name = _rename(e.name, old_name, shown)
             if t.state_json is not None:
-                state = dict(t.state_json)
-                state["entries"] = [
-                    {
-                        **d,
-                        "players": _relabel(d.get("players"), user_id, new, shown),
-                        "name": _rename(str(d.get("name", "")), old_name, shown),
-                    }
-                    if str(d.get("id")) == str(e.id)
-                    else d
-                    for d in state.get("entries", [])
-                ]
-                t.state_json = state
+                # the entry is copied in the state's entries and in its draw (the frozen list)
+                t.state_json = _relabel_entry(t.state_json, str(e.id), user_id, new, old_name, shown)
+            audits = (
+                (await s.execute(select(TournamentAudit).where(TournamentAudit.tournament_id == t.id)))
+                .scalars()
+                .all()
+            )
+            for a in audits:  # e.g. "withdraw" and "team_formed" keep the entry's name
+                a.detail_json = _renamed_values(a.detail_json, old_name, shown)
         # substitutes: a JSON map (no "=" on a JSON column in PostgreSQL): every match read, a union's few thousand
         for m in (await s.execute(select(TournamentMatch))).scalars().all():
             subs = m.substitutes or {}

@@ -3,6 +3,7 @@ a placeholder (substitutes, ratings, entries, seats) and removes the rest; the p
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select, update
@@ -95,6 +96,8 @@ async def test_forget_moves_the_records_to_a_placeholder(db: Database) -> None: 
         ("P1001 / 已注销玩家 #2", ("P1001 (1001)", "已注销玩家 #2 (-2)"))
     ]
     assert not any("P1002" in p or "(1002)" in p for e in eng.entries for p in e.players)
+    row = await ts.get_tournament(db, tid)
+    assert "P1002" not in json.dumps(row.state_json, ensure_ascii=False)  # the draw's frozen list too
     exported = await privacy_repo.export_user(db, 1002)
     assert exported["user"] is None and exported["tournament_entries"] == []
 
