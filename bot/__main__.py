@@ -6,23 +6,30 @@ one translated line on stderr (no traceback) and exit code 2 (no token) or 3 (an
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
+import signal
 import sys
 from typing import Any
+
+from bot.boot.health import HEARTBEAT_EVERY, heartbeat_job
+from bot.boot.logs import configure
+from bot.boot.probes import with_probes
+from bot.boot.settings import Settings
+from bot.boot.startup import EXIT_NO_TOKEN, EXIT_STARTUP, StartupError, console_language
+from bot.edge.app import build_application
+from bot.edge.preflight import preflight
+from bot.edge.webhook import run_webhook
 
 
 def with_heartbeat(app: Any) -> Any:
     """``app`` with a job that writes the heartbeat ``python -m bot.boot.health`` reads (from the bot's event loop)."""
-    from bot.boot.health import HEARTBEAT_EVERY, heartbeat_job
-
     app.job_queue.run_repeating(heartbeat_job, interval=HEARTBEAT_EVERY, first=1, name="heartbeat")
     return app
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
     ap = argparse.ArgumentParser(
         prog="python -m bot",
         description="The Shengji / Guandan Telegram bot (long polling, "
@@ -34,9 +41,6 @@ def main(argv: list[str] | None = None) -> int:
         ap.parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as stop:  # --help (0) or a usage error (2), already printed
         return 0 if stop.code in (0, None) else 2
-    from bot.boot.settings import Settings
-    from bot.boot.startup import EXIT_NO_TOKEN, EXIT_STARTUP, StartupError, console_language, preflight
-
     lang = console_language()
     settings = Settings()
     if not settings.TELEGRAM_BOT_TOKEN:
@@ -44,15 +48,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_NO_TOKEN
     try:
         asyncio.run(preflight(settings))
-        from bot.boot.probes import with_probes
-        from bot.edge.app import build_application
-
         app = with_probes(with_heartbeat(build_application(settings)))
     except StartupError as exc:  # one clear line for the person starting the bot
         print(exc.line(lang), file=sys.stderr)
         return EXIT_STARTUP
-    from bot.boot.logs import configure
-
     configure(settings.LOG_FORMAT)  # text, or one JSON object a line with the update / match / table ids
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import-time noise
@@ -66,11 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _run_webhook(app: Any, settings: Any) -> int:
-    import signal
-
-    from bot.edge.webhook import run_webhook
-
+def _run_webhook(app: Any, settings: Settings) -> int:
     async def run() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -16,13 +16,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
+
+from bot.boot.settings import Settings
+from bot.boot.startup import StartupError, check_database
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +89,6 @@ def heartbeat_problem(
 
 async def database_problem(url: str | None = None) -> str | None:
     """None when the database answers; else the start-up check's English line."""
-    from bot.boot.settings import Settings
-    from bot.boot.startup import StartupError, check_database
-
     try:
         await check_database(url or Settings().DATABASE_URL, timeout=DATABASE_TIMEOUT)
     except StartupError as exc:
@@ -121,10 +124,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def ready(url: str, timeout: float = 10.0) -> int:
     """``--ready URL``: 0 when the bot's /readyz answers 200; else 1 and what it said (or why it did not)."""
-    import json
-    import urllib.error
-    import urllib.request
-
     try:
         with urllib.request.urlopen(url, timeout=timeout) as answer:  # noqa: S310 - a URL the operator gives
             print("ok")

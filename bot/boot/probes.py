@@ -12,9 +12,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, MutableMapping
 from typing import Any
 
+import redis.asyncio as redis
 from aiohttp import web
+from sqlalchemy import text
 
 CHECK_TIMEOUT = 2.0
 
@@ -25,7 +28,7 @@ def with_probes(bot_app: Any) -> Any:
     return bot_app
 
 
-def register(web_app: web.Application, bot_data: Any) -> None:
+def register(web_app: web.Application, bot_data: MutableMapping[str, Any]) -> None:
     """Add the two routes to the web server's application (before it starts); the runtime is
     ``bot_data["runtime"]``, read at each request."""
     probes = Probes(bot_data)
@@ -34,7 +37,7 @@ def register(web_app: web.Application, bot_data: Any) -> None:
 
 
 class Probes:
-    def __init__(self, bot_data: Any) -> None:
+    def __init__(self, bot_data: MutableMapping[str, Any]) -> None:
         self.bot_data = bot_data
 
     @property
@@ -58,8 +61,6 @@ class Probes:
         return checks
 
     async def _database(self) -> None:
-        from sqlalchemy import text
-
         if self.rt.db is None:
             raise RuntimeError("not open")
         async with self.rt.db.engine.connect() as conn:
@@ -73,8 +74,6 @@ class Probes:
 
 
 async def _redis(url: str) -> None:
-    import redis.asyncio as redis
-
     client = redis.Redis.from_url(url, socket_connect_timeout=CHECK_TIMEOUT, socket_timeout=CHECK_TIMEOUT)
     try:
         await client.ping()
@@ -82,7 +81,7 @@ async def _redis(url: str) -> None:
         await client.aclose()
 
 
-async def _timed(check: Any) -> str:
+async def _timed(check: Awaitable[object]) -> str:
     """ "ok", or the error's kind and first line (never a traceback, never a URL with its password)."""
     try:
         await asyncio.wait_for(check, CHECK_TIMEOUT)

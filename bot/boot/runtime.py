@@ -17,71 +17,48 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Coroutine
+from datetime import datetime
 from typing import Any
-
-from telegram import (
-    BotCommand,
-    BotCommandScopeAllChatAdministrators,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    BotCommandScopeDefault,
-)
 
 from bot.backup import BackupJob
 from bot.boot.alerts import Alerts
 from bot.boot.metrics import Metrics, for_settings
 from bot.boot.settings import Settings
+from bot.delivery.command_menu import set_commands
+from bot.delivery.message_claims import MessageClaims
 from bot.delivery.outbox import BotSender, Outbox
-from bot.presentation.i18n import normalize, t
+from bot.delivery.shared_limits import SharedLimits
+from bot.presentation.i18n import normalize
 from bot.tables.driver import Driver
 from bot.tables.live import Live
 from bot.tables.lobby import Lobby
 from bot.tables.names import TableNames
+from bot.tables.ports import MatchOverHook
 from bot.tables.seats import SeatIndex, load_seats
 from bot.tables.thinking import THINKER
+from bot.webapp import links
 from scheduler.deadlines import DeadlineScheduler
 from storage import match_repo, message_repo, pending_send_repo, privacy_repo, table_repo, user_repo
 from storage.db import open_database
 
 log = logging.getLogger(__name__)
 
-# The command menu (setMyCommands), per kind of chat, in zh-CN (no language code: the default) and en.
-# ``COMMANDS``: the default scope (any chat not covered below); the tournament lists are added when the
-# tournament side is registered (bot/tournament; their descriptions are its ``cmd.*`` texts).
-COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "replay")
-PRIVATE_COMMANDS = ("start", "help", "lang", "review", "replay", "privacy", "mydata", "forget")
-GROUP_COMMANDS = ("help", "newtable", "lang", "leave", "review", "replay", "mix", "privacy")
 PURGE_EVERY = 3600.0  # seconds between two retention purges (CASUAL_RETENTION_DAYS)
-ADMIN_COMMANDS = ("stop",)  # a group's administrators (any chat administrator may /stop, /lang there)
-TOURNAMENT_PRIVATE = (
-    "withdraw",
-    "schedule",
-    "results",
-    "bracket",
-    "standings",
-    "dashboard",
-    "tournament",
-    "tournament_help",
-)
-TOURNAMENT_GROUP = ("schedule", "results", "bracket", "standings", "tournament_help")
-TOURNAMENT_ADMIN = (
-    "tournament_group",
-    "table_register",
-    "start_match",
-    "substitute",
-    "extend",
-    "pause",
-    "resume",
-    "result",
-    "forfeit",
-    "violation",
-    "audit",
-)
 CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
 HASH_PERSIST_SECONDS = 5.0
 
-__all__ = ["COMMANDS", "Runtime"]
+__all__ = ["Runtime"]
+
+
+class OpenPages:
+    """The table pages open on this process (the page's server registered in the application)."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    def page_open(self, match_id: int, user_id: int) -> bool:
+        return links.page_open(self.runtime, match_id, user_id)
 
 
 class Runtime:
@@ -91,7 +68,7 @@ class Runtime:
         self.db: Any = None
         self.outbox: Outbox | None = None
         self.scheduler: Any = None
-        self.shared_limits: Any = None  # bot/delivery/shared_limits.py when TELEGRAM_LIMITS_URL is set
+        self.shared_limits: SharedLimits | None = None  # when TELEGRAM_LIMITS_URL is set
         self.claims: Any = (
             None  # bot/delivery/message_claims.py when WEBAPP_RELAY_URL is set (several processes)
         )
@@ -100,22 +77,31 @@ class Runtime:
         self.bot_username: str | None = None
         # a lock lives while someone holds or waits on it (weak values): the map never outgrows the live matches
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         self._chat_langs: dict[int, str] = {}
         self._user_langs: dict[tuple[int, str | None], str] = {}
         self._persist_task: asyncio.Task[None] | None = None
-        self.seen_users: set[tuple[Any, ...]] = set()  # users stored since start-up (handlers skip the write)
+        self.seen_users: set[tuple[object, ...]] = (
+            set()
+        )  # users stored since start-up (handlers skip the write)
         # called with (match_id, match_over event data) once a match's result is committed and announced
         # (in a task of their own, one after the other; a hook that raises is logged and the next one runs)
-        self.match_over_hooks: list[Callable[[int, dict[str, Any]], Awaitable[None]]] = []
+        self.match_over_hooks: list[MatchOverHook] = []
         self.seats = SeatIndex()  # who sits where in the live matches (rebuilt at start-up)
         # the composition root: each service receives the narrow ports it uses (bot/tables/ports.py)
         self.thinker = THINKER  # strong computer players and the /review coach, in worker processes
         self.alerts: Alerts | None = None  # the admins told of 429s, late clocks, ... (bot/boot/alerts.py)
         self.metrics = for_settings(settings)  # Prometheus hooks, no-ops unless METRICS_ENABLED
         self.names = TableNames(self)
-        self.live = Live(self)
-        self.driver = Driver(self, settings, names=self.names, shows=self.live)
+        clocks: dict[int, datetime] = {}  # match -> when its move clock runs out: the driver's, shown by live
+        self.live = Live(
+            self,
+            self.names,
+            OpenPages(self),
+            clocks,
+            lobby_lost=lambda table_id: self.lobby.render_lobby(table_id),
+        )
+        self.driver = Driver(self, settings, names=self.names, shows=self.live, deadlines=clocks)
         self.lobby = Lobby(self, names=self.names, shows=self.live, steps=self.driver)
 
     @property
@@ -132,8 +118,6 @@ class Runtime:
         # keep the committed match rows, the users and the selections in memory (storage.match_cache, user_repo, selection_repo)
         self.db.sole_writer = not (self.settings.WEBAPP_RELAY_URL or self.settings.TELEGRAM_LIMITS_URL)
         if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
-            from bot.delivery.shared_limits import SharedLimits
-
             self.shared_limits = SharedLimits(
                 self.settings.TELEGRAM_LIMITS_URL,
                 self.settings.TELEGRAM_BOT_TOKEN,
@@ -141,8 +125,6 @@ class Runtime:
             )
             await self.shared_limits.start()
         if self.settings.WEBAPP_RELAY_URL:  # several processes: one of them sends each new hand message
-            from bot.delivery.message_claims import MessageClaims
-
             self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
             await self.claims.start()
         self.outbox = Outbox(
@@ -166,7 +148,7 @@ class Runtime:
             self.bot_username = self.app.bot.username
         except Exception:
             self.bot_username = None
-        await self._set_commands()
+        await set_commands(self.app.bot, tournaments="tournaments" in self.app.bot_data)
         self.scheduler = DeadlineScheduler()
         self.driver.register_deadlines(self.scheduler)
         await self.scheduler.start(self.db)
@@ -243,40 +225,6 @@ class Runtime:
                 self._chat_langs.clear()
                 self._user_langs.clear()
 
-    def command_menu(self) -> list[tuple[Any, tuple[str, ...]]]:
-        """(scope, commands) of the command menu: every private chat, every group, the groups'
-        administrators (who also see the group list), and the default for any other chat."""
-        tournaments = "tournaments" in self.app.bot_data
-        private = PRIVATE_COMMANDS + (TOURNAMENT_PRIVATE if tournaments else ())
-        group = GROUP_COMMANDS + (TOURNAMENT_GROUP if tournaments else ())
-        admin = group + ADMIN_COMMANDS + (TOURNAMENT_ADMIN if tournaments else ())
-        return [
-            (BotCommandScopeDefault(), COMMANDS),
-            (BotCommandScopeAllPrivateChats(), private),
-            (BotCommandScopeAllGroupChats(), group),
-            (BotCommandScopeAllChatAdministrators(), admin),
-        ]
-
-    @staticmethod
-    def command_description(lang: str, name: str) -> str:
-        """A command's menu description in ``lang`` (the play catalogue, else the tournament texts)."""
-        text = t(lang, f"cmd.{name}")
-        if text == f"cmd.{name}":
-            from bot.presentation.tournament.texts import tt
-
-            text = tt(lang, f"cmd.{name}")
-        return text[:256]
-
-    async def _set_commands(self) -> None:
-        bot = self.app.bot
-        try:
-            for scope, names in self.command_menu():
-                for lang, code in (("zh", None), ("en", "en")):
-                    cmds = [BotCommand(c, self.command_description(lang, c)) for c in names]
-                    await bot.set_my_commands(cmds, scope=scope, language_code=code)
-        except Exception as exc:  # never fatal
-            log.warning("setMyCommands failed: %s", exc)
-
     async def resume_all(self) -> None:
         """After a restart: re-render live tables and continue their next step."""
         for row in await match_repo.active_matches(self.db):
@@ -336,7 +284,13 @@ class Runtime:
             del self._user_langs[key]
 
     def send(
-        self, chat_id: int, text: str, markup: Any = None, *, record: bool = True, fold: Any = None
+        self,
+        chat_id: int,
+        text: str,
+        markup: Any = None,  # a Keyboard (bot/presentation/markup.py); the tournament side's Markup is opaque
+        *,
+        record: bool = True,
+        fold: object = None,
     ) -> asyncio.Future[int | None]:
         """Queue a message.  ``record=False``: a note the outbox may drop when that chat's queue (or
         the whole outbox) is over its bound, sent after the messages of record queued with it; ``fold``: a
@@ -351,7 +305,7 @@ class Runtime:
             lk = self._locks[match_id] = asyncio.Lock()
         return lk
 
-    def spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Coroutine[object, object, object]) -> None:
         """Run ``coro`` in a task the runtime waits for at stop."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)

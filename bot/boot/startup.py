@@ -6,7 +6,8 @@ Checked in this order, before the bot starts polling:
 2. a CJK font draws Chinese for the bracket image (``startup.no_font`` / ``startup.font_not_usable``);
 3. the database of ``DATABASE_URL`` answers (``startup.no_database``);
 4. Telegram (or ``TELEGRAM_API_BASE_URL``) answers ``getMe`` and accepts the token
-   (``startup.bad_token`` for 401/404, ``startup.no_network`` for a network error or time-out).
+   (``startup.bad_token`` for 401/404, ``startup.no_network`` for a network error or time-out):
+   bot/edge/preflight.py, which runs the four in this order (``preflight``).
 
 Checks 2-4 raise :class:`StartupError` (exit 3). The line is in the console's language: English when
 ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` (the first one set) starts with ``en``, else Chinese.
@@ -20,12 +21,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bot.boot.settings import Settings
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from bot.presentation.i18n import t
+from bot.presentation.tournament import FontMissing, ensure_cjk_font
+from storage.db import create_engine_for
 
 EXIT_NO_TOKEN = 2
 EXIT_STARTUP = 3
 DATABASE_TIMEOUT = 10.0  # seconds to wait for the database to answer
-TELEGRAM_TIMEOUT = 10.0  # seconds to connect to / read from the Bot API at start-up
 
 
 class StartupError(RuntimeError):
@@ -39,8 +44,6 @@ class StartupError(RuntimeError):
         super().__init__(self.line("en"))
 
     def line(self, lang: str) -> str:
-        from bot.presentation.i18n import t
-
         return " ".join(t(lang, self.key, **self.params).split())
 
 
@@ -54,7 +57,7 @@ def console_language(environ: dict[str, str] | None = None) -> str:
     return "zh"
 
 
-def _reason(exc: BaseException) -> str:
+def reason_of(exc: BaseException) -> str:
     """A short one-line cause: the driver's error under SQLAlchemy's wrapper, its type and text."""
     inner = getattr(exc, "orig", None) or exc
     text = " ".join(str(inner).split())
@@ -64,8 +67,6 @@ def _reason(exc: BaseException) -> str:
 
 def check_cjk_font() -> Path:
     """A CJK font that draws Chinese, for the bracket image (else tofu boxes); StartupError when missing."""
-    from bot.presentation.tournament import FontMissing, ensure_cjk_font
-
     try:
         return ensure_cjk_font()
     except FontMissing as exc:
@@ -78,8 +79,6 @@ def check_cjk_font() -> Path:
 def _where(url: str) -> str:
     """The database named without its password: ``postgresql+asyncpg://bot@db:5432/bot`` or the SQLite file."""
     try:
-        from sqlalchemy.engine import make_url
-
         return make_url(url).render_as_string(hide_password=True)
     except Exception:  # an unparsable URL is shown as given, minus anything after a ':' in the user part
         return url.split("@")[-1]
@@ -87,14 +86,10 @@ def _where(url: str) -> str:
 
 async def check_database(url: str, timeout: float = DATABASE_TIMEOUT) -> None:
     """The database of ``url`` answers ``SELECT 1`` within ``timeout`` s; StartupError otherwise."""
-    from sqlalchemy import text
-
-    from storage.db import create_engine_for
-
     try:
         engine = create_engine_for(url)
     except Exception as exc:
-        raise StartupError("startup.no_database", where=_where(url), reason=_reason(exc)) from exc
+        raise StartupError("startup.no_database", where=_where(url), reason=reason_of(exc)) from exc
     try:
 
         async def probe() -> None:
@@ -107,36 +102,6 @@ async def check_database(url: str, timeout: float = DATABASE_TIMEOUT) -> None:
             "startup.no_database", where=_where(url), reason=f"no answer in {timeout:g} s"
         ) from exc
     except Exception as exc:
-        raise StartupError("startup.no_database", where=_where(url), reason=_reason(exc)) from exc
+        raise StartupError("startup.no_database", where=_where(url), reason=reason_of(exc)) from exc
     finally:
         await engine.dispose()
-
-
-async def check_telegram(settings: Settings, timeout: float = TELEGRAM_TIMEOUT) -> None:
-    """``getMe`` answers and accepts the token; StartupError ``bad_token`` / ``no_network`` otherwise."""
-    from telegram import Bot
-    from telegram.error import InvalidToken, NetworkError
-    from telegram.request import HTTPXRequest
-
-    base = settings.TELEGRAM_API_BASE_URL or "https://api.telegram.org/bot"
-    request = HTTPXRequest(connect_timeout=timeout, read_timeout=timeout)
-    try:
-        bot = Bot(settings.TELEGRAM_BOT_TOKEN, base_url=base, request=request)
-    except InvalidToken as exc:
-        raise StartupError("startup.bad_token", reason="format") from exc
-    try:
-        await bot.initialize()  # calls getMe
-    except InvalidToken as exc:
-        raise StartupError("startup.bad_token", reason="401/404") from exc
-    except NetworkError as exc:  # TimedOut is a NetworkError
-        raise StartupError("startup.no_network", url=base.removesuffix("/bot"), reason=_reason(exc)) from exc
-    finally:
-        await bot.shutdown()
-        await request.shutdown()
-
-
-async def preflight(settings: Settings) -> None:
-    """Checks 2-4 of the module docstring; raises the first StartupError."""
-    check_cjk_font()
-    await check_database(settings.DATABASE_URL)
-    await check_telegram(settings)

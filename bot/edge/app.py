@@ -13,8 +13,12 @@ from typing import Any
 
 from telegram.ext import Application, ApplicationBuilder
 
+from bot.boot.runtime import Runtime
 from bot.boot.settings import Settings
 from bot.boot.startup import StartupError, check_cjk_font
+from bot.edge.handlers import register
+from bot.edge.tournament import register_tournament_handlers
+from bot.webapp import start_for, stop_for
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +39,6 @@ class BotApplication(Application):  # type: ignore[type-arg]
         await super().stop()
 
     async def shutdown(self) -> None:
-        from bot.webapp import stop_for
-
         await stop_for(self)
         rt = self.bot_data.get("runtime")
         if rt is not None:
@@ -45,16 +47,12 @@ class BotApplication(Application):  # type: ignore[type-arg]
 
 
 async def _post_init(app: Any) -> None:
-    from bot.boot.runtime import Runtime
-
     if app.bot_data.get("runtime") is not None and app.bot_data["runtime"].started:
         return
     rt = app.bot_data.get("runtime") or Runtime(app, app.bot_data["settings"])
     app.bot_data["runtime"] = rt
     await rt.startup()
     if app.bot_data.get("webapp") is None:  # the table page (Mini App) when WEBAPP_PORT is set
-        from bot.webapp import start_for
-
         await start_for(app)
 
 
@@ -62,8 +60,6 @@ def build_application(settings: Settings | None = None) -> Any:
     """The PTB 22 Application of the bot (long polling by default).
 
     StartupError when the bot cannot run (no CJK font for the bracket image)."""
-    from bot.edge.handlers import register
-
     settings = settings or Settings()
     check_cjk_font()
     builder = (
@@ -81,10 +77,5 @@ def build_application(settings: Settings | None = None) -> Any:
     app = builder.build()
     app.bot_data["settings"] = settings
     register(app)
-    try:  # the tournament side (bot/edge/tournament): its handlers run before the play side's
-        from bot.edge.tournament import register_tournament_handlers
-    except ImportError as exc:  # pragma: no cover - a checkout without the tournament side
-        log.warning("tournament handlers not available: %s", exc)
-    else:
-        register_tournament_handlers(app)
+    register_tournament_handlers(app)  # the tournament side: its handlers run before the play side's
     return app

@@ -7,7 +7,10 @@ typed as a play comes back as a 30-character echo followed by the hint, not a 4,
 
 from __future__ import annotations
 
+from bot.presentation.i18n import rule_error
+from engine.cards import parse_cards
 from engine.errors import RuleError
+from storage import match_repo
 
 ECHO_MAX = 30
 
@@ -20,8 +23,6 @@ def clip(text: object, limit: int = ECHO_MAX) -> str:
 
 def rule_error_clipped(lang: str, err: RuleError) -> str:
     """``bot.presentation.i18n.rule_error`` with every long string param clipped to ``ECHO_MAX`` characters."""
-    from bot.presentation.i18n import rule_error
-
     params = {k: clip(v) if isinstance(v, str) and len(v) > ECHO_MAX else v for k, v in err.params.items()}
     return rule_error(lang, RuleError(err.code, err.template, **params))
 
@@ -29,9 +30,6 @@ def rule_error_clipped(lang: str, err: RuleError) -> str:
 async def card_left_my_hand(db: object, match_id: int, seat: int, card: int) -> bool:
     """Whether ``seat`` gave ``card`` away in the deal in play (played, buried, paid or returned it): a press on
     it is "already played"; a card the seat never held is "not your card" (a forged or misdirected press)."""
-    from engine.cards import parse_cards
-    from storage import match_repo
-
     gone: list[int] = []
     for record in reversed(await match_repo.action_log(db, match_id)):  # type: ignore[arg-type]
         if record.action == "sys next_deal":

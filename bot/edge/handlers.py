@@ -8,7 +8,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatType
 from telegram.ext import (
     Application,
@@ -16,25 +16,32 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
-from bot.boot.logs import bind
-from bot.edge import callbacks
+from bot.boot.logs import bind, bind_update
+from bot.boot.runtime import Runtime
+from bot.edge import callbacks, privacy, ratelimit, review_handlers
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
+from bot.edge.refusals import refusal_text
 from bot.presentation import render
 from bot.presentation.i18n import normalize, t
 from bot.presentation.keyboards import ctext, parse_hand
+from bot.presentation.markup import Keyboard
+from bot.tables.outcomes import Why
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
+from engine.registry import preset_ids
 from storage import match_repo, selection_repo, table_repo, user_repo
+from storage.db import Database
 
 log = logging.getLogger(__name__)
 
 Ctx = ContextTypes.DEFAULT_TYPE
 
 
-async def save_user(db: Any, user: Any, *, started: bool | None = None) -> None:
+async def save_user(db: Database, user: User, *, started: bool | None = None) -> None:
     """Store a Telegram user (name, username, language); ``started=True``: they started the bot in private."""
     await user_repo.upsert_user(
         db,
@@ -46,13 +53,14 @@ async def save_user(db: Any, user: Any, *, started: bool | None = None) -> None:
     )
 
 
-async def save_chat(db: Any, chat: Any) -> None:
+async def save_chat(db: Database, chat: Chat) -> None:
     """Store a Telegram chat (kind and title)."""
     await user_repo.upsert_chat(db, chat.id, chat.type, getattr(chat, "title", None))
 
 
-def rt_of(context: Ctx) -> Any:
-    return context.application.bot_data["runtime"]
+def rt_of(context: Ctx) -> Runtime:
+    rt: Runtime = context.application.bot_data["runtime"]
+    return rt
 
 
 async def _lang(context: Ctx, update: Update) -> str:
@@ -63,7 +71,7 @@ async def _lang(context: Ctx, update: Update) -> str:
     return str(await rt.user_lang(user.id, user.language_code))
 
 
-async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
+async def _known(rt: Runtime, user: User, started: bool | None = None) -> None:
     """Store the user (name, language) once per process and whenever those change."""
     key = (user.id, user.first_name, user.username, user.language_code, bool(started))
     if key in rt.seen_users:
@@ -75,11 +83,13 @@ async def _known(rt: Any, user: Any, started: bool | None = None) -> None:
     rt.seen_users.add(key)
 
 
-def _reply(context: Ctx, chat_id: int, text: str, markup: Any = None) -> None:
+def _reply(
+    context: Ctx, chat_id: int, text: str, markup: Keyboard | InlineKeyboardMarkup | None = None
+) -> None:
     rt_of(context).send(chat_id, text, markup)
 
 
-def _refuse(context: Ctx, chat_id: int, user: Any, text: str) -> None:
+def _refuse(context: Ctx, chat_id: int, user: User, text: str) -> None:
     """A group command refused: a note that waits behind the group's messages of record (a lobby, a result),
     and one person's refusals still queued fold into one (the newest text)."""
     rt_of(context).send(chat_id, text, record=False, fold=("refused", getattr(user, "id", None)))
@@ -114,11 +124,10 @@ async def cmd_start(update: Update, context: Ctx) -> None:
     if payload.startswith("join_"):
         try:
             _, table_id, seat = payload.split("_")
-            err = await rt.lobby.join(int(table_id), int(seat), user)
-        except ValueError:
+            refused = await rt.lobby.join(int(table_id), int(seat), user.id)
+            err = None if refused is None or refused.why is Why.NEED_START else refusal_text(lang, refused)
+        except ValueError:  # (NEED_START cannot happen: we just marked the user)
             err = t(lang, "err.bad_link")
-        if err == "need_start":  # cannot happen: we just marked the user
-            err = None
         if err:
             _reply(context, chat.id, err)
         else:
@@ -129,7 +138,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
             )
         return
     _reply(context, chat.id, t(lang, "start.welcome") + "\n\n" + t(lang, "help.text"))
-    await rt.live.refresh_user(user.id)
+    found = await rt.driver.user_match(user.id)
+    if found is not None:  # their current hand again (a new message if needed)
+        await rt.live.show_hand(*found, user.id)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:
@@ -137,8 +148,6 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if chat is None:
         return
     lang = await _lang(context, update)
-    from engine.registry import preset_ids
-
     _reply(
         context,
         chat.id,
@@ -208,7 +217,7 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
 
 
 async def _on_open_table(
-    update: Update, context: Ctx, act: Callable[[Any, int, Any], Awaitable[str | None]]
+    update: Update, context: Ctx, act: Callable[[Runtime, int, User], Awaitable[str | None]]
 ) -> None:
     """A group command acting on the chat's open table: ``act(runtime, table_id, user)`` returns an
     error text (or None); no open table gets "no table"."""
@@ -276,14 +285,14 @@ async def on_button(update: Update, context: Ctx) -> None:
 
 
 async def table_button(
-    update: Update, context: Ctx, button: callbacks.TableButton, user: Any, lang: str
+    update: Update, context: Ctx, button: callbacks.TableButton, user: User, lang: str
 ) -> None:
     rt = rt_of(context)
     table_id = button.table_id
     if button.op is callbacks.TableOp.JOIN:
         seat = int(button.seat or 0)
-        err = await rt.lobby.join(table_id, seat, user)
-        if err == "need_start":
+        refused = await rt.lobby.join(table_id, seat, user.id)
+        if refused is not None and refused.why is Why.NEED_START:
             await _answer(update, t(lang, "join.need_start"), alert=True)
             table = await table_repo.get_table(rt.db, table_id)
             if table is not None:
@@ -294,7 +303,10 @@ async def table_button(
                     render.open_chat_button(glang, rt.bot_username, f"join_{table_id}_{seat}"),
                 )
             return
-        await _answer(update, err or t(lang, "join.ok", seat=render.seat_name(lang, seat)))
+        await _answer(
+            update,
+            refusal_text(lang, refused) if refused else t(lang, "join.ok", seat=render.seat_name(lang, seat)),
+        )
     elif button.op is callbacks.TableOp.START:
         # answered once the start is committed, while the table message and the hands are rendered
         err = await rt.lobby.start_table(
@@ -308,7 +320,7 @@ async def table_button(
 
 
 async def hand_button(
-    update: Update, context: Ctx, button: callbacks.HandButton, user: Any, lang: str, t0: float
+    update: Update, context: Ctx, button: callbacks.HandButton, user: User, lang: str, t0: float
 ) -> None:
     rt = rt_of(context)
     Op = callbacks.HandOp
@@ -368,13 +380,11 @@ async def hand_button(
     else:  # Op.CHOOSE
         action = f"{seat} choose {button.word}"
     query_id = update.callback_query.id if update.callback_query is not None else None
-    _ok, problem = await rt.driver.act(
-        match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", lang=lang, t0=t0
-    )
-    await _answer(update, problem if problem else None)
+    acted = await rt.driver.act(match_id, seat, action, user_id=user.id, dedupe=f"cb:{query_id}", t0=t0)
+    await _answer(update, refusal_text(lang, acted.refusal) if acted.refusal else None)
 
 
-async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
+async def _selection(rt: Runtime, match_id: int, seat: int, deal: int) -> list[int]:
     """The cards the seat has tapped in this deal's hand message."""
     cards, sel_deal = await selection_repo.selected(rt.db, match_id, seat)
     if not cards or sel_deal != deal:
@@ -383,7 +393,7 @@ async def _selection(rt: Any, match_id: int, seat: int, deal: int) -> list[int]:
 
 
 async def _tap(
-    update: Update, rt: Any, button: callbacks.HandButton, seat: int, user: Any, lang: str
+    update: Update, rt: Runtime, button: callbacks.HandButton, seat: int, user: User, lang: str
 ) -> None:
     """Tap a card (select / unselect that copy) or clear the selection.  Under the match's lock, so a
     tap never races a play of the same seat (a clock's auto-play clears the selection).  The answer
@@ -513,11 +523,11 @@ async def on_private_text(update: Update, context: Ctx) -> None:
                     t(lang, "err.choose_reading", cards=cards_text(cards), labels=labels),
                 )
                 return
-    _ok, problem = await rt.driver.act(
-        match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}", lang=lang, t0=t0
+    acted = await rt.driver.act(
+        match_id, seat, action, user_id=user.id, dedupe=f"upd:{update.update_id}", t0=t0
     )
-    if problem:
-        _reply(context, msg.chat_id, problem)
+    if acted.refusal:
+        _reply(context, msg.chat_id, refusal_text(lang, acted.refusal))
 
 
 # --- errors --------------------------------------------------------------------------------------
@@ -543,11 +553,6 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    from telegram.ext import TypeHandler
-
-    from bot.boot.logs import bind_update
-    from bot.edge import privacy, ratelimit, review_handlers
-
     app.add_handler(
         TypeHandler(Update, bind_update), group=-1000
     )  # log lines name the update (bot/boot/logs.py)

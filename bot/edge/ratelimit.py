@@ -21,6 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from telegram import Update
+from telegram.ext import ApplicationHandlerStop, TypeHandler
+
+from bot.presentation.i18n import normalize, t
+
 log = logging.getLogger(__name__)
 
 GUARD_GROUP = -10
@@ -76,7 +81,7 @@ class RateLimiter:
         return "warn"
 
 
-def command_of(update: Any) -> str | None:
+def command_of(update: object) -> str | None:
     """The command name of a message (``/bracket@bot x`` → ``bracket``), else None."""
     msg = getattr(update, "effective_message", None)
     text = getattr(msg, "text", None) if msg is not None else None
@@ -86,7 +91,7 @@ def command_of(update: Any) -> str | None:
     return word.split("@", 1)[0].lower() or None
 
 
-def counted(update: Any) -> bool:
+def counted(update: object) -> bool:
     """Whether an update is limited: a button press, a command, or text/a file in a private chat."""
     if getattr(update, "callback_query", None) is not None:
         return True
@@ -116,7 +121,7 @@ class UpdateGuard:
         self.heavy = RateLimiter(heavy_rate, heavy_burst, max_users=max_users, clock=clock)
         self.refused = 0
 
-    def decide(self, update: Any) -> str:
+    def decide(self, update: object) -> str:
         user = getattr(update, "effective_user", None)
         if user is None or not counted(update):
             return "ok"
@@ -128,8 +133,6 @@ class UpdateGuard:
         return verdict
 
     async def __call__(self, update: Any, context: Any) -> None:
-        from telegram.ext import ApplicationHandlerStop
-
         verdict = self.decide(update)
         if verdict == "ok":
             return
@@ -140,8 +143,6 @@ class UpdateGuard:
 
 async def _slow_down(update: Any, context: Any) -> None:
     """The one "slow down" answer, in the user's language (a press: a toast; a message: a reply)."""
-    from bot.presentation.i18n import normalize, t
-
     user = update.effective_user
     lang = normalize(getattr(user, "language_code", None))
     rt = context.application.bot_data.get("runtime")
@@ -160,7 +161,7 @@ async def _slow_down(update: Any, context: Any) -> None:
         log.info("slow-down answer failed: %s", exc)
 
 
-def guard_from_settings(settings: Any) -> UpdateGuard | None:
+def guard_from_settings(settings: object) -> UpdateGuard | None:
     """The guard for ``RATE_LIMIT_PER_SECOND`` / ``RATE_LIMIT_BURST`` (None when the rate is 0: no limit).
 
     Rates are multiplied by ``TELEGRAM_RATE_SCALE`` (the simulator's accelerated clock)."""
@@ -179,9 +180,6 @@ def install(app: Any, guard: UpdateGuard | None = None) -> UpdateGuard | None:
     """Register the guard before every other handler group; returns it (kept in ``bot_data["rate_guard"]``).
 
     Without ``guard`` it is built from ``bot_data["settings"]`` (none when the limit is turned off)."""
-    from telegram import Update
-    from telegram.ext import TypeHandler
-
     if guard is None:
         guard = guard_from_settings(app.bot_data.get("settings"))
         if guard is None:

@@ -9,6 +9,7 @@ applied twice (a tap toggles the selection; actions are also guarded by their ve
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -17,7 +18,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
+from telegram import Update
 
+from bot.boot.settings import Settings
 from bot.delivery.message_claims import RedisClaims
 
 log = logging.getLogger(__name__)
@@ -55,7 +58,6 @@ def webhook_handler(
 ) -> Callable[[web.Request], Awaitable[web.Response]]:
     """An aiohttp handler feeding ``app.update_queue`` (refuses a wrong secret with 403, bad JSON with 400;
     with ``once``, an update another process took is answered 200 and dropped)."""
-    from telegram import Update
 
     async def handle(request: web.Request) -> web.Response:
         if not hmac.compare_digest(request.headers.get(SECRET_HEADER, ""), secret):
@@ -77,7 +79,7 @@ def webhook_handler(
     return handle
 
 
-async def run_webhook(app: Any, settings: Any, *, stop: Any) -> None:
+async def run_webhook(app: Any, settings: Settings, *, stop: asyncio.Event) -> None:
     """Run ``app`` fed by the webhook until ``stop`` (an asyncio.Event) is set."""
     if not settings.WEBAPP_URL or settings.WEBAPP_PORT is None:
         raise RuntimeError("webhook mode needs WEBAPP_URL (the public https base) and WEBAPP_PORT")

@@ -8,7 +8,7 @@ hand's rows in ``bot.presentation.hand``; they are named here too for the module
 
 from __future__ import annotations
 
-from bot.edge.callbacks import TableButton, TableOp
+from bot.edge.callbacks import ResumeButton, TableButton, TableOp
 from bot.presentation.common import ctext, parse_hand, rank_text, seat_name, side_name, suit_text, who
 from bot.presentation.games import group_hand
 from bot.presentation.hand import chunk, hand_lines, selected_counts
@@ -82,3 +82,8 @@ def my_hand_button(lang: str, bot_username: str | None) -> Keyboard | None:
     if not bot_username:
         return None
     return Keyboard.of([[Button(t(lang, "btn.my_hand"), url=f"https://t.me/{bot_username}")]])
+
+
+def resume_keyboard(lang: str, match_id: int) -> Keyboard:
+    """The Resume button under a paused table's notice."""
+    return Keyboard.of([[Button(t(lang, "btn.resume"), callback_data=ResumeButton(match_id).encode())]])

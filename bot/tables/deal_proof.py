@@ -22,8 +22,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.fairness import commitment, deal_salt, deal_seed, recompute_deal
+from bot.presentation.games import presenter
+from bot.presentation.i18n import t
+from bot.tables.review import DealRecord
+from engine.cards import card_text
+from engine.fairness import (
+    commitment,
+    deal_salt,
+    deal_seed,
+    match_commitment,
+    recompute_deal,
+    verify_commitment,
+)
 from engine.game import Match
+from storage.models import GameTable
 
 SHOWN_DIGITS = 16
 PROOF_FORMAT = "deal-proof/v1"
@@ -65,14 +77,9 @@ def live_deal(game: str, m: Match) -> tuple[int, int] | None:
     (Guandan before its first deal); None once the match is over."""
     if m.finished:
         return None
-    deal_no = m.deal_no
-    if game == "guandan":
-        if deal_no == 0 or m.phase in ("deal_over", "new"):
-            return deal_no + 1, 0
-        return deal_no, 0
-    if m.phase == "deal_over":
-        return deal_no + 1, 0
-    return deal_no, m.redeal_no
+    if m.deal_no == 0 or m.phase in ("deal_over", "new"):  # between deals (Guandan: before the first one)
+        return m.deal_no + 1, 0
+    return m.deal_no, m.redeal_no
 
 
 def proof_json(
@@ -96,13 +103,14 @@ def proof_json(
         "salt": proof.salt.hex(),
         "commitment": proof.commitment,
     }
-    if proof.game == "shengji":
+    kitty_dealt = presenter(proof.game).BIDS_AND_KITTY
+    if kitty_dealt:
         data["first_drawer"] = first_drawer
     if proof.turn is not None:
         data["board_turn"] = proof.turn
     if hands is not None:
         data["hands"] = hands
-    if kitty is not None and proof.game == "shengji":
+    if kitty is not None and kitty_dealt:
         data["kitty"] = kitty
     return data
 
@@ -117,8 +125,6 @@ class Check:
 
 def check_proof(data: dict[str, Any]) -> Check:
     """Recompute the cards from the revealed seed; check the commitment and any hands/kitty given."""
-    from engine.fairness import verify_commitment
-
     lines: list[str] = []
     game = str(data.get("game") or "")
     if game not in ("shengji", "guandan"):
@@ -166,7 +172,7 @@ def check_proof(data: dict[str, Any]) -> Check:
                 + f"seat {seat} hand "
                 + ("is what the seed deals" if same else "differs from what the seed deals")
             )
-    if "kitty" in data and game == "shengji":
+    if "kitty" in data and presenter(game).BIDS_AND_KITTY:
         same = sorted(data["kitty"]) == sorted(cards.kitty)
         ok &= same
         lines.append(
@@ -178,10 +184,8 @@ def check_proof(data: dict[str, Any]) -> Check:
 # --- lines for the table message and the deal summary ----------------------------------------------
 
 
-def commitment_line(lang: str, game: str, match_seed: int, m: Any) -> str | None:
+def commitment_line(lang: str, game: str, match_seed: int, m: Match) -> str | None:
     """``🔒 本副承诺 …`` for the deal in play (or about to start); None once the match is over."""
-    from bot.presentation.i18n import t
-
     live = live_deal(game, m)
     if live is None:
         return None
@@ -193,26 +197,19 @@ def reveal_line(
     lang: str, game: str, match_seed: int, deal_no: int, redeal_no: int = 0, turn: int | None = None
 ) -> str:
     """``🔑 种子 … · salt …`` for a finished deal (its summary)."""
-    from bot.presentation.i18n import t
-
     proof = proof_for(game, match_seed, deal_no, redeal_no, turn)
     return t(lang, "sum.reveal", seed=proof.seed, salt=proof.salt.hex())
 
 
 def match_commitment_line(lang: str, server_seed: int, words: int) -> str:
     """The lobby line of a tournament table: the commitment to its server seed."""
-    from bot.presentation.i18n import t
-    from engine.fairness import match_commitment
-
     return t(lang, "lobby.match_commitment", commitment=match_commitment(server_seed)[:SHOWN_DIGITS], n=words)
 
 
 def record_proof(
-    game: str, preset: str, match_id: int, match_seed: int, rec: Any, turn: int | None = None
+    game: str, preset: str, match_id: int, match_seed: int, rec: DealRecord, turn: int | None = None
 ) -> dict[str, Any]:
     """The proof file of a finished deal from its review record (``bot.tables.review.DealRecord``)."""
-    from engine.cards import card_text
-
     proof = proof_for(game, match_seed, rec.deal_no, rec.redeals, turn)
     hands = [[card_text(c) for c in h] for h in rec.hands] if rec.hands else None
     kitty = [card_text(c) for c in rec.kitty] if rec.kitty else None
@@ -222,7 +219,7 @@ def record_proof(
 
 
 def review_fairness(
-    game: str, preset: str, match_seed: int, rec: Any, turn: int | None = None, reveal: bool = True
+    game: str, preset: str, match_seed: int, rec: DealRecord, turn: int | None = None, reveal: bool = True
 ) -> dict[str, str]:
     """The fairness block of a deal in the review file: commitment, and once the deal is over (and
     ``reveal``: a duplicate table's match is over) its seed, salt and the command that checks it."""
@@ -231,11 +228,7 @@ def review_fairness(
     if rec.finished and reveal:
         out["deal_seed"] = str(proof.seed)
         out["salt"] = proof.salt.hex()
-        drawer = (
-            f" --first-drawer {rec.first_drawer}"
-            if game == "shengji" and rec.first_drawer is not None
-            else ""
-        )
+        drawer = f" --first-drawer {rec.first_drawer}" if rec.first_drawer is not None else ""
         turned = f" --board-turn {turn}" if turn is not None else ""
         out["verify"] = (
             f"python -m bot.verify_deal --preset {preset} --seed {proof.seed} --salt {proof.salt.hex()} "
@@ -244,28 +237,24 @@ def review_fairness(
     return out
 
 
-def lobby_lines(lang: str, table: Any) -> list[str]:
+def lobby_lines(lang: str, table: GameTable) -> list[str]:
     """What the lobby says about the table's seed: a practice table's public seed, an admin's fixed seed,
     or a tournament table's commitment to its server seed (with how many /mix words so far)."""
-    from bot.presentation.i18n import t
-
-    if getattr(table, "practice", False) and table.fixed_seed is not None:
+    if table.practice and table.fixed_seed is not None:
         return [t(lang, "lobby.practice", seed=table.fixed_seed)]
-    if getattr(table, "fixed_seed", None) is not None:
+    if table.fixed_seed is not None:
         return [t(lang, "lobby.fixed_seed")]
-    if getattr(table, "server_seed", None) is not None:
+    if table.server_seed is not None:
         return [match_commitment_line(lang, table.server_seed, len(table.mix_words or []))]
     return []
 
 
-def table_lines(lang: str, game: str, match_seed: int, m: Any, table: Any) -> list[str]:
+def table_lines(lang: str, game: str, match_seed: int, m: Match, table: GameTable | None) -> list[str]:
     """What the live table message adds: the practice / fixed-seed mark and the current deal's commitment."""
-    from bot.presentation.i18n import t
-
     out = []
-    if getattr(table, "practice", False):
+    if table is not None and table.practice:
         out.append(t(lang, "lobby.practice", seed=table.fixed_seed))
-    elif getattr(table, "fixed_seed", None) is not None:
+    elif table is not None and table.fixed_seed is not None:
         out.append(t(lang, "lobby.fixed_seed"))
     line = commitment_line(lang, game, match_seed, m)
     if line:

@@ -15,18 +15,21 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
-from bot.tables.ports import MatchShows, Names, Pace, Running
-from bot.tables.seats import MatchSeats, SeatInfo, seats_entry
+from bot.tables.outcomes import APPLIED, REPEATED, Acted, Refusal, Why
+from bot.tables.ports import MatchShows, Names, Pace, Person, Running
+from bot.tables.seats import match_context, match_seats
 from bot.tables.thinking import THINKER
 from engine.errors import RuleError
+from engine.game import Match
 from engine.rng import rng_for
-from scheduler.deadlines import DeadlineData
+from scheduler.deadlines import DeadlineData, DeadlineScheduler
 from storage import action_repo, match_repo, table_repo
+from storage.action_repo import ApplyResult
 from storage.errors import StaleVersion
+from storage.models import GameTable
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +48,14 @@ class Metrics:
 
 
 class Driver:
-    def __init__(self, shared: Running, pace: Pace, names: Names, shows: MatchShows) -> None:
+    def __init__(
+        self,
+        shared: Running,
+        pace: Pace,
+        names: Names,
+        shows: MatchShows,
+        deadlines: dict[int, datetime] | None = None,
+    ) -> None:
         self.rt = shared
         self.pace = pace
         self.names = names
@@ -53,9 +63,10 @@ class Driver:
         self.metrics = Metrics()
         self._tick_failures: dict[int, int] = {}  # match -> failed table steps in a row (retried, backed off)
         # asked before a table deals its next deal (duplicate deals wait for the partner table); None: never
-        self.deal_gate: Callable[[int, Any, Any], Awaitable[bool]] | None = None
+        self.deal_gate: Callable[[int, Match, GameTable | None], Awaitable[bool]] | None = None
         self.gate_poll = 1.0  # seconds before a table the gate held asks again
-        self.deadlines: dict[int, datetime] = {}  # match id -> when the running move clock runs out
+        # match id -> when the running move clock runs out (the live messages read the same map)
+        self.deadlines: dict[int, datetime] = {} if deadlines is None else deadlines
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._window_armed: dict[
             int, str
@@ -65,7 +76,7 @@ class Driver:
             set()
         )  # matches whose clock state this process knows (else: cancel once)
 
-    def register_deadlines(self, scheduler: Any) -> None:
+    def register_deadlines(self, scheduler: DeadlineScheduler) -> None:
         scheduler.register("move_clock", self._on_move_clock)
         scheduler.register("bid_window", self._on_bid_window)
         scheduler.register("match_time", self._on_match_time)
@@ -91,7 +102,7 @@ class Driver:
         if old is not None:
             old.cancel()
 
-    def schedule_next(self, match_id: int, m: Any) -> None:
+    def schedule_next(self, match_id: int, m: Match) -> None:
         s = self.pace
         if m.finished:
             return
@@ -106,7 +117,7 @@ class Driver:
         elif not self._people_choose(match_id, m):
             self.kick(match_id, s.ai_delay)
 
-    def _forced_next(self, match_id: int, m: Any) -> bool:
+    def _forced_next(self, match_id: int, m: Match) -> bool:
         """Is the next move a person's with no choice (Shengji's last trick)?  The bot plays it at once (no
         computer's pause: nobody waits to see it, and the group shows the deal's end with both last tricks)."""
         entry = self.rt.seats.get(match_id)
@@ -117,7 +128,7 @@ class Driver:
             return False
         return m.forced_action(turns[0].seat) is not None
 
-    def _people_choose(self, match_id: int, m: Any) -> bool:
+    def _people_choose(self, match_id: int, m: Match) -> bool:
         """Is every turn a person's required move with a choice?  Then the table's own step would find
         nothing to do (and read the match and its table for it): no tick until the next action."""
         entry = self.rt.seats.get(match_id)
@@ -131,35 +142,8 @@ class Driver:
 
     # --- seats of a match ------------------------------------------------------------------
 
-    async def match_context(
-        self, match_id: int, applied: Any | None = None
-    ) -> tuple[Any, Any, Any, tuple[SeatInfo, ...]]:
-        """The match row, its engine state, its table and its seats; ``applied``: the ``ApplyResult`` of the
-        action just committed under the match's lock (its state, nothing read again)."""
-        if applied is not None and applied.row is not None and applied.table is not None:
-            row, m, table = applied.row, applied.match, applied.table
-        else:
-            row, m, table = await match_repo.match_context(self.rt.db, match_id)
-        entry = await self.seats(match_id, row.table_id)
-        return row, m, table, entry.seats if entry is not None else ()
-
-    async def seats(self, match_id: int, table_id: int | None = None) -> MatchSeats | None:
-        """The match's seats, from the index (the database once, when the index does not have them)."""
-        entry = self.rt.seats.get(match_id)
-        if entry is None:
-            row = await match_repo.match_row(self.rt.db, match_id)
-            if row is None:
-                return None
-            table_id = row.table_id if table_id is None else table_id
-            rows = await table_repo.get_seats(self.rt.db, table_id)
-            if row.status in ("playing", "paused"):
-                entry = self.rt.seats.add(match_id, table_id, rows)
-            else:  # an ended match is answered but not indexed again (the index holds live matches only)
-                entry = seats_entry(match_id, table_id, rows)
-        return entry
-
     async def seat_of_user(self, match_id: int, user_id: int) -> int | None:
-        entry = await self.seats(match_id)
+        entry = await match_seats(self.rt.db, self.rt.seats, match_id)
         return entry.seat_of(user_id) if entry is not None else None
 
     async def user_match(self, user_id: int) -> tuple[int, int] | None:
@@ -187,11 +171,11 @@ class Driver:
         *,
         user_id: int | None,
         dedupe: str | None,
-        lang: str,
         t0: float | None = None,
         source: str = "player",
-    ) -> tuple[bool, str | None]:
-        """Apply ``action`` for ``seat``; returns (applied, error text in ``lang``)."""
+    ) -> Acted:
+        """Apply ``action`` for ``seat`` (committed, announced and shown), or say why not (the match ended
+        or moved on: ``Why.STALE``; the rules refused it: ``Why.RULE``); a repeated update: neither."""
         rt = self.rt
         async with rt.lock(match_id):
             # under the lock nothing else moves the match: the current version is the one decided on
@@ -202,25 +186,25 @@ class Driver:
             except RuleError as err:
                 rt.metrics.action("refused")
                 if err.code in ("match_finished", "match_not_found"):
-                    return False, t(lang, "err.stale")
-                return False, rule_error(lang, err)
+                    return Acted(False, Refusal(Why.STALE))
+                return Acted(False, Refusal.rule(err))
             except StaleVersion:
                 rt.metrics.action("stale")
-                return False, t(lang, "err.stale")
+                return Acted(False, Refusal(Why.STALE))
             if applied.duplicate:
-                return False, None
+                return REPEATED
             if t0 is not None:
                 self.metrics.latencies.append(time.perf_counter() - t0)
                 rt.metrics.turn(self.metrics.latencies[-1])
                 if len(self.metrics.latencies) > 200_000:  # bounded: keep the newer half
                     del self.metrics.latencies[:100_000]
             await self.after(match_id, applied, source=source, seat=seat)
-        return True, None
+        return APPLIED
 
-    async def resume_match(self, match_id: int, user: Any) -> str | None:
+    async def resume_match(self, match_id: int, user: Person) -> str | None:
         """A seated player (or the creator, or an admin) resumes a paused table."""
         rt = self.rt
-        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+        lang = await rt.user_lang(user.id, user.language_code)
         row = await match_repo.get_match_row(rt.db, match_id)
         if row is None:
             return t(lang, "err.stale")
@@ -236,7 +220,7 @@ class Driver:
             await self.after(match_id, applied, source="player")
         return None
 
-    async def _apply_sys(self, match_id: int, action: str, version: int | None = None) -> Any | None:
+    async def _apply_sys(self, match_id: int, action: str, version: int | None = None) -> ApplyResult | None:
         """Apply a step of the table itself; ``version``: only if the match is still at the version it was
         decided on (another process may have moved it meanwhile)."""
         try:
@@ -246,7 +230,9 @@ class Driver:
             return None
         return applied
 
-    async def after(self, match_id: int, applied: Any, *, source: str, seat: int | None = None) -> None:
+    async def after(
+        self, match_id: int, applied: ApplyResult, *, source: str, seat: int | None = None
+    ) -> None:
         """What follows a committed action: announce, re-arm the clock, render, schedule the next step."""
         self.metrics.actions += 1
         self.rt.metrics.action("applied")
@@ -313,7 +299,7 @@ class Driver:
 
     async def _tick(self, match_id: int) -> None:
         rt = self.rt
-        row, m, table, seats = await self.match_context(match_id)
+        row, m, table, seats = await match_context(self.rt.db, self.rt.seats, match_id)
         if row.status != "playing" or table is None or table.status != "playing":
             return
         if m.finished:
@@ -452,7 +438,7 @@ class Driver:
 
     # --- move clocks -----------------------------------------------------------------------
 
-    async def arm_clock(self, match_id: int, m: Any, version: int) -> None:
+    async def arm_clock(self, match_id: int, m: Match, version: int) -> None:
         """Start the move clock of the next turn that has one (replacing the running one, in one
         transaction), or cancel the running one.  A match whose clock this process knows is not
         running costs no database call."""
@@ -461,7 +447,7 @@ class Driver:
             return
         ref = f"match:{match_id}"
         wanted: tuple[int, int] | None = None
-        entry = None if m.finished else await self.seats(match_id)
+        entry = None if m.finished else await match_seats(self.rt.db, self.rt.seats, match_id)
         if entry is not None:
             computers = entry.computers
             for turn in m.turns():
@@ -530,6 +516,6 @@ class Driver:
             await self.after(match_id, applied, source="clock", seat=seat)
 
 
-def _deal_key(m: Any) -> str:
+def _deal_key(m: Match) -> str:
     """Which deal (and redeal) a bid window belongs to."""
     return f"{m.deal_no}.{m.redeal_no}"

@@ -24,28 +24,31 @@ An edit already queued for a message is always brought up to date (that costs no
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-from bot.edge import callbacks
 from bot.presentation import render
+from bot.presentation.games import presenter
+from bot.presentation.games.base import stage_key
 from bot.presentation.i18n import t
+from bot.presentation.keyboards import resume_keyboard
 from bot.tables.deal_proof import board_turn, reveal_line, table_lines
 from bot.tables.names import table_title
+from bot.tables.ports import LiveShared, LobbyLost, Markup, MessageKey, MoveClocks, Names, Pages, Stored
+from bot.tables.seats import SeatInfo, match_context
 from bot.webapp import links
 from engine.cards import parse_cards
+from engine.events import Event
 from engine.game import Match
+from engine.views import PublicView, SeatView
 from storage import match_repo, message_repo, selection_repo, table_repo, user_repo
-
-if TYPE_CHECKING:
-    from bot.boot.runtime import Runtime
+from storage.action_repo import ApplyResult
+from storage.match_cache import MatchRow
+from storage.models import GameTable, MatchRecord
 
 log = logging.getLogger(__name__)
 
-PLAY_PHASES = {"play", "choose", "late", "deal_over", "match_over", "paused", "over"}
 # Mini App mode: a completed trick reaches the group's table message only when this many cards have been
 # played since its last edit (and WEBAPP_TABLE_EDIT_SECONDS have passed): the budget is per card played
 MINI_APP_EDIT_CARDS = 10
@@ -56,107 +59,11 @@ def cards_in_hands(m: Match) -> int:
     return sum(len(m.hand(seat)) for seat in range(4))
 
 
-def _key(*parts: Any) -> str:
-    return json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False)
-
-
-def group_deal_stage(game: str, view: dict[str, Any]) -> str:
-    """What of the deal the group's table message follows, the tricks aside (Mini App mode shows it at once)."""
-    p = render.public_part(view)
-    if game == "shengji":
-        phase = p.get("phase")
-        # Dealing and the bid window are one stage for the group (the declarations are the players' business:
-        # their hands show each one); the trump settled is the next (burying is the dealer's business, and
-        # the dealer leads the first trick, so the group's message stays right until that trick completes).
-        stage = {
-            "bury": "play",
-            "rebury": "play",
-            "late": "play",
-            "choose": "play",
-            "dealing": "declaring",
-            "window": "declaring",
-            "blackout": "declaring",
-        }.get(str(phase), phase)
-        declaring = stage == "declaring"
-        return _key(
-            p.get("deal"),
-            p.get("redeal"),
-            stage,
-            None if declaring else p.get("declaration"),
-            None if declaring else p.get("trump"),
-            p.get("level"),
-            p.get("dealer"),
-            p.get("levels"),
-            p.get("paused"),
-            p.get("time_up"),
-            p.get("turned_kitty"),
-            p.get("pending_choice") is not None,
-            p.get("finished"),
-        )
-    return _key(
-        p.get("deal_no"),
-        p.get("phase"),
-        p.get("finish_order"),
-        p.get("tribute"),
-        p.get("levels"),
-        p.get("time_up"),
-    )
-
-
-def group_stage(game: str, view: dict[str, Any]) -> str:
+def group_stage(game: str, public: PublicView) -> str:
     """What the group's table message must follow: the deal's stage and the completed tricks (not the plays
     inside a trick)."""
-    p = render.public_part(view)
-    tricks = (p.get("tricks_played"), p.get("points")) if game == "shengji" else (p.get("trick_no"),)
-    return _key(group_deal_stage(game, view), *tricks)
-
-
-def hand_step(game: str, view: dict[str, Any]) -> str:
-    """The part of the deal a hand message is in: Shengji "dealing", "window" (every card dealt: the bid
-    window) or "settled" (the trump settled: burying, then play); Guandan its phase."""
-    p = render.public_part(view)
-    if game == "shengji":
-        phase = p.get("phase")
-        return "dealing" if phase == "dealing" else "window" if phase in ("window", "blackout") else "settled"
-    return "play" if p.get("phase") in PLAY_PHASES else str(p.get("phase"))
-
-
-def hand_stage(game: str, view: dict[str, Any]) -> str:
-    """What every seat's hand message must follow even when it is not that seat's turn."""
-    p = render.public_part(view)
-    step = hand_step(game, view)
-    if game == "shengji":
-        deal = (p.get("deal"), p.get("redeal"))
-        if step == "dealing":  # while cards arrive: when the seat gets its first way to declare (more ways,
-            # or a declaration by another seat, show with the last card, a few batches later)
-            return _key(deal, step, bool(view.get("legal_bids")))
-        if step == "window":  # every card is dealt: each declaration
-            return _key(deal, step, p.get("declaration"))
-        # burying, then play: once, when the trump is settled (and again if it is overturned)
-        return _key(deal, step, p.get("trump"), p.get("declaration"))
-    if step == "play":
-        return _key(p.get("deal_no"), step)
-    return _key(p.get("deal_no"), step, p.get("tribute"))
-
-
-def must_act(game: str, view: dict[str, Any]) -> bool:
-    """Is it the seat's turn (a required move, or a bid in the bid window the seat can make)?"""
-    if game == "shengji":
-        my = view.get("my_turns") or []
-        phase = render.public_part(view).get("phase")
-        return any(k in ("lead", "follow", "kitty", "rebury", "choose", "overturn") for k in my) or (
-            "bid" in my and phase in ("window", "blackout") and bool(view.get("legal_bids"))
-        )
-    return view.get("hint") is not None
-
-
-def hand_news_waits(game: str, before: str | None, view: dict[str, Any]) -> bool:
-    """May a hand message's change of stage wait (``HAND_NEWS_WAIT``) to be folded into its owner's next
-    turn?  Shengji, once the seat has seen its whole hand (``before``: the hand step it was last shown in):
-    a declaration the seat cannot overturn, the trump settled for a seat that does not bury.  Its owner
-    has nothing to do with it yet; their next turn's edit (sent at once) shows it, and if no turn comes
-    first it is sent when the wait is over."""
-    return game == "shengji" and before in ("window", "settled") and not must_act(game, view)
+    shows = presenter(game)
+    return stage_key(shows.group_deal_stage(public), *shows.group_tricks(public))
 
 
 # How long a hand's stage change its owner need not act on may wait for their next turn (Telegram seconds,
@@ -174,25 +81,6 @@ def bot_plays_last_trick(m: Match) -> bool:
     return bool(turns) and m.forced_action(turns[0].seat) is not None
 
 
-def with_trick_before_last(game: str, m: Any, public: dict[str, Any]) -> dict[str, Any]:
-    """Shengji at the deal's end: the public view with the trick before the last (``prev_trick``), which
-    the group's table message shows beside the last one (``bot_plays_last_trick``)."""
-    tricks = getattr(m, "tricks", None)
-    if game != "shengji" or m.phase not in ("deal_over", "match_over") or not tricks or len(tricks) < 2:
-        return public
-    if "table" in public:  # a copy: the view may be shared (cached) with other readers
-        return {**public, "table": {**public["table"], "prev_trick": tricks[-2]}}
-    return {**public, "prev_trick": tricks[-2]}
-
-
-def shows_a_hand(game: str, view: dict[str, Any]) -> bool:
-    """Is there anything for a new hand message to show?  Not in Shengji while the cards are dealt and the
-    seat has no way to declare (the group's table message shows the dealing)."""
-    if game != "shengji" or render.public_part(view).get("phase") != "dealing":
-        return True
-    return bool(view.get("legal_bids"))
-
-
 @dataclass
 class _Notes:
     """Clock auto-plays of a match, shown in the table message through the next completed trick."""
@@ -202,8 +90,18 @@ class _Notes:
 
 
 class Live:
-    def __init__(self, rt: Runtime) -> None:
-        self.rt = rt
+    """Built by the composition root (bot/boot/runtime.py) from narrow ports (bot/tables/ports.py): the
+    running bot's shared parts, the names shown at a table, the table pages open now, the move clocks the
+    driver runs, and what shows an open table's lobby again when its message was deleted."""
+
+    def __init__(
+        self, shared: LiveShared, names: Names, pages: Pages, clocks: MoveClocks, lobby_lost: LobbyLost
+    ) -> None:
+        self.rt = shared  # (bot/delivery/message_claims.py reads it)
+        self.names = names
+        self.pages = pages
+        self.clocks = clocks
+        self.lobby_lost = lobby_lost
         self._group_stage: dict[int, str] = {}
         self._group_deal_stage: dict[int, str] = {}
         self._group_edit_at: dict[
@@ -220,7 +118,8 @@ class Live:
         self._hand_refs: dict[
             tuple[int, int], tuple[int, int, int]
         ] = {}  # (match, seat) -> (chat, msg, deal)
-        self._creating: dict[Any, tuple[str, Any] | None] = {}  # messages being sent -> newest content
+        # messages being sent -> the newest content rendered meanwhile
+        self._creating: dict[MessageKey, tuple[str, Markup | None] | None] = {}
         self._notes: dict[int, _Notes] = {}
 
     def remembers(self, match_id: int) -> bool:
@@ -250,28 +149,29 @@ class Live:
     async def announce(
         self,
         match_id: int,
-        events: list[Any],
+        events: list[Event],
         *,
         source: str,
         seat: int | None = None,
-        applied: Any | None = None,
+        applied: ApplyResult | None = None,
     ) -> None:
         """``applied``: the ``ApplyResult`` these events come from (its committed state, nothing read again)."""
         rt = self.rt
         interesting = [e for e in events if e.kind in render.ANNOUNCED]
         if not interesting:
             return
+        table: GameTable | None
         if applied is not None and applied.row is not None and applied.table is not None:
             row, table = applied.row, applied.table
         else:
-            row = await match_repo.match_row(rt.db, match_id)
-            if row is None:
+            found = await match_repo.match_row(rt.db, match_id)
+            if found is None:
                 return
-            table = await table_repo.get_table(rt.db, row.table_id)
+            row, table = found, await table_repo.get_table(rt.db, found.table_id)
         if table is None:
             return
         lang = await rt.chat_lang(table.chat_id)
-        names = await rt.names.player_names(row.table_id, lang)
+        names = await self.names.player_names(row.table_id, lang)
         summary: str | None = (
             None  # a deal's summary waits for the match's result, if that follows: one message
         )
@@ -288,8 +188,7 @@ class Live:
                         else (await match_repo.match_state(rt.db, match_id))[1]
                     )
                     deal = int(ev.data.get("deal", ev.data.get("deal_no", 0)))
-                    redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
-                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, redeal)
+                    text += "\n" + reveal_line(lang, row.game, row.seed, deal, m.redeal_no)
                 if text and ev.kind == "match_over" and table.server_seed is not None and not duplicate:
                     text += "\n" + t(lang, "sum.server_seed", seed=table.server_seed)
             except Exception:
@@ -302,21 +201,7 @@ class Live:
                 text = summary + "\n\n" + text if text else summary
                 summary = None
             if text:
-                markup = None
-                if ev.kind == "paused":
-                    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-                    markup = InlineKeyboardMarkup(
-                        [
-                            [
-                                InlineKeyboardButton(
-                                    t(lang, "btn.resume"),
-                                    callback_data=callbacks.ResumeButton(match_id).encode(),
-                                )
-                            ]
-                        ]
-                    )
-                rt.send(table.chat_id, text, markup)
+                rt.send(table.chat_id, text, resume_keyboard(lang, match_id) if ev.kind == "paused" else None)
             if ev.kind == "match_over":  # the table was marked finished with the result (storage.action_repo)
                 rt.seats.remove(match_id)
                 await rt.scheduler.cancel(rt.db, "move_clock", f"match:{match_id}")
@@ -326,7 +211,7 @@ class Live:
         if summary is not None:  # never lost, whatever the order of the events
             rt.send(table.chat_id, summary)
 
-    async def _match_over(self, match_id: int, data: dict[str, Any]) -> None:
+    async def _match_over(self, match_id: int, data: dict[str, object]) -> None:
         """Run ``match_over_hooks`` (the tournament side records the result and moves the bracket on)."""
         for hook in list(self.rt.match_over_hooks):
             try:
@@ -346,20 +231,21 @@ class Live:
         notes.lines = (notes.lines + [line])[-4:]
 
     async def render_match(
-        self, match_id: int, *, everything: bool = False, applied: Any | None = None
+        self, match_id: int, *, everything: bool = False, applied: ApplyResult | None = None
     ) -> None:
         """Bring the match's messages up to date for the readers who need it (``everything``: all of
         them, e.g. after a restart or a lost message; ``applied``: the ``ApplyResult`` of the action just
         committed under the match's lock, whose state is shown without reading it again)."""
         rt = self.rt
-        row, m, table, seats = await rt.driver.match_context(match_id, applied)
+        row, m, table, seats = await match_context(rt.db, rt.seats, match_id, applied)
         if table is None or rt.outbox is None:
             return
         lang = await rt.chat_lang(table.chat_id)
-        names = await rt.names.player_names(row.table_id, lang)
-        public = with_trick_before_last(row.game, m, m.public_view())
+        names = await self.names.player_names(row.table_id, lang)
+        shows = presenter(row.game)
+        public = shows.with_trick_before_last(m, m.public_view())
         stage = group_stage(row.game, public)
-        deal_stage = group_deal_stage(row.game, public)
+        deal_stage = shows.group_deal_stage(public)
         changed = everything or self._group_stage.get(match_id) != stage
         trick_only = changed and not everything and self._group_deal_stage.get(match_id) == deal_stage
         self._group_deal_stage[match_id] = deal_stage
@@ -391,7 +277,7 @@ class Live:
         if changed:
             self._group_stage[match_id] = stage
         if not waits and (changed or mid is None or pending):
-            deadline = rt.driver.deadlines.get(match_id)
+            deadline = self.clocks.get(match_id)
             computers = frozenset(s.seat for s in seats if s.is_computer)
             text, markup = render.table_message(
                 lang,
@@ -422,7 +308,7 @@ class Live:
         in_chat = [
             (s, s.user_id)
             for s in seats
-            if s.user_id is not None and not links.page_open(rt, match_id, s.user_id)
+            if s.user_id is not None and not self.pages.page_open(match_id, s.user_id)
         ]
         users = await user_repo.get_users(rt.db, [uid for _, uid in in_chat])
         for s, uid in in_chat:
@@ -430,16 +316,16 @@ class Live:
             if u is not None and u.blocked_bot:
                 continue  # the table was told; their hand comes back when they /start again
             view = m.seat_view(s.seat)
-            hstage = hand_stage(row.game, view)
+            hstage = shows.hand_stage(view)
             key = (match_id, s.seat)
-            acts = must_act(row.game, view) and m.forced_action(s.seat) is None
+            acts = shows.must_act(view) and m.forced_action(s.seat) is None
             news = self._hand_stage.get(key) != hstage
             need = everything or acts or news
             delay: float | None = 0.0 if need else None  # None: an edit queued keeps its wait
-            if news and not everything and hand_news_waits(row.game, self._hand_step.get(key), view):
+            if news and not everything and shows.hand_news_waits(self._hand_step.get(key), view):
                 delay = HAND_NEWS_WAIT / max(float(rt.settings.TELEGRAM_RATE_SCALE or 1.0), 1e-6)
             self._hand_stage[key] = hstage
-            self._hand_step[key] = hand_step(row.game, view)
+            self._hand_step[key] = shows.hand_step(view)
             await self.render_hand(
                 row, m, s.seat, uid, names, lang, view=view, only_if_queued=not need, delay=delay, urgent=acts
             )
@@ -461,10 +347,10 @@ class Live:
 
         asyncio.get_running_loop().call_later(wait, fire)
 
-    def mini_app_mode(self, match_id: int, seats: Sequence[Any]) -> bool:
+    def mini_app_mode(self, match_id: int, seats: Sequence[SeatInfo]) -> bool:
         """Every person seated (computers aside) has the table page open."""
         people = [s.user_id for s in seats if s.user_id is not None and not s.is_computer]
-        return bool(people) and all(links.page_open(self.rt, match_id, uid) for uid in people)
+        return bool(people) and all(self.pages.page_open(match_id, uid) for uid in people)
 
     def _with_notes(self, match_id: int, stage: str, lang: str, text: str) -> str:
         notes = self._notes.get(match_id)
@@ -479,14 +365,14 @@ class Live:
 
     async def render_hand(
         self,
-        row: Any,
-        m: Any,
+        row: MatchRow | MatchRecord,
+        m: Match,
         seat: int,
         user_id: int,
         names: list[str] | None = None,
         names_lang: str | None = None,
         *,
-        view: dict[str, Any] | None = None,
+        view: SeatView | None = None,
         only_if_queued: bool = False,
         delay: float | None = 0.0,
         selection: list[int] | None = None,
@@ -509,7 +395,7 @@ class Live:
         deal = render.deal_marker(row.game, view)
         if deal == 0:
             return  # nothing dealt yet (Guandan before deal 1): the hand message comes with the deal
-        if selection is None and not asked and links.page_open(rt, row.id, user_id):
+        if selection is None and not asked and self.pages.page_open(row.id, user_id):
             return  # the table page shows this hand; the message catches up when the page closes
         ref = await self._hand_ref(row.id, seat)
         if ref is not None and ref[2] != deal and rt.claims is not None:  # another process may have sent it
@@ -525,20 +411,20 @@ class Live:
         if (
             (ref is None or ref[2] != deal)
             and creating not in self._creating
-            and not shows_a_hand(row.game, view)
+            and not presenter(row.game).shows_a_hand(view)
         ):
             return  # Shengji while dealing: the hand message comes with the seat's first way to declare, or the last card
         lang = await rt.user_lang(user_id)
         if names is None or lang != names_lang:
-            names = await rt.names.player_names(row.table_id, lang)
+            names = await self.names.player_names(row.table_id, lang)
         tapped = selection is not None  # a card tap (or a reading to choose) changed the selection
         if selection is None:
             sel_text, sel_deal = await selection_repo.selected(rt.db, row.id, seat)
             selection = parse_cards(sel_text) if sel_text and sel_deal == deal else []
         text, keyboard = render.hand_message(
-            lang, row.game, row.id, m, seat, view, selection, names, rt.driver.deadlines.get(row.id)
+            lang, row.game, row.id, m, seat, view, selection, names, self.clocks.get(row.id)
         )
-        markup: Any = links.with_hand_button(keyboard, rt.settings, row.id, lang)  # opens the table page
+        markup = links.with_hand_button(keyboard, rt.settings, row.id, lang)  # opens the table page
         if ref is not None and ref[2] == deal:
             if tapped and rt.claims is not None:  # another process may have shown another selection meanwhile
                 rt.outbox.forget(ref[0], ref[1])
@@ -561,7 +447,7 @@ class Live:
                 ref = self._hand_refs[key] = (row.chat_id, row.message_id, int(row.deal_no or 0))
         return ref
 
-    def create(self, key: Any, chat_id: int, text: str, markup: Any, stored: Any) -> None:
+    def create(self, key: MessageKey, chat_id: int, text: str, markup: Markup | None, stored: Stored) -> None:
         """Send a new live message without waiting: ``stored(message id)`` records it; content
         rendered meanwhile is kept and edited in once the message exists."""
         rt = self.rt
@@ -585,14 +471,14 @@ class Live:
                 log.exception("could not record the new message %s", key)
             finally:
                 newest = self._creating.pop(key, None)
-            if isinstance(key, tuple) and key[0] == "hand" and links.page_open(rt, key[1], chat_id):
+            if isinstance(key, tuple) and key[0] == "hand" and self.pages.page_open(key[1], chat_id):
                 newest = None  # Mini App mode: the page shows the hand; the message catches up when it closes
             if mid is not None and newest is not None and rt.outbox is not None:
                 rt.outbox.edit(chat_id, mid, *newest)
 
         rt.spawn(finish())
 
-    def table_created(self, table_id: int) -> Any:
+    def table_created(self, table_id: int) -> Stored:
         async def stored(mid: int) -> None:
             rt = self.rt
             table = await table_repo.get_table(rt.db, table_id)
@@ -603,7 +489,7 @@ class Live:
 
         return stored
 
-    def _hand_created(self, match_id: int, seat: int, user_id: int, deal: int) -> Any:
+    def _hand_created(self, match_id: int, seat: int, user_id: int, deal: int) -> Stored:
         async def stored(mid: int) -> None:
             rt = self.rt
             assert rt.outbox is not None
@@ -620,15 +506,10 @@ class Live:
 
         return stored
 
-    async def refresh_user(self, user_id: int) -> None:
+    async def show_hand(self, match_id: int, seat: int, user_id: int) -> None:
         """After /start: show the user's current hand again (a new message if needed)."""
-        rt = self.rt
-        found = await rt.driver.user_match(user_id)
-        if found is None:
-            return
-        match_id, seat = found
-        async with rt.lock(match_id):
-            row, m = await match_repo.load_match_row(rt.db, match_id)
+        async with self.rt.lock(match_id):
+            row, m = await match_repo.load_match_row(self.rt.db, match_id)
             await self.render_hand(row, m, seat, user_id, asked=True)
 
     # --- outbox hooks -----------------------------------------------------------------------
@@ -667,7 +548,7 @@ class Live:
             if table is None:
                 return
             if table.status == "open":
-                await rt.lobby.render_lobby(table.id)
+                await self.lobby_lost(table.id)
             else:  # the match may have ended meanwhile (computer players are quick): its final state is news too
                 row = await match_repo.current_match(rt.db, table.id)
                 if row is not None and table.status in ("playing", "paused", "finished"):
@@ -690,7 +571,7 @@ class Live:
         if before is not None and before.blocked_bot:
             return  # reported already; nothing is sent to them until they /start again
         await user_repo.set_blocked(rt.db, chat_id, True)
-        rt.seen_users = {k for k in rt.seen_users if k[0] != chat_id}
+        rt.seen_users.difference_update([k for k in rt.seen_users if k[0] == chat_id])
         for table in await table_repo.active_tables(rt.db):
             for seat in await table_repo.get_seats(rt.db, table.id):
                 if seat.user_id == chat_id:

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
 from bot.presentation import render
 from bot.presentation.i18n import rule_error, t
 from bot.tables.deal_proof import lobby_lines
 from bot.tables.names import TableNames, table_title
-from bot.tables.ports import MatchSteps, Shared, TableShows
+from bot.tables.outcomes import Refusal, Why
+from bot.tables.ports import Chat, MatchSteps, Person, Shared, TableShows
 from bot.tables.table_request import problems_message, read_request
 from bot.tournaments import locked
 from engine.errors import RuleError
 from engine.options import options_to_dict
 from storage import match_repo, table_repo, user_repo
+from storage.models import GameTable
 
 
 class Lobby:
@@ -56,7 +57,7 @@ class Lobby:
 
     # --- commands and buttons ---------------------------------------------------------------
 
-    async def new_table(self, chat: Any, user: Any, args: list[str]) -> str | None:
+    async def new_table(self, chat: Chat, user: Person, args: list[str]) -> str | None:
         """Create a table from ``/newtable`` arguments; returns an error text or None.
 
         Every bad option is reported in one message (``bot.tables.table_request``); ``seed=`` only from a bot
@@ -91,28 +92,28 @@ class Lobby:
             await self.start_table(table.id, None)
         return None
 
-    async def join(self, table_id: int, seat: int, user: Any) -> str | None:
-        """Seat ``user``; returns an error text (in the user's language), "need_start", or None."""
+    async def join(self, table_id: int, seat: int, user_id: int) -> Refusal | None:
+        """Seat the user (None), or why not: the table is not open, a tournament's, the user has not
+        started the bot in private (``Why.NEED_START``), the seat is taken (``Why.RULE``)."""
         rt = self.rt
-        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
         table = await table_repo.get_table(rt.db, table_id)
         if table is None or table.status != "open":
-            return t(lang, "err.table_closed")
+            return Refusal(Why.TABLE_CLOSED)
         if locked.is_locked(table):  # seats bound to the drawn entries: no join, by button or by link
-            return locked.refusal(lang)
-        u = await user_repo.get_user(rt.db, user.id)
+            return Refusal(Why.TOURNAMENT_TABLE)
+        u = await user_repo.get_user(rt.db, user_id)
         if u is None or not u.started_bot:
-            return "need_start"
+            return Refusal(Why.NEED_START)
         try:
-            await table_repo.seat_user(rt.db, table_id, seat, user.id)
+            await table_repo.seat_user(rt.db, table_id, seat, user_id)
         except RuleError as err:
-            return rule_error(lang, err)
+            return Refusal.rule(err)
         await self.render_lobby(table_id)
         return None
 
-    async def leave(self, table_id: int, user: Any) -> str | None:
+    async def leave(self, table_id: int, user: Person) -> str | None:
         rt = self.rt
-        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+        lang = await rt.user_lang(user.id, user.language_code)
         table = await table_repo.get_table(rt.db, table_id)
         if table is None or table.status != "open":
             return t(lang, "err.cannot_leave")
@@ -131,7 +132,7 @@ class Lobby:
     async def start_table(
         self,
         table_id: int,
-        user: Any | None,
+        user: Person | None,
         *,
         on_started: Callable[[], None] | None = None,
         seed: int | None = None,
@@ -145,7 +146,7 @@ class Lobby:
         """
         rt = self.rt
         table = await table_repo.get_table(rt.db, table_id)
-        lang = await rt.user_lang(user.id if user else None, getattr(user, "language_code", None))
+        lang = await rt.user_lang(user.id if user else None, user.language_code if user else None)
         if table is None or table.status != "open":
             return self._not_startable(lang, table)
         if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
@@ -179,17 +180,17 @@ class Lobby:
         return None
 
     @staticmethod
-    def _not_startable(lang: str, table: Any | None) -> str:
+    def _not_startable(lang: str, table: GameTable | None) -> str:
         """Why Start does nothing: the table plays already, or it is closed."""
         if table is not None and table.status in ("playing", "paused"):
             return t(lang, "start.already")
         return t(lang, "err.table_closed")
 
-    async def stop_table(self, table_id: int, user: Any, *, group_admin: bool = False) -> str | None:
+    async def stop_table(self, table_id: int, user: Person, *, group_admin: bool = False) -> str | None:
         """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``)."""
         rt = self.rt
         table = await table_repo.get_table(rt.db, table_id)
-        lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+        lang = await rt.user_lang(user.id, user.language_code)
         if table is None:
             return t(lang, "err.table_closed")
         if user.id != table.created_by and user.id not in rt.admin_ids and not group_admin:

@@ -19,15 +19,58 @@ from storage.action_repo import ApplyResult
 from storage.db import Database
 
 Markup = Keyboard  # a keyboard built by presentation (neutral data); the table logic only passes it on
-MessageKey = tuple[str, int] | tuple[str, int, int]  # ("table", table id) / ("hand", match id, user id)
+MessageKey = tuple[str, int] | tuple[str, int, int, int]  # ("table", table id) / ("hand", match, seat, deal)
 Stored = Callable[[int], Awaitable[None]]  # records a new message's id once it is sent
+
+
+class Person(Protocol):
+    """Who pressed or typed (a Telegram user, as the table logic reads one)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def language_code(self) -> str | None: ...
+
+
+class Chat(Protocol):
+    @property
+    def id(self) -> int: ...
 
 
 class Outbox(Protocol):
     """The queue of calls to Telegram (bot/delivery/outbox.py)."""
 
-    def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None = None) -> None:
-        """Queue an edit (an unchanged message costs nothing)."""
+    def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: Markup | None = None,
+        *,
+        delay: float | None = 0.0,
+        urgent: bool = False,
+        version: int | None = None,
+    ) -> None:
+        """Queue an edit (an unchanged message costs nothing); ``delay``: it waits that long (None: an
+        edit already queued keeps its wait); ``urgent``: it tells its reader to act."""
+
+    def has_pending_edit(self, chat_id: int, message_id: int) -> bool: ...
+
+    def drop_edit(self, chat_id: int, message_id: int) -> bool:
+        """Withdraw an edit still queued (it is no longer needed)."""
+
+    def forget(self, chat_id: int, message_id: int) -> None:
+        """Forget what a message shows (its next edit is sent even if unchanged)."""
+
+    def known_hash(self, chat_id: int, message_id: int) -> str | None:
+        """The hash of what a message shows (stored with its reference)."""
+
+    def take_changed_hashes(self) -> dict[tuple[int, int], str]:
+        """What the messages show that changed since the last call (to be stored)."""
+
+    def clock(self) -> float:
+        """The outbox's clock (seconds)."""
 
 
 class Deadlines(Protocol):
@@ -177,3 +220,64 @@ class MatchShows(Protocol):
     def remembers(self, match_id: int) -> bool: ...
 
     def forget_match(self, match_id: int) -> None: ...
+
+
+# --- what the live messages (bot/tables/live.py) need --------------------------------------------------
+
+MatchOverHook = Callable[[int, dict[str, object]], Awaitable[None]]
+
+
+class LiveSettings(Protocol):
+    """The settings the live messages read (bot/boot/settings.py)."""
+
+    @property
+    def TELEGRAM_RATE_SCALE(self) -> float: ...  # noqa: N802 (the settings' names)
+
+    @property
+    def WEBAPP_TABLE_EDIT_SECONDS(self) -> float: ...  # noqa: N802
+
+    @property
+    def WEBAPP_URL(self) -> str | None: ...  # noqa: N802
+
+    @property
+    def WEBAPP_SHORT_NAME(self) -> str | None: ...  # noqa: N802
+
+
+class HandClaims(Protocol):
+    """Several processes: one of them sends each new hand message (bot/delivery/message_claims.py)."""
+
+    async def create_hand(
+        self, live: object, key: MessageKey, chat_id: int, text: str, markup: Markup | None, stored: Stored
+    ) -> None: ...
+
+
+class LiveShared(Running, Protocol):
+    """The running bot as the live messages read it: the shared parts and its life, its settings, the
+    hooks run when a match ends, the users stored since start-up (forgotten when one blocks the bot)."""
+
+    @property
+    def settings(self) -> LiveSettings: ...
+
+    @property
+    def claims(self) -> HandClaims | None: ...
+
+    @property
+    def match_over_hooks(self) -> list[MatchOverHook]: ...
+
+    @property
+    def seen_users(self) -> set[tuple[object, ...]]: ...
+
+
+class Pages(Protocol):
+    """The table pages open now (bot/webapp): a seat whose page is open follows the play there."""
+
+    def page_open(self, match_id: int, user_id: int) -> bool: ...
+
+
+class MoveClocks(Protocol):
+    """When each match's running move clock runs out (kept by the driver, shown by the messages)."""
+
+    def get(self, match_id: int, default: None = None) -> datetime | None: ...
+
+
+LobbyLost = Callable[[int], Awaitable[None]]  # shows an open table's lobby again (its message was deleted)

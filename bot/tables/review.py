@@ -19,10 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.presentation import render
+from bot.presentation.games import presenter
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
 from bot.presentation.keyboards import rank_text, seat_name, side_name, suit_text
 from engine.cards import card_text, parse_cards, suit_of
+from engine.events import Event
 from engine.registry import match_from_stored
 
 
@@ -61,8 +64,8 @@ def deal_records(
     m = match_from_stored(game, options_json, seed)
     records: list[DealRecord] = []
     current: DealRecord | None = None
-    if game == "shengji":
-        current = DealRecord(deal_no=1, first_seq=1)
+    if m.deal_no > 0:  # the first deal begins with the match (Shengji): no deal_started event for it
+        current = DealRecord(deal_no=m.deal_no, first_seq=1)
         records.append(current)
     seq = 0
     for action in actions:
@@ -86,14 +89,11 @@ def deal_records(
         dealt = m.dealt_cards() if m.deal_no == current.deal_no else None
         if dealt is None:
             continue
-        if game == "shengji":
-            if current.hands is None or current.redeals != m.redeal_no:
-                current.hands = [list(h) for h in dealt.hands]
-                current.kitty = list(dealt.kitty)
-                current.first_drawer = dealt.first_drawer
-                current.redeals = m.redeal_no
-        elif current.hands is None:
+        if current.hands is None or current.redeals != m.redeal_no:  # dealt (again: a Shengji redeal)
             current.hands = [list(h) for h in dealt.hands]
+            current.kitty = list(dealt.kitty) if dealt.kitty else None
+            current.first_drawer = dealt.first_drawer
+            current.redeals = m.redeal_no
     return records
 
 
@@ -115,28 +115,28 @@ def _take_event(game: str, rec: DealRecord, kind: str, d: dict[str, Any], action
         rec.buried.append((int(d["seat"]), rest.strip()))
     elif kind == "play":
         _open_trick(rec).plays.append((int(d["seat"]), str(d.get("cards", ""))))
-    elif kind == "pass" and game == "guandan":
+    elif kind == "pass":  # (Guandan)
         _open_trick(rec).plays.append((int(d["seat"]), None))
     elif kind == "throw_failed":
         _open_trick(rec).note = "throw_failed"
     elif kind == "trick":  # Shengji: the trick is over
         tr = _open_trick(rec)
         tr.winner, tr.points = int(d["winner"]), int(d.get("points") or 0)
-    elif kind == "new_lead" and game == "guandan":
-        _close_guandan_trick(rec)
+    elif kind == "new_lead":  # (Guandan) the others passed: the trick is over
+        _close_by_last_play(rec)
     elif kind == "tribute_paid":
         rec.tribute.append(f"pay:{d.get('seat')}:{d.get('card')}")
     elif kind == "tribute_returned":
         _, _, rest = action.partition(" return ")
         rec.tribute.append(f"return:{d.get('seat')}:{d.get('to')}:{rest.strip()}")
     elif kind == "deal_over":
-        if game == "guandan":
-            _close_guandan_trick(rec)
+        if presenter(game).LAST_PLAYER_WINS_TRICK:
+            _close_by_last_play(rec)
         rec.summary = d
         rec.finished = True
 
 
-def _close_guandan_trick(rec: DealRecord) -> None:
+def _close_by_last_play(rec: DealRecord) -> None:
     if not rec.tricks or rec.tricks[-1].winner is not None:
         return
     tr = rec.tricks[-1]
@@ -205,9 +205,6 @@ def _who(lang: str, names: Sequence[str], seat: int) -> str:
 def _deal_section(
     lang: str, game: str, rec: DealRecord, names: Sequence[str], fairness: Mapping[str, Any] | None
 ) -> str:
-    from bot.presentation import render
-    from engine.game import Event
-
     e = html.escape
     parts = [f'<h2 id="deal-{rec.deal_no}">{e(t(lang, "review.deal", deal=rec.deal_no))}</h2>']
     if not rec.finished:
@@ -221,7 +218,8 @@ def _deal_section(
         hand = rec.hands[s] if rec.hands else []
         parts.append(f"<td>{_hand_html(lang, hand)}</td>")
     parts.append("</tr></table>")
-    if game == "shengji":
+    shows = presenter(game)
+    if shows.BIDS_AND_KITTY:
         parts.append(
             f"<p>{e(t(lang, 'review.kitty'))}: "
             f"{_cards_html(lang, ' '.join(card_text(c) for c in rec.kitty or []))}</p>"
@@ -283,7 +281,7 @@ def _deal_section(
             [t(lang, "review.trick_no")]
             + [f"{seat_name(lang, s)} {names[s]}" for s in range(4)]
             + [t(lang, "review.winner")]
-            + ([t(lang, "review.points")] if game == "shengji" else [])
+            + ([t(lang, "review.points")] if shows.TRICK_POINTS else [])
         )
         parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
         for i, tr in enumerate(rec.tricks, start=1):
@@ -298,7 +296,7 @@ def _deal_section(
                 cls = ' class="w"' if tr.winner == s else ""
                 row.append(f"<td{cls}>{'<br>'.join(cells[s]) or ''}</td>")
             row.append(f"<td>{e(seat_name(lang, tr.winner)) if tr.winner is not None else '…'}</td>")
-            if game == "shengji":
+            if shows.TRICK_POINTS:
                 note = f" ({e(t(lang, 'review.throw_failed'))})" if tr.note else ""
                 row.append(f"<td>{tr.points if tr.points is not None else ''}{note}</td>")
             parts.append("<tr>" + "".join(row) + "</tr>")

@@ -17,18 +17,61 @@ progress).
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from bot.edge.bad_input import clip
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
-from bot.tables.deal_proof import board_turn, review_fairness
+from bot.tables.deal_proof import board_turn, check_proof, record_proof, review_fairness
+from bot.tables.ports import Chat, Markup, Person
 from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
+from engine.ai.coach import CoachNote
+from engine.registry import load_preset
 from storage import match_repo, table_repo, user_repo
+from storage.db import Database
+from storage.models import GameTable, MatchRecord
 from storage.tournaments import duplicate as duplicate_store
+from storage.tournaments import roles_of
 
 REFEREE_ROLES = {"referee", "chief_referee", "organiser"}
+
+
+class Coach(Protocol):
+    """The /review coach (bot/tables/thinking.py: searched in a worker process)."""
+
+    async def coach(
+        self, game: str, options_json: dict[str, Any], seed: int, actions: list[str], deal_no: int, seat: int
+    ) -> list[CoachNote] | None: ...
+
+
+class Documents(Protocol):
+    def send_document_nowait(
+        self, chat_id: int, data: bytes, filename: str, caption: str = "", markup: Markup | None = None
+    ) -> asyncio.Future[int | None]: ...
+
+
+class ReviewShared(Protocol):
+    """What /review and /replay read of the running bot (its ``thinker``, when it has one, coaches)."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def outbox(self) -> Documents | None: ...
+
+    async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str: ...
+
+    async def chat_lang(self, chat_id: int) -> str: ...
+
+    def send(
+        self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
+    ) -> asyncio.Future[int | None]: ...
+
+    def spawn(self, coro: Coroutine[object, object, object]) -> None: ...
 
 
 @dataclass
@@ -38,21 +81,19 @@ class Delivery:
     document: tuple[bytes, str, str] | None = None  # (data, filename, caption)
 
 
-async def is_referee(db: Any, tournament_ref: str | None, user_id: int) -> bool:
+async def is_referee(db: Database, tournament_ref: str | None, user_id: int) -> bool:
     """Whether ``user_id`` referees (or organises) the tournament a table belongs to (``t<id>:...``)."""
     if not tournament_ref or not tournament_ref.startswith("t"):
         return False
     head = tournament_ref[1:].split(":", 1)[0]
     if not head.isdigit():
         return False
-    from storage.tournaments import roles_of
-
     return bool(set(await roles_of(db, int(head), user_id)) & REFEREE_ROLES)
 
 
-async def _names(rt: Any, table_id: int, lang: str) -> list[str]:
-    seats = await table_repo.get_seats(rt.db, table_id)
-    users = await user_repo.get_users(rt.db, [s.user_id for s in seats if s.user_id is not None])
+async def _names(db: Database, table_id: int, lang: str) -> list[str]:
+    seats = await table_repo.get_seats(db, table_id)
+    users = await user_repo.get_users(db, [s.user_id for s in seats if s.user_id is not None])
     out = []
     for s in seats:
         u = users.get(s.user_id) if s.user_id is not None else None
@@ -66,8 +107,6 @@ async def _names(rt: Any, table_id: int, lang: str) -> list[str]:
 
 
 def _title(lang: str, preset_id: str) -> str:
-    from engine.registry import load_preset
-
     try:
         preset = load_preset(preset_id)
     except Exception:
@@ -76,11 +115,11 @@ def _title(lang: str, preset_id: str) -> str:
 
 
 async def review_request(
-    rt: Any, user: Any, chat: Any, args: list[str], *, whole_match: bool
+    rt: ReviewShared, user: Person, chat: Chat, args: list[str], *, whole_match: bool
 ) -> list[Delivery]:
     """What to send for a ``/review`` (``whole_match=False``) or ``/replay`` from ``user`` in ``chat``."""
     db = rt.db
-    lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
+    lang = await rt.user_lang(user.id, user.language_code)
     private = getattr(chat, "type", "") == "private"
     here = chat.id
     row = (
@@ -154,9 +193,15 @@ async def review_request(
 
 
 async def _document(
-    rt: Any, chat_id: int, lang: str, table: Any, row: Any, records: list[DealRecord], whole_match: bool
+    rt: ReviewShared,
+    chat_id: int,
+    lang: str,
+    table: GameTable,
+    row: MatchRecord,
+    records: list[DealRecord],
+    whole_match: bool,
 ) -> Delivery:
-    names = await _names(rt, table.id, lang)
+    names = await _names(rt.db, table.id, lang)
     title = _title(lang, table.preset_id)
     turn = board_turn(row.options_json or {})
     # duplicate: the seeds only once the whole comparison is over (the partner table may still play a deal)
@@ -178,7 +223,7 @@ async def _document(
     return Delivery(chat_id, document=(page.encode("utf-8"), filename, caption))
 
 
-def coach_text(lang: str, deal_no: int, notes: list[Any]) -> str:
+def coach_text(lang: str, deal_no: int, notes: Sequence[CoachNote]) -> str:
     """The coach's notes as one message in ``lang`` (cards in the user's language)."""
     if not notes:
         return t(lang, "review.coach_none", deal=deal_no)
@@ -202,34 +247,37 @@ def coach_text(lang: str, deal_no: int, notes: list[Any]) -> str:
 
 
 async def _send_coach(
-    rt: Any, thinker: Any, user_id: int, lang: str, row: Any, actions: list[str], deal_no: int, seat: int
+    rt: ReviewShared,
+    thinker: Coach,
+    user_id: int,
+    lang: str,
+    row: MatchRecord,
+    actions: list[str],
+    deal_no: int,
+    seat: int,
 ) -> None:
     notes = await thinker.coach(row.game, row.options_json, row.seed, actions, deal_no, seat)
     if notes is not None:
         rt.send(user_id, coach_text(lang, deal_no, notes))
 
 
-def deliver(rt: Any, deliveries: list[Delivery]) -> None:
+def deliver(rt: ReviewShared, deliveries: list[Delivery]) -> None:
     """Queue the answers (texts and files) on the outbox; never waits for Telegram."""
     for d in deliveries:
         if d.document is not None:
             data, filename, caption = d.document
+            assert rt.outbox is not None
             rt.outbox.send_document_nowait(d.chat_id, data, filename, caption)
         if d.text:
             rt.send(d.chat_id, d.text)
 
 
 async def save_match_files(
-    db: Any, match_id: int, folder: str, lang: str, tag: str
+    db: Database, match_id: int, folder: str, lang: str, tag: str
 ) -> tuple[list[str], int, int]:
     """Write the match's review (``review-<tag>.html``) and one proof file per finished deal
     (``deal-proof-<tag>-<deal>.json``) into ``folder``; each proof is checked as ``python -m bot.verify_deal``
     would.  Returns (paths written, deals verified, deals)."""
-    import json
-    from pathlib import Path
-
-    from bot.tables.deal_proof import check_proof, record_proof
-
     row = await match_repo.get_match_row(db, match_id)
     if row is None:
         return [], 0, 0
@@ -243,8 +291,7 @@ async def save_match_files(
     preset = table.preset_id if table is not None else row.game
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    rt_like = type("R", (), {"db": db})()
-    names = await _names(rt_like, row.table_id, lang)
+    names = await _names(db, row.table_id, lang)
     fairness = {
         r.deal_no: review_fairness(row.game, preset, row.seed, r, board_turn(row.options_json or {}))
         for r in records

@@ -11,10 +11,16 @@ tournament side) is dropped at the next lookup that finds it finished.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
+from engine.game import Match
 from storage import match_repo, table_repo
+from storage.action_repo import ApplyResult
+from storage.db import Database
+from storage.match_cache import MatchRow
+from storage.models import GameTable
 
 
 @dataclass(frozen=True)
@@ -41,7 +47,20 @@ class MatchSeats:
         return frozenset(s.seat for s in self.seats if s.is_computer)
 
 
-def seats_entry(match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
+class SeatRow(Protocol):
+    """A stored seat as the index reads it (``storage.models.Seat``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def user_id(self) -> int | None: ...
+
+    @property
+    def is_computer(self) -> bool: ...
+
+
+def seats_entry(match_id: int, table_id: int, seats: Sequence[SeatRow]) -> MatchSeats:
     """A match's seats from rows with ``seat``, ``user_id``, ``is_computer``."""
     return MatchSeats(
         match_id,
@@ -57,7 +76,7 @@ class SeatIndex:
         self._matches: dict[int, MatchSeats] = {}
         self._by_user: dict[int, dict[int, int]] = {}  # user -> {match id: seat}
 
-    def add(self, match_id: int, table_id: int, seats: list[Any]) -> MatchSeats:
+    def add(self, match_id: int, table_id: int, seats: Sequence[SeatRow]) -> MatchSeats:
         """Index a match's seats (rows with ``seat``, ``user_id``, ``is_computer``)."""
         self.remove(match_id)
         entry = seats_entry(match_id, table_id, seats)
@@ -90,7 +109,42 @@ class SeatIndex:
         return len(self._matches)
 
 
-async def load_seats(db: Any) -> SeatIndex:
+async def match_seats(
+    db: Database, index: SeatIndex, match_id: int, table_id: int | None = None
+) -> MatchSeats | None:
+    """A match's seats, from the index (the database once, when the index does not have them)."""
+    entry = index.get(match_id)
+    if entry is None:
+        row = await match_repo.match_row(db, match_id)
+        if row is None:
+            return None
+        table_id = row.table_id if table_id is None else table_id
+        rows = await table_repo.get_seats(db, table_id)
+        if row.status in ("playing", "paused"):
+            entry = index.add(match_id, table_id, rows)
+        else:  # an ended match is answered but not indexed again (the index holds live matches only)
+            entry = seats_entry(match_id, table_id, rows)
+    return entry
+
+
+MatchContext = tuple[MatchRow, Match, GameTable | None, tuple[SeatInfo, ...]]
+
+
+async def match_context(
+    db: Database, index: SeatIndex, match_id: int, applied: ApplyResult | None = None
+) -> MatchContext:
+    """The match row, its engine state, its table and its seats; ``applied``: the ``ApplyResult`` of the
+    action just committed under the match's lock (its state, nothing read again)."""
+    table: GameTable | None
+    if applied is not None and applied.row is not None and applied.table is not None:
+        row, m, table = applied.row, applied.match, applied.table
+    else:
+        row, m, table = await match_repo.match_context(db, match_id)
+    entry = await match_seats(db, index, match_id, row.table_id)
+    return row, m, table, entry.seats if entry is not None else ()
+
+
+async def load_seats(db: Database) -> SeatIndex:
     """The index of every active match (start-up)."""
     index = SeatIndex()
     for row in await match_repo.active_matches(db):

@@ -90,7 +90,7 @@ async def played_deals(db: Database, table_id: int) -> list[tuple[int, int]]:
     for action in [a.action for a in await match_repo.action_log(db, row.id)]:
         for ev in m.apply(action):
             if ev.kind == "deal_over":
-                redeal = int(getattr(m, "redeal_no", 0) or 0) if row.game == "shengji" else 0
+                redeal = m.redeal_no  # the Match protocol: Guandan never deals again (0)
                 out.append((int(ev.data.get("deal_no", 0)), redeal))
     return out
 

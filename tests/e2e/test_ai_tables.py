@@ -20,7 +20,7 @@ async def test_strong_computers_play_a_table_from_worker_processes(harness):
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     row = await match_repo.current_match(rt(h).db, table.id)
     for _ in range(1200):
-        _, m, _, _ = await rt(h).driver.match_context(row.id)
+        _, m = await match_repo.match_state(rt(h).db, row.id)
         if len(m.tricks) >= 2:
             break
         await asyncio.sleep(0.1)

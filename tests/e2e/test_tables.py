@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.devtools.autodrive import drive
+from bot.edge.refusals import refusal_text
 from bot.presentation.keyboards import seat_name
 from storage import match_repo, message_repo, table_repo
 from tests.e2e.test_play import JOIN, open_table, rt
@@ -253,7 +254,8 @@ async def test_two_players_taking_one_seat_at_once_only_one_gets_it(harness):
     table = await table_repo.open_table_in_chat(rt(h).db, h.group_id)
     people = [SimpleNamespace(id=p.user_id, language_code="zh-hans") for p in h.players[1:3]]
     for seat in range(3):
-        answers = await asyncio.gather(*[rt(h).lobby.join(table.id, seat, u) for u in people])
+        outcomes = await asyncio.gather(*[rt(h).lobby.join(table.id, seat, u.id) for u in people])
+        answers = [None if o is None else refusal_text("zh", o) for o in outcomes]  # as the edge says it
         seated = [u.id for u, a in zip(people, answers, strict=True) if a is None]
         assert len(seated) == 1, answers
         refused = next(a for a in answers if a is not None)

@@ -13,6 +13,7 @@ import types
 from datetime import timedelta
 from pathlib import Path
 
+from bot.edge.refusals import refusal_text
 from storage import table_repo
 from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID
@@ -64,10 +65,12 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         # carry them): a seated player leaving, a player of side A starting, an outsider joining
         people = {u: types.SimpleNamespace(id=u, language_code="zh-hans") for u in (a[0], a[1], P[10])}
         rt = S.rt(h)
+        joined = await rt.lobby.join(table_id, 1, P[10])  # a code, in the outsider's language at the edge
+        assert joined is not None
         for refused_text in (
             await rt.lobby.leave(table_id, people[a[0]]),
             await rt.lobby.start_table(table_id, people[a[1]]),
-            await rt.lobby.join(table_id, 1, people[P[10]]),
+            refusal_text(await rt.user_lang(P[10], "zh-hans"), joined),
         ):
             assert refused_text and "比赛桌" in refused_text
         # an outsider (not in the tournament) takes a seat by the deep link

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
@@ -53,3 +54,49 @@ class GamePresenter(Protocol):
     def deal_summary(self, lang: str, d: EventData, names: Sequence[str]) -> str:
         """The group's announcement of a finished deal (the ``deal_over`` event's data)."""
         ...
+
+    # --- what the live messages follow (bot/tables/live.py) ---------------------------------------
+
+    def group_deal_stage(self, public: PublicView) -> str:
+        """What of the deal the group's table message follows, the tricks aside (Mini App mode shows it
+        at once)."""
+        ...
+
+    def group_tricks(self, public: PublicView) -> tuple[object, ...]:
+        """The completed tricks the group's table message follows (not the plays inside a trick)."""
+        ...
+
+    def hand_step(self, view: SeatView) -> str:
+        """The part of the deal a hand message is in."""
+        ...
+
+    def hand_stage(self, view: SeatView) -> str:
+        """What every seat's hand message must follow even when it is not that seat's turn."""
+        ...
+
+    def must_act(self, view: SeatView) -> bool:
+        """Is it the seat's turn (a required move, or a bid it can make while bids are open)?"""
+        ...
+
+    def hand_news_waits(self, before: str | None, view: SeatView) -> bool:
+        """May a hand message's change of stage wait to be folded into its owner's next turn?"""
+        ...
+
+    def shows_a_hand(self, view: SeatView) -> bool:
+        """Is there anything for a new hand message to show?"""
+        ...
+
+    def with_trick_before_last(self, m: Match, public: PublicView) -> PublicView:
+        """The public view the group's table message shows at a deal's end."""
+        ...
+
+    # --- the deal review and proof (bot/tables/review.py, deal_proof.py) ---------------------------
+
+    BIDS_AND_KITTY: bool  # bids settle the trump, a kitty is dealt apart from a first drawer
+    LAST_PLAYER_WINS_TRICK: bool  # a trick is won by the last seat that played (no ``trick`` event)
+    TRICK_POINTS: bool  # tricks carry points (the review's points column)
+
+
+def stage_key(*parts: object) -> str:
+    """A stage as one comparable text (what a message shows changes when its key does)."""
+    return json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False)

@@ -20,6 +20,7 @@ from bot.presentation.common import (
     turn_line,
     until,
 )
+from bot.presentation.games.base import stage_key
 from bot.presentation.hand import ActionRows, HandGroups, hand_keyboard, hand_lines
 from bot.presentation.i18n import t
 from bot.presentation.markup import Keyboard
@@ -232,6 +233,63 @@ def deal_summary(lang: str, d: EventData, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+# --- what the live messages follow (bot/tables/live.py) -------------------------------------------
+
+PLAY_PHASES = {"play", "choose", "late", "deal_over", "match_over", "paused", "over"}
+
+
+def group_deal_stage(public: PublicView) -> str:
+    p = public_part(public)
+    return stage_key(
+        p.get("deal_no"),
+        p.get("phase"),
+        p.get("finish_order"),
+        p.get("tribute"),
+        p.get("levels"),
+        p.get("time_up"),
+    )
+
+
+def group_tricks(public: PublicView) -> tuple[object, ...]:
+    return (public_part(public).get("trick_no"),)
+
+
+def hand_step(view: SeatView) -> str:
+    phase = public_part(view).get("phase")
+    return "play" if phase in PLAY_PHASES else str(phase)
+
+
+def hand_stage(view: SeatView) -> str:
+    p = public_part(view)
+    step = hand_step(view)
+    if step == "play":
+        return stage_key(p.get("deal_no"), step)
+    return stage_key(p.get("deal_no"), step, p.get("tribute"))
+
+
+def must_act(view: SeatView) -> bool:
+    return view.get("hint") is not None
+
+
+def hand_news_waits(before: str | None, view: SeatView) -> bool:
+    return False
+
+
+def shows_a_hand(view: SeatView) -> bool:
+    return True
+
+
+def with_trick_before_last(m: Match, public: PublicView) -> PublicView:
+    return public
+
+
+# --- the deal review and proof (bot/tables/review.py, deal_proof.py) -------------------------------
+
+BIDS_AND_KITTY = False  # no bids, no kitty: each hand is a quarter of the deck
+LAST_PLAYER_WINS_TRICK = True  # the others passed: no ``trick`` event
+TRICK_POINTS = False
+
+
 class GuandanPresenter:
     """Guandan's presenter (``bot.presentation.games.base.GamePresenter``)."""
 
@@ -242,3 +300,14 @@ class GuandanPresenter:
     table_lines = staticmethod(table_lines)
     hand_message = staticmethod(hand_message)
     deal_summary = staticmethod(deal_summary)
+    group_deal_stage = staticmethod(group_deal_stage)
+    group_tricks = staticmethod(group_tricks)
+    hand_step = staticmethod(hand_step)
+    hand_stage = staticmethod(hand_stage)
+    must_act = staticmethod(must_act)
+    hand_news_waits = staticmethod(hand_news_waits)
+    shows_a_hand = staticmethod(shows_a_hand)
+    with_trick_before_last = staticmethod(with_trick_before_last)
+    BIDS_AND_KITTY = BIDS_AND_KITTY
+    LAST_PLAYER_WINS_TRICK = LAST_PLAYER_WINS_TRICK
+    TRICK_POINTS = TRICK_POINTS

@@ -21,6 +21,7 @@ from bot.presentation.common import (
     turn_line,
     until,
 )
+from bot.presentation.games.base import stage_key
 from bot.presentation.hand import ActionRows, HandGroups, hand_keyboard, hand_lines
 from bot.presentation.i18n import t
 from bot.presentation.markup import Keyboard
@@ -282,6 +283,107 @@ def deal_summary(lang: str, d: EventData, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+# --- what the live messages follow (bot/tables/live.py) -------------------------------------------
+
+# Dealing and the bid window are one stage for the group (the declarations are the players' business: their
+# hands show each one); the trump settled is the next (burying is the dealer's business, and the dealer
+# leads the first trick, so the group's message stays right until that trick completes).
+GROUP_STAGES = {
+    "bury": "play",
+    "rebury": "play",
+    "late": "play",
+    "choose": "play",
+    "dealing": "declaring",
+    "window": "declaring",
+    "blackout": "declaring",
+}
+MY_MOVES = ("lead", "follow", "kitty", "rebury", "choose", "overturn")
+
+
+def group_deal_stage(public: PublicView) -> str:
+    p = public_part(public)
+    phase = p.get("phase")
+    stage = GROUP_STAGES.get(str(phase), phase)
+    declaring = stage == "declaring"
+    return stage_key(
+        p.get("deal"),
+        p.get("redeal"),
+        stage,
+        None if declaring else p.get("declaration"),
+        None if declaring else p.get("trump"),
+        p.get("level"),
+        p.get("dealer"),
+        p.get("levels"),
+        p.get("paused"),
+        p.get("time_up"),
+        p.get("turned_kitty"),
+        p.get("pending_choice") is not None,
+        p.get("finished"),
+    )
+
+
+def group_tricks(public: PublicView) -> tuple[object, ...]:
+    p = public_part(public)
+    return (p.get("tricks_played"), p.get("points"))
+
+
+def hand_step(view: SeatView) -> str:
+    """ "dealing", "window" (every card dealt: the bid window) or "settled" (the trump settled: burying,
+    then play)."""
+    phase = public_part(view).get("phase")
+    return "dealing" if phase == "dealing" else "window" if phase in ("window", "blackout") else "settled"
+
+
+def hand_stage(view: SeatView) -> str:
+    p = public_part(view)
+    step = hand_step(view)
+    deal = (p.get("deal"), p.get("redeal"))
+    if step == "dealing":  # while cards arrive: when the seat gets its first way to declare (more ways,
+        # or a declaration by another seat, show with the last card, a few batches later)
+        return stage_key(deal, step, bool(view.get("legal_bids")))
+    if step == "window":  # every card is dealt: each declaration
+        return stage_key(deal, step, p.get("declaration"))
+    # burying, then play: once, when the trump is settled (and again if it is overturned)
+    return stage_key(deal, step, p.get("trump"), p.get("declaration"))
+
+
+def must_act(view: SeatView) -> bool:
+    my = view.get("my_turns") or []
+    phase = public_part(view).get("phase")
+    return any(k in MY_MOVES for k in my) or (
+        "bid" in my and phase in ("window", "blackout") and bool(view.get("legal_bids"))
+    )
+
+
+def hand_news_waits(before: str | None, view: SeatView) -> bool:
+    """Once the seat has seen its whole hand (``before``: the hand step it was last shown in): a
+    declaration the seat cannot overturn, the trump settled for a seat that does not bury."""
+    return before in ("window", "settled") and not must_act(view)
+
+
+def shows_a_hand(view: SeatView) -> bool:
+    """Not while the cards are dealt and the seat has no way to declare (the group's message shows the
+    dealing)."""
+    return public_part(view).get("phase") != "dealing" or bool(view.get("legal_bids"))
+
+
+def with_trick_before_last(m: Match, public: PublicView) -> PublicView:
+    """At the deal's end: the trick before the last (``prev_trick``) beside the last one."""
+    tricks = getattr(m, "tricks", None)
+    if m.phase not in ("deal_over", "match_over") or not tricks or len(tricks) < 2:
+        return public
+    if "table" in public:  # a copy: the view may be shared (cached) with other readers
+        return {**public, "table": {**public["table"], "prev_trick": tricks[-2]}}
+    return {**public, "prev_trick": tricks[-2]}
+
+
+# --- the deal review and proof (bot/tables/review.py, deal_proof.py) -------------------------------
+
+BIDS_AND_KITTY = True  # bids settle the trump; the kitty is dealt apart (a first drawer deals)
+LAST_PLAYER_WINS_TRICK = False  # a ``trick`` event names the winner
+TRICK_POINTS = True
+
+
 class ShengjiPresenter:
     """Shengji's presenter (``bot.presentation.games.base.GamePresenter``)."""
 
@@ -293,3 +395,14 @@ class ShengjiPresenter:
     hand_message = staticmethod(hand_message)
     deal_summary = staticmethod(deal_summary)
     trump_level = staticmethod(trump_level)
+    group_deal_stage = staticmethod(group_deal_stage)
+    group_tricks = staticmethod(group_tricks)
+    hand_step = staticmethod(hand_step)
+    hand_stage = staticmethod(hand_stage)
+    must_act = staticmethod(must_act)
+    hand_news_waits = staticmethod(hand_news_waits)
+    shows_a_hand = staticmethod(shows_a_hand)
+    with_trick_before_last = staticmethod(with_trick_before_last)
+    BIDS_AND_KITTY = BIDS_AND_KITTY
+    LAST_PLAYER_WINS_TRICK = LAST_PLAYER_WINS_TRICK
+    TRICK_POINTS = TRICK_POINTS

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 from bot.boot.metrics import NULL
-from bot.tables.ports import Markup, MessageKey, Stored
+from bot.tables.ports import Markup, MatchOverHook, MessageKey, Stored
 from bot.tables.seats import SeatIndex
 from engine.events import Event
 from scheduler.deadlines import DeadlineData
@@ -18,11 +18,43 @@ from storage.db import Database
 
 
 class FakeOutbox:
+    """Edits are recorded (none stays queued); what a message shows is forgotten at once."""
+
     def __init__(self) -> None:
         self.edits: list[tuple[int, int, str]] = []
+        self.dropped: list[tuple[int, int]] = []
 
-    def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None = None) -> None:
+    def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: Markup | None = None,
+        *,
+        delay: float | None = 0.0,
+        urgent: bool = False,
+        version: int | None = None,
+    ) -> None:
         self.edits.append((chat_id, message_id, text))
+
+    def has_pending_edit(self, chat_id: int, message_id: int) -> bool:
+        return False
+
+    def drop_edit(self, chat_id: int, message_id: int) -> bool:
+        self.dropped.append((chat_id, message_id))
+        return False
+
+    def forget(self, chat_id: int, message_id: int) -> None:
+        return None
+
+    def known_hash(self, chat_id: int, message_id: int) -> str | None:
+        return None
+
+    def take_changed_hashes(self) -> dict[tuple[int, int], str]:
+        return {}
+
+    def clock(self) -> float:
+        return 0.0
 
 
 class FakeDeadlines:
@@ -67,6 +99,7 @@ class FakeShared:
         self.bot_username: str | None = "testbot"
         self.admin_ids = admin_ids
         self.sent: list[tuple[int, str]] = []
+        self.markups: list[Markup | None] = []  # the keyboard of each message sent
         self.locks: dict[int, asyncio.Lock] = {}
 
     async def chat_lang(self, chat_id: int) -> str:
@@ -79,6 +112,7 @@ class FakeShared:
         self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
     ) -> asyncio.Future[int | None]:
         self.sent.append((chat_id, text))
+        self.markups.append(markup)
         fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         fut.set_result(999 + len(self.sent))
         return fut
@@ -185,3 +219,52 @@ class FakeMatchShows:
 
     def forget_match(self, match_id: int) -> None:
         self.calls.append(("forget", match_id))
+
+
+class FakeSettings:
+    TELEGRAM_RATE_SCALE = 1.0
+    WEBAPP_TABLE_EDIT_SECONDS = 30.0
+    WEBAPP_URL: str | None = None
+    WEBAPP_SHORT_NAME: str | None = None
+
+
+class FakeLive(FakeRunning):
+    """What the live messages read of the running bot: the above, its settings, the match-over hooks."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self.settings = FakeSettings()
+        self.claims: FakeClaims | None = None
+        self.match_over_hooks: list[MatchOverHook] = []
+        self.seen_users: set[tuple[object, ...]] = set()
+
+    async def settle(self) -> None:
+        """Wait for every task spawned so far (and those they spawn)."""
+        while self.tasks:
+            task = self.tasks.pop(0)
+            await task
+
+
+class FakeClaims:
+    async def create_hand(
+        self, live: object, key: MessageKey, chat_id: int, text: str, markup: Markup | None, stored: Stored
+    ) -> None:
+        return None
+
+
+class FakePages:
+    """The table pages open now: (match, user) pairs."""
+
+    def __init__(self) -> None:
+        self.open: set[tuple[int, int]] = set()
+
+    def page_open(self, match_id: int, user_id: int) -> bool:
+        return (match_id, user_id) in self.open
+
+
+class FakeLobbyLost:
+    def __init__(self) -> None:
+        self.tables: list[int] = []
+
+    async def __call__(self, table_id: int) -> None:
+        self.tables.append(table_id)

@@ -3,8 +3,11 @@ asks of the live messages and the driver."""
 
 from __future__ import annotations
 
+from bot.edge.refusals import refusal_text
+from bot.presentation.i18n import rule_error, t
 from bot.tables.lobby import Lobby
 from bot.tables.names import TableNames
+from bot.tables.outcomes import Refusal, Why
 from storage import match_repo, table_repo, user_repo
 from storage.db import Database
 from tests.bot.tables.fakes import FakeShared, FakeShows, FakeSteps, person
@@ -32,12 +35,32 @@ async def test_join_needs_a_started_private_chat_then_seats_and_shows_the_name(d
     lobby, _, shows, _ = build(db)
     table = await table_repo.insert_table(db, GROUP, "guandan-team", "guandan", {}, ALICE)
     await user_repo.upsert_user(db, BOB, "Bob")
-    assert await lobby.join(table.id, 1, person(BOB)) == "need_start"
+    assert await lobby.join(table.id, 1, BOB) == Refusal(Why.NEED_START)
     assert await table_repo.seat_of_user(db, table.id, BOB) is None
     await user_repo.upsert_user(db, BOB, "Bob", started_bot=True)
-    assert await lobby.join(table.id, 1, person(BOB)) is None
+    assert await lobby.join(table.id, 1, BOB) is None
     assert await table_repo.seat_of_user(db, table.id, BOB) == 1
     assert "Bob" in shows.created[-1][2]
+
+
+async def test_a_join_to_a_taken_seat_or_a_full_or_started_table_is_refused(db: Database) -> None:
+    lobby, _, shows, _ = build(db)
+    table = await table_repo.insert_table(db, GROUP, "guandan-team", "guandan", {}, ALICE)
+    people = [ALICE, BOB, CAROL, 4, 5]
+    for uid in people:
+        await user_repo.upsert_user(db, uid, f"P{uid}", started_bot=True)
+    for seat, uid in enumerate(people[:4]):
+        assert await lobby.join(table.id, seat, uid) is None
+    shown = len(shows.created)
+    taken = await lobby.join(table.id, 1, 5)  # the table is full: every seat is taken
+    assert taken is not None and taken.why is Why.RULE and taken.error is not None
+    assert refusal_text("en", taken) == rule_error("en", taken.error) and taken.error.code
+    assert len(shows.created) == shown  # the lobby is not shown again
+    seats = [s.user_id for s in await table_repo.get_seats(db, table.id)]
+    assert seats == people[:4]  # nobody moved
+    assert await lobby.start_table(table.id, person(ALICE)) is None
+    assert await lobby.join(table.id, 1, 5) == Refusal(Why.TABLE_CLOSED)
+    assert refusal_text("en", Refusal(Why.TABLE_CLOSED)) == t("en", "err.table_closed")
 
 
 async def test_start_by_a_stranger_is_refused_by_the_creator_hands_the_match_to_the_driver(

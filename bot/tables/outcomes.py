@@ -1,0 +1,43 @@
+"""What the table logic answers, as codes: the edge translates them into the user's language
+(bot/edge/refusals.py).  The logic never needs to know who reads the answer nor in which language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.errors import RuleError
+
+
+class Why(StrEnum):
+    """Why a press or a command changed nothing."""
+
+    STALE = "stale"  # the button is out of date: the match ended, or moved on meanwhile
+    TABLE_CLOSED = "table_closed"  # the table is not open (any more)
+    TOURNAMENT_TABLE = "tournament_table"  # a tournament table: its seats are the draw's
+    NEED_START = "need_start"  # the player has not started the bot in private (their hand goes there)
+    RULE = "rule"  # the rules or the database refused: ``Refusal.error`` says why (its code and params)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    why: Why
+    error: RuleError | None = None  # with ``Why.RULE``
+
+    @staticmethod
+    def rule(error: RuleError) -> Refusal:
+        return Refusal(Why.RULE, error)
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What ``Driver.act`` did: ``applied`` (committed and shown), else ``refusal`` says why not; neither:
+    the same press was applied before (a repeated update), nothing to say."""
+
+    applied: bool
+    refusal: Refusal | None = None
+
+
+APPLIED = Acted(True)
+REPEATED = Acted(False)
