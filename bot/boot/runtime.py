@@ -39,11 +39,12 @@ from bot.tables.seats import SeatIndex, load_seats
 from bot.tables.thinking import THINKER
 from bot.webapp import links
 from scheduler.deadlines import DeadlineScheduler
-from storage import match_repo, message_repo, pending_send_repo, table_repo, user_repo
+from storage import match_repo, message_repo, pending_send_repo, privacy_repo, table_repo, user_repo
 from storage.db import open_database
 
 log = logging.getLogger(__name__)
 
+PURGE_EVERY = 3600.0  # seconds between two retention purges (CASUAL_RETENTION_DAYS)
 CACHE_MAX = 10_000  # entries of an in-memory cache (languages, users seen) before it is emptied and refilled
 HASH_PERSIST_SECONDS = 5.0
 
@@ -158,12 +159,21 @@ class Runtime:
         self.backups = BackupJob.of(self.settings)  # BACKUP_DIR + BACKUP_EVERY_HOURS (bot/backup)
         if self.backups is not None:
             self.scheduler.every("backup", self.settings.BACKUP_EVERY_HOURS * 3600, self.backups)
+        if self.settings.CASUAL_RETENTION_DAYS > 0:  # finished casual matches older than that are deleted
+            self.scheduler.every("casual_purge", PURGE_EVERY, self.purge_casual)
         if isinstance(self.metrics, Metrics):  # GET /metrics on the web server (started after this)
             self.app.bot_data.setdefault("web_routes", []).append(
                 self.metrics.routes(self.settings.METRICS_TOKEN)
             )
         self.started = True
         await self.resume_all()
+
+    async def purge_casual(self) -> int:
+        """The retention purge: finished casual matches older than ``CASUAL_RETENTION_DAYS`` (storage/privacy_repo)."""
+        n = await privacy_repo.purge_casual(self.db, self.settings.CASUAL_RETENTION_DAYS)
+        if n:
+            log.info("retention: %s finished casual matches deleted", n)
+        return n
 
     async def stop(self) -> None:
         self.stopping = True

@@ -74,6 +74,9 @@ class Settings(BaseSettings):
     BACKUP_DIR: str | None = None
     BACKUP_EVERY_HOURS: float = 0.0
     BACKUP_KEEP: int = 7
+    # Retention (storage/privacy_repo.purge_casual): finished casual matches older than this many days are
+    # deleted every hour; 0 (the default): kept.  Tournament matches are always kept.
+    CASUAL_RETENTION_DAYS: float = 0.0
 
     @field_validator("BOT_ADMIN_IDS", mode="before")
     @classmethod

@@ -24,8 +24,8 @@ log = logging.getLogger(__name__)
 # ``COMMANDS``: the default scope (any chat not covered below); the tournament lists are added when the
 # tournament side is registered (bot/edge/tournament; their descriptions are its ``cmd.*`` texts).
 COMMANDS = ("start", "help", "newtable", "lang", "leave", "stop", "review", "replay")
-PRIVATE_COMMANDS = ("start", "help", "lang", "review", "replay")
-GROUP_COMMANDS = ("help", "newtable", "lang", "leave", "review", "replay", "mix")
+PRIVATE_COMMANDS = ("start", "help", "lang", "review", "replay", "privacy", "mydata", "forget")
+GROUP_COMMANDS = ("help", "newtable", "lang", "leave", "review", "replay", "mix", "privacy")
 ADMIN_COMMANDS = ("stop",)  # a group's administrators (any chat administrator may /stop, /lang there)
 TOURNAMENT_PRIVATE = (
     "withdraw",

@@ -22,7 +22,7 @@ from telegram.ext import (
 
 from bot.boot.logs import bind, bind_update
 from bot.boot.runtime import Runtime
-from bot.edge import callbacks, ratelimit, review_handlers
+from bot.edge import callbacks, privacy, ratelimit, review_handlers
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
 from bot.edge.refusals import refusal_text
 from bot.presentation import render
@@ -564,6 +564,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("newtable", cmd_newtable))
     app.add_handler(CommandHandler("leave", cmd_leave))
     app.add_handler(CommandHandler("stop", cmd_stop))
+    privacy.register(app)  # /privacy, /mydata, /forget and their button (before the catch-all one)
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(
         MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text)

@@ -801,6 +801,78 @@ UI.update(
 )
 
 
+# Members' data (issue 21): /privacy, /mydata, /forget (bot/edge/privacy.py)
+UI.update(
+    {
+        "cmd.privacy": ("本机器人保存哪些数据", "What this bot keeps about you"),
+        "cmd.mydata": ("把我的数据发给我(文件)", "Send me my data (a file)"),
+        "cmd.forget": ("删除我的个人数据", "Delete my personal data"),
+        "privacy.text": (
+            "🔒 隐私说明\n"
+            "本机器人保存:\n"
+            "• 你的 Telegram 账号 id、名字、用户名、语言 —— 用来在牌桌和比赛中显示你、用你的语言回复你;\n"
+            "• 你坐过的牌桌和座位、你在对局中的每个动作 —— 用来继续、复盘和核对牌局;\n"
+            "• 比赛报名和成绩、积分 —— 用来编排比赛、公布名次、按积分排种子。\n"
+            "保存期限: {retention} 比赛记录长期保存(赛果需要可核对)。\n"
+            "查看: 私聊发送 /mydata, 机器人把你的全部数据发给你(JSON 文件)。\n"
+            "删除: 私聊发送 /forget, 确认后删除你的名字、用户名和语言; 比赛记录里你会显示为匿名的「已注销玩家 #n」。"
+            "正在牌桌上或报名的比赛还没结束时不能删除。",
+            "🔒 Privacy\n"
+            "This bot keeps:\n"
+            "• your Telegram id, names, username and language, to show you at tables and in tournaments and to answer in your language;\n"
+            "• the tables and seats you played and every action you made in a match, to continue, review and check deals;\n"
+            "• your tournament entries and results, and your ratings, to run tournaments, publish standings and seed by rating.\n"
+            "How long: {retention} Tournament records are kept (results must stay checkable).\n"
+            "See it: send /mydata in a private chat and the bot sends you all of it (a JSON file).\n"
+            "Delete it: send /forget in a private chat; once you confirm, your names, username and language are removed and "
+            'tournament records show an anonymous "Deleted player #n" instead. Not while you sit at a live table or are '
+            "registered in a tournament that has not ended.",
+        ),
+        "privacy.retention_keep": (
+            "普通牌局在结束后保留(未设置自动删除)。",
+            "casual matches are kept once finished (no automatic deletion is set).",
+        ),
+        "privacy.retention_days": (
+            "普通牌局结束 {days} 天后自动删除。",
+            "casual matches are deleted {days} days after they finish.",
+        ),
+        "privacy.private_only": (
+            "请在与机器人的私聊中使用 {command}。",
+            "Please use {command} in your private chat with the bot.",
+        ),
+        "privacy.mydata_caption": (
+            "你的数据(本机器人保存的关于你的全部内容)。",
+            "Your data (everything this bot keeps about you).",
+        ),
+        "privacy.forget_confirm": (
+            "确定删除你的个人数据吗? 你的名字、用户名和语言会被删除, 比赛记录中你将显示为匿名玩家。此操作不能撤销。",
+            "Delete your personal data? Your names, username and language are removed and tournament records show an "
+            "anonymous player instead. This cannot be undone.",
+        ),
+        "privacy.forget_yes": ("确认删除", "Yes, delete"),
+        "privacy.forget_no": ("取消", "Cancel"),
+        "privacy.forget_kept": ("已取消, 你的数据没有改动。", "Cancelled: your data is unchanged."),
+        "privacy.forget_expired": (
+            "确认已过期, 请重新发送 /forget。",
+            "This confirmation has expired; send /forget again.",
+        ),
+        "privacy.forgotten": (
+            "你的个人数据已删除。如果你再次使用机器人, 它只会保存 Telegram 届时发送的信息, 作为新用户。",
+            "Your personal data has been deleted. If you use the bot again, it stores only what Telegram sends then, as a new user.",
+        ),
+        "privacy.refused_table": (
+            "现在不能删除: 你正坐在第 {ref} 桌(牌桌还没结束)。请先离开或打完这一桌。",
+            "Not now: you are seated at table {ref}, which has not ended. Leave it or finish it first.",
+        ),
+        "privacy.refused_tournament": (
+            "现在不能删除: 你报名了还没结束的比赛「{ref}」。比赛结束(或退赛)后再试。",
+            'Not now: you are registered in the tournament "{ref}", which has not ended. Try again once it ends (or after withdrawing).',
+        ),
+        "privacy.placeholder": ("已注销玩家 #{n}", "Deleted player #{n}"),
+    }
+)
+
+
 def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
