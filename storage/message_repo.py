@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Table, bindparam, delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.db import Database
 from storage.models import (
@@ -49,21 +50,7 @@ async def set_live_message(
     """Remember the one live message for (purpose, table_id, match_id, seat), replacing an older one."""
     async with db.session() as s:
         await s.execute(delete(MessageRef).where(*_ref_filter(purpose, table_id, match_id, seat)))
-        ref = MessageRef(
-            chat_id=chat_id,
-            message_id=message_id,
-            purpose=purpose,
-            table_id=table_id,
-            match_id=match_id,
-            seat=seat,
-            deal_no=deal_no,
-            last_text_hash=text_hash,
-            created_at=utcnow(),
-            updated_at=utcnow(),
-        )
-        s.add(ref)
-        await s.commit()
-        return ref
+        return await _add_ref(s, purpose, chat_id, message_id, table_id, match_id, seat, deal_no, text_hash)
 
 
 async def get_live_message(
@@ -98,21 +85,37 @@ async def add_message_ref(
 ) -> MessageRef:
     """Record a message that is not unique per purpose (deal summaries, results)."""
     async with db.session() as s:
-        ref = MessageRef(
-            chat_id=chat_id,
-            message_id=message_id,
-            purpose=purpose,
-            table_id=table_id,
-            match_id=match_id,
-            seat=seat,
-            deal_no=deal_no,
-            last_text_hash=text_hash,
-            created_at=utcnow(),
-            updated_at=utcnow(),
-        )
-        s.add(ref)
-        await s.commit()
-        return ref
+        return await _add_ref(s, purpose, chat_id, message_id, table_id, match_id, seat, deal_no, text_hash)
+
+
+async def _add_ref(
+    s: AsyncSession,
+    purpose: str,
+    chat_id: int,
+    message_id: int,
+    table_id: int | None,
+    match_id: int | None,
+    seat: int | None,
+    deal_no: int | None,
+    text_hash: str | None,
+) -> MessageRef:
+    """Add one message reference in ``s`` and commit."""
+    now = utcnow()
+    ref = MessageRef(
+        chat_id=chat_id,
+        message_id=message_id,
+        purpose=purpose,
+        table_id=table_id,
+        match_id=match_id,
+        seat=seat,
+        deal_no=deal_no,
+        last_text_hash=text_hash,
+        created_at=now,
+        updated_at=now,
+    )
+    s.add(ref)
+    await s.commit()
+    return ref
 
 
 async def list_message_refs(
