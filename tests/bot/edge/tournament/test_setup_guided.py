@@ -301,7 +301,10 @@ def test_group_and_prize_parsers() -> None:
     assert setup_answers.parse_prize_counts("1，1，1")["prize_counts"] == [1, 1, 1]
     with pytest.raises(RuleError):
         setup_answers.parse_prize_counts("0 0 0")
-    assert setup_answers.parse_options("bid_style = level_only; deals = 9") == {"bid_style": "level_only", "deals": 9}
+    assert setup_answers.parse_options("bid_style = level_only; deals = 9") == {
+        "bid_style": "level_only",
+        "deals": 9,
+    }
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
