@@ -15,7 +15,9 @@ NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
 GROUPS = ("机关", "理学院")
 
 
-async def played_swiss(db: Database, name: str, organiser: int, players: Sequence[int], rounds: int = 2) -> int:
+async def played_swiss(
+    db: Database, name: str, organiser: int, players: Sequence[int], rounds: int = 2
+) -> int:
     """A Swiss of ``len(players) // 2`` pairs (players 2k and 2k+1; the first half of the pairs in 机关,
     the rest in 理学院), created by ``organiser``, drawn and played for ``rounds`` rounds."""
     row = await ts.create_tournament(
@@ -51,5 +53,7 @@ async def engines(db: Database, tids: Sequence[int]) -> list[tuple[Engine, Mappi
     out: list[tuple[Engine, Mapping[str, Sequence[str]]]] = []
     for tid in tids:
         entries = await ts.entries(db, tid, include_withdrawn=True)
-        out.append((await ts.engine_state(db, tid), {str(e.id): [str(p) for p in e.players_json] for e in entries}))
+        out.append(
+            (await ts.engine_state(db, tid), {str(e.id): [str(p) for p in e.players_json] for e in entries})
+        )
     return out

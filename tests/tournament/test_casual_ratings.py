@@ -20,7 +20,9 @@ from tests.tournament.season_support import played_swiss
 CHAT = -100500
 
 
-async def play_casual(db: Database, humans: dict[int, int], *, practice: bool = False, chat: int = CHAT) -> int:
+async def play_casual(
+    db: Database, humans: dict[int, int], *, practice: bool = False, chat: int = CHAT
+) -> int:
     """A one-deal Shengji table with ``humans`` (seat -> user id), computers elsewhere, played to its end
     through ``action_repo.apply_action`` (random legal plays for every seat); returns the match id."""
     table = await table_repo.insert_table(
@@ -41,7 +43,9 @@ async def play_casual(db: Database, humans: dict[int, int], *, practice: bool = 
         m, version = await match_repo.load_match(db, started.match_id)
         if m.finished:
             return started.match_id
-        await action_repo.apply_action(db, started.match_id, table_step(m, [rand] * 4, rng), expected_version=version)
+        await action_repo.apply_action(
+            db, started.match_id, table_step(m, [rand] * 4, rng), expected_version=version
+        )
 
 
 async def test_a_finished_casual_match_rates_its_humans_only_when_the_setting_is_on(db: Database) -> None:
@@ -67,9 +71,13 @@ async def test_a_finished_casual_match_rates_its_humans_only_when_the_setting_is
     assert (await ts.player_ratings(db)).table == {}
 
 
-async def test_practice_tables_are_not_rated_and_casual_and_tournament_tables_make_one_rating(db: Database) -> None:
+async def test_practice_tables_are_not_rated_and_casual_and_tournament_tables_make_one_rating(
+    db: Database,
+) -> None:
     db.casual_ratings = True
-    await play_casual(db, {0: 1001, 2: 1002}, practice=True)  # a public seed: whoever knows it knows the deals
+    await play_casual(
+        db, {0: 1001, 2: 1002}, practice=True
+    )  # a public seed: whoever knows it knows the deals
     assert (await ts.player_ratings(db)).table == {}
     tid = await played_swiss(db, "一月赛", 1001, list(range(1001, 1009)))
     tournament_only = (await ts.player_ratings(db)).of("1001", "shengji")

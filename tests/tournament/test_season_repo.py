@@ -27,27 +27,55 @@ async def _code(coro: object) -> str:
 
 async def test_a_season_is_changed_by_its_creator_only_and_all_or_nothing(db: Database) -> None:
     spring = await season_repo.create_season(db, "  2027  春季赛 ", "shengji", ORG, GROUP)
-    assert (spring.name, spring.game, spring.chat_id, spring.tournaments) == ("2027 春季赛", "shengji", GROUP, ())
-    assert await _code(season_repo.create_season(db, "2027 春季赛", "shengji", ORG, None)) == "season_name_taken"
+    assert (spring.name, spring.game, spring.chat_id, spring.tournaments) == (
+        "2027 春季赛",
+        "shengji",
+        GROUP,
+        (),
+    )
+    assert (
+        await _code(season_repo.create_season(db, "2027 春季赛", "shengji", ORG, None)) == "season_name_taken"
+    )
     assert await _code(season_repo.create_season(db, "x", "mahjong", ORG, None)) == "season_bad_game"
     assert await _code(season_repo.create_season(db, " ", "shengji", ORG, None)) == "season_bad_name"
     assert await _code(season_repo.create_season(db, "x" * 65, "shengji", ORG, None)) == "season_bad_name"
     mine = await ts.create_tournament(
-        db, name="一月赛", preset_id="shengji-timed-2h", created_by=ORG, registration_deadline=NOW + timedelta(days=1)
+        db,
+        name="一月赛",
+        preset_id="shengji-timed-2h",
+        created_by=ORG,
+        registration_deadline=NOW + timedelta(days=1),
     )
     theirs = await ts.create_tournament(
-        db, name="外单位", preset_id="shengji-timed-2h", created_by=OTHER, registration_deadline=NOW + timedelta(days=1)
+        db,
+        name="外单位",
+        preset_id="shengji-timed-2h",
+        created_by=OTHER,
+        registration_deadline=NOW + timedelta(days=1),
     )
     team = await ts.create_tournament(
-        db, name="掼蛋团体", preset_id="guandan-team", created_by=ORG, registration_deadline=NOW + timedelta(days=1)
+        db,
+        name="掼蛋团体",
+        preset_id="guandan-team",
+        created_by=ORG,
+        registration_deadline=NOW + timedelta(days=1),
     )
     assert not await season_repo.organises_any(db, 1010)
     assert await season_repo.organises_any(db, OTHER)
     # refused: nothing added, not even the tournaments before the refused one
     assert await _code(season_repo.add_tournaments(db, spring.id, OTHER, [mine.id])) == "season_not_yours"
-    assert await _code(season_repo.add_tournaments(db, spring.id, ORG, [mine.id, theirs.id])) == "season_not_organiser"
-    assert await _code(season_repo.add_tournaments(db, spring.id, ORG, [mine.id, team.id])) == "season_wrong_game"
-    assert await _code(season_repo.add_tournaments(db, spring.id, ORG, [mine.id, 9999])) == "season_no_tournament"
+    assert (
+        await _code(season_repo.add_tournaments(db, spring.id, ORG, [mine.id, theirs.id]))
+        == "season_not_organiser"
+    )
+    assert (
+        await _code(season_repo.add_tournaments(db, spring.id, ORG, [mine.id, team.id]))
+        == "season_wrong_game"
+    )
+    assert (
+        await _code(season_repo.add_tournaments(db, spring.id, ORG, [mine.id, 9999]))
+        == "season_no_tournament"
+    )
     assert await _code(season_repo.add_tournaments(db, 9999, ORG, [mine.id])) == "season_not_found"
     assert (await season_repo.get_season(db, spring.id)).tournaments == ()
     added = await season_repo.add_tournaments(db, spring.id, ORG, [mine.id, mine.id])
@@ -56,7 +84,10 @@ async def test_a_season_is_changed_by_its_creator_only_and_all_or_nothing(db: Da
     # the other organiser, given the organiser role of the first tournament, still cannot change the season
     await ts.grant(db, mine.id, ORG, OTHER, "organiser")
     assert await _code(season_repo.remove_tournaments(db, spring.id, OTHER, [mine.id])) == "season_not_yours"
-    assert await _code(season_repo.remove_tournaments(db, spring.id, ORG, [mine.id, theirs.id])) == "season_not_in"
+    assert (
+        await _code(season_repo.remove_tournaments(db, spring.id, ORG, [mine.id, theirs.id]))
+        == "season_not_in"
+    )
     assert (await season_repo.get_season(db, spring.id)).tournaments == ((mine.id, "一月赛", False),)
     assert (await season_repo.remove_tournaments(db, spring.id, ORG, [mine.id])).tournaments == ()
 
@@ -88,7 +119,9 @@ async def test_the_stored_season_table_is_the_engines_season_table(db: Database)
     second = await played_swiss(db, "二月赛", ORG, [1001, 1003, 1002, 1004, 1005, 1007, 1006, 1008])
     season = await season_repo.create_season(db, "冬季赛", "shengji", ORG, GROUP)
     await season_repo.add_tournaments(db, season.id, ORG, [first, second])
-    stored = await season_repo.season_input(db, [t for t, _, _ in (await season_repo.get_season(db, season.id)).tournaments])
+    stored = await season_repo.season_input(
+        db, [t for t, _, _ in (await season_repo.get_season(db, season.id)).tournaments]
+    )
     assert [r.id for r in stored.rows] == [first, second]
     players, groups = season_table(list(stored.tables))
     assert (players, groups) == season_table(await engines(db, [first, second]))
@@ -99,7 +132,14 @@ async def test_the_stored_season_table_is_the_engines_season_table(db: Database)
     assert players[0].key == "1001" and {g.key for g in groups} == {"机关", "理学院"}
     # a tournament without a draw is left out of the table's input
     later = await ts.create_tournament(
-        db, name="三月赛", preset_id="shengji-timed-2h", created_by=ORG, registration_deadline=NOW + timedelta(days=1)
+        db,
+        name="三月赛",
+        preset_id="shengji-timed-2h",
+        created_by=ORG,
+        registration_deadline=NOW + timedelta(days=1),
     )
     await season_repo.add_tournaments(db, season.id, ORG, [later.id])
-    assert [r.id for r in (await season_repo.season_input(db, [first, second, later.id])).rows] == [first, second]
+    assert [r.id for r in (await season_repo.season_input(db, [first, second, later.id])).rows] == [
+        first,
+        second,
+    ]
