@@ -61,7 +61,7 @@ async def cmd_standings(c: Call) -> None:
         return
     eng = ts.load_engine(c.row)
     ratings = None
-    if eng.swiss is not None:  # the Swiss table shows each entry's rating (its players' mean)
+    if eng.swiss is not None or eng.groups is not None:  # each entry's rating (its players' mean)
         ratings = views.entry_ratings(
             await ts.player_ratings(c.tb.ctx.db),
             ts.game_of(c.row),
