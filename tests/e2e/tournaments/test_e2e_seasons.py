@@ -14,9 +14,9 @@ from engine.tournament.season import season_table
 from storage import match_repo, season_repo
 from storage import tournaments as ts
 from tests.e2e.harness import ENGLISH_USER, GROUP_ID, ORGANISER_ID
-from tests.tournament import support as S
-from tests.tournament.season_support import engines, played_swiss
-from tests.tournament.test_casual_ratings import play_casual
+from tests.e2e.tournaments import support as S
+from tests.storage.season_support import engines, played_swiss
+from tests.storage.test_casual_ratings import play_casual
 
 ORG, PLAYER = ORGANISER_ID, S.EXTRA_BASE
 PLAYERS = [S.EXTRA_BASE + i for i in range(8)]
