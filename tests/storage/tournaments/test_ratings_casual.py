@@ -15,7 +15,7 @@ from storage import action_repo, match_repo, table_repo
 from storage import tournaments as ts
 from storage.db import Database
 from storage.ratings_casual import casual_games_of
-from tests.storage.season_support import played_swiss
+from tests.storage.tournaments.season_support import played_swiss
 
 CHAT = -100500
 

@@ -13,7 +13,7 @@ from engine.tournament.season import season_table
 from storage import season_repo
 from storage import tournaments as ts
 from storage.db import Database
-from tests.storage.season_support import NOW, engines, played_swiss
+from tests.storage.tournaments.season_support import NOW, engines, played_swiss
 
 ORG, OTHER = 1001, 1003
 GROUP = -100777
