@@ -4,7 +4,6 @@ leader registering a pair), withdrawing and removing, replacing a player, formin
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
@@ -18,6 +17,7 @@ from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError
 from storage import tournaments as ts
+from storage.tournament_models import TournamentEntry
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
     return text
 
 
-async def tell_organisers_new_entry(tb: TournamentBot, entry: Any) -> None:
+async def tell_organisers_new_entry(tb: TournamentBot, entry: TournamentEntry) -> None:
     """Registrations as they come in: each organiser gets one line (the full picture: /dashboard)."""
     tb.ctx.dashboard_changed(entry.tournament_id)
     count = len([e for e in await ts.entries(tb.ctx.db, entry.tournament_id) if e.kind == entry.kind])
