@@ -11,10 +11,12 @@ from typing import Any
 
 from bot.presentation.i18n import rule_error
 from bot.presentation.tournament.setup_texts import SETUP_TEXTS
+from bot.presentation.tournament.swiss_texts import SWISS_TEXTS
 from engine.errors import RuleError
 
 T: dict[str, tuple[str, str]] = {
     **SETUP_TEXTS,  # generic, set-up, groups and tables, registration, draw (setup_texts.py)
+    **SWISS_TEXTS,  # a running Swiss: late entries, withdrawals (swiss_texts.py)
     # --- schedule
     "sched.round": ("🗓 赛程：\n{lines}", "🗓 Schedule:\n{lines}"),
     "sched.line": ("{key} {a} vs {b} — {time} @ {tables}", "{key} {a} vs {b} — {time} @ {tables}"),
