@@ -31,6 +31,9 @@ async def test_a_named_season_in_the_unions_group(tmp_path: Path) -> None:
         db = S.db(h)
         first = await played_swiss(db, "一月赛", ORG, PLAYERS)
         second = await played_swiss(db, "二月赛", ORG, [PLAYERS[i] for i in (0, 2, 1, 3, 4, 6, 5, 7)])
+        # the command menu offers /season in groups and privately, /me privately
+        assert "season" in {c["command"] for c in h.sim.commands_for(GROUP_ID, PLAYER)}
+        assert {"me", "season"} <= {c["command"] for c in h.sim.commands_for(PLAYER, PLAYER)}
         # nobody has named a season yet
         await S.say(h, PLAYER, GROUP_ID, "/season", "这里还没有赛季")
         # a player who organises nothing may not create one (nothing is stored)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.edge.tournament import setup
+from bot.edge.tournament import setup, setup_answers, setup_questions
 from engine.errors import RuleError
 from storage import tournaments as ts
 from storage.db import Database
@@ -284,24 +284,27 @@ async def test_no_prizes_and_keep_buttons_keep_the_preset(db: Database) -> None:
 
 
 def test_group_and_prize_parsers() -> None:
-    assert setup.parse_groups("机关2；Science Dept 3\nMedicine", 2) == [
+    assert setup_answers.parse_groups("机关2；Science Dept 3\nMedicine", 2) == [
         {"name": "机关", "quota": 2},
         {"name": "Science Dept", "quota": 3},
         {"name": "Medicine", "quota": 2},
     ]
-    assert setup.parse_groups("-", 2) == []
+    assert setup_answers.parse_groups("-", 2) == []
     with pytest.raises(RuleError, match="whole number"):
-        setup.parse_groups("Admin -1", 2)
-    assert setup.parse_round_prizes("souvenir, third, second, first, champion")["round_prizes"] == [
+        setup_answers.parse_groups("Admin -1", 2)
+    assert setup_answers.parse_round_prizes("souvenir, third, second, first, champion")["round_prizes"] == [
         "souvenir",
         "third",
         "second",
         "first",
     ]
-    assert setup.parse_prize_counts("1，1，1")["prize_counts"] == [1, 1, 1]
+    assert setup_answers.parse_prize_counts("1，1，1")["prize_counts"] == [1, 1, 1]
     with pytest.raises(RuleError):
-        setup.parse_prize_counts("0 0 0")
-    assert setup.parse_options("bid_style = level_only; deals = 9") == {"bid_style": "level_only", "deals": 9}
+        setup_answers.parse_prize_counts("0 0 0")
+    assert setup_answers.parse_options("bid_style = level_only; deals = 9") == {
+        "bid_style": "level_only",
+        "deals": 9,
+    }
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -322,7 +325,7 @@ async def test_a_third_place_match_with_a_knockout_of_two_is_refused_clearly(db:
 
 
 def test_minutes_take_a_unit() -> None:
-    assert [setup.parse_minutes(x) for x in ("1", "1分钟", "10 分", "15 min", "20 minutes")] == [
+    assert [setup_answers.parse_minutes(x) for x in ("1", "1分钟", "10 分", "15 min", "20 minutes")] == [
         1,
         1,
         10,
@@ -331,7 +334,7 @@ def test_minutes_take_a_unit() -> None:
     ]
     for bad in ("0", "0分钟", "一分钟", "241", "-5"):
         with pytest.raises(RuleError):
-            setup.parse_minutes(bad)
+            setup_answers.parse_minutes(bad)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -352,12 +355,12 @@ async def test_swiss_rounds_ask_the_rounds_and_the_knockout_of_the_top(db: Datab
     assert row is not None and row.setup_step == "length"
     s = row.settings_json
     assert (s["format"], s["swiss_rounds"], s["swiss_top"], s["third_place_match"]) == ("swiss", 8, 8, True)
-    summary = setup.format_text(lang, s)
+    summary = setup_questions.format_text(lang, s)
     assert summary == (
         "积分编排（瑞士制），共 8 轮（8 强进入淘汰赛），有三四名决赛"
         if lang == "zh"
         else "Swiss rounds, 8 rounds (8 go on to the knockout), with a 3rd-place match"
     )
-    assert setup.format_text(lang, {**s, "swiss_top": 0}) == (
+    assert setup_questions.format_text(lang, {**s, "swiss_top": 0}) == (
         "积分编排（瑞士制），共 8 轮，不设淘汰赛" if lang == "zh" else "Swiss rounds, 8 rounds, no knockout"
     )
