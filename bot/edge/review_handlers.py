@@ -12,7 +12,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from bot.edge.bad_input import clip, rule_error_clipped
+from bot.edge.bad_input import rule_error_clipped
+from bot.presentation.echo import clip
 from bot.presentation.i18n import t
 from bot.tables.review_requests import deliver, review_request
 from engine.errors import RuleError

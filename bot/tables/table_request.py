@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.edge.bad_input import clip
+from bot.presentation.echo import clip
 from bot.presentation.i18n import t
 from engine.errors import RuleError
 from engine.options import Preset, option_specs
