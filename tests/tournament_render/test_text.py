@@ -264,3 +264,17 @@ def test_a_large_team_event_text_splits_into_telegram_messages() -> None:
     parts = split_message(text)
     assert len(text) > TELEGRAM_LIMIT and all(len(p) <= TELEGRAM_LIMIT for p in parts)
     assert all(not p.startswith("\n") for p in parts)
+
+
+def test_group_standings_show_each_entrys_rating_when_given() -> None:
+    """Issue 20: the rating is shown in the standings (group tables as in the Swiss standings)."""
+    t = groups_knockout(10)
+    assert t.groups is not None
+    first = t.groups.standings("A", t.lot_seed).rows[0].entry_id
+    ratings = {first: "1562", **{e.id: "1500?" for e in t.entries if e.id != first}}
+    text = standings_text(t, "zh", ratings=ratings)
+    line = next(ln for ln in text.splitlines() if ln.startswith("1. " + _names(t)[first]))
+    assert line.endswith("· 等级分1562") or "· 等级分1562 ·" in line
+    assert text.count("等级分1500?") == len(t.entries) - 1
+    assert "rating 1562" in standings_text(t, "en", ratings=ratings)
+    assert "等级分" not in standings_text(t, "zh")
