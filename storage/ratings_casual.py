@@ -39,25 +39,35 @@ class CasualGame:
     chat_id: int
 
 
-def _players(seats: list[TableSeat], level: str) -> list[str] | None:
+def _players(seats: list[tuple[int, int | None, bool]], level: str) -> list[str] | None:
+    """The four seats' rating keys in seat order (seat, user id, computer), or None when one is empty."""
     if len(seats) != 4:
         return None
     out = []
-    for x in sorted(seats, key=lambda x: x.seat):
-        if x.user_id is not None and not x.is_computer:
-            out.append(str(x.user_id))
-        elif x.is_computer:
-            out.append(computer_key(level, x.seat))
+    for seat, user_id, computer in sorted(seats):
+        if user_id is not None and not computer:
+            out.append(str(user_id))
+        elif computer:
+            out.append(computer_key(level, seat))
         else:
             return None
     return out
 
 
 async def casual_games(s: AsyncSession) -> list[CasualGame]:
-    """Every rated casual match, oldest first (see the module's doc)."""
+    """Every rated casual match, oldest first (see the module's doc).  Columns, not ORM rows: a union's
+    casual play may be tens of thousands of matches (docs/performance.md, "Ratings")."""
     found = (
         await s.execute(
-            select(MatchRecord, GameTable)
+            select(
+                MatchRecord.id,
+                MatchRecord.game,
+                MatchRecord.result_json,
+                MatchRecord.finished_at,
+                GameTable.id,
+                GameTable.chat_id,
+                GameTable.options_json,
+            )
             .join(GameTable, GameTable.id == MatchRecord.table_id)
             .where(
                 GameTable.tournament_ref.is_(None),
@@ -72,21 +82,27 @@ async def casual_games(s: AsyncSession) -> list[CasualGame]:
     ).all()
     if not found:
         return []
-    table_ids = list({t.id for _, t in found})
-    seats: dict[int, list[TableSeat]] = {}
-    for seat in (await s.execute(select(TableSeat).where(TableSeat.table_id.in_(table_ids)))).scalars():
-        seats.setdefault(seat.table_id, []).append(seat)
+    seats: dict[int, list[tuple[int, int | None, bool]]] = {}
+    rows = await s.execute(
+        select(TableSeat.table_id, TableSeat.seat, TableSeat.user_id, TableSeat.is_computer)
+        .join(GameTable, GameTable.id == TableSeat.table_id)
+        .where(GameTable.tournament_ref.is_(None))
+    )
+    for table_id, seat, user_id, computer in rows.all():
+        seats.setdefault(int(table_id), []).append((int(seat), user_id, bool(computer)))
     out = []
-    for m, t in found:
-        result = m.result_json or {}
-        winner = result.get("winner")
-        players = _players(seats.get(t.id, []), str((t.options_json or {}).get("ai", "normal")))
+    for match_id, game, result, finished_at, table_id, chat_id, options in found:
+        winner = (result or {}).get("winner")
+        players = _players(seats.get(int(table_id), []), str((options or {}).get("ai", "normal")))
         if winner not in (0, 1) or players is None or all(is_computer(p) for p in players):
             continue
         win = (players[winner], players[winner + 2])
         lose = (players[1 - winner], players[3 - winner])
-        assert m.finished_at is not None
-        out.append(CasualGame(m.finished_at, TableGame(m.game, win, lose, f"{REF}{m.id}"), m.id, t.chat_id))
+        out.append(
+            CasualGame(
+                finished_at, TableGame(str(game), win, lose, f"{REF}{match_id}"), int(match_id), int(chat_id)
+            )
+        )
     return out
 
 

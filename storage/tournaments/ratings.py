@@ -20,6 +20,7 @@ from engine.tournament import PairingResult
 from engine.tournament.entries import Entry
 from engine.tournament.ratings import Ratings, TableGame, match_games, replay, seed_by_rating
 from storage.db import Database
+from storage.ratings_cache import replayed
 from storage.ratings_casual import casual_games
 from storage.tournament_models import Tournament, TournamentEntry, TournamentMatch
 
@@ -93,7 +94,9 @@ async def player_ratings(db: Database) -> Ratings:
     """Every player's rating per game after every tournament result stored (and, with the database's
     ``casual_ratings`` on, every rated casual match: storage/ratings_casual.py)."""
     async with db.session() as s:
-        return replay(await _with_casual(s, await _timed_games(s), db.casual_ratings))
+        games = await _with_casual(s, await _timed_games(s), db.casual_ratings)
+    # off the event loop, and only the new games when nothing earlier changed (storage/ratings_cache.py)
+    return await replayed(db, games)
 
 
 async def seeded_by_rating(

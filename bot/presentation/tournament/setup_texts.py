@@ -194,8 +194,8 @@ SETUP_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "err.swiss_too_big": ("{count} 个参赛队伍太多，无法编排。", "{count} entries are too many to pair."),
     "err.swiss_match_open": (
-        "{entry} 的 {match} 尚未结束：请先记录该场结果（或弃权）。",
-        "{entry} still has match {match} to finish: record it (or its forfeit) first.",
+        "{entry} 的 {match} 尚未结束：这一场有结果后才能退赛（请先打完，或由裁判登记结果或弃权）。",
+        "{entry} still has match {match} to finish: withdraw once it has a result (play it, or a referee records its result or forfeit).",
     ),
     "err.not_swiss": ("{name} 不是积分编排赛。", "{name} is not a Swiss tournament."),
     "err.already_withdrawn": ("该队伍已经退赛。", "That entry has already withdrawn."),
