@@ -61,6 +61,11 @@ def _pick_bid(m: ShengjiRules, seat: int, final: bool) -> str | None:
 
 def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> list[Card]:
     """8 cards to bury: non-trump, non-point, from the shortest suits, low before high."""
+    return bury_order(ctx, hand)[:8]
+
+
+def bury_order(ctx: TrumpContext, hand: Sequence[Card]) -> list[Card]:
+    """``hand`` in the order the baseline buries: non-trump, non-point, shortest suits, low first."""
     grp, st = ctx.group_of, ctx.strength_of
     length = [0] * 5
     for c in hand:
@@ -81,7 +86,7 @@ def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> list[Card]:
             st[c],
         )
 
-    return sorted(hand, key=key)[:8]
+    return sorted(hand, key=key)
 
 
 def _lead(m: ShengjiRules, seat: int) -> list[Card]:
