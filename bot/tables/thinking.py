@@ -49,7 +49,7 @@ QUEUE_PER_WORKER = len(
     EFFORTS
 )  # searches in flight per worker (running or waiting); beyond, the baseline plays
 LOG_EVERY = 50  # strong decisions between two summary lines of the log (full / reduced / baseline)
-WORKER_NICENESS = 5  # the workers yield the CPU to the bot's own process (people's moves come first)
+WORKER_NICENESS = 10  # the workers yield the CPU to the bot's own process (people's moves come first)
 
 
 def searched(m: Match, seat: int) -> bool:
