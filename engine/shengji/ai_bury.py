@@ -7,7 +7,7 @@ the baseline player's (``engine.shengji.ai.choose_bury``) first, then kitties th
 suits, and the baseline's with point cards or pairs allowed.  The 75 cards the seat cannot see are dealt
 several times over the three other hands (the shown cards to their owners); in every such world each
 candidate is buried and the deal played out with the baseline player at all four seats
-(``engine.shengji.ai_strong.finish``).  All candidates meet the same worlds; the baseline's kitty is left
+(``engine.shengji.playout.finish``).  All candidates meet the same worlds; the baseline's kitty is left
 only when another beats it clearly (``engine.search.choice``).
 
 A re-bury after a late overturn (phase ``rebury``) stays the baseline's.
@@ -27,6 +27,7 @@ from engine.shengji.information import ShengjiInformation, determinize
 from engine.shengji.match import ShengjiRules
 from engine.shengji.options import ShengjiOptions
 from engine.shengji.order import TRUMP, TrumpContext, trump_context
+from engine.shengji.playout import finish
 
 KITTY = 8
 BURY_BUDGET = 40_000  # card plays of play-outs for the one bury of a deal, all candidates and worlds
@@ -179,8 +180,6 @@ def bury_play_outs(
     info: BuryInformation, seed: int, budget: int | None = None, effort: float = 1.0
 ) -> tuple[list[tuple[Card, ...]], list[list[float]]]:
     """The candidate kitties and each one's result in every world (``results[i][w]``)."""
-    from engine.shengji.ai_strong import finish  # the play-out loop (ai_strong imports nothing of this)
-
     rng = random.Random(seed)
     cands = bury_candidates(info.ctx, info.hand)
     if len(cands) == 1:

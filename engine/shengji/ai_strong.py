@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from engine.cards import Card, cards_text, parse_cards, points
 from engine.search.choice import ranking, scaled_worlds, worlds_for
-from engine.shengji.ai import _candidates, _follow, _lead, ai_step
+from engine.shengji.ai import _candidates
 from engine.shengji.ai import choose_action as normal_action
 from engine.shengji.ai_bury import BuryInformation, bury_information, choose_bury
 from engine.shengji.follow import is_legal_follow
@@ -32,6 +32,7 @@ from engine.shengji.information import ShengjiInformation, determinize, informat
 from engine.shengji.legal import legal_leads_simple, lowest_legal_play, random_legal_play
 from engine.shengji.match import Move, ShengjiRules
 from engine.shengji.order import TRUMP
+from engine.shengji.playout import finish
 from engine.shengji.scoring import settle_deal
 
 BUDGET = 12_000  # card plays of play-outs per decision, all candidates and worlds together
@@ -39,7 +40,6 @@ MIN_WORLDS = 8  # each candidate meets at least this many worlds
 MAX_WORLDS = 40
 MAX_CANDIDATES = 10
 SEARCH_BURY = True  # the dealer's bury is searched (engine.shengji.ai_bury); False: the baseline's
-POINTS_WEIGHT = 1 / 200  # a point of the defenders' total against a level step, as a tie-break
 
 
 def choose_action(m: ShengjiRules, seat: int, rng: random.Random) -> str | None:
@@ -111,28 +111,6 @@ def playout(info: ShengjiInformation, world: ShengjiRules, play: Sequence[Card])
     for ``info.seat``'s side (level steps won or lost, the defenders' points as a tie-break)."""
     world.apply_move(Move(info.seat, "play", tuple(play)))
     return finish(info, world)
-
-
-def finish(info: ShengjiInformation, world: ShengjiRules) -> float:
-    """``world`` played to the end of the deal by the baseline player at every seat: the result for
-    ``info.seat``'s side (as :func:`playout`)."""
-    rng = random.Random(0)  # the baseline player draws nothing; ai_step wants one
-    while world.phase not in ("deal_over", "match_over"):
-        if world.phase == "play":  # the baseline player's play, without its action text
-            seat = world.to_play()
-            world.apply_move(
-                Move(seat, "play", tuple(_lead(world, seat) if not world.trick else _follow(world, seat)))
-            )
-            continue
-        action = ai_step(world, rng)  # a failed throw's choice
-        assert action is not None
-        world.apply(action)
-    summary = world.history[-1]
-    mine = info.seat % 2
-    steps = summary["steps"] if summary["winner"] == mine else -summary["steps"]
-    defending = mine != info.dealer % 2
-    pts = summary["points"] if defending else -summary["points"]
-    return steps + pts * POINTS_WEIGHT
 
 
 def deal_value(info: ShengjiInformation, defender_points: int) -> int:
