@@ -12,6 +12,7 @@ from bot.presentation.i18n import rule_error
 from engine.cards import parse_cards
 from engine.errors import RuleError
 from storage import match_repo
+from storage.db import Database
 
 
 def rule_error_clipped(lang: str, err: RuleError) -> str:
@@ -20,11 +21,11 @@ def rule_error_clipped(lang: str, err: RuleError) -> str:
     return rule_error(lang, RuleError(err.code, err.template, **params))
 
 
-async def card_left_my_hand(db: object, match_id: int, seat: int, card: int) -> bool:
+async def card_left_my_hand(db: Database, match_id: int, seat: int, card: int) -> bool:
     """Whether ``seat`` gave ``card`` away in the deal in play (played, buried, paid or returned it): a press on
     it is "already played"; a card the seat never held is "not your card" (a forged or misdirected press)."""
     gone: list[int] = []
-    for record in reversed(await match_repo.action_log(db, match_id)):  # type: ignore[arg-type]
+    for record in reversed(await match_repo.action_log(db, match_id)):
         if record.action == "sys next_deal":
             break
         words = record.action.split(None, 2)

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatType
 from telegram.ext import (
-    Application,
     CallbackQueryHandler,
     CommandHandler,
-    ContextTypes,
     MessageHandler,
     TypeHandler,
     filters,
@@ -24,6 +21,7 @@ from bot.boot.logs import bind, bind_update
 from bot.boot.runtime import Runtime
 from bot.edge import privacy, ratelimit, review_handlers
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
+from bot.edge.ptb_types import App, Ctx
 from bot.edge.refusals import refusal_text
 from bot.presentation import callbacks, render
 from bot.presentation.i18n import normalize, t
@@ -34,12 +32,11 @@ from bot.tables.table_request import problems_message, read_request
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
 from engine.registry import preset_ids
+from engine.views import SeatView
 from storage import match_repo, selection_repo, table_repo, user_repo
 from storage.db import Database
 
 log = logging.getLogger(__name__)
-
-Ctx = ContextTypes.DEFAULT_TYPE
 
 
 async def save_user(db: Database, user: User, *, started: bool | None = None) -> None:
@@ -441,7 +438,7 @@ async def _tap(
     await _answer(update, answer)
 
 
-def _my_kinds(view: Mapping[str, Any]) -> list[str]:
+def _my_kinds(view: SeatView) -> list[str]:
     if "my_turns" in view:
         return list(view.get("my_turns") or [])
     hint = view.get("hint")
@@ -558,7 +555,7 @@ async def on_error(update: object, context: Ctx) -> None:
         pass
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(
         TypeHandler(Update, bind_update), group=-1000
     )  # log lines name the update (bot/boot/logs.py)
