@@ -117,6 +117,9 @@ class Runtime:
         # one process (no Redis relay or shared limits): every write goes through this process, which may then
         # keep the committed match rows, the users and the selections in memory (storage.match_cache, user_repo, selection_repo)
         self.db.sole_writer = not (self.settings.WEBAPP_RELAY_URL or self.settings.TELEGRAM_LIMITS_URL)
+        self.db.casual_ratings = (
+            self.settings.CASUAL_RATINGS
+        )  # casual matches rated (storage/ratings_casual.py)
         if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
             self.shared_limits = SharedLimits(
                 self.settings.TELEGRAM_LIMITS_URL,
@@ -128,7 +131,7 @@ class Runtime:
             self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
             await self.claims.start()
         self.outbox = Outbox(
-            self.metrics.sender(BotSender(self.app.bot)),
+            self.metrics.sender(BotSender(self.app.bot, self.settings.TELEGRAM_SEND_TIMEOUT)),
             rate_scale=self.settings.TELEGRAM_RATE_SCALE,
             on_error=self.live.send_refused,
             on_missing=self.live.message_gone,

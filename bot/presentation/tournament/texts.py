@@ -207,6 +207,8 @@ T: dict[str, tuple[str, str]] = {
     "cmd.dashboard": ("组织者面板（自动更新）", "Organiser dashboard (kept up to date)"),
     "cmd.tournament": ("创建比赛（管理员）", "Create a tournament (bot admins)"),
     "cmd.tournament_help": ("比赛命令一览", "Tournament commands"),
+    "cmd.me": ("我的战绩与等级分", "My record and ratings"),
+    "cmd.season": ("赛季积分榜", "The season table"),
     "cmd.tournament_group": (
         "把本群设为比赛通知群：/tournament_group 编号",
         "Make this group the tournament group: /tournament_group <id>",
