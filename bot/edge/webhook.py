@@ -20,13 +20,13 @@ import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from aiohttp import web
 from telegram import Update
 
 from bot.boot.settings import Settings
 from bot.delivery.message_claims import RedisClaims
+from bot.edge.ptb_types import App
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class Gate:
 
 
 def webhook_handler(
-    app: Any,
+    app: App,
     secret: str,
     once: UpdateOnce | None = None,
     gate: Gate | None = None,
@@ -105,7 +105,7 @@ def webhook_handler(
     return handle
 
 
-async def run_webhook(app: Any, settings: Settings, *, stop: asyncio.Event) -> None:
+async def run_webhook(app: App, settings: Settings, *, stop: asyncio.Event) -> None:
     """Run ``app`` fed by the webhook until ``stop`` (an asyncio.Event) is set."""
     if not settings.WEBAPP_URL or settings.WEBAPP_PORT is None:
         raise RuntimeError("webhook mode needs WEBAPP_URL (the public https base) and WEBAPP_PORT")
