@@ -549,8 +549,6 @@ function renderHand() {
       + (level && !c.joker ? ' level' : '') + (wild ? ' wild' : '') + (S.sel.indexOf(idx) >= 0 ? ' sel' : '')
       + (hint && hint.indexOf(idx) < 0 ? ' dim' : '') + (idx === cursor ? ' cursor' : '') + (node.dataset.arrive ? ' arrive' : '');
     if (node.className !== cls) node.className = cls;
-    const slotCls = S.sel.indexOf(idx) >= 0 ? 'slot sel' : 'slot';  // a lifted card above its neighbours
-    if (slot.className !== slotCls) slot.className = slotCls;
     if (node.dataset.i !== String(idx)) node.dataset.i = String(idx);
     // placed by its slot's transform: no layout, and a card closing up after a play is not a layout shift
     setStyle(slot, 'transform', 'translate(' + xs[idx] + 'px,' + (Math.floor(idx / lay.perRow) * rowH) + 'px)');
@@ -615,7 +613,7 @@ function setSel(idx, on) {
   if (on && at < 0) S.sel.push(idx);
   if (!on && at >= 0) S.sel.splice(at, 1);
   const node = document.querySelector('#hand .card[data-i="' + idx + '"]');
-  if (node) { node.classList.toggle('sel', on); if (node.parentElement) node.parentElement.classList.toggle('sel', on); }
+  if (node) node.classList.toggle('sel', on);
   handDrawn = node && S.frame ? handDrawnKey(hinted(), handWidth, handCardW) : '';
 }
 /** @param {EventTarget | null} target */
