@@ -114,6 +114,10 @@ class Reading(Protocol):
     def reading_id(self) -> str:
         """The id an action names with ``as <id>``."""
 
+    @property
+    def kind(self) -> str:
+        """The combination's kind (``"pair"``, ``"bomb"``, ...)."""
+
     def label(self, level: int) -> str:
         """A short text naming the combination at ``level``."""
 

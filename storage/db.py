@@ -50,6 +50,8 @@ class Database:
         # storage also keeps the committed match rows, the users and the tapped-card selections
         # in memory (every write to them goes through it); False (several processes): read every time
         self.sole_writer = False
+        # CASUAL_RATINGS (set at start-up): finished casual matches count in the ratings (storage/ratings_casual.py)
+        self.casual_ratings = False
         self.row_epoch = 0  # bumped by every write to them: a read begun before is not kept
         self.match_rows: dict[int, Any] = {}  # match_id -> storage.match_cache.MatchRow (committed)
         self.user_rows: dict[int, Any] = {}  # user id -> User row as last read or written

@@ -2,7 +2,7 @@
 (``forget_user``), and the retention purge of finished casual matches (``purge_casual``).
 
 Forgetting a member: their user row is deleted and every record that must stay (tournament entries,
-standings, ratings, finished tables' seats and actions, tournament audit) is moved to a new placeholder
+standings, ratings, finished tables' seats and actions, tournament audit, the seasons they created) is moved to a new placeholder
 user with a negative id (``-n``, never a Telegram id) named "Deleted player #n"; an entry's name has the
 member's first name replaced by that placeholder.  Their private chat's queued messages and message
 references go.  A member who writes again afterwards is a new, fresh user (nothing links them to ``-n``).
@@ -32,6 +32,7 @@ from storage.models import (
     User,
     utcnow,
 )
+from storage.season_models import Season, SeasonTournament
 from storage.tournament_models import (
     CheckIn,
     Confirmation,
@@ -329,6 +330,10 @@ async def _forget(db: Database, user_id: int, placeholder: Callable[[int, str | 
         await s.execute(update(PairInvite).where(PairInvite.inviter_id == user_id).values(inviter_id=new))
         await s.execute(update(PairInvite).where(PairInvite.invitee_id == user_id).values(invitee_id=new))
         await s.execute(update(PairInvite).where(PairInvite.replaces == user_id).values(replaces=new))
+        await s.execute(update(Season).where(Season.created_by == user_id).values(created_by=new))
+        await s.execute(
+            update(SeasonTournament).where(SeasonTournament.added_by == user_id).values(added_by=new)
+        )
         await s.execute(delete(DashboardFollow).where(DashboardFollow.user_id == user_id))
         await s.execute(delete(Confirmation).where(Confirmation.user_id == user_id))
         for e, t in await _entries_of(s, user_id):

@@ -23,13 +23,23 @@ from __future__ import annotations
 import hmac
 import logging
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Sized
+from typing import Protocol, TypeVar
 
 from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
+from sqlalchemy import Engine, event
+from sqlalchemy.engine import Connection, ExceptionContext, ExecutionContext
+
+from bot.delivery.calls import Call, Markup
+from bot.delivery.outbox import Outbox
+from bot.delivery.senders import FileSender, Sender
+from bot.webapp.server import HasBotData, running_server
+from scheduler.deadlines import DeadlineScheduler
+from storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +65,38 @@ API_METHODS = {
 
 __all__ = ["NULL", "Metrics", "NullMetrics", "for_settings", "outcome_of"]
 
+T = TypeVar("T")
+STARTED_AT = "metrics_t0"  # the attribute a statement's execution context carries its start time in
+
+
+class Calls(Sender, FileSender, Protocol):
+    """The outbox's sender, file calls included (``bot.delivery.senders.BotSender``)."""
+
+
+class Watched(Protocol):
+    """What the metrics read of the running bot (``bot.boot.runtime.Runtime``, after its start-up)."""
+
+    @property
+    def outbox(self) -> Outbox | None: ...
+
+    @property
+    def scheduler(self) -> DeadlineScheduler | None: ...
+
+    @property
+    def db(self) -> Database | None: ...
+
+    @property
+    def seats(self) -> Sized:
+        """The seats of the matches in play (one entry per live match)."""
+
+    @property
+    def app(self) -> HasBotData | None:
+        """The bot's Application (its ``bot_data`` holds the table page's server)."""
+
+    @property
+    def thinker(self) -> object:
+        """The computer players' worker pool (its queue is read, if it has one)."""
+
 
 def outcome_of(exc: BaseException | None) -> str:
     """A Bot API call's outcome label: ok, 429, bad_request, forbidden, network, error (by the exception's
@@ -78,7 +120,7 @@ class NullMetrics:
 
     enabled = False
 
-    def update(self, update: Any) -> None: ...
+    def update(self, update: object) -> None: ...
 
     def action(self, outcome: str) -> None: ...
 
@@ -86,10 +128,10 @@ class NullMetrics:
 
     def lateness(self, kind: str, seconds: float) -> None: ...
 
-    def sender(self, sender: Any) -> Any:
+    def sender(self, sender: Calls) -> Calls:
         return sender
 
-    def watch(self, rt: Any) -> None: ...
+    def watch(self, rt: Watched) -> None: ...
 
 
 NULL = NullMetrics()
@@ -154,12 +196,12 @@ class Metrics(NullMetrics):
             registry=r,
         )
         self.up = Gauge("bot_started", "1 once the runtime started", registry=r)
-        self._rt: Any = None
+        self._rt: Watched | None = None
         self.on_statement_error: list[Callable[[BaseException], None]] = []  # bot/boot/alerts.py
 
     # --- hooks (called from other modules) ------------------------------------------------------
 
-    def update(self, update: Any) -> None:
+    def update(self, update: object) -> None:
         kind = next((k for k in UPDATE_KINDS if getattr(update, k, None) is not None), "other")
         self.updates.labels(kind).inc()
 
@@ -172,10 +214,10 @@ class Metrics(NullMetrics):
     def lateness(self, kind: str, seconds: float) -> None:
         self.scheduler_lateness.labels(kind).observe(max(0.0, seconds))
 
-    def sender(self, sender: Any) -> Any:
+    def sender(self, sender: Calls) -> Calls:
         return CountingSender(sender, self)
 
-    def outbox_event(self, event: str, op: Any, now: float) -> None:
+    def outbox_event(self, event: str, op: Call, now: float) -> None:
         """``Outbox.observe``: "launch" (the call leaves its queue) or "finish" (it is done)."""
         if event == "launch":
             self.limit_wait.inc(max(0.0, now - op.queued_at))
@@ -184,7 +226,7 @@ class Metrics(NullMetrics):
 
     # --- wiring ---------------------------------------------------------------------------------
 
-    def watch(self, rt: Any) -> None:
+    def watch(self, rt: Watched) -> None:
         """After the runtime started: statement timing on its database engine, the outbox's events, the
         scheduler's lateness, and the gauges read at each scrape."""
         self._rt = rt
@@ -197,23 +239,36 @@ class Metrics(NullMetrics):
             self._time_statements(rt.db.engine.sync_engine, rt.db.engine.dialect.name)
         self.registry.register(_ScrapeTime(rt))
 
-    def _time_statements(self, engine: Any, dialect: str) -> None:
-        from sqlalchemy import event
+    def _time_statements(self, engine: Engine, dialect: str) -> None:
 
         histogram = self.statement_seconds.labels(dialect)
 
         observe, clock = histogram.observe, time.perf_counter
 
-        def before(conn: Any, cursor: Any, statement: Any, params: Any, context: Any, many: Any) -> None:
+        def before(
+            conn: Connection,
+            cursor: object,
+            statement: str,
+            params: object,
+            context: ExecutionContext | None,
+            many: bool,
+        ) -> None:
             if context is not None:
-                context.metrics_t0 = clock()
+                setattr(context, STARTED_AT, clock())
 
-        def after(conn: Any, cursor: Any, statement: Any, params: Any, context: Any, many: Any) -> None:
-            started = getattr(context, "metrics_t0", None)
+        def after(
+            conn: Connection,
+            cursor: object,
+            statement: str,
+            params: object,
+            context: ExecutionContext | None,
+            many: bool,
+        ) -> None:
+            started = getattr(context, STARTED_AT, None)
             if started is not None:
                 observe(clock() - started)
 
-        def failed(context: Any) -> None:
+        def failed(context: ExceptionContext) -> None:
             self.db_errors.inc()
             for hook in self.on_statement_error:
                 hook(context.original_exception)
@@ -248,11 +303,11 @@ class Metrics(NullMetrics):
 class CountingSender:
     """The outbox's sender with each call counted and timed (method, outcome); the call itself unchanged."""
 
-    def __init__(self, inner: Any, metrics: Metrics) -> None:
+    def __init__(self, inner: Calls, metrics: Metrics) -> None:
         self.inner = inner
         self.metrics = metrics
 
-    async def _timed(self, kind: str, call: Any) -> Any:
+    async def _timed(self, kind: str, call: Awaitable[T]) -> T:
         method = API_METHODS[kind]
         t0 = time.perf_counter()
         try:
@@ -267,16 +322,16 @@ class CountingSender:
         self.metrics.api_seconds.labels(method).observe(time.perf_counter() - t0)
         return result
 
-    async def send_message(self, chat_id: int, text: str, reply_markup: Any | None) -> int:
+    async def send_message(self, chat_id: int, text: str, reply_markup: Markup | None) -> int:
         return int(await self._timed("send", self.inner.send_message(chat_id, text, reply_markup)))
 
     async def edit_message_text(
-        self, chat_id: int, message_id: int, text: str, reply_markup: Any | None
+        self, chat_id: int, message_id: int, text: str, reply_markup: Markup | None
     ) -> None:
         await self._timed("edit", self.inner.edit_message_text(chat_id, message_id, text, reply_markup))
 
     async def send_document(
-        self, chat_id: int, data: bytes, filename: str, caption: str | None, reply_markup: Any | None
+        self, chat_id: int, data: bytes, filename: str, caption: str | None, reply_markup: Markup | None
     ) -> int:
         return int(
             await self._timed(
@@ -285,7 +340,7 @@ class CountingSender:
         )
 
     async def send_photo(
-        self, chat_id: int, data: bytes, caption: str | None, reply_markup: Any | None
+        self, chat_id: int, data: bytes, caption: str | None, reply_markup: Markup | None
     ) -> int:
         return int(await self._timed("photo", self.inner.send_photo(chat_id, data, caption, reply_markup)))
 
@@ -293,10 +348,10 @@ class CountingSender:
 class _ScrapeTime(Collector):
     """Gauges read from the runtime at each scrape."""
 
-    def __init__(self, rt: Any) -> None:
+    def __init__(self, rt: Watched) -> None:
         self.rt = rt
 
-    def describe(self) -> list[Any]:
+    def describe(self) -> list[Metric]:
         return []
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
@@ -310,7 +365,7 @@ class _ScrapeTime(Collector):
             depth.add_metric([priority], n)
         yield depth
         yield GaugeMetricFamily("bot_live_matches", "Matches in play in this process", value=len(rt.seats))
-        server = rt.app.bot_data.get("webapp") if rt.app is not None else None
+        server = running_server(rt.app)
         pages = server.hub.count() if server is not None else 0
         yield GaugeMetricFamily("bot_open_pages", "Table pages connected to this process", value=pages)
         pool = getattr(rt.thinker, "_pool", None)
@@ -322,7 +377,7 @@ class _ScrapeTime(Collector):
         )
 
 
-def outbox_depth(outbox: Any) -> dict[str, int]:
+def outbox_depth(outbox: Outbox | None) -> dict[str, int]:
     """Queued calls by priority: ``urgent`` (an edit telling its reader to act), ``record`` (a send never
     dropped), ``note`` (a send that may be dropped), ``edit`` (the other edits)."""
     out = {"urgent": 0, "record": 0, "note": 0, "edit": 0}
@@ -336,6 +391,6 @@ def outbox_depth(outbox: Any) -> dict[str, int]:
     return out
 
 
-def for_settings(settings: Any) -> NullMetrics:
+def for_settings(settings: object) -> NullMetrics:
     """``Metrics`` when ``METRICS_ENABLED``, else ``NULL``."""
     return Metrics() if getattr(settings, "METRICS_ENABLED", False) else NULL

@@ -117,6 +117,9 @@ class Runtime:
         # one process (no Redis relay or shared limits): every write goes through this process, which may then
         # keep the committed match rows, the users and the selections in memory (storage.match_cache, user_repo, selection_repo)
         self.db.sole_writer = not (self.settings.WEBAPP_RELAY_URL or self.settings.TELEGRAM_LIMITS_URL)
+        self.db.casual_ratings = (
+            self.settings.CASUAL_RATINGS
+        )  # casual matches rated (storage/ratings_casual.py)
         if self.settings.TELEGRAM_LIMITS_URL:  # several processes: Telegram's limits shared through Redis
             self.shared_limits = SharedLimits(
                 self.settings.TELEGRAM_LIMITS_URL,

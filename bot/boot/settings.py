@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     # Retention (storage/privacy_repo.purge_casual): finished casual matches older than this many days are
     # deleted every hour; 0 (the default): kept.  Tournament matches are always kept.
     CASUAL_RETENTION_DAYS: float = 0.0
+    # Casual matches in the ratings (storage/ratings_casual.py): a finished /newtable match (not a practice table,
+    # no fixed seed) moves its human players' ratings like a tournament table.  Off by default.
+    CASUAL_RATINGS: bool = False
 
     @field_validator("BOT_ADMIN_IDS", mode="before")
     @classmethod

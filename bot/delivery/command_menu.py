@@ -36,8 +36,10 @@ TOURNAMENT_PRIVATE = (
     "dashboard",
     "tournament",
     "tournament_help",
+    "me",
+    "season",
 )
-TOURNAMENT_GROUP = ("schedule", "results", "bracket", "standings", "tournament_help")
+TOURNAMENT_GROUP = ("schedule", "results", "bracket", "standings", "season", "tournament_help")
 TOURNAMENT_ADMIN = (
     "tournament_group",
     "table_register",

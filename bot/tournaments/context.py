@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine, Mapping
 from datetime import datetime
-from typing import Any
 
 from bot.tournaments import views
 from bot.tournaments.ports import Markup, PlaySide
@@ -88,7 +87,7 @@ class TournamentContext:
     def bot_link(self, payload: str) -> str:
         return f"https://t.me/{self.play.bot_username}?start={payload}"
 
-    def public_link(self, tid: int, settings_json: Mapping[str, Any]) -> str | None:
+    def public_link(self, tid: int, settings_json: Mapping[str, object]) -> str | None:
         """The tournament's public page (``/t/<id>`` on the bot's web server), or None when the server has
         no public address or the organiser switched the page off."""
         base = self.play.public_base

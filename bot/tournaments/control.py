@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
 
 from bot.presentation.tournament.texts import tt
 from bot.tournaments.context import TournamentContext
@@ -44,7 +43,7 @@ class OrganiserControl:
                         self.ctx.send(uid, tt(await self.ctx.ulang(uid), key, name=row.name, reason=reason))
             return row
 
-    async def rearm_match(self, row: Tournament, m: TournamentMatch, text_key: str, **params: Any) -> None:
+    async def rearm_match(self, row: Tournament, m: TournamentMatch, text_key: str, **params: object) -> None:
         """A match moved (time or tables): new timers; the group and its players are told."""
         await self.timers.cancel_match_timers(m)
         await self.timers.arm_match(row, m)

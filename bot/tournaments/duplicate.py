@@ -26,11 +26,13 @@ from bot.presentation.tournament.texts import tt
 from bot.tournaments.context import TournamentContext
 from engine.errors import RuleError
 from engine.fairness import deal_salt, deal_seed
+from engine.game import Match
 from engine.registry import load_preset
 from engine.tournament.duplicate import compare, duplicate_result, partner_table, table_turn
 from engine.tournament.results import PairingResult, TableResult
 from storage import table_repo
 from storage import tournaments as ts
+from storage.models import GameTable
 from storage.tournament_models import Tournament, TournamentMatch
 from storage.tournaments import duplicate as store
 
@@ -102,12 +104,14 @@ class Duplicate:
             return False, await store.comparison_seed(self.ctx.db, pair)
         return False, await store.started_seed(self.ctx.db, partner)
 
-    async def may_deal(self, match_id: int, m: Any, table: Any) -> bool:
+    async def may_deal(self, match_id: int, m: Match, table: GameTable | None) -> bool:
         """The deal gate: may this table deal its next board now?  (Any table not of a duplicate match: yes.)"""
-        turn = (getattr(table, "options_json", None) or {}).get("board_turn")
+        if table is None:
+            return True
+        turn = (table.options_json or {}).get("board_turn")
         if turn is None or int(turn) < 0:
             return True
-        parts = parse_ref(getattr(table, "tournament_ref", None))
+        parts = parse_ref(table.tournament_ref)
         if parts is None:
             return True
         tid, key, k = parts

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Collection
-from typing import Any, Protocol
+from typing import Protocol
 
+from engine.game import Match
 from scheduler.deadlines import DeadlineScheduler
 from storage.db import Database
-from storage.models import TableSeat
+from storage.models import GameTable, TableSeat
 
 Markup = object  # a keyboard built by the edge; the logic only passes it on
 MatchOverHook = Callable[[int, dict[str, object]], Awaitable[None]]
-DealGate = Callable[[int, Any, Any], Awaitable[bool]]
+DealGate = Callable[[int, Match, GameTable | None], Awaitable[bool]]
 
 
 class Languages(Protocol):

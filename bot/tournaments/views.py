@@ -1,223 +1,123 @@
-"""Tournament outputs as text: bracket, standings, schedule, results, ranking with prizes, audit, CSV."""
+"""The tournament outputs from storage rows: each call turns its rows into the typed facts of
+bot/presentation/tournament/outputs_text.py, where every translated text is made (no text here)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from bot.presentation.tournament import text as render_text
-from bot.presentation.tournament.export import formula_safe
-from bot.presentation.tournament.labels import match_title
-from bot.presentation.tournament.model import match_views
-from bot.presentation.tournament.texts import prize_label, tt
+from bot.presentation.tournament import outputs_text as out
+from bot.presentation.tournament.outputs_text import (
+    bracket_text,
+    match_label,
+    me_text,
+    ranking_text,
+    result_line,
+    season_text,
+    standings_text,
+)
 from engine.registry import load_preset
-from engine.tournament import PairingResult
 from engine.tournament import Tournament as Engine
-from engine.tournament.ratings import PROVISIONAL_GAMES, Rating
+from engine.tournament.ratings import Ratings
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentAudit, TournamentEntry, TournamentMatch
+
+__all__ = [
+    "audit_text",
+    "bracket_text",
+    "entrant_text",
+    "entry_ratings",
+    "export_csv",
+    "length_text",
+    "match_label",
+    "me_line",
+    "me_text",
+    "names_of",
+    "prizes_text",
+    "ranking_text",
+    "result_line",
+    "results_text",
+    "schedule_lines",
+    "season_text",
+    "setup_facts",
+    "standings_text",
+    "summary",
+]
 
 
 def names_of(entries: Sequence[TournamentEntry]) -> dict[str, str]:
     return {str(e.id): e.name for e in entries}
 
 
-def entrant_text(lang: str, row: Tournament) -> str:
-    s = row.settings_json
-    if s.get("entrant") == "team":
-        kind = "entrant.team_duplicate" if s.get("duplicate") else "entrant.team"
-        return tt(lang, kind, n=s.get("pairs_per_team", 1))
-    return tt(lang, "entrant.pair")
-
-
-def length_text(lang: str, options: Mapping[str, Any]) -> str:
-    deals = int(options.get("deals") or 0)
-    minutes = int(options.get("time_limit_minutes") or 0)
-    parts = []
-    if deals:
-        parts.append(tt(lang, "setup.deals", n=deals))
-    if minutes:
-        parts.append(tt(lang, "setup.minutes", n=minutes))
-    return " / ".join(parts) or "-"
-
-
-def prizes_text(lang: str, row: Tournament) -> str:
-    s = row.settings_json
-    if s.get("prize_table") == "by_round_eliminated":
-        rounds = "、".join(prize_label(lang, p) for p in s.get("round_prizes", []))
-        return tt(
-            lang, "prizes.by_round", rounds=rounds, champion=prize_label(lang, s.get("champion_prize", ""))
-        )
-    if s.get("prize_table") == "places_1_2_3":
-        a, b, c = (list(s.get("prize_counts", [])) + [0, 0, 0])[:3]
-        text = tt(lang, "prizes.places", a=a, b=b, c=c)
-        if s.get("souvenir_for_all"):
-            text += " + " + prize_label(lang, "souvenir")
-        return text
-    champion = s.get("champion_prize") or ""
-    return prize_label(lang, champion) if champion else tt(lang, "prize.none")
-
-
-def groups_text(row: Tournament) -> str:
-    groups = row.union_groups or []
-    return "，".join(f"{g['name']} {g.get('quota') or '-'}" for g in groups) or "-"
-
-
-def summary(lang: str, row: Tournament) -> str:
+def setup_facts(row: Tournament) -> out.SetupFacts:
+    s = row.settings_json or {}
     preset = load_preset(row.preset_id)
-    return tt(
-        lang,
-        "setup.summary",
+    options = ts.rule_options(row)
+    late = s.get("late_forfeit_minutes")
+    return out.SetupFacts(
         name=row.name,
-        preset=preset.title_en if lang == "en" else preset.title_zh,
-        entrant=entrant_text(lang, row),
-        groups=groups_text(row),
+        preset_zh=preset.title_zh,
+        preset_en=preset.title_en,
+        entrant=str(s.get("entrant") or "pair"),
+        pairs_per_team=int(s.get("pairs_per_team", 1)),
+        duplicate=bool(s.get("duplicate")),
+        format=str(s.get("format")),
+        late_forfeit_minutes=None if late is None else int(late),
+        union_groups=tuple((str(g["name"]), int(g.get("quota") or 0)) for g in row.union_groups or []),
         deadline=ts.local_text(row.registration_deadline, row.time_zone),
         draw=ts.local_text(row.draw_at, row.time_zone),
         first=ts.local_text(row.first_round_at, row.time_zone),
-        format=tt(lang, "format." + str(row.settings_json.get("format"))),
-        length=length_text(lang, ts.rule_options(row)),
-        late=row.settings_json.get("late_forfeit_minutes"),
-        tz=row.time_zone,
+        time_zone=row.time_zone,
+        deals=int(options.get("deals") or 0),
+        minutes=int(options.get("time_limit_minutes") or 0),
+        prize_table=str(s.get("prize_table") or ""),
+        round_prizes=tuple(str(p) for p in s.get("round_prizes", [])),
+        champion_prize=str(s.get("champion_prize") or ""),
+        prize_counts=tuple(int(n) for n in s.get("prize_counts", [])),
+        souvenir_for_all=bool(s.get("souvenir_for_all")),
     )
 
 
-def _score(lang: str, la: object, lb: object, how: object) -> str:
-    """``（2:2）``, or with an equal score how the winner was decided: ``（2:2，台上方胜）``."""
-    if how in ("dealer_side", "cut", "last_upstream", "level_difference", "table_1"):
-        return tt(lang, "result.levels_how", la=la, lb=lb, how=tt(lang, f"result.how.{how}"))
-    return tt(lang, "result.levels", la=la, lb=lb)
+def entrant_text(lang: str, row: Tournament) -> str:
+    return out.entrant_text(lang, setup_facts(row))
 
 
-def match_label(lang: str, eng: Engine | None, key: str) -> str:
-    """A match as people call it, with the key the commands use: ``决赛（R3-M1）`` / ``Final (R3-M1)``,
-    ``半决赛 第1场（R2-M1）``, ``三四名决赛（P3-4-M1）``, ``A组 第1轮（A-R1-M1）``."""
-    if eng is None:
-        return key
-    title = match_title(eng, key, lang)
-    if title == key:
-        return key
-    return f"{title}（{key}）" if lang != "en" else f"{title} ({key})"
+def length_text(lang: str, options: Mapping[str, object]) -> str:
+    deals, minutes = options.get("deals") or 0, options.get("time_limit_minutes") or 0
+    return out.length_text(lang, int(str(deals)), int(str(minutes)))
 
 
-def result_line(
-    lang: str, key: str, result: PairingResult | Mapping[str, Any], a: str, b: str, eng: Engine | None = None
-) -> str:
-    """Winner first, with the winner's score first: ``决赛（R3-M1）：医学院队 胜 机关队（2:0）``."""
-    res = result if isinstance(result, PairingResult) else PairingResult.from_dict(result)
-    label = match_label(lang, eng, key)
-    if res.winner is None:
-        return tt(lang, "result.double", key=label, a=a, b=b)
-    winner, loser = (a, b) if res.winner == "a" else (b, a)
-
-    def ordered(sa: object, sb: object) -> tuple[object, object]:
-        return (sa, sb) if res.winner == "a" else (sb, sa)
-
-    detail = ""
-    if res.outcome in ("forfeit", "disqualified"):
-        detail = tt(lang, "result.forfeit")
-    elif len(res.tables) == 1 and res.tables[0].level_a is not None:
-        t = res.tables[0]
-        detail = _score(
-            lang,
-            *ordered(t.level_a, t.level_b),
-            res.extra.get("tie_break") if t.level_a == t.level_b else None,
-        )
-    elif res.decided_by == "duplicate" and isinstance(res.extra.get("duplicate"), Mapping):
-        dup = res.extra["duplicate"]
-        detail = tt(lang, "result.duplicate", boards=len(dup.get("boards", ())), total=abs(int(dup["total"])))
-    elif len(res.tables) > 1:
-        la, lb = res.tables_won("a"), res.tables_won("b")
-        detail = _score(lang, *ordered(la, lb), res.decided_by if la == lb else None)
-    return tt(lang, "result.line", key=label, winner=winner, loser=loser, detail=detail)
+def prizes_text(lang: str, row: Tournament) -> str:
+    return out.prizes_text(lang, setup_facts(row))
 
 
-def bracket_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
-    lines: list[str] = []
-    if eng.swiss is not None:
-        for sm in eng.swiss.matches:
-            name_a = names.get(sm.a, sm.a)
-            if sm.b is None:
-                lines.append(f"{match_label(lang, eng, sm.id)}: {name_a} — {tt(lang, 'out.bye')}")
-                continue
-            name_b = names.get(sm.b, sm.b)
-            if sm.result is not None:
-                lines.append(result_line(lang, sm.id, sm.result, name_a, name_b, eng))
-            else:
-                lines.append(f"{match_label(lang, eng, sm.id)}: {name_a} vs {name_b}")
-    if eng.groups is not None:
-        for g, members in eng.groups.groups.items():
-            lines.append(tt(lang, "out.group", group=g) + " " + "、".join(names.get(e, e) for e in members))
-    if eng.bracket is not None:
-        br = eng.bracket
-        for m in sorted(br.matches, key=lambda m: (m.round, m.stage != "main", br.matches.index(m))):
-            (sa, a), (sb, b) = br.slots(m.id)
-
-            def side(state: str, entry: str | None, rnd: int = m.round) -> str:
-                if entry is not None:
-                    return names.get(entry, entry)
-                return tt(lang, "out.bye") if state == "empty" and rnd == 1 else tt(lang, "out.tbd")
-
-            line = f"{match_label(lang, eng, m.id)}: {side(sa, a)} vs {side(sb, b)}"
-            out = br.outcome(m)
-            if m.result is not None and a is not None and b is not None:
-                line = result_line(lang, m.id, m.result, names.get(a, a), names.get(b, b), eng)
-            elif out is not None and out[0] is not None and br.status(m.id) == "walkover":
-                line += f" → {names.get(out[0], out[0])}"
-            lines.append(line)
-    return tt(lang, "out.bracket", lines="\n".join(lines)) if lines else tt(lang, "out.no_draw")
+def summary(lang: str, row: Tournament) -> str:
+    return out.summary(lang, setup_facts(row))
 
 
-def ranking_text(lang: str, eng: Engine) -> str:
-    lines = []
-    for r in eng.ranking():
-        if r.place is None and (not r.prize or not eng.finished):  # still playing: no place, no prize yet
-            continue
-        prize = f" — {prize_label(lang, r.prize)}" if r.prize else ""
-        note = f"（{r.note}）" if r.note and lang == "zh" else (f" ({r.note})" if r.note else "")
-        lines.append(
-            tt(
-                lang,
-                "out.ranking_line",
-                place=r.place if r.place is not None else "-",
-                name=r.name,
-                prize=prize,
-            )
-            + note
-        )
-    return "\n".join(lines)
+def match_facts(
+    row: Tournament, m: TournamentMatch, tables: Mapping[int, str] | None = None
+) -> out.MatchFacts:
+    return out.MatchFacts(
+        key=m.match_key,
+        side_a=m.side_a,
+        side_b=m.side_b,
+        status=m.status,
+        start=None if m.start_at is None else ts.local_text(m.start_at, row.time_zone),
+        tables=tuple((tables or {}).get(int(c), str(c)) for c in m.table_chats),
+        result=m.result_json,
+        confirmed=bool(m.confirmed_by),
+    )
 
 
-def entry_ratings(ratings: Any, game: str, entries: Sequence[TournamentEntry]) -> dict[str, str]:
+def entry_ratings(ratings: Ratings, game: str, entries: Sequence[TournamentEntry]) -> dict[str, str]:
     """Entry id -> the mean of its players' ratings as shown, ``?`` when one of them is provisional."""
-    out = {}
+    shown = {}
     for e in entries:
         rs = [ratings.of(str(p), game) for p in e.players_json]
         if rs:
             mean = round(sum(r.shown for r in rs) / len(rs))
-            out[str(e.id)] = f"{mean}{'?' if any(r.provisional for r in rs) else ''}"
-    return out
-
-
-def standings_text(
-    lang: str, eng: Engine, names: Mapping[str, str], ratings: Mapping[str, str] | None = None
-) -> str:
-    """Group tables with translated columns and tiebreaks (bot/presentation/tournament/text.py), then the
-    ranking once the knockout has one."""
-    parts = (
-        [render_text.standings_text(eng, lang, ratings=ratings)]
-        if eng.groups is not None or eng.swiss is not None
-        else []
-    )
-    if eng.bracket is not None:
-        ranking = ranking_text(lang, eng)
-        if ranking:
-            parts.append(tt(lang, "out.standings", lines=ranking))
-        elif not parts:
-            parts.append(render_text.standings_text(eng, lang))
-    return "\n\n".join(parts) or tt(lang, "out.no_draw")
+            shown[str(e.id)] = f"{mean}{'?' if any(r.provisional for r in rs) else ''}"
+    return shown
 
 
 def schedule_lines(
@@ -227,61 +127,27 @@ def schedule_lines(
     names: Mapping[str, str],
     tables: Mapping[int, str],
 ) -> list[str]:
-    out = []
-    for m in rows:
-        if m.start_at is None:
-            continue
-        out.append(
-            tt(
-                lang,
-                "sched.line",
-                key=m.match_key,
-                a=names.get(m.side_a or "", "?"),
-                b=names.get(m.side_b or "", "?"),
-                time=ts.local_text(m.start_at, row.time_zone),
-                tables="、".join(tables.get(int(c), str(c)) for c in m.table_chats),
-            )
-        )
-    return out
+    return out.schedule_lines(lang, [match_facts(row, m, tables) for m in rows], names)
 
 
 def results_text(
     lang: str, eng: Engine | None, rows: Sequence[TournamentMatch], names: Mapping[str, str]
 ) -> str:
     """Decided matches, in the order played, each winner first with its title (决赛, 半决赛 ...)."""
-    lines = [
-        result_line(
-            lang,
-            m.match_key,
-            m.result_json,
-            names.get(m.side_a or "", "?"),
-            names.get(m.side_b or "", "?"),
-            eng,
+    facts = [
+        out.MatchFacts(
+            m.match_key, m.side_a, m.side_b, m.status, None, (), m.result_json, bool(m.confirmed_by)
         )
-        + (" ✔" if m.confirmed_by else "")
         for m in rows
-        if m.result_json is not None
     ]
-    return tt(lang, "out.results", lines="\n".join(lines)) if lines else tt(lang, "out.no_results")
+    return out.results_text(lang, eng, facts, names)
 
 
 def audit_text(lang: str, rows: Sequence[TournamentAudit], tz: str, users: Mapping[int, str]) -> str:
-    lines = []
-    for a in rows:
-        who = users.get(a.actor_id, str(a.actor_id)) if a.actor_id is not None else tt(lang, "audit.bot")
-        detail = " ".join(f"{k}={v}" for k, v in a.detail_json.items())
-        lines.append(f"{ts.local_text(a.created_at, tz)} {who} {a.action} {detail}".strip())
-    return tt(lang, "audit.title", n=len(rows), lines="\n".join(lines))
-
-
-class _SafeWriter:
-    """A csv writer whose text cells cannot become spreadsheet formulas (bot/presentation/tournament/export.py)."""
-
-    def __init__(self, buf: io.StringIO) -> None:
-        self.writer = csv.writer(buf)
-
-    def writerow(self, row: Sequence[object]) -> None:
-        self.writer.writerow([formula_safe(v) if isinstance(v, str) else v for v in row])
+    facts = [
+        out.AuditFacts(ts.local_text(a.created_at, tz), a.actor_id, a.action, a.detail_json) for a in rows
+    ]
+    return out.audit_text(lang, facts, users)
 
 
 def export_csv(
@@ -292,156 +158,14 @@ def export_csv(
     users: Mapping[int, str],
 ) -> bytes:
     """One CSV with three sections: entries, matches, final ranking with prizes (UTF-8 with BOM for Excel)."""
-    buf = io.StringIO()
-    w = _SafeWriter(buf)
-    w.writerow(["entries"])
-    w.writerow(["id", "name", "union_group", "players", "status"])
-    for e in entries:
-        w.writerow(
-            [
-                e.id,
-                e.name,
-                e.union_group,
-                " / ".join(users.get(int(p), str(p)) for p in e.players_json),
-                e.status,
-            ]
+    facts = [
+        out.EntryFacts(
+            e.id, e.name, e.union_group, tuple(users.get(int(p), str(p)) for p in e.players_json), e.status
         )
-    names = names_of(entries)
-    w.writerow([])
-    w.writerow(["matches"])
-    w.writerow(["match", "start", "a", "b", "winner", "outcome", "tables", "confirmed"])
-    for m in rows:
-        res = m.result_json or {}
-        winner = res.get("winner")
-        w.writerow(
-            [
-                m.match_key,
-                ts.local_text(m.start_at, row.time_zone),
-                names.get(m.side_a or "", ""),
-                names.get(m.side_b or "", ""),
-                names.get((m.side_a if winner == "a" else m.side_b) or "", "") if winner else "",
-                res.get("outcome", m.status),
-                " ".join(
-                    f"{t.get('table')}:{t.get('winner')}:{t.get('level_a')}-{t.get('level_b')}"
-                    for t in res.get("tables", [])
-                ),
-                "yes" if m.confirmed_by else "",
-            ]
-        )
-    if eng is not None and eng.draw is not None:
-        w.writerow([])
-        w.writerow(["ranking"])
-        w.writerow(["place", "name", "union_group", "prize", "prize_zh", "eliminated_round", "note"])
-        for r in eng.ranking():
-            d = r.to_dict()
-            w.writerow(
-                [
-                    d["place"],
-                    d["name"],
-                    d["union_group"],
-                    d["prize"],
-                    d["prize_zh"],
-                    d["eliminated_round"],
-                    d["note"],
-                ]
-            )
-    return ("\ufeff" + buf.getvalue()).encode("utf-8")
-
-
-def entry_record(eng: Engine, entry_id: str) -> tuple[int, int]:
-    """(won, lost) of an entry's played matches (Swiss rounds, groups and knockout; byes not counted)."""
-    won = lost = 0
-    for mv in match_views(eng):
-        if mv.result is None or entry_id not in (mv.a, mv.b) or mv.a is None or mv.b is None:
-            continue
-        if mv.winner == entry_id:
-            won += 1
-        elif mv.winner is not None or mv.result.double_forfeit:
-            lost += 1
-    return won, lost
-
-
-def me_text(lang: str, name: str, ratings: Mapping[str, Rating], lines: Sequence[str]) -> str:
-    """``/me``: the player's ratings per game, then one line per tournament (newest first)."""
-    rated = [
-        tt(lang, "me.rating", game=tt(lang, f"game.{g}"), rating=r.text(), games=r.games)
-        for g, r in sorted(ratings.items())
-        if r.games
+        for e in entries
     ]
-    out = [
-        tt(lang, "me.title", name=name),
-        tt(
-            lang,
-            "me.ratings",
-            n=PROVISIONAL_GAMES,
-            ratings="；".join(rated)
-            if lang != "en" and rated
-            else "; ".join(rated) or tt(lang, "me.no_rating"),
-        ),
-        "",
-    ]
-    out += [tt(lang, "me.tournaments"), *lines] if lines else [tt(lang, "me.none")]
-    return "\n".join(out)
+    return out.export_csv(facts, [match_facts(row, m) for m in rows], eng)
 
 
 def me_line(lang: str, row: Tournament, eng: Engine | None, entry_id: str, entry_name: str) -> str:
-    won, lost = entry_record(eng, entry_id) if eng is not None else (0, 0)
-    extra = ""
-    if eng is not None and eng.finished:
-        place = next((r.place for r in eng.ranking() if r.entry_id == entry_id), None)
-        prize = next((r.prize for r in eng.ranking() if r.entry_id == entry_id), "")
-        if place is not None:
-            extra = tt(lang, "me.place", place=place) + (f" · {prize_label(lang, prize)}" if prize else "")
-    elif eng is not None:
-        extra = tt(lang, "me.running")
-    return tt(lang, "me.line", id=row.id, name=row.name, entry=entry_name, won=won, lost=lost, extra=extra)
-
-
-SEASON_SHOWN = 30
-
-
-def season_text(
-    lang: str, titles: Sequence[str], players: Sequence[Any], groups: Sequence[Any], names: Mapping[int, str]
-) -> str:
-    """``/season``: the players' table (the first 30) and the union groups' table."""
-
-    def best(r: Any) -> str:
-        return tt(lang, "season.best", place=r.best_place) if r.best_place else ""
-
-    sep = "、" if lang != "en" else ", "
-    lines = [tt(lang, "season.title", names=sep.join(titles)), "", tt(lang, "season.players")]
-    for i, r in enumerate(players[:SEASON_SHOWN], start=1):
-        lines.append(
-            tt(
-                lang,
-                "season.row",
-                rank=i,
-                name=names.get(int(r.key), r.key) if r.key.isdigit() else r.key,
-                group=r.union_group or "-",
-                points=r.points,
-                won=r.won,
-                drawn=r.drawn,
-                lost=r.lost,
-                t=r.tournaments,
-                best=best(r),
-            )
-        )
-    if len(players) > SEASON_SHOWN:
-        lines.append(tt(lang, "season.more", n=len(players) - SEASON_SHOWN))
-    if any(g.key for g in groups):
-        lines += ["", tt(lang, "season.groups")]
-        for i, g in enumerate((g for g in groups if g.key), start=1):
-            lines.append(
-                tt(
-                    lang,
-                    "season.group_row",
-                    rank=i,
-                    name=g.key,
-                    points=g.points,
-                    won=g.won,
-                    drawn=g.drawn,
-                    lost=g.lost,
-                    best=best(g),
-                )
-            )
-    return "\n".join(lines)
+    return out.me_line(lang, row.id, row.name, eng, entry_id, entry_name)

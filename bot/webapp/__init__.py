@@ -14,13 +14,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Protocol, cast
 
-from bot.webapp.bridge import RuntimeBridge
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from bot.webapp.bridge import PlayingBot, RuntimeBridge
 from bot.webapp.links import page_open
 from bot.webapp.relay import RedisRelay
-from bot.webapp.server import WebAppServer
+from bot.webapp.server import HasBotData, WebAppServer
+from engine.game import Match
 from storage import match_repo
+from storage.models import MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +35,81 @@ class WebAppConfigError(RuntimeError):
     """The page's settings do not fit together (one line saying what to change)."""
 
 
-async def start_for(app: Any) -> Any | None:
+class PageSettings(Protocol):
+    """The settings the page's server reads (``bot.boot.settings.Settings``)."""
+
+    @property
+    def WEBAPP_PORT(self) -> int | None: ...  # noqa: N802 (the settings' names)
+
+    @property
+    def WEBAPP_HOST(self) -> str: ...  # noqa: N802
+
+    @property
+    def WEBAPP_DEV(self) -> bool: ...  # noqa: N802
+
+    @property
+    def WEBAPP_DEV_SECRET(self) -> str | None: ...  # noqa: N802
+
+    @property
+    def WEBAPP_INIT_MAX_AGE(self) -> int: ...  # noqa: N802
+
+    @property
+    def WEBAPP_RELAY_URL(self) -> str | None: ...  # noqa: N802
+
+    @property
+    def TELEGRAM_API_BASE_URL(self) -> str | None: ...  # noqa: N802
+
+    @property
+    def TELEGRAM_BOT_TOKEN(self) -> str: ...  # noqa: N802
+
+    @property
+    def BOT_LANGUAGE(self) -> str: ...  # noqa: N802
+
+
+class HandShows(Protocol):
+    """The live messages (``bot.tables.live.Live``) as the page's catch-up uses them."""
+
+    async def render_hand(self, row: MatchRecord, m: Match, seat: int, user_id: int) -> None: ...
+
+
+class PageRuntime(PlayingBot, Protocol):
+    """The running bot (``bot.boot.runtime.Runtime``) as the page's start, stop and catch-up use it."""
+
+    @property
+    def app(self) -> HasBotData | None: ...
+
+    @property
+    def stopping(self) -> bool: ...
+
+    @property
+    def live(self) -> HandShows: ...
+
+    def spawn(self, coro: Coroutine[object, object, object]) -> None:
+        """Run ``coro`` in a task the bot waits for at stop."""
+
+
+# what the bot's Application holds for the page (``bot_data``: python-telegram-bot's plain dict, so read here
+# once with the types its writers give them: bot.edge.app, bot.edge.webhook, bot.boot.probes / metrics)
+def _settings(app: HasBotData) -> PageSettings:
+    return cast(PageSettings, app.bot_data["settings"])
+
+
+def _runtime(app: HasBotData) -> PageRuntime | None:
+    return cast("PageRuntime | None", app.bot_data.get("runtime"))
+
+
+def _webhook_route(app: HasBotData) -> tuple[str, Handler] | None:
+    return cast("tuple[str, Handler] | None", app.bot_data.get("webhook_route"))
+
+
+def _web_routes(app: HasBotData) -> Iterable[Callable[[web.Application], None]]:
+    return cast("Iterable[Callable[[web.Application], None]]", app.bot_data.get("web_routes", ()))
+
+
+async def start_for(app: HasBotData) -> WebAppServer | None:
     """Start the table page's server for ``app`` (after the runtime started); None when not configured."""
-    settings = app.bot_data["settings"]
-    rt = app.bot_data["runtime"]
+    settings = _settings(app)
+    rt = cast(PageRuntime, app.bot_data["runtime"])
     if settings.WEBAPP_PORT is None:
         return None
     if settings.WEBAPP_DEV and not settings.TELEGRAM_API_BASE_URL:
@@ -47,14 +124,14 @@ async def start_for(app: Any) -> Any | None:
         dev=settings.WEBAPP_DEV,
         dev_secret=settings.WEBAPP_DEV_SECRET,
         max_age=settings.WEBAPP_INIT_MAX_AGE,
-        webhook=app.bot_data.get("webhook_route"),
+        webhook=_webhook_route(app),
     )
-    for add_routes in app.bot_data.get("web_routes", ()):  # e.g. /healthz and /readyz (bot/boot/probes.py)
+    for add_routes in _web_routes(app):  # e.g. /healthz and /readyz (bot/boot/probes.py)
         add_routes(server.app)
     try:
         await server.start(settings.WEBAPP_HOST, settings.WEBAPP_PORT)
     except OSError as exc:  # the port is taken: the bot plays on in the chats, without the page
-        if app.bot_data.get("webhook_route") is not None:
+        if _webhook_route(app) is not None:
             raise
         log.warning(
             "the table page is not served: %s:%s: %s", settings.WEBAPP_HOST, settings.WEBAPP_PORT, exc
@@ -74,7 +151,7 @@ async def start_for(app: Any) -> Any | None:
 CATCH_UP_AFTER = 5.0  # seconds a seat's page stays closed before its hand message catches up
 
 
-async def _catch_up(rt: Any, match_id: int, user_id: int, seat: int) -> None:
+async def _catch_up(rt: PageRuntime, match_id: int, user_id: int, seat: int) -> None:
     """A seat's page closed: once it has stayed closed ``CATCH_UP_AFTER`` seconds (a phone asleep for a
     moment, a reconnect: nothing to do), bring the seat's chat hand message up to date; it was neither
     edited nor, for a deal that began while the page was open, sent meanwhile: then it is sent now, a
@@ -91,11 +168,11 @@ async def _catch_up(rt: Any, match_id: int, user_id: int, seat: int) -> None:
             await rt.live.render_hand(row, m, seat, user_id)
 
 
-async def stop_for(app: Any) -> None:
-    server = app.bot_data.pop("webapp", None)
+async def stop_for(app: HasBotData) -> None:
+    server = cast("WebAppServer | None", app.bot_data.pop("webapp", None))
     if server is None:
         return
-    rt = app.bot_data.get("runtime")
+    rt = _runtime(app)
     if rt is not None and rt.db is not None and server.version_listener in rt.db.version_listeners:
         rt.db.version_listeners.remove(server.version_listener)
     if server.relay is not None:

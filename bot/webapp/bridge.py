@@ -5,15 +5,18 @@ announcements, the move clock, the chat messages, the computer players' turn).""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Protocol
 
 from sqlalchemy import select
 
 from bot.presentation.i18n import normalize, t
 from bot.webapp import frames
+from bot.webapp.frames import Frame
+from scheduler.deadlines import DeadlineData
 from storage import action_repo, match_repo, table_repo
 from storage import tournaments as ts
 from storage.action_repo import ApplyResult
@@ -39,16 +42,65 @@ class PagePolicy:
 CASUAL = PagePolicy()
 
 
+class SeatNames(Protocol):
+    """The names at a table (``bot.tables.names.TableNames``)."""
+
+    async def player_names(self, table_id: int, lang: str) -> list[str]: ...
+
+    async def table_names(self, table_id: int) -> tuple[list[str | None], list[bool], list[int | None]]:
+        """(stored names, which seats a computer plays, user ids) of a table's four seats."""
+
+
+class Steps(Protocol):
+    """What the page asks of the driver (``bot.tables.driver.Driver``)."""
+
+    async def user_match(self, user_id: int) -> tuple[int, int] | None:
+        """The (match, seat) the user plays in now."""
+
+    async def after(
+        self, match_id: int, applied: ApplyResult, *, source: str, seat: int | None = None
+    ) -> None:
+        """What follows a committed action (announcements, the clock, the messages, the next step)."""
+
+
+class PendingDeadlines(Protocol):
+    """The deadline rows (``scheduler.deadlines.DeadlineScheduler``)."""
+
+    async def pending(
+        self, db: Database, kind: str | None = None, ref: str | None = None
+    ) -> list[DeadlineData]: ...
+
+
+class PlayingBot(Protocol):
+    """The running bot as the page reaches it (``bot.boot.runtime.Runtime``)."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def names(self) -> SeatNames: ...
+
+    @property
+    def driver(self) -> Steps: ...
+
+    @property
+    def scheduler(self) -> PendingDeadlines | None: ...
+
+    async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str: ...
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        """The lock that serialises everything done to one match."""
+
+
 class RuntimeBridge:
     """The page's view of ``bot.boot.runtime.Runtime``."""
 
-    def __init__(self, runtime: Any) -> None:
+    def __init__(self, runtime: PlayingBot) -> None:
         self.rt = runtime
 
     @property
     def db(self) -> Database:
-        db: Database = self.rt.db
-        return db
+        return self.rt.db
 
     async def user_lang(self, user_id: int, tg_code: str | None) -> str:
         return normalize(await self.rt.user_lang(user_id, tg_code))
@@ -123,7 +175,7 @@ class RuntimeBridge:
         roles = await tournament_roles.role_members(self.db, tid)
         return any(r.user_id == user_id and r.role in REFEREE_ROLES for r in roles)
 
-    async def tournament_tables(self, match_id: int) -> list[dict[str, Any]]:
+    async def tournament_tables(self, match_id: int) -> list[Frame]:
         """The running matches of the tournament of ``match_id`` (public: levels, deal, the match clock's
         end in epoch ms), for a spectator's or a referee's table list; [] outside a tournament."""
         tid = await self.tournament_of(match_id)
@@ -144,7 +196,7 @@ class RuntimeBridge:
                 .scalars()
                 .all()
             )
-        out: list[dict[str, Any]] = []
+        out: list[Frame] = []
         for table in tables:
             row = await match_repo.current_match(self.db, table.id)
             if row is None or row.status not in ("playing", "paused"):

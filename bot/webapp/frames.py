@@ -26,7 +26,9 @@ MAX_BEATS = 40  # the hint's plays that beat the table, weakest first (bombs las
 PHASES_WITH_HAND_LEVEL = ("dealing", "window", "blackout", "bury", "rebury", "late", "play", "choose")
 
 
-Frame = dict[str, Any]  # JSON: what the engine's views hold, passed on as they are
+# A JSON object as the page receives it (``json.dumps``) and sends it (``json.loads``): the engine's views are
+# passed on as they are, so its values are whatever JSON the views hold (read by key where the page needs one).
+Frame = dict[str, Any]
 
 
 class GamePage(Protocol):
@@ -142,7 +144,7 @@ def seat_part(game: str, m: Match, seat: int, *, hints: bool = False) -> Frame:
     return PAGES[game].seat_part(m, seat, hints=hints)
 
 
-def readings(m: Any, seat: int, cards: list[int]) -> list[dict[str, str]]:
+def readings(m: Match, seat: int, cards: list[int]) -> list[dict[str, str]]:
     """The readings of a Guandan selection that ``seat`` may play now (several: the player chooses)."""
     if not hasattr(m, "readings_for"):
         return []
@@ -171,9 +173,7 @@ def combo_label(lang: str, label: str) -> str:
     return t(lang, f"page.kind.{kind}") + (" " + cards(lang, tail) if tail else "")
 
 
-def clock(
-    game: str, p: dict[str, Any], options: dict[str, Any], computers: list[bool]
-) -> tuple[int | None, int | None]:
+def clock(game: str, p: Frame, options: Frame, computers: list[bool]) -> tuple[int | None, int | None]:
     """(seat, seconds) of the move clock that runs now (a required turn of a person), else (None, None)."""
     for turn in p.get("turns") or []:
         if not turn.get("required", True) or not turn.get("clock") or computers[turn["seat"]]:
@@ -191,16 +191,16 @@ def state_frame(
     match_id: int,
     version: int,
     status: str,
-    public: dict[str, Any],
-    me: dict[str, Any] | None,
+    public: Frame,
+    me: Frame | None,
     seat: int | None,
     names: list[str],
     computers: list[bool],
-    options: dict[str, Any],
+    options: Frame,
     since: datetime | None,
     now: datetime,
     deadlines: dict[str, datetime] | None = None,
-) -> dict[str, Any]:
+) -> Frame:
     """The frame for one viewer: ``public`` (``public_part``) and, for a seat, ``me`` (``seat_part``)
     of the same version.  ``since``: when this version was committed (the move clock started then);
     ``deadlines``: the bidding window's (``window``) and the match clock's (``match``) ends; times
@@ -209,7 +209,7 @@ def state_frame(
     deadline = None
     if seconds and since is not None and status == "playing":
         deadline = int(since.timestamp() * 1000) + seconds * 1000
-    frame: dict[str, Any] = {
+    frame: Frame = {
         "type": "state",
         "match": match_id,
         "version": version,
@@ -229,9 +229,7 @@ def state_frame(
     return frame
 
 
-def action_text(
-    game: str, seat: int, me: dict[str, Any], op: str, cards: list[int], arg: str | None
-) -> str | None:
+def action_text(game: str, seat: int, me: Frame, op: str, cards: list[int], arg: str | None) -> str | None:
     """The engine action for a page's request (None: not a known request).  The engine judges it."""
     actions = me.get("actions") or {}
     sel = cards_text(cards)
@@ -254,7 +252,7 @@ def action_text(
     return None
 
 
-def parse_request_cards(raw: Any) -> list[int]:
+def parse_request_cards(raw: object) -> list[int]:
     """Card texts from a page (``["♠10", "BJ"]``); RuleError ``bad_card`` for anything else."""
     if not isinstance(raw, list) or len(raw) > 60 or not all(isinstance(x, str) and len(x) <= 8 for x in raw):
         raise RuleError("bad_card", "Not one card: {text}", text=str(raw)[:40])

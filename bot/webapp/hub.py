@@ -15,18 +15,64 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Protocol, TypedDict
 
 from bot.webapp import frames
 from bot.webapp.bridge import CASUAL, PagePolicy
+from bot.webapp.frames import Frame
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 from storage import match_repo
+from storage.action_repo import ApplyResult
+from storage.db import Database
+from storage.models import MatchRecord
 
 log = logging.getLogger(__name__)
 POLICY_SECONDS = 30.0  # a match's page policy is read again after this long (docs/webapp.md)
 
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]  # a page's socket: one JSON frame out
+Send = Callable[[Frame], Awaitable[None]]  # a page's socket: one JSON frame out
+
+
+class PageBridge(Protocol):
+    """What the page's hub and server need of the running bot (``bot.webapp.bridge.RuntimeBridge``).  The
+    optional parts a test's stand-in bridge may lack (``page_policy``, ``deadline``, ``may_watch``,
+    ``is_referee``, ``tournament_tables``) are looked up by name."""
+
+    @property
+    def db(self) -> Database: ...
+
+    async def user_lang(self, user_id: int, tg_code: str | None) -> str: ...
+
+    async def names(self, table_id: int, lang: str) -> tuple[list[str], list[bool]]:
+        """The names at a table and which seats a computer plays."""
+
+    async def user_match(self, user_id: int) -> int | None:
+        """The match the user plays now, if any."""
+
+    async def submit(
+        self,
+        match_id: int,
+        seat: int,
+        action: str,
+        *,
+        expected_version: int,
+        user_id: int,
+        dedupe_key: str,
+        on_committed: Callable[[ApplyResult], Awaitable[None]] | None = None,
+    ) -> ApplyResult:
+        """Apply a seat's action as a button press does."""
+
+
+class Snapshot(TypedDict, total=False):
+    """A match read at one version for its viewers (``Hub.snapshot``); a push shares one among them."""
+
+    row: MatchRecord
+    public: Frame
+    seats: dict[int, Frame]
+    since: datetime | None
+    hints: bool
+    tournament: int | None
+    deadlines: dict[str, datetime]
 
 
 @dataclass(eq=False)
@@ -43,7 +89,7 @@ class Viewer:
 
 
 class Hub:
-    def __init__(self, bridge: Any) -> None:
+    def __init__(self, bridge: PageBridge) -> None:
         self.bridge = bridge
         self.viewers: dict[int, set[Viewer]] = {}
         self._dirty: set[int] = set()
@@ -158,7 +204,7 @@ class Hub:
             self._policy[match_id] = (known, time.monotonic())
         return known
 
-    async def snapshot(self, match_id: int, seats: tuple[int, ...] = (0, 1, 2, 3)) -> dict[str, Any]:
+    async def snapshot(self, match_id: int, seats: tuple[int, ...] = (0, 1, 2, 3)) -> Snapshot:
         """The match's row, public part and ``seats``' parts (all four for a push), all of one version.
 
         Taken under the storage's match lock: the cached engine state is the live object that
@@ -180,7 +226,7 @@ class Hub:
             "deadlines": await self.deadlines(match_id, row, public),
         }
 
-    async def deadlines(self, match_id: int, row: Any, public: dict[str, Any]) -> dict[str, datetime]:
+    async def deadlines(self, match_id: int, row: MatchRecord, public: Frame) -> dict[str, datetime]:
         """The bidding window's end (read while a window is open) and the match clock's (read once per
         watched match: it does not move) of a running match."""
         read = getattr(self.bridge, "deadline", None)
@@ -189,8 +235,9 @@ class Hub:
             return out
         if match_id not in self._match_clock and (row.options_json or {}).get("time_limit_minutes"):
             self._match_clock[match_id] = await read(match_id, "match_time")
-        if self._match_clock.get(match_id) is not None:
-            out["match"] = self._match_clock[match_id]  # type: ignore[assignment]
+        match_clock = self._match_clock.get(match_id)
+        if match_clock is not None:
+            out["match"] = match_clock
         turns = public.get("turns") or []
         if turns and all(t.get("required") is False for t in turns):
             window = await read(match_id, "bid_window")
@@ -208,12 +255,12 @@ class Hub:
         match_id: int,
         seat: int | None,
         lang: str,
-        context: dict[str, Any] | None = None,
+        context: Snapshot | None = None,
         *,
         referee: bool = False,
-    ) -> dict[str, Any]:
+    ) -> Frame:
         """The current frame of a match for one viewer (``context`` caches what viewers share)."""
-        ctx = context if context is not None else {}
+        ctx: Snapshot = context if context is not None else {}
         if "row" not in ctx:  # a shared context (a push) holds every seat; a single viewer's only its own
             own = () if seat is None else (seat,)
             ctx.update(
@@ -251,7 +298,7 @@ class Hub:
         viewers = list(self.viewers.get(match_id, ()))
         if not viewers:
             return
-        context: dict[str, Any] = {}
+        context: Snapshot = {}
         for viewer in viewers:
             frame = await self.frame_for(match_id, viewer.seat, viewer.lang, context, referee=viewer.referee)
             if (frame["version"], frame["status"]) == viewer.sent and not viewer.referee:
@@ -259,7 +306,7 @@ class Hub:
             await self.send(viewer, frame)
         self.pushes += 1
 
-    async def send(self, viewer: Viewer, frame: dict[str, Any]) -> None:
+    async def send(self, viewer: Viewer, frame: Frame) -> None:
         try:
             await viewer.send(frame)
         except Exception as exc:  # a closed or broken socket: that page reconnects by itself

@@ -5,27 +5,35 @@ HTTPS base) is configured; chat play is unchanged either way."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from bot.presentation.i18n import t
 from bot.presentation.markup import MAX_BUTTONS, Button, Keyboard
+from bot.webapp.server import HasBotData, running_server
 
 
-def page_open(runtime: Any, match_id: int, user_id: int) -> bool:
+class WithApp(Protocol):
+    """The running bot as the page's links read it: its Application (none before start-up)."""
+
+    @property
+    def app(self) -> HasBotData | None: ...
+
+
+def page_open(runtime: WithApp, match_id: int, user_id: int) -> bool:
     """Whether the seat's player has the table page open (on this process): the chat's hand message is
     then not edited at every card (Mini App mode); it is brought up to date when the page closes."""
-    server = runtime.app.bot_data.get("webapp") if runtime.app is not None else None
+    server = running_server(runtime.app)
     return server is not None and server.hub.watching(match_id, user_id)
 
 
-def page_url(settings: Any, match_id: int) -> str | None:
+def page_url(settings: object, match_id: int) -> str | None:
     base = (getattr(settings, "WEBAPP_URL", None) or "").rstrip("/")
     if not base.startswith("https://"):
         return None  # Telegram opens Mini Apps only from https addresses
     return f"{base}/?m={match_id}"
 
 
-def with_hand_button(markup: Keyboard | None, settings: Any, match_id: int, lang: str) -> Keyboard | None:
+def with_hand_button(markup: Keyboard | None, settings: object, match_id: int, lang: str) -> Keyboard | None:
     """The hand message's keyboard with an "Open the table" ``web_app`` button on top (when configured)."""
     url = page_url(settings, match_id)
     if url is None or (markup is not None and markup.count() >= MAX_BUTTONS):
@@ -35,7 +43,7 @@ def with_hand_button(markup: Keyboard | None, settings: Any, match_id: int, lang
 
 
 def with_table_button(
-    markup: Keyboard | None, settings: Any, bot_username: str | None, match_id: int, lang: str
+    markup: Keyboard | None, settings: object, bot_username: str | None, match_id: int, lang: str
 ) -> Keyboard | None:
     """The group table message's keyboard with a "Watch" link to the Mini App (when configured)."""
     short = getattr(settings, "WEBAPP_SHORT_NAME", None)

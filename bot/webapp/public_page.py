@@ -13,7 +13,6 @@ import asyncio
 import html
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from aiohttp import web
 
@@ -21,6 +20,8 @@ from bot.presentation.tournament.bracket_image import bracket_png
 from bot.presentation.tournament.text import results_text, schedule_text, standings_text
 from engine.tournament.schedule import Slot
 from storage import tournaments as ts
+from storage.db import Database
+from storage.tournament_models import Tournament, TournamentMatch
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,9 @@ def _lang(request: web.Request) -> str:
     return "en" if request.query.get("lang") == "en" else "zh"
 
 
-async def _view(db_of: Callable[[], Any], request: web.Request) -> Any:
+async def _view(
+    db_of: Callable[[], Database], request: web.Request
+) -> tuple[Tournament, list[TournamentMatch], dict[str, str]] | None:
     try:
         tid = int(request.match_info["tid"])
     except ValueError:
@@ -66,7 +69,7 @@ async def _view(db_of: Callable[[], Any], request: web.Request) -> Any:
     return await ts.public_view(db_of(), tid)
 
 
-def register(app: web.Application, db_of: Callable[[], Any]) -> None:
+def register(app: web.Application, db_of: Callable[[], Database]) -> None:
     """Add ``/t/<id>`` and ``/t/<id>/bracket.png`` to ``app`` (``db_of()``: the bot's database)."""
 
     async def page(request: web.Request) -> web.Response:

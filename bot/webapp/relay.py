@@ -15,7 +15,13 @@ import json
 import logging
 import os
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING
+
+from bot.webapp.hub import Hub
+
+if TYPE_CHECKING:  # the redis package is imported only when the relay starts
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
 
 log = logging.getLogger(__name__)
 
@@ -23,14 +29,14 @@ CHANNEL = "webapp:versions"
 
 
 class RedisRelay:
-    def __init__(self, hub: Any, url: str, channel: str = CHANNEL) -> None:
+    def __init__(self, hub: Hub, url: str, channel: str = CHANNEL) -> None:
         self.hub = hub
         self.url = url
         self.channel = channel
         self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"  # this process: its own messages are skipped
-        self.redis: Any = None
+        self.redis: Redis | None = None
         self._reader: asyncio.Task[None] | None = None
-        self._sends: set[asyncio.Task[Any]] = set()
+        self._sends: set[asyncio.Task[None]] = set()
         self.received = 0
         self.published = 0
 
@@ -63,12 +69,14 @@ class RedisRelay:
 
     async def _publish(self, message: str) -> None:
         try:
+            if self.redis is None:
+                raise RuntimeError("the relay is not started")
             await self.redis.publish(self.channel, message)
             self.published += 1
         except Exception as exc:  # pages on other processes catch up at their next version
             log.warning("relay publish failed: %s", exc)
 
-    async def _read(self, pubsub: Any) -> None:
+    async def _read(self, pubsub: PubSub) -> None:
         while True:
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)

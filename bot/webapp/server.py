@@ -21,8 +21,9 @@ import json
 import logging
 import re
 import secrets
+from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Protocol, TypeVar, cast
 from urllib.parse import parse_qsl, quote
 
 from aiohttp import WSMsgType, web
@@ -31,7 +32,8 @@ from aiohttp.typedefs import Handler
 from bot.presentation.i18n import catalogue, normalize, rule_error, t
 from bot.webapp import frames, public_page
 from bot.webapp.auth import InitDataError, WebAppUser, sign_init_data, validate_init_data
-from bot.webapp.hub import Hub, Send, Viewer
+from bot.webapp.frames import Frame
+from bot.webapp.hub import Hub, PageBridge, Send, Viewer
 from bot.webapp.relay import RedisRelay
 from engine.errors import RuleError
 from storage import match_repo, table_repo
@@ -57,6 +59,20 @@ SECURITY_HEADERS = {
 OPS = {"play", "bury", "bid", "overturn", "pass_bid", "pass", "tribute", "ask_counts", "choose"}
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_FRAME = 16 * 1024
+T = TypeVar("T")
+
+
+class HasBotData(Protocol):
+    """The bot's Application as this package reads it: its ``bot_data`` (python-telegram-bot's plain dict)."""
+
+    @property
+    def bot_data(self) -> MutableMapping[str, object]: ...
+
+
+def running_server(app: HasBotData | None) -> WebAppServer | None:
+    """The table page's server started for ``app`` (``bot_data["webapp"]``, set by ``bot.webapp.start_for``)."""
+    server = app.bot_data.get("webapp") if app is not None else None
+    return cast("WebAppServer | None", server)
 
 
 def page_texts(lang: str) -> dict[str, str]:
@@ -101,7 +117,7 @@ class WebAppServer:
 
     def __init__(
         self,
-        bridge: Any,
+        bridge: PageBridge,
         *,
         bot_token: str,
         default_lang: str = "zh",
@@ -268,7 +284,7 @@ class WebAppServer:
         await ws.prepare(request)
         lock = asyncio.Lock()
 
-        async def send(frame: dict[str, Any]) -> None:
+        async def send(frame: Frame) -> None:
             async with lock:
                 await ws.send_str(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
 
@@ -318,7 +334,7 @@ class WebAppServer:
         return ws
 
     async def _hello(
-        self, ws: web.WebSocketResponse, send: Send, data: dict[str, Any], lang: str
+        self, ws: web.WebSocketResponse, send: Send, data: Frame, lang: str
     ) -> tuple[Viewer | None, str]:
         lang = _guess_lang(data.get("init"), self.default_lang)
         try:
@@ -363,30 +379,33 @@ class WebAppServer:
         await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang, referee=referee))
         return viewer, lang
 
-    async def _bridge_call(self, name: str, default: Any, *args: Any) -> Any:
+    async def _bridge_call(self, name: str, default: T, *args: object) -> T:
         """A bridge method a test's stand-in bridge may not have (then ``default``)."""
         method = getattr(self.bridge, name, None)
-        return default if method is None else await method(*args)
+        if method is None:
+            return default
+        found: T = await method(*args)
+        return found
 
-    async def tables_for(self, viewer: Viewer) -> list[dict[str, Any]]:
+    async def tables_for(self, viewer: Viewer) -> list[Frame]:
         """The running tables of the viewer's tournament, for someone not seated (a player gets none)."""
         if viewer.seat is not None:
             return []
-        found: list[dict[str, Any]] = await self._bridge_call("tournament_tables", [], viewer.match_id)
+        found: list[Frame] = await self._bridge_call("tournament_tables", [], viewer.match_id)
         return found
 
     async def _applied(self, match_id: int, dedupe_key: str) -> bool:
         """Was a request with this dedupe key applied already (a page resending after a reconnect)?"""
         return await match_repo.action_applied(self.bridge.db, match_id, dedupe_key)
 
-    async def _act(self, viewer: Viewer, send: Send, data: dict[str, Any]) -> None:
+    async def _act(self, viewer: Viewer, send: Send, data: Frame) -> None:
         lang = viewer.lang
         rid = data.get("id")
         if not isinstance(rid, str) or not REQUEST_ID.match(rid):
             await send({"type": "ack", "id": None, "ok": False, "error": t(lang, "web.bad_frame")})
             return
 
-        async def refuse(text: str, **extra: Any) -> None:
+        async def refuse(text: str, **extra: object) -> None:
             await send({"type": "ack", "id": rid, "ok": False, "error": text, **extra})
 
         if viewer.seat is None:

@@ -14,6 +14,11 @@ A player with fewer than ``PROVISIONAL_GAMES`` rated games is **provisional** (s
 
 Ratings are a pure function of the games in order (:func:`replay`), so a referee's correction is
 taken into account by replaying the stored results; nothing is kept that could drift from them.
+
+A computer player (casual matches, when they are rated: storage/ratings_casual.py) sits in a game as the
+key ``ai:<level>#<seat>``: it enters with a fixed rating of its level (``COMPUTER_MU``, sigma
+``COMPUTER_SIGMA``: a level plays the same way every game), its partner's and opponents' estimates move,
+its own never does and it has no rating of its own.
 """
 
 from __future__ import annotations
@@ -30,6 +35,18 @@ PROVISIONAL_GAMES = 10
 BASE, SCALE = 1500, 60
 
 _MODEL = PlackettLuce()
+
+COMPUTER = "ai:"  # a computer player's key prefix: ``ai:<level>#<seat>``
+COMPUTER_MU = {"easy": 22.0, "normal": 25.0, "strong": 28.0}  # normal: a new player's mean
+COMPUTER_SIGMA = 2.0
+
+
+def computer_key(level: str, seat: int) -> str:
+    return f"{COMPUTER}{level}#{seat}"
+
+
+def is_computer(player: str) -> bool:
+    return player.startswith(COMPUTER)
 
 
 @dataclass(frozen=True)
@@ -82,6 +99,9 @@ class Ratings:
     history: list[HistoryPoint] = field(default_factory=list)
 
     def of(self, player: str, game: str) -> Rating:
+        if is_computer(player):  # a fixed rating of its level, never kept
+            level = player[len(COMPUTER) :].split("#")[0]
+            return Rating(COMPUTER_MU.get(level, COMPUTER_MU["normal"]), COMPUTER_SIGMA, PROVISIONAL_GAMES)
         return self.table.get((player, game), Rating())
 
     def play(self, g: TableGame) -> None:
@@ -95,6 +115,8 @@ class Ratings:
         ]
         after = _MODEL.rate(teams, ranks=[1, 2])
         for p, old, new in zip(players, before, [x for team in after for x in team], strict=True):
+            if is_computer(p):
+                continue
             rating = Rating(float(new.mu), float(new.sigma), old.games + 1)
             self.table[(p, g.game)] = rating
             self.history.append(HistoryPoint(p, g.game, g.ref, rating))

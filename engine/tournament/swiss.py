@@ -38,9 +38,14 @@ Sides: ``a`` goes to the entry that has been side a fewer times (then the higher
 Scores: win 2, draw 1, loss 0 (a double forfeit is a loss for both), a bye scores
 ``bye_points`` (settings ``swiss_bye``: win 2, draw 1, loss 0).  Withdrawals (as on
 lichess): a withdrawn entry is not paired again; its played matches stand; a match of
-the current round it has not finished is forfeited by it.  Late entries join with 0
-points for the rounds they missed (those rounds are not byes) and are paired from the
-next round on.
+the current round it has not finished is forfeited by it (the bot refuses a withdrawal
+while that match has no result: storage/tournaments/swiss.py).  Late entries join with
+0 points for the rounds they missed (those rounds are not byes; unlike lichess, which
+gives a late joiner one bye's points) and are paired from the next round on; the round a
+late entry joins it gets no bye while another entry can take it (it came to play).  Both are
+refused once the Swiss rounds are over (``swiss_over``; a late entry already once the
+last round is paired, ``swiss_last_round``) and a late entry while the next round cannot
+be paired (``swiss_stalled``: the organiser ends the Swiss there).
 
 Standings order, each step only among entries still level:
 
@@ -469,7 +474,17 @@ class SwissStage:
                 met[m.a].add(m.b)
                 met[m.b].add(m.a)
                 side_a[m.a] += 1
-        pairs, bye = pair_round(ranked, points, met, had_bye, self.union if self.separate else None)
+        # a late entry came to play: no bye in the round it joins while another entry can take it
+        union = self.union if self.separate else None
+        newcomers = {e for e in ranked if self.joined.get(e) == rnd + 1}
+        try:
+            if not newcomers or len(ranked) % 2 == 0:
+                raise _cannot_pair([])
+            pairs, bye = pair_round(ranked, points, met, had_bye | newcomers, union)
+        except RuleError as exc:
+            if exc.code != "swiss_cannot_pair":
+                raise
+            pairs, bye = pair_round(ranked, points, met, had_bye, union)
         new = []
         for i, (x, y) in enumerate(pairs, start=1):
             a, b = (y, x) if side_a[y] < side_a[x] else (x, y)
@@ -488,6 +503,8 @@ class SwissStage:
             raise RuleError("unknown_entry", "There is no entry {entry}", entry=entry_id)
         if entry_id in self.withdrawn:
             raise RuleError("already_withdrawn", "Entry {entry} has already withdrawn", entry=entry_id)
+        if self.finished:
+            raise RuleError("swiss_over", "The Swiss rounds are over")
         self.withdrawn.append(entry_id)
         m = self.pending_match(entry_id)
         if m is not None:
@@ -504,13 +521,21 @@ class SwissStage:
         """A late entry: 0 points for the rounds missed, paired from the next round on; that round's number."""
         if entry_id in self.entries:
             raise RuleError("duplicate_entry", "Entry {entry} is listed twice", entry=entry_id)
-        if self.finished or self.current_round >= self.last_round:
-            raise RuleError("swiss_last_round", "The last Swiss round has been paired; no more entries")
+        self.check_may_join()
         self.entries.append(entry_id)
         self.union[entry_id] = union_group
         first = self.current_round + 1
         self.joined[entry_id] = first
         return first
+
+    def check_may_join(self) -> None:
+        """A late entry may join now (a round still to be paired, and it can be paired), else a RuleError."""
+        if self.finished or self.current_round >= self.last_round:
+            raise RuleError("swiss_last_round", "The last Swiss round has been paired; no more entries")
+        if self.stalled:
+            raise RuleError(
+                "swiss_stalled", "The next round cannot be paired; the organiser ends the Swiss (/end_swiss)"
+            )
 
     def end_rounds(self) -> None:
         """The organiser ends the Swiss after the current round (e.g. when it cannot be paired)."""

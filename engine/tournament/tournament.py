@@ -301,8 +301,10 @@ class Tournament:
     def withdraw(self, entry_id: str) -> list[str]:
         """Withdraw an entry from a Swiss (not paired again; a match of the round it has not finished is
         forfeited by it); returns the matches newly ready."""
-        if self.swiss is None:
-            raise RuleError("not_swiss", "{name} is not a Swiss tournament", name=self.name)
+        if self.swiss is not None and entry_id in self.swiss.withdrawn:
+            raise RuleError("already_withdrawn", "Entry {entry} has already withdrawn", entry=entry_id)
+        self.check_swiss_on()
+        assert self.swiss is not None
         before = set(self.ready_matches())
         self.swiss.withdraw(entry_id, self.settings.tables_per_match, self.lot_seed)
         self._after_swiss()
@@ -310,13 +312,20 @@ class Tournament:
 
     def add_late_entry(self, entry: Entry) -> int:
         """A late entry into a Swiss (checked like the others); returns the first round it is paired in."""
-        if self.swiss is None:
-            raise RuleError("not_swiss", "{name} is not a Swiss tournament", name=self.name)
+        self.check_swiss_on()
+        assert self.swiss is not None
         s = self.settings
         validate_entries([*self.entries, entry], s.entrant, s.pairs_per_team, s.group_quota or None)
         first = self.swiss.add_entry(entry.id, entry.union_group)
         self.entries.append(entry)
         return first
+
+    def check_swiss_on(self) -> None:
+        """A Swiss whose rounds are still on (no knockout begun, not finished), else a RuleError."""
+        if self.swiss is None:
+            raise RuleError("not_swiss", "{name} is not a Swiss tournament", name=self.name)
+        if self.bracket is not None or self.swiss.finished:
+            raise RuleError("swiss_over", "The Swiss rounds are over")
 
     def end_swiss(self) -> list[str]:
         """The organiser ends the Swiss after the current round; returns the matches newly ready."""

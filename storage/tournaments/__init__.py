@@ -136,8 +136,11 @@ from storage.tournaments.state import (
     published_draw,
 )
 from storage.tournaments.swiss import (
+    LateEntry,
     SwissEnded,
     end_swiss,
+    swiss_late_entry,
+    swiss_running,
     swiss_withdraw,
 )
 from storage.tournaments.tables import Substituted, extend_lateness, substitute
@@ -251,5 +254,8 @@ __all__ = [
     "player_ratings",
     "end_swiss",
     "swiss_withdraw",
+    "swiss_late_entry",
+    "swiss_running",
+    "LateEntry",
     "zone",
 ]

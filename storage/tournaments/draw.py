@@ -33,7 +33,7 @@ def _engine_settings(row: Tournament) -> TournamentSettings:
     return dataclasses.replace(settings_of(row), group_quota=0)
 
 
-async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
+async def _frozen_engine(s: AsyncSession, row: Tournament, casual: bool = False) -> Engine:
     rows = [e for e in await active_entry_rows(s, row.id) if e.kind == _kind(row)]
     per = settings_of(row).pairs_per_team
     for e in rows:  # a team a pair has left must be completed (or withdrawn) before the list is frozen
@@ -56,7 +56,7 @@ async def _frozen_engine(s: AsyncSession, row: Tournament) -> Engine:
     names = await user_display_names(s, [int(p) for e in rows for p in e.players_json])
     entries = [engine_entry(e, names) for e in rows]
     if st.seed_by_rating:  # the seeds are part of the frozen list, so the published draw shows them
-        entries = await seeded_by_rating(s, row, entries, rows)
+        entries = await seeded_by_rating(s, row, entries, rows, casual)
     return Engine.create(row.name, _engine_settings(row), entries)
 
 
@@ -73,7 +73,7 @@ async def freeze(db: Database, tid: int, secret: bytes, actor: int | None = None
             return dict(row.announcement_json)
         if row.secret_hex is not None:  # sealed when registration opened: its commitment is already public
             secret = bytes.fromhex(row.secret_hex)
-        eng = await _frozen_engine(s, row)
+        eng = await _frozen_engine(s, row, db.casual_ratings)
         ann = eng.announce(secret)
         row.announcement_json = ann.to_dict()
         row.secret_hex = secret.hex()
@@ -101,7 +101,7 @@ async def hold_draw(db: Database, tid: int, actor: int | None = None) -> tuple[E
             raise error("draw_already_held", "The draw of {name} has been held", name=row.name)
         if row.announcement_json is None or row.secret_hex is None:
             raise error("not_frozen", "Freeze the entry list first")
-        eng = await _frozen_engine(s, row)
+        eng = await _frozen_engine(s, row, db.casual_ratings)
         eng.hold_draw(bytes.fromhex(row.secret_hex))
         assert eng.draw is not None
         row.state_json = eng.to_dict()

@@ -48,7 +48,7 @@ def check_registration_open(row: Tournament, now: datetime | None) -> None:
     _check_open(row, now)
 
 
-def _check_quota(row: Tournament, entries: Sequence[TournamentEntry], union_group: str, kind: str) -> None:
+def check_quota(row: Tournament, entries: Sequence[TournamentEntry], union_group: str, kind: str) -> None:
     quota = _quota(row, union_group)
     if row.settings_json.get("entrant") == "team" and kind == "pair":
         per = int(row.settings_json.get("pairs_per_team", 1))
@@ -59,7 +59,7 @@ def _check_quota(row: Tournament, entries: Sequence[TournamentEntry], union_grou
         )
 
 
-async def _claim_players(s: AsyncSession, tid: int, entry_id: int, players: Sequence[int]) -> None:
+async def claim_players(s: AsyncSession, tid: int, entry_id: int, players: Sequence[int]) -> None:
     """A player is in one active pair of a tournament: the unique row refuses a second (a race included)."""
     for uid in players:
         s.add(TournamentPlayer(tournament_id=tid, user_id=int(uid), entry_id=entry_id))
@@ -83,7 +83,7 @@ async def create_invite(db: Database, tid: int, user_id: int, union_group: str, 
         entries = await active_entry_rows(s, tid)
         if entry_among(entries, user_id) is not None:
             raise error("already_registered", "You are already registered")
-        _check_quota(row, entries, union_group, "pair")
+        check_quota(row, entries, union_group, "pair")
         for old in (
             (
                 await s.execute(
@@ -152,7 +152,7 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
             raise error("partner_already_paired", "You are already in a pair in this tournament")
         if entry_among(entries, inv.inviter_id) is not None:
             raise error("invite_used", "This invitation has already been used")
-        _check_quota(row, entries, inv.union_group, "pair")
+        check_quota(row, entries, inv.union_group, "pair")
         names = await user_display_names(s, [inv.inviter_id, user_id])
         entry = TournamentEntry(
             tournament_id=row.id,
@@ -174,7 +174,7 @@ async def accept_invite(db: Database, token: str, user_id: int, now: datetime) -
             await _used(s, inv, user_id)
         s.add(entry)
         await s.flush()
-        await _claim_players(s, row.id, entry.id, [inv.inviter_id, user_id])
+        await claim_players(s, row.id, entry.id, [inv.inviter_id, user_id])
         await s.execute(update(PairInvite).where(PairInvite.id == inv.id).values(entry_id=entry.id))
         touch(row)
         add_audit(
@@ -238,7 +238,7 @@ async def register_pair(
         for uid in (a, b):
             if entry_among(entries, uid) is not None:
                 raise error("partner_already_paired", "You are already in a pair in this tournament")
-        _check_quota(row, entries, union_group, "pair")
+        check_quota(row, entries, union_group, "pair")
         names = await user_display_names(s, [a, b])
         entry = TournamentEntry(
             tournament_id=tid,
@@ -252,7 +252,7 @@ async def register_pair(
         )
         s.add(entry)
         await s.flush()
-        await _claim_players(s, tid, entry.id, [a, b])
+        await claim_players(s, tid, entry.id, [a, b])
         touch(row)
         add_audit(
             s, tid, actor, "register_on_behalf", entry=entry.id, players=[a, b], union_group=union_group
@@ -325,7 +325,7 @@ async def form_team(
             team = short
             team.players_json = [*team.players_json, *players]
         else:
-            _check_quota(row, entries, group, "team")
+            check_quota(row, entries, group, "team")
             team = TournamentEntry(
                 tournament_id=tid,
                 kind="team",
@@ -511,7 +511,7 @@ async def accept_replacement(
                 TournamentPlayer.entry_id == entry.id, TournamentPlayer.user_id == old
             )
         )
-        await _claim_players(s, row.id, entry.id, [user_id])
+        await claim_players(s, row.id, entry.id, [user_id])
         names = await user_display_names(s, players)
         entry.name = " / ".join(names[p] for p in players)
         if entry.team_id is not None:  # the team's roster follows

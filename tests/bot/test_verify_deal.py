@@ -10,7 +10,7 @@ from bot import verify_deal
 from bot.tables.deal_proof import SHOWN_DIGITS, check_proof, proof_for, record_proof, review_fairness
 from bot.tables.review import deal_records, review_html
 from engine.fairness import commitment
-from tests.bot.test_review import computer_match
+from tests.bot.tables.test_review import computer_match
 
 SEED = 7
 

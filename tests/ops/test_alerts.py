@@ -128,7 +128,7 @@ async def test_redis_not_answering_is_an_alert():
 async def test_a_real_outbox_over_its_bound_is_an_alert():
     """The watcher reads the real Outbox (not a stand-in): messages of record queued beyond its bound."""
     from bot.delivery.outbox import Outbox
-    from tests.bot.test_outbox_bounds import SlowSender
+    from tests.bot.delivery.test_outbox_bounds import SlowSender
 
     runtime = _runtime(admins=(7,))
     sender = SlowSender()  # a Telegram that does not answer yet: the calls stay queued

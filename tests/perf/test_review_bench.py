@@ -13,7 +13,7 @@ import time
 
 from bot.tables.deal_proof import check_proof, record_proof
 from bot.tables.review import deal_records, review_html
-from tests.bot.test_review import computer_match
+from tests.bot.tables.test_review import computer_match
 from tests.perf.machine import describe
 
 

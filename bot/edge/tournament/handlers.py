@@ -41,7 +41,6 @@ from bot.edge.tournament.outputs import (
     cmd_me,
     cmd_results,
     cmd_schedule,
-    cmd_season,
     cmd_standings,
 )
 from bot.edge.tournament.page_settings import cmd_page_settings
@@ -67,6 +66,7 @@ from bot.edge.tournament.registration import (
     cmd_withdraw,
     on_start_payload,
 )
+from bot.edge.tournament.season_commands import COMMANDS as SEASON_COMMANDS
 
 GROUP = -1
 
@@ -113,7 +113,7 @@ COMMANDS: dict[str, Handler] = {
     "public_page": cmd_public_page,
     "page_settings": cmd_page_settings,
     "me": cmd_me,
-    "season": cmd_season,
+    **SEASON_COMMANDS,  # /season, /seasons, /season_new, /season_add, /season_remove (season_commands.py)
 }
 
 

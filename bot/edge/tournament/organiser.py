@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from datetime import datetime
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
@@ -251,7 +251,7 @@ async def cmd_close(c: Call) -> None:
 # --- organiser control after creation --------------------------------------------------------------
 
 
-def _time_args(c: Call, words: list[str]) -> Any:
+def _time_args(c: Call, words: list[str]) -> datetime:
     """``2026-12-01 18:00`` (two words) or ``2026-12-01T18:00`` in the tournament's time zone."""
     return ts.parse_local_time(" ".join(words), c.row.time_zone)
 

@@ -11,18 +11,20 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from bot.edge.tournament.call import REF, Call, Ctx, command, guarded, reply
+from bot.presentation.season_texts import casual_text
 from bot.presentation.tournament.bracket_image import bracket_png
-from bot.presentation.tournament.export import export_all, season_files
+from bot.presentation.tournament.export import export_all
 from bot.presentation.tournament.rating_chart import rating_png
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
 from bot.tournaments.wiring import TournamentBot
-from engine.errors import RuleError
 from engine.tournament import Tournament as Engine
-from engine.tournament.ratings import HistoryPoint
+from engine.tournament.ratings import HistoryPoint, Ratings
 from engine.tournament.schedule import Slot
-from engine.tournament.season import season_table
 from storage import tournaments as ts
+from storage.db import Database
+from storage.ratings_casual import REF as CASUAL_REF
+from storage.ratings_casual import CasualGame, casual_games_of
 from storage.tournament_models import TableGroupLink, Tournament, TournamentMatch
 
 log = logging.getLogger(__name__)
@@ -59,7 +61,7 @@ async def cmd_standings(c: Call) -> None:
         return
     eng = ts.load_engine(c.row)
     ratings = None
-    if eng.swiss is not None:  # the Swiss table shows each entry's rating (its players' mean)
+    if eng.swiss is not None or eng.groups is not None:  # each entry's rating (its players' mean)
         ratings = views.entry_ratings(
             await ts.player_ratings(c.tb.ctx.db),
             ts.game_of(c.row),
@@ -176,12 +178,28 @@ async def cmd_me(update: Update, context: Ctx, tb: TournamentBot, lang: str, arg
         lines.append(views.me_line(lang, row, eng, str(entry.id), entry.name))
     name = user.first_name or user.username or str(user.id)
     mine = ratings.of_player(str(user.id))
-    reply(update, tb, views.me_text(lang, name, mine, lines))
+    text = views.me_text(lang, name, mine, lines)
+    if db.casual_ratings:  # CASUAL_RATINGS: the rated casual matches too (storage/ratings_casual.py)
+        casual = await casual_games_of(db, user.id)
+        if casual:
+            text += "\n\n" + await _casual_block(db, lang, str(user.id), casual, ratings)
+    reply(update, tb, text)
     history = {g: ratings.history_of(str(user.id), g) for g in mine}
     if any(history.values()):
         png = await asyncio.to_thread(_rating_png, tt(lang, "me.chart", name=name), history, lang)
         if png is not None:
             await tb.ctx.send_document(chat.id, png, "rating.png", photo=True)
+
+
+async def _casual_block(
+    db: Database, lang: str, me: str, casual: Sequence[CasualGame], ratings: Ratings
+) -> str:
+    partners = {
+        p for g in casual for p in (*g.game.winners, *g.game.losers) if p != me and p.lstrip("-").isdigit()
+    }
+    names = await ts.user_names(db, [int(p) for p in partners])
+    history = {h.ref: h for h in ratings.history if h.player == me and h.ref.startswith(CASUAL_REF)}
+    return casual_text(lang, me, casual, history, {str(k): v for k, v in names.items()})
 
 
 def _rating_png(title: str, history: Mapping[str, Sequence[HistoryPoint]], lang: str) -> bytes | None:
@@ -190,42 +208,3 @@ def _rating_png(title: str, history: Mapping[str, Sequence[HistoryPoint]], lang:
     except Exception as exc:  # a missing font is reported by the renderer at start-up; the text was sent
         log.warning("rating chart failed: %s", exc)
         return None
-
-
-@guarded
-async def cmd_season(update: Update, context: Ctx, tb: TournamentBot, lang: str, args: list[str]) -> None:
-    """/season <id> <id> ... [export]: the season table over the named tournaments (groups and private)."""
-    chat = update.effective_chat
-    assert chat is not None
-    export = bool(args) and args[-1].lower() == "export"
-    ids = [a.lstrip("#") for a in (args[:-1] if export else args)]
-    if not ids or not all(i.isdigit() for i in ids):
-        reply(update, tb, tt(lang, "usage", usage=tt(lang, "season.usage")))
-        return
-    db = tb.ctx.db
-    chosen = []
-    for i in dict.fromkeys(int(x) for x in ids):
-        row = await ts.get_tournament(db, i)  # RuleError tournament_not_found, translated
-        if row.state_json is None or row.status == "deleted":
-            raise RuleError("no_draw_yet", "The draw has not been held")
-        entries = await ts.entries(db, row.id, include_withdrawn=True)
-        chosen.append(
-            (row, ts.load_engine(row), {str(e.id): [str(p) for p in e.players_json] for e in entries})
-        )
-    players, groups = season_table([(eng, people) for _, eng, people in chosen])
-    names = await ts.user_names(db, [int(r.key) for r in players if r.key.isdigit()])
-    reply(
-        update,
-        tb,
-        views.season_text(lang, [f"#{row.id} {row.name}" for row, _, _ in chosen], players, groups, names),
-    )
-    if export:
-        files = season_files(
-            players,
-            groups,
-            lang,
-            {str(k): v for k, v in names.items()},
-            "season-" + "-".join(str(row.id) for row, _, _ in chosen),
-        )
-        for f in files:
-            await tb.ctx.send_document(chat.id, f.data, f.filename)

@@ -4,7 +4,6 @@ leader registering a pair), withdrawing and removing, replacing a player, formin
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
@@ -18,6 +17,7 @@ from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError
 from storage import tournaments as ts
+from storage.tournament_models import TournamentEntry
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ async def accept(tb: TournamentBot, user_id: int, lang: str, token: str) -> str:
     return text
 
 
-async def tell_organisers_new_entry(tb: TournamentBot, entry: Any) -> None:
+async def tell_organisers_new_entry(tb: TournamentBot, entry: TournamentEntry) -> None:
     """Registrations as they come in: each organiser gets one line (the full picture: /dashboard)."""
     tb.ctx.dashboard_changed(entry.tournament_id)
     count = len([e for e in await ts.entries(tb.ctx.db, entry.tournament_id) if e.kind == entry.kind])
@@ -135,6 +135,9 @@ async def cmd_withdraw(c: Call) -> None:
     entry = await ts.entry_of_user(c.tb.ctx.db, c.row.id, c.user.id)
     if entry is None:
         raise RuleError("unknown_entry", "", id="-")
+    if ts.swiss_running(c.row):  # between Swiss rounds: not paired again, its results stand
+        await swiss_withdrawal(c, entry.id)
+        return
     done = await ts.withdraw(c.tb.ctx.db, c.row.id, entry.id, c.user.id, c.tb.ctx.now())
     c.reply(tt(c.lang, "reg.withdrawn", entry=entry.name))
     await tell_withdrawal(c.tb, done, c.user.id)
@@ -166,9 +169,50 @@ async def tell_withdrawal(tb: TournamentBot, done: ts.Withdrawn, actor: int) -> 
             )
 
 
+async def swiss_withdrawal(c: Call, entry_id: int) -> None:
+    """A withdrawal from a running Swiss (``ts.swiss_withdraw``): not paired again; everyone of the entry
+    is told."""
+    gone = await ts.swiss_withdraw(c.tb.ctx.db, c.row.id, entry_id, c.user.id)
+    c.tb.ctx.dashboard_changed(c.row.id)
+    c.reply(tt(c.lang, "swiss.withdrawn", entry=gone.name))
+    for uid in {int(p) for p in gone.players_json} - {c.user.id}:
+        c.tb.ctx.send(uid, tt(await c.tb.ctx.ulang(uid), "swiss.withdrawn", entry=gone.name))
+
+
+async def swiss_late_entry(c: Call, players: list[int]) -> None:
+    """/register in a running Swiss (organiser): a late pair on 0 points, paired from the next round."""
+    late = await ts.swiss_late_entry(
+        c.tb.ctx.db, c.row.id, c.user.id, players, " ".join(c.args[2:]), c.tb.ctx.now()
+    )
+    e = late.entry
+    c.tb.ctx.dashboard_changed(c.row.id)
+    c.reply(
+        tt(
+            c.lang,
+            "swiss.late_entry",
+            pair=e.name,
+            group=e.union_group or "-",
+            id=e.id,
+            round=late.first_round,
+        )
+    )
+    for uid in players:
+        c.tb.ctx.send(
+            uid,
+            tt(
+                await c.tb.ctx.ulang(uid),
+                "swiss.late_entry_you",
+                name=c.row.name,
+                pair=e.name,
+                round=late.first_round,
+            ),
+        )
+
+
 @command()
 async def cmd_register(c: Call) -> None:
-    """Organiser, or the union group's leader: /register @a @b [union group]."""
+    """Organiser, or the union group's leader: /register @a @b [union group]; in a running Swiss the
+    organiser's /register is a late entry."""
     if not (await ts.roles_of(c.tb.ctx.db, c.row.id, c.user.id)) & {"organiser", "leader"}:
         raise RuleError("not_allowed", "")
     if len(c.args) < 2:
@@ -181,6 +225,9 @@ async def cmd_register(c: Call) -> None:
             c.reply(tt(c.lang, "unknown_user", who=who))
             return
         ids.append(u.id)
+    if ts.swiss_running(c.row):
+        await swiss_late_entry(c, ids)
+        return
     entry = await ts.register_pair(
         c.tb.ctx.db, c.row.id, c.user.id, ids, " ".join(c.args[2:]), c.tb.ctx.now()
     )
@@ -193,12 +240,8 @@ async def cmd_remove(c: Call) -> None:
     if not c.args or not c.args[0].isdigit():
         c.reply(tt(c.lang, "usage", usage="/remove <entry no>"))
         return
-    if c.row.state_json is not None and c.row.settings_json.get("format") == "swiss":  # between Swiss rounds
-        gone = await ts.swiss_withdraw(c.tb.ctx.db, c.row.id, int(c.args[0]), c.user.id)
-        c.tb.ctx.dashboard_changed(c.row.id)
-        c.reply(tt(c.lang, "swiss.withdrawn", entry=gone.name))
-        for uid in {int(p) for p in gone.players_json}:
-            c.tb.ctx.send(uid, tt(await c.tb.ctx.ulang(uid), "swiss.withdrawn", entry=gone.name))
+    if ts.swiss_running(c.row):  # between Swiss rounds
+        await swiss_withdrawal(c, int(c.args[0]))
         return
     done = await ts.withdraw(c.tb.ctx.db, c.row.id, int(c.args[0]), c.user.id)
     c.reply(tt(c.lang, "reg.withdrawn", entry=done.entry.name))

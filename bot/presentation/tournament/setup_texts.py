@@ -25,19 +25,19 @@ SETUP_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "help": (
         "比赛命令（详见 docs/organiser-guide.md）：\n"
-        "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard、/end_swiss（积分编排在本轮结束）、/public_page on|off（公开页面）\n"
+        "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard、/end_swiss（积分编排在本轮结束）、/public_page on|off（公开页面）、/season_new /season_add /season_remove（赛季）\n"
         "单位负责人：/team\n"
         "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/start_match、/pause、/resume、/substitute、/extend、/audit、/export\n"
         "选手：报名按钮、/withdraw、签到按钮、/me（我的战绩与等级分）\n"
-        "所有人：/season（赛季积分榜）\n"
+        "所有人：/season（赛季积分榜）、/seasons（赛季列表）\n"
         "所有人：/bracket、/standings、/schedule、/results\n"
         "私聊中可在命令后写 #编号 指定比赛。",
         "Tournament commands (see docs/organiser-guide.md):\n"
-        "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard, /end_swiss (end the Swiss rounds after this round), /public_page on|off\n"
+        "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard, /end_swiss (end the Swiss rounds after this round), /public_page on|off, /season_new /season_add /season_remove (seasons)\n"
         "Union group leaders: /team\n"
         "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /start_match, /pause, /resume, /substitute, /extend, /audit, /export\n"
         "Players: the Register button, /withdraw, the Check in button, /me (my record and ratings)\n"
-        "Everyone: /season (the season table)\n"
+        "Everyone: /season (the season table), /seasons (the seasons)\n"
         "Everyone: /bracket, /standings, /schedule, /results\n"
         "In a private chat, put #<id> after a command to name the tournament.",
     ),
@@ -194,8 +194,8 @@ SETUP_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "err.swiss_too_big": ("{count} 个参赛队伍太多，无法编排。", "{count} entries are too many to pair."),
     "err.swiss_match_open": (
-        "{entry} 的 {match} 尚未结束：请先记录该场结果（或弃权）。",
-        "{entry} still has match {match} to finish: record it (or its forfeit) first.",
+        "{entry} 的 {match} 尚未结束：这一场有结果后才能退赛（请先打完，或由裁判登记结果或弃权）。",
+        "{entry} still has match {match} to finish: withdraw once it has a result (play it, or a referee records its result or forfeit).",
     ),
     "err.not_swiss": ("{name} 不是积分编排赛。", "{name} is not a Swiss tournament."),
     "err.already_withdrawn": ("该队伍已经退赛。", "That entry has already withdrawn."),

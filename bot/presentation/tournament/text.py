@@ -191,7 +191,9 @@ def day_label(when: datetime, lang: str) -> str:
 # --- standings -------------------------------------------------------------------------
 
 
-def _standing_line(t: Tournament, row: StandingRow, advance: int, lang: str) -> str:
+def _standing_line(
+    t: Tournament, row: StandingRow, advance: int, lang: str, ratings: Mapping[str, str] | None = None
+) -> str:
     line = _t(
         lang,
         "row",
@@ -205,6 +207,8 @@ def _standing_line(t: Tournament, row: StandingRow, advance: int, lang: str) -> 
         tables=row.tables_won,
         levels=row.level_diff,
     )
+    if ratings and row.entry_id in ratings:
+        line += _t(lang, "rating", r=ratings[row.entry_id])
     if row.tiebreak in ("head_to_head", "lot") and row.head_to_head is not None and row.played:
         line += _t(lang, "h2h", h2h=row.head_to_head)
     if row.tiebreak == "lot" and row.lot is not None and row.played:
@@ -263,7 +267,8 @@ def standings_text(
     t: Tournament, lang: str = "zh", group: str | None = None, ratings: Mapping[str, str] | None = None
 ) -> str:
     """Group tables with the stated tiebreaks (qualifying places marked ✅ once played), or the Swiss
-    standings; a single-elimination event answers with the entries still in."""
+    standings; a single-elimination event answers with the entries still in.  ``ratings``: entry id ->
+    its rating as shown, added to each line of the group tables and of the Swiss standings."""
     lang = check_lang(lang)
     if t.swiss is not None and t.draw is not None:
         return swiss_standings_text(t, lang, ratings)
@@ -290,7 +295,7 @@ def standings_text(
         lines.append("")
         lines.append(w(lang, "group", g=st.group))
         for row in st.rows:
-            lines.append(_standing_line(t, row, t.groups.advance, lang))
+            lines.append(_standing_line(t, row, t.groups.advance, lang, ratings))
             used_lot |= row.tiebreak == "lot" and row.played > 0
     if used_lot:
         lines += ["", _t(lang, "lot_seed", seed=t.lot_seed.hex())]

@@ -11,10 +11,12 @@ from typing import Any
 
 from bot.presentation.i18n import rule_error
 from bot.presentation.tournament.setup_texts import SETUP_TEXTS
+from bot.presentation.tournament.swiss_texts import SWISS_TEXTS
 from engine.errors import RuleError
 
 T: dict[str, tuple[str, str]] = {
     **SETUP_TEXTS,  # generic, set-up, groups and tables, registration, draw (setup_texts.py)
+    **SWISS_TEXTS,  # a running Swiss: late entries, withdrawals (swiss_texts.py)
     # --- schedule
     "sched.round": ("🗓 赛程：\n{lines}", "🗓 Schedule:\n{lines}"),
     "sched.line": ("{key} {a} vs {b} — {time} @ {tables}", "{key} {a} vs {b} — {time} @ {tables}"),
@@ -205,6 +207,8 @@ T: dict[str, tuple[str, str]] = {
     "cmd.dashboard": ("组织者面板（自动更新）", "Organiser dashboard (kept up to date)"),
     "cmd.tournament": ("创建比赛（管理员）", "Create a tournament (bot admins)"),
     "cmd.tournament_help": ("比赛命令一览", "Tournament commands"),
+    "cmd.me": ("我的战绩与等级分", "My record and ratings"),
+    "cmd.season": ("赛季积分榜", "The season table"),
     "cmd.tournament_group": (
         "把本群设为比赛通知群：/tournament_group 编号",
         "Make this group the tournament group: /tournament_group <id>",

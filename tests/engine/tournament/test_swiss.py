@@ -368,3 +368,46 @@ def test_settings_are_checked() -> None:
     with pytest.raises(RuleError) as err:
         t.hold_draw(SECRET)
     assert err.value.code == "swiss_top_too_big" and t.draw is None
+
+
+def test_a_late_entry_of_an_odd_field_plays_its_first_round_instead_of_taking_the_bye() -> None:
+    t = swiss(8, swiss_rounds=4)
+    assert t.swiss is not None
+    first = t.add_late_entry(Entry("late", "迟到", "G9", ("x1", "x2")))  # during round 1
+    assert first == 2
+    play_round(t)
+    r2 = t.swiss.round_matches(2)
+    bye = [m.a for m in r2 if m.bye]
+    assert len(bye) == 1 and bye[0] != "late"  # lowest-ranked on 0 points, yet it plays
+    assert any("late" in (m.a, m.b) for m in r2 if not m.bye)
+
+
+def test_withdrawals_and_late_entries_are_refused_once_the_rounds_are_over() -> None:
+    t = swiss(8, swiss_rounds=2)
+    play_round(t)
+    assert t.swiss is not None
+    with pytest.raises(RuleError) as err:  # the last round is paired: no one can still join
+        t.add_late_entry(Entry("late", "迟到", "G9", ("x1", "x2")))
+    assert err.value.code == "swiss_last_round"
+    play_round(t)
+    assert t.finished
+    state = t.to_dict()
+    with pytest.raises(RuleError) as err:
+        t.withdraw("p1")
+    assert err.value.code == "swiss_over"
+    with pytest.raises(RuleError) as err:
+        t.add_late_entry(Entry("late", "迟到", "G9", ("x1", "x2")))
+    assert err.value.code == "swiss_over"
+    assert t.to_dict() == state  # nothing changed
+
+
+def test_a_late_entry_is_refused_while_the_next_round_cannot_be_paired() -> None:
+    t = swiss(4, swiss_rounds=5)
+    assert t.swiss is not None
+    for _ in range(3):  # four entries: three rounds meet everybody once
+        play_round(t)
+    assert t.swiss.stalled and not t.finished
+    with pytest.raises(RuleError) as err:
+        t.add_late_entry(Entry("late", "迟到", "G9", ("x1", "x2")))
+    assert err.value.code == "swiss_stalled"
+    assert "late" not in t.swiss.entries
