@@ -44,6 +44,9 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     window.__shifts += e.value;  // the hand's own cards closing up after a play, apart from the rest
     if ((e.sources || []).every((x) => x.node && x.node.closest && x.node.closest('#hand'))) window.__handShifts += e.value;
+    const who = (e.sources || []).map((x) => !x.node ? '?' : x.node.id ? '#' + x.node.id
+      : (x.node.parentElement && x.node.parentElement.id ? '#' + x.node.parentElement.id + ' ' : '') + (x.node.className || x.node.nodeName));
+    (window.__shiftLog = window.__shiftLog || []).push([Math.round(performance.now()), e.value, who.join(', ')]);
   }
 }).observe({ type: 'layout-shift', buffered: true });
 """
@@ -159,6 +162,7 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
         m = await page.evaluate("window.__table.metrics")
         after = await page.evaluate("[window.__shifts, window.__handShifts]")
         shifts, hand_shifts = after[0] - before[0], after[1] - before[1]
+        biggest = sorted(await page.evaluate("window.__shiftLog || []"), key=lambda x: -x[1])[:4]
         trace = await browser.stop_tracing() if rate > 1 else b""
     frames, renders, taps = m["frames"], m["renders"], m["taps"]
     assert frames and taps
@@ -171,7 +175,7 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
 
     print(
         f"{label}, CPU x{rate}, seed {seed}: first useful paint {first:.0f} ms ({parts}); {line('frame drawn', frames)}; "
-        f"{line('render() alone', renders)}; {line('tap to screen', taps)}; layout shift during play {shifts:.4f} (the hand's own cards: {hand_shifts:.4f})"
+        f"{line('render() alone', renders)}; {line('tap to screen', taps)}; layout shift during play {shifts:.4f} (the hand's own cards: {hand_shifts:.4f}; largest {biggest})"
     )
     rows = frame_phases(trace) if trace else []
     if rows:
