@@ -193,11 +193,11 @@ class Hub:
         return await match_repo.action_committed_at(self.bridge.db, match_id, version)
 
     async def policy(self, match_id: int) -> PagePolicy:
-        """The match's page policy (read again after POLICY_SECONDS, so an organiser's change through
-        ``/page_settings`` reaches the open pages; a stand-in bridge without one: casual)."""
+        """The match's page policy (a tournament table's read again after POLICY_SECONDS, so an organiser's
+        change through ``/page_settings`` reaches the open pages; a stand-in bridge without one: casual)."""
         kept = self._policy.get(match_id)
-        if kept is not None and time.monotonic() - kept[1] < POLICY_SECONDS:
-            return kept[0]
+        if kept is not None and (kept[0].tournament is None or time.monotonic() - kept[1] < POLICY_SECONDS):
+            return kept[0]  # a casual table's policy never changes: read once
         read = getattr(self.bridge, "page_policy", None)
         known = CASUAL if read is None else await read(match_id)
         if match_id in self.viewers:
