@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +27,7 @@ from storage.db import Database
 from storage.models import MatchRecord
 
 log = logging.getLogger(__name__)
+POLICY_SECONDS = 30.0  # a match's page policy is read again after this long (docs/webapp.md)
 
 
 Send = Callable[[Frame], Awaitable[None]]  # a page's socket: one JSON frame out
@@ -98,7 +100,8 @@ class Hub:
             int, tuple[int, datetime]
         ] = {}  # watched match -> (version, when committed here)
         self._match_clock: dict[int, datetime | None] = {}  # watched match -> when its match clock runs out
-        self._policy: dict[int, PagePolicy] = {}  # watched match -> its page policy (hints, who may watch)
+        # watched match -> its page policy (hints, who may watch) and when it was read (kept POLICY_SECONDS)
+        self._policy: dict[int, tuple[PagePolicy, float]] = {}
         self.on_local_version: list[Callable[[int, int], None]] = []  # the relay publishes through this
         # called with (match_id, user_id, seat) when a seat's last page on this process closes
         self.on_seat_closed: list[Callable[[int, int, int], None]] = []
@@ -190,13 +193,15 @@ class Hub:
         return await match_repo.action_committed_at(self.bridge.db, match_id, version)
 
     async def policy(self, match_id: int) -> PagePolicy:
-        """The match's page policy (read once per watched match; a stand-in bridge without one: casual)."""
-        known = self._policy.get(match_id)
-        if known is None:
-            read = getattr(self.bridge, "page_policy", None)
-            known = CASUAL if read is None else await read(match_id)
-            if match_id in self.viewers:
-                self._policy[match_id] = known
+        """The match's page policy (a tournament table's read again after POLICY_SECONDS, so an organiser's
+        change through ``/page_settings`` reaches the open pages; a stand-in bridge without one: casual)."""
+        kept = self._policy.get(match_id)
+        if kept is not None and (kept[0].tournament is None or time.monotonic() - kept[1] < POLICY_SECONDS):
+            return kept[0]  # a casual table's policy never changes: read once
+        read = getattr(self.bridge, "page_policy", None)
+        known = CASUAL if read is None else await read(match_id)
+        if match_id in self.viewers:
+            self._policy[match_id] = (known, time.monotonic())
         return known
 
     async def snapshot(self, match_id: int, seats: tuple[int, ...] = (0, 1, 2, 3)) -> Snapshot:

@@ -11,24 +11,44 @@ frame drawn (``__table.metrics.firstFrame`` plus the paint after it); *frame* = 
 to the paint after it was rendered; *tap* = the pointer event's own time stamp to the paint showing the
 card lifted; *layout shift* = the sum of Chromium's ``layout-shift`` entries during play (no input
 excluded).  Weight: the page's files as served and gzip-compressed (level 6).  Run with ``make bench``.
+
+Where a frame's time goes (CPU x4): a Chromium trace of the deal (``devtools.timeline``), per socket message the
+page's main thread: its ``onmessage`` script, then the next main frame's style, layout, pre-paint, paint and
+commit, each as the thread's own CPU time (``tdur``: the throttler's 4x is in it, the waits for a core of a
+loaded machine are not; on an idle machine the wall time comes close to it).  ``BENCH_PAGE_BEFORE=<git rev>``
+plays the same deal at CPU x4 first with that revision's page files (``bot/webapp/static``), then with the
+working tree's: before and after side by side in one run.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
+import json
+import os
 import random
 import statistics
+import subprocess
+import tarfile
 from pathlib import Path
 
+import bot.webapp.server as page_server
 from tests.perf.machine import describe
 from tests.webapp.browser import PHONE, PagePlayer, chromium
 from tests.webapp.helpers import local_table
 
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "webapp" / "static"
 SHIFTS = """
-window.__shifts = 0;
-new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__shifts += e.value; })
-  .observe({ type: 'layout-shift', buffered: true });
+window.__shifts = 0; window.__handShifts = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    window.__shifts += e.value;  // the hand's own cards closing up after a play, apart from the rest
+    if ((e.sources || []).every((x) => x.node && x.node.closest && x.node.closest('#hand'))) window.__handShifts += e.value;
+    const who = (e.sources || []).map((x) => !x.node ? '?' : x.node.id ? '#' + x.node.id
+      : (x.node.parentElement && x.node.parentElement.id ? '#' + x.node.parentElement.id + ' ' : '') + (x.node.className || x.node.nodeName));
+    (window.__shiftLog = window.__shiftLog || []).push([Math.round(performance.now()), e.value, who.join(', ')]);
+  }
+}).observe({ type: 'layout-shift', buffered: true });
 """
 
 
@@ -37,8 +57,61 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-async def test_page_on_a_4x_throttled_cpu(tmp_path):
-    """The same deal (one fresh seed) played twice in one run: unthrottled, then 4x throttled."""
+TRACE = ["devtools.timeline", "disabled-by-default-devtools.timeline", "cc"]
+PHASES = ["UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Commit"]
+
+
+def frame_phases(trace: bytes) -> list[dict[str, float]]:
+    """Per socket message (the page's ``ws.onmessage``: state frames, acks): the script's and the next main frame's phases, CPU ms."""
+    data = json.loads(trace)
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    on_message = [
+        e
+        for e in events
+        if e.get("ph") == "X"
+        and e.get("name") == "FunctionCall"
+        and ((e.get("args") or {}).get("data") or {}).get("functionName") == "ws.onmessage"
+    ]
+    if not on_message:
+        return []
+    thread = max(
+        {(e["pid"], e["tid"]) for e in on_message},
+        key=lambda k: sum(1 for e in on_message if (e["pid"], e["tid"]) == k),
+    )
+    mine = sorted(
+        (e for e in events if e.get("ph") == "X" and (e.get("pid"), e.get("tid")) == thread),
+        key=lambda e: e["ts"],
+    )
+    frames = [e for e in mine if e["name"] == "ProxyMain::BeginMainFrame"]
+    rows, i = [], 0
+    ids = {id(e) for e in on_message}
+    for m in (e for e in mine if id(e) in ids):
+        end = m["ts"] + m["dur"]
+        while i < len(frames) and frames[i]["ts"] < end:
+            i += 1
+        if i == len(frames):
+            break
+        b = frames[i]
+        inner = [e for e in mine if b["ts"] <= e["ts"] and e["ts"] + e.get("dur", 0) <= b["ts"] + b["dur"]]
+        row = {"script": m.get("tdur", 0) / 1000, "main frame": b.get("tdur", 0) / 1000}
+        for name in PHASES:
+            row[name] = sum(e.get("tdur", 0) for e in inner if e["name"] == name) / 1000
+        row["all"] = row["script"] + row["main frame"]
+        rows.append(row)
+    return rows
+
+
+def static_at(rev: str, into: Path) -> Path:
+    """``bot/webapp/static`` as it was at ``rev`` (git archive), unpacked under ``into``."""
+    tar = subprocess.run(["git", "archive", rev, "bot/webapp/static"], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(into, filter="data")
+    return into / "bot" / "webapp" / "static"
+
+
+async def test_page_on_a_4x_throttled_cpu(tmp_path, monkeypatch):
+    """The same deal (one fresh seed) played twice in one run: unthrottled, then 4x throttled
+    (with ``BENCH_PAGE_BEFORE``, at 4x also with that revision's page first)."""
     print("\n" + describe())
     files = sorted(p for p in STATIC.iterdir() if p.suffix in (".js", ".css", ".html"))
     raw = sum(p.stat().st_size for p in files)
@@ -46,13 +119,19 @@ async def test_page_on_a_4x_throttled_cpu(tmp_path):
     print(
         f"page weight: {raw / 1024:.1f} KB as served, {packed / 1024:.1f} KB gzip-compressed ({len(files)} files)"
     )
-    seed = random.SystemRandom().randrange(1, 10**9)
-    for rate in (1, 4):
-        await one_deal(tmp_path / f"x{rate}", seed, rate)
-    print("after: " + describe())
+    seed = int(os.environ.get("BENCH_PAGE_SEED") or random.SystemRandom().randrange(1, 10**9))
+    runs: list[tuple[str, int, Path]] = [("this tree", 1, STATIC)]
+    before = os.environ.get("BENCH_PAGE_BEFORE")
+    if before:
+        runs.append((f"before ({before})", 4, static_at(before, tmp_path / "before")))
+    runs.append(("this tree", 4, STATIC))
+    for n, (label, rate, static) in enumerate(runs):
+        monkeypatch.setattr(page_server, "STATIC", static)
+        await one_deal(tmp_path / f"run{n}", seed, rate, label)
+        print("  " + describe())
 
 
-async def one_deal(folder: Path, seed: int, rate: int) -> None:
+async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
     folder.mkdir()
     command = f"/newtable shengji-17-deals deals=1 bid_window_seconds=5 seed={seed} bots=3"
     async with local_table(folder, command, DEAL_BATCH=100) as table, chromium() as browser:
@@ -60,10 +139,15 @@ async def one_deal(folder: Path, seed: int, rate: int) -> None:
         await page.add_init_script(SHIFTS)
         cdp = await page.context.new_cdp_session(page)
         await cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        if rate > 1:
+            await browser.start_tracing(page=page, categories=TRACE)
         await page.goto(table.link())
-        await page.wait_for_function(
-            "window.__table && window.__table.metrics.frames.length > 0", timeout=15000
-        )
+        # polled with a short expression, not wait_for_function (whose script polls at every animation frame
+        # and competes with the first frame for the page's main thread)
+        for _ in range(300):
+            if await page.evaluate("!!(window.__table && window.__table.metrics.frames.length)"):
+                break
+            await page.wait_for_timeout(100)
         first = await page.evaluate("window.__table.metrics.firstFrame + window.__table.metrics.frames[0]")
         # where the first paint's time went: the page's files, the socket, the server's hello and frame, the render
         parts = await page.evaluate("""() => {
@@ -72,11 +156,14 @@ async def one_deal(folder: Path, seed: int, rate: int) -> None:
             return {dom_content_loaded: Math.round(nav.domContentLoadedEventEnd), socket_open: t('ws-open'),
                     hello: t('hello'), first_frame: Math.round(window.__table.metrics.firstFrame),
                     first_render: Math.round(window.__table.metrics.renders[0])}; }""")
-        before = await page.evaluate("window.__shifts")
+        before = await page.evaluate("[window.__shifts, window.__handShifts]")
         player = PagePlayer(page, table, declare_first=False)
         await player.play_until(lambda f: f["status"] == "finished", timeout=600)
         m = await page.evaluate("window.__table.metrics")
-        shifts = await page.evaluate("window.__shifts") - before
+        after = await page.evaluate("[window.__shifts, window.__handShifts]")
+        shifts, hand_shifts = after[0] - before[0], after[1] - before[1]
+        biggest = sorted(await page.evaluate("window.__shiftLog || []"), key=lambda x: -x[1])[:4]
+        trace = await browser.stop_tracing() if rate > 1 else b""
     frames, renders, taps = m["frames"], m["renders"], m["taps"]
     assert frames and taps
 
@@ -87,6 +174,13 @@ async def one_deal(folder: Path, seed: int, rate: int) -> None:
         )
 
     print(
-        f"CPU x{rate}, seed {seed}: first useful paint {first:.0f} ms ({parts}); {line('frame drawn', frames)}; "
-        f"{line('render() alone', renders)}; {line('tap to screen', taps)}; layout shift during play {shifts:.4f}"
+        f"{label}, CPU x{rate}, seed {seed}: first useful paint {first:.0f} ms ({parts}); {line('frame drawn', frames)}; "
+        f"{line('render() alone', renders)}; {line('tap to screen', taps)}; layout shift during play {shifts:.4f} (the hand's own cards: {hand_shifts:.4f}; largest {biggest})"
     )
+    rows = frame_phases(trace) if trace else []
+    if rows:
+        cells = ", ".join(
+            f"{k} {statistics.median([r[k] for r in rows]):.1f} / {pct([r[k] for r in rows], 0.95):.1f}"
+            for k in ["script", *PHASES, "main frame", "all"]
+        )
+        print(f"  per socket message, main thread CPU ms (median / p95, n={len(rows)}): {cells}")

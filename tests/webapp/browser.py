@@ -82,9 +82,19 @@ class PagePlayer:
         self.used: list[str] = []  # the verbs played through the page, in order
         self.stale = 0  # moves refused because the table moved on meanwhile
         self.summaries: list[str] = []  # the deal summaries the page showed (their text)
+        self._frame: dict[str, Any] | None = None  # the last frame copied out of the page
 
     async def frame(self) -> dict[str, Any] | None:
-        return await self.page.evaluate("window.__table.frame")  # type: ignore[no-any-return]
+        """The page's current frame; copied out of the page only when it is a new one (the polls run every
+        50 ms: copying the whole frame each time took the page's own main thread from its frames)."""
+        mark = f"__polled{id(self)}"  # each player's own mark
+        fresh = await self.page.evaluate(
+            f"(() => {{ const s = window.__table; if (s.{mark} === s.frame) return false;"
+            f" s.{mark} = s.frame; return s.frame; }})()"
+        )
+        if fresh is not False:
+            self._frame = fresh
+        return self._frame
 
     async def click(self, selector: str) -> None:
         if not selector.startswith("#sheet"):

@@ -43,6 +43,7 @@ from bot.edge.tournament.outputs import (
     cmd_schedule,
     cmd_standings,
 )
+from bot.edge.tournament.page_settings import cmd_page_settings
 from bot.edge.tournament.referee import (
     cmd_audit,
     cmd_extend,
@@ -110,6 +111,7 @@ COMMANDS: dict[str, Handler] = {
     "tournament_help": cmd_help,
     "end_swiss": cmd_end_swiss,
     "public_page": cmd_public_page,
+    "page_settings": cmd_page_settings,
     "me": cmd_me,
     **SEASON_COMMANDS,  # /season, /seasons, /season_new, /season_add, /season_remove (season_commands.py)
 }

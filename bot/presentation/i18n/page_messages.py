@@ -63,8 +63,8 @@ PAGE: dict[str, tuple[str, str]] = {
     "page.lead": ("首出", "led"),
     "page.winning": ("最大", "top"),
     "page.won": ("赢", "won"),
-    "page.trick_won": ("{who} 赢得这一轮", "{who} takes the trick"),
-    "page.trick_won_pts": ("{who} 赢得这一轮 · {n} 分", "{who} takes the trick · {n} pts"),
+    "page.trick_won": ("{who} 赢得这一轮", "Trick to {who}"),
+    "page.trick_won_pts": ("{who} 赢得这一轮 · {n} 分", "Trick to {who} · {n} pts"),
     "page.sum.title": ("第 {n} 副结束", "Deal {n} over"),
     "page.sum.dealer": ("庄家", "Dealer"),
     "page.sum.level": ("打 {level}", "level {level}"),
@@ -130,4 +130,19 @@ PAGE: dict[str, tuple[str, str]] = {
     "page.ai.easy": ("简单", "easy"),
     "page.ai.normal": ("普通", "normal"),
     "page.ai.strong": ("强", "strong"),
+    # /page_settings (bot/edge/tournament/page_settings.py): the organiser's page settings in chat
+    "pageset.now": (
+        "牌桌页面: 提示 {hints}; 观看 {watch}",
+        "Table page: hints {hints}; watching {watch}",
+    ),
+    "pageset.hints_on": ("开 (可出的牌会标出)", "on (the cards that may be played are marked)"),
+    "pageset.hints_off": ("关", "off"),
+    "pageset.watch_anyone": ("任何人", "anyone"),
+    "pageset.watch_participants": ("本赛事的选手和裁判", "the tournament's players and referees"),
+    "pageset.watch_referees": ("只有裁判", "referees only"),
+    "pageset.done": (
+        "已更改, 打开着的牌桌页面半分钟内生效。",
+        "Changed; open table pages follow within half a minute.",
+    ),
+    "pageset.usage": ("用法: {usage}", "Usage: {usage}"),
 }

@@ -25,7 +25,7 @@ SETUP_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "help": (
         "比赛命令（详见 docs/organiser-guide.md）：\n"
-        "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard、/end_swiss（积分编排在本轮结束）、/public_page on|off（公开页面）、/season_new /season_add /season_remove（赛季）\n"
+        "组织者：/tournament 创建（或发送 TOML 文件）、/tournament_group、/table_register、/role、/register、/remove、/replace、/entries、/close_registration、/draw、/edit、/reschedule、/swap、/move_table、/cancel_tournament、/delete_tournament、/dashboard、/end_swiss（积分编排在本轮结束）、/public_page on|off（公开页面）、/page_settings（牌桌页面的提示与观看）、/season_new /season_add /season_remove（赛季）\n"
         "单位负责人：/team\n"
         "裁判：/result、/forfeit、/undo_forfeit、/violation、/reverse、/start_match、/pause、/resume、/substitute、/extend、/audit、/export\n"
         "选手：报名按钮、/withdraw、签到按钮、/me（我的战绩与等级分）\n"
@@ -33,7 +33,7 @@ SETUP_TEXTS: dict[str, tuple[str, str]] = {
         "所有人：/bracket、/standings、/schedule、/results\n"
         "私聊中可在命令后写 #编号 指定比赛。",
         "Tournament commands (see docs/organiser-guide.md):\n"
-        "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard, /end_swiss (end the Swiss rounds after this round), /public_page on|off, /season_new /season_add /season_remove (seasons)\n"
+        "Organisers: /tournament to create (or send a TOML file), /tournament_group, /table_register, /role, /register, /remove, /replace, /entries, /close_registration, /draw, /edit, /reschedule, /swap, /move_table, /cancel_tournament, /delete_tournament, /dashboard, /end_swiss (end the Swiss rounds after this round), /public_page on|off, /page_settings (the table page's hints and watching), /season_new /season_add /season_remove (seasons)\n"
         "Union group leaders: /team\n"
         "Referees: /result, /forfeit, /undo_forfeit, /violation, /reverse, /start_match, /pause, /resume, /substitute, /extend, /audit, /export\n"
         "Players: the Register button, /withdraw, the Check in button, /me (my record and ratings)\n"

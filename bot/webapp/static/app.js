@@ -233,16 +233,16 @@ function render() {
   const beats = JSON.stringify(f.me && f.me.actions ? f.me.actions.beats || null : null);
   if (beats !== S.beatsKey) { S.beatsKey = beats; S.suggestAt = -1; }
   if (S.hold && Date.now() >= S.holdUntil) S.hold = null;
-  document.body.dataset.game = f.game;
+  if (document.body.dataset.game !== f.game) document.body.dataset.game = f.game;
   let title = t('table.deal_no', { n: sj ? p.deal : (p.deal_no || 0) });
   if (sj && p.level) title += ' · ' + t('table.playing_level', { level: rankText(p.level) });
   if (!sj && p.level_text) title += ' · ' + t('table.playing_level', { level: p.level_text });
   if (sj && p.trump !== null && p.trump !== undefined) title += ' · ' + t('table.trump', { trump: SUITS[p.trump] || p.trump });
   else if (sj && ['play', 'choose', 'late', 'bury', 'rebury'].indexOf(p.phase) >= 0) title += ' · ' + t('table.no_trump');
-  $('title').textContent = title;
+  setText($('title'), title);
   const ai = $('ai');  // the computer players' level (their seats are named so already)
-  ai.hidden = !f.ai;
-  if (f.ai) ai.textContent = t('page.ai', { level: t('page.ai.' + f.ai) });
+  if (ai.hidden !== !f.ai) ai.hidden = !f.ai;
+  if (f.ai) setText(ai, t('page.ai', { level: t('page.ai.' + f.ai) }));
   renderInfo();
   renderSeats();
   renderTrick();
@@ -260,27 +260,25 @@ function render() {
 
 function renderInfo() {
   const f = S.frame, p = pub(), sj = f.game === 'shengji', info = $('info');
-  if (!changed(info, [S.match, f.version, f.status, f.match_deadline, S.lang])) return;  // all from the frame
-  info.innerHTML = '';
+  // what the line shows, worked out first: drawn again only when that changed (not at every version)
   const lv = sj ? (p.levels || [2, 2]).map(rankText) : (p.level_texts || []);
+  const dealing = sj && p.dealer !== null && p.dealer !== undefined ? p.dealer % 2 : null;
+  const points = sj && ['play', 'choose'].indexOf(p.phase) >= 0 ? [t('web.points', { n: p.points || 0 }), pointSummary(p.point_cards || [])] : null;
+  const declared = sj && p.declaration && ['dealing', 'window', 'blackout', 'bury', 'late'].indexOf(p.phase) >= 0
+    ? t('table.declared', { who: seatName(p.declaration.seat) + ' ' + f.names[p.declaration.seat], cards: cardsText(p.declaration.cards) }) : null;
+  if (!changed(info, [S.match, lv, dealing, points, declared, f.match_deadline || null, S.lang])) return;
+  info.replaceChildren();
   if (lv.length === 2) {
     const span = el('span', 'levels');
-    [0, 1].forEach((s) => {
-      const b = el('b', 'side' + (sj && p.dealer !== null && p.dealer !== undefined && p.dealer % 2 === s ? ' dealing' : ''),
-        t('web.side' + s) + ' ' + lv[s]);
-      span.appendChild(b);
-    });
+    [0, 1].forEach((s) => { span.appendChild(el('b', 'side' + (dealing === s ? ' dealing' : ''), t('web.side' + s) + ' ' + lv[s])); });
     info.appendChild(span);
   }
-  if (sj && ['play', 'choose'].indexOf(p.phase) >= 0) {
-    const pts = el('span', 'points', t('web.points', { n: p.points || 0 }));
-    const won = pointSummary(p.point_cards || []);
-    if (won) pts.appendChild(el('small', 'won', ' (' + won + ')'));
+  if (points) {
+    const pts = el('span', 'points', points[0]);
+    if (points[1]) pts.appendChild(el('small', 'won', ' (' + points[1] + ')'));
     info.appendChild(pts);
   }
-  if (sj && p.declaration && ['dealing', 'window', 'blackout', 'bury', 'late'].indexOf(p.phase) >= 0) {
-    info.appendChild(el('span', null, t('table.declared', { who: seatName(p.declaration.seat) + ' ' + f.names[p.declaration.seat], cards: cardsText(p.declaration.cards) })));
-  }
+  if (declared) info.appendChild(el('span', null, declared));
   if (f.match_deadline) { const c = el('span', 'clock match'); c.dataset.deadline = f.match_deadline; c.dataset.label = t('page.match_clock'); info.appendChild(c); }
 }
 
@@ -305,9 +303,9 @@ function renderSeats() {
     const online = f.connected && !f.computers[seat] ? !!f.connected[seat] : null;
     const clock = f.clock && f.clock.seat === seat && f.clock.deadline ? f.clock : null;
     // drawn again only when what it shows changed (most frames change one seat or none)
-    if (!changed(box, [seat, f.names[seat], cls, sj && p.dealer === seat, count, places[seat], online, clock, S.lang])) continue;
-    box.innerHTML = '';
-    box.className = cls;
+    if (box.className !== cls) box.className = cls;  // the turn moving: a class, the seat's content stays
+    if (!changed(box, [seat, f.names[seat], sj && p.dealer === seat, count, places[seat], online, clock, S.lang])) continue;
+    box.replaceChildren();
     box.dataset.seat = String(seat);
     const name = el('div', 'name');
     name.appendChild(el('span', 'wind', seatName(seat)));
@@ -326,6 +324,10 @@ function renderSeats() {
     }
   }
 }
+
+/** ``node`` shows ``text`` (written only when it differs: the same text written again lays the line out again).
+ *  @param {HTMLElement} node @param {string} text */
+function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
 
 /** Whether ``box`` must be drawn again to show ``what`` (a key kept on the element); false: it shows it already.
  *  @param {HTMLElement} box @param {unknown} what */
@@ -351,7 +353,7 @@ function renderTrick() {
   const trick = held || (showLive ? liveTrick(pub(), f.game) : { entries: [], leader: null, winning: null });
   /** @type {Record<number, any>} */ const by = {};
   trick.entries.forEach((/** @type {any} */ e) => { by[e.seat] = e; });
-  $('trick').className = held ? 'done' : '';
+  if ($('trick').className !== (held ? 'done' : '')) $('trick').className = held ? 'done' : '';
   for (let k = 0; k < 4; k++) {
     const seat = (base + k) % 4, box = $('play-' + POS[k]);
     const e = by[seat];
@@ -365,13 +367,13 @@ function renderTrick() {
     if (trick.winning === seat && !e.pass) { tags.appendChild(el('span', 'tag win', t(held ? 'page.won' : 'page.winning'))); box.classList.add('winning'); }
     if (tags.childNodes.length) box.appendChild(tags);
   }
-  const note = $('trick-note');
-  note.textContent = '';
+  let note = '';
   if (held && held.winning !== null) {
-    note.textContent = t(sj && held.points ? 'page.trick_won_pts' : 'page.trick_won', { who: seatName(held.winning) + ' ' + f.names[held.winning], n: held.points });
+    note = t(sj && held.points ? 'page.trick_won_pts' : 'page.trick_won', { who: seatName(held.winning) + ' ' + f.names[held.winning], n: held.points });
   } else if (!sj && pub().table && pub().phase === 'play' && showLive) {
-    note.textContent = comboLabel(S.texts, pub().table.kind, pub().table.label, S.lang);
+    note = comboLabel(S.texts, pub().table.kind, pub().table.label, S.lang);
   }
+  setText($('trick-note'), note);
 }
 
 /** The start of a deal: its number, both sides' levels, who deals (Shengji; Guandan: who leads), over
@@ -380,18 +382,17 @@ function renderBanner() {
   const f = S.frame, p = pub(), sj = f.game === 'shengji', box = $('deal-banner');
   const dealing = sj && p.phase === 'dealing';
   const empty = !liveTrick(p, f.game).entries.length && !S.hold;
-  if (!(dealing || Date.now() < S.bannerUntil) || !empty || S.sheetOpen) { box.hidden = true; return; }
+  if (!(dealing || Date.now() < S.bannerUntil) || !empty || S.sheetOpen) { if (!box.hidden) box.hidden = true; return; }
   const lines = dealBanner(S.texts, f, seatName);
   if (box.hidden || box.dataset.lines !== lines.join('|')) {
     box.replaceChildren(...lines.map((line, i) => el(i ? 'span' : 'b', null, line)));
     box.dataset.lines = lines.join('|');
   }
-  box.hidden = false;
+  if (box.hidden) box.hidden = false;
 }
 
 function renderStatus() {
   const f = S.frame, p = pub(), sj = f.game === 'shengji', st = $('status');
-  if (!changed(st, [S.match, f.version, f.status, f.window_deadline, S.lang])) return;
   let text = '';
   const mine = isMyTurn();
   if (f.status === 'finished') {
@@ -406,39 +407,45 @@ function renderStatus() {
     else if (sj && (p.phase === 'window' || p.phase === 'blackout')) text = t('table.bid_window');
     else if (p.phase === 'deal_over') text = t('table.deal_over');
   }
+  if (!changed(st, [S.match, text, f.window_deadline || null, mine])) return;  // drawn again only when it changed
   st.textContent = text;
-  if (f.window_deadline && !mine) { const c = el('span', 'clock window'); c.dataset.deadline = f.window_deadline; st.appendChild(document.createTextNode(' ')); st.appendChild(c); }
-  if (f.window_deadline && mine) { const c = el('span', 'clock window'); c.dataset.deadline = f.window_deadline; st.appendChild(document.createTextNode(' ')); st.appendChild(c); }
+  if (f.window_deadline) { const c = el('span', 'clock window'); c.dataset.deadline = f.window_deadline; st.appendChild(document.createTextNode(' ')); st.appendChild(c); }
   st.className = mine ? 'mine' : '';
 }
 
 function renderExtra() {
   const f = S.frame, p = pub(), box = $('extra');
-  if (!changed(box, [S.match, f.version, f.status, S.hint, S.lang])) return;
-  box.innerHTML = '';
+  // the lines, worked out first ([class, text, cards]): drawn again only when they changed
+  /** @type {[string | null, string, string[] | null][]} */ const lines = [];
   const me = f.me || {};
   const sj = f.game === 'shengji';
-  if (me.kitty) { const d = el('div', null, t('page.kitty_mine') + ' '); d.appendChild(cardsRow(me.kitty)); box.appendChild(d); }
+  if (me.kitty) lines.push([null, t('page.kitty_mine') + ' ', me.kitty]);
   else if (sj && p.kitty_buried_by !== null && p.kitty_buried_by !== undefined && p.phase === 'play') {
-    box.appendChild(el('div', null, t('page.kitty_held', { who: seatName(p.kitty_buried_by) + ' ' + f.names[p.kitty_buried_by] })));
+    lines.push([null, t('page.kitty_held', { who: seatName(p.kitty_buried_by) + ' ' + f.names[p.kitty_buried_by] }), null]);
   }
-  if (me.my_return) box.appendChild(el('div', null, t('gd.my_return', { frm: f.names[me.my_return.from], to: f.names[me.my_return.to], card: cardLabel(me.my_return.card, S.lang) })));
+  if (me.my_return) lines.push([null, t('gd.my_return', { frm: f.names[me.my_return.from], to: f.names[me.my_return.to], card: cardLabel(me.my_return.card, S.lang) }), null]);
   if (!sj && p.tribute && (p.phase === 'tribute' || p.phase === 'return')) {
     const tb = p.tribute;
     const paid = Object.keys(tb.paid || {});
-    if (paid.length) box.appendChild(el('div', null, t('gd.tribute_paid', { list: paid.map((s) => f.names[Number(s)] + ' ' + cardLabel(tb.paid[s], S.lang)).join(', ') })));
+    if (paid.length) lines.push([null, t('gd.tribute_paid', { list: paid.map((s) => f.names[Number(s)] + ' ' + cardLabel(tb.paid[s], S.lang)).join(', ') }), null]);
     const a = me.actions || {};
-    if (a.tribute) box.appendChild(el('div', 'rule', t('page.tribute_rule', { to: (tb.payers || []).length > 1 ? t('page.tribute_upstream') : seatName(tb.upstream) + ' ' + f.names[tb.upstream] })));
-    if (a['return']) box.appendChild(el('div', 'rule', t('page.return_rule', { to: seatName(a.return_to) + ' ' + f.names[a.return_to] })));
+    if (a.tribute) lines.push(['rule', t('page.tribute_rule', { to: (tb.payers || []).length > 1 ? t('page.tribute_upstream') : seatName(tb.upstream) + ' ' + f.names[tb.upstream] }), null]);
+    if (a['return']) lines.push(['rule', t('page.return_rule', { to: seatName(a.return_to) + ' ' + f.names[a.return_to] }), null]);
   }
   if (p.counts_asked && p.counts_asked.answer && p.phase === 'play') {
     const ans = p.counts_asked.answer;
-    box.appendChild(el('div', null, t('gd.counts', { list: Object.keys(ans).sort().map((s) => seatName(Number(s)) + ' ' + (ans[s] === 'more_than_10' ? '>10' : ans[s])).join(' · ') })));
+    lines.push([null, t('gd.counts', { list: Object.keys(ans).sort().map((s) => seatName(Number(s)) + ' ' + (ans[s] === 'more_than_10' ? '>10' : ans[s])).join(' · ') }), null]);
   }
-  if (me.actions && me.actions.bury) box.appendChild(el('div', 'rule', t('web.bury_hint', { n: me.actions.bury })));
+  if (me.actions && me.actions.bury) lines.push(['rule', t('web.bury_hint', { n: me.actions.bury }), null]);
   if (S.hint && f.hints !== false && me.actions && me.actions.beats && !me.actions.beats.length && isMyTurn()) {
-    box.appendChild(el('div', 'rule', t('page.nothing_beats')));
+    lines.push(['rule', t('page.nothing_beats'), null]);
   }
+  if (!changed(box, [S.match, lines])) return;
+  box.replaceChildren(...lines.map(([cls, text, cards]) => {
+    const d = el('div', cls, text);
+    if (cards) d.appendChild(cardsRow(cards));
+    return d;
+  }));
 }
 
 /** The cards that may be played now (for the hint), as indexes; null: no hint. */
@@ -464,59 +471,103 @@ function hinted() {
 let handWidth = 0;  // measured once and on resize (a read after a DOM change would force a layout)
 let handDrawn = '';  // what the hand shows now: drawn again only when that changes
 let handCardW = 46;
+/** The hand's cards (their slots) by key (text, occurrence, what is drawn on them): kept from frame to frame,
+ *  so a played card removes one node and a hint or a selection changes classes only (no node is made again,
+ *  no layout of the other cards: each slot is placed by a transform inside a box of fixed size, app.css).
+ *  @type {Map<string, HTMLElement>} */
+let handNodes = new Map();
+/** @param {HTMLElement} node @param {string} name @param {string} value */
+function setStyle(node, name, value) {
+  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
+}
 function renderHand() {
   const f = S.frame, box = $('hand');
-  if (!f.me) { box.innerHTML = ''; box.className = 'empty'; handDrawn = ''; return; }
+  if (!f.me) {
+    if (handDrawn !== 'none') { box.replaceChildren(); box.className = 'empty'; box.style.removeProperty('height'); handNodes = new Map(); }
+    handDrawn = 'none';
+    return;
+  }
   const p = pub(), sj = f.game === 'shengji';
   const hand = handFlat();
   if (!handWidth) handWidth = handBoxWidth();
   const width = handWidth;
-  const cardW = window.innerWidth >= 900 ? 72 : window.innerWidth >= 700 ? 60 : 46;
+  const wide = window.innerWidth >= 900 ? 2 : window.innerWidth >= 700 ? 1 : 0;
+  const cardW = [46, 60, 72][wide], cardH = [64, 84, 100][wide];  // app.css: --card-w, --card-h
   handCardW = cardW;
   const hint = hinted();
   const drawn = handDrawnKey(hint, width, cardW);
   if (drawn === handDrawn) return;
   handDrawn = drawn;
   const fresh = arrivals(hand, sj ? p.deal : p.deal_no);
-  box.innerHTML = '';
-  box.className = '';
+  if (box.className) box.className = '';
+  let fan = /** @type {HTMLElement | null} */ (box.firstElementChild);
+  if (!fan || fan.className !== 'fan') { box.replaceChildren(); fan = el('div', 'fan'); box.appendChild(fan); handNodes = new Map(); }
   const usable = width - 8;  // room for the lifted card's ring and the shadow at both edges
   const lay = handLayout(hand.length, usable, cardW, Math.max(27, Math.round(cardW / 2)));
-  box.style.setProperty('--step', lay.step + 'px');
-  box.style.setProperty('--card-w', cardW + 'px');
-  let i = 0, arriving = 0, gaps = 0;
-  /** @type {HTMLElement | null} */ let row = null;
-  const fit = () => {  // a row's 3 px gaps between groups come out of its step, so the row stays inside the hand
-    if (!row || !gaps) return;
-    const n = row.childNodes.length;
-    const step = n > 1 ? Math.min(lay.step, Math.floor((usable - cardW - 3 * gaps) / (n - 1))) : lay.step;
-    if (step < lay.step) row.style.setProperty('--step', step + 'px');
-  };
+  // each card's place: rows of lay.perRow, 3 px between groups (taken out of the row's step), centred
+  /** @type {{text: string, gi: number, gap: boolean}[]} */ const cards = [];
   f.me.hand.forEach((/** @type {any} */ g, /** @type {number} */ gi) => {
-    g.cards.forEach((/** @type {string} */ text) => {
-      const idx = i++;
-      if (idx % lay.perRow === 0) { fit(); gaps = 0; row = el('div', 'row'); box.appendChild(row); }
-      if (gi > 0 && g.cards[0] === text && idx % lay.perRow !== 0) gaps++;
-      const c = cardParts(text, S.lang);
-      const level = sj ? (p.level === rankValue(text)) : (p.level === rankValue(text));
-      const wild = !sj && text === '♥' + rankText(p.level);
-      const card = el('div', 'card' + (c.red ? ' red' : '') + (g.label === 'trump' ? ' trump' : '') + (c.joker ? ' joker ' + c.joker : '')
-        + (level && !c.joker ? ' level' : '') + (wild ? ' wild' : '') + (S.sel.indexOf(idx) >= 0 ? ' sel' : '')
-        + (hint && hint.indexOf(idx) < 0 ? ' dim' : '') + (idx % lay.perRow === 0 ? ' first' : '') + (idx === cursor ? ' cursor' : '')
-        + (gi > 0 && g.cards[0] === text && idx % lay.perRow !== 0 ? ' gap' : ''));
-      card.appendChild(el('span', 'r', c.joker ? (S.lang === 'zh' ? c.rank.charAt(0) : (c.joker === 'big' ? 'Big' : 'Small')) : c.rank));
-      card.appendChild(el('span', 's', c.joker ? (S.lang === 'zh' ? '王' : 'joker') : c.suit));
-      if (wild) card.appendChild(el('span', 'badge', t('page.wild')));
-      else if (!sj && level && !c.joker) card.appendChild(el('span', 'badge lvl', t('page.level_card')));
-      card.dataset.card = text; card.dataset.i = String(idx);
-      if (fresh[idx]) {  // dealt just now: it slides in (CSS only: nothing waits for it; none with reduced motion)
-        card.classList.add('arrive');
-        card.style.animationDelay = Math.min(arriving++ * 14, 360) + 'ms';
-      }
-      /** @type {HTMLElement} */ (row).appendChild(card);
-    });
+    g.cards.forEach((/** @type {string} */ text, /** @type {number} */ k) => { cards.push({ text, gi, gap: gi > 0 && k === 0 }); });
   });
-  fit();
+  /** @type {number[]} */ const xs = [];
+  for (let r0 = 0; r0 < cards.length; r0 += lay.perRow) {
+    const row = cards.slice(r0, r0 + lay.perRow), n = row.length;
+    const gaps = row.filter((c, k) => k > 0 && c.gap).length;
+    const step = gaps && n > 1 ? Math.min(lay.step, Math.floor((usable - cardW - 3 * gaps) / (n - 1))) : lay.step;
+    let x = 0;
+    const at = row.map((c, k) => { if (k > 0) x += step + (c.gap ? 3 : 0); return x; });
+    at.forEach((v) => xs.push(v - Math.round((x + cardW) / 2)));
+  }
+  const rowH = cardH - 16, rows = Math.max(1, lay.rows);
+  setStyle(fan, 'height', ((rows - 1) * rowH + cardH) + 'px');
+  setStyle(box, 'height', (14 + (rows - 1) * rowH + cardH + 2) + 'px');
+  /** @type {Map<string, HTMLElement>} */ const next = new Map();
+  /** @type {Record<string, number>} */ const seen = {};
+  /** @type {HTMLElement[]} */ const order = [];
+  cards.forEach((card, idx) => {
+    const text = card.text, c = cardParts(text, S.lang);
+    const level = p.level === rankValue(text);
+    const wild = !sj && text === '♥' + rankText(p.level);
+    const badge = wild ? 'wild' : (!sj && level && !c.joker ? 'lvl' : '');
+    seen[text] = (seen[text] || 0) + 1;
+    const key = text + '#' + seen[text] + '|' + S.lang + '|' + badge;
+    let slot = fresh[idx] ? undefined : handNodes.get(key), node;
+    if (slot) { handNodes.delete(key); node = /** @type {HTMLElement} */ (slot.firstChild); }
+    else {
+      slot = el('div', 'slot');
+      node = el('div', 'card');
+      slot.appendChild(node);
+      node.appendChild(el('span', 'r', c.joker ? (S.lang === 'zh' ? c.rank.charAt(0) : (c.joker === 'big' ? 'Big' : 'Small')) : c.rank));
+      node.appendChild(el('span', 's', c.joker ? (S.lang === 'zh' ? '王' : 'joker') : c.suit));
+      if (badge) node.appendChild(el('span', badge === 'wild' ? 'badge' : 'badge lvl', t(badge === 'wild' ? 'page.wild' : 'page.level_card')));
+      node.dataset.card = text;
+      if (fresh[idx]) node.dataset.arrive = '1';  // dealt just now: it slides in (CSS only; none with reduced motion)
+    }
+    next.set(key, slot);
+    order.push(slot);
+    const cls = 'card' + (c.red ? ' red' : '') + (f.me.hand[card.gi].label === 'trump' ? ' trump' : '') + (c.joker ? ' joker ' + c.joker : '')
+      + (level && !c.joker ? ' level' : '') + (wild ? ' wild' : '') + (S.sel.indexOf(idx) >= 0 ? ' sel' : '')
+      + (hint && hint.indexOf(idx) < 0 ? ' dim' : '') + (idx === cursor ? ' cursor' : '') + (node.dataset.arrive ? ' arrive' : '');
+    if (node.className !== cls) node.className = cls;
+    if (node.dataset.i !== String(idx)) node.dataset.i = String(idx);
+    // placed by its slot's transform: no layout, and a card closing up after a play is not a layout shift
+    setStyle(slot, 'transform', 'translate(' + xs[idx] + 'px,' + (Math.floor(idx / lay.perRow) * rowH) + 'px)');
+  });
+  handNodes.forEach((node) => node.remove());  // played, or drawn differently now
+  handNodes = next;
+  // the document's order is the drawing order (a card covers the one before it): moved only where it changed
+  let arriving = 0;
+  /** @type {ChildNode | null} */ let cur = fan.firstChild;
+  for (const slot of order) {
+    if (slot === cur) { cur = cur.nextSibling; continue; }
+    const node = /** @type {HTMLElement} */ (slot.firstChild);
+    if (slot.isConnected && node.dataset.arrive) { delete node.dataset.arrive; node.classList.remove('arrive'); }  // no second flight
+    if (node.dataset.arrive === '1' && !slot.isConnected) {
+      node.style.animationDelay = Math.min(arriving++ * 14, 360) + 'ms';
+      node.dataset.arrive = '2';
+    }
+    fan.insertBefore(slot, cur);
+  }
 }
 /** The hand's width from the window and the stylesheet's own numbers (#app's padding and safe-area insets,
  *  the desktop's actions column): no layout is forced in the middle of a render (the first frame's cost). */
@@ -647,41 +698,61 @@ function renderActions() {
   const f = S.frame, nav = $('actions');
   if (!f) { nav.innerHTML = ''; nav.dataset.key = ''; return; }
   const p = pub(), sj = f.game === 'shengji', a = (f.me && f.me.actions) || {}, n = S.sel.length;
-  // what the buttons depend on: drawn again (and Telegram's buttons set again) only when it changes
-  if (!changed(nav, [S.match, f.version, f.status, n, !!S.pending, S.sheetOpen, S.hint, (S.tables || []).length, S.lang])) return;
-  nav.innerHTML = '';
+  const last = sj ? (p.last_trick && p.last_trick.plays) : p.last_trick;
+  // what the buttons show (not the version: most frames change none of it): drawn again, and Telegram's
+  // buttons set again, only when it changed; their handlers read the frame when pressed
+  if (!changed(nav, [S.match, f.status, a, n, !!S.pending, S.sheetOpen, S.hint, (S.tables || []).length, S.lang,
+    !!(last && last.length), !!p.last_deal, isMyTurn(), f.hints, S.seat])) return;
+  /** @type {HTMLButtonElement[]} */ const out = [];
   const main = mainActions();
   const primary = main.find((x) => !x.secondary) || null, secondary = main.find((x) => x.secondary) || null;
   const onBar = setBarButton('MainButton', primary && !S.sheetOpen ? { text: primary.text, enabled: primary.enabled && !S.pending, onClick: primary.run } : null);
   const onBar2 = onBar && setBarButton('SecondaryButton', secondary && !S.sheetOpen ? { text: secondary.text, enabled: !S.pending, onClick: secondary.run } : null);
   if (f.me && f.status === 'playing') {
     (a.bids || []).forEach((/** @type {any} */ b) => {
-      nav.appendChild(button(t(b.verb === 'overturn' ? 'btn.overturn' : 'btn.bid', { cards: cardsText(b.cards) }),
+      out.push(button(t(b.verb === 'overturn' ? 'btn.overturn' : 'btn.bid', { cards: cardsText(b.cards) }),
         () => act(b.verb, b.cards.split(' ')), '', false, b.verb, b.cards));
     });
-    if (a.pass_bid) nav.appendChild(button(t('btn.pass_bid'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
-    if (a.pass_overturn) nav.appendChild(button(t('btn.pass_overturn'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
-    (a.choose || []).forEach((/** @type {string} */ opt) => { nav.appendChild(button(t('btn.choose_' + opt), () => act('choose', [], opt), '', false, 'choose', opt)); });
+    if (a.pass_bid) out.push(button(t('btn.pass_bid'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
+    if (a.pass_overturn) out.push(button(t('btn.pass_overturn'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
+    (a.choose || []).forEach((/** @type {string} */ opt) => { out.push(button(t('btn.choose_' + opt), () => act('choose', [], opt), '', false, 'choose', opt)); });
     main.forEach((x) => {
       if ((x.secondary ? onBar2 : onBar)) return;
-      nav.appendChild(button(x.text, x.run, x.secondary ? 'secondary' : 'primary', !x.enabled, x.op));
+      out.push(button(x.text, x.run, x.secondary ? 'secondary' : 'primary', !x.enabled, x.op));
     });
-    if (a.ask_counts) nav.appendChild(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
+    if (a.ask_counts) out.push(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
     const suggesting = f.hints !== false && isMyTurn() && a.beats && a.beats.length;
     // Guandan's Hint lifts the next play that beats the table, and after the last one none (it clears)
-    if (n) nav.appendChild(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary compact', false, 'clear'));
-    if (suggesting) nav.appendChild(button(t('page.suggest'), suggest, 'secondary compact', false, 'suggest'));
+    if (n) out.push(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary compact', false, 'clear'));
+    if (suggesting) out.push(button(t('page.suggest'), suggest, 'secondary compact', false, 'suggest'));
     if (f.hints !== false && isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'])) {
       const h = button(t(S.hint ? 'page.hint_on' : 'page.hint_off'), toggleHint, 'secondary', false, 'hint');
-      h.disabled = false; nav.appendChild(h);
+      h.disabled = false; out.push(h);
     }
   }
-  const last = sj ? (p.last_trick && p.last_trick.plays) : p.last_trick;
-  if (last && last.length) nav.appendChild(button(t('web.last_trick'), showLastTrick, 'secondary', false, 'last_trick'));
-  if (p.last_deal) nav.appendChild(button(t('page.last_deal'), () => showSummary(p.last_deal), 'secondary', false, 'summary'));
+  if (last && last.length) out.push(button(t('web.last_trick'), showLastTrick, 'secondary', false, 'last_trick'));
+  if (p.last_deal) out.push(button(t('page.last_deal'), () => showSummary(pub().last_deal), 'secondary', false, 'summary'));
   if (S.seat === null && (S.tables || []).length > 1) {
-    const b = button(t('page.tables'), showTables, 'secondary', false, 'tables'); b.disabled = false; nav.appendChild(b);
+    const b = button(t('page.tables'), showTables, 'secondary', false, 'tables'); b.disabled = false; out.push(b);
   }
+  keepButtons(nav, out);
+}
+
+/** ``nav`` shows ``want``: a button that stays (same kind, same place) keeps its node, its text, state and
+ *  handler updated; only the others are replaced (a tap changing "出牌 (1)" to "出牌 (2)" lays out one button).
+ *  @param {HTMLElement} nav @param {HTMLButtonElement[]} want */
+function keepButtons(nav, want) {
+  const have = /** @type {HTMLButtonElement[]} */ (Array.from(nav.children));
+  want.forEach((w, i) => {
+    const h = have[i];
+    if (h && h.className === w.className && h.dataset.op === w.dataset.op && h.dataset.arg === w.dataset.arg) {
+      setText(h, w.textContent || '');
+      if (h.disabled !== w.disabled) h.disabled = w.disabled;
+      h.onclick = w.onclick;
+    } else if (h) nav.replaceChild(w, h);
+    else nav.appendChild(w);
+  });
+  for (let i = want.length; i < have.length; i++) have[i].remove();
 }
 
 /** Guandan's hint: select the next play that beats the table (weakest first, bombs last), round and round. */
@@ -809,17 +880,20 @@ function tick() {
   for (const node of Array.from(nodes)) {
     const e = /** @type {HTMLElement} */ (node);
     const left = secondsLeft(Number(e.dataset.deadline), now());
-    e.textContent = e.dataset.label ? e.dataset.label + ' ' + clockText(left)
+    const text = e.dataset.label ? e.dataset.label + ' ' + clockText(left)
       : (left >= 60 ? clockText(left) : t('page.sec', { n: left }));
-    e.classList.toggle('low', left <= (e.classList.contains('match') ? 300 : 5));
+    if (e.textContent !== text) e.textContent = text;  // the same text written again would lay the line out again
+    const low = left <= (e.classList.contains('match') ? 300 : 5);
+    if (e.classList.contains('low') !== low) e.classList.toggle('low', low);
   }
   for (const node of Array.from(document.querySelectorAll('.bar'))) {
     const e = /** @type {HTMLElement} */ (node);
     const total = Number(e.dataset.seconds) * 1000;
     const frac = total ? Math.max(0, Math.min(1, (Number(e.dataset.deadline) - now()) / total)) : 0;
     const fill = /** @type {HTMLElement} */ (e.firstChild);
-    fill.style.width = (frac * 100).toFixed(1) + '%';
-    e.classList.toggle('low', frac * total <= 5000);
+    setStyle(fill, 'transform', 'scaleX(' + frac.toFixed(3) + ')');
+    const low = frac * total <= 5000;
+    if (e.classList.contains('low') !== low) e.classList.toggle('low', low);
   }
   if (S.hold && Date.now() >= S.holdUntil) { S.hold = null; renderTrick(); }
   if (S.frame && !$('deal-banner').hidden && Date.now() >= S.bannerUntil) renderBanner();
