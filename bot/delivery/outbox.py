@@ -23,7 +23,7 @@ calls and go on; ``send`` returns a future of the new message id).
 
 The outbox's parts, one job each: ``calls`` (one queued call, the content hash, the sends of record kept
 across a restart), ``pacing`` (Telegram's limits), ``queues`` (the per-chat queues: bounds, notes, refusal
-folding, coalescing), ``refusals`` (what Telegram's refusal of a call means), ``senders`` (who makes the
+folding, coalescing), ``shown`` (what each message shows), ``refusals`` (what Telegram's refusal of a call means), ``senders`` (who makes the
 calls), ``keyboards`` (presentation's keyboards as Telegram's).
 
 Bounded memory (issue 12, "Abuse limits"):
@@ -33,7 +33,8 @@ Bounded memory (issue 12, "Abuse limits"):
   dropped (its future gets None); a new non-record send that finds nothing droppable is dropped
   itself.  Sends are ``record=True`` by default (results, deal summaries, notices): they are never
   dropped, even over a bound (then only a warning is logged).  Edits are coalesced, never dropped.
-* ``_last_hash`` is an LRU of ``max_hashes`` messages (a forgotten hash costs one extra edit);
+* ``shown`` (``bot/delivery/shown.py``) is an LRU of ``max_hashes`` messages (a forgotten hash costs one
+  extra edit);
   the per-chat pacing maps (last call, group windows, RetryAfter blocks) are pruned once an entry
   no longer delays anything (every ``prune_every`` seconds, or ``prune()``).
 * A note never delays a message of record: a send of record (or an edit) is queued before the notes
@@ -53,7 +54,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import cast
 
@@ -76,6 +76,7 @@ from bot.delivery.pacing import PRIORITY_AGE, Pacing
 from bot.delivery.queues import ChatQueues
 from bot.delivery.refusals import Refusal, network_backoff, refusal, retry_after_seconds
 from bot.delivery.senders import BotSender, FileSender, Sender, SendSlots
+from bot.delivery.shown import ShownMessages
 
 __all__ = [
     "MAX_CAPTION",
@@ -140,12 +141,10 @@ class Outbox:
         self._sleep = sleep or asyncio.sleep
         self.stats = OutboxStats()
         self.queues = ChatQueues(self.stats, clock, max_chat_queue=max_chat_queue, max_queued=max_queued)
-        self._last_hash: OrderedDict[tuple[int, int], str] = OrderedDict()  # LRU, at most max_hashes
-        self.max_hashes = max_hashes
+        self.shown = ShownMessages(max_hashes)  # what each message shows (an LRU of max_hashes)
         self.prune_every = prune_every
         self._next_prune = 0.0
         self._in_flight: set[asyncio.Task[None]] = set()
-        self._changed: dict[tuple[int, int], str] = {}  # hashes not yet taken by the owner
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -228,16 +227,16 @@ class Outbox:
         return futures
 
     def known_hash(self, chat_id: int, message_id: int) -> str | None:
-        return self._last_hash.get((chat_id, message_id))
+        return self.shown.get((chat_id, message_id))
 
     def remember(self, chat_id: int, message_id: int, digest: str | None) -> None:
         """Tell the outbox what a message shows (after a restart, from the database)."""
         if digest:
-            self._set_hash((chat_id, message_id), digest)
+            self.shown.set((chat_id, message_id), digest)
 
     def forget(self, chat_id: int, message_id: int) -> None:
         """Forget what the message shows (another process may have edited it): its next edit is sent."""
-        self._last_hash.pop((chat_id, message_id), None)
+        self.shown.forget((chat_id, message_id))
 
     def pending(self) -> int:
         return self.queues.queued
@@ -351,7 +350,7 @@ class Outbox:
             self.stats.coalesced_edits += 1
             self._wake.set()
             return
-        if self._last_hash.get(key) == digest:
+        if self.shown.get(key) == digest:
             self.stats.skipped_edits += 1
             return
         op = Call(
@@ -386,8 +385,7 @@ class Outbox:
     def take_changed_hashes(self) -> dict[tuple[int, int], str]:
         """The (chat, message) -> hash of what each message shows now, for those changed since the
         last call (the owner stores them; after a restart ``remember`` gives them back)."""
-        changed, self._changed = self._changed, {}
-        return changed
+        return self.shown.take_changed()
 
     def in_flight(self) -> int:
         return len(self._in_flight)
@@ -403,12 +401,6 @@ class Outbox:
         if self.queues.enqueue(op):
             self._idle.clear()
             self._wake.set()
-
-    def _set_hash(self, key: tuple[int, int], digest: str) -> None:
-        self._last_hash[key] = digest
-        self._last_hash.move_to_end(key)
-        while len(self._last_hash) > self.max_hashes:
-            self._last_hash.popitem(last=False)
 
     async def _run(self) -> None:
         while not self._closing:
@@ -445,7 +437,7 @@ class Outbox:
         self.queues.to_head(op)
         if op.kind == "edit" and op.message_id is not None:
             key = (op.chat_id, op.message_id)
-            if self._last_hash.get(key) == op.content():
+            if self.shown.get(key) == op.content():
                 self.stats.skipped_edits += 1
                 self._finish(op, op.message_id)
                 return
@@ -538,8 +530,7 @@ class Outbox:
             return
         digest = op.content()
         if mid is not None:
-            self._set_hash((op.chat_id, mid), digest)
-            self._changed[(op.chat_id, mid)] = digest
+            self.shown.made((op.chat_id, mid), digest)
         self._finish(op, mid)
 
     async def _refused(self, op: Call, exc: Exception, answer: Refusal) -> None:
@@ -553,7 +544,7 @@ class Outbox:
             assert op.message_id is not None
             self.stats.errors += 1
             self._finish(op, None)
-            self._last_hash.pop((op.chat_id, op.message_id), None)
+            self.shown.forget((op.chat_id, op.message_id))
             if self.on_missing is not None:
                 try:
                     await self.on_missing(op.chat_id, op.message_id)

@@ -1,25 +1,18 @@
 """Bad input answered once and clearly: what a user typed is echoed short, rule errors keep to that.
 
-``clip`` shortens any user text shown back (one line, at most ``ECHO_MAX`` characters);
-``rule_error_clipped`` translates a ``RuleError`` with its text-like params clipped, so 5,000 × "x"
+``bot.presentation.echo.clip`` shortens any user text shown back (one line, at most ``ECHO_MAX``
+characters); ``rule_error_clipped`` translates a ``RuleError`` with its text-like params clipped, so 5,000 × "x"
 typed as a play comes back as a 30-character echo followed by the hint, not a 4,096-character wall.
 """
 
 from __future__ import annotations
 
+from bot.presentation.echo import ECHO_MAX, clip
 from bot.presentation.i18n import rule_error
 from engine.cards import parse_cards
 from engine.errors import RuleError
 from storage import match_repo
 from storage.db import Database
-
-ECHO_MAX = 30
-
-
-def clip(text: object, limit: int = ECHO_MAX) -> str:
-    """User text shown back: one line, at most ``limit`` characters (an ellipsis when cut)."""
-    s = " ".join(str(text).split())
-    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 def rule_error_clipped(lang: str, err: RuleError) -> str:

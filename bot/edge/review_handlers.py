@@ -12,8 +12,9 @@ from telegram import Update
 from telegram.ext import CommandHandler
 
 from bot.boot.runtime import Runtime
-from bot.edge.bad_input import clip, rule_error_clipped
+from bot.edge.bad_input import rule_error_clipped
 from bot.edge.ptb_types import App, Ctx
+from bot.presentation.echo import clip
 from bot.presentation.i18n import t
 from bot.tables.review_requests import deliver, review_request
 from engine.errors import RuleError

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from bot.edge.bad_input import clip
+from bot.presentation.echo import clip
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
 from bot.tables.deal_proof import board_turn, check_proof, record_proof, review_fairness

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.edge.bad_input import clip
+from bot.presentation.echo import clip
 from bot.presentation.i18n import t
 from engine.errors import RuleError
 from engine.options import OptionSpec, Preset, option_specs

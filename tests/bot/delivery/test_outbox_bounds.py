@@ -112,7 +112,7 @@ async def test_maps_stay_bounded_after_many_chats():
         assert all(ids)
         await asyncio.sleep(0.15)  # every chat's interval (and a group's window) has passed
         box.prune()
-        assert len(box._last_hash) <= 50
+        assert box.shown.count() <= 50
         assert len(box.pacing.chat_last) == 0
         assert len(box.pacing.group_windows) == 0
         assert len(box.pacing.chat_blocked) == 0
