@@ -11,7 +11,6 @@ import asyncio
 import logging
 import signal
 import sys
-from typing import Any
 
 from bot.boot.health import HEARTBEAT_EVERY, heartbeat_job
 from bot.boot.logs import configure
@@ -20,11 +19,13 @@ from bot.boot.settings import Settings
 from bot.boot.startup import EXIT_NO_TOKEN, EXIT_STARTUP, StartupError, console_language
 from bot.edge.app import build_application
 from bot.edge.preflight import preflight
+from bot.edge.ptb_types import App
 from bot.edge.webhook import run_webhook
 
 
-def with_heartbeat(app: Any) -> Any:
+def with_heartbeat(app: App) -> App:
     """``app`` with a job that writes the heartbeat ``python -m bot.boot.health`` reads (from the bot's event loop)."""
+    assert app.job_queue is not None  # python-telegram-bot[job-queue] is a dependency
     app.job_queue.run_repeating(heartbeat_job, interval=HEARTBEAT_EVERY, first=1, name="heartbeat")
     return app
 
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _run_webhook(app: Any, settings: Settings) -> int:
+def _run_webhook(app: App, settings: Settings) -> int:
     async def run() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

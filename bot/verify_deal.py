@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
-from bot.tables.deal_proof import check_proof
+from bot.tables.deal_proof import Proof, check_proof
 
 SEATS = ("S", "E", "N", "W")
 
 
-def _parse(argv: list[str]) -> dict[str, Any] | int:
+def _parse(argv: list[str]) -> Proof | int:
     """The deal to check, or the exit code when there is none (0 after ``--help``, 2 on bad usage)."""
     ap = argparse.ArgumentParser(prog="python -m bot.verify_deal", description=__doc__.split("\n\n")[0])
     ap.add_argument("file", nargs="?", help="a deal proof JSON file (from the bot or the demo)")

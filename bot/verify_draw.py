@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from engine.tournament.draw import verify
 
@@ -39,12 +38,15 @@ def main(argv: list[str]) -> int:
     return 0 if report.ok else 1
 
 
-def _read(path: str) -> Any:
+def _read(path: str) -> dict[str, object]:
     with open(path, encoding="utf-8") as f:
         try:
-            return json.load(f)
+            data = json.load(f)
         except ValueError as exc:
             raise ValueError(f"{path} is not JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} is not a JSON object (a published draw is one)")
+    return data
 
 
 if __name__ == "__main__":

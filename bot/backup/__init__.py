@@ -21,7 +21,7 @@ import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from sqlalchemy.engine import URL, make_url
 
@@ -150,6 +150,22 @@ def prune(folder: Path, keep: int) -> list[Path]:
     return old
 
 
+class BackupSettings(Protocol):
+    """The settings of the backups (``bot.boot.settings.Settings``)."""
+
+    @property
+    def DATABASE_URL(self) -> str: ...  # noqa: N802 (the settings' names)
+
+    @property
+    def BACKUP_DIR(self) -> str | None: ...  # noqa: N802
+
+    @property
+    def BACKUP_EVERY_HOURS(self) -> float: ...  # noqa: N802
+
+    @property
+    def BACKUP_KEEP(self) -> int: ...  # noqa: N802
+
+
 class BackupJob:
     """The running bot's periodic backup: one backup (in a thread: SQLite's copy and pg_dump block), then
     the retention."""
@@ -178,7 +194,7 @@ class BackupJob:
         )
 
     @classmethod
-    def of(cls, settings: Any) -> BackupJob | None:
+    def of(cls, settings: BackupSettings) -> BackupJob | None:
         """The job when ``BACKUP_DIR`` and ``BACKUP_EVERY_HOURS`` are set, else None."""
         if not settings.BACKUP_DIR or not settings.BACKUP_EVERY_HOURS:
             return None

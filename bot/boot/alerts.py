@@ -22,10 +22,16 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Collection, Coroutine
+from typing import Protocol
 
+from sqlalchemy import event
+from sqlalchemy.engine import ExceptionContext
+
+from bot.delivery.outbox import Outbox
 from bot.presentation.i18n import t
+from scheduler.deadlines import DeadlineScheduler
+from storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +42,44 @@ REDIS_EVERY = 15.0
 KINDS = ("rate_limited", "scheduler_late", "database", "redis", "outbox")
 
 
+class WatchedSettings(Protocol):
+    @property
+    def WEBAPP_RELAY_URL(self) -> str | None: ...  # noqa: N802 (the settings' names)
+
+    @property
+    def TELEGRAM_LIMITS_URL(self) -> str | None: ...  # noqa: N802
+
+
+class Alerted(Protocol):
+    """What the alerts read and use of the running bot (``bot.boot.runtime.Runtime``)."""
+
+    @property
+    def settings(self) -> WatchedSettings: ...
+
+    @property
+    def outbox(self) -> Outbox | None: ...
+
+    @property
+    def scheduler(self) -> DeadlineScheduler | None: ...
+
+    @property
+    def db(self) -> Database | None: ...
+
+    @property
+    def admin_ids(self) -> Collection[int]: ...
+
+    def spawn(self, coro: Coroutine[object, object, object]) -> None: ...
+
+    async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str: ...
+
+    def group_lang(self) -> str: ...
+
+    def send(self, chat_id: int, text: str) -> object:
+        """Queue a message (its future is not awaited here)."""
+
+
 class Alerts:
-    def __init__(self, rt: Any, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, rt: Alerted, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.rt = rt
         self.clock = clock
         self.last: dict[str, float] = {}  # kind -> when its last alert went
@@ -49,7 +91,7 @@ class Alerts:
 
     # --- reports ------------------------------------------------------------------------------
 
-    def raise_(self, kind: str, **params: Any) -> bool:
+    def raise_(self, kind: str, **params: object) -> bool:
         """Tell the admins about ``kind`` unless it was told less than ``EVERY`` seconds ago; True when told."""
         now = self.clock()
         last = self.last.get(kind)
@@ -63,7 +105,7 @@ class Alerts:
             self.rt.spawn(self._tell(kind, params))
         return True
 
-    async def _tell(self, kind: str, params: dict[str, Any]) -> None:
+    async def _tell(self, kind: str, params: dict[str, object]) -> None:
         for admin in sorted(self.rt.admin_ids):
             try:
                 lang = await self.rt.user_lang(admin)
@@ -88,15 +130,13 @@ class Alerts:
         if rt.scheduler is not None:
             rt.scheduler.on_fire.append(self.late)
         if rt.db is not None:
-            from sqlalchemy import event
-
             event.listen(rt.db.engine.sync_engine, "handle_error", self._on_db_error)
         if rt.outbox is not None:
             self._seen_429 = rt.outbox.stats.retry_after
-            self._seen_bound = self._bound_events()
+            self._seen_bound = self._bound_events(rt.outbox)
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="alerts")
 
-    def _on_db_error(self, context: Any) -> None:
+    def _on_db_error(self, context: ExceptionContext) -> None:
         self.database_error(context.original_exception)
 
     async def stop(self) -> None:
@@ -106,8 +146,9 @@ class Alerts:
                 await self._task
             self._task = None
 
-    def _bound_events(self) -> int:
-        stats = self.rt.outbox.stats
+    @staticmethod
+    def _bound_events(outbox: Outbox) -> int:
+        stats = outbox.stats
         return int(stats.over_bound_records + stats.dropped_notes)
 
     async def _watch(self) -> None:
@@ -125,7 +166,7 @@ class Alerts:
             count = outbox.stats.retry_after - self._seen_429
             if count > 0 and self.raise_("rate_limited", count=count):
                 self._seen_429 = outbox.stats.retry_after
-            bound = self._bound_events()
+            bound = self._bound_events(outbox)
             if (outbox.pending() > outbox.max_queued or bound > self._seen_bound) and self.raise_(
                 "outbox", queued=outbox.pending(), bound=outbox.max_queued
             ):

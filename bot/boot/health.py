@@ -25,7 +25,6 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 from bot.boot.settings import Settings
 from bot.boot.startup import StartupError, check_database
@@ -61,7 +60,7 @@ def beat(path: Path | None = None, now: float | None = None) -> None:
         raise
 
 
-async def heartbeat_job(_context: Any) -> None:
+async def heartbeat_job(_context: object) -> None:
     """A job of the bot's application (``JobQueue.run_repeating``): one beat.  A beat that cannot be written
     is logged, never raised: the next one tries again, and the health check reports a stale beat."""
     try:

@@ -13,7 +13,6 @@ import json
 import logging
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any
 
 from bot.boot.metrics import NULL
 
@@ -37,7 +36,7 @@ def bound() -> dict[str, int]:
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {
+        line: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
@@ -60,7 +59,7 @@ def configure(fmt: str = "text", level: int = logging.INFO) -> None:
     root.setLevel(level)
 
 
-async def bind_update(update: Any, context: Any) -> None:
+async def bind_update(update: object, context: object) -> None:
     """A handler (group before every other) that names the update being handled."""
     bind(update_id=getattr(update, "update_id", None))
     rt = getattr(context, "bot_data", {}).get("runtime")

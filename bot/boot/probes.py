@@ -12,23 +12,53 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Protocol, TypeVar, cast
 
 import redis.asyncio as redis
 from aiohttp import web
 from sqlalchemy import text
 
+from bot.webapp.server import HasBotData
+from scheduler.deadlines import DeadlineScheduler
+from storage.db import Database
+
 CHECK_TIMEOUT = 2.0
+App = TypeVar("App", bound=HasBotData)
+WebRoutes = list[
+    Callable[[web.Application], None]
+]  # ``bot_data["web_routes"]``: what adds routes to the web server
 
 
-def with_probes(bot_app: Any) -> Any:
+class ProbedSettings(Protocol):
+    @property
+    def WEBAPP_RELAY_URL(self) -> str | None: ...  # noqa: N802 (the settings' names)
+
+    @property
+    def TELEGRAM_LIMITS_URL(self) -> str | None: ...  # noqa: N802
+
+
+class Probed(Protocol):
+    """What the probes ask of the runtime (``bot.boot.runtime.Runtime``; ``stopping`` read if it has it)."""
+
+    @property
+    def settings(self) -> ProbedSettings: ...
+
+    @property
+    def db(self) -> Database | None: ...
+
+    @property
+    def scheduler(self) -> DeadlineScheduler | None: ...
+
+
+def with_probes(bot_app: App) -> App:
     """``bot_app`` (the PTB Application) whose web server will serve the two routes (``python -m bot``)."""
-    bot_app.bot_data.setdefault("web_routes", []).append(lambda web_app: register(web_app, bot_app.bot_data))
+    routes = cast(WebRoutes, bot_app.bot_data.setdefault("web_routes", []))
+    routes.append(lambda web_app: register(web_app, bot_app.bot_data))
     return bot_app
 
 
-def register(web_app: web.Application, bot_data: MutableMapping[str, Any]) -> None:
+def register(web_app: web.Application, bot_data: MutableMapping[str, object]) -> None:
     """Add the two routes to the web server's application (before it starts); the runtime is
     ``bot_data["runtime"]``, read at each request."""
     probes = Probes(bot_data)
@@ -37,12 +67,12 @@ def register(web_app: web.Application, bot_data: MutableMapping[str, Any]) -> No
 
 
 class Probes:
-    def __init__(self, bot_data: MutableMapping[str, Any]) -> None:
+    def __init__(self, bot_data: MutableMapping[str, object]) -> None:
         self.bot_data = bot_data
 
     @property
-    def rt(self) -> Any:
-        return self.bot_data["runtime"]
+    def rt(self) -> Probed:
+        return cast(Probed, self.bot_data["runtime"])
 
     async def healthz(self, request: web.Request) -> web.Response:
         return web.json_response({"alive": True})

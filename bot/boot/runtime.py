@@ -131,7 +131,7 @@ class Runtime:
             self.claims = MessageClaims(self.settings.WEBAPP_RELAY_URL, self.settings.TELEGRAM_BOT_TOKEN)
             await self.claims.start()
         self.outbox = Outbox(
-            self.metrics.sender(BotSender(self.app.bot)),
+            self.metrics.sender(BotSender(self.app.bot, self.settings.TELEGRAM_SEND_TIMEOUT)),
             rate_scale=self.settings.TELEGRAM_RATE_SCALE,
             on_error=self.live.send_refused,
             on_missing=self.live.message_gone,

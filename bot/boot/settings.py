@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     DEMO_PACE: float = 1.0
     # Long-polling timeout passed to getUpdates.
     POLL_TIMEOUT: int = 10
+    # Seconds a send (a new message, a file) waits for Telegram's answer; with none by then it is not sent again:
+    # Telegram may have made it (bot/delivery/refusals.py, Refusal.UNCONFIRMED).  Edits keep PTB's 5 s and retry.
+    TELEGRAM_SEND_TIMEOUT: float = 60.0
     # Per-user limit on commands, typed plays and presses (bot/edge/ratelimit.py): RATE_LIMIT_BURST at once, then
     # RATE_LIMIT_PER_SECOND (times TELEGRAM_RATE_SCALE, the simulator's accelerated clock); 0 turns it off.
     RATE_LIMIT_PER_SECOND: float = 2.0

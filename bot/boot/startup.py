@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -38,7 +37,7 @@ class StartupError(RuntimeError):
 
     ``str(err)`` is the English line (for logs); :meth:`line` gives it in a language."""
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, **params: object) -> None:
         self.key = key
         self.params = params
         super().__init__(self.line("en"))

@@ -139,4 +139,7 @@ class OutboxStats:
     dropped_notes: int = 0  # non-record sends dropped over a queue bound or at stop
     folded_notes: int = 0  # notes folded into one still queued (``fold``)
     over_bound_records: int = 0  # record sends queued although over a bound (never dropped)
+    unconfirmed: int = (
+        0  # sends with no answer within their read timeout: not sent again (Refusal.UNCONFIRMED)
+    )
     max_in_flight: int = 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -80,6 +81,8 @@ class RedisClaims:
         self.prefix = f"{kind}:{token.split(':', 1)[0] or 'bot'}:"
         self.what = what
         self.redis: Redis | None = None
+        self.granted_alone = 0  # claims granted while Redis did not answer (0: it answers)
+        self._warned_at = -1e18
 
     async def start(self) -> None:
         import redis.asyncio as aioredis  # lazy: a bot without Redis never loads it
@@ -96,10 +99,21 @@ class RedisClaims:
         if self.redis is None:
             return True
         try:
-            return bool(await self.redis.set(self.prefix + name, "1", nx=True, ex=seconds))
+            fresh = bool(await self.redis.set(self.prefix + name, "1", nx=True, ex=seconds))
         except Exception as exc:
-            log.warning("%s: %s unreachable (%s): taken here", self.what, self.url, exc)
+            self.granted_alone += 1
+            now = time.monotonic()
+            if now - self._warned_at > 60:  # at most one line a minute while Redis is away
+                self._warned_at = now
+                log.warning("%s: %s unreachable (%s): taken here", self.what, self.url, exc)
             return True
+        if self.granted_alone:
+            log.warning(
+                "%s: %s answers again (%d taken here meanwhile)", self.what, self.url, self.granted_alone
+            )
+            self.granted_alone = 0
+            self._warned_at = -1e18
+        return fresh
 
     async def release(self, name: str) -> None:
         if self.redis is not None:

@@ -16,7 +16,9 @@ calls and go on; ``send`` returns a future of the new message id).
   with e.g. 20).  After a start-up every chat counts as used at that moment, so a restarted bot
   does not burst into chats the previous process was filling.
 * ``RetryAfter`` delays that chat only (its seconds divided by ``rate_scale`` too); transient
-  network errors are retried (bounded); ``Forbidden`` (blocked, never started) and "chat not
+  network errors are retried (bounded), except a send that went out whole and got no answer within its read
+  timeout (``BotSender``'s ``send_timeout``, 60 s by default): Telegram may have made it, so it is not sent
+  again (logged; an edit is repeated: showing the same state twice is harmless); ``Forbidden`` (blocked, never started) and "chat not
   found" are handed to ``on_error`` and never raised.
 
 The outbox's parts, one job each: ``calls`` (one queued call, the content hash, the sends of record kept
@@ -562,6 +564,16 @@ class Outbox:
         elif answer is Refusal.FAILED:
             self.stats.errors += 1
             log.warning("outbox: %s %s refused: %s", op.kind, op.chat_id, exc)
+            self._finish(op, None)
+        elif answer is Refusal.UNCONFIRMED:
+            self.stats.unconfirmed += 1
+            log.warning(
+                "outbox: %s to %s: no answer from Telegram in time (%s); not sent again "
+                "(Telegram may have made it: a message is never sent twice)",
+                op.kind,
+                op.chat_id,
+                type(exc.__cause__).__name__,
+            )
             self._finish(op, None)
         else:  # Refusal.NETWORK
             log.warning("outbox: network error (%s), retrying", exc)

@@ -1,7 +1,7 @@
 """What Telegram's refusal of a call means for the outbox: wait (``RetryAfter``, that chat only), try again
 (a network error, bounded), nothing to do (the edit changes nothing), the message is gone (its owner may send a
-new one), the chat refuses the bot (``Forbidden``, "chat not found": handed to ``on_error``, never raised), or a
-plain failure (logged)."""
+new one), the chat refuses the bot (``Forbidden``, "chat not found": handed to ``on_error``, never raised), a
+plain failure (logged), or a send Telegram may have made (no answer after the whole request went: not repeated)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import enum
 import warnings
 from datetime import timedelta
 
+import httpx
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 
@@ -19,6 +20,9 @@ class Refusal(enum.Enum):
     MESSAGE_GONE = "message_gone"  # the edited message was deleted
     CHAT_REFUSES = "chat_refuses"  # blocked, never started, chat or user not found
     FAILED = "failed"  # any other bad request
+    # a send (not an edit) that went out whole and got no answer within its read timeout: Telegram may have made
+    # it (it completes a request it received), so it is not sent again; a message is never shown twice
+    UNCONFIRMED = "unconfirmed"
 
 
 def refusal(exc: Exception, *, edit: bool) -> Refusal | None:
@@ -37,6 +41,8 @@ def refusal(exc: Exception, *, edit: bool) -> Refusal | None:
         return Refusal.FAILED
     if isinstance(exc, Forbidden):
         return Refusal.CHAT_REFUSES
+    if isinstance(exc, TimedOut) and not edit and isinstance(exc.__cause__, httpx.ReadTimeout):
+        return Refusal.UNCONFIRMED  # a connect, write or pool timeout: the request did not reach Telegram
     if isinstance(exc, TimedOut | NetworkError):
         return Refusal.NETWORK
     return None

@@ -46,17 +46,24 @@ class SendSlots(Protocol):
 class BotSender:
     """The outbox's sender over a telegram.Bot.  Texts go through ``do_api_request`` with the keyboard in
     its Bot API form and the answer left as JSON (PTB would build a Message, keyboard and all, from
-    every answer: milliseconds of CPU per call that nobody reads)."""
+    every answer: milliseconds of CPU per call that nobody reads).
 
-    def __init__(self, bot: Bot) -> None:
+    A send waits ``send_timeout`` seconds for Telegram's answer (PTB's 5 s read timeout stays for edits): a send
+    with no answer is not repeated (it may have been made), so a slow Telegram is waited out rather than given
+    up on."""
+
+    def __init__(self, bot: Bot, send_timeout: float = 60.0) -> None:
         self.bot = bot
+        self.send_timeout = send_timeout
         warnings.filterwarnings("ignore", message=r"Please use 'Bot\.(send_message|edit_message_text)'")
 
     async def send_message(self, chat_id: int, text: str, reply_markup: Markup | None) -> int:
         kwargs: dict[str, object] = {"chat_id": chat_id, "text": text}
         if reply_markup is not None:
             kwargs["reply_markup"] = markup_json(reply_markup)
-        result = await self.bot.do_api_request("send_message", api_kwargs=kwargs)
+        result = await self.bot.do_api_request(
+            "send_message", api_kwargs=kwargs, read_timeout=self.send_timeout
+        )
         return int(result["message_id"])
 
     async def edit_message_text(
@@ -76,6 +83,7 @@ class BotSender:
             filename=filename,
             caption=caption,
             reply_markup=to_telegram(reply_markup),
+            read_timeout=self.send_timeout,
         )
         return int(msg.message_id)
 
@@ -83,6 +91,10 @@ class BotSender:
         self, chat_id: int, data: bytes, caption: str | None, reply_markup: Markup | None
     ) -> int:
         msg = await self.bot.send_photo(
-            chat_id=chat_id, photo=data, caption=caption, reply_markup=to_telegram(reply_markup)
+            chat_id=chat_id,
+            photo=data,
+            caption=caption,
+            reply_markup=to_telegram(reply_markup),
+            read_timeout=self.send_timeout,
         )
         return int(msg.message_id)

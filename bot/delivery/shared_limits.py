@@ -17,7 +17,8 @@ its own calls (bot/delivery/outbox.py); with two processes each would spend the 
   in that message (``tg-limits:{<bot id>}:shown:<chat>:<message>``): two processes queue and pace their calls
   apart, and an older state (a card tap's delayed edit, say) must not land after a newer one.
 * Redis unreachable: a warning (at most one a minute) and the call goes at once; the outbox's in-process
-  pacing still holds for that process.
+  pacing still holds for that process.  Redis answering again: one line says so (and how many calls went
+  paced alone); the slots are reserved there again (an empty Redis starts every budget afresh).
 
 The ``redis`` package (redis-py, with asyncio support) is imported only when the setting is on.
 """
@@ -95,6 +96,7 @@ class SharedLimits:
         self.waits = 0  # calls that waited for a slot
         self.waited = 0.0  # seconds waited in all
         self.failures = 0  # reservations that failed (Redis unreachable): the call went at once
+        self._alone = 0  # calls paced by this process alone since Redis stopped answering (0: it answers)
 
     async def start(self) -> None:
         import redis.asyncio as aioredis  # lazy: a bot without Redis never loads it
@@ -135,6 +137,14 @@ class SharedLimits:
         except Exception as exc:  # Redis down: in-process pacing only, until it is back
             self._failed(exc)
             return True
+        if self._alone:
+            log.warning(
+                "shared limits: %s answers again; slots shared again (%d calls paced by this process alone)",
+                self.url,
+                self._alone,
+            )
+            self._alone = 0
+            self._warned_at = -1e18
         if wait > 0:
             self.waits += 1
             self.waited += wait
@@ -155,6 +165,7 @@ class SharedLimits:
 
     def _failed(self, exc: Exception) -> None:
         self.failures += 1
+        self._alone += 1
         now = time.monotonic()
         if now - self._warned_at > 60:
             self._warned_at = now

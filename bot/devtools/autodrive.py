@@ -12,8 +12,8 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.edge import callbacks
-from bot.edge.callbacks import HandOp
+from bot.presentation import callbacks
+from bot.presentation.callbacks import HandOp
 from engine.cards import parse_cards
 from storage import match_repo
 

@@ -101,6 +101,7 @@ async def run_tournament_demo(
                 app.bot_data["tournament_clock"] = clock
                 await app.initialize()
                 await app.start()
+                assert app.updater is not None  # the builder's default: long polling
                 await app.updater.start_polling(poll_interval=0.0, timeout=1)
                 self.app = app
                 self.starts += 1

@@ -9,14 +9,14 @@ pending deadlines), resume live tables and register the commands in both languag
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from telegram.ext import Application, ApplicationBuilder
+from telegram.ext import ApplicationBuilder
 
 from bot.boot.runtime import Runtime
 from bot.boot.settings import Settings
 from bot.boot.startup import StartupError, check_cjk_font
 from bot.edge.handlers import register
+from bot.edge.ptb_types import App
 from bot.edge.tournament import register_tournament_handlers
 from bot.webapp import start_for, stop_for
 
@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 __all__ = ["BotApplication", "StartupError", "build_application", "check_cjk_font"]
 
 
-class BotApplication(Application):  # type: ignore[type-arg]
+class BotApplication(App):
     """An Application whose initialize/stop/shutdown also start and stop the bot's runtime."""
 
     async def initialize(self) -> None:
@@ -46,7 +46,7 @@ class BotApplication(Application):  # type: ignore[type-arg]
         await super().shutdown()
 
 
-async def _post_init(app: Any) -> None:
+async def _post_init(app: App) -> None:
     if app.bot_data.get("runtime") is not None and app.bot_data["runtime"].started:
         return
     rt = app.bot_data.get("runtime") or Runtime(app, app.bot_data["settings"])
@@ -56,7 +56,7 @@ async def _post_init(app: Any) -> None:
         await start_for(app)
 
 
-def build_application(settings: Settings | None = None) -> Any:
+def build_application(settings: Settings | None = None) -> App:
     """The PTB 22 Application of the bot (long polling by default).
 
     StartupError when the bot cannot run (no CJK font for the bracket image)."""

@@ -1,24 +1,18 @@
 """Bad input answered once and clearly: what a user typed is echoed short, rule errors keep to that.
 
-``clip`` shortens any user text shown back (one line, at most ``ECHO_MAX`` characters);
-``rule_error_clipped`` translates a ``RuleError`` with its text-like params clipped, so 5,000 × "x"
+``bot.presentation.echo.clip`` shortens any user text shown back (one line, at most ``ECHO_MAX``
+characters); ``rule_error_clipped`` translates a ``RuleError`` with its text-like params clipped, so 5,000 × "x"
 typed as a play comes back as a 30-character echo followed by the hint, not a 4,096-character wall.
 """
 
 from __future__ import annotations
 
+from bot.presentation.echo import ECHO_MAX, clip
 from bot.presentation.i18n import rule_error
 from engine.cards import parse_cards
 from engine.errors import RuleError
 from storage import match_repo
-
-ECHO_MAX = 30
-
-
-def clip(text: object, limit: int = ECHO_MAX) -> str:
-    """User text shown back: one line, at most ``limit`` characters (an ellipsis when cut)."""
-    s = " ".join(str(text).split())
-    return s if len(s) <= limit else s[: limit - 1] + "…"
+from storage.db import Database
 
 
 def rule_error_clipped(lang: str, err: RuleError) -> str:
@@ -27,11 +21,11 @@ def rule_error_clipped(lang: str, err: RuleError) -> str:
     return rule_error(lang, RuleError(err.code, err.template, **params))
 
 
-async def card_left_my_hand(db: object, match_id: int, seat: int, card: int) -> bool:
+async def card_left_my_hand(db: Database, match_id: int, seat: int, card: int) -> bool:
     """Whether ``seat`` gave ``card`` away in the deal in play (played, buried, paid or returned it): a press on
     it is "already played"; a card the seat never held is "not your card" (a forged or misdirected press)."""
     gone: list[int] = []
-    for record in reversed(await match_repo.action_log(db, match_id)):  # type: ignore[arg-type]
+    for record in reversed(await match_repo.action_log(db, match_id)):
         if record.action == "sys next_deal":
             break
         words = record.action.split(None, 2)

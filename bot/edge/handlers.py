@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatType
 from telegram.ext import (
-    Application,
     CallbackQueryHandler,
     CommandHandler,
-    ContextTypes,
     MessageHandler,
     TypeHandler,
     filters,
@@ -22,23 +19,24 @@ from telegram.ext import (
 
 from bot.boot.logs import bind, bind_update
 from bot.boot.runtime import Runtime
-from bot.edge import callbacks, privacy, ratelimit, review_handlers
+from bot.edge import privacy, ratelimit, review_handlers
 from bot.edge.bad_input import card_left_my_hand, rule_error_clipped
+from bot.edge.ptb_types import App, Ctx
 from bot.edge.refusals import refusal_text
-from bot.presentation import render
+from bot.presentation import callbacks, render
 from bot.presentation.i18n import normalize, t
 from bot.presentation.keyboards import ctext, parse_hand
 from bot.presentation.markup import Keyboard
-from bot.tables.outcomes import Why
+from bot.tables.outcomes import Refusal, Why
+from bot.tables.table_request import problems_message, read_request
 from engine.cards import cards_text, parse_cards
 from engine.errors import RuleError
 from engine.registry import preset_ids
+from engine.views import SeatView
 from storage import match_repo, selection_repo, table_repo, user_repo
 from storage.db import Database
 
 log = logging.getLogger(__name__)
-
-Ctx = ContextTypes.DEFAULT_TYPE
 
 
 async def save_user(db: Database, user: User, *, started: bool | None = None) -> None:
@@ -211,16 +209,21 @@ async def cmd_newtable(update: Update, context: Ctx) -> None:
         _reply(context, chat.id, t(lang, "newtable.group_only"))
         return
     await save_chat(rt.db, chat)
-    err = await rt.lobby.new_table(chat, user, list(context.args or []))
-    if err:
-        _refuse(context, chat.id, user, err)
+    # every bad option in one message (bot/tables/table_request.py); seed= only from a bot admin or at a practice table
+    req = read_request(lang, list(context.args or []), may_fix_seed=user.id in rt.admin_ids)
+    if isinstance(req, list):
+        _refuse(context, chat.id, user, problems_message(lang, req))
+        return
+    refused = await rt.lobby.new_table(chat.id, user.id, req)
+    if refused is not None:
+        _refuse(context, chat.id, user, refusal_text(lang, refused))
 
 
 async def _on_open_table(
-    update: Update, context: Ctx, act: Callable[[Runtime, int, User], Awaitable[str | None]]
+    update: Update, context: Ctx, act: Callable[[Runtime, int, User], Awaitable[Refusal | None]]
 ) -> None:
-    """A group command acting on the chat's open table: ``act(runtime, table_id, user)`` returns an
-    error text (or None); no open table gets "no table"."""
+    """A group command acting on the chat's open table: ``act(runtime, table_id, user)`` returns why it
+    did nothing (or None), said in the user's language; no open table gets "no table"."""
     rt = rt_of(context)
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
@@ -230,9 +233,9 @@ async def _on_open_table(
     if table is None:
         _refuse(context, chat.id, user, t(lang, "err.no_table"))
         return
-    err = await act(rt, table.id, user)
-    if err:
-        _refuse(context, chat.id, user, err)
+    refused = await act(rt, table.id, user)
+    if refused is not None:
+        _refuse(context, chat.id, user, refusal_text(lang, refused))
 
 
 async def cmd_leave(update: Update, context: Ctx) -> None:
@@ -274,8 +277,8 @@ async def on_button(update: Update, context: Ctx) -> None:
         rt.forget_user_lang(user.id)
         await _answer(update, t(new, "lang.set"))
     elif isinstance(button, callbacks.ResumeButton):
-        err = await rt.driver.resume_match(button.match_id, user)
-        await _answer(update, err or t(lang, "resume.ok"))
+        refused = await rt.driver.resume_match(button.match_id, user)
+        await _answer(update, refusal_text(lang, refused) if refused else t(lang, "resume.ok"))
     elif isinstance(button, callbacks.TableButton):
         await table_button(update, context, button, user, lang)
     elif isinstance(button, callbacks.HandButton):
@@ -309,14 +312,14 @@ async def table_button(
         )
     elif button.op is callbacks.TableOp.START:
         # answered once the start is committed, while the table message and the hands are rendered
-        err = await rt.lobby.start_table(
+        refused = await rt.lobby.start_table(
             table_id, user, on_started=lambda: rt.spawn(_answer(update, t(lang, "start.ok")))
         )
-        if err:
-            await _answer(update, err)
+        if refused is not None:
+            await _answer(update, refusal_text(lang, refused))
     else:
-        err = await rt.lobby.leave(table_id, user)
-        await _answer(update, err or t(lang, "leave.ok"))
+        refused = await rt.lobby.leave(table_id, user)
+        await _answer(update, refusal_text(lang, refused) if refused else t(lang, "leave.ok"))
 
 
 async def hand_button(
@@ -435,7 +438,7 @@ async def _tap(
     await _answer(update, answer)
 
 
-def _my_kinds(view: Mapping[str, Any]) -> list[str]:
+def _my_kinds(view: SeatView) -> list[str]:
     if "my_turns" in view:
         return list(view.get("my_turns") or [])
     hint = view.get("hint")
@@ -552,7 +555,7 @@ async def on_error(update: object, context: Ctx) -> None:
         pass
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(
         TypeHandler(Update, bind_update), group=-1000
     )  # log lines name the update (bot/boot/logs.py)

@@ -14,32 +14,33 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatType
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import CallbackQueryHandler, CommandHandler
 
+from bot.boot.runtime import Runtime
+from bot.edge.ptb_types import App, Ctx
 from bot.presentation.i18n import normalize, t
 from storage import privacy_repo
 from storage.tournaments import player_ratings
 
 log = logging.getLogger(__name__)
 
-Ctx = ContextTypes.DEFAULT_TYPE
 PREFIX = "pv:"
 CONFIRM_SECONDS = 600  # a confirmation button older than this is refused (asked again)
 
 
-def _rt(context: Ctx) -> Any:
-    return context.application.bot_data["runtime"]
+def _rt(context: Ctx) -> Runtime:
+    rt: Runtime = context.application.bot_data["runtime"]
+    return rt
 
 
-async def _lang(rt: Any, user: Any) -> str:
+async def _lang(rt: Runtime, user: User) -> str:
     return str(await rt.user_lang(user.id, user.language_code))
 
 
-def _private_only(rt: Any, chat: Any, user: Any, lang: str, command: str) -> bool:
+def _private_only(rt: Runtime, chat: Chat, user: User, lang: str, command: str) -> bool:
     """True when the command may go on (a private chat); in a group: one answer saying where to use it."""
     if chat.type == ChatType.PRIVATE:
         return True
@@ -49,7 +50,7 @@ def _private_only(rt: Any, chat: Any, user: Any, lang: str, command: str) -> boo
     return False
 
 
-def _retention(rt: Any, lang: str) -> str:
+def _retention(rt: Runtime, lang: str) -> str:
     days = float(getattr(rt.settings, "CASUAL_RETENTION_DAYS", 0) or 0)
     if days > 0:
         return t(lang, "privacy.retention_days", days=f"{days:g}")
@@ -65,7 +66,7 @@ async def cmd_privacy(update: Update, context: Ctx) -> None:
     rt.send(chat.id, t(lang, "privacy.text", retention=_retention(rt, lang)))
 
 
-async def user_export(rt: Any, user_id: int) -> dict[str, Any]:
+async def user_export(rt: Runtime, user_id: int) -> dict[str, object]:
     ratings = (await player_ratings(rt.db)).of_player(str(user_id))
     shown = {
         game: {"rating": r.shown, "games": r.games, "provisional": r.provisional}
@@ -84,6 +85,7 @@ async def cmd_mydata(update: Update, context: Ctx) -> None:
         return
     data = await user_export(rt, user.id)
     body = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")
+    assert rt.outbox is not None  # started before any update is handled
     rt.outbox.send_document_nowait(chat.id, body, f"mydata-{user.id}.json", t(lang, "privacy.mydata_caption"))
 
 
@@ -119,7 +121,7 @@ async def cmd_forget(update: Update, context: Ctx) -> None:
     rt.send(chat.id, t(lang, "privacy.forget_confirm"), _confirm_markup(lang))
 
 
-def forget_caches(rt: Any, user_id: int, table_ids: list[int]) -> None:
+def forget_caches(rt: Runtime, user_id: int, table_ids: list[int]) -> None:
     """Drop every in-memory copy of the member: the users the handlers stored (``seen_users``), their
     language, the names of the tables they sat at (``bot/tables/names.py``)."""
     for key in [k for k in rt.seen_users if k and k[0] == user_id]:
@@ -179,7 +181,7 @@ async def on_privacy_button(update: Update, context: Ctx) -> None:
     rt.send(chat_id, t(lang, "privacy.forgotten"))
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(CommandHandler("privacy", cmd_privacy))
     app.add_handler(CommandHandler("mydata", cmd_mydata))
     app.add_handler(CommandHandler("forget", cmd_forget))

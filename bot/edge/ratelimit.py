@@ -19,11 +19,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, TypeHandler
 
+from bot.edge.ptb_types import App, Ctx
 from bot.presentation.i18n import normalize, t
 
 log = logging.getLogger(__name__)
@@ -132,7 +132,7 @@ class UpdateGuard:
             self.refused += 1
         return verdict
 
-    async def __call__(self, update: Any, context: Any) -> None:
+    async def __call__(self, update: Update, context: Ctx) -> None:
         verdict = self.decide(update)
         if verdict == "ok":
             return
@@ -141,13 +141,13 @@ class UpdateGuard:
         raise ApplicationHandlerStop
 
 
-async def _slow_down(update: Any, context: Any) -> None:
+async def _slow_down(update: Update, context: Ctx) -> None:
     """The one "slow down" answer, in the user's language (a press: a toast; a message: a reply)."""
     user = update.effective_user
     lang = normalize(getattr(user, "language_code", None))
     rt = context.application.bot_data.get("runtime")
     try:
-        if rt is not None and getattr(rt, "db", None) is not None:
+        if rt is not None and getattr(rt, "db", None) is not None and user is not None:
             lang = await rt.user_lang(user.id, getattr(user, "language_code", None))
     except Exception:  # the answer must go out even when the database is busy
         pass
@@ -176,7 +176,7 @@ def guard_from_settings(settings: object) -> UpdateGuard | None:
     )
 
 
-def install(app: Any, guard: UpdateGuard | None = None) -> UpdateGuard | None:
+def install(app: App, guard: UpdateGuard | None = None) -> UpdateGuard | None:
     """Register the guard before every other handler group; returns it (kept in ``bot_data["rate_guard"]``).
 
     Without ``guard`` it is built from ``bot_data["settings"]`` (none when the limit is turned off)."""

@@ -7,12 +7,14 @@ Thin: read the update, call ``bot.tables.review_requests`` / storage (``storage.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from telegram import Update
-from telegram.ext import Application, CommandHandler, ContextTypes
+from telegram.ext import CommandHandler
 
-from bot.edge.bad_input import clip, rule_error_clipped
+from bot.boot.runtime import Runtime
+from bot.edge.bad_input import rule_error_clipped
+from bot.edge.ptb_types import App, Ctx
+from bot.presentation.echo import clip
 from bot.presentation.i18n import t
 from bot.tables.review_requests import deliver, review_request
 from engine.errors import RuleError
@@ -20,12 +22,12 @@ from storage import table_repo
 
 log = logging.getLogger(__name__)
 
-Ctx = ContextTypes.DEFAULT_TYPE
 MIX_MAX = 30
 
 
-def _rt(context: Ctx) -> Any:
-    return context.application.bot_data["runtime"]
+def _rt(context: Ctx) -> Runtime:
+    rt: Runtime = context.application.bot_data["runtime"]
+    return rt
 
 
 async def _review(update: Update, context: Ctx, whole_match: bool) -> None:
@@ -72,7 +74,7 @@ async def cmd_mix(update: Update, context: Ctx) -> None:
         await render_lobby(table.id)
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(CommandHandler("review", cmd_review))
     app.add_handler(CommandHandler("replay", cmd_replay))
     app.add_handler(CommandHandler("mix", cmd_mix))

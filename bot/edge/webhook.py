@@ -5,7 +5,12 @@ it on the Application's update queue.  One web server, one port, behind one TLS 
 Several processes behind one webhook (``WEBAPP_RELAY_URL`` set): an update is queued by the first process that
 marks its ``update_id`` in Redis (``SET NX``, kept a day); a copy delivered to another process (Telegram posts an
 update again when the answer came late, a proxy retried it) is answered 200 and dropped, so a card tap is never
-applied twice (a tap toggles the selection; actions are also guarded by their version and dedupe key)."""
+applied twice (a tap toggles the selection; actions are also guarded by their version and dedupe key).
+
+Stopping (SIGINT / SIGTERM: a restart, a rolling upgrade): the webhook answers 503 from the moment the stop
+begins, before the application drains its update queue, so an update is never accepted by a process that no
+longer reads it; Telegram (or the proxy) posts it again and another process, or this one once restarted,
+takes it."""
 
 from __future__ import annotations
 
@@ -15,13 +20,13 @@ import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from aiohttp import web
 from telegram import Update
 
 from bot.boot.settings import Settings
 from bot.delivery.message_claims import RedisClaims
+from bot.edge.ptb_types import App
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +56,28 @@ class UpdateOnce(RedisClaims):
         return fresh
 
 
+class Gate:
+    """Open while the process takes updates; closed when its stop begins (then every POST is answered 503)."""
+
+    def __init__(self) -> None:
+        self.open = True
+        self.refused = 0
+
+
 def webhook_handler(
-    app: Any,
+    app: App,
     secret: str,
     once: UpdateOnce | None = None,
+    gate: Gate | None = None,
 ) -> Callable[[web.Request], Awaitable[web.Response]]:
     """An aiohttp handler feeding ``app.update_queue`` (refuses a wrong secret with 403, bad JSON with 400;
-    with ``once``, an update another process took is answered 200 and dropped)."""
+    with ``once``, an update another process took is answered 200 and dropped; with ``gate`` closed, 503)."""
+
+    def closed(update_id: int) -> web.Response:
+        assert gate is not None
+        gate.refused += 1
+        log.info("webhook: stopping, update %s left to be posted again", update_id)
+        return web.Response(status=503)
 
     async def handle(request: web.Request) -> web.Response:
         if not hmac.compare_digest(request.headers.get(SECRET_HEADER, ""), secret):
@@ -70,16 +90,22 @@ def webhook_handler(
             return web.Response(status=400)
         if update is None:
             return web.Response(status=400)
+        if gate is not None and not gate.open:
+            return closed(update.update_id)
         if once is not None and not await once.first(update.update_id):
             log.info("webhook: update %s was taken by another process", update.update_id)
             return web.Response(status=200)
-        await app.update_queue.put(update)
+        if gate is not None and not gate.open:  # the stop began while Redis answered: give the update back
+            if once is not None:
+                await once.release(str(update.update_id))
+            return closed(update.update_id)
+        app.update_queue.put_nowait(update)  # no await between the gate's check and the queue
         return web.Response(status=200)
 
     return handle
 
 
-async def run_webhook(app: Any, settings: Settings, *, stop: asyncio.Event) -> None:
+async def run_webhook(app: App, settings: Settings, *, stop: asyncio.Event) -> None:
     """Run ``app`` fed by the webhook until ``stop`` (an asyncio.Event) is set."""
     if not settings.WEBAPP_URL or settings.WEBAPP_PORT is None:
         raise RuntimeError("webhook mode needs WEBAPP_URL (the public https base) and WEBAPP_PORT")
@@ -91,7 +117,8 @@ async def run_webhook(app: Any, settings: Settings, *, stop: asyncio.Event) -> N
     )
     if once is not None:
         await once.start()
-    app.bot_data["webhook_route"] = (WEBHOOK_PATH, webhook_handler(app, secret, once))
+    gate = Gate()
+    app.bot_data["webhook_route"] = (WEBHOOK_PATH, webhook_handler(app, secret, once, gate))
     await app.initialize()  # the runtime, then the web server with the webhook route
     await app.start()
     await app.bot.set_webhook(
@@ -102,6 +129,8 @@ async def run_webhook(app: Any, settings: Settings, *, stop: asyncio.Event) -> N
     try:
         await stop.wait()
     finally:
+        gate.open = False  # before the update queue is drained: nothing accepted is left unread
+        log.info("webhook: stopping: updates are answered 503 (posted again to another process)")
         await app.stop()
         await app.shutdown()
         if once is not None:

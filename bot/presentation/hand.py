@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from bot.edge.callbacks import tap
+from bot.presentation.callbacks import tap
 from bot.presentation.common import ctext
 from bot.presentation.i18n import t
 from bot.presentation.markup import MAX_BUTTONS, Button, Keyboard

@@ -1,14 +1,14 @@
 """The keyboards every game shares (the lobby, "open the chat", the table message's "my hand"), as neutral
 data (``bot.presentation.markup``; the outbox turns them into Telegram's at the point of sending).
 
-Button callback data is encoded by ``bot.edge.callbacks`` (the one codec of the play side's buttons).  The
+Button callback data is encoded by ``bot.presentation.callbacks`` (the one codec of the play side's buttons).  The
 words shared by every game (seat and side names, ranks, cards) are in ``bot.presentation.common`` and the
 hand's rows in ``bot.presentation.hand``; they are named here too for the modules that import them from here.
 """
 
 from __future__ import annotations
 
-from bot.edge.callbacks import ResumeButton, TableButton, TableOp
+from bot.presentation.callbacks import ResumeButton, TableButton, TableOp
 from bot.presentation.common import ctext, parse_hand, rank_text, seat_name, side_name, suit_text, who
 from bot.presentation.games import group_hand
 from bot.presentation.hand import chunk, hand_lines, selected_counts

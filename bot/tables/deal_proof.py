@@ -39,9 +39,12 @@ from storage.models import GameTable
 
 SHOWN_DIGITS = 16
 PROOF_FORMAT = "deal-proof/v1"
+# A proof file's JSON object as the bot writes it and ``json.load`` reads it back (``check_proof`` checks each
+# field it uses: a file from elsewhere may hold anything)
+Proof = dict[str, Any]
 
 
-def board_turn(options: Any) -> int | None:
+def board_turn(options: object) -> int | None:
     """The duplicate turn of a match's options (its ``Options`` or their stored dict); None: ordinary deals."""
     value = options.get("board_turn", -1) if isinstance(options, dict) else getattr(options, "board_turn", -1)
     turn = int(value if value is not None else -1)
@@ -90,9 +93,9 @@ def proof_json(
     first_drawer: int | None,
     hands: list[list[str]] | None = None,
     kitty: list[str] | None = None,
-) -> dict[str, Any]:
+) -> Proof:
     """The published proof of one finished deal (checked by ``python -m bot.verify_deal``)."""
-    data: dict[str, Any] = {
+    data: Proof = {
         "format": PROOF_FORMAT,
         "game": proof.game,
         "preset": preset,
@@ -123,7 +126,7 @@ class Check:
     kitty: tuple[str, ...] = ()
 
 
-def check_proof(data: dict[str, Any]) -> Check:
+def check_proof(data: Proof) -> Check:
     """Recompute the cards from the revealed seed; check the commitment and any hands/kitty given."""
     lines: list[str] = []
     game = str(data.get("game") or "")
@@ -208,7 +211,7 @@ def match_commitment_line(lang: str, server_seed: int, words: int) -> str:
 
 def record_proof(
     game: str, preset: str, match_id: int, match_seed: int, rec: DealRecord, turn: int | None = None
-) -> dict[str, Any]:
+) -> Proof:
     """The proof file of a finished deal from its review record (``bot.tables.review.DealRecord``)."""
     proof = proof_for(game, match_seed, rec.deal_no, rec.redeals, turn)
     hands = [[card_text(c) for c in h] for h in rec.hands] if rec.hands else None

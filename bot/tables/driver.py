@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.presentation import render
-from bot.presentation.i18n import rule_error, t
+from bot.presentation.i18n import t
 from bot.tables.outcomes import APPLIED, REPEATED, Acted, Refusal, Why
 from bot.tables.ports import MatchShows, Names, Pace, Person, Running
 from bot.tables.seats import match_context, match_seats
@@ -201,22 +201,21 @@ class Driver:
             await self.after(match_id, applied, source=source, seat=seat)
         return APPLIED
 
-    async def resume_match(self, match_id: int, user: Person) -> str | None:
-        """A seated player (or the creator, or an admin) resumes a paused table."""
+    async def resume_match(self, match_id: int, user: Person) -> Refusal | None:
+        """A seated player (or the creator, or an admin) resumes a paused table; None, or why not."""
         rt = self.rt
-        lang = await rt.user_lang(user.id, user.language_code)
         row = await match_repo.get_match_row(rt.db, match_id)
         if row is None:
-            return t(lang, "err.stale")
+            return Refusal(Why.STALE)
         table = await table_repo.get_table(rt.db, row.table_id)
         seat = await self.seat_of_user(match_id, user.id)
         if seat is None and (table is None or user.id != table.created_by) and user.id not in rt.admin_ids:
-            return t(lang, "err.not_your_table")
+            return Refusal(Why.NOT_YOUR_TABLE)
         async with rt.lock(match_id):
             try:
                 applied = await action_repo.apply_action(rt.db, match_id, "sys resume", actor_user_id=user.id)
             except RuleError as err:
-                return rule_error(lang, err)
+                return Refusal.rule(err)
             await self.after(match_id, applied, source="player")
         return None
 

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from bot.presentation import render
-from bot.presentation.i18n import rule_error, t
+from bot.presentation.i18n import t
 from bot.tables.deal_proof import lobby_lines
 from bot.tables.names import TableNames, table_title
 from bot.tables.outcomes import Refusal, Why
-from bot.tables.ports import Chat, MatchSteps, Person, Shared, TableShows
-from bot.tables.table_request import problems_message, read_request
+from bot.tables.ports import MatchSteps, Person, Shared, TableShows
+from bot.tables.table_request import TableRequest
 from bot.tournaments import locked
 from engine.errors import RuleError
 from engine.options import options_to_dict
@@ -57,36 +57,30 @@ class Lobby:
 
     # --- commands and buttons ---------------------------------------------------------------
 
-    async def new_table(self, chat: Chat, user: Person, args: list[str]) -> str | None:
-        """Create a table from ``/newtable`` arguments; returns an error text or None.
-
-        Every bad option is reported in one message (``bot.tables.table_request``); ``seed=`` only from a bot
-        admin or at a practice table (kept on the table row); one live table per group (the database
-        refuses a second one, also when several /newtable race)."""
+    async def new_table(self, chat_id: int, user_id: int, req: TableRequest) -> Refusal | None:
+        """Create the table ``req`` asks for (read from ``/newtable``'s arguments at the edge,
+        ``bot.tables.table_request``); None, or why not: one live table per group (``Why.TABLE_EXISTS``; the
+        database refuses a second one, also when several /newtable race: ``Why.RULE``)."""
         rt = self.rt
-        ulang = await rt.user_lang(user.id, user.language_code)
-        req = read_request(ulang, args, may_fix_seed=user.id in rt.admin_ids)
-        if isinstance(req, list):
-            return problems_message(ulang, req)
-        existing = await table_repo.open_table_in_chat(rt.db, chat.id)
+        existing = await table_repo.open_table_in_chat(rt.db, chat_id)
         if existing is not None:
-            return t(ulang, "newtable.exists", table=existing.id)
+            return Refusal(Why.TABLE_EXISTS, table_id=existing.id)
         order = [3, 1, 2, 0]
         preset = req.preset
         try:
             table = await table_repo.insert_table(
                 rt.db,
-                chat.id,
+                chat_id,
                 preset.id,
                 preset.game,
                 options_to_dict(preset.rules),
-                user.id,
+                user_id,
                 computer_seats=sorted(order[: req.bots]),
                 fixed_seed=req.seed,
                 practice=req.practice,
             )
         except RuleError as err:
-            return rule_error(ulang, err)
+            return Refusal.rule(err)
         await self.render_lobby(table.id)
         if req.bots == 4:
             await self.start_table(table.id, None)
@@ -111,21 +105,21 @@ class Lobby:
         await self.render_lobby(table_id)
         return None
 
-    async def leave(self, table_id: int, user: Person) -> str | None:
+    async def leave(self, table_id: int, user: Person) -> Refusal | None:
+        """Free the user's seat (None), or why not: the table is not open, a tournament's, not seated."""
         rt = self.rt
-        lang = await rt.user_lang(user.id, user.language_code)
         table = await table_repo.get_table(rt.db, table_id)
         if table is None or table.status != "open":
-            return t(lang, "err.cannot_leave")
+            return Refusal(Why.CANNOT_LEAVE)
         if locked.is_locked(table):
-            return locked.refusal(lang)
+            return Refusal(Why.TOURNAMENT_TABLE)
         seat = await table_repo.seat_of_user(rt.db, table_id, user.id)
         if seat is None:
-            return t(lang, "err.not_seated")
+            return Refusal(Why.NOT_SEATED)
         try:
             await table_repo.unseat(rt.db, table_id, user_id=user.id)
         except RuleError:
-            return t(lang, "err.cannot_leave")
+            return Refusal(Why.CANNOT_LEAVE)
         await self.render_lobby(table_id)
         return None
 
@@ -136,8 +130,8 @@ class Lobby:
         *,
         on_started: Callable[[], None] | None = None,
         seed: int | None = None,
-    ) -> str | None:
-        """Start an open table (its empty seats go to computer players); returns an error text or None.
+    ) -> Refusal | None:
+        """Start an open table (its empty seats go to computer players); None, or why not.
 
         ``seed``: the match seed (a duplicate comparison's, from the tournament side), else the table's own.
         ``on_started`` is called as soon as the start is committed, before the table message and the hands
@@ -146,23 +140,22 @@ class Lobby:
         """
         rt = self.rt
         table = await table_repo.get_table(rt.db, table_id)
-        lang = await rt.user_lang(user.id if user else None, user.language_code if user else None)
         if table is None or table.status != "open":
-            return self._not_startable(lang, table)
+            return self._not_startable(table)
         if user is not None and locked.is_locked(table):  # started by the tournament side, never by a press
-            return locked.refusal(lang)
+            return Refusal(Why.TOURNAMENT_TABLE)
         if (
             user is not None
             and user.id != table.created_by
             and user.id not in [s.user_id for s in await table_repo.get_seats(rt.db, table_id)]
         ):
-            return t(lang, "err.not_your_table")
+            return Refusal(Why.NOT_YOUR_TABLE)
         try:  # a tournament seat never goes to a computer player
             started = await match_repo.start_match(
                 rt.db, table_id, seed, fill_computers=not locked.is_locked(table)
             )
         except RuleError:  # started (or stopped) meanwhile by another press
-            return self._not_startable(lang, await table_repo.get_table(rt.db, table_id))
+            return self._not_startable(await table_repo.get_table(rt.db, table_id))
         if on_started is not None:
             on_started()
         match_id = started.match_id
@@ -180,21 +173,21 @@ class Lobby:
         return None
 
     @staticmethod
-    def _not_startable(lang: str, table: GameTable | None) -> str:
+    def _not_startable(table: GameTable | None) -> Refusal:
         """Why Start does nothing: the table plays already, or it is closed."""
         if table is not None and table.status in ("playing", "paused"):
-            return t(lang, "start.already")
-        return t(lang, "err.table_closed")
+            return Refusal(Why.STARTED)
+        return Refusal(Why.TABLE_CLOSED)
 
-    async def stop_table(self, table_id: int, user: Person, *, group_admin: bool = False) -> str | None:
-        """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``)."""
+    async def stop_table(self, table_id: int, user: Person, *, group_admin: bool = False) -> Refusal | None:
+        """Stop a table: its creator, a bot admin, or an admin of the table's group (``group_admin``); None,
+        or why not.  The group is told in its language."""
         rt = self.rt
         table = await table_repo.get_table(rt.db, table_id)
-        lang = await rt.user_lang(user.id, user.language_code)
         if table is None:
-            return t(lang, "err.table_closed")
+            return Refusal(Why.TABLE_CLOSED)
         if user.id != table.created_by and user.id not in rt.admin_ids and not group_admin:
-            return t(lang, "err.only_creator_or_admin")
+            return Refusal(Why.ONLY_CREATOR_OR_ADMIN)
         row = await match_repo.current_match(rt.db, table_id)
         await table_repo.abort_table(rt.db, table_id)  # the table aborted, its unfinished match finished
         if row is not None and row.status != "finished":

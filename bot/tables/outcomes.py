@@ -17,6 +17,12 @@ class Why(StrEnum):
     TABLE_CLOSED = "table_closed"  # the table is not open (any more)
     TOURNAMENT_TABLE = "tournament_table"  # a tournament table: its seats are the draw's
     NEED_START = "need_start"  # the player has not started the bot in private (their hand goes there)
+    NOT_YOUR_TABLE = "not_your_table"  # neither seated there, nor its creator (nor an admin, where they may)
+    NOT_SEATED = "not_seated"  # leaving a table one does not sit at
+    CANNOT_LEAVE = "cannot_leave"  # the table is not open (any more): nobody leaves it
+    STARTED = "started"  # starting a table that plays already
+    ONLY_CREATOR_OR_ADMIN = "only_creator_or_admin"  # stopping: its creator, a bot or a group admin only
+    TABLE_EXISTS = "table_exists"  # a group has one live table: ``Refusal.table_id`` is it
     RULE = "rule"  # the rules or the database refused: ``Refusal.error`` says why (its code and params)
 
 
@@ -24,6 +30,7 @@ class Why(StrEnum):
 class Refusal:
     why: Why
     error: RuleError | None = None  # with ``Why.RULE``
+    table_id: int | None = None  # with ``Why.TABLE_EXISTS``
 
     @staticmethod
     def rule(error: RuleError) -> Refusal:

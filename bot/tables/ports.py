@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.presentation.markup import Keyboard
 from bot.tables.seats import SeatIndex
@@ -158,6 +158,16 @@ class MatchSteps(Protocol):
         """Drop what the driver keeps in memory of a match that ended."""
 
 
+class PlayMetrics(Protocol):
+    """The Prometheus hooks of play (bot/boot/metrics.py; no-ops when metrics are off)."""
+
+    def action(self, outcome: str) -> None:
+        """A player's action: "applied", "refused" or "stale"."""
+
+    def turn(self, seconds: float) -> None:
+        """A press or typed play received -> its action committed."""
+
+
 class Running(Shared, Protocol):
     """The shared parts plus the running bot's life: whether it is stopping, its background tasks and
     whether other processes share its tables (message claims through Redis)."""
@@ -173,7 +183,7 @@ class Running(Shared, Protocol):
         """Run ``coro`` in a task the bot waits for at stop."""
 
     @property
-    def metrics(self) -> Any:
+    def metrics(self) -> PlayMetrics:
         """The Prometheus hooks (bot/boot/metrics.py; no-ops when metrics are off)."""
 
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.presentation import render
+from bot.presentation.common import EventData
 from bot.presentation.games import presenter
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
@@ -47,18 +47,18 @@ class DealRecord:
     kitty: list[int] | None = None  # Shengji: the 8 kitty cards as dealt
     first_drawer: int | None = None  # Shengji: the seat that drew the first card
     bids: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, kind, cards text)
-    trump: dict[str, Any] | None = None  # Shengji: {"dealer", "level", "trump"}
+    trump: EventData | None = None  # Shengji: {"dealer", "level", "trump"}
     buried: list[tuple[int, str]] = field(default_factory=list)  # (seat, cards text)
     tribute: list[str] = field(default_factory=list)  # Guandan tribute lines (already worded)
     tricks: list[Trick] = field(default_factory=list)
-    summary: dict[str, Any] | None = None  # the engine's deal_over data
+    summary: EventData | None = None  # the engine's deal_over data
     finished: bool = False
     first_seq: int = 0  # first action (1-based) of this deal in the match log
     last_seq: int = 0
 
 
 def deal_records(
-    game: str, options_json: Mapping[str, Any], seed: int, actions: Sequence[str]
+    game: str, options_json: Mapping[str, object], seed: int, actions: Sequence[str]
 ) -> list[DealRecord]:
     """Replay the log once and cut it into deals (the last one may be unfinished)."""
     m = match_from_stored(game, options_json, seed)
@@ -103,7 +103,7 @@ def _open_trick(rec: DealRecord) -> Trick:
     return rec.tricks[-1]
 
 
-def _take_event(game: str, rec: DealRecord, kind: str, d: dict[str, Any], action: str) -> None:
+def _take_event(game: str, rec: DealRecord, kind: str, d: EventData, action: str) -> None:
     if kind == "redeal":
         rec.hands, rec.kitty, rec.bids, rec.trump, rec.buried, rec.tricks = None, None, [], None, [], []
     elif kind in ("bid", "overturn"):
@@ -203,7 +203,7 @@ def _who(lang: str, names: Sequence[str], seat: int) -> str:
 
 
 def _deal_section(
-    lang: str, game: str, rec: DealRecord, names: Sequence[str], fairness: Mapping[str, Any] | None
+    lang: str, game: str, rec: DealRecord, names: Sequence[str], fairness: Mapping[str, object] | None
 ) -> str:
     e = html.escape
     parts = [f'<h2 id="deal-{rec.deal_no}">{e(t(lang, "review.deal", deal=rec.deal_no))}</h2>']
@@ -329,7 +329,7 @@ def review_html(
     records: Sequence[DealRecord],
     deal_nos: Sequence[int] | None = None,
     result_line: str | None = None,
-    fairness: Mapping[int, Mapping[str, Any]] | None = None,
+    fairness: Mapping[int, Mapping[str, object]] | None = None,
 ) -> str:
     """The review page of ``deal_nos`` (None: every deal of ``records``), self-contained HTML."""
     chosen = [r for r in records if deal_nos is None or r.deal_no in deal_nos]

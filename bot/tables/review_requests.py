@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-from bot.edge.bad_input import clip
+from bot.presentation.echo import clip
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
 from bot.tables.deal_proof import board_turn, check_proof, record_proof, review_fairness
@@ -44,7 +44,13 @@ class Coach(Protocol):
     """The /review coach (bot/tables/thinking.py: searched in a worker process)."""
 
     async def coach(
-        self, game: str, options_json: dict[str, Any], seed: int, actions: list[str], deal_no: int, seat: int
+        self,
+        game: str,
+        options_json: Mapping[str, object],
+        seed: int,
+        actions: list[str],
+        deal_no: int,
+        seat: int,
     ) -> list[CoachNote] | None: ...
 
 

@@ -12,12 +12,11 @@ table show as such.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from bot.edge.bad_input import clip
+from bot.presentation.echo import clip
 from bot.presentation.i18n import t
 from engine.errors import RuleError
-from engine.options import Preset, option_specs
+from engine.options import OptionSpec, Preset, option_specs
 from engine.registry import load_preset, options_class, preset_ids
 
 MAX_ARGS = 40
@@ -34,7 +33,7 @@ class TableRequest:
     problems: list[str] = field(default_factory=list)
 
 
-def _allowed(lang: str, spec: Any) -> str:
+def _allowed(lang: str, spec: OptionSpec) -> str:
     if spec.choices:
         return " | ".join(spec.choices)
     if spec.kind is bool:

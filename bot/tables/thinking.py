@@ -11,7 +11,11 @@ everybody else's moves while the computer thinks.  Nothing here knows which game
 
 A worker that dies mid-thought (``BrokenProcessPool``) is replaced and the decision asked again, once; a
 second failure, or a search longer than ``THINK_TIMEOUT`` seconds, falls back to the baseline player, so
-a table never stalls.  Nothing is committed before the answer comes back: after a restart mid-thought
+a table never stalls.  Under load the search shrinks before it is dropped: with ``k`` searches already in
+flight per worker a new one is asked at effort ``EFFORTS[k]`` (full, half, a quarter of the budget and
+worlds), and only past ``QUEUE_PER_WORKER`` does the baseline play at once; the log says every
+``LOG_EVERY`` strong decisions how many were searched in full, at a reduced budget, or left to the baseline.
+Nothing is committed before the answer comes back: after a restart mid-thought
 the driver's next tick takes the computer's turn again, once.  The pace is the driver's: the search
 starts only when the table's delay for a computer move has passed, so a computer never acts faster than
 before.
@@ -27,6 +31,7 @@ import random
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 
 from engine.ai.coach import CoachNote, coach_notes
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS, player_for
@@ -37,8 +42,14 @@ from engine.registry import read_options
 log = logging.getLogger(__name__)
 
 THINK_TIMEOUT = 10.0
-QUEUE_PER_WORKER = 2  # searches in flight per worker (running or waiting); beyond, the baseline plays at once
-WORKER_NICENESS = 5  # the workers yield the CPU to the bot's own process (people's moves come first)
+EFFORTS = (1.0, 0.5, 0.25, 0.25)
+"""The search's effort (share of the full budget and worlds) by the searches already in flight per worker:
+a free worker searches in full, a queue gets quicker searches; past ``QUEUE_PER_WORKER`` the baseline plays."""
+QUEUE_PER_WORKER = len(
+    EFFORTS
+)  # searches in flight per worker (running or waiting); beyond, the baseline plays
+LOG_EVERY = 50  # strong decisions between two summary lines of the log (full / reduced / baseline)
+WORKER_NICENESS = 10  # the workers yield the CPU to the bot's own process (people's moves come first)
 
 
 def searched(m: Match, seat: int) -> bool:
@@ -86,7 +97,15 @@ class Thinker:
         self.restarts = 0  # pools replaced after a worker died (tests, logs)
         self.in_flight = 0  # searches sent and not answered yet
         self.shed = 0  # decisions the baseline made because the workers were busy (tests, logs)
-        self.decisions = 0  # strong decisions that would be searched (a summary is logged every 100)
+        self.full = 0  # decisions searched at the full budget
+        self.reduced = 0  # decisions searched at a reduced budget (EFFORTS) because others were waiting
+        self.decisions = 0  # strong decisions that would be searched (a summary is logged every LOG_EVERY)
+
+    def effort(self) -> float | None:
+        """The effort of a search asked now (EFFORTS by the searches in flight per worker); None: too many in
+        flight, the baseline plays."""
+        depth = self.in_flight // self.workers
+        return EFFORTS[depth] if depth < len(EFFORTS) else None
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -116,17 +135,27 @@ class Thinker:
         if q is None:
             return player_for(m.game, level)(m, seat, rng)
         self.decisions += 1
-        if self.decisions % 100 == 0:
-            log.info(
-                "strong decisions: %s, left to the baseline because the workers were busy: %s",
-                self.decisions,
-                self.shed,
-            )
-        if self.in_flight >= self.workers * QUEUE_PER_WORKER:
-            # every worker has a search running and one waiting: a queue longer than that would only make the
+        effort = self.effort()
+        if effort is None:
+            # every worker has QUEUE_PER_WORKER searches running or waiting: a longer queue would only make the
             # tables wait (and searches past THINK_TIMEOUT are thrown away while they hold a worker)
             self.shed += 1
+        elif effort < 1.0:
+            self.reduced += 1
+        else:
+            self.full += 1
+        if self.decisions % LOG_EVERY == 0:
+            log.info(
+                "strong decisions: %s; searched at the full budget %s, at a reduced budget %s, "
+                "left to the baseline because the workers were busy %s",
+                self.decisions,
+                self.full,
+                self.reduced,
+                self.shed,
+            )
+        if effort is None:
             return player_for(m.game, "normal")(m, seat, rng)
+        q = replace(q, effort=effort)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             self.in_flight += 1

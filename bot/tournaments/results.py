@@ -14,6 +14,7 @@ from bot.tournaments.duplicate import Duplicate, is_duplicate
 from bot.tournaments.scheduling import Scheduling
 from engine.errors import RuleError
 from engine.tournament import TableResult, team_result
+from engine.tournament import Tournament as Engine
 from engine.tournament.results import PairingResult
 from storage import match_repo, table_repo
 from storage import tournaments as ts
@@ -109,11 +110,18 @@ class Results:
             await self.after_result(tid, rec)
 
     async def after_result(
-        self, tid: int, rec: ts.Recorded, announce: bool = True, text: str | None = None
+        self,
+        tid: int,
+        rec: ts.Recorded,
+        announce: bool = True,
+        text: str | None = None,
+        eng: Engine | None = None,
     ) -> None:
+        """``eng``: the engine state as it is after ``rec`` (the caller's, when it has loaded it already)."""
         self.ctx.dashboard_changed(tid)
         row = await ts.get_tournament(self.ctx.db, tid)
-        eng = ts.load_engine(row)  # once: a long Swiss's state takes milliseconds to load
+        if eng is None:
+            eng = ts.load_engine(row)  # once: a long Swiss's state takes milliseconds to load
         lang = self.ctx.glang()
         if announce and rec.match.result_json is not None:
             names = await self.ctx.names(tid)
@@ -126,7 +134,7 @@ class Results:
                 eng,
             )
             self.ctx.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
-            await self.tell_players_result(row, rec)
+            await self.tell_players_result(row, rec, eng)
         if rec.finished:
             self.ctx.send(
                 row.group_chat_id or row.created_by,
@@ -140,7 +148,7 @@ class Results:
             )
         await self.scheduling.schedule_ready(row)
 
-    async def tell_players_result(self, row: Tournament, rec: ts.Recorded) -> None:
+    async def tell_players_result(self, row: Tournament, rec: ts.Recorded, eng: Engine | None = None) -> None:
         """Each player of the match, privately: the result; what comes next follows when it is scheduled
         (``sched.yours``), or that their tournament is over.  A referee's substitute is told their match
         is over (their place goes back to the entry's player); the player they stood in for is told too."""
@@ -150,7 +158,8 @@ class Results:
         entries = await ts.entries(self.ctx.db, row.id, include_withdrawn=True)
         names = views.names_of(entries)
         members = {str(e.id): {int(p) for p in e.players_json} for e in entries}
-        eng = ts.load_engine(await ts.get_tournament(self.ctx.db, row.id))
+        if eng is None:
+            eng = ts.load_engine(await ts.get_tournament(self.ctx.db, row.id))
         alive = set(eng.ready_matches()) | {x.match_key for x in rec.new_matches}
         sides_next = {e for key in alive for e in eng.sides(key) if e}
         if (

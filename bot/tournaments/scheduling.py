@@ -26,7 +26,10 @@ class Scheduling:
     async def schedule_ready(self, row: Tournament) -> None:
         """Schedule every ready match without a time, arm its timers and post the schedule."""
         lang = self.ctx.glang()
-        for m in await ts.unscheduled_matches(self.ctx.db, row.id):  # new, or reset by a correction
+        waiting = await ts.unscheduled_matches(self.ctx.db, row.id)  # new, or reset by a correction
+        if not waiting:  # most results of a round: nothing to schedule (no need to read every match row)
+            return
+        for m in waiting:
             await self.timers.cancel_match_timers(m)  # old timers go
         try:
             rows = await ts.schedule_ready(self.ctx.db, row.id, self.ctx.now())

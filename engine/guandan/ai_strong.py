@@ -33,7 +33,7 @@ from engine.guandan.enumerate import legal_plays
 from engine.guandan.information import GuandanInformation, information, sample_hands, world
 from engine.guandan.levels import level_change, partner_of, side_of
 from engine.guandan.match import GuandanRules
-from engine.search.choice import ranking, worlds_for
+from engine.search.choice import ranking, scaled_worlds, worlds_for
 
 BUDGET = 5_000  # card plays of play-outs per decision, all candidates and worlds together
 MIN_WORLDS = 6
@@ -64,20 +64,29 @@ def action_text(info: GuandanInformation, combo: Combo | None) -> str:
 
 
 def choose_play(
-    info: GuandanInformation, seed: int, budget: int | None = None, cpu_limit: float | None = None
+    info: GuandanInformation,
+    seed: int,
+    budget: int | None = None,
+    cpu_limit: float | None = None,
+    effort: float = 1.0,
 ) -> Combo | None:
     """The searched play of ``info.seat`` now (None: pass); with ``cpu_limit``, no world is started after
     that many CPU seconds once ``LEAST_WORLDS`` are played (the choice then depends on the machine's
-    speed: the players use it, the tests and the coach do not)."""
-    return search(info, seed, budget, cpu_limit)[0][0]
+    speed: the players use it, the tests and the coach do not).  ``effort`` below 1 scales the budget, the
+    worlds and the CPU limit down (the bot's workers under load)."""
+    return search(info, seed, budget, cpu_limit, effort)[0][0]
 
 
 def search(
-    info: GuandanInformation, seed: int, budget: int | None = None, cpu_limit: float | None = None
+    info: GuandanInformation,
+    seed: int,
+    budget: int | None = None,
+    cpu_limit: float | None = None,
+    effort: float = 1.0,
 ) -> list[tuple[Combo | None, float]]:
     """Every candidate (None: pass) with its average level steps for the own side, best first
     (``engine.search.choice.ranking``)."""
-    cands, results = play_outs(info, seed, budget, cpu_limit=cpu_limit)
+    cands, results = play_outs(info, seed, budget, cpu_limit=cpu_limit, effort=effort)
     if len(cands) == 1:
         return [(cands[0], 0.0)]
     return [(cands[i], mean) for i, mean in ranking(results)]
@@ -92,6 +101,7 @@ def play_outs(
     budget: int | None = None,
     extra: Combo | None = _NO_EXTRA,
     cpu_limit: float | None = None,
+    effort: float = 1.0,
 ) -> tuple[list[Combo | None], list[list[float]]]:
     """The candidates (``extra`` added last when it is not one: the coach's actual move, None a pass) and
     each one's result in every world (``results[i][w]``); a single candidate is not played out.  Every
@@ -104,10 +114,13 @@ def play_outs(
         cands.append(extra)
     if len(cands) == 1:
         return cands, [[0.0]]
-    worlds = worlds_for(budget or BUDGET, len(cands), sum(info.counts), MIN_WORLDS, MAX_WORLDS)
+    least, most = scaled_worlds(MIN_WORLDS, MAX_WORLDS, effort)
+    worlds = worlds_for(int((budget or BUDGET) * effort), len(cands), sum(info.counts), least, most)
+    limit = None if cpu_limit is None else cpu_limit * min(1.0, effort)
+    least_timed = LEAST_WORLDS if effort >= 1.0 else scaled_worlds(LEAST_WORLDS, LEAST_WORLDS, effort)[0]
     results: list[list[float]] = [[] for _ in cands]
     for w in range(worlds):
-        if cpu_limit is not None and w >= LEAST_WORLDS and time.process_time() - start > cpu_limit:
+        if limit is not None and w >= least_timed and time.process_time() - start > limit:
             break
         hands = sample_hands(info, rng)
         for i, cand in enumerate(cands):

@@ -55,6 +55,8 @@ _RANKS: Final = tuple(range(2, 15))
 _GROUP_SIZE: Final = {SINGLE: 1, PAIR: 2, TRIPLE: 3}
 # positions 1..14 -> rank (1 is the low ace)
 _POS_RANK: Final = (0, 14, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+_RANK_POSITIONS: Final = tuple(sum(1 << p for p in range(1, 15) if _POS_RANK[p] == r) for r in range(15))
+"""Per rank, the bit mask of its straight positions (the ace: 1 and 14)."""
 _SEQ: Final = {STRAIGHT: (5, 1), TUBE: (3, 2), PLATE: (2, 3)}
 
 
@@ -221,21 +223,23 @@ class _Hand:
                 return
 
     def straight_flushes(self, above: int) -> list[Combo]:
+        """For each top position above ``above``: the straight flush of the suit needing the fewest wild
+        cards (the lowest suit among equals), if the wild cards suffice.  Each suit's natural ranks are a
+        bit mask over the positions (the ace at 1 and 14), so a run's missing cards are a popcount."""
         out: list[Combo] = []
         w = self.w
         wild = self.wild
         present = [[False] * 15 for _ in range(4)]
+        masks = [0, 0, 0, 0]
         for r in _RANKS:
             for k in self.nat[r]:
                 present[k // 13][r] = True
+                masks[k // 13] |= _RANK_POSITIONS[r]
         for top in range(max(5, above + 1), 15):
             best: tuple[int, int] | None = None
+            shift = top - 4
             for suit in range(4):
-                pres = present[suit]
-                need = 0
-                for p in range(top - 4, top + 1):
-                    if not pres[_POS_RANK[p]]:
-                        need += 1
+                need = 5 - ((masks[suit] >> shift) & 31).bit_count()
                 if need <= w and (best is None or need < best[0]):
                     best = (need, suit)
             if best is None:

@@ -46,3 +46,12 @@ def worlds_for(budget: int, candidates: int, cards_left: int, least: int, most: 
     (a play-out costs about one unit per card still to play), between ``least`` and ``most``."""
     per_world = max(1, candidates * cards_left)
     return max(least, min(most, budget // per_world))
+
+
+def scaled_worlds(least: int, most: int, effort: float) -> tuple[int, int]:
+    """The least and most worlds of a search at ``effort`` (1: as given; below 1, a quicker search under
+    load, never fewer than 2 worlds so that the paired comparison stays defined)."""
+    if effort >= 1.0:
+        return least, most
+    low = max(2, round(least * effort))
+    return low, max(low, round(most * effort))

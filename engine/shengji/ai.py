@@ -61,6 +61,11 @@ def _pick_bid(m: ShengjiRules, seat: int, final: bool) -> str | None:
 
 def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> list[Card]:
     """8 cards to bury: non-trump, non-point, from the shortest suits, low before high."""
+    return bury_order(ctx, hand)[:8]
+
+
+def bury_order(ctx: TrumpContext, hand: Sequence[Card]) -> list[Card]:
+    """``hand`` in the order the baseline buries: non-trump, non-point, shortest suits, low first."""
     grp, st = ctx.group_of, ctx.strength_of
     length = [0] * 5
     for c in hand:
@@ -81,10 +86,58 @@ def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> list[Card]:
             st[c],
         )
 
-    return sorted(hand, key=key)[:8]
+    return sorted(hand, key=key)
 
 
 def _lead(m: ShengjiRules, seat: int) -> list[Card]:
+    """The lead: the longest plain single, pair or tractor topped by its suit's highest rank (an off-suit
+    ace), the first of ``legal_leads_simple``'s order among equals; else the lowest legal play.
+
+    Only the leads that can qualify are built (the plain kinds at their suit's top position, and the
+    tractors down from it), in ``legal_leads_simple``'s order: the same lead as filtering that list
+    (tests/engine/shengji/test_ai.py compares them), without enumerating every tractor of the hand."""
+    ctx = m.ctx
+    assert ctx is not None
+    hand = m.hands[seat]
+    grp, st, npos = ctx.group_of, ctx.strength_of, ctx.positions
+    counts = [0] * 54
+    for c in hand:
+        counts[c] += 1
+    tops = ctx.sort_for_display({c for c in hand if grp[c] != TRUMP and st[c] >= npos[grp[c]] - 1})
+    best: list[Card] | None = None
+    best_key: tuple[int, int] = (-1, -1)
+    for k in tops:  # singles, in display order
+        key = (1, st[k])
+        if key > best_key:
+            best, best_key = [k], key
+    for k in tops:  # pairs
+        if counts[k] >= 2 and (2, st[k]) > best_key:
+            best, best_key = [k, k], (2, st[k])
+    for g in range(5):  # tractors topped by the suit's highest position, shortest first
+        if g == TRUMP:
+            continue
+        kinds_at = ctx.kinds_at[g]
+        top = len(kinds_at) - 1
+        if top < 1 or top < npos[g] - 1:
+            continue
+        partials: list[list[Card]] = [[k] for k in kinds_at[top] if counts[k] >= 2]
+        p = top - 1
+        while partials and p >= 0:
+            below = [k for k in kinds_at[p] if counts[k] >= 2]
+            if not below:
+                break
+            partials = [pp + [k] for pp in partials for k in below]
+            key = (2 * len(partials[0]), top)
+            if key > best_key:
+                best, best_key = [x for k in partials[0] for x in (k, k)], key
+            p -= 1
+    if best is not None:
+        return best
+    return lowest_legal_play(ctx, hand, None)
+
+
+def _lead_reference(m: ShengjiRules, seat: int) -> list[Card]:
+    """:func:`_lead` as it was written first (filtering every simple lead): the tests' yardstick."""
     ctx = m.ctx
     assert ctx is not None
     hand = m.hands[seat]

@@ -22,22 +22,24 @@ import random
 from collections.abc import Sequence
 
 from engine.cards import Card, cards_text, parse_cards, points
-from engine.search.choice import ranking, worlds_for
-from engine.shengji.ai import _candidates, _follow, _lead, ai_step
+from engine.search.choice import ranking, scaled_worlds, worlds_for
+from engine.shengji.ai import _candidates
 from engine.shengji.ai import choose_action as normal_action
+from engine.shengji.ai_bury import BuryInformation, bury_information, choose_bury
 from engine.shengji.follow import is_legal_follow
 from engine.shengji.formats import classify_lead
 from engine.shengji.information import ShengjiInformation, determinize, information, sample_hidden
 from engine.shengji.legal import legal_leads_simple, lowest_legal_play, random_legal_play
 from engine.shengji.match import Move, ShengjiRules
 from engine.shengji.order import TRUMP
+from engine.shengji.playout import finish
 from engine.shengji.scoring import settle_deal
 
 BUDGET = 12_000  # card plays of play-outs per decision, all candidates and worlds together
 MIN_WORLDS = 8  # each candidate meets at least this many worlds
 MAX_WORLDS = 40
 MAX_CANDIDATES = 10
-POINTS_WEIGHT = 1 / 200  # a point of the defenders' total against a level step, as a tie-break
+SEARCH_BURY = True  # the dealer's bury is searched (engine.shengji.ai_bury); False: the baseline's
 
 
 def choose_action(m: ShengjiRules, seat: int, rng: random.Random) -> str | None:
@@ -46,27 +48,40 @@ def choose_action(m: ShengjiRules, seat: int, rng: random.Random) -> str | None:
     A play is searched on ``seat``'s information set only; everything else is the baseline player's."""
     if m.phase == "play" and not m.finished and m.to_play() == seat:
         return choose_play(information(m, seat), rng.getrandbits(63)).text()
+    if m.phase == "bury" and not m.finished and m.dealer == seat and SEARCH_BURY:
+        return bury_text(bury_information(m, seat), rng.getrandbits(63))
     return normal_action(m, seat, rng)
 
 
-def choose_play(info: ShengjiInformation, seed: int, budget: int | None = None) -> Move:
-    """The searched play of ``info.seat`` (its lead or follow now)."""
-    ranked = search(info, seed, budget)
+def bury_text(info: BuryInformation, seed: int, effort: float = 1.0) -> str:
+    """The searched bury of ``info.seat`` as its action text."""
+    kitty = choose_bury(info, seed, effort=effort)
+    return f"{info.seat} bury {cards_text(info.ctx.sort_for_display(kitty))}"
+
+
+def choose_play(info: ShengjiInformation, seed: int, budget: int | None = None, effort: float = 1.0) -> Move:
+    """The searched play of ``info.seat`` (its lead or follow now); ``effort`` below 1 scales the budget and
+    the least and most worlds down (the bot's workers under load: a quicker, noisier search)."""
+    ranked = search(info, seed, budget, effort)
     return Move(info.seat, "play", ranked[0][0])
 
 
 def search(
-    info: ShengjiInformation, seed: int, budget: int | None = None
+    info: ShengjiInformation, seed: int, budget: int | None = None, effort: float = 1.0
 ) -> list[tuple[tuple[Card, ...], float]]:
     """Every candidate play with its average result, best first (``engine.search.choice.ranking``)."""
-    cands, results = play_outs(info, seed, budget)
+    cands, results = play_outs(info, seed, budget, effort=effort)
     if len(cands) == 1:
         return [(cands[0], 0.0)]
     return [(cands[i], mean) for i, mean in ranking(results)]
 
 
 def play_outs(
-    info: ShengjiInformation, seed: int, budget: int | None = None, extra: Sequence[Card] | None = None
+    info: ShengjiInformation,
+    seed: int,
+    budget: int | None = None,
+    extra: Sequence[Card] | None = None,
+    effort: float = 1.0,
 ) -> tuple[list[tuple[Card, ...]], list[list[float]]]:
     """The candidates (``extra`` added last when it is not one: the coach's actual play) and each one's
     result in every world (``results[i][w]``); a single candidate is not played out."""
@@ -81,7 +96,8 @@ def play_outs(
     if len(cands) == 1:
         return cands, [[0.0]]
     cards_left = sum(info.hand_sizes)
-    worlds = worlds_for(budget or BUDGET, len(cands), cards_left, MIN_WORLDS, MAX_WORLDS)
+    least, most = scaled_worlds(MIN_WORLDS, MAX_WORLDS, effort)
+    worlds = worlds_for(int((budget or BUDGET) * effort), len(cands), cards_left, least, most)
     results: list[list[float]] = [[] for _ in cands]
     for w in range(worlds):
         hands, kitty = (first_hands, first_kitty) if w == 0 else sample_hidden(info, rng)
@@ -93,24 +109,8 @@ def play_outs(
 def playout(info: ShengjiInformation, world: ShengjiRules, play: Sequence[Card]) -> float:
     """``play`` in ``world``, then the baseline player for every seat to the end of the deal: the result
     for ``info.seat``'s side (level steps won or lost, the defenders' points as a tie-break)."""
-    rng = random.Random(0)  # the baseline player draws nothing; ai_step wants one
     world.apply_move(Move(info.seat, "play", tuple(play)))
-    while world.phase not in ("deal_over", "match_over"):
-        if world.phase == "play":  # the baseline player's play, without its action text
-            seat = world.to_play()
-            world.apply_move(
-                Move(seat, "play", tuple(_lead(world, seat) if not world.trick else _follow(world, seat)))
-            )
-            continue
-        action = ai_step(world, rng)  # a failed throw's choice
-        assert action is not None
-        world.apply(action)
-    summary = world.history[-1]
-    mine = info.seat % 2
-    steps = summary["steps"] if summary["winner"] == mine else -summary["steps"]
-    defending = mine != info.dealer % 2
-    pts = summary["points"] if defending else -summary["points"]
-    return steps + pts * POINTS_WEIGHT
+    return finish(info, world)
 
 
 def deal_value(info: ShengjiInformation, defender_points: int) -> int:

@@ -10,8 +10,8 @@ completed tricks; clock auto-plays are folded into it; a restart causes no 429.
 from __future__ import annotations
 
 from bot.devtools.autodrive import drive
-from bot.edge import callbacks
-from bot.edge.callbacks import HandOp
+from bot.presentation import callbacks
+from bot.presentation.callbacks import HandOp
 from bot.presentation.keyboards import ctext
 from storage import match_repo
 from tests.e2e.test_play import open_table, rt, users

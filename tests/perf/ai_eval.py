@@ -38,11 +38,37 @@ from engine.registry import new_match
 from engine.shengji.options import ShengjiOptions
 from tests.perf.machine import describe
 
-PLAYERS = ("random", "easy", "normal", "strong")
+PLAYERS = ("random", "easy", "normal", "strong", "strong-bf8a442", "normal+search")
+"""``strong-bf8a442``: the strong player as frozen at that commit (its non-play decisions the baseline's: the
+yardstick for what was added since); ``normal+search``: the baseline with only those added decisions
+searched (measures them alone, cheaply)."""
 
 
 def _options(game: str) -> Any:
     return ShengjiOptions() if game == "shengji" else GuandanOptions()
+
+
+def eval_player(game: str, name: str) -> Player:
+    """The player ``name`` of PLAYERS."""
+    if name not in ("strong-bf8a442", "normal+search"):
+        return player_for(game, name)
+    normal, strong = player_for(game, "normal"), player_for(game, "strong")
+    added = searched_beyond_play(game)
+
+    def play(m: Any, seat: int, rng: random.Random) -> str | None:
+        if added(m, seat):
+            return (normal if name == "strong-bf8a442" else strong)(m, seat, rng)
+        return (strong if name == "strong-bf8a442" else normal)(m, seat, rng)
+
+    return play
+
+
+def searched_beyond_play(game: str) -> Callable[[Any, int], bool]:
+    """Whether a decision of ``seat`` now is one the strong player searches since ``bf8a442`` (there it was
+    the baseline's): the Shengji dealer's bury."""
+    if game == "shengji":
+        return lambda m, seat: m.phase == "bury" and m.dealer == seat and not m.finished
+    return lambda m, seat: False
 
 
 def play_deal(game: str, seed: int, players: tuple[Player, Player], timed: int) -> tuple[int, list[float]]:
@@ -75,7 +101,7 @@ def play_deal(game: str, seed: int, players: tuple[Player, Player], timed: int) 
 def play_pair(job: tuple[str, str, str, int, str]) -> dict[str, Any]:
     """One pair: ``a`` at side 0 then at side 1, on the same seed (``commit``: the players' code, recorded)."""
     game, a, b, seed, commit = job
-    pa, pb = player_for(game, a), player_for(game, b)
+    pa, pb = eval_player(game, a), eval_player(game, b)
     first, times1 = play_deal(game, seed, (pa, pb), timed=0)
     second, times2 = play_deal(game, seed, (pb, pa), timed=1)
     return {

@@ -92,6 +92,14 @@ class BotProcess:
             self._log.close()
         return process.returncode
 
+    def last_line_with(self, text: str) -> str | None:
+        """The last line of the bot's log containing ``text`` (None: none)."""
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return None
+        return next((line for line in reversed(lines) if text in line), None)
+
     def errors_logged(self) -> list[str]:
         """Lines of the bot's log at ERROR level, each with the traceback that follows it (a failed test shows
         the cause, not only that there was one)."""

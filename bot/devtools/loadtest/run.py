@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -219,12 +220,25 @@ async def run(options: Options) -> Figures:
                         t.resumes for t in tables
                     ),  # tables paused after deals nobody bid in
                     "bot_errors_logged": sum(" ERROR " in line for line in bot.errors_logged()),
+                    # the worker pool's last summary (bot.tables.thinking, every LOG_EVERY strong decisions)
+                    "strong_decisions": strong_shares(bot.last_line_with("strong decisions:")),
                     **_start_figures(players.start_times(sim, tables)),
                     "options": options.__dict__ | {"seed": seed},
                     "machine": machine(),
                 }
             )
             return figures
+
+
+def strong_shares(line: str | None) -> dict[str, int] | None:
+    """The counts of ``bot.tables.thinking``'s summary line: strong decisions, searched at the full budget, at a
+    reduced budget, left to the baseline (None: no line, e.g. no strong computer)."""
+    if line is None:
+        return None
+    numbers = [int(x) for x in re.findall(r"\d+", line.split("strong decisions:", 1)[1])]
+    if len(numbers) != 4:
+        return None
+    return dict(zip(("decisions", "full", "reduced", "baseline"), numbers, strict=True))
 
 
 def _start_figures(times: dict[str, Any]) -> dict[str, Any]:

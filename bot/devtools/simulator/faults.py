@@ -4,7 +4,8 @@
 are answered with that error instead of being handled (429 carries ``retry_after``; 502 is "Bad Gateway", as
 Telegram's front end answers while its servers restart).  ``sim.faults.stall(seconds, count=...)``: the next
 matching calls wait that long before they are handled (a Telegram that does not answer for a while).
-``sim.faults.clear()`` ends every fault.  Over HTTP: ``POST /_sim/fault {"status": 429, "count": 3}``,
+A stalled call is handled when its stall ends even if the client stopped waiting (Telegram completes a request
+it received).  ``sim.faults.clear()`` ends every fault.  Over HTTP: ``POST /_sim/fault {"status": 429, "count": 3}``,
 ``{"stall": 30}``, ``{"clear": true}``.  ``getUpdates`` is never faulted unless ``method`` names it.
 """
 
@@ -45,6 +46,7 @@ class Fault:
 class Faults:
     pending: list[Fault] = field(default_factory=list)
     answered: int = 0  # calls answered with a fault (tests wait on it)
+    stalls_over: int = 0  # stalled calls whose stall ended (then handled, even if the client stopped waiting)
 
     def answer(
         self,
@@ -108,6 +110,7 @@ class Faults:
             return
         if fault.stall:
             await asyncio.sleep(fault.stall)
+            self.stalls_over += 1
         if fault.status is not None:
             raise self.error(fault)
 

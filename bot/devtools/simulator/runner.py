@@ -69,6 +69,7 @@ class RealBot:
         await app.initialize()
         try:
             await app.start()
+            assert app.updater is not None  # the builder's default: long polling
             await app.updater.start_polling(poll_interval=0.0, timeout=self.poll_timeout)
         except BaseException:
             await self._stop(app)

@@ -187,13 +187,15 @@ class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews
         try:
             params = await self._read_params(request)
             kind = self._chat_kind(params)
-            await self.faults.apply(
-                name, params.raw("chat_id")
-            )  # told to answer 429 / 502 or stall (faults.py)
-            self.stats.calls_by_chat_kind[(name, kind)] += 1
-            result = handler(params)
-            if inspect.isawaitable(result):
-                result = await result
+            call = self._call(name, kind, handler, params)
+            if self.faults.pending:
+                # Telegram completes a request it received, even when the client gave up waiting (a stall past
+                # the bot's read timeout): the call runs on though aiohttp cancels this handler
+                task = asyncio.ensure_future(call)
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: never logged
+                result = await asyncio.shield(task)
+            else:
+                result = await call
         except ApiError as exc:
             if exc.code == 429:
                 self.stats.rate_limited_by_chat_kind[kind] += 1
@@ -204,6 +206,14 @@ class BotApiSimulator(WebhookDelivery, BotApiMethods, SimulatedPeople, ChatViews
         return web.json_response(
             {"ok": True, "result": result}, dumps=lambda o: json.dumps(o, ensure_ascii=False)
         )
+
+    async def _call(self, name: str, kind: str, handler: Any, params: Any) -> Any:
+        await self.faults.apply(name, params.raw("chat_id"))  # told to answer 429 / 502 or stall (faults.py)
+        self.stats.calls_by_chat_kind[(name, kind)] += 1
+        result = handler(params)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
 
     async def _handle_file(self, request: web.Request) -> web.StreamResponse:
         if not self._check_token(request.match_info["token"]):

@@ -14,15 +14,14 @@ clock in ``app.bot_data["tournament_clock"]`` before ``initialize()``: it replac
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.edge.ptb_types import App
 from bot.edge.tournament.handlers import register
 from bot.edge.tournament.keyboards import TelegramTournamentKeyboards
 from bot.edge.tournament.play_side import RuntimePlaySide
 from bot.tournaments.wiring import KINDS, TournamentBot
 
 
-def register_tournament_handlers(application: Any) -> TournamentBot:
+def register_tournament_handlers(application: App) -> TournamentBot:
     """Add the tournament handlers to ``application`` and hook its start-up and shut-down (idempotent:
     a second call returns the first one's TournamentBot)."""
     existing = application.bot_data.get("tournaments")
@@ -46,8 +45,9 @@ def register_tournament_handlers(application: Any) -> TournamentBot:
         await tb.shutdown()
         await stop()
 
-    application.initialize = _initialize
-    application.stop = _stop
+    # this instance's own start and stop (mypy refuses an assignment to a method: setattr says it is meant)
+    setattr(application, "initialize", _initialize)  # noqa: B010
+    setattr(application, "stop", _stop)  # noqa: B010
     return tb
 
 

@@ -7,13 +7,13 @@ import logging
 from telegram import CallbackQuery, Update
 from telegram.ext import ApplicationHandlerStop
 
-from bot.edge import callbacks
-from bot.edge.callbacks import TournamentOp as Op
 from bot.edge.handlers import save_user
 from bot.edge.tournament import setup
 from bot.edge.tournament.call import Ctx, lang_of, setup_ports, tb_of
 from bot.edge.tournament.organiser import confirmed, dashboard_button
 from bot.edge.tournament.registration import accept, accept_replacement, make_invite
+from bot.presentation import callbacks
+from bot.presentation.callbacks import TournamentOp as Op
 from bot.presentation.i18n import t
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments.wiring import TournamentBot

@@ -13,7 +13,6 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
 
 from telegram import Update
 from telegram import User as TgUser
@@ -35,7 +34,7 @@ log = logging.getLogger(__name__)
 
 Ctx = ContextTypes.DEFAULT_TYPE
 
-Handler = Callable[[Update, Ctx], Coroutine[Any, Any, None]]  # what PTB calls for an update
+Handler = Callable[[Update, Ctx], Coroutine[object, object, None]]  # what PTB calls for an update
 
 
 def tb_of(context: Ctx) -> TournamentBot:

@@ -1,12 +1,12 @@
 """The tournament side's keyboards (``bot.tournaments.ports.TournamentKeyboards``): Telegram buttons
-whose callback data the one codec encodes (bot/edge/callbacks.py)."""
+whose callback data the one codec encodes (bot/presentation/callbacks.py)."""
 
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.edge.callbacks import TournamentButton as TB
-from bot.edge.callbacks import TournamentOp as Op
+from bot.presentation.callbacks import TournamentButton as TB
+from bot.presentation.callbacks import TournamentOp as Op
 from bot.presentation.tournament.texts import tt
 
 

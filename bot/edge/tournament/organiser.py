@@ -11,9 +11,9 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 from telegram.constants import ChatType
 from telegram.ext import ApplicationHandlerStop
 
-from bot.edge.callbacks import TournamentButton, TournamentOp
 from bot.edge.tournament import setup
 from bot.edge.tournament.call import ORG, Call, Ctx, command, guarded, lang_of, reply, setup_ports, tb_of
+from bot.presentation.callbacks import TournamentButton, TournamentOp
 from bot.presentation.tournament.texts import draw_refused_text, error_text, tt
 from bot.tournaments import views
 from bot.tournaments.dashboard_text import ENDED

@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from bot.boot.runtime import Runtime
 from bot.delivery.calls import Markup as OutboxMarkup
+from bot.edge.refusals import refusal_text
 from bot.tournaments.ports import DealGate, Markup, MatchOverHook
 from scheduler.deadlines import DeadlineScheduler
 from storage.db import Database
@@ -80,7 +81,8 @@ class RuntimePlaySide:
         await self.rt.lobby.render_lobby(table_id)
 
     async def start_table(self, table_id: int, seed: int | None = None) -> str | None:
-        return await self.rt.lobby.start_table(table_id, None, seed=seed)
+        refused = await self.rt.lobby.start_table(table_id, None, seed=seed)
+        return None if refused is None else refusal_text(self.rt.group_lang(), refused)  # for the log
 
     def kick(self, match_id: int) -> None:
         self.rt.driver.kick(match_id, 0)

@@ -76,7 +76,10 @@ async def cmd_result(c: Call) -> None:
             c.tb.ctx.glang(), key, result, names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?"), eng
         )
         await c.tb.results.after_result(
-            c.row.id, rec, text=tt(c.tb.ctx.glang(), "result.corrected", key=key, reason=reason, line=line)
+            c.row.id,
+            rec,
+            text=tt(c.tb.ctx.glang(), "result.corrected", key=key, reason=reason, line=line),
+            eng=eng,
         )
     if c.elsewhere:
         c.reply(tt(c.lang, "done"))

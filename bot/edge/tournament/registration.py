@@ -9,10 +9,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 from telegram.ext import ApplicationHandlerStop
 
-from bot.edge.callbacks import TournamentButton as TB
-from bot.edge.callbacks import TournamentOp as Op
 from bot.edge.handlers import save_user
 from bot.edge.tournament.call import ORG, Call, Ctx, command, lang_of, tb_of
+from bot.presentation.callbacks import TournamentButton as TB
+from bot.presentation.callbacks import TournamentOp as Op
 from bot.presentation.tournament.texts import error_text, tt
 from bot.tournaments.wiring import TournamentBot
 from engine.errors import RuleError

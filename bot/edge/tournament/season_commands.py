@@ -12,8 +12,8 @@ import re
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot.edge.bad_input import clip
 from bot.edge.tournament.call import Ctx, guarded, reply
+from bot.presentation.echo import clip
 from bot.presentation.season_texts import game_name, season_error, seasons_text, st, tournaments_line
 from bot.presentation.tournament.export import season_files
 from bot.tournaments import views

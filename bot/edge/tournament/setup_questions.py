@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.edge.callbacks import TournamentButton as TB
-from bot.edge.callbacks import TournamentOp as Op
+from bot.presentation.callbacks import TournamentButton as TB
+from bot.presentation.callbacks import TournamentOp as Op
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
 from engine.registry import load_preset, preset_ids

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.edge.callbacks import HandOp
-from bot.edge.callbacks import hand as hbtn
+from bot.presentation.callbacks import HandOp
+from bot.presentation.callbacks import hand as hbtn
 from bot.presentation.common import (
     EventData,
     counts_list,

@@ -20,7 +20,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -40,6 +39,7 @@ from bot.presentation.tournament.labels import (
 )
 from bot.presentation.tournament.model import DEFAULT_TZ, local_time, match_views, slots_by_match, tables_text
 from engine.tournament.schedule import Slot
+from engine.tournament.season import SeasonRow
 from engine.tournament.tournament import Tournament
 
 CSV_MIME = "text/csv"
@@ -348,9 +348,20 @@ def export_xlsx(
     return ExportFile(f"{file_stem(t)}.xlsx", data, XLSX_MIME)
 
 
-def export_all(t: Tournament, lang: str = "zh", **kwargs: Any) -> list[ExportFile]:
+def export_all(
+    t: Tournament,
+    lang: str = "zh",
+    *,
+    slots: Sequence[Slot] | Mapping[str, Slot] | None = None,
+    tz: str = DEFAULT_TZ,
+    player_names: Mapping[str, str] | None = None,
+    table_names: Mapping[str, str] | None = None,
+) -> list[ExportFile]:
     """What ``/export`` sends: the three CSV files, then the workbook (same keyword arguments)."""
-    return [*export_csv(t, lang, **kwargs), export_xlsx(t, lang, **kwargs)]
+    return [
+        *export_csv(t, lang, slots=slots, tz=tz, player_names=player_names, table_names=table_names),
+        export_xlsx(t, lang, slots=slots, tz=tz, player_names=player_names, table_names=table_names),
+    ]
 
 
 SEASON_HEADERS = {
@@ -383,8 +394,8 @@ SEASON_SHEETS = {
 
 
 def season_files(
-    players: Sequence[Any],
-    groups: Sequence[Any],
+    players: Sequence[SeasonRow],
+    groups: Sequence[SeasonRow],
     lang: str = "zh",
     player_names: Mapping[str, str] | None = None,
     stem: str = "season",

@@ -7,8 +7,6 @@ tournament ``RuleError`` code (``err.<code>`` here first, then the game catalogu
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.presentation.i18n import rule_error
 from bot.presentation.tournament.setup_texts import SETUP_TEXTS
 from bot.presentation.tournament.swiss_texts import SWISS_TEXTS
@@ -502,7 +500,7 @@ T: dict[str, tuple[str, str]] = {
 }
 
 
-def tt(lang: str, msg: str, /, **params: Any) -> str:
+def tt(lang: str, msg: str, /, **params: object) -> str:
     """The message ``msg`` in ``lang`` (zh | en) with ``params`` filled in."""
     pair = T.get(msg)
     if pair is None:

@@ -62,7 +62,8 @@ async def test_a_repeated_update_is_applied_once_and_answers_nothing(db: Databas
 async def test_only_a_seated_player_the_creator_or_an_admin_resumes(db: Database) -> None:
     driver, _, shows = build(db)
     match_id = await started(db)
-    assert await driver.resume_match(match_id, person(BOB)) == "This is not your seat"
+    refused = await driver.resume_match(match_id, person(BOB))
+    assert refused == Refusal(Why.NOT_YOUR_TABLE) and refusal_text("en", refused) == "This is not your seat"
     assert shows.calls == []
 
 

@@ -8,11 +8,19 @@ from bot.presentation.i18n import rule_error, t
 from bot.tables.lobby import Lobby
 from bot.tables.names import TableNames
 from bot.tables.outcomes import Refusal, Why
+from bot.tables.table_request import TableRequest, read_request
 from storage import match_repo, table_repo, user_repo
 from storage.db import Database
 from tests.bot.tables.fakes import FakeShared, FakeShows, FakeSteps, person
 
 GROUP, ALICE, BOB, CAROL = -100, 1, 2, 3
+
+
+def request(args: list[str]) -> TableRequest:
+    """What the edge reads from ``/newtable``'s arguments."""
+    req = read_request("en", args, may_fix_seed=False)
+    assert isinstance(req, TableRequest), req
+    return req
 
 
 def build(db: Database, admin_ids: tuple[int, ...] = ()) -> tuple[Lobby, FakeShared, FakeShows, FakeSteps]:
@@ -23,12 +31,13 @@ def build(db: Database, admin_ids: tuple[int, ...] = ()) -> tuple[Lobby, FakeSha
 
 async def test_newtable_posts_the_lobby_and_a_second_one_is_refused(db: Database) -> None:
     lobby, _, shows, _ = build(db)
-    assert await lobby.new_table(person(GROUP), person(ALICE), ["guandan-team"]) is None
+    assert await lobby.new_table(GROUP, ALICE, request(["guandan-team"])) is None
     table = await table_repo.open_table_in_chat(db, GROUP)
     assert table is not None
     assert [(key, chat) for key, chat, _ in shows.created] == [(("table", table.id), GROUP)]
-    refusal = await lobby.new_table(person(GROUP), person(BOB), [])
-    assert refusal is not None and str(table.id) in refusal
+    refusal = await lobby.new_table(GROUP, BOB, request(["guandan-team"]))
+    assert refusal == Refusal(Why.TABLE_EXISTS, table_id=table.id)
+    assert str(table.id) in refusal_text("en", refusal)
 
 
 async def test_join_needs_a_started_private_chat_then_seats_and_shows_the_name(db: Database) -> None:
@@ -70,7 +79,8 @@ async def test_start_by_a_stranger_is_refused_by_the_creator_hands_the_match_to_
     table = await table_repo.insert_table(
         db, GROUP, "guandan-team", "guandan", {"time_limit_minutes": 30}, ALICE
     )
-    assert await lobby.start_table(table.id, person(CAROL)) == "This is not your seat"
+    refused = await lobby.start_table(table.id, person(CAROL))
+    assert refused == Refusal(Why.NOT_YOUR_TABLE) and refusal_text("en", refused) == "This is not your seat"
     assert await match_repo.current_match(db, table.id) is None and steps.kicks == []
     answered: list[bool] = []
     assert await lobby.start_table(table.id, person(ALICE), on_started=lambda: answered.append(True)) is None
@@ -83,7 +93,8 @@ async def test_start_by_a_stranger_is_refused_by_the_creator_hands_the_match_to_
     assert seats is not None and seats.computers == frozenset(
         range(4)
     )  # the empty seats went to the computer
-    assert await lobby.start_table(table.id, person(ALICE)) == "This table has started already"
+    again = await lobby.start_table(table.id, person(ALICE))
+    assert again == Refusal(Why.STARTED) and refusal_text("en", again) == "This table has started already"
 
 
 async def test_stop_by_a_stranger_is_refused_by_an_admin_stops_and_tells_the_group(db: Database) -> None:
@@ -93,7 +104,7 @@ async def test_stop_by_a_stranger_is_refused_by_an_admin_stops_and_tells_the_gro
     row = await match_repo.current_match(db, table.id)
     assert row is not None
     refusal = await lobby.stop_table(table.id, person(BOB))
-    assert refusal is not None and shared.sent == []
+    assert refusal == Refusal(Why.ONLY_CREATOR_OR_ADMIN) and shared.sent == []
     assert await lobby.stop_table(table.id, person(CAROL)) is None
     assert steps.cancelled == [row.id] and steps.forgotten == [row.id]
     assert shared.sent == [(GROUP, f"Table {table.id} was stopped.")]

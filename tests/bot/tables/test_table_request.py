@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.edge.bad_input import ECHO_MAX, clip
+from bot.presentation.echo import ECHO_MAX, clip
 from bot.tables.table_request import TableRequest, problems_message, read_request
 
 ASCII_WORDS = re.compile(r"[A-Za-z]{4,}")

@@ -12,6 +12,7 @@ import signal
 import pytest
 
 from bot.tables import thinking
+from engine.ai.strong import Question
 from engine.registry import load_preset, new_match
 from engine.shengji import ai_strong
 from engine.shengji.game import ShengjiMatch
@@ -154,3 +155,39 @@ def test_busy_workers_leave_the_decision_to_the_baseline_at_once() -> None:
     action = asyncio.run(thinker.action(m, seat, random.Random(3)))
     assert action == m.ai_action(seat, random.Random(3))
     assert thinker.shed == 1 and thinker._pool is None  # no worker was asked
+
+
+def test_a_queue_shrinks_the_search_before_dropping_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With searches already waiting, a strong decision is still searched, at a smaller effort (fewer
+    worlds); only past QUEUE_PER_WORKER per worker does the baseline play.  The counts say which was which."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from engine.ai.strong import answer, question
+
+    m = _shengji_play_position()
+    seat = m.to_play()
+    asked: list[float] = []
+
+    def think(q: Question) -> str:
+        asked.append(q.effort)
+        return answer(q)
+
+    monkeypatch.setattr(thinking, "think", think)
+    thinker = thinking.Thinker(workers=1)
+    executor = ThreadPoolExecutor(1)
+    monkeypatch.setattr(thinker, "pool", lambda: executor)
+    try:
+        got = []
+        for depth in range(len(thinking.EFFORTS)):
+            thinker.in_flight = depth
+            got.append(asyncio.run(thinker.action(m, seat, random.Random(3))))
+    finally:
+        executor.shutdown()
+    assert asked == list(thinking.EFFORTS) and asked[0] == 1.0 and asked[1] < 1.0
+    q = question(m, seat, random.Random(3).getrandbits(63))
+    assert q is not None
+    assert got == [answer(dataclasses.replace(q, effort=e)) for e in thinking.EFFORTS]
+    assert (thinker.full, thinker.reduced, thinker.shed) == (1, len(thinking.EFFORTS) - 1, 0)
+    thinker.in_flight = thinking.QUEUE_PER_WORKER
+    assert asyncio.run(thinker.action(m, seat, random.Random(3))) == m.ai_action(seat, random.Random(3))
+    assert thinker.shed == 1 and len(asked) == len(thinking.EFFORTS)

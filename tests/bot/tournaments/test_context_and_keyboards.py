@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.edge import callbacks
-from bot.edge.callbacks import TournamentButton, TournamentOp
 from bot.edge.tournament.keyboards import TelegramTournamentKeyboards
+from bot.presentation import callbacks
+from bot.presentation.callbacks import TournamentButton, TournamentOp
 from bot.presentation.tournament.texts import tt
 from bot.tournaments.context import TournamentContext
 from tests.bot.tournaments.fakes import FakePlay

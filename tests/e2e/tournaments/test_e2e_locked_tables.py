@@ -67,9 +67,12 @@ async def test_nobody_joins_leaves_or_starts_a_tournament_table_from_the_lobby(t
         rt = S.rt(h)
         joined = await rt.lobby.join(table_id, 1, P[10])  # a code, in the outsider's language at the edge
         assert joined is not None
+        left = await rt.lobby.leave(table_id, people[a[0]])
+        started = await rt.lobby.start_table(table_id, people[a[1]])
+        assert left is not None and started is not None
         for refused_text in (
-            await rt.lobby.leave(table_id, people[a[0]]),
-            await rt.lobby.start_table(table_id, people[a[1]]),
+            refusal_text(await rt.user_lang(a[0], "zh-hans"), left),
+            refusal_text(await rt.user_lang(a[1], "zh-hans"), started),
             refusal_text(await rt.user_lang(P[10], "zh-hans"), joined),
         ):
             assert refused_text and "比赛桌" in refused_text

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.devtools.autodrive import _hand_message, drive
-from bot.edge import callbacks
+from bot.presentation import callbacks
 from storage import match_repo, table_repo
 from storage import tournaments as ts
 from tests.e2e.harness import GROUP_ID, ORGANISER_ID

@@ -68,7 +68,11 @@ async def test_a_128_pair_swiss_of_seven_rounds_from_registration_to_the_prizes(
             await S.say(h, ORG, gid, "/table_register", "比赛桌")
         for i in range(PAIRS):
             await S.dm(h, ORG, f"/register @p{2 * i + 1} @p{2 * i + 2}", "报名成功")
-        await S.dm(h, ORG, "/draw", "已完成")
+        # the draw of 128 pairs also schedules round 1 and tells 256 players their table before it answers:
+        # wait for that answer itself, however long a shared machine takes (the test's timeout bounds it)
+        before = h.sim.last_bot_message(ORG)
+        h.sim.user_sends_text(ORG, ORG, "/draw")
+        await h.sim.wait_for_message(ORG, "已完成", after=before, timeout=600)
         await S.settle(h)
         db = S.db(h)
         corrected = ""

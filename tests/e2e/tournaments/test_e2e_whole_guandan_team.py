@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.edge.callbacks import TableButton, TableOp
+from bot.presentation.callbacks import TableButton, TableOp
 from engine.tournament import verify
 from storage import table_repo
 from storage import tournaments as ts

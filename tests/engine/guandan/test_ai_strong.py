@@ -142,3 +142,18 @@ def test_strong_players_finish_deals_with_legal_actions(monkeypatch: pytest.Monk
         assert action is not None
         m.apply(action)
     assert m.history[0]["deal_no"] == 1 and len(m.history[0]["order"]) >= 2
+
+
+def test_a_smaller_effort_plays_fewer_worlds() -> None:
+    """The bot's workers under load ask for a quicker search: fewer worlds (at least two), a legal choice."""
+    for m in _positions(range(3), per_deal=2, deals=1):
+        assert m.play is not None
+        seat = m.play.turn
+        info = information(m, seat)
+        cands, full = ai_strong.play_outs(info, 4, budget=3_000)
+        if len(cands) == 1:
+            continue
+        _, quarter = ai_strong.play_outs(info, 4, budget=3_000, effort=0.25)
+        assert 2 <= len(quarter[0]) < len(full[0])
+        combo = ai_strong.choose_play(info, 4, budget=3_000, effort=0.25)
+        copy.deepcopy(m).apply(ai_strong.action_text(info, combo))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -251,3 +252,59 @@ def test_rules_2_3_canonical_straight_keeps_a_straight_flush_intact() -> None:
     assert [r.kind for r in readings(straight.cards, 9)] == ["straight"]
     assert plays[("straight_flush", 7, 5)].cards_text() == "♠3 ♠4 ♠5 ♠6 ♠7"
     assert plays[("straight_flush", 8, 5)].cards_text() == "♠4 ♠5 ♠6 ♠7 ♥9"
+
+
+def _straight_flushes_reference(h: Any, above: int) -> list[Any]:
+    """``_Hand.straight_flushes`` as first written (a flag per rank and suit, counted position by position)."""
+    from engine.guandan.combos import STRAIGHT_FLUSH, Combo
+    from engine.guandan.enumerate import _POS_RANK, _RANKS
+
+    out = []
+    present = [[False] * 15 for _ in range(4)]
+    for r in _RANKS:
+        for k in h.nat[r]:
+            present[k // 13][r] = True
+    for top in range(max(5, above + 1), 15):
+        best: tuple[int, int] | None = None
+        for suit in range(4):
+            pres = present[suit]
+            need = 0
+            for p in range(top - 4, top + 1):
+                if not pres[_POS_RANK[p]]:
+                    need += 1
+            if need <= h.w and (best is None or need < best[0]):
+                best = (need, suit)
+        if best is None:
+            continue
+        suit = best[1]
+        pres = present[suit]
+        cards, as_cards = [], []
+        for p in range(top - 4, top + 1):
+            r = _POS_RANK[p]
+            k = suit * 13 + r - 2
+            cards.append(k if pres[r] else h.wild)
+            as_cards.append(k)
+        out.append(Combo(STRAIGHT_FLUSH, tuple(cards), top, 5, tuple(as_cards)))
+    return out
+
+
+def test_straight_flushes_are_the_reference_ones_on_thousands_of_hands() -> None:
+    """The bit-mask search finds the same straight flushes, cards and wild stand-ins as the first version
+    (random hands of 1–27 cards from two decks, every level, every ``above``)."""
+    from engine.cards import full_deck
+    from engine.guandan.enumerate import _Hand
+
+    rng = random.Random(2026)
+    deck = full_deck(2)
+    found = 0
+    for _ in range(8000):
+        level = rng.randrange(2, 15)
+        hand = rng.sample(deck, rng.randrange(1, 28))
+        if rng.random() < 0.3:  # more wild cards than a random hand holds
+            hand += [13 + level - 2] * rng.randrange(1, 3)
+        h = _Hand(hand, level)
+        above = rng.choice([-1, 4, 7, 10, 13])
+        got = h.straight_flushes(above)
+        assert got == _straight_flushes_reference(h, above), (hand, level, above)
+        found += len(got)
+    assert found > 1000

@@ -117,3 +117,25 @@ def _ai_versus_random(preset: str, seed: int) -> dict[str, object]:
 def test_computer_player_beats_random_play(preset: str) -> None:
     wins = sum(1 for seed in range(3) if _ai_versus_random(preset, seed)["winner"] == 0)
     assert wins >= 2
+
+
+def test_the_fast_lead_is_the_reference_lead_on_thousands_of_hands() -> None:
+    """``_lead`` builds only the leads that can qualify; on random hands (1–33 cards, every level and
+    trump, no trump too) it picks exactly what filtering every simple lead picks (the first version)."""
+    import types
+
+    from engine.cards import full_deck
+    from engine.shengji import ai
+    from engine.shengji.order import trump_context
+
+    rng = random.Random(2026)
+    deck = full_deck(2)
+    same = 0
+    for _ in range(6000):
+        ctx = trump_context(rng.randrange(2, 15), rng.choice([None, 0, 1, 2, 3]))
+        hand = rng.sample(deck, rng.randrange(1, 34))
+        m = types.SimpleNamespace(ctx=ctx, hands=[hand], options=types.SimpleNamespace(throws=True))
+        fast, ref = ai._lead(m, 0), ai._lead_reference(m, 0)  # type: ignore[arg-type]
+        assert fast == ref, (hand, ctx)
+        same += len(ref) > 1
+    assert same > 300  # pairs and tractors, not only singles

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.edge import callbacks
-from bot.edge.callbacks import HandButton, HandOp, LangButton, ResumeButton, TableButton, TableOp
+from bot.presentation import callbacks
+from bot.presentation.callbacks import HandButton, HandOp, LangButton, ResumeButton, TableButton, TableOp
 
 ids = st.integers(min_value=1, max_value=10**9)
 deals = st.integers(min_value=0, max_value=99_999)

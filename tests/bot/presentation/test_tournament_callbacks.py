@@ -1,4 +1,4 @@
-"""The tournament side's buttons in the one codec (bot/edge/callbacks.py): every ``T:`` button the bot
+"""The tournament side's buttons in the one codec (bot/presentation/callbacks.py): every ``T:`` button the bot
 shows encodes to at most 64 bytes and parses back to itself; forged, truncated or out-of-range data
 parses to None (the press is then answered "out of date"), and the play side's ``parse`` never takes
 a tournament button for one of its own."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.edge import callbacks
-from bot.edge.callbacks import TournamentButton, TournamentOp
+from bot.presentation import callbacks
+from bot.presentation.callbacks import TournamentButton, TournamentOp
 
 tids = st.integers(min_value=1, max_value=2**31 - 1)
 tokens = st.text(
