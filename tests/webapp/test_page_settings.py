@@ -18,11 +18,14 @@ async def settings_of(table: LocalTable, tid: int) -> tuple[bool, str]:
     return s.page_hints, s.page_watch
 
 
-async def say(table: LocalTable, user_id: int, text: str) -> str:
-    """``user_id`` writes ``text`` to the bot in private; the bot's answer."""
+async def say(table: LocalTable, user_id: int, text: str, starts: str) -> str:
+    """``user_id`` writes ``text`` to the bot in private; the bot's answer (the first new message starting with
+    ``starts``: the organiser is also seated at the table, whose hand messages come to the same chat)."""
     last = table.sim.last_bot_message(user_id)
     SimUserHandle(table.sim, user_id).dm(text)
-    answer = await table.sim.wait_for_message(user_id, after=last, timeout=20)
+    answer = await table.sim.wait_for_message(
+        user_id, lambda m: (m.text or "").startswith(starts), after=last, timeout=20, include_edits=False
+    )
     return answer.text or ""
 
 
@@ -34,26 +37,33 @@ async def test_the_organiser_sets_hints_and_watching_in_chat_and_others_are_refu
             await s.commit()
         table.sim.add_user(PLAYER, "选手", language_code="en", started=True)
 
-        shown = await say(table, table.user_id, f"/page_settings #{tid}")
+        now = t("zh", "pageset.now", hints="", watch="")[:4]
+        shown = await say(table, table.user_id, f"/page_settings #{tid}", now)
         hints_off, anyone = t("zh", "pageset.hints_off"), t("zh", "pageset.watch_anyone")
         assert shown == t("zh", "pageset.now", hints=hints_off, watch=anyone)
 
+        # an entrant, not the organiser
         refused = await say(
-            table, PLAYER, f"/page_settings #{tid} watch referees"
-        )  # an entrant, not the organiser
+            table, PLAYER, f"/page_settings #{tid} watch referees", tt("en", "err.not_allowed")[:5]
+        )
         assert refused == tt("en", "err.not_allowed")
         assert await settings_of(table, tid) == (False, "anyone")
 
-        usage = await say(table, table.user_id, f"/page_settings #{tid} watch everybody")
-        assert usage.startswith(t("zh", "pageset.usage", usage="")) and "referees" in usage
+        usage = await say(
+            table, table.user_id, f"/page_settings #{tid} watch everybody", t("zh", "pageset.usage", usage="")
+        )
+        assert usage.startswith(t("zh", "pageset.usage", usage="")), usage
+        assert "referees" in usage, usage
         assert await settings_of(table, tid) == (False, "anyone")
 
-        done = await say(table, table.user_id, f"/page_settings #{tid} watch referees")
+        done = await say(
+            table, table.user_id, f"/page_settings #{tid} watch referees", t("zh", "pageset.done")
+        )
         referees = t("zh", "pageset.watch_referees")
         assert done == t("zh", "pageset.done") + "\n" + t(
             "zh", "pageset.now", hints=hints_off, watch=referees
         )
-        done = await say(table, table.user_id, f"/page_settings #{tid} hints on")
+        done = await say(table, table.user_id, f"/page_settings #{tid} hints on", t("zh", "pageset.done"))
         assert t("zh", "pageset.hints_on") in done
         assert await settings_of(table, tid) == (True, "referees")
         audit = [a.action for a in await ts.audit_log(table.rt.db, tid)]
