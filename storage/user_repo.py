@@ -128,23 +128,37 @@ async def user_language(db: Database, user_id: int) -> str | None:
 
 
 async def upsert_chat(db: Database, chat_id: int, kind: str, title: str | None = None) -> Chat:
-    for _ in range(2):
-        async with db.session() as s:
-            chat = await s.get(Chat, chat_id)
-            if chat is None:
-                chat = Chat(id=chat_id, kind=kind, title=title, created_at=utcnow())
-                s.add(chat)
-            else:
-                chat.kind = kind
-                if title is not None:
-                    chat.title = title
-            try:
-                await s.commit()
-            except IntegrityError:
-                await s.rollback()
-                continue
-            return chat
-    raise RuntimeError("upsert_chat failed twice")
+    """Create or refresh a chat from a Telegram update, in one statement: the first updates of a new group
+    arrive together (several handlers store the same new chat at once), and an insert that another one
+    beat is an update of the row it stored, not an error."""
+    now = utcnow()
+    values: dict[str, Any] = {"id": chat_id, "kind": kind, "title": title, "created_at": now}
+    async with db.session() as s:
+        await s.execute(_upsert_chat(db.dialect, with_title=title is not None), values)
+        await s.commit()
+        chat = await s.get(Chat, chat_id, populate_existing=True)
+    assert chat is not None
+    return chat
+
+
+_CHAT_UPSERTS: dict[tuple[str, bool], Any] = {}
+
+
+def _upsert_chat(dialect: str, *, with_title: bool) -> Any:
+    """INSERT ... ON CONFLICT (id) DO UPDATE (SQLite and PostgreSQL): the kind, and the title when given."""
+    statement = _CHAT_UPSERTS.get((dialect, with_title))
+    if statement is None:
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        table: Any = Chat.__table__
+        values: Any = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+        changes = {"kind": values.excluded.kind}
+        if with_title:
+            changes["title"] = values.excluded.title
+        statement = _CHAT_UPSERTS[(dialect, with_title)] = values.on_conflict_do_update(
+            index_elements=[table.c.id], set_=changes
+        )
+    return statement
 
 
 async def get_chat(db: Database, chat_id: int) -> Chat | None:

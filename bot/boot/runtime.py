@@ -81,6 +81,7 @@ class Runtime:
         self._chat_langs: dict[int, str] = {}
         self._user_langs: dict[tuple[int, str | None], str] = {}
         self._persist_task: asyncio.Task[None] | None = None
+        self._persist_stop = asyncio.Event()  # set at shutdown: the hash task ends between two writes
         self.seen_users: set[tuple[object, ...]] = (
             set()
         )  # users stored since start-up (handlers skip the write)
@@ -144,6 +145,7 @@ class Runtime:
         if left:
             log.info("outbox: %d sends of record left by the last stop queued again", len(left))
             self.outbox.restore(left)
+        self._persist_stop.clear()
         self._persist_task = asyncio.get_running_loop().create_task(self._persist_hashes(), name="hashes")
         for ref in await message_repo.list_message_refs(self.db):
             self.outbox.remember(ref.chat_id, ref.message_id, ref.last_text_hash)
@@ -198,8 +200,10 @@ class Runtime:
             with contextlib.suppress(Exception):
                 await self.scheduler.shutdown(timeout=2)
         if self._persist_task is not None:
-            self._persist_task.cancel()
-            with contextlib.suppress(BaseException):
+            # never cancelled: a write cancelled half-way leaves its SQLite connection holding the write
+            # lock (the next write waits for it and fails with "database is locked") and loses the hashes
+            self._persist_stop.set()
+            with contextlib.suppress(Exception):
                 await self._persist_task
             self._persist_task = None
         if self.outbox is not None:
@@ -222,7 +226,10 @@ class Runtime:
     async def _persist_hashes(self) -> None:
         """Every few seconds, store what the live messages show (off the outbox's path)."""
         while True:
-            await asyncio.sleep(HASH_PERSIST_SECONDS)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._persist_stop.wait(), HASH_PERSIST_SECONDS)
+            if self._persist_stop.is_set():
+                return  # shutdown stores the last ones itself, after the outbox has stopped
             await self.live.persist_hashes()
             if self.claims is not None:  # several processes: a /lang answered by another one shows here too
                 self._chat_langs.clear()

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect, text
+from sqlalchemy import event, inspect, select, text
 
 from storage import action_repo, match_repo, message_repo, selection_repo, table_repo, user_repo
 from storage.db import DEFAULT_URL, Database, alembic_config, database_url, load_all_models, open_database
 from storage.errors import ReplayError
+from storage.models import Chat
 from tests.storage.support import Target, counting_match
 
 TABLES = {
@@ -199,6 +201,26 @@ async def test_users_languages_and_bot_status(db: Database) -> None:
         "工会桥牌群",
         "en",
     )
+
+
+async def test_a_new_group_stored_by_six_updates_at_once_is_one_row_and_no_database_error(
+    db: Database,
+) -> None:
+    """The first updates of a new group are handled together: each stores the chat.  One row, the title
+    given, and no statement fails (a failed one pages the admins: bot/boot/alerts.py)."""
+    failed: list[str] = []
+    event.listen(
+        db.engine.sync_engine, "handle_error", lambda ctx: failed.append(repr(ctx.original_exception))
+    )
+    titles = [None, "工会掼蛋群", None, "工会掼蛋群", None, None]
+    chats = await asyncio.gather(*(user_repo.upsert_chat(db, -1_000_777, "group", t) for t in titles))
+    assert failed == []
+    assert {c.id for c in chats} == {-1_000_777}
+    async with db.session() as s:
+        rows = (await s.execute(select(Chat).where(Chat.id == -1_000_777))).scalars().all()
+    assert [(c.kind, c.title) for c in rows] == [("group", "工会掼蛋群")]
+    again = await user_repo.upsert_chat(db, -1_000_777, "supergroup")  # no title: the stored one stays
+    assert (again.kind, again.title) == ("supergroup", "工会掼蛋群")
 
 
 async def test_deal_rows_follow_the_engine_deal_events(db: Database, counting_game: type) -> None:
