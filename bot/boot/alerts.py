@@ -50,6 +50,11 @@ class WatchedSettings(Protocol):
     def TELEGRAM_LIMITS_URL(self) -> str | None: ...  # noqa: N802
 
 
+class Says(Protocol):
+    def send(self, chat_id: int, text: str) -> object:
+        """Queue a message (its future is not awaited here)."""
+
+
 class Alerted(Protocol):
     """What the alerts read and use of the running bot (``bot.boot.runtime.Runtime``)."""
 
@@ -74,8 +79,8 @@ class Alerted(Protocol):
 
     def group_lang(self) -> str: ...
 
-    def send(self, chat_id: int, text: str) -> object:
-        """Queue a message (its future is not awaited here)."""
+    @property
+    def messages(self) -> Says: ...
 
 
 class Alerts:
@@ -111,7 +116,7 @@ class Alerts:
                 lang = await self.rt.user_lang(admin)
             except Exception:  # the database may be what is failing
                 lang = self.rt.group_lang()
-            self.rt.send(admin, t(lang, f"alert.{kind}", **params))
+            self.rt.messages.send(admin, t(lang, f"alert.{kind}", **params))
 
     def late(self, kind: str, seconds: float) -> None:
         """``DeadlineScheduler.on_fire``."""

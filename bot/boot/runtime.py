@@ -28,6 +28,7 @@ from bot.boot.settings import Settings
 from bot.delivery.command_menu import set_commands
 from bot.delivery.message_claims import MessageClaims
 from bot.delivery.outbox import BotSender, Outbox
+from bot.delivery.sending import Sending
 from bot.delivery.shared_limits import SharedLimits
 from bot.presentation.i18n import normalize
 from bot.tables.driver import Driver
@@ -67,6 +68,7 @@ class Runtime:
         self.settings = settings
         self.db: Any = None
         self.outbox: Outbox | None = None
+        self.messages = Sending()  # new messages go to the outbox running now (bot/delivery/sending.py)
         self.scheduler: Any = None
         self.shared_limits: SharedLimits | None = None  # when TELEGRAM_LIMITS_URL is set
         self.claims: Any = (
@@ -139,6 +141,7 @@ class Runtime:
             limits=self.shared_limits,
         )
         self.outbox.start()
+        self.messages.attach(self.outbox)
         left = await pending_send_repo.take_pending_messages(
             self.db
         )  # sends of record the last stop could not deliver
@@ -208,6 +211,7 @@ class Runtime:
             self._persist_task = None
         if self.outbox is not None:
             left = await self.outbox.stop(drain=True, timeout=5)
+            self.messages.detach()
             if left and self.db is not None:
                 await pending_send_repo.save_pending_messages(
                     self.db, left
@@ -292,21 +296,6 @@ class Runtime:
     def forget_user_lang(self, user_id: int) -> None:
         for key in [k for k in self._user_langs if k[0] == user_id]:
             del self._user_langs[key]
-
-    def send(
-        self,
-        chat_id: int,
-        text: str,
-        markup: Any = None,  # a Keyboard (bot/presentation/markup.py); the tournament side's Markup is opaque
-        *,
-        record: bool = True,
-        fold: object = None,
-    ) -> asyncio.Future[int | None]:
-        """Queue a message.  ``record=False``: a note the outbox may drop when that chat's queue (or
-        the whole outbox) is over its bound, sent after the messages of record queued with it; ``fold``: a
-        note still queued with that key shows this text instead (bot/delivery/outbox.py)."""
-        assert self.outbox is not None
-        return self.outbox.send_nowait(chat_id, text, markup, record=record, fold=fold)
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock that serialises everything done to one match (actions, steps, rendering)."""

@@ -47,6 +47,10 @@ class _Edits(Protocol):
     def edit(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> None: ...
 
 
+class _Sends(Protocol):
+    def send(self, chat_id: int, text: str, markup: Keyboard | None = None) -> Awaitable[int | None]: ...
+
+
 class Running(Protocol):
     """What the claims need of the running bot (``bot.boot.runtime.Runtime``)."""
 
@@ -56,7 +60,8 @@ class Running(Protocol):
     def outbox(self) -> _Edits | None: ...
     @property
     def stopping(self) -> bool: ...
-    def send(self, chat_id: int, text: str, markup: Keyboard | None = None) -> Awaitable[int | None]: ...
+    @property
+    def messages(self) -> _Sends: ...
     def lock(self, match_id: int) -> asyncio.Lock: ...
 
 
@@ -147,7 +152,7 @@ class MessageClaims(RedisClaims):
             existing = await _hand_message(rt, match_id, seat, deal)
             if existing is None and mine:
                 self.won += 1
-                mid = await rt.send(chat_id, text, markup)
+                mid = await rt.messages.send(chat_id, text, markup)
                 if mid is not None:
                     await stored(mid)  # recorded: a process claiming it later finds it in the database
                 await self.release(name)

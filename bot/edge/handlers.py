@@ -84,13 +84,13 @@ async def _known(rt: Runtime, user: User, started: bool | None = None) -> None:
 def _reply(
     context: Ctx, chat_id: int, text: str, markup: Keyboard | InlineKeyboardMarkup | None = None
 ) -> None:
-    rt_of(context).send(chat_id, text, markup)
+    rt_of(context).messages.send(chat_id, text, markup)
 
 
 def _refuse(context: Ctx, chat_id: int, user: User, text: str) -> None:
     """A group command refused: a note that waits behind the group's messages of record (a lobby, a result),
     and one person's refusals still queued fold into one (the newest text)."""
-    rt_of(context).send(chat_id, text, record=False, fold=("refused", getattr(user, "id", None)))
+    rt_of(context).messages.send(chat_id, text, record=False, fold=("refused", getattr(user, "id", None)))
 
 
 async def _answer(update: Update, text: str | None = None, alert: bool = False) -> None:
@@ -300,7 +300,7 @@ async def table_button(
             table = await table_repo.get_table(rt.db, table_id)
             if table is not None:
                 glang = await rt.chat_lang(table.chat_id)
-                rt.send(
+                rt.messages.send(
                     table.chat_id,
                     t(glang, "join.open_chat", name=user.first_name, seat=render.seat_name(glang, seat)),
                     render.open_chat_button(glang, rt.bot_username, f"join_{table_id}_{seat}"),
@@ -550,7 +550,7 @@ async def on_error(update: object, context: Ctx) -> None:
         if update.callback_query is not None:
             await update.callback_query.answer(t(lang, "err.internal"))
         elif update.effective_chat is not None:
-            rt_of(context).send(update.effective_chat.id, t(lang, "err.internal"))
+            rt_of(context).messages.send(update.effective_chat.id, t(lang, "err.internal"))
     except Exception:
         pass
 

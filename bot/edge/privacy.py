@@ -44,7 +44,7 @@ def _private_only(rt: Runtime, chat: Chat, user: User, lang: str, command: str) 
     """True when the command may go on (a private chat); in a group: one answer saying where to use it."""
     if chat.type == ChatType.PRIVATE:
         return True
-    rt.send(
+    rt.messages.send(
         chat.id, t(lang, "privacy.private_only", command=command), record=False, fold=("refused", user.id)
     )
     return False
@@ -63,7 +63,7 @@ async def cmd_privacy(update: Update, context: Ctx) -> None:
         return
     rt = _rt(context)
     lang = await _lang(rt, user) if chat.type == ChatType.PRIVATE else await rt.chat_lang(chat.id)
-    rt.send(chat.id, t(lang, "privacy.text", retention=_retention(rt, lang)))
+    rt.messages.send(chat.id, t(lang, "privacy.text", retention=_retention(rt, lang)))
 
 
 async def user_export(rt: Runtime, user_id: int) -> dict[str, object]:
@@ -116,9 +116,9 @@ async def cmd_forget(update: Update, context: Ctx) -> None:
     async with rt.db.session() as s:
         refused = await privacy_repo.refusal(s, user.id)
     if refused is not None:
-        rt.send(chat.id, _refused_text(lang, refused))
+        rt.messages.send(chat.id, _refused_text(lang, refused))
         return
-    rt.send(chat.id, t(lang, "privacy.forget_confirm"), _confirm_markup(lang))
+    rt.messages.send(chat.id, t(lang, "privacy.forget_confirm"), _confirm_markup(lang))
 
 
 def forget_caches(rt: Runtime, user_id: int, table_ids: list[int]) -> None:
@@ -152,7 +152,7 @@ async def on_privacy_button(update: Update, context: Ctx) -> None:
     chat_id = q.message.chat.id if q.message is not None else user.id
     if data == f"{PREFIX}keep":
         await _answer(update, t(lang, "privacy.forget_kept"))
-        rt.send(chat_id, t(lang, "privacy.forget_kept"))
+        rt.messages.send(chat_id, t(lang, "privacy.forget_kept"))
         return
     stamp = data.removeprefix(f"{PREFIX}forget:")
     if not data.startswith(f"{PREFIX}forget:") or not stamp.isdigit():
@@ -173,12 +173,12 @@ async def on_privacy_button(update: Update, context: Ctx) -> None:
     if isinstance(result, privacy_repo.Refusal):
         text = _refused_text(lang, result)
         await _answer(update, text, alert=True)
-        rt.send(chat_id, text)
+        rt.messages.send(chat_id, text)
         return
     forget_caches(rt, user.id, tables)
     log.info("privacy: a member's data was removed (placeholder #%s)", result)
     await _answer(update, t(lang, "privacy.forgotten"))
-    rt.send(chat_id, t(lang, "privacy.forgotten"))
+    rt.messages.send(chat_id, t(lang, "privacy.forgotten"))
 
 
 def register(app: App) -> None:

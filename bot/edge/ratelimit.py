@@ -156,7 +156,7 @@ async def _slow_down(update: Update, context: Ctx) -> None:
         if update.callback_query is not None:
             await update.callback_query.answer(text=text, show_alert=False)
         elif update.effective_chat is not None and rt is not None:
-            rt.send(update.effective_chat.id, text, record=False)  # a flood's answer: droppable
+            rt.messages.send(update.effective_chat.id, text, record=False)  # a flood's answer: droppable
     except Exception as exc:
         log.info("slow-down answer failed: %s", exc)
 

@@ -55,18 +55,18 @@ async def cmd_mix(update: Update, context: Ctx) -> None:
     lang = await rt.user_lang(user.id, user.language_code)
     words = clip(" ".join(context.args or []), MIX_MAX)
     if not words:
-        rt.send(chat.id, t(lang, "mix.usage"))
+        rt.messages.send(chat.id, t(lang, "mix.usage"))
         return
     table = await table_repo.open_table_in_chat(rt.db, chat.id)
     if table is None:
-        rt.send(chat.id, t(lang, "err.no_table"))
+        rt.messages.send(chat.id, t(lang, "err.no_table"))
         return
     try:
         await table_repo.add_mix_words(rt.db, table.id, user.id, words)
     except RuleError as err:
-        rt.send(chat.id, rule_error_clipped(lang, err))
+        rt.messages.send(chat.id, rule_error_clipped(lang, err))
         return
-    rt.send(chat.id, t(lang, "mix.added", words=words))
+    rt.messages.send(chat.id, t(lang, "mix.added", words=words))
     render_lobby = getattr(rt, "render_lobby", None) or getattr(
         getattr(rt, "lobby", None), "render_lobby", None
     )

@@ -506,7 +506,7 @@ class Driver:
                 names = await self.names.player_names(row.table_id, lang)
                 who = f"{render.seat_name(lang, seat)} {names[seat]}"
                 if action.startswith("sys forfeit_deal"):  # a notice of record: a message of its own
-                    rt.send(
+                    rt.messages.send(
                         table.chat_id,
                         t(lang, "note.timeout_forfeit", name=names[seat], seat=render.seat_name(lang, seat)),
                     )

@@ -201,7 +201,9 @@ class Live:
                 text = summary + "\n\n" + text if text else summary
                 summary = None
             if text:
-                rt.send(table.chat_id, text, resume_keyboard(lang, match_id) if ev.kind == "paused" else None)
+                rt.messages.send(
+                    table.chat_id, text, resume_keyboard(lang, match_id) if ev.kind == "paused" else None
+                )
             if ev.kind == "match_over":  # the table was marked finished with the result (storage.action_repo)
                 rt.seats.remove(match_id)
                 await rt.scheduler.cancel(rt.db, "move_clock", f"match:{match_id}")
@@ -209,7 +211,7 @@ class Live:
                 if rt.match_over_hooks:
                     rt.spawn(self._match_over(match_id, dict(ev.data)))
         if summary is not None:  # never lost, whatever the order of the events
-            rt.send(table.chat_id, summary)
+            rt.messages.send(table.chat_id, summary)
 
     async def _match_over(self, match_id: int, data: dict[str, object]) -> None:
         """Run ``match_over_hooks`` (the tournament side records the result and moves the bracket on)."""
@@ -459,7 +461,7 @@ class Live:
         if rt.claims is not None and key[0] == "hand":  # several processes: one of them sends it
             rt.spawn(rt.claims.create_hand(self, key, chat_id, text, markup, stored))
             return
-        future = rt.send(chat_id, text, markup)
+        future = rt.messages.send(chat_id, text, markup)
 
         async def finish() -> None:
             mid = None
@@ -578,7 +580,7 @@ class Live:
                     user = await user_repo.get_user(rt.db, chat_id)
                     name = user.first_name if user else str(chat_id)
                     lang = await rt.chat_lang(table.chat_id)
-                    rt.send(
+                    rt.messages.send(
                         table.chat_id,
                         t(lang, "note.cannot_dm", name=name, seat=render.seat_name(lang, seat.seat)),
                         render.open_chat_button(lang, rt.bot_username, f"t{table.id}"),

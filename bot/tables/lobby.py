@@ -195,5 +195,5 @@ class Lobby:
             self.steps.cancel_kick(row.id)
         if row is not None:
             self.steps.forget(row.id)
-        rt.send(table.chat_id, t(await rt.chat_lang(table.chat_id), "table.stopped", table=table_id))
+        rt.messages.send(table.chat_id, t(await rt.chat_lang(table.chat_id), "table.stopped", table=table_id))
         return None

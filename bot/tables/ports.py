@@ -96,6 +96,15 @@ class Deadlines(Protocol):
     ) -> list[DeadlineData]: ...
 
 
+class Send(Protocol):
+    """Queueing a new message on the outbox running now."""
+
+    def send(
+        self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
+    ) -> asyncio.Future[int | None]:
+        """Queue a message; the future gives its id (None: not delivered)."""
+
+
 class Shared(Protocol):
     """The running bot's shared parts, as the table logic reads them: its database, languages, the
     outbox, the deadline scheduler, the seat index, the per-match locks."""
@@ -124,10 +133,9 @@ class Shared(Protocol):
     async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
         """A user's language."""
 
-    def send(
-        self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
-    ) -> asyncio.Future[int | None]:
-        """Queue a message; the future gives its id (None: not delivered)."""
+    @property
+    def messages(self) -> Send:
+        """Where new messages are queued: the outbox running now (bot/delivery/sending.py)."""
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock that serialises everything done to one match."""

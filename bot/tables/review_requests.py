@@ -27,7 +27,7 @@ from bot.presentation.echo import clip
 from bot.presentation.i18n import cards as tcards
 from bot.presentation.i18n import t
 from bot.tables.deal_proof import board_turn, check_proof, record_proof, review_fairness
-from bot.tables.ports import Chat, Markup, Person
+from bot.tables.ports import Chat, Markup, Person, Send
 from bot.tables.review import DealRecord, deal_records, may_review, parse_deal_arg, review_html
 from engine.ai.coach import CoachNote
 from engine.registry import load_preset
@@ -73,9 +73,8 @@ class ReviewShared(Protocol):
 
     async def chat_lang(self, chat_id: int) -> str: ...
 
-    def send(
-        self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
-    ) -> asyncio.Future[int | None]: ...
+    @property
+    def messages(self) -> Send: ...
 
     def spawn(self, coro: Coroutine[object, object, object]) -> None: ...
 
@@ -264,7 +263,7 @@ async def _send_coach(
 ) -> None:
     notes = await thinker.coach(row.game, row.options_json, row.seed, actions, deal_no, seat)
     if notes is not None:
-        rt.send(user_id, coach_text(lang, deal_no, notes))
+        rt.messages.send(user_id, coach_text(lang, deal_no, notes))
 
 
 def deliver(rt: ReviewShared, deliveries: list[Delivery]) -> None:
@@ -275,7 +274,7 @@ def deliver(rt: ReviewShared, deliveries: list[Delivery]) -> None:
             assert rt.outbox is not None
             rt.outbox.send_document_nowait(d.chat_id, data, filename, caption)
         if d.text:
-            rt.send(d.chat_id, d.text)
+            rt.messages.send(d.chat_id, d.text)
 
 
 async def save_match_files(

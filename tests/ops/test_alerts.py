@@ -68,7 +68,7 @@ def _runtime(admins=()) -> SimpleNamespace:
         tasks=[],
         settings=SimpleNamespace(WEBAPP_RELAY_URL=None, TELEGRAM_LIMITS_URL=None),
     )
-    runtime.send = lambda chat, body: sent.append((chat, body))
+    runtime.messages = SimpleNamespace(send=lambda chat, body: sent.append((chat, body)))
     runtime.spawn = lambda coro: runtime.tasks.append(asyncio.ensure_future(coro))
     runtime.group_lang = lambda: "zh"
 

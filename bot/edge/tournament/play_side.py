@@ -59,7 +59,7 @@ class RuntimePlaySide:
         return self.rt.outbox is not None
 
     def send(self, chat_id: int, text: str, markup: Markup | None = None) -> asyncio.Future[int | None]:
-        return self.rt.send(chat_id, text, markup)
+        return self.rt.messages.send(chat_id, text, markup)
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None) -> None:
         outbox = self.rt.outbox

@@ -88,6 +88,22 @@ class FakeDeadlines:
         return []
 
 
+class FakeMessages:
+    """The shared parts' sends: recorded on the FakeShared, delivered as message 1000, 1001, ..."""
+
+    def __init__(self, shared: FakeShared) -> None:
+        self.shared = shared
+
+    def send(
+        self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
+    ) -> asyncio.Future[int | None]:
+        self.shared.sent.append((chat_id, text))
+        self.shared.markups.append(markup)
+        fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        fut.set_result(999 + len(self.shared.sent))
+        return fut
+
+
 class FakeShared:
     """Every text in English; sends are recorded (and delivered as message 1000, 1001, ...)."""
 
@@ -101,21 +117,13 @@ class FakeShared:
         self.sent: list[tuple[int, str]] = []
         self.markups: list[Markup | None] = []  # the keyboard of each message sent
         self.locks: dict[int, asyncio.Lock] = {}
+        self.messages = FakeMessages(self)
 
     async def chat_lang(self, chat_id: int) -> str:
         return "en"
 
     async def user_lang(self, user_id: int | None, tg_code: str | None = None) -> str:
         return "en"
-
-    def send(
-        self, chat_id: int, text: str, markup: Markup | None = None, *, record: bool = True
-    ) -> asyncio.Future[int | None]:
-        self.sent.append((chat_id, text))
-        self.markups.append(markup)
-        fut: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        fut.set_result(999 + len(self.sent))
-        return fut
 
     def lock(self, match_id: int) -> asyncio.Lock:
         return self.locks.setdefault(match_id, asyncio.Lock())

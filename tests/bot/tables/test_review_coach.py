@@ -43,6 +43,10 @@ class CoachRuntime:
     def spawn(self, coro: Any) -> None:
         self.spawned.append(coro)
 
+    @property
+    def messages(self) -> CoachRuntime:  # the runtime's Sending handle: here the runtime records sends
+        return self
+
     def send(self, chat_id: int, text: str) -> None:
         self.sent.append((chat_id, text))
 

@@ -52,7 +52,9 @@ async def test_files_and_pictures_follow_the_queued_texts_and_refusals_are_repor
     outbox = Outbox(sender, rate_scale=50, on_error=on_error)
     outbox.start()
     rt = SimpleNamespace(
-        outbox=outbox, send=outbox.send_nowait, settings=SimpleNamespace(TELEGRAM_RATE_SCALE=50)
+        outbox=outbox,
+        messages=SimpleNamespace(send=outbox.send_nowait),
+        settings=SimpleNamespace(TELEGRAM_RATE_SCALE=50),
     )
     play = RuntimePlaySide(SimpleNamespace(bot=NoDirectCalls(), bot_data={"runtime": rt}))
     tb = TournamentBot(lambda: play, TelegramTournamentKeyboards()).ctx
