@@ -211,7 +211,6 @@ class Runtime:
             self._persist_task = None
         if self.outbox is not None:
             left = await self.outbox.stop(drain=True, timeout=5)
-            self.messages.detach()
             if left and self.db is not None:
                 await pending_send_repo.save_pending_messages(
                     self.db, left

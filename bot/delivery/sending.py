@@ -1,8 +1,9 @@
 """The outbox running now: one stable handle for queueing new messages.
 
 The outbox is built at start-up (it needs the running application's bot) and rebuilt when the same
-runtime starts again, so callers hold this handle instead; ``Runtime.start`` attaches each new outbox
-and ``Runtime.stop`` detaches it after it stopped.
+runtime starts again, so callers hold this handle instead; ``Runtime.start`` attaches each new outbox.
+A stopped outbox stays attached until the next start (as before this handle: what is queued after a stop
+is not sent; the sends of record left at the stop are kept by ``Runtime.stop``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from bot.delivery.outbox import Outbox
 
 
 class NotSending(RuntimeError):
-    """A message was queued while no outbox runs (before start-up or after a stop)."""
+    """A message was queued before the runtime's first start (no outbox was ever built)."""
 
 
 class Sending:
@@ -24,9 +25,6 @@ class Sending:
 
     def attach(self, outbox: Outbox) -> None:
         self._outbox = outbox
-
-    def detach(self) -> None:
-        self._outbox = None
 
     def send(
         self,
