@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shutil
-import socket
-import subprocess
 import time
 
 import pytest
@@ -19,56 +16,12 @@ import redis.asyncio as aioredis
 from engine.registry import match_from_stored
 from storage import match_repo, table_repo
 from storage.db import open_database
-
-REDIS = shutil.which("redis-server")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class OwnRedis:
-    def __init__(self) -> None:
-        self.port = _free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        assert REDIS is not None
-        self.process = subprocess.Popen(
-            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 20
-        while True:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=20)
-            self.process = None
+from tests.multiproc.own_redis import own_redis_server
 
 
 @pytest.fixture
 def own_redis():
-    if REDIS is None:
-        pytest.skip(
-            "redis-server is not installed (apt-get install redis-server): Redis restart test skipped"
-        )
-    server = OwnRedis()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from own_redis_server()
 
 
 def rt(h):
