@@ -225,34 +225,7 @@ async def register_pair(
         if not organiser and not leader:
             raise error("not_allowed", "You are not allowed to do this")
         _check_open(row, now, organiser=organiser)
-        check_union_group(row, union_group)
-        for uid in (a, b):
-            user = await s.get(User, uid)
-            if user is None or not user.started_bot:
-                raise error(
-                    "partner_not_started",
-                    "{name} has not started the bot yet",
-                    name=(user.first_name if user else str(uid)),
-                )
-        entries = await active_entry_rows(s, tid)
-        for uid in (a, b):
-            if entry_among(entries, uid) is not None:
-                raise error("partner_already_paired", "You are already in a pair in this tournament")
-        check_quota(row, entries, union_group, "pair")
-        names = await user_display_names(s, [a, b])
-        entry = TournamentEntry(
-            tournament_id=tid,
-            kind="pair",
-            name=name or f"{names[a]} / {names[b]}",
-            union_group=union_group,
-            players_json=[a, b],
-            status="active",
-            created_by=actor,
-            created_at=utcnow(),
-        )
-        s.add(entry)
-        await s.flush()
-        await claim_players(s, tid, entry.id, [a, b])
+        entry = await add_pair_entry(s, row, tid, a, b, union_group, actor, name=name)
         touch(row)
         add_audit(
             s, tid, actor, "register_on_behalf", entry=entry.id, players=[a, b], union_group=union_group
@@ -535,3 +508,49 @@ async def close_registration(db: Database, tid: int, actor: int | None = None) -
             add_audit(s, tid, actor, "registration_closed")
             await s.commit()
         return row
+
+
+async def add_pair_entry(
+    s: AsyncSession,
+    row: Tournament,
+    tid: int,
+    a: int,
+    b: int,
+    union_group: str,
+    actor: int,
+    *,
+    name: str | None = None,
+    now: datetime | None = None,
+) -> TournamentEntry:
+    """A new pair entry of ``a`` and ``b`` (both started the bot, neither in a pair yet, the union
+    group's quota not full), its players claimed; the caller audits and commits.  The organiser's
+    registration on behalf of a pair and a Swiss late entry share it."""
+    check_union_group(row, union_group)
+    for uid in (a, b):
+        user = await s.get(User, uid)
+        if user is None or not user.started_bot:
+            raise error(
+                "partner_not_started",
+                "{name} has not started the bot yet",
+                name=(user.first_name if user else str(uid)),
+            )
+    entries = await active_entry_rows(s, tid)
+    for uid in (a, b):
+        if entry_among(entries, uid) is not None:
+            raise error("partner_already_paired", "You are already in a pair in this tournament")
+    check_quota(row, entries, union_group, "pair")
+    names = await user_display_names(s, [a, b])
+    entry = TournamentEntry(
+        tournament_id=tid,
+        kind="pair",
+        name=name or f"{names[a]} / {names[b]}",
+        union_group=union_group,
+        players_json=[a, b],
+        status="active",
+        created_by=actor,
+        created_at=now or utcnow(),
+    )
+    s.add(entry)
+    await s.flush()
+    await claim_players(s, tid, entry.id, [a, b])
+    return entry

@@ -15,18 +15,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.tournament import Tournament as Engine
 from engine.tournament.swiss import SwissStage
 from storage.db import Database
-from storage.models import User, utcnow
 from storage.tournament_models import Tournament, TournamentEntry, TournamentMatch
 from storage.tournaments.common import (
     add_audit,
-    check_union_group,
     error,
     require_role,
     roles_in,
     tournament_row,
 )
-from storage.tournaments.lookup import active_entry_rows, engine_entry, entry_among, user_display_names
-from storage.tournaments.registration import check_quota, claim_players
+from storage.tournaments.lookup import engine_entry, user_display_names
+from storage.tournaments.registration import add_pair_entry
 from storage.tournaments.state import load_engine, sync_matches
 from storage.tournaments.tx import retrying, touch
 
@@ -130,34 +128,8 @@ async def swiss_late_entry(
             raise error("swiss_late_team", "Late entries are for a Swiss of pairs")
         eng.check_swiss_on()
         eng.swiss.check_may_join()  # before the players: the round decides first
-        check_union_group(row, union_group)
-        for uid in (a, b):
-            user = await s.get(User, uid)
-            if user is None or not user.started_bot:
-                raise error(
-                    "partner_not_started",
-                    "{name} has not started the bot yet",
-                    name=(user.first_name if user else str(uid)),
-                )
-        entries = await active_entry_rows(s, tid)
-        for uid in (a, b):
-            if entry_among(entries, uid) is not None:
-                raise error("partner_already_paired", "You are already in a pair in this tournament")
-        check_quota(row, entries, union_group, "pair")
+        entry = await add_pair_entry(s, row, tid, a, b, union_group, actor, now=now)
         names = await user_display_names(s, [a, b])
-        entry = TournamentEntry(
-            tournament_id=tid,
-            kind="pair",
-            name=f"{names[a]} / {names[b]}",
-            union_group=union_group,
-            players_json=[a, b],
-            status="active",
-            created_by=actor,
-            created_at=now or utcnow(),
-        )
-        s.add(entry)
-        await s.flush()
-        await claim_players(s, tid, entry.id, [a, b])
         first = eng.add_late_entry(engine_entry(entry, names))
         row.state_json = eng.to_dict()
         touch(row)
