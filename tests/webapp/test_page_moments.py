@@ -78,6 +78,9 @@ async def gallery(page: Any, name: str, *, keep_trick: bool = False) -> None:
     for width, height in SIZES:
         await page.set_viewport_size({"width": width, "height": height})
         await page.wait_for_timeout(120)
+        # cards still arriving (the dealing animation, 0.32 s) are half-transparent and shifted: shoot what a
+        # player sees once they are in place
+        await page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))")
         await page.screenshot(path=screenshot_path(f"{name}-{width}x{height}.png"))
     await page.set_viewport_size({"width": 360, "height": 640})
     await page.wait_for_timeout(120)
