@@ -5,7 +5,9 @@ one's text, never sent as more messages):
 
 * ``rate_limited``: Telegram answered 429 (the outbox's ``retry_after`` count grew);
 * ``scheduler_late``: a deadline fired more than ``LATE_AFTER`` (5) seconds after it was due;
-* ``database``: a database statement raised (SQLAlchemy's ``handle_error`` event on the engine);
+* ``database``: a database statement raised (SQLAlchemy's ``handle_error`` event on the engine), except a
+  constraint's refusal (``IntegrityError``: two requests raced for one row, the code answers it, e.g. a second
+  table in a group; nothing an operator can fix);
 * ``redis``: the Redis of ``WEBAPP_RELAY_URL`` / ``TELEGRAM_LIMITS_URL`` did not answer ``PING``
   (asked every ``REDIS_EVERY`` seconds);
 * ``outbox``: the outbox holds more calls than its bound (``max_queued``), or it had to queue a message of
@@ -27,6 +29,7 @@ from typing import Protocol
 
 from sqlalchemy import event
 from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.exc import IntegrityError
 
 from bot.delivery.outbox import Outbox
 from bot.presentation.i18n import t
@@ -142,6 +145,8 @@ class Alerts:
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="alerts")
 
     def _on_db_error(self, context: ExceptionContext) -> None:
+        if isinstance(context.sqlalchemy_exception, IntegrityError):
+            return  # the schema refused a row (a race lost): the caller answers it, the server is fine
         self.database_error(context.original_exception)
 
     async def stop(self) -> None:

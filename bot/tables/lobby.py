@@ -7,7 +7,10 @@ is started, the match belongs to ``bot.tables.driver`` and its messages to ``bot
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import contextlib
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 
 from bot.presentation import render
@@ -30,6 +33,24 @@ class Lobby:
         self.names = names
         self.shows = shows
         self.steps = steps
+        self._creating: dict[int, asyncio.Lock] = {}  # chat -> held while a /newtable of it is answered
+        self._askers: Counter[int] = Counter()  # chat -> its /newtable holding or waiting for that lock
+
+    @contextlib.asynccontextmanager
+    async def _one_newtable_at_a_time(self, chat_id: int) -> AsyncIterator[None]:
+        """Several /newtable of one group are answered one after the other, so the one that creates the
+        table has queued its lobby before another looks for a table and is refused naming it: the lobby
+        (a message of record) goes first, never behind a refusal (the group's 20 a minute).  Forgotten once
+        nobody waits (bounded)."""
+        lock = self._creating.setdefault(chat_id, asyncio.Lock())
+        self._askers[chat_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._askers[chat_id] -= 1
+            if not self._askers[chat_id]:
+                del self._askers[chat_id], self._creating[chat_id]
 
     # --- the lobby message ------------------------------------------------------------------
 
@@ -60,7 +81,11 @@ class Lobby:
     async def new_table(self, chat_id: int, user_id: int, req: TableRequest) -> Refusal | None:
         """Create the table ``req`` asks for (read from ``/newtable``'s arguments at the edge,
         ``bot.tables.table_request``); None, or why not: one live table per group (``Why.TABLE_EXISTS``; the
-        database refuses a second one, also when several /newtable race: ``Why.RULE``)."""
+        database refuses a second one, also when two processes race: ``Why.RULE``)."""
+        async with self._one_newtable_at_a_time(chat_id):
+            return await self._new_table(chat_id, user_id, req)
+
+    async def _new_table(self, chat_id: int, user_id: int, req: TableRequest) -> Refusal | None:
         rt = self.rt
         existing = await table_repo.open_table_in_chat(rt.db, chat_id)
         if existing is not None:

@@ -5,6 +5,12 @@ processes announce to its own pages (``Hub.notify``); the frames themselves are 
 database, so a lost or repeated message costs a push, never a wrong frame.  ``WEBAPP_RELAY_URL``
 (``redis://127.0.0.1:6379/0``) turns it on; the ``redis`` package (redis-py, the Redis project's own
 client, with asyncio support) is imported only then.
+
+Redis going away (a 200-table tournament publishes many versions a second): one warning when the first
+publish or read fails (``relay: Redis unreachable ...``), nothing for each failure after it (counted), and one
+line when Redis answers again, with how many publishes failed meanwhile (the pages of other processes caught
+up at their next version).  The operator's alert is ``bot.boot.alerts``' (``redis``: Redis does not answer
+its ``PING``), not one per failure here.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ class RedisRelay:
         self._sends: set[asyncio.Task[None]] = set()
         self.received = 0
         self.published = 0
+        self.failed = 0  # publishes that failed, in all
+        self._away: int | None = None  # publishes failed since Redis went away; None while it answers
 
     async def start(self) -> None:
         import redis.asyncio as aioredis
@@ -74,7 +82,32 @@ class RedisRelay:
             await self.redis.publish(self.channel, message)
             self.published += 1
         except Exception as exc:  # pages on other processes catch up at their next version
-            log.warning("relay publish failed: %s", exc)
+            self.failed += 1
+            self._gone(exc)
+            assert self._away is not None
+            self._away += 1
+            return
+        self._back()
+
+    def _gone(self, exc: Exception) -> None:
+        if self._away is None:
+            self._away = 0
+            log.warning(
+                "relay: Redis unreachable (%s: %s); live versions not shared with other processes until it "
+                "answers (their pages catch up at their next version)",
+                type(exc).__name__,
+                str(exc).splitlines()[0][:120] if str(exc) else "",
+            )
+
+    def _back(self) -> None:
+        if self._away is not None:
+            log.warning("relay: Redis answers again (%d publishes failed while it was away)", self._away)
+            self._away = None
+
+    @property
+    def away(self) -> bool:
+        """Redis did not answer the relay's last publish or read."""
+        return self._away is not None
 
     async def _read(self, pubsub: PubSub) -> None:
         while True:
@@ -83,9 +116,10 @@ class RedisRelay:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("relay read failed: %s", exc)
+                self._gone(exc)
                 await asyncio.sleep(1.0)
                 continue
+            self._back()
             if message is None:
                 continue
             try:

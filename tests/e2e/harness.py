@@ -18,6 +18,7 @@ Settings overrides are given by the Settings field name (``AI_DELAY=0``), case-i
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -143,6 +144,12 @@ class E2EHarness:
     async def settle(self, quiet: float = 0.3, timeout: float = 30.0) -> None:
         """Wait until every update was fetched and the bot made no call for ``quiet`` seconds."""
         await self.sim.wait_quiet(quiet=quiet, timeout=timeout)
+
+    async def handled(self, timeout: float = 30.0) -> None:
+        """Wait until every pending update was fetched and its handlers returned (PTB's update queue joined):
+        whatever the bot answered is queued in its outbox by then, sent or not (no quiet moment needed)."""
+        await self.sim.wait_updates_consumed(timeout=timeout)
+        await asyncio.wait_for(self.app.update_queue.join(), timeout)
 
     def group_messages(self) -> list[Any]:
         return self.sim.bot_messages(self.group_id)

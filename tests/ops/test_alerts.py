@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 
 from bot.boot.alerts import EVERY, Alerts
 from storage.db import open_database
@@ -111,6 +112,29 @@ async def test_a_database_error_is_an_alert(tmp_path):
             with pytest.raises(Exception, match="no_such_table"):
                 await conn.execute(text("SELECT * FROM no_such_table"))
         assert [kind for kind, _ in alerts.sent] == ["database"] and "no_such_table" in alerts.sent[0][1]
+    finally:
+        await alerts.stop()
+        await db.dispose()
+
+
+async def test_a_unique_key_race_lost_is_no_alert(tmp_path):
+    """Two requests racing for one row (two /newtable of one group in two processes): the schema refuses the
+    second, the code answers it (``table_exists``); the admins are not paged about a database error."""
+    db = await open_database(f"sqlite+aiosqlite:///{tmp_path}/bot.db")
+    runtime = _runtime()
+    runtime.db, runtime.outbox = db, None
+    alerts = Alerts(runtime, clock=_Clock())
+    alerts.watch()
+    try:
+        async with db.engine.connect() as conn:
+            await conn.execute(text("CREATE TABLE one_per_chat (chat_id INTEGER UNIQUE)"))
+            await conn.execute(text("INSERT INTO one_per_chat VALUES (1)"))
+            with pytest.raises(IntegrityError):
+                await conn.execute(text("INSERT INTO one_per_chat VALUES (1)"))
+            assert alerts.sent == []
+            with pytest.raises(Exception, match="no_such_table"):  # a real fault still is one
+                await conn.execute(text("SELECT * FROM no_such_table"))
+        assert [kind for kind, _ in alerts.sent] == ["database"]
     finally:
         await alerts.stop()
         await db.dispose()

@@ -4,6 +4,9 @@
 are answered with that error instead of being handled (429 carries ``retry_after``; 502 is "Bad Gateway", as
 Telegram's front end answers while its servers restart).  ``sim.faults.stall(seconds, count=...)``: the next
 matching calls wait that long before they are handled (a Telegram that does not answer for a while).
+``gate = sim.faults.hold(method=..., chat_id=...)``: the matching calls wait until ``sim.faults.release(gate)``
+(a Telegram slower than the bot without a clock in the test: what the bot queues meanwhile is what a real
+group's 3 s between two messages would have it queue).
 A stalled call is handled when its stall ends even if the client stopped waiting (Telegram completes a request
 it received).  ``sim.faults.clear()`` ends every fault.  Over HTTP: ``POST /_sim/fault {"status": 429, "count": 3}``,
 ``{"stall": 30}``, ``{"clear": true}``.  ``getUpdates`` is never faulted unless ``method`` names it.
@@ -33,6 +36,7 @@ class Fault:
     chat_id: int | None = None
     retry_after: int = 1
     stall: float = 0.0
+    gate: asyncio.Event | None = None  # ``hold``: the call waits until it is set
 
     def matches(self, method: str, chat_id: int | None) -> bool:
         if self.method is None and method == "getUpdates":
@@ -47,6 +51,7 @@ class Faults:
     pending: list[Fault] = field(default_factory=list)
     answered: int = 0  # calls answered with a fault (tests wait on it)
     stalls_over: int = 0  # stalled calls whose stall ended (then handled, even if the client stopped waiting)
+    held: int = 0  # calls that met a ``hold`` (waiting now, or released)
 
     def answer(
         self,
@@ -63,6 +68,19 @@ class Faults:
         self, seconds: float, *, count: int = 1_000_000, method: str | None = None, chat_id: int | None = None
     ) -> None:
         self.pending.append(Fault(None, count, method, chat_id, stall=seconds))
+
+    def hold(self, *, method: str | None = None, chat_id: int | None = None) -> Fault:
+        """The matching calls wait (``held`` counts them) until ``release`` of what this returns."""
+        fault = Fault(None, 1_000_000, method, chat_id, gate=asyncio.Event())
+        self.pending.append(fault)
+        return fault
+
+    def release(self, fault: Fault) -> None:
+        """The calls held by ``fault`` go on; later ones are not held."""
+        if fault in self.pending:
+            self.pending.remove(fault)
+        assert fault.gate is not None
+        fault.gate.set()
 
     def control(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /_sim/fault``: ``{"status": 502, "count": 5, "method": "editMessageText", "chat_id": ...}``,
@@ -84,6 +102,9 @@ class Faults:
         return {"pending": [f.__dict__ for f in self.pending], "answered": self.answered}
 
     def clear(self) -> None:
+        for fault in self.pending:
+            if fault.gate is not None:
+                fault.gate.set()  # nothing stays held
         self.pending.clear()
 
     def take(self, method: str, chat_id: int | None) -> Fault | None:
@@ -108,6 +129,9 @@ class Faults:
         fault = self.take(method, chat)
         if fault is None:
             return
+        if fault.gate is not None:
+            self.held += 1
+            await fault.gate.wait()
         if fault.stall:
             await asyncio.sleep(fault.stall)
             self.stalls_over += 1
