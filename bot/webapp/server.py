@@ -28,6 +28,7 @@ from urllib.parse import parse_qsl, quote
 
 from aiohttp import WSMsgType, web
 from aiohttp.typedefs import Handler
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.presentation.i18n import catalogue, normalize, rule_error, t
 from bot.webapp import frames, public_page
@@ -59,6 +60,7 @@ SECURITY_HEADERS = {
 OPS = {"play", "bury", "bid", "overturn", "pass_bid", "pass", "tribute", "ask_counts", "choose"}
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_FRAME = 16 * 1024
+BUSY_CLOSE = 1013  # "try again later": a hello the database could not answer; the page reconnects by itself
 T = TypeVar("T")
 
 
@@ -313,7 +315,14 @@ class WebAppServer:
                     if viewer is not None:
                         self.hub.remove(viewer)
                         viewer = None
-                    viewer, lang = await self._hello(ws, send, data, lang)
+                    try:
+                        viewer, lang = await self._hello(ws, send, data, lang)
+                    except Exception as exc:  # the database busy (a pool timeout) or a fault: logged, refused
+                        self._log_failure("hello", data.get("match"), exc)
+                        lang = _guess_lang(data.get("init"), self.default_lang)
+                        await send({"type": "error", "code": "busy", "message": t(lang, "web.busy")})
+                        await ws.close(code=BUSY_CLOSE, message=b"busy")  # the page says hello again
+                        break
                     if viewer is None:
                         break
                 elif viewer is None:
@@ -321,7 +330,10 @@ class WebAppServer:
                         {"type": "error", "code": "hello_first", "message": t(lang, "web.hello_first")}
                     )
                 elif kind == "tables":
-                    await send({"type": "tables", "tables": await self.tables_for(viewer)})
+                    try:
+                        await send({"type": "tables", "tables": await self.tables_for(viewer)})
+                    except Exception as exc:  # the list comes again at the page's next ask
+                        self._log_failure("tables", viewer.match_id, exc)
                 else:
                     await self._act(viewer, send, data)
         except (ConnectionResetError, asyncio.CancelledError):
@@ -362,22 +374,41 @@ class WebAppServer:
             return None, lang
         referee = seat is None and await self._bridge_call("is_referee", False, match_id, user.id)
         viewer = Viewer(user_id=user.id, match_id=match_id, seat=seat, lang=lang, send=send, referee=referee)
-        await send(
-            {
-                "type": "hello",
-                "match": match_id,
-                "seat": seat,
-                "lang": lang,
-                "dev": self.dev,
-                "referee": referee,
-                "user": {"id": user.id, "name": user.first_name},
-                "texts": page_texts(lang),
-                "tables": await self.tables_for(viewer),
-            }
-        )
-        self.hub.add(viewer)
-        await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang, referee=referee))
+        hello: Frame = {
+            "type": "hello",
+            "match": match_id,
+            "seat": seat,
+            "lang": lang,
+            "dev": self.dev,
+            "referee": referee,
+            "user": {"id": user.id, "name": user.first_name},
+            "texts": page_texts(lang),
+            "tables": await self.tables_for(viewer),
+        }
+        if data.get("frame") != "inline":  # a client of the first protocol: hello, then the state frame
+            await send(hello)
+            self.hub.add(viewer)
+            await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang, referee=referee))
+            return viewer, lang
+        # the table page: its first frame inside the hello (the seat's own frame, made as every push's is: the
+        # hand of that seat only), so the page draws the table from the one message
+        frame = await self.hub.frame_for(match_id, seat, lang, referee=referee)
+        await send({**hello, "state": frame})
+        viewer.sent = (int(frame["version"]), str(frame["status"]))
+        self.hub.add(viewer)  # only now: no push reaches the page before its hello
+        row = await match_repo.get_match_row(self.bridge.db, match_id)
+        if row is not None and row.version != frame["version"]:  # a version committed meanwhile
+            await self.hub.send(viewer, await self.hub.frame_for(match_id, seat, lang, referee=referee))
         return viewer, lang
+
+    @staticmethod
+    def _log_failure(what: str, match_id: int | None, exc: Exception) -> None:
+        """A page's request the server could not answer: a busy database (a pool timeout, a lost connection)
+        is a warning, anything else an error with its traceback (the page gets one translated line)."""
+        if isinstance(exc, SQLAlchemyError):
+            log.warning("page %s (match %s) refused, the database is busy: %s", what, match_id, exc)
+        else:
+            log.exception("page %s (match %s) failed", what, match_id)
 
     async def _bridge_call(self, name: str, default: T, *args: object) -> T:
         """A bridge method a test's stand-in bridge may not have (then ``default``)."""
@@ -399,11 +430,24 @@ class WebAppServer:
         return await match_repo.action_applied(self.bridge.db, match_id, dedupe_key)
 
     async def _act(self, viewer: Viewer, send: Send, data: Frame) -> None:
+        """A page's action, answered by one ack.  A request the server could not carry out (the database's
+        pool timing out under load, or a fault) is refused with one translated line and logged, the socket
+        stays open; once the ok ack went out the action stands, and a failure after it is only logged."""
         lang = viewer.lang
         rid = data.get("id")
         if not isinstance(rid, str) or not REQUEST_ID.match(rid):
             await send({"type": "ack", "id": None, "ok": False, "error": t(lang, "web.bad_frame")})
             return
+        answered: list[bool] = []  # the ok ack was sent (the action is committed)
+        try:
+            await self._request(viewer, send, data, rid, answered)
+        except Exception as exc:
+            self._log_failure(f"action {data.get('op')!r}", viewer.match_id, exc)
+            if not answered:
+                await send({"type": "ack", "id": rid, "ok": False, "error": t(lang, "web.busy")})
+
+    async def _request(self, viewer: Viewer, send: Send, data: Frame, rid: str, answered: list[bool]) -> None:
+        lang = viewer.lang
 
         async def refuse(text: str, **extra: object) -> None:
             await send({"type": "ack", "id": rid, "ok": False, "error": text, **extra})
@@ -455,6 +499,7 @@ class WebAppServer:
             return
 
         async def committed(applied: ApplyResult) -> None:  # answered at once; the chat messages follow
+            answered.append(True)  # committed: whatever fails after this, the action stands
             try:
                 await send(
                     {

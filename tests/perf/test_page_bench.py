@@ -140,7 +140,12 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
         cdp = await page.context.new_cdp_session(page)
         await cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
         if rate > 1:
-            await browser.start_tracing(page=page, categories=TRACE)
+            extra = (
+                ["disabled-by-default-devtools.timeline.invalidationTracking"]
+                if os.environ.get("BENCH_PAGE_INVALIDATIONS")
+                else []
+            )
+            await browser.start_tracing(page=page, categories=TRACE + extra)
         await page.goto(table.link())
         # polled with a short expression, not wait_for_function (whose script polls at every animation frame
         # and competes with the first frame for the page's main thread)
@@ -164,6 +169,10 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
         shifts, hand_shifts = after[0] - before[0], after[1] - before[1]
         biggest = sorted(await page.evaluate("window.__shiftLog || []"), key=lambda x: -x[1])[:4]
         trace = await browser.stop_tracing() if rate > 1 else b""
+    if trace and os.environ.get("BENCH_PAGE_TRACE_DIR"):  # kept for a closer look (docs/performance.md)
+        out = Path(os.environ["BENCH_PAGE_TRACE_DIR"]) / f"trace-{label.split()[0]}-x{rate}-{seed}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(trace)
     frames, renders, taps = m["frames"], m["renders"], m["taps"]
     assert frames and taps
 

@@ -67,7 +67,13 @@ class FrameLog:
 
     def _socket(self, ws: Any) -> None:
         self.sockets += 1
-        ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+        ws.on("framereceived", self._received)
+
+    def _received(self, payload: str) -> None:
+        frame = json.loads(payload)
+        self.frames.append(frame)
+        if frame.get("type") == "hello" and "state" in frame:  # the page's first frame comes inside its hello
+            self.frames.append(frame["state"])
 
     def states(self) -> list[dict[str, Any]]:
         return [f for f in self.frames if f.get("type") == "state"]

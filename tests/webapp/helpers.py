@@ -123,6 +123,8 @@ class PageClient:
         self.frames.append(frame)
         if frame.get("type") == "state":
             self.state = frame
+        if frame.get("type") == "hello" and "state" in frame:  # the first frame inside the hello
+            self.state = frame["state"]
         return frame
 
     async def until(
@@ -139,8 +141,11 @@ class PageClient:
             if predicate(frame):
                 return frame
 
-    async def hello(self, init: str, match: int | None) -> dict[str, Any]:
-        await self.send({"type": "hello", "init": init, "match": match})
+    async def hello(self, init: str, match: int | None, *, inline: bool = False) -> dict[str, Any]:
+        """``inline``: as the table page says it, the first state frame inside the server's hello."""
+        await self.send(
+            {"type": "hello", "init": init, "match": match, **({"frame": "inline"} if inline else {})}
+        )
         return await self.until(lambda f: f.get("type") in ("hello", "error"))
 
     async def act(

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 
 import aiohttp
 import pytest
+import sqlalchemy.exc
 
+from bot.presentation.i18n import t
+from bot.webapp import frames
 from engine.cards import parse_cards
 from storage import match_repo
 from tests.webapp.helpers import PageClient, local_table, my_turn
@@ -218,3 +222,85 @@ def test_parse_cards_of_requests():
     from bot.webapp.frames import parse_request_cards
 
     assert parse_request_cards(["♠10", "BJ"]) == parse_cards("♠10 BJ")
+
+
+async def test_the_first_frame_comes_inside_the_hello_with_only_the_seats_own_hand(tmp_path):
+    """The page's hello (``frame: inline``) is answered by one message carrying the first state: the seat's
+    own frame (its hand, nobody else's), no second copy of it after; a spectator's has no hand; a forged
+    ``initData`` still gets only the refusal."""
+    async with local_table(tmp_path, GUANDAN) as table:
+        me = await PageClient.open(table)
+        hello = await me.hello(table.init_data(), table.match_id, inline=True)
+        state = hello["state"]
+        assert hello["seat"] == 0 and hello["texts"] and state["type"] == "state"
+        async with table.rt.lock(table.match_id):
+            row, m = await match_repo.load_match_row(table.rt.db, table.match_id)
+            own, other = frames.seat_part(row.game, m, 0), frames.seat_part(row.game, m, 1)
+        if state["version"] == row.version:
+            assert state["me"]["hand"] == own["hand"] != other["hand"]
+        assert set(state) >= {"version", "table", "names", "me"} and "kitty" not in state["table"]
+        nxt = await me.receive(timeout=1.0) if not my_turn(state) else None
+        assert nxt is None or nxt.get("type") != "state" or nxt["version"] > state["version"]
+        watcher = await PageClient.open(table)
+        seen = await watcher.hello(table.init_data(user_id=555, name="观众"), table.match_id, inline=True)
+        assert seen["seat"] is None and "me" not in seen["state"] and '"hand"' not in json.dumps(seen)
+        forged = await PageClient.open(table)
+        refused = await forged.hello(table.init_data()[:-6] + "abcdef", table.match_id, inline=True)
+        assert refused["type"] == "error" and refused["fatal"] is True and "state" not in refused
+        for client in (me, watcher, forged):
+            await client.close()
+
+
+POOL_TIMEOUT = "QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00"
+
+
+async def test_a_database_pool_timeout_is_a_translated_refusal_and_the_socket_lives_on(
+    tmp_path, monkeypatch, caplog
+):
+    """Under load the database's pool may time out inside a page's action (seen at 200 tables): the page gets
+    one translated "busy, try again" (no stack trace, nothing applied), it is logged, the same socket then
+    plays; a pool timeout at hello is the same refusal and the page may say hello again."""
+    async with local_table(tmp_path, GUANDAN, lang="en") as table:
+        me = await seated(table)
+        frame = await me.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
+        async with table.rt.lock(table.match_id):
+            before = await table.version()
+        bridge, submit = table.server.bridge, table.server.bridge.submit
+
+        async def timing_out(*args, **kwargs):
+            raise sqlalchemy.exc.TimeoutError(POOL_TIMEOUT)
+
+        monkeypatch.setattr(bridge, "submit", timing_out)
+        _, cards, reading = ai_move(table)
+        with caplog.at_level(logging.WARNING, logger="bot.webapp.server"):
+            answer = await me.act("play", cards, arg=reading)
+        assert answer == {"type": "ack", "id": answer["id"], "ok": False, "error": t("en", "web.busy")}
+        assert "QueuePool" not in json.dumps(me.frames) and "Traceback" not in json.dumps(me.frames)
+        assert any(
+            "database is busy" in r.getMessage() and POOL_TIMEOUT in r.getMessage() for r in caplog.records
+        )
+        assert await table.version() == before and not me.ws.closed
+        monkeypatch.setattr(bridge, "submit", submit)
+        answer = await me.act(
+            "play", cards, arg=reading
+        )  # the same socket, the same move: now it goes through
+        assert answer["ok"] is True and answer["version"] == frame["version"] + 1
+
+        # at hello: the same refusal (in the language the initData claims, as every refusal before sign-in),
+        # the socket closed with "try again later", a new hello works
+        seat_of = table.server.seat_of
+
+        async def seat_timing_out(*args):
+            raise sqlalchemy.exc.TimeoutError(POOL_TIMEOUT)
+
+        monkeypatch.setattr(table.server, "seat_of", seat_timing_out)
+        late = await PageClient.open(table)
+        refused = await late.hello(table.init_data(), table.match_id, inline=True)
+        assert refused == {"type": "error", "code": "busy", "message": t("zh", "web.busy")}
+        await late.receive(timeout=5)
+        assert late.ws.closed and late.ws.close_code == 1013
+        monkeypatch.setattr(table.server, "seat_of", seat_of)
+        again = await PageClient.open(table)
+        assert (await again.hello(table.init_data(), table.match_id, inline=True))["state"]["me"]
+        for client in (me, late, again):
+            await client.close()

@@ -24,6 +24,10 @@ PAGE: dict[str, tuple[str, str]] = {
     ),
     "web.stale": ("牌局刚刚变了, 已刷新, 请再试一次", "The table moved on; the page is updated, try again"),
     "web.bad_frame": ("看不懂这个请求", "The table does not understand that request"),
+    "web.busy": (
+        "牌桌正忙, 这一步没有生效: 请稍后再试一次",
+        "The table is busy and that did not go through: try again in a moment",
+    ),
     "web.hello_first": ("请先登录 (hello)", "Say hello (sign in) first"),
     "web.spectator": ("你在观战: 只有四位玩家能出牌", "You are watching: only the four players act"),
     "web.not_your_seat": ("这不是你的座位", "That is not your seat"),

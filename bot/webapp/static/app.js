@@ -91,8 +91,9 @@ function connect() {
     S.retry = 0;
     performance.mark('ws-open');
     const m = new URLSearchParams(location.search).get('m');
+    // frame 'inline': the server's answer carries the first state frame (one message to the first paint)
     ws.send(JSON.stringify({ type: 'hello', init: initData(), match: S.match || (m ? Number(m) : null),
-                             version: S.frame ? S.frame.version : null }));
+                             version: S.frame ? S.frame.version : null, frame: 'inline' }));
   };
   ws.onmessage = (ev) => {
     let msg;
@@ -126,6 +127,7 @@ function onMessage(msg) {
     document.title = t('web.title');
     if (msg.dev) { $('dev').hidden = false; $('dev').textContent = t('web.dev'); }
     setConn(S.seat === null ? t('web.spectating') : '', false);
+    if (msg.state) onMessage(msg.state);  // the first frame, inside the hello
     if (S.pending) send(S.pending);  // a request whose answer was lost: the same id is applied at most once
   } else if (msg.type === 'state') {
     const start = performance.now();
