@@ -135,10 +135,11 @@ class Results:
             )
             self.ctx.send(row.group_chat_id, text or tt(lang, "result.announce", line=line))
             await self.tell_players_result(row, rec, eng)
-        if rec.finished:
+        if rec.finished:  # the final ranking, each entry with its rating after this tournament
+            ratings = views.rating_texts(await ts.entry_ratings(self.ctx.db, row))
             self.ctx.send(
                 row.group_chat_id or row.created_by,
-                tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng)),
+                tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, eng, ratings)),
             )
             return
         if eng.swiss is not None and eng.swiss.stalled and not rec.new_matches:  # the organiser decides

@@ -17,7 +17,7 @@ from bot.presentation.tournament.outputs_text import (
 )
 from engine.registry import load_preset
 from engine.tournament import Tournament as Engine
-from engine.tournament.ratings import Ratings
+from engine.tournament.ratings import EntryRating
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentAudit, TournamentEntry, TournamentMatch
 
@@ -25,7 +25,6 @@ __all__ = [
     "audit_text",
     "bracket_text",
     "entrant_text",
-    "entry_ratings",
     "export_csv",
     "length_text",
     "match_label",
@@ -34,6 +33,7 @@ __all__ = [
     "names_of",
     "prizes_text",
     "ranking_text",
+    "rating_texts",
     "result_line",
     "results_text",
     "schedule_lines",
@@ -109,15 +109,10 @@ def match_facts(
     )
 
 
-def entry_ratings(ratings: Ratings, game: str, entries: Sequence[TournamentEntry]) -> dict[str, str]:
-    """Entry id -> the mean of its players' ratings as shown, ``?`` when one of them is provisional."""
-    shown = {}
-    for e in entries:
-        rs = [ratings.of(str(p), game) for p in e.players_json]
-        if rs:
-            mean = round(sum(r.shown for r in rs) / len(rs))
-            shown[str(e.id)] = f"{mean}{'?' if any(r.provisional for r in rs) else ''}"
-    return shown
+def rating_texts(ratings: Mapping[str, EntryRating]) -> dict[str, str]:
+    """Entry id -> its rating as the outputs show it (``1562``, ``1500?`` while provisional), from
+    ``ts.entry_ratings``."""
+    return {k: r.text() for k, r in ratings.items()}
 
 
 def schedule_lines(

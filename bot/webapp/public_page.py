@@ -1,7 +1,8 @@
 """The public tournament page on the bot's web server: ``GET /t/<id>`` (HTML) and ``/t/<id>/bracket.png``.
 
-No login: anybody with the link sees the standings (Swiss or groups), the schedule, the results and
-the bracket image, in Chinese or English (``?lang=en``).  Only the tournament's state is read — its
+No login: anybody with the link sees the standings (Swiss or groups; the knockout's ranking with its prizes
+once it has one; each entry with its rating, ``?`` while provisional), the schedule, the results and the
+bracket image, in Chinese or English (``?lang=en``).  Only the tournament's state is read — its
 draw, pairings and results — never a table's cards, so no hand can appear.  The organiser switches
 the page off with ``/public_page off`` (setting ``public_page``); the page then answers 404 like a
 tournament that does not exist.  ``register(app, db_of)`` adds the two routes to the server's app.
@@ -17,7 +18,8 @@ from collections.abc import Callable
 from aiohttp import web
 
 from bot.presentation.tournament.bracket_image import bracket_png
-from bot.presentation.tournament.text import results_text, schedule_text, standings_text
+from bot.presentation.tournament.outputs_text import standings_text
+from bot.presentation.tournament.text import results_text, schedule_text
 from engine.tournament.schedule import Slot
 from storage import tournaments as ts
 from storage.db import Database
@@ -93,10 +95,11 @@ def register(app: web.Application, db_of: Callable[[], Database]) -> None:
                 for m in rows
                 if m.start_at
             ]
+            ratings = {k: r.text() for k, r in (await ts.entry_ratings(db_of(), row)).items()}
             other = "zh" if lang == "en" else "en"
             parts.append(f'<p><a href="?lang={other}">{w["lang"]}</a></p>')
             for key, text in (
-                ("standings", standings_text(eng, lang)),
+                ("standings", standings_text(lang, eng, {}, ratings)),
                 ("schedule", schedule_text(eng, slots, lang, row.time_zone, tables)),
                 ("results", results_text(eng, lang)),
             ):

@@ -74,6 +74,19 @@ class Rating:
 
 
 @dataclass(frozen=True)
+class EntryRating:
+    """A pair's or a team's rating as the standings show it: the mean of its players' shown ratings,
+    provisional while any of them is."""
+
+    shown: int
+    provisional: bool
+
+    def text(self) -> str:
+        """``1632`` or ``1540?`` (provisional), as :meth:`Rating.text`."""
+        return f"{self.shown}{'?' if self.provisional else ''}"
+
+
+@dataclass(frozen=True)
 class TableGame:
     """One rated table: the two players of the winning side and the two of the losing side."""
 
@@ -126,6 +139,14 @@ class Ratings:
 
     def history_of(self, player: str, game: str) -> list[HistoryPoint]:
         return [h for h in self.history if h.player == player and h.game == game]
+
+
+def entry_rating(ratings: Ratings, game: str, players: Sequence[str]) -> EntryRating | None:
+    """The rating of an entry of ``players`` (their rating keys); None for an entry without players."""
+    rs = [ratings.of(p, game) for p in players]
+    if not rs:
+        return None
+    return EntryRating(round(sum(r.shown for r in rs) / len(rs)), any(r.provisional for r in rs))
 
 
 def replay(games: Iterable[TableGame]) -> Ratings:

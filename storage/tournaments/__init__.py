@@ -79,6 +79,7 @@ from storage.tournaments.public import (
     set_public_page,
 )
 from storage.tournaments.ratings import (
+    entry_ratings,
     game_of,
     player_ratings,
 )
@@ -252,6 +253,7 @@ __all__ = [
     "public_view",
     "set_public_page",
     "player_ratings",
+    "entry_ratings",
     "end_swiss",
     "swiss_withdraw",
     "swiss_late_entry",

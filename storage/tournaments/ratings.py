@@ -18,7 +18,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.registry import load_preset
 from engine.tournament import PairingResult
 from engine.tournament.entries import Entry
-from engine.tournament.ratings import Ratings, TableGame, match_games, replay, seed_by_rating
+from engine.tournament.ratings import (
+    EntryRating,
+    Ratings,
+    TableGame,
+    entry_rating,
+    match_games,
+    replay,
+    seed_by_rating,
+)
 from storage.db import Database
 from storage.ratings_cache import replayed
 from storage.ratings_casual import casual_games
@@ -97,6 +105,26 @@ async def player_ratings(db: Database) -> Ratings:
         games = await _with_casual(s, await _timed_games(s), db.casual_ratings)
     # off the event loop, and only the new games when nothing earlier changed (storage/ratings_cache.py)
     return await replayed(db, games)
+
+
+async def entry_ratings(db: Database, row: Tournament) -> dict[str, EntryRating]:
+    """Entry id -> its rating now (the mean of its players' ratings in the tournament's game, provisional
+    while one of them is: ``engine.tournament.ratings.entry_rating``), for every entry, withdrawn ones too:
+    what the standings, the final ranking and the public page show next to each entry."""
+    ratings = await player_ratings(db)
+    async with db.session() as s:
+        rows = (
+            (await s.execute(select(TournamentEntry).where(TournamentEntry.tournament_id == row.id)))
+            .scalars()
+            .all()
+        )
+    game = game_of(row)
+    out = {}
+    for e in rows:
+        r = entry_rating(ratings, game, [str(p) for p in e.players_json])
+        if r is not None:
+            out[str(e.id)] = r
+    return out
 
 
 async def seeded_by_rating(

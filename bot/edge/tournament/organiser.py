@@ -403,7 +403,14 @@ async def cmd_end_swiss(c: Call) -> None:
     if ended.finished:
         c.tb.ctx.send(
             row.group_chat_id or row.created_by,
-            tt(lang, "finished", name=row.name, ranking=views.ranking_text(lang, ts.load_engine(row))),
+            tt(
+                lang,
+                "finished",
+                name=row.name,
+                ranking=views.ranking_text(
+                    lang, ts.load_engine(row), views.rating_texts(await ts.entry_ratings(c.tb.ctx.db, row))
+                ),
+            ),
         )
     else:
         await c.tb.scheduling.schedule_ready(row)

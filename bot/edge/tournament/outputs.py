@@ -60,13 +60,7 @@ async def cmd_standings(c: Call) -> None:
         c.reply(tt(c.lang, "out.no_draw"))
         return
     eng = ts.load_engine(c.row)
-    ratings = None
-    if eng.swiss is not None or eng.groups is not None:  # each entry's rating (its players' mean)
-        ratings = views.entry_ratings(
-            await ts.player_ratings(c.tb.ctx.db),
-            ts.game_of(c.row),
-            await ts.entries(c.tb.ctx.db, c.row.id, include_withdrawn=True),
-        )
+    ratings = views.rating_texts(await ts.entry_ratings(c.tb.ctx.db, c.row))  # its players' mean
     c.reply(views.standings_text(c.lang, eng, await c.tb.ctx.names(c.row.id), ratings))
 
 

@@ -214,7 +214,9 @@ def bracket_text(lang: str, eng: Engine, names: Mapping[str, str]) -> str:
     return tt(lang, "out.bracket", lines="\n".join(lines)) if lines else tt(lang, "out.no_draw")
 
 
-def ranking_text(lang: str, eng: Engine) -> str:
+def ranking_text(lang: str, eng: Engine, ratings: Mapping[str, str] | None = None) -> str:
+    """The final ranking with the prizes (partial while the tournament runs); ``ratings``: entry id -> its
+    rating as shown (``1562`` or ``1500?``), added to each line, then what the ratings mean."""
     lines = []
     for r in eng.ranking():
         if r.place is None and (not r.prize or not eng.finished):  # still playing: no place, no prize yet
@@ -230,7 +232,10 @@ def ranking_text(lang: str, eng: Engine) -> str:
                 prize=prize,
             )
             + note
+            + render_text.rating_suffix(lang, ratings, r.entry_id)
         )
+    if lines and ratings and any(r.entry_id in ratings for r in eng.ranking()):
+        lines.append(render_text.rating_note(lang))
     return "\n".join(lines)
 
 
@@ -238,14 +243,14 @@ def standings_text(
     lang: str, eng: Engine, names: Mapping[str, str], ratings: Mapping[str, str] | None = None
 ) -> str:
     """Group tables with translated columns and tiebreaks (bot/presentation/tournament/text.py), then the
-    ranking once the knockout has one."""
+    ranking once the knockout has one; ``ratings`` (entry id -> rating as shown) on every line of both."""
     parts = (
         [render_text.standings_text(eng, lang, ratings=ratings)]
         if eng.groups is not None or eng.swiss is not None
         else []
     )
     if eng.bracket is not None:
-        ranking = ranking_text(lang, eng)
+        ranking = ranking_text(lang, eng, ratings)
         if ranking:
             parts.append(tt(lang, "out.standings", lines=ranking))
         elif not parts:

@@ -28,6 +28,7 @@ from bot.presentation.tournament.model import (
     tables_text,
 )
 from engine.tournament.groups import StandingRow
+from engine.tournament.ratings import PROVISIONAL_GAMES
 from engine.tournament.schedule import Slot
 from engine.tournament.tournament import Tournament
 
@@ -71,6 +72,7 @@ T: dict[str, dict[str, str]] = {
         "swiss_order": "排名依次看：积分（胜2平1负0，轮空{bye}分）› 对手分（Buchholz）› 级差 › 相互战绩 › 抽签",
         "swiss_row": "{rank}. {entry} {points}分 · {w}胜{d}平{l}负 · 对手分{buchholz} · 级差{levels:+d}",
         "rating": " · 等级分{r}",
+        "rating_note": "等级分：选手等级分的平均；? = 定级中（有选手不足 {n} 局）",
         "swiss_bye": " · 轮空{n}次",
         "withdrawn": " · 已退赛",
         "swiss_top": "前 {top} 名进入淘汰赛",
@@ -114,6 +116,7 @@ T: dict[str, dict[str, str]] = {
         "level difference › head-to-head › lot",
         "swiss_row": "{rank}. {entry} {points} pts · {w}-{d}-{l} · Buchholz {buchholz} · levels {levels:+d}",
         "rating": " · rating {r}",
+        "rating_note": "Rating: the mean of the players' ratings; ? = provisional (a player with under {n} games)",
         "swiss_bye": " · bye ×{n}",
         "withdrawn": " · withdrawn",
         "swiss_top": "The top {top} go on to a knockout",
@@ -131,6 +134,18 @@ DECIDED_SHORT = {
 
 def _t(lang: str, key: str, **params: object) -> str:
     return T[check_lang(lang)][key].format(**params)
+
+
+def rating_suffix(lang: str, ratings: Mapping[str, str] | None, entry_id: str | None) -> str:
+    """`` · 等级分1562`` / `` · rating 1500?`` for an entry with a rating in ``ratings``, else empty."""
+    if not ratings or entry_id is None or entry_id not in ratings:
+        return ""
+    return _t(lang, "rating", r=ratings[entry_id])
+
+
+def rating_note(lang: str) -> str:
+    """What the ratings next to the entries are and what ``?`` means (as ``/me`` says it)."""
+    return _t(lang, "rating_note", n=PROVISIONAL_GAMES)
 
 
 def split_message(text: str, limit: int = TELEGRAM_LIMIT) -> list[str]:
@@ -207,8 +222,7 @@ def _standing_line(
         tables=row.tables_won,
         levels=row.level_diff,
     )
-    if ratings and row.entry_id in ratings:
-        line += _t(lang, "rating", r=ratings[row.entry_id])
+    line += rating_suffix(lang, ratings, row.entry_id)
     if row.tiebreak in ("head_to_head", "lot") and row.head_to_head is not None and row.played:
         line += _t(lang, "h2h", h2h=row.head_to_head)
     if row.tiebreak == "lot" and row.lot is not None and row.played:
@@ -229,6 +243,8 @@ def swiss_standings_text(t: Tournament, lang: str = "zh", ratings: Mapping[str, 
     ]
     if top:
         lines.append(_t(lang, "swiss_top", top=top))
+    if ratings:
+        lines.append(rating_note(lang))
     lines.append("")
     used_lot = False
     for row in table.rows:
@@ -248,8 +264,7 @@ def swiss_standings_text(t: Tournament, lang: str = "zh", ratings: Mapping[str, 
             line += _t(lang, "qualified")
         if row.byes:
             line += _t(lang, "swiss_bye", n=row.byes)
-        if ratings and row.entry_id in ratings:
-            line += _t(lang, "rating", r=ratings[row.entry_id])
+        line += rating_suffix(lang, ratings, row.entry_id)
         if row.tiebreak in ("head_to_head", "lot") and row.head_to_head is not None:
             line += _t(lang, "h2h", h2h=row.head_to_head)
         if row.tiebreak == "lot" and row.lot is not None:
@@ -288,6 +303,8 @@ def standings_text(
             )
         )
     lines = [_t(lang, "standings", name=t.name), _t(lang, "order")]
+    if ratings:
+        lines.append(rating_note(lang))
     used_lot = False
     for st in t.groups.all_standings(t.lot_seed):
         if group is not None and st.group != group:
@@ -447,6 +464,8 @@ __all__ = [
     "entry_label",
     "level_text",
     "prize_list_text",
+    "rating_note",
+    "rating_suffix",
     "result_line",
     "results_text",
     "schedule_text",

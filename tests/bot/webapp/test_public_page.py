@@ -78,3 +78,46 @@ async def test_the_public_page_shows_standings_schedule_results_and_can_be_switc
         assert (await client.get(f"/t/{tid}/bracket.png")).status == 404
         await ts.set_public_page(db, tid, ORG, True)
         assert (await client.get(f"/t/{tid}")).status == 200
+
+
+async def test_the_public_page_shows_each_entrys_rating_with_the_provisional_mark(db: Database) -> None:
+    """Issue 20: the Swiss standings on the public page give each pair its rating (its players' mean,
+    ``?`` while provisional, as /me), and once the top-2 final is played the final ranking with its
+    prizes, each entry with its rating after the tournament."""
+    tid = await swiss(db)
+    app = web.Application()
+    public_page.register(app, lambda: db)
+    async with TestClient(TestServer(app)) as client:
+        for _ in range(2):
+            for key in (await ts.engine_state(db, tid)).ready_matches():
+                await ts.record_result(db, tid, key, pair_result("a", 14, 9), None)
+        row = await ts.get_tournament(db, tid)
+        shown = {k: r.text() for k, r in (await ts.entry_ratings(db, row)).items()}
+        assert len(shown) == 5 and all(t.endswith("?") for t in shown.values())  # two tables each at most
+        assert len(set(shown.values())) > 1  # the results moved them
+        eng = await ts.engine_state(db, tid)
+        body = await (await client.get(f"/t/{tid}")).text()
+        for line in standings_lines(body, "积分编排排名"):
+            entry = next(e for e in eng.entries if line.split(" ", 1)[1].startswith(e.name))
+            assert f"· 等级分{shown[entry.id]}" in line
+        assert "? = 定级中（有选手不足 10 局）" in body
+        en = await (await client.get(f"/t/{tid}?lang=en")).text()
+        assert "· rating " in en and "? = provisional" in en
+
+        (final,) = eng.ready_matches()
+        await ts.record_result(db, tid, final, pair_result("b", 9, 14), None)
+        assert (await ts.engine_state(db, tid)).finished
+        row = await ts.get_tournament(db, tid)
+        after = {k: r.text() for k, r in (await ts.entry_ratings(db, row)).items()}
+        assert after != shown  # the final is rated too
+        body = await (await client.get(f"/t/{tid}")).text()
+        champion = (await ts.engine_state(db, tid)).ranking()[0]
+        assert f"1. {champion.name} — " in body  # the ranking with its prizes
+        line = body.split(f"1. {champion.name} — ", 1)[1].split("\n")[0]
+        assert line.endswith(f"· 等级分{after[champion.entry_id]}")
+
+
+def standings_lines(body: str, title: str) -> list[str]:
+    """The numbered rows of the standings block that starts with ``title`` on the page."""
+    block = body.split(title, 1)[1].split("</pre>", 1)[0]
+    return [ln for ln in block.splitlines() if ln[:1].isdigit() and ". " in ln]

@@ -14,6 +14,7 @@ from engine.tournament.ratings import (
     Rating,
     Ratings,
     TableGame,
+    entry_rating,
     match_games,
     replay,
     seed_by_rating,
@@ -37,6 +38,20 @@ def test_provisional_until_ten_games() -> None:
     r = replay(games)
     assert not r.of("a", "guandan").provisional and r.of("a", "guandan").text().isdigit()
     assert r.of("a", "guandan").shown > 1500
+
+
+def test_an_entry_is_rated_through_its_players_and_provisional_while_one_of_them_is() -> None:
+    """What the standings show next to a pair: the mean of its two players' shown ratings, ``?`` while
+    either has fewer than 10 games (a new partner makes an established pair provisional again)."""
+    strong, weak = ("a", "b"), ("c", "d")
+    r = replay([TableGame("shengji", strong, weak) for _ in range(PROVISIONAL_GAMES)])
+    a, b = r.of("a", "shengji"), r.of("b", "shengji")
+    pair = entry_rating(r, "shengji", ["a", "b"])
+    assert pair is not None and pair.shown == round((a.shown + b.shown) / 2) and pair.shown > 1500
+    assert not pair.provisional and pair.text() == str(pair.shown)
+    mixed = entry_rating(r, "shengji", ["a", "new"])
+    assert mixed is not None and mixed.provisional and mixed.text() == f"{round((a.shown + 1500) / 2)}?"
+    assert entry_rating(r, "shengji", []) is None
 
 
 def test_match_tables_are_games_and_forfeits_are_not_rated() -> None:

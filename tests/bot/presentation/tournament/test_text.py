@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.presentation.tournament.outputs_text import ranking_text
 from bot.presentation.tournament.text import (
     TELEGRAM_LIMIT,
     prize_list_text,
@@ -16,11 +17,14 @@ from bot.presentation.tournament.text import (
 )
 from engine.tournament.results import forfeit_result
 from engine.tournament.schedule import Slot
+from engine.tournament.tournament import Tournament
 from tests.bot.presentation.tournament.helpers import (
     START,
     groups_knockout,
     pair_win,
+    pairs,
     play_all,
+    settings,
     single_elim,
     slots_for,
     teams,
@@ -278,3 +282,32 @@ def test_group_standings_show_each_entrys_rating_when_given() -> None:
     assert text.count("等级分1500?") == len(t.entries) - 1
     assert "rating 1562" in standings_text(t, "en", ratings=ratings)
     assert "等级分" not in standings_text(t, "zh")
+
+
+def test_the_final_ranking_shows_each_entrys_rating_and_what_the_question_mark_means() -> None:
+    """Issue 20: the knockout's final ranking (the prize list of the "is over" announcement and of
+    /standings) shows each entry's rating, ``?`` while provisional, and says what the mark means."""
+    t = single_elim(8)
+    play_all(t)
+    assert t.finished
+    rows = t.ranking()
+    champion = rows[0].entry_id
+    ratings = {champion: "1612", **{r.entry_id: "1500?" for r in rows[1:]}}
+    lines = ranking_text("zh", t, ratings).splitlines()
+    assert lines[0].startswith("1. " + _names(t)[champion]) and lines[0].endswith(" · 等级分1612")
+    assert sum(ln.endswith(" · 等级分1500?") for ln in lines) == len(lines) - 2  # all but the champion
+    assert lines[-1] == "等级分：选手等级分的平均；? = 定级中（有选手不足 10 局）"
+    en = ranking_text("en", t, ratings).splitlines()
+    assert en[0].endswith(" · rating 1612") and en[-1].startswith("Rating: the mean of the players' ratings")
+    assert "等级分" not in ranking_text("zh", t)  # no ratings given: the ranking as before
+
+
+def test_swiss_and_group_standings_say_what_the_ratings_mean() -> None:
+    s = Tournament.create("积分赛", settings("shengji-17-deals", format="swiss", swiss_rounds=3), pairs(6))
+    s.hold_draw(bytes(32))
+    text = standings_text(s, "zh", ratings={e.id: "1540?" for e in s.entries})
+    assert "? = 定级中" in text and text.count("· 等级分1540?") == 6
+    assert "provisional" in standings_text(s, "en", ratings={e.id: "1540?" for e in s.entries})
+    assert "定级中" not in standings_text(s, "zh")
+    g = groups_knockout(10)
+    assert "? = 定级中" in standings_text(g, "zh", ratings={e.id: "1500?" for e in g.entries})
