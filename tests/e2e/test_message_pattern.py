@@ -164,7 +164,10 @@ async def test_group_sees_each_completed_trick_and_no_note_per_auto_play(harness
         table = next(m for m in group if "🃏" in (m.text or ""))
         _, eng = await match_repo.load_match_row(rt(h).db, match_id)
         plays = len([a for a in eng.log if " play " in a or a.endswith(" pass")])
-        assert len(table.versions) < plays  # not an edit per move
+        # the edits of the play only: the lobby's and the start's versions do not grow with the moves (counted
+        # with them, about 8 moves at trick 3 against 4-5 fixed versions failed under load by one edit)
+        first = next(i for i, v in enumerate(table.versions) if "超时自动出牌" in (v.text or ""))
+        assert len(table.versions) - first < plays  # not an edit per move
         h.assert_no_errors()
 
 
