@@ -1,5 +1,6 @@
 """Results from the tables: each finished game match recorded for its table, the match result once
-every table is in, announced to the group and each player, the next round scheduled."""
+every table is in (a Swiss of pairs with duplicate deals: once both matches of a comparison are over,
+both results together), announced to the group and each player, the next round scheduled."""
 
 from __future__ import annotations
 
@@ -10,15 +11,18 @@ from typing import Any
 from bot.presentation.tournament.texts import tt
 from bot.tournaments import views
 from bot.tournaments.context import TournamentContext
-from bot.tournaments.duplicate import Duplicate, is_duplicate
+from bot.tournaments.duplicate import Duplicate, is_duplicate, is_pairs_duplicate
 from bot.tournaments.scheduling import Scheduling
+from bot.tournaments.tables import TournamentTables
 from engine.errors import RuleError
 from engine.tournament import TableResult, team_result
 from engine.tournament import Tournament as Engine
+from engine.tournament.duplicate import pair_comparison_result
 from engine.tournament.results import PairingResult
 from storage import match_repo, table_repo
 from storage import tournaments as ts
-from storage.tournament_models import Tournament
+from storage.tournament_models import Tournament, TournamentMatch
+from storage.tournaments import duplicate as duplicate_store
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +51,12 @@ def table_match_result(result: Mapping[str, Any], table: int) -> PairingResult:
 
 
 class Results:
-    def __init__(self, ctx: TournamentContext, scheduling: Scheduling) -> None:
+    def __init__(
+        self, ctx: TournamentContext, scheduling: Scheduling, tables: TournamentTables | None = None
+    ) -> None:
         self.ctx = ctx
         self.scheduling = scheduling
+        self.tables = tables  # starts a comparison's held table when its partner match is decided
         self.duplicate = Duplicate(ctx)
 
     async def catch_up(self) -> None:
@@ -94,8 +101,13 @@ class Results:
             done = [TableResult.from_dict(v) for kk, v in results.items() if kk.isdigit()]
             if len(done) < count:
                 return
-            res = res1 if count == 1 else team_result(done)
             row = await ts.get_tournament(self.ctx.db, tid)
+            if count == 1 and is_pairs_duplicate(row):
+                pm = await self.duplicate.partner_match(row, m)
+                if pm is not None:
+                    await self.compare_pairs(row, m, pm, res1)
+                    return
+            res = res1 if count == 1 else team_result(done)
             if count > 1 and is_duplicate(row):
                 res = await self.duplicate.result(row, m, done)
                 await self.duplicate.reveal(row, m)
@@ -109,6 +121,74 @@ class Results:
                 return
             await self.after_result(tid, rec)
 
+    async def table_over(self, m: TournamentMatch) -> PairingResult | str | None:
+        """A pairs match's own table: its result once it has finished, ``"aborted"`` when it was stopped
+        without one, None while it is still to play (or in play)."""
+        table_id = m.game_tables[0] if m.game_tables else None
+        if table_id is None:
+            return None
+        table = await table_repo.get_table(self.ctx.db, int(table_id))
+        if table is None or table.status == "aborted":
+            return "aborted"
+        done = m.table_results.get("1")
+        if done is None or done.get("absent") is not None:
+            return None
+        row = await match_repo.current_match(self.ctx.db, int(table_id))
+        if row is None or row.status != "finished" or not row.result_json:
+            return None
+        return table_match_result(dict(row.result_json), 1)
+
+    async def compare_pairs(
+        self, row: Tournament, m: TournamentMatch, pm: TournamentMatch, own: PairingResult
+    ) -> None:
+        """``m``'s table is over (its result ``own``); ``pm`` is the comparison's other match.  Both over: both
+        results from the compared boards, recorded together; ``pm`` decided without its table (forfeit,
+        referee, disqualification): ``m`` keeps its own result; ``pm`` still to play: ``m`` waits."""
+        tid = row.id
+        if pm.result_json is not None:
+            dup = dict(pm.result_json.get("extra") or {}).get("duplicate") or {}
+            if dup.get("partner") == m.match_key:  # both decided together before a restart: ``m`` too
+                own = pair_comparison_result(own, await self.duplicate.pair_boards(row, m, pm), pm.match_key)
+            rec = await ts.record_result(self.ctx.db, tid, m.match_key, own, None)
+            await self.duplicate.reveal(row, m)
+            await self.duplicate.reveal(row, pm)
+            await self.after_result(tid, rec, settle=False)
+            return
+        other = await self.table_over(pm)
+        if other is None:  # the partner table still plays the same boards: decided when it is over
+            self.ctx.dashboard_changed(tid)
+            return
+        if isinstance(other, str):  # the partner table was stopped without a result: no comparison
+            recs = [await ts.record_result(self.ctx.db, tid, m.match_key, own, None)]
+        else:
+            boards = await self.duplicate.pair_boards(row, m, pm)
+            recs = await duplicate_store.record_comparison(
+                self.ctx.db, tid, Duplicate.pair_results(m, own, pm, other, boards)
+            )
+        await self.duplicate.reveal(row, m)
+        await self.duplicate.reveal(row, pm)
+        for rec in recs:
+            await self.after_result(tid, rec, settle=False)
+
+    async def settle_partner(self, row: Tournament, m: TournamentMatch) -> None:
+        """``m`` has a result not made by its comparison (a forfeit, a referee's, a disqualification): its
+        partner match, if it waits with its table over, is recorded on its own table's result; if its
+        table is held open for ``m``, it is started."""
+        tid = row.id
+        if m.result_json is None or not is_pairs_duplicate(row):
+            return
+        pm = await self.duplicate.partner_match(row, m)
+        if pm is None or pm.result_json is not None:
+            return
+        other = await self.table_over(pm)
+        if isinstance(other, PairingResult):
+            rec = await ts.record_result(self.ctx.db, tid, pm.match_key, other, None)
+            await self.duplicate.reveal(row, pm)
+            await self.duplicate.reveal(row, m)
+            await self.after_result(tid, rec, settle=False)
+        elif other is None and self.tables is not None:
+            await self.tables.start_held_partner(row, m)
+
     async def after_result(
         self,
         tid: int,
@@ -116,8 +196,10 @@ class Results:
         announce: bool = True,
         text: str | None = None,
         eng: Engine | None = None,
+        settle: bool = True,
     ) -> None:
-        """``eng``: the engine state as it is after ``rec`` (the caller's, when it has loaded it already)."""
+        """``eng``: the engine state as it is after ``rec`` (the caller's, when it has loaded it already);
+        ``settle``: a Swiss pairs comparison's other match follows (``settle_partner``)."""
         self.ctx.dashboard_changed(tid)
         row = await ts.get_tournament(self.ctx.db, tid)
         if eng is None:
@@ -148,6 +230,8 @@ class Results:
                 tt(await self.ctx.ulang(row.created_by), "swiss.stalled", round=eng.swiss.current_round),
             )
         await self.scheduling.schedule_ready(row)
+        if settle:
+            await self.settle_partner(row, rec.match)
 
     async def tell_players_result(self, row: Tournament, rec: ts.Recorded, eng: Engine | None = None) -> None:
         """Each player of the match, privately: the result; what comes next follows when it is scheduled

@@ -65,15 +65,15 @@ class TournamentTables:
                 chat,
                 row.preset_id,
                 preset.game,
-                table_options(row, options, k),
+                table_options(row, options, await self.duplicate.turn_of(row, m, k)),
                 row.created_by,
                 tournament_ref=ref,
             )
             for seat, uid in ((0, pa[0]), (1, pb[0]), (2, pa[1]), (3, pb[1])):
                 await table_repo.seat_user(self.ctx.db, table.id, seat, uid)
+            await self.duplicate.share_seed(row, m, k, table.id, ids)  # before its lobby shows a commitment
             ids.append(table.id)
             await self.ctx.play.render_lobby(table.id)
-        await self.duplicate.on_opened(row, ids)
         await ts.set_match_fields(self.ctx.db, m.id, game_tables=ids, status="open")
         self.ctx.dashboard_changed(row.id)
         names = await self.ctx.names(row.id)
@@ -92,9 +92,12 @@ class TournamentTables:
         if waiting:
             await self.tell_missing(row, m, waiting)
 
-    async def start_ready_tables(self, tid: int, key: str, force: bool = False) -> dict[int, list[int]]:
+    async def start_ready_tables(
+        self, tid: int, key: str, force: bool = False, partner: bool = True
+    ) -> dict[int, list[int]]:
         """Start each open table whose four players have checked in (``force``: all of them); returns the
-        players still missing, per table."""
+        players still missing, per table.  A Swiss of pairs with duplicate deals: once a table starts, the
+        comparison's other match's table, held for it, is started too (``partner``)."""
         m = await ts.get_match(self.ctx.db, tid, key)
         present = await ts.checkins(self.ctx.db, tid, key)
         waiting: dict[int, list[int]] = {}
@@ -116,7 +119,7 @@ class TournamentTables:
             if missing and not force:
                 waiting[k] = missing
                 continue
-            hold, seed = await self.duplicate.start_seed(row, m, k, ready)
+            hold, seed = await self.duplicate.start_seed(row, m, k, ready, force)
             if hold:  # duplicate: the two tables of a comparison start together
                 continue
             err = await self.ctx.play.start_table(int(table_id), seed)
@@ -129,7 +132,16 @@ class TournamentTables:
             await ts.mark_started(self.ctx.db, tid, key)
         if started:
             self.ctx.dashboard_changed(tid)
+        if started and partner:
+            await self.start_held_partner(row, m)
         return waiting
+
+    async def start_held_partner(self, row: Tournament, m: TournamentMatch) -> None:
+        """Pairs duplicate: the other match of ``m``'s comparison waits with an open table for ``m`` (which
+        has started, or been decided): start it if its players are in."""
+        other = await self.duplicate.held_partner(row, m)
+        if other is not None:
+            await self.start_ready_tables(row.id, other, partner=False)
 
     async def tell_missing(self, row: Tournament, m: TournamentMatch, waiting: dict[int, list[int]]) -> None:
         """Who has not checked in, table by table, with each table's own deadline: in that table's group,

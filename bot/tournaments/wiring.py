@@ -50,7 +50,7 @@ class TournamentBot:
         self.tables = TournamentTables(ctx, self.timers)
         self.scheduling = Scheduling(ctx, self.timers)
         self.draws = Draws(ctx, self.scheduling)
-        self.results = Results(ctx, self.scheduling)
+        self.results = Results(ctx, self.scheduling, self.tables)
         self.deadlines = MatchDeadlines(ctx, keyboards, self.timers, self.tables, self.results)
         self.substitutes = Substitutes(ctx, self.tables)
         self.referee = RefereeTools(ctx, self.tables, self.timers)

@@ -41,9 +41,9 @@ class TournamentSettings:
     page_hints: bool = False  # the table page hints the cards that may be played (casual tables: always)
     page_watch: str = "anyone"  # who may watch a table on the page: anyone | participants | referees
     seed_by_rating: bool = False  # seed the draw by the players' ratings (engine/tournament/ratings.py)
-    duplicate: bool = (
-        False  # team matches: tables 1+2 (3+4 ...) play the same boards, hands turned (duplicate.py)
-    )
+    # team matches: tables 1+2 (3+4 ...) play the same boards, hands turned; a Swiss of pairs: matches
+    # 1+2 (3+4 ...) of each round (engine/tournament/duplicate.py)
+    duplicate: bool = False
     late_forfeit_minutes: int = 15
     checkin_opens_minutes: int = 30
     reminder_minutes: tuple[int, ...] = (1440, 15)
@@ -112,7 +112,13 @@ class TournamentSettings:
             raise bad("swiss_top", "0 (no knockout) or a power of two, 2..")
         if self.format == "swiss" and self.prize_table == "by_round_eliminated" and not self.swiss_top:
             raise bad("prize_table", "none | places_1_2_3 (a Swiss without a knockout eliminates nobody)")
-        if self.duplicate and (self.entrant != "team" or self.pairs_per_team % 2):
+        if self.duplicate and self.entrant == "pair" and self.format != "swiss":
+            raise RuleError(
+                "duplicate_pairs_need_swiss",
+                'duplicate = true for pairs needs format = "swiss" (two matches of a round play the same '
+                "deals); a knockout or groups of pairs plays ordinary deals",
+            )
+        if self.duplicate and self.entrant == "team" and self.pairs_per_team % 2:
             raise RuleError(
                 "duplicate_needs_pairs_of_tables",
                 "duplicate = true needs team matches with an even number of pairs per team (2, 4 ...): "

@@ -1,6 +1,10 @@
 """Duplicate deals (engine/tournament/duplicate.py): what the tables of one comparison share in storage.
 
-* The even table of a comparison gets the odd table's **server seed** when it is opened, so both lobbies
+* The **partner table** of a duplicate table (``partner_ref``): in a team match table k's neighbour
+  (1 <-> 2, 3 <-> 4) of the same match; in a Swiss of pairs the table of the comparison's other match
+  (``S<r>-M1`` <-> ``S<r>-M2``, ...; ``swiss_partner_match``).
+
+* The table opened second gets the other table's **server seed** when it is opened, so both lobbies
   show the same ``match_commitment`` and both final summaries reveal the same server seed.
 * The **comparison seed**, fixed when the two tables start (together), mixes that server seed with the
   public values of *both* tables (``table_repo.mix_values``: table ids, seatings and every /mix word):
@@ -18,9 +22,15 @@ from sqlalchemy import select, update
 
 from engine.fairness import contributions_mix, mixed_match_seed
 from engine.registry import match_from_stored
+from engine.tournament.duplicate import swiss_index, swiss_partner
+from engine.tournament.results import PairingResult
 from storage import match_repo, table_repo
 from storage.db import Database
 from storage.models import GameTable
+from storage.tournament_models import Tournament, TournamentMatch
+from storage.tournaments.common import match_row, tournament_row
+from storage.tournaments.results import Recorded, record_in
+from storage.tournaments.tx import retrying
 
 
 async def share_server_seed(db: Database, table_id: int, from_table_id: int) -> None:
@@ -95,15 +105,75 @@ async def played_deals(db: Database, table_id: int) -> list[tuple[int, int]]:
     return out
 
 
-def _partner_ref(table: GameTable) -> str | None:
-    """The ``tournament_ref`` of the other table of ``table``'s duplicate comparison (None: not duplicate)."""
-    turn = (table.options_json or {}).get("board_turn")
-    if turn is None or int(turn) < 0 or not table.tournament_ref:
+def partner_ref_of(ref: str | None, turn: object, pairs: bool = False) -> str | None:
+    """The ``tournament_ref`` of the other table of a duplicate comparison (None: not duplicate).
+
+    A team match ``t<id>:<match>:<k>``: table k's partner is table k + 1 (odd k) or k - 1 of the same match.
+    A Swiss of pairs (``pairs``) ``t<id>:S<r>-M<i>:1``: the other match of the comparison, M<i+1> for the
+    table with turn 0, M<i-1> for turn 1 (only matches with a partner get a turn)."""
+    if turn is None or not isinstance(turn, int) or turn < 0 or not ref:
         return None
-    head, _, k = table.tournament_ref.rpartition(":")
+    head, _, k = ref.rpartition(":")
     if not k.isdigit():
         return None
-    return f"{head}:{int(k) + 1 if int(k) % 2 else int(k) - 1}"
+    if not pairs:
+        return f"{head}:{int(k) + 1 if int(k) % 2 else int(k) - 1}"
+    tid, _, key = head.partition(":")
+    got = swiss_index(key)
+    if got is None:
+        return None
+    rnd, i = got
+    return f"{tid}:S{rnd}-M{i + 1 if turn == 0 else i - 1}:{k}"
+
+
+def _partner_ref(table: GameTable, pairs: bool = False) -> str | None:
+    """The ``tournament_ref`` of the other table of ``table``'s duplicate comparison (None: not duplicate)."""
+    turn = (table.options_json or {}).get("board_turn")
+    return partner_ref_of(table.tournament_ref, None if turn is None else int(turn), pairs)
+
+
+async def pairs_tournament(db: Database, ref: str | None) -> bool:
+    """Is the tournament of table ref ``t<id>:...`` a tournament of pairs (its comparisons are two matches)?"""
+    head = (ref or "").split(":", 1)[0]
+    if not head.startswith("t") or not head[1:].isdigit():
+        return False
+    async with db.session() as s:
+        settings = (
+            await s.execute(select(Tournament.settings_json).where(Tournament.id == int(head[1:])))
+        ).scalar_one_or_none()
+    return bool(settings) and (settings or {}).get("entrant", "pair") == "pair"
+
+
+async def partner_ref(db: Database, table: GameTable) -> str | None:
+    """``_partner_ref`` of a stored table, knowing whether its tournament is of pairs or teams."""
+    if (table.options_json or {}).get("board_turn") is None:
+        return None
+    return _partner_ref(table, await pairs_tournament(db, table.tournament_ref))
+
+
+async def swiss_partner_match(db: Database, tid: int, key: str) -> TournamentMatch | None:
+    """The other match of ``key``'s comparison in a Swiss of pairs with duplicate deals (rows of the round's
+    matches with two sides; ``engine.tournament.duplicate.swiss_partner``); None: it plays ordinary deals."""
+    got = swiss_index(key)
+    if got is None:
+        return None
+    rnd, i = got
+    keys = {key, f"S{rnd}-M{i + 1 if i % 2 else i - 1}"}
+    async with db.session() as s:
+        rows = (
+            (
+                await s.execute(
+                    select(TournamentMatch).where(
+                        TournamentMatch.tournament_id == tid, TournamentMatch.match_key.in_(keys)
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        )
+    paired = {m.match_key: m for m in rows if m.side_a and m.side_b}
+    other = swiss_partner(key, paired)
+    return None if other is None else paired[other]
 
 
 async def comparison_over(db: Database, table_id: int) -> bool:
@@ -111,7 +181,7 @@ async def comparison_over(db: Database, table_id: int) -> bool:
     table may be shown (the partner table may still be playing the same deal).  True for a table that is
     not of a duplicate comparison."""
     table = await table_repo.get_table(db, table_id)
-    partner = None if table is None else _partner_ref(table)
+    partner = None if table is None else await partner_ref(db, table)
     if partner is None:
         return True
     async with db.session() as s:
@@ -128,7 +198,7 @@ async def plays_partner_table(db: Database, table_id: int, user_id: int) -> bool
     """Is ``user_id`` seated at the other table of ``table_id``'s duplicate comparison while that table is
     open or in play?  (Such a player may not watch this table: it plays the same deals.)"""
     table = await table_repo.get_table(db, table_id)
-    partner = None if table is None else _partner_ref(table)
+    partner = None if table is None else await partner_ref(db, table)
     if partner is None:
         return False
     async with db.session() as s:
@@ -142,3 +212,19 @@ async def plays_partner_table(db: Database, table_id: int, user_id: int) -> bool
         if any(seat.user_id == user_id for seat in await table_repo.get_seats(db, other)):
             return True
     return False
+
+
+@retrying
+async def record_comparison(
+    db: Database, tid: int, results: Sequence[tuple[str, PairingResult]]
+) -> list[Recorded]:
+    """Record the results of both matches of a Swiss pairs comparison in one transaction (neither is
+    announced, nor the next round paired, without the other)."""
+    async with db.session() as s:
+        row = await tournament_row(s, tid)
+        out = []
+        for key, result in results:
+            m = await match_row(s, tid, key)
+            out.append(await record_in(s, row, m, result, None, "result"))
+        await s.commit()
+        return out

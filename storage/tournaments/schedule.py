@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 
 from engine.errors import RuleError
+from engine.tournament.duplicate import swiss_partner
 from storage.db import Database
 from storage.tournament_models import TableGroupLink, Tournament, TournamentMatch
 from storage.tournaments.common import error, tournament_row
@@ -53,11 +54,13 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
             .all()
         ]
         per = settings.tables_per_match
-        if len(pool) < per:
+        pairs_duplicate = settings.duplicate and settings.entrant == "pair"
+        need = 2 if pairs_duplicate else per  # the two matches of a comparison play at once
+        if len(pool) < need:
             raise error(
                 "not_enough_tables",
                 "A match needs {need} tables; the pool has {have}",
-                need=per,
+                need=need,
                 have=len(pool),
             )
         rows = list(
@@ -93,20 +96,40 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
         order = {c: i for i, c in enumerate(pool)}
         todo = [m for m in rows if m.start_at is None and m.status == "scheduled"]
         todo.sort(key=lambda m: _round_key(m.match_key))
-        for m in todo:
-            chosen = sorted(pool, key=lambda c: (free[c], order[c]))[:per]
-            start = max(
-                [free[c] for c in chosen] + [busy_entry.get(e, earliest) for e in (m.side_a, m.side_b) if e]
-            )
-            m.start_at = start
-            m.table_chats = sorted(chosen, key=order.__getitem__)
+        for unit in _units(todo, pairs_duplicate):
+            chosen = sorted(pool, key=lambda c: (free[c], order[c]))[: per * len(unit)]
+            sides = [e for m in unit for e in (m.side_a, m.side_b) if e]
+            start = max([free[c] for c in chosen] + [busy_entry.get(e, earliest) for e in sides])
+            chosen = sorted(chosen, key=order.__getitem__)
+            for i, m in enumerate(unit):
+                m.start_at = start
+                m.table_chats = chosen[i * per : (i + 1) * per]
             for c in chosen:
                 free[c] = start + slot
-            for e in (m.side_a, m.side_b):
-                if e:
-                    busy_entry[e] = start + slot
+            for e in sides:
+                busy_entry[e] = start + slot
         await s.commit()
         return todo
+
+
+def _units(todo: list[TournamentMatch], pairs_duplicate: bool) -> list[list[TournamentMatch]]:
+    """The matches to schedule, one by one; a Swiss of pairs with duplicate deals schedules the two
+    matches of a comparison (``S<r>-M<2k-1>``, ``S<r>-M<2k>``) as one, in the same slot."""
+    if not pairs_duplicate:
+        return [[m] for m in todo]
+    by_key = {m.match_key: m for m in todo if m.side_a and m.side_b}
+    out: list[list[TournamentMatch]] = []
+    taken: set[str] = set()
+    for m in todo:
+        if m.match_key in taken:
+            continue
+        other = swiss_partner(m.match_key, by_key)
+        if other is not None and other not in taken:
+            taken.add(other)
+            out.append([m, by_key[other]])
+        else:
+            out.append([m])
+    return out
 
 
 def _round_key(key: str) -> tuple[int, int, int, str]:

@@ -198,7 +198,9 @@ async def _set_entrant(
         if pairs == 1
         else {"entrant": "team", "pairs_per_team": pairs}
     )
-    over["duplicate"] = duplicate  # refused (translated) for pairs or an odd number of tables
+    # refused (translated) for an odd number of tables, and for pairs unless the format is already Swiss
+    # (pairs choose "Swiss rounds · duplicate" at the format step)
+    over["duplicate"] = duplicate
     return await ts.update_setup(
         tb.db, row.id, user_id, settings_overrides=over, setup_step=next_step("entrant")
     )
@@ -241,7 +243,9 @@ async def _pick_choice(tb: SetupPorts, row: Tournament, user_id: int, step: str,
     if step == "entrant" and value == "2d":
         return await _set_entrant(tb, row, user_id, 2, duplicate=True)
     if step == "format" and value in FORMAT_CHOICES:
-        choice = FORMAT_CHOICES[value]
+        choice = dict(FORMAT_CHOICES[value])
+        if (row.settings_json or {}).get("entrant", "pair") == "pair":  # pairs: duplicate goes with the Swiss
+            choice["duplicate"] = value == "swd"
         nxt = {"groups_then_knockout": "knockout", "swiss": "swiss_rounds"}.get(
             str(choice["format"]), next_step(step)
         )

@@ -49,7 +49,10 @@ FORMAT_CHOICES = {  # button value -> settings
     "gk": {"format": "groups_then_knockout", "third_place_match": False},
     "gk3": {"format": "groups_then_knockout", "third_place_match": True},
     "sw": {"format": "swiss", "third_place_match": False},
+    # pairs only (teams choose duplicate deals with the entrant): matches 1+2 (3+4 ...) of a round compared
+    "swd": {"format": "swiss", "third_place_match": False, "duplicate": True},
 }
+PAIRS_ONLY_FORMATS = ("swd",)
 
 
 def next_step(step: str) -> str:
@@ -154,8 +157,11 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         text = tt(lang, "setup.q." + step, step=label, tz=row.time_zone)
     elif step == "format":
         text = tt(lang, "setup.q.format", step=label, default=format_text(lang, s))
+        pairs = s.get("entrant", "pair") == "pair"
         rows = [
-            _button(lang, tt(lang, "setup.format." + value), _pick(step, value)) for value in FORMAT_CHOICES
+            _button(lang, tt(lang, "setup.format." + value), _pick(step, value))
+            for value in FORMAT_CHOICES
+            if pairs or value not in PAIRS_ONLY_FORMATS
         ]
         rows.append(_keep(lang, step))
     elif step == "knockout":
@@ -202,7 +208,8 @@ def question(lang: str, row: Tournament) -> tuple[str, InlineKeyboardMarkup | No
         if row.rule_overrides:
             extra.append(tt(lang, "setup.confirm_rules", rules=_overrides_text(row)))
         if s.get("duplicate"):
-            extra.append(tt(lang, "setup.confirm_duplicate"))
+            pairs = s.get("entrant", "pair") == "pair"
+            extra.append(tt(lang, "setup.confirm_duplicate_pairs" if pairs else "setup.confirm_duplicate"))
         text = tt(
             lang,
             "setup.q.confirm",

@@ -111,6 +111,10 @@ SETUP_TEXTS: dict[str, tuple[str, str]] = {
     "setup.format.gk": ("小组循环后淘汰", "Groups, then knockout"),
     "setup.format.gk3": ("小组循环后淘汰 + 三四名决赛", "Groups, then knockout + 3rd-place match"),
     "setup.format.sw": ("积分编排（瑞士制）", "Swiss rounds"),
+    "setup.format.swd": (
+        "积分编排 · 复式：每轮两场一组打同样的牌",
+        "Swiss rounds · duplicate: two matches of a round play the same deals",
+    ),
     "setup.swiss_of": ("，共 {n} 轮", ", {n} rounds"),
     "setup.swiss_no_top": ("，不设淘汰赛", ", no knockout"),
     "setup.swiss_none": ("不设淘汰赛", "No knockout"),
@@ -162,6 +166,10 @@ SETUP_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "setup.confirm_format": ("赛制详情：{format}", "Format details: {format}"),
     "setup.confirm_rules": ("规则修改：{rules}", "Rule changes: {rules}"),
+    "setup.confirm_duplicate_pairs": (
+        "复式：每轮第 1、2 场（第 3、4 场……）打同样的牌、交换方位，按同牌级数差比较，两场一起定胜负",
+        "Duplicate: matches 1 and 2 (3 and 4 ...) of each round play the same deals with the sides swapped and are decided together, deal by deal",
+    ),
     "setup.confirm_duplicate": (
         "复式：每场两桌一组打同样的牌，按同牌级数差比较",
         "Duplicate: the tables of a match play the same deals two by two, compared deal by deal",

@@ -420,8 +420,12 @@ T: dict[str, tuple[str, str]] = {
         "A 3rd-place match needs a knockout of 4 or more; a knockout of {size} has no semi-final losers. Choose no 3rd-place match, or a larger knockout.",
     ),
     "err.duplicate_needs_pairs_of_tables": (
-        "复式（duplicate = true）只用于团体赛，每队对数须为双数（2、4……）：两桌一组打同样的牌。本比赛每场 {tables} 桌。",
-        "duplicate = true needs team matches with an even number of pairs per team (2, 4 ...): the tables play the same deals two by two. This tournament has {tables} table(s) per match.",
+        "团体赛的复式（duplicate = true）每队对数须为双数（2、4……）：同一场的两桌一组打同样的牌。本比赛每场 {tables} 桌。",
+        "duplicate = true for team matches needs an even number of pairs per team (2, 4 ...): the tables play the same deals two by two. This tournament has {tables} table(s) per match.",
+    ),
+    "err.duplicate_pairs_need_swiss": (
+        '固定搭档的复式（duplicate = true）只用于积分编排（format = "swiss"）：同一轮的两场比赛一组打同样的牌。固定搭档的淘汰赛、小组赛照常发牌：请改为积分编排（引导设置：在“赛制”一步按“积分编排 · 复式”），或去掉 duplicate。',
+        'duplicate = true for pairs needs Swiss rounds (format = "swiss"): two matches of a round play the same deals. A knockout or groups of pairs deals as usual: choose Swiss rounds (guided set-up: "Swiss rounds · duplicate" at the format step), or leave duplicate out.',
     ),
     "err.not_your_invite": ("这个邀请是发给别人的。", "This invitation is for someone else."),
     "err.team_incomplete": (

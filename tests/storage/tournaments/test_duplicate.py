@@ -188,8 +188,10 @@ async def _nothing() -> None:
 @pytest.mark.parametrize(
     ("lang", "preset", "extra", "needle"),
     [
-        ("zh", "shengji-17-deals", "duplicate = true", "复式（duplicate = true）只用于团体赛"),
-        ("en", "shengji-17-deals", "duplicate = true", "needs team matches with an even number of pairs"),
+        ("zh", "shengji-17-deals", "duplicate = true", "固定搭档的复式（duplicate = true）只用于积分编排"),
+        ("en", "shengji-17-deals", "duplicate = true", "duplicate = true for pairs needs Swiss rounds"),
+        ("zh", "shengji-17-deals", 'format = "groups_then_knockout"\nduplicate = true', "只用于积分编排"),
+        ("en", "guandan-team", 'format = "swiss"\nduplicate = true', "an even number of pairs per team"),
         ("zh", "guandan-team", "duplicate = true", "本比赛每场 3 桌"),
         ("en", "guandan-team", "duplicate = true", "has 3 table(s) per match"),
         ("zh", "guandan-team", 'duplicate = "yes"', "duplicate"),
