@@ -60,7 +60,7 @@ def is_duplicate(row: Tournament) -> bool:
 
 def is_pairs_duplicate(row: Tournament) -> bool:
     """A Swiss of pairs with duplicate deals (its comparisons are two matches of a round)."""
-    return is_duplicate(row) and (row.settings_json or {}).get("entrant", "pair") == "pair"
+    return is_duplicate(row) and ts.settings_of(row).pairs_duplicate
 
 
 def table_options(row: Tournament, options: Mapping[str, Any], turn: int | None) -> dict[str, Any]:

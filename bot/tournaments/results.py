@@ -51,9 +51,7 @@ def table_match_result(result: Mapping[str, Any], table: int) -> PairingResult:
 
 
 class Results:
-    def __init__(
-        self, ctx: TournamentContext, scheduling: Scheduling, tables: TournamentTables | None = None
-    ) -> None:
+    def __init__(self, ctx: TournamentContext, scheduling: Scheduling, tables: TournamentTables) -> None:
         self.ctx = ctx
         self.scheduling = scheduling
         self.tables = tables  # starts a comparison's held table when its partner match is decided
@@ -186,7 +184,7 @@ class Results:
             await self.duplicate.reveal(row, pm)
             await self.duplicate.reveal(row, m)
             await self.after_result(tid, rec, settle=False)
-        elif other is None and self.tables is not None:
+        elif other is None:
             await self.tables.start_held_partner(row, m)
 
     async def after_result(

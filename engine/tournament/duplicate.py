@@ -69,15 +69,21 @@ def swiss_index(match_key: str) -> tuple[int, int] | None:
     return int(head[1:]), int(tail)
 
 
-def swiss_partner(match_key: str, paired: Container[str]) -> str | None:
-    """The other match of ``match_key``'s comparison in a Swiss of pairs (M1 <-> M2, M3 <-> M4, ...), when
-    it is among ``paired`` (the round's matches with two sides); None: it plays ordinary deals."""
+def swiss_other(match_key: str) -> str | None:
+    """The key of the match ``match_key`` would be compared with (M1 <-> M2, M3 <-> M4, ... of its round),
+    whether or not that match exists; None for a key that is not a Swiss round's."""
     got = swiss_index(match_key)
     if got is None:
         return None
     rnd, i = got
-    other = f"S{rnd}-M{i + 1 if i % 2 else i - 1}"
-    return other if match_key in paired and other in paired else None
+    return f"S{rnd}-M{i + 1 if i % 2 else i - 1}"
+
+
+def swiss_partner(match_key: str, paired: Container[str]) -> str | None:
+    """The other match of ``match_key``'s comparison in a Swiss of pairs (``swiss_other``), when both are
+    among ``paired`` (the round's matches with two sides); None: it plays ordinary deals."""
+    other = swiss_other(match_key)
+    return other if other is not None and match_key in paired and other in paired else None
 
 
 def swiss_turn(match_key: str) -> int:

@@ -61,6 +61,12 @@ class TournamentSettings:
     def tables_per_match(self) -> int:
         return self.pairs_per_team if self.entrant == "team" else 1
 
+    @property
+    def pairs_duplicate(self) -> bool:
+        """A Swiss of pairs with duplicate deals: two matches of a round form a comparison
+        (engine/tournament/duplicate.py), scheduled in one slot."""
+        return self.duplicate and self.entrant == "pair"
+
     @staticmethod
     def from_mapping(data: Mapping[str, Any]) -> TournamentSettings:
         """Settings from a preset's ``[tournament]`` table (unknown keys are an error)."""

@@ -22,7 +22,7 @@ from sqlalchemy import select, update
 
 from engine.fairness import contributions_mix, mixed_match_seed
 from engine.registry import match_from_stored
-from engine.tournament.duplicate import swiss_index, swiss_partner
+from engine.tournament.duplicate import swiss_other, swiss_partner
 from engine.tournament.results import PairingResult
 from storage import match_repo, table_repo
 from storage.db import Database
@@ -110,7 +110,8 @@ def partner_ref_of(ref: str | None, turn: object, pairs: bool = False) -> str | 
 
     A team match ``t<id>:<match>:<k>``: table k's partner is table k + 1 (odd k) or k - 1 of the same match.
     A Swiss of pairs (``pairs``) ``t<id>:S<r>-M<i>:1``: the other match of the comparison, M<i+1> for the
-    table with turn 0, M<i-1> for turn 1 (only matches with a partner get a turn)."""
+    table of M<i> (odd i, turn 0), M<i-1> for M<i> (even i, turn 1): ``swiss_other``; only matches with a
+    partner get a turn."""
     if turn is None or not isinstance(turn, int) or turn < 0 or not ref:
         return None
     head, _, k = ref.rpartition(":")
@@ -119,11 +120,8 @@ def partner_ref_of(ref: str | None, turn: object, pairs: bool = False) -> str | 
     if not pairs:
         return f"{head}:{int(k) + 1 if int(k) % 2 else int(k) - 1}"
     tid, _, key = head.partition(":")
-    got = swiss_index(key)
-    if got is None:
-        return None
-    rnd, i = got
-    return f"{tid}:S{rnd}-M{i + 1 if turn == 0 else i - 1}:{k}"
+    other = swiss_other(key)
+    return None if other is None else f"{tid}:{other}:{k}"
 
 
 def _partner_ref(table: GameTable, pairs: bool = False) -> str | None:
@@ -154,11 +152,10 @@ async def partner_ref(db: Database, table: GameTable) -> str | None:
 async def swiss_partner_match(db: Database, tid: int, key: str) -> TournamentMatch | None:
     """The other match of ``key``'s comparison in a Swiss of pairs with duplicate deals (rows of the round's
     matches with two sides; ``engine.tournament.duplicate.swiss_partner``); None: it plays ordinary deals."""
-    got = swiss_index(key)
-    if got is None:
+    other = swiss_other(key)
+    if other is None:
         return None
-    rnd, i = got
-    keys = {key, f"S{rnd}-M{i + 1 if i % 2 else i - 1}"}
+    keys = {key, other}
     async with db.session() as s:
         rows = (
             (

@@ -54,7 +54,7 @@ async def schedule_ready(db: Database, tid: int, now: datetime) -> list[Tourname
             .all()
         ]
         per = settings.tables_per_match
-        pairs_duplicate = settings.duplicate and settings.entrant == "pair"
+        pairs_duplicate = settings.pairs_duplicate
         need = 2 if pairs_duplicate else per  # the two matches of a comparison play at once
         if len(pool) < need:
             raise error(
