@@ -15,9 +15,9 @@ from bot.presentation.tournament.outputs_text import (
     season_text,
     standings_text,
 )
+from bot.presentation.tournament.text import rating_texts
 from engine.registry import load_preset
 from engine.tournament import Tournament as Engine
-from engine.tournament.ratings import EntryRating
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentAudit, TournamentEntry, TournamentMatch
 
@@ -107,12 +107,6 @@ def match_facts(
         result=m.result_json,
         confirmed=bool(m.confirmed_by),
     )
-
-
-def rating_texts(ratings: Mapping[str, EntryRating]) -> dict[str, str]:
-    """Entry id -> its rating as the outputs show it (``1562``, ``1500?`` while provisional), from
-    ``ts.entry_ratings``."""
-    return {k: r.text() for k, r in ratings.items()}
 
 
 def schedule_lines(

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from bot.presentation.tournament.bracket_image import bracket_png
 from bot.presentation.tournament.outputs_text import standings_text
-from bot.presentation.tournament.text import results_text, schedule_text
+from bot.presentation.tournament.text import rating_texts, results_text, schedule_text
 from engine.tournament.schedule import Slot
 from storage import tournaments as ts
 from storage.db import Database
@@ -95,7 +95,7 @@ def register(app: web.Application, db_of: Callable[[], Database]) -> None:
                 for m in rows
                 if m.start_at
             ]
-            ratings = {k: r.text() for k, r in (await ts.entry_ratings(db_of(), row)).items()}
+            ratings = rating_texts(await ts.entry_ratings(db_of(), row))
             other = "zh" if lang == "en" else "en"
             parts.append(f'<p><a href="?lang={other}">{w["lang"]}</a></p>')
             for key, text in (

@@ -83,13 +83,12 @@ class RedisRelay:
             self.published += 1
         except Exception as exc:  # pages on other processes catch up at their next version
             self.failed += 1
-            self._gone(exc)
-            assert self._away is not None
-            self._away += 1
+            self._gone(exc, publishes=1)
             return
         self._back()
 
-    def _gone(self, exc: Exception) -> None:
+    def _gone(self, exc: Exception, publishes: int = 0) -> None:
+        """Redis did not answer (``publishes``: that many failed publishes to count); said once."""
         if self._away is None:
             self._away = 0
             log.warning(
@@ -98,6 +97,7 @@ class RedisRelay:
                 type(exc).__name__,
                 str(exc).splitlines()[0][:120] if str(exc) else "",
             )
+        self._away += publishes
 
     def _back(self) -> None:
         if self._away is not None:

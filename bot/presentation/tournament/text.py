@@ -28,7 +28,7 @@ from bot.presentation.tournament.model import (
     tables_text,
 )
 from engine.tournament.groups import StandingRow
-from engine.tournament.ratings import PROVISIONAL_GAMES
+from engine.tournament.ratings import PROVISIONAL_GAMES, EntryRating
 from engine.tournament.schedule import Slot
 from engine.tournament.tournament import Tournament
 
@@ -134,6 +134,12 @@ DECIDED_SHORT = {
 
 def _t(lang: str, key: str, **params: object) -> str:
     return T[check_lang(lang)][key].format(**params)
+
+
+def rating_texts(ratings: Mapping[str, EntryRating]) -> dict[str, str]:
+    """Entry id -> its rating as the outputs show it (``1562``, ``1500?`` while provisional), from
+    ``storage.tournaments.entry_ratings``."""
+    return {k: r.text() for k, r in ratings.items()}
 
 
 def rating_suffix(lang: str, ratings: Mapping[str, str] | None, entry_id: str | None) -> str:
@@ -466,6 +472,7 @@ __all__ = [
     "prize_list_text",
     "rating_note",
     "rating_suffix",
+    "rating_texts",
     "result_line",
     "results_text",
     "schedule_text",
