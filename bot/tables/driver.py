@@ -11,6 +11,7 @@ time limit are stored deadlines (restart-safe, idempotent: the payload carries t
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -343,13 +344,25 @@ class Driver:
                 return
         step = m.system_step()
         if step == "sys deal":  # a batch of cards in one transaction
+            batch = max(1, self.pace.DEAL_BATCH)
+            # the batch that deals the last card opens the bid window: its deadline is stored before that
+            # version is committed, so the first frame a page receives of the open window has its countdown
+            # (the pages read the deadline when they are told of the commit)
+            armed_ahead = False
+            if len(computers) < len(seats):  # a window only waits for people
+                ahead = _after_steps(m, "sys deal", batch)
+                armed_ahead = _window_open(ahead, computers) and await self._arm_window(
+                    match_id, ahead, table
+                )
             try:
                 applied = await action_repo.apply_steps(
-                    rt.db, match_id, "sys deal", max(1, self.pace.DEAL_BATCH), expected_version=row.version
+                    rt.db, match_id, "sys deal", batch, expected_version=row.version
                 )
             except (RuleError, StaleVersion) as err:
                 log.info("match %s: sys deal not applied: %s", match_id, err)
                 applied = None
+            if applied is None and armed_ahead:
+                await self._disarm_window(match_id)
             if applied is not None:
                 self.metrics.actions += applied.version - row.version
                 await self.shows.announce(match_id, applied.events, source="sys", applied=applied)
@@ -383,28 +396,35 @@ class Driver:
                 if applied is not None:
                     await self.after(match_id, applied, source="sys")
                 return
-            # armed for this deal? (a window another process closed leaves an older deal here, never this one)
-            if self._window_armed.get(match_id) != _deal_key(m):
-                if (
-                    rt.claims is not None
-                    and any(  # several processes: another one may have opened this window
-                        d.payload.get("deal") == _deal_key(m)
-                        for d in await rt.scheduler.pending(rt.db, "bid_window", f"match:{match_id}:window")
-                    )
-                ):
-                    self._window_armed[match_id] = _deal_key(m)
-                    return
-                seconds = int(table.options_json.get("bid_window_seconds", 10) or 0)
-                due = rt.scheduler.now() + timedelta(seconds=seconds)
-                await rt.scheduler.schedule(
-                    rt.db,
-                    "bid_window",
-                    f"match:{match_id}:window",
-                    due,
-                    {"match_id": match_id, "deal": _deal_key(m)},
-                    replace=True,
-                )
-                self._window_armed[match_id] = _deal_key(m)
+            # normally armed by the deal's last batch (above); here after a restart, or a window opened otherwise
+            await self._arm_window(match_id, m, table)
+
+    async def _arm_window(self, match_id: int, m: Match, table: GameTable) -> bool:
+        """Store the end of ``m``'s bid window unless it is armed for this deal already (here, or by another
+        process: a window another process closed leaves an older deal here, never this one); whether this
+        call stored it."""
+        rt = self.rt
+        deal = _deal_key(m)
+        if self._window_armed.get(match_id) == deal:
+            return False
+        if rt.claims is not None and any(  # several processes: another one may have opened this window
+            d.payload.get("deal") == deal
+            for d in await rt.scheduler.pending(rt.db, "bid_window", f"match:{match_id}:window")
+        ):
+            self._window_armed[match_id] = deal
+            return False
+        seconds = int(table.options_json.get("bid_window_seconds", 10) or 0)
+        due = rt.scheduler.now() + timedelta(seconds=seconds)
+        await rt.scheduler.schedule(
+            rt.db,
+            "bid_window",
+            f"match:{match_id}:window",
+            due,
+            {"match_id": match_id, "deal": deal},
+            replace=True,
+        )
+        self._window_armed[match_id] = deal
+        return True
 
     async def _disarm_window(self, match_id: int) -> None:
         if self._window_armed.pop(match_id, None) is not None:
@@ -513,6 +533,30 @@ class Driver:
                 else:  # folded into the table message
                     self.shows.note_autoplay(match_id, who)
             await self.after(match_id, applied, source="clock", seat=seat)
+
+
+def _after_steps(m: Match, step: str, times: int) -> Match:
+    """A copy of ``m`` after the table's own ``step`` applied up to ``times`` times while it stays the next
+    step (what ``action_repo.apply_steps`` will commit); ``m`` itself is not changed."""
+    ahead = copy.deepcopy(m)
+    for _ in range(times):
+        if ahead.finished or ahead.system_step() != step:
+            break
+        ahead.apply(step)
+    return ahead
+
+
+def _window_open(m: Match, computers: set[int]) -> bool:
+    """Whether ``m`` stands in an open bid window (only optional turns, no step of the table's own) that a
+    person may act in (computers alone: the driver closes it at once)."""
+    turns = m.turns()
+    return (
+        not m.finished
+        and m.system_step() is None
+        and bool(turns)
+        and all(not tr.required for tr in turns)
+        and any(tr.seat not in computers for tr in turns)
+    )
 
 
 def _deal_key(m: Match) -> str:
