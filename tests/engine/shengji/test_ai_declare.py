@@ -152,3 +152,15 @@ def test_the_search_is_deterministic_and_a_smaller_effort_plays_fewer_worlds() -
     if len(cands) > 1:
         _, quarter = ai_declare.declare_play_outs(info, 9, effort=0.25)
         assert 2 <= len(quarter[0]) < len(full[0])
+
+
+def test_the_bots_question_carries_only_the_declare_information_and_answers_the_same() -> None:
+    """The bot sends a worker the seat's declaration information (no other hand) and gets the searched action."""
+    from engine.ai.strong import answer, question
+
+    positions = _declare_positions("shengji-17-deals", range(2))
+    assert positions
+    for m, seat in positions[:3]:
+        q = question(m, seat, 5)
+        assert q is not None and q.info == ai_declare.declare_information(m, seat)
+        assert answer(q, cpu_limit=False) == (ai_declare.choose_declare(q.info, 5) or "")
