@@ -12,8 +12,9 @@ worlds (common random numbers), so their differences are measured with less nois
 
 It is given an :class:`~engine.shengji.information.ShengjiInformation`, never the match, and draws
 only from the seed it is given: two matches that look the same to the seat get the same answer.
-Bidding, burying, late overturns and the failed-throw choice are the baseline player's (for now:
-docs/performance.md says what was measured).
+The dealer's bury is searched (``engine.shengji.ai_bury``), and so are declarations, overturns and late
+overturns (``engine.shengji.ai_declare``); a re-bury and the failed-throw choice are the baseline player's
+(docs/performance.md says what was measured).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 
 from engine.cards import Card, cards_text, parse_cards, points
 from engine.search.choice import ranking, scaled_worlds, worlds_for
+from engine.shengji import ai_declare
 from engine.shengji.ai import _candidates
 from engine.shengji.ai import choose_action as normal_action
 from engine.shengji.ai_bury import BuryInformation, bury_information, choose_bury
@@ -40,6 +42,7 @@ MIN_WORLDS = 8  # each candidate meets at least this many worlds
 MAX_WORLDS = 40
 MAX_CANDIDATES = 10
 SEARCH_BURY = True  # the dealer's bury is searched (engine.shengji.ai_bury); False: the baseline's
+SEARCH_DECLARE = True  # declarations and (late) overturns are searched (engine.shengji.ai_declare)
 
 
 def choose_action(m: ShengjiRules, seat: int, rng: random.Random) -> str | None:
@@ -50,6 +53,12 @@ def choose_action(m: ShengjiRules, seat: int, rng: random.Random) -> str | None:
         return choose_play(information(m, seat), rng.getrandbits(63)).text()
     if m.phase == "bury" and not m.finished and m.dealer == seat and SEARCH_BURY:
         return bury_text(bury_information(m, seat), rng.getrandbits(63))
+    if SEARCH_DECLARE and m.phase in ai_declare.PHASES and ai_declare.is_decision(m, seat):
+        info = ai_declare.declare_information(m, seat)
+        if ai_declare.searched_now(info):
+            return ai_declare.choose_declare(info, rng.getrandbits(63), cpu_limit=ai_declare.CPU_LIMIT)
+        if m.phase == "dealing":
+            return None  # it waits for a change (engine.shengji.ai_declare.searched_now)
     return normal_action(m, seat, rng)
 
 

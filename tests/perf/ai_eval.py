@@ -38,10 +38,11 @@ from engine.registry import new_match
 from engine.shengji.options import ShengjiOptions
 from tests.perf.machine import describe
 
-PLAYERS = ("random", "easy", "normal", "strong", "strong-bf8a442", "normal+search")
+PLAYERS = ("random", "easy", "normal", "strong", "strong-bf8a442", "normal+search", "strong-66ef9fd")
 """``strong-bf8a442``: the strong player as frozen at that commit (its non-play decisions the baseline's: the
 yardstick for what was added since); ``normal+search``: the baseline with only those added decisions
-searched (measures them alone, cheaply)."""
+searched (measures them alone, cheaply); ``strong-66ef9fd``: the strong player as it was at that commit
+(Shengji: declarations, overturns and late overturns the baseline's, ``engine.shengji.ai_declare`` off)."""
 
 
 def _options(game: str) -> Any:
@@ -50,6 +51,8 @@ def _options(game: str) -> Any:
 
 def eval_player(game: str, name: str) -> Player:
     """The player ``name`` of PLAYERS."""
+    if name == "strong-66ef9fd":
+        return _without_declare_search(game)
     if name not in ("strong-bf8a442", "normal+search"):
         return player_for(game, name)
     normal, strong = player_for(game, "normal"), player_for(game, "strong")
@@ -63,11 +66,28 @@ def eval_player(game: str, name: str) -> Player:
     return play
 
 
+def _without_declare_search(game: str) -> Player:
+    """The strong player with its declarations the baseline's (as before ``engine.shengji.ai_declare``)."""
+    normal, strong = player_for(game, "normal"), player_for(game, "strong")
+    if game != "shengji":
+        return strong
+    from engine.shengji.ai_declare import PHASES
+
+    def play(m: Any, seat: int, rng: random.Random) -> str | None:
+        return (normal if m.phase in PHASES else strong)(m, seat, rng)
+
+    return play
+
+
 def searched_beyond_play(game: str) -> Callable[[Any, int], bool]:
     """Whether a decision of ``seat`` now is one the strong player searches since ``bf8a442`` (there it was
-    the baseline's): the Shengji dealer's bury."""
+    the baseline's): the Shengji dealer's bury, declarations, overturns and late overturns."""
     if game == "shengji":
-        return lambda m, seat: m.phase == "bury" and m.dealer == seat and not m.finished
+        from engine.shengji.ai_declare import PHASES
+
+        return lambda m, seat: (
+            not m.finished and (m.phase in PHASES or (m.phase == "bury" and m.dealer == seat))
+        )
     return lambda m, seat: False
 
 

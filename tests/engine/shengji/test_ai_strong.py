@@ -9,7 +9,7 @@ import pytest
 
 from engine.ai.levels import play_first_deal, player_for
 from engine.registry import load_preset
-from engine.shengji import ai_strong
+from engine.shengji import ai_declare, ai_strong
 from engine.shengji.ai import ai_step
 from engine.shengji.game import ShengjiMatch
 from engine.shengji.information import determinize, information, sample_hidden
@@ -133,6 +133,8 @@ def test_every_candidate_is_legal(preset: str) -> None:
 def test_strong_players_finish_deals_with_legal_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ai_strong, "BUDGET", 300)
     monkeypatch.setattr(ai_strong, "MIN_WORLDS", 2)
+    monkeypatch.setattr(ai_declare, "DECLARE_WORLDS", 3)  # the searched declarations too, quickly
+    monkeypatch.setattr(ai_declare, "DECLARE_MIN_WORLDS", 2)
     strong = player_for("shengji", "strong")
     for preset in PRESETS:
         m = ShengjiMatch(load_preset(preset).rules, 77)
