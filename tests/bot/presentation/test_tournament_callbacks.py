@@ -5,7 +5,7 @@ a tournament button for one of its own."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.presentation import callbacks
@@ -26,6 +26,12 @@ setup_words = st.sampled_from(
     ]
 )
 
+# No Hypothesis deadline: it measures the wall-clock time of one example, and one encode + two parses take ~9 µs
+# (median) — what a user waits for a button is nowhere in it. On the shared two-core machine a single call of that
+# loop was measured at 228 ms (load average 1.7, GC off: the process was not scheduled), so the default 200 ms
+# deadline failed the test for the machine's load alone. The codec's speed is no figure to assert in a test.
+untimed = settings(deadline=None)
+
 
 @st.composite
 def tournament_buttons(draw: st.DrawFn) -> TournamentButton:
@@ -45,6 +51,7 @@ def tournament_buttons(draw: st.DrawFn) -> TournamentButton:
     return TournamentButton(op, draw(tids))
 
 
+@untimed
 @given(tournament_buttons())
 def test_every_tournament_button_round_trips_within_64_bytes(button: TournamentButton) -> None:
     data = button.encode()
@@ -104,6 +111,7 @@ def test_malformed_tournament_buttons_parse_to_none() -> None:
         assert callbacks.parse_tournament(data) is None, data
 
 
+@untimed
 @given(st.text(max_size=64))
 def test_any_data_parses_without_raising(data: str) -> None:
     button = callbacks.parse_tournament("T:" + data)
