@@ -23,7 +23,9 @@ async def test_a_restart_mid_thought_takes_the_computers_turn_again_once(
     original = THINKER.action
 
     async def watched(m: Any, seat: int, rng: random.Random, level: str | None = None) -> str | None:
-        if thinking.searched(m, seat):
+        # the restart is made during a searched bury or card play (declarations are searched too since
+        # engine.shengji.ai_declare, but an optional declaration may be answered by waiting: no turn to take)
+        if thinking.searched(m, seat) and m.phase in ("bury", "play"):
             thinking_at.append((len(m.log), seat))
             mid_thought.set()
         return await original(m, seat, rng, level)
