@@ -22,7 +22,6 @@ from bot.presentation.tournament.labels import match_title, prize_name, round_ti
 from bot.presentation.tournament.model import DEFAULT_TZ, MatchView, match_views
 from bot.presentation.tournament.text import (
     TELEGRAM_LIMIT,
-    prize_list_text,
     result_line,
     results_text,
     schedule_text,
@@ -47,7 +46,6 @@ __all__ = [
     "match_title",
     "match_views",
     "matches_table",
-    "prize_list_text",
     "prize_name",
     "ranking_table",
     "readable_from_round",

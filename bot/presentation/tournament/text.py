@@ -14,8 +14,6 @@ from bot.presentation.tournament.labels import (
     check_lang,
     entry_names,
     level_text,
-    prize_name,
-    prize_rank,
     side_scores,
     w,
 )
@@ -57,17 +55,9 @@ T: dict[str, dict[str, str]] = {
         "double_forfeit": "{a} 与 {b} 双方弃权",
         "drew": "{a} 平 {b}",
         "by": "（{how}）",
-        "prizes": "🏅 {name} · 获奖名单",
-        "provisional": "（比赛尚未结束，名单暂定）",
-        "no_prizes": "暂无获奖名单。",
-        "all_others": "其余全体参赛选手（{count}{unit}）",
-        "prize_line": "{prize}：{names}",
-        "place": "第{place}名 ",
         "beijing": "北京时间",
         "zone": "{tz}时间",
         "sep": "、",
-        "unit_pair": "对",
-        "unit_team": "队",
         "swiss_standings": "📊 {name} · 积分编排排名（第{after}轮后，共{rounds}轮）",
         "swiss_order": "排名依次看：积分（胜2平1负0，轮空{bye}分）› 对手分（Buchholz）› 级差 › 相互战绩 › 抽签",
         "swiss_row": "{rank}. {entry} {points}分 · {w}胜{d}平{l}负 · 对手分{buchholz} · 级差{levels:+d}",
@@ -100,17 +90,9 @@ T: dict[str, dict[str, str]] = {
         "double_forfeit": "{a} and {b}: double forfeit",
         "drew": "{a} drew with {b}",
         "by": " ({how})",
-        "prizes": "🏅 {name} · prizes",
-        "provisional": "(provisional: the tournament has not finished)",
-        "no_prizes": "No prizes yet.",
-        "all_others": "everybody else ({count} {unit})",
-        "prize_line": "{prize}: {names}",
-        "place": "{place}. ",
         "beijing": "Beijing time",
         "zone": "times in {tz}",
         "sep": ", ",
-        "unit_pair": "pairs",
-        "unit_team": "teams",
         "swiss_standings": "📊 {name} · Swiss standings (after round {after} of {rounds})",
         "swiss_order": "Order: points (win 2, draw 1, loss 0, bye {bye}) › Buchholz (opponents' points) › "
         "level difference › head-to-head › lot",
@@ -429,47 +411,11 @@ def results_text(t: Tournament, lang: str = "zh", stage: str | None = None) -> s
     return "\n".join(lines)
 
 
-# --- prizes ----------------------------------------------------------------------------
-
-
-def prize_list_text(t: Tournament, lang: str = "zh") -> str:
-    """The prize list as the tournament's prize table defines it (engine/tournament/prizes.py):
-    prizes best first; places shown for a places table; with ``souvenir_for_all`` the
-    souvenir line says "everybody else"."""
-    lang = check_lang(lang)
-    rows = t.ranking()
-    lines = [_t(lang, "prizes", name=t.name)]
-    if not t.finished:
-        lines.append(_t(lang, "provisional"))
-    by_prize: dict[str, list[str]] = {}
-    show_place = t.settings.prize_table == "places_1_2_3"
-    for r in rows:
-        if not r.prize:
-            continue
-        label = entry_label(t, r.entry_id, lang)
-        if show_place and r.place is not None and r.prize != "souvenir":
-            label = _t(lang, "place", place=r.place) + label
-        by_prize.setdefault(r.prize, []).append(label)
-    if not by_prize:
-        lines.append(_t(lang, "no_prizes"))
-        return "\n".join(lines)
-    unit = _t(lang, "unit_team" if t.settings.entrant == "team" else "unit_pair")
-    for prize in sorted(by_prize, key=prize_rank):
-        names = by_prize[prize]
-        if prize == "souvenir" and t.settings.souvenir_for_all and t.finished:
-            text = _t(lang, "all_others", count=len(names), unit=unit)
-        else:
-            text = _t(lang, "sep").join(names)
-        lines.append(_t(lang, "prize_line", prize=prize_name(prize, lang), names=text))
-    return "\n".join(lines)
-
-
 __all__ = [
     "TELEGRAM_LIMIT",
     "day_label",
     "entry_label",
     "level_text",
-    "prize_list_text",
     "rating_note",
     "rating_suffix",
     "rating_texts",

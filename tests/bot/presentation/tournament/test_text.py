@@ -9,7 +9,6 @@ import pytest
 from bot.presentation.tournament.outputs_text import ranking_text
 from bot.presentation.tournament.text import (
     TELEGRAM_LIMIT,
-    prize_list_text,
     results_text,
     schedule_text,
     split_message,
@@ -195,53 +194,6 @@ def test_double_forfeit_is_reported_as_such() -> None:
     t.record(mid, forfeit_result("both"))
     assert "双方弃权" in results_text(t, "zh")
     assert "double forfeit" in results_text(t, "en")
-
-
-# --- prize lists as each notice defines them -------------------------------------------
-
-
-def test_prize_list_shengji_50min_by_round_eliminated() -> None:
-    """shengji-50min: R1 纪念奖, R2 三等奖, R3 二等奖, R4 一等奖, the winner of R4 优胜奖 (16 pairs)."""
-    t = single_elim(16, "shengji-50min", group_quota=0)
-    lines = prize_list_text(t, "zh").splitlines()
-    counts = {ln.split("：")[0]: ln.split("：")[1].count("、") + 1 for ln in lines[1:]}
-    assert counts == {"优胜奖": 1, "一等奖": 1, "二等奖": 2, "三等奖": 4, "纪念奖": 8}
-    assert [ln.split("：")[0] for ln in lines[1:]] == ["优胜奖", "一等奖", "二等奖", "三等奖", "纪念奖"]
-
-
-def test_prize_list_shengji_timed_2h_by_place_with_souvenirs_for_all() -> None:
-    """shengji-timed-2h: 一等奖1个、二等奖2个、三等奖3个, 所有参赛选手都颁发纪念奖."""
-    t = single_elim(10)
-    text = prize_list_text(t, "zh")
-    lines = text.splitlines()
-    assert lines[1].startswith("一等奖：第1名 ")
-    assert lines[2].startswith("二等奖：第2名 ") and "第3名" in lines[2]
-    assert lines[3].startswith("三等奖：") and lines[3].count("、") == 2
-    assert lines[4] == "纪念奖：其余全体参赛选手（4对）"
-    assert prize_list_text(t, "en").splitlines()[4] == "Souvenir: everybody else (4 pairs)"
-
-
-def test_prize_list_guandan_team_and_17_deals() -> None:
-    g = prize_list_text(groups_knockout(10), "zh").splitlines()
-    assert [ln.split("：")[0] for ln in g[1:]] == ["一等奖", "二等奖", "三等奖", "纪念奖"]
-    assert g[-1] == "纪念奖：其余全体参赛选手（7队）"
-    s = single_elim(5, "shengji-17-deals")
-    champion = _names(s)[str(s.bracket.champion() if s.bracket else "")]
-    assert (
-        prize_list_text(s, "zh").splitlines()[1] == f"代表参加学院比赛：{champion}（{_union(s, champion)}）"
-    )
-    assert "Goes on to the next level" in prize_list_text(s, "en")
-
-
-def _union(t, name):  # type: ignore[no-untyped-def]
-    return next(e.union_group for e in t.entries if e.name == name)
-
-
-def test_prize_list_while_running_is_marked_provisional() -> None:
-    t = single_elim(8, play=False)
-    play_all(t, stop_after=5)
-    text = prize_list_text(t, "zh")
-    assert "（比赛尚未结束，名单暂定）" in text
 
 
 # --- message length --------------------------------------------------------------------
