@@ -19,11 +19,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import Card, full_deck, parse_cards
+from engine.cards import Card, full_deck
 from engine.search.choice import ranking, scaled_worlds, worlds_for
 from engine.search.sampling import deal_hidden
 from engine.shengji.ai import bury_order
-from engine.shengji.information import ShengjiInformation, determinize
+from engine.shengji.information import ShengjiInformation, determinize, shown_in_bids
 from engine.shengji.match import ShengjiRules
 from engine.shengji.options import ShengjiOptions
 from engine.shengji.order import TRUMP, TrumpContext, trump_context
@@ -67,12 +67,7 @@ def bury_information(m: ShengjiRules, seat: int) -> BuryInformation:
     """``seat``'s information set when it buries (phase ``bury``, ``seat`` the dealer)."""
     if m.phase != "bury" or m.dealer != seat or m.level is None:
         raise ValueError("the bury information is defined for the dealer in the bury phase")
-    shown: list[list[Card]] = [[], [], [], []]
-    for b in m.bids:
-        s = int(b["seat"])
-        for c in parse_cards(str(b["cards"])):
-            if shown[s].count(c) < 2:
-                shown[s].append(c)
+    shown = shown_in_bids(m)
     shown[seat] = []
     return BuryInformation(
         seat=seat,

@@ -23,16 +23,17 @@ import random
 import time
 from dataclasses import dataclass
 
-from engine.cards import BIG_JOKER, SMALL_JOKER, Card, cards_text, full_deck, parse_cards, rank_of
+from engine.cards import BIG_JOKER, SMALL_JOKER, Card, cards_text, full_deck, rank_of
 from engine.search.choice import ranking, scaled_worlds
 from engine.search.sampling import deal_hidden
 from engine.shengji import ai as baseline
 from engine.shengji import deal as dealmod
 from engine.shengji.bidding import Bid, bid_options
+from engine.shengji.information import shown_in_bids
 from engine.shengji.match import Move, ShengjiRules
 from engine.shengji.options import ShengjiOptions
 from engine.shengji.order import trump_context
-from engine.shengji.playout import POINTS_WEIGHT
+from engine.shengji.playout import baseline_play, side_result
 
 PHASES = ("dealing", "window", "blackout", "late")
 DECLARE_WORLDS = 32  # worlds each candidate meets (all candidates the same worlds)
@@ -93,12 +94,7 @@ def declare_information(m: ShengjiRules, seat: int) -> DeclareInformation:
     ``late``)."""
     if m.phase not in PHASES:
         raise ValueError("the declaration information is defined before the play")
-    shown: list[list[Card]] = [[], [], [], []]
-    for b in m.bids:
-        s = int(b["seat"])
-        for c in parse_cards(str(b["cards"])):
-            if shown[s].count(c) < 2:
-                shown[s].append(c)
+    shown = shown_in_bids(m)
     shown[seat] = []
     if m.phase == "late" and m.dealer is not None:
         shown[m.dealer] = []  # the dealer may have buried what it showed
@@ -329,14 +325,7 @@ def rollout(info: DeclareInformation, world: ShengjiRules, action: str) -> float
             world.apply_move(Move(None, "deal"))
             continue
         if world.phase == "play":
-            seat = world.to_play()
-            world.apply_move(
-                Move(
-                    seat,
-                    "play",
-                    tuple(baseline._lead(world, seat) if not world.trick else baseline._follow(world, seat)),
-                )
-            )
+            baseline_play(world)
             continue
         a = baseline.ai_step(world, rng)
         if a is None:
@@ -344,12 +333,7 @@ def rollout(info: DeclareInformation, world: ShengjiRules, action: str) -> float
         world.apply(a)
     if not world.history or world.phase == "paused":
         return 0.0
-    summary = world.history[-1]
-    mine = info.seat % 2
-    steps = summary["steps"] if summary["winner"] == mine else -summary["steps"]
-    defending = world.dealer is not None and mine != world.dealer % 2
-    pts = summary["points"] if defending else -summary["points"]
-    return steps + pts * POINTS_WEIGHT
+    return side_result(info.seat, world.history[-1])
 
 
 def declare_play_outs(

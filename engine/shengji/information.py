@@ -89,6 +89,17 @@ def _voids(ctx: TrumpContext, tricks: list[tuple[int, list[tuple[int, tuple[Card
     return voids
 
 
+def shown_in_bids(m: ShengjiRules) -> list[list[Card]]:
+    """The cards each seat showed in its declarations and overturns (public; a card at most twice)."""
+    shown: list[list[Card]] = [[], [], [], []]
+    for b in m.bids:
+        s = int(b["seat"])
+        for c in parse_cards(str(b["cards"])):
+            if shown[s].count(c) < 2:
+                shown[s].append(c)
+    return shown
+
+
 def information(m: ShengjiRules, seat: int) -> ShengjiInformation:
     """``seat``'s information set now (the play phase of a deal)."""
     if m.phase != "play" or m.ctx is None or m.dealer is None or m.level is None or m.leader is None:
@@ -106,12 +117,7 @@ def information(m: ShengjiRules, seat: int) -> ShengjiInformation:
             played_by[s].extend(cards)
     for s, cards in trick:
         played_by[s].extend(cards)
-    shown: list[list[Card]] = [[], [], [], []]
-    for b in m.bids:
-        s = int(b["seat"])
-        for c in parse_cards(str(b["cards"])):
-            if shown[s].count(c) < 2:
-                shown[s].append(c)
+    shown = shown_in_bids(m)
     for s in range(4):
         for c in played_by[s]:
             if c in shown[s]:
