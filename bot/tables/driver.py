@@ -24,7 +24,7 @@ from bot.tables.ports import MatchShows, Names, Pace, Person, Running
 from bot.tables.seats import match_context, match_seats
 from bot.tables.thinking import THINKER
 from engine.errors import RuleError
-from engine.game import Match
+from engine.game import Match, Turn
 from engine.rng import rng_for
 from scheduler.deadlines import DeadlineData, DeadlineScheduler
 from storage import action_repo, match_repo, table_repo
@@ -351,9 +351,9 @@ class Driver:
             armed_ahead = False
             if len(computers) < len(seats):  # a window only waits for people
                 ahead = _after_steps(m, "sys deal", batch)
-                armed_ahead = _window_open(ahead, computers) and await self._arm_window(
-                    match_id, ahead, table
-                )
+                armed_ahead = any(
+                    tr.seat not in computers for tr in _window_turns(ahead)
+                ) and await self._arm_window(match_id, ahead, table)
             try:
                 applied = await action_repo.apply_steps(
                     rt.db, match_id, "sys deal", batch, expected_version=row.version
@@ -386,8 +386,8 @@ class Driver:
             if applied is not None:
                 await self.after(match_id, applied, source="sys")
             return
-        turns = m.turns()
-        if turns and all(not tr.required for tr in turns):
+        turns = _window_turns(m)
+        if turns:
             # an optional window (the bid window): close it when its time is up, or when no human may act
             humans = [tr for tr in turns if tr.seat not in computers]
             if not humans:
@@ -546,17 +546,13 @@ def _after_steps(m: Match, step: str, times: int) -> Match:
     return ahead
 
 
-def _window_open(m: Match, computers: set[int]) -> bool:
-    """Whether ``m`` stands in an open bid window (only optional turns, no step of the table's own) that a
-    person may act in (computers alone: the driver closes it at once)."""
+def _window_turns(m: Match) -> list[Turn]:
+    """The turns of an open optional window (the bid window: only optional turns, no step of the table's
+    own); empty when ``m`` stands in none."""
+    if m.finished or m.system_step() is not None:
+        return []
     turns = m.turns()
-    return (
-        not m.finished
-        and m.system_step() is None
-        and bool(turns)
-        and all(not tr.required for tr in turns)
-        and any(tr.seat not in computers for tr in turns)
-    )
+    return turns if turns and all(not tr.required for tr in turns) else []
 
 
 def _deal_key(m: Match) -> str:
