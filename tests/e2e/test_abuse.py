@@ -12,7 +12,7 @@ from bot.presentation.i18n import t
 from bot.tables.deal_proof import check_proof, proof_for
 from storage import match_repo, table_repo, user_repo
 from tests.e2e.test_fuzz import forge_press
-from tests.e2e.test_play import rt
+from tests.e2e.test_play import match_at_turn, rt
 
 
 async def _new_group_texts(h, after_id: int) -> list[str]:
@@ -113,13 +113,8 @@ async def _guandan_with_south(h, extra: str = "") -> int:
 
 
 async def _south_turn(h, match_id: int) -> None:
-    for _ in range(400):
-        _, m = await match_repo.load_match_row(rt(h).db, match_id)
-        if any(tr.seat == 0 and tr.required for tr in m.turns()):
-            await h.settle(quiet=0.2)
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("South never got the turn")
+    await match_at_turn(h, match_id, 0)
+    await h.settle(quiet=0.2)
 
 
 async def test_long_garbage_typed_as_a_play_is_echoed_short_with_the_hint(harness):

@@ -14,7 +14,7 @@ from bot.presentation import callbacks
 from bot.presentation.callbacks import HandOp
 from bot.presentation.keyboards import ctext
 from storage import match_repo
-from tests.e2e.test_play import open_table, rt, users
+from tests.e2e.test_play import match_at_turn, open_table, rt, users
 
 
 def hand_message(h, uid: int, match_id: int):
@@ -76,7 +76,7 @@ async def test_a_button_for_a_card_already_played_is_refused_clearly(harness):
     h = harness
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
-    _, eng = await match_repo.load_match_row(rt(h).db, match_id)
+    eng = await match_at_turn(h, match_id)
     leader = eng.turns()[0].seat
     p = h.players[leader]
     action = eng.auto_action(leader)  # "<seat> play <card>"
@@ -110,7 +110,7 @@ async def test_a_tap_is_answered_at_once_and_a_play_right_after_costs_no_edit(ha
     async with harness_factory(TAP_EDIT_DELAY=1.0) as h:
         match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
         await h.settle()
-        _, eng = await match_repo.load_match_row(rt(h).db, match_id)
+        eng = await match_at_turn(h, match_id)
         leader = eng.turns()[0].seat
         p = h.players[leader]
         from engine.cards import parse_cards

@@ -38,6 +38,17 @@ async def open_table(h, command: str, seats: int = 4):
     raise AssertionError("no match started")
 
 
+async def match_at_turn(h, match_id: int, seat: int | None = None):
+    """The match once ``seat`` (or any seat) has a required turn: the table's own steps (the dealing) go on
+    after its start, so a quiet moment of the Bot API says nothing about whose turn it is."""
+    for _ in range(600):
+        _, m = await match_repo.load_match_row(rt(h).db, match_id)
+        if any(tr.required and seat in (None, tr.seat) for tr in m.turns()):
+            return m
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{'no seat' if seat is None else f'seat {seat} never'} got a turn")
+
+
 def hand_section_cards(text: str) -> list[int]:
     """The cards listed under "你的牌 (n):" in a hand message (labels such as 主 / ♠ skipped)."""
     lines = text.split("\n")
@@ -223,7 +234,7 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     m = await h.sim.wait_for_message(p0.user_id, after=before, timeout=10)
     assert "看不懂" in m.text
     # the leader types two singles of different ranks: not a combination; a card nobody gave them
-    _, eng = await match_repo.load_match_row(rt(h).db, match_id)
+    eng = await match_at_turn(h, match_id)
     leader = eng.turns()[0].seat
     lp = h.players[leader]
     hand = eng.seat_view(leader)["hand"]
@@ -329,7 +340,7 @@ async def test_double_press_applies_once(harness):
     h = harness
     match_id = await open_table(h, "/newtable guandan-team deals=1 seed=3")
     await h.settle()
-    _, eng = await match_repo.load_match_row(rt(h).db, match_id)
+    eng = await match_at_turn(h, match_id)
     leader = eng.turns()[0].seat
     lowest = eng.auto_action(leader).split(None, 2)[2]
     h.players[leader].dm(lowest)
