@@ -1,20 +1,22 @@
-"""A duplicate Swiss of pairs end to end (issue 20): eight Shengji pairs, two Swiss rounds of two deals with
-``duplicate = true``, set up from a TOML file and played out by their sixteen people through the Bot API
-simulator and the real bot, three table groups.
+"""A duplicate Swiss of pairs end to end (issue 20): six pairs, two Swiss rounds of two deals with
+``duplicate = true``, set up from a TOML file, checked in and played out by their twelve people through the
+Bot API simulator and the real bot, three table groups.  Shengji on SQLite, Guandan (the guandan-team preset
+with ``entrant = "pair"``) on PostgreSQL.
 
-* each round's matches 1+2 and 3+4 form the comparisons: the two matches of one comparison start in one
-  slot on two tables with one seed (turn 0 and turn 1), the second comparison in the next slot (three tables);
-* a table deals board *d* + 1 only once its partner table has finished board *d*, and nothing said at a
-  table (its group and its players' private chats) shows a hand of a board before that table deals it;
-* the seeds come only once both tables of a comparison are over; each table's boards are checked from its
-  revealed seeds, salts and commitments with ``python -m bot.verify_deal --board-turn``, and the two
-  tables of a comparison hold the same four hands turned one seat;
+* each round's matches 1 and 2 form the comparison: both start in one slot on two tables with one seed
+  (turns 0 and 1), the first complete table held until its partner is complete; match 3, left over, plays
+  ordinary deals (here a referee's /result stands for its play);
+* a table deals board *d* + 1 only once its partner table has finished board *d* (the live announcer is
+  wrapped to see every deal begin), and nothing said at a table (its group and its players' private chats)
+  shows a hand of a board before that table deals it;
+* the seeds come only once both tables are over; each table's boards are checked from its revealed seeds
+  and salts and the commitments it showed with ``python -m bot.verify_deal --board-turn``; the two tables
+  hold the same four hands turned one seat;
 * each match's stored duplicate total is side a's steps at both tables summed (``deal_score``), the winner
   follows it, and ``/standings`` shows the points that follow from those winners;
-* round 2 is paired only once the last comparison of round 1 has its results; the final standings show
-  each pair's rating, higher for the pairs who won their tables.
-
-Run on SQLite and on PostgreSQL.
+* round 2 is paired only once the referee's result of match 3 is in; after round 1 the pairs who won their
+  table are rated above those who lost it, and the final standings show each pair's rating as the stored
+  table results give it (provisional).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from bot.presentation.tournament.text import entry_label
 from bot.tables.review import deal_records
 from bot.verify_deal import main as verify_main
 from engine.cards import card_text
+from engine.fairness import commitment
+from engine.registry import load_preset
 from engine.tournament.duplicate import deal_score
 from engine.tournament.ratings import entry_rating, match_games, replay
 from engine.tournament.results import PairingResult
@@ -44,17 +48,17 @@ from tests.e2e.tournaments import support as S
 ORG = ORGANISER_ID
 DEALS = 2
 PAIRS = 6
-PRESET = "shengji-17-deals"
 
-SETUP = f"""name = "复式积分赛"
-preset = "{PRESET}"
-first_round = "{{first}}"
+SETUP = """name = "复式积分赛"
+preset = "{preset}"
+first_round = "{first}"
 
 [rules]
-deals = {DEALS}
+deals = {deals}
 
 [tournament]
 entrant = "pair"
+pairs_per_team = 1
 format = "swiss"
 swiss_rounds = 2
 duplicate = true
@@ -180,11 +184,12 @@ async def _start_slot(h: Any, watch: Watch, odd: str, even: str) -> None:
 
 
 async def _comparison(
-    h: Any, watch: Watch, capsys: pytest.CaptureFixture[str], odd: str, even: str
+    h: Any, watch: Watch, capsys: pytest.CaptureFixture[str], preset: str, odd: str, even: str
 ) -> tuple[int, int]:
     """Matches ``odd`` and ``even`` (one comparison, already playing) are played out at the same time; every
     check of the module docstring on them; returns the two matches' stored duplicate total (side a's)."""
     db = S.db(h)
+    game = load_preset(preset).game
     ms = [await S.tournament_match(h, 1, k) for k in (odd, even)]
     tables = [int(m.game_tables[0]) for m in ms]
     assert watch.partner[tables[0]] == tables[1]
@@ -215,25 +220,27 @@ async def _comparison(
             for e in h.sim.events
             if e.chat_id == group and e.kind in ("send", "edit") and e.seq >= watch.begun[(t, 1)]
         ]  # (the group's earlier matches left out)
-        texts = [e.text or "" for e in said]
         revealed = [e.seq for e in said if REVEAL.search(e.text or "")]
         assert revealed and min(revealed) > max(watch.over[x] for x in tables), (m.match_key, revealed)
-        reveals = _distinct([x for text in texts for x in REVEAL.findall(text)])
-        commits = _distinct([c for text in texts for c in COMMIT.findall(text)])
+        reveals = _distinct([x for e in said for x in REVEAL.findall(e.text or "")])
+        # the commitments the table showed while it played (a Shengji redeal shows one more)
+        commits = {c for e in said if e.seq < watch.over[t] for c in COMMIT.findall(e.text or "")}
         row = await match_repo.current_match(db, t)
         assert row is not None
         actions = [a.action for a in await match_repo.action_log(db, row.id)]
-        records = deal_records("shengji", row.options_json, row.seed, actions)
-        dealt = [r for r in records if r.hands is not None]  # every deal dealt, redeals included
-        assert len(reveals) == len(dealt) >= DEALS and len(commits) >= len(dealt), (reveals, commits)
+        records = deal_records(game, row.options_json, row.seed, actions)
+        assert [int(d) for d, _, _ in reveals] == [r.deal_no for r in records] == list(range(1, DEALS + 1))
         hands[t] = {}
-        for (deal_no, seed, salt), commit, rec in zip(reveals, commits, dealt, strict=False):
-            assert int(deal_no) == rec.deal_no and rec.hands is not None
-            args = ["--preset", PRESET, "--seed", seed, "--salt", salt, "--commitment", commit]
-            args += ["--first-drawer", str(rec.first_drawer or 0), "--board-turn", str(turn)]
+        for (_, seed, salt), rec in zip(reveals, records, strict=True):
+            shown = commitment(int(seed), bytes.fromhex(salt))[:16]
+            assert shown in commits and rec.hands is not None, (m.match_key, rec.deal_no, commits)
+            args = ["--preset", preset, "--seed", seed, "--salt", salt, "--commitment", shown]
+            args += ["--board-turn", str(turn)]
+            if rec.first_drawer is not None:  # Shengji: the seat that drew first (the /review file says it)
+                args += ["--first-drawer", str(rec.first_drawer)]
             got = _verified_hands(capsys, args)
-            assert got == [{card_text(c) for c in hand} for hand in rec.hands]  # what the players got
-            hands[t][rec.deal_no] = got  # (a redeal: the cards really played)
+            assert got == [{card_text(c) for c in hand} for hand in rec.hands]  # the cards the players got
+            hands[t][rec.deal_no] = got
     one, two = hands[tables[0]], hands[tables[1]]
     for d in range(1, DEALS + 1):  # the even table's seat s holds what seat s - 1 held at the odd table:
         assert two[d] == [one[d][(s - 1) % 4] for s in range(4)]  # its side a holds the odd side b's cards
@@ -248,7 +255,7 @@ async def _comparison(
             for e in h.sim.events
             if e.chat_id in chats[t] and e.kind in ("send", "edit")
         ]
-        for rec in deal_records("shengji", row.options_json, row.seed, actions):
+        for rec in deal_records(game, row.options_json, row.seed, actions):
             if rec.hands is None or not rec.finished:
                 continue
             start = watch.begun[(t, rec.deal_no)]
@@ -267,7 +274,7 @@ async def _comparison(
         histories.append(list(played.history))
     finished = {int(s["deal_no"]) for s in histories[1]}
     total = sum(
-        deal_score("shengji", a) + deal_score("shengji", b)
+        deal_score(game, a) + deal_score(game, b)
         for a in histories[0]
         for b in histories[1]
         if int(a["deal_no"]) == int(b["deal_no"]) and int(a["deal_no"]) in finished
@@ -289,12 +296,21 @@ async def _comparison(
     return got[0], got[1]
 
 
-@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.mark.parametrize(
+    ("backend", "preset"),
+    [("sqlite", "shengji-17-deals"), pytest.param("postgresql", "guandan-team", marks=pytest.mark.postgres)],
+)
 async def test_a_duplicate_swiss_of_pairs(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], backend: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], backend: str, preset: str
 ) -> None:
+    game = load_preset(preset).game
     async with S.tournament_harness(tmp_path, extra_players=2 * PAIRS, table_groups=3, backend=backend) as h:
-        await S.dm(h, ORG, SETUP.format(first=S.local(h, timedelta(days=2))), "已从文件创建比赛")
+        await S.dm(
+            h,
+            ORG,
+            SETUP.format(preset=preset, deals=DEALS, first=S.local(h, timedelta(days=2))),
+            "已从文件创建比赛",
+        )
         await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
         for gid in S.TABLE_GROUPS:
             await S.say(h, ORG, gid, "/table_register", "比赛桌")
@@ -319,7 +335,7 @@ async def test_a_duplicate_swiss_of_pairs(
             if odd.game_tables and odd.game_tables[0] is not None:
                 table = await table_repo.get_table(S.db(h), int(odd.game_tables[0]))
                 assert table is not None and (table.options_json or {}).get("board_turn", -1) == -1
-            await _comparison(h, watch, capsys, keys[0], keys[1])
+            await _comparison(h, watch, capsys, preset, keys[0], keys[1])
             if rnd == 1:  # the comparison's results are in, match 3's is not: nothing of round 2 yet
                 assert await _keys(h, 2) == []
             said = "a 14 9" if rnd == 1 else "b 9 14"
@@ -352,11 +368,11 @@ async def test_a_duplicate_swiss_of_pairs(
             g
             for m in done
             for g in match_games(
-                "shengji", players[m.side_a], players[m.side_b], PairingResult.from_dict(m.result_json)
+                game, players[m.side_a], players[m.side_b], PairingResult.from_dict(m.result_json)
             )
         )
         for e, (*_, shown) in final.items():
-            rated = entry_rating(ratings, "shengji", players[e])
+            rated = entry_rating(ratings, game, players[e])
             assert rated is not None and shown == rated.text() and shown.endswith("?"), (
                 e,
                 shown,
