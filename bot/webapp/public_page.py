@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import unicodedata
 from collections.abc import Callable
 
 from aiohttp import web
@@ -103,7 +104,7 @@ def register(app: web.Application, db_of: Callable[[], Database]) -> None:
                 ("schedule", schedule_text(eng, slots, lang, row.time_zone, tables)),
                 ("results", results_text(eng, lang)),
             ):
-                parts.append(f"<h2>{w[key]}</h2><pre>{html.escape(text)}</pre>")
+                parts.append(f"<h2>{w[key]}</h2><pre>{html.escape(_under_heading(text, row.name))}</pre>")
             if eng.bracket is not None:
                 parts.append(
                     f'<h2>{w["bracket"]}</h2><img alt="{w["bracket"]}" src="{row.id}/bracket.png?lang={lang}">'
@@ -131,6 +132,19 @@ def register(app: web.Application, db_of: Callable[[], Database]) -> None:
 
     app.router.add_get(r"/t/{tid:\d+}", page)
     app.router.add_get(r"/t/{tid:\d+}/bracket.png", bracket)
+
+
+def _under_heading(text: str, name: str) -> str:
+    """A chat text under the page's own headings: its first line without the chat's leading emoji (a phone
+    or browser without an emoji font draws a box) and without the tournament's name the page's title
+    already shows (``📊 教工积分赛 · 积分编排排名（第2轮后）`` -> ``积分编排排名（第2轮后）``)."""
+    first, sep, rest = text.partition("\n")
+    head, space, tail = first.partition(" ")
+    if space and head and all(unicodedata.category(c) in ("So", "Sk", "Mn", "Cf") for c in head):
+        first = tail
+    if first.startswith(f"{name} · "):
+        first = first[len(name) + 3 :]
+    return first + sep + rest
 
 
 def _html(title: str, body: str, lang: str) -> str:

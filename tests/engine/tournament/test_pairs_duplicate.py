@@ -4,15 +4,12 @@ settings accept or refuse ``duplicate`` for pairs."""
 
 from __future__ import annotations
 
-import dataclasses
-import random
 from typing import Any
 
 import pytest
 
 from engine.errors import RuleError
-from engine.game import Match, computer_step
-from engine.registry import load_preset, new_match
+from engine.registry import load_preset
 from engine.tournament.duplicate import (
     compare,
     deal_score,
@@ -23,6 +20,7 @@ from engine.tournament.duplicate import (
 )
 from engine.tournament.results import PairingResult, TableResult, forfeit_result, pair_result
 from engine.tournament.settings import TournamentSettings
+from tests.engine.tournament.helpers import played_board_table
 
 
 def test_matches_of_a_round_pair_up_two_by_two_and_the_odd_one_and_the_bye_play_alone() -> None:
@@ -102,24 +100,13 @@ def test_a_result_not_played_at_the_table_is_never_overturned() -> None:
     assert (res.winner, res.outcome) == ("b", "forfeit")
 
 
-def _played(preset_id: str, turn: int, seed: int, deals: int) -> Match:
-    preset = load_preset(preset_id)
-    m = new_match(preset.game, dataclasses.replace(preset.rules, board_turn=turn, deals=deals), seed)
-    rng = random.Random(seed + turn)
-    while not m.finished:
-        action = computer_step(m, rng)
-        assert action is not None
-        m.apply(action)
-    return m
-
-
 @pytest.mark.parametrize("preset_id", ["shengji-17-deals", "guandan-team"])
 def test_two_played_tables_score_each_pair_against_the_pair_that_held_its_cards(preset_id: str) -> None:
     """Computer players at both tables of a comparison: per deal, the pair at the odd table's side a scores
     its steps minus the steps of the pair holding the same cards at the even table (its side b), and the
     even table's side a scores its steps minus those of the odd table's side b: both are x1 + x2."""
     game = load_preset(preset_id).game
-    one, two = _played(preset_id, 0, 77, 3), _played(preset_id, 1, 77, 3)
+    one, two = played_board_table(preset_id, 0, 77, 3), played_board_table(preset_id, 1, 77, 3)
     boards = compare(game, {1: list(one.history), 2: list(two.history)}, 2)
     assert [b.deal_no for b in boards] == [1, 2, 3]
     for b, s1, s2 in zip(boards, one.history, two.history, strict=True):

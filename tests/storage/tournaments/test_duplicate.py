@@ -5,7 +5,6 @@ a bad ``duplicate`` value in a file or in the guided set-up gets one clear trans
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from pathlib import Path
@@ -19,19 +18,15 @@ from bot.tables.deal_proof import check_proof, proof_for, proof_json, review_fai
 from bot.verify_deal import main as verify_main
 from engine.cards import card_text
 from engine.game import Match, computer_step
-from engine.registry import load_preset, new_match
+from engine.registry import load_preset
 from engine.tournament.duplicate import compare, deal_score, duplicate_result, partner_table, table_turn
 from engine.tournament.results import TableResult, played_table
 from storage import tournaments as ts
 from storage.db import Database
 from tests.bot.edge.tournament.test_setup_guided import USER, FakeBot, _at, _state
+from tests.engine.tournament.helpers import board_table, played_board_table
 
 SEED = 4_242_424_242
-
-
-def _table(preset_id: str, turn: int, seed: int = SEED, **rules: Any) -> Match:
-    preset = load_preset(preset_id)
-    return new_match(preset.game, dataclasses.replace(preset.rules, board_turn=turn, **rules), seed)
 
 
 def _play_until_dealt(m: Match, rng: random.Random) -> None:
@@ -63,7 +58,7 @@ def test_both_tables_hold_the_same_hands_turned_as_verify_deal_recomputes_them(
     game = load_preset(preset_id).game
     printed = []
     for turn in (0, 1):
-        m = _table(preset_id, turn)
+        m = board_table(preset_id, turn, SEED)
         _play_until_dealt(m, random.Random(turn))
         dealt = m.dealt_cards()
         assert dealt is not None
@@ -99,22 +94,15 @@ def test_tables_pair_up_odd_with_even() -> None:
     assert [partner_table(k) for k in (1, 2, 3, 4)] == [2, 1, 4, 3]
 
 
-def _played(preset_id: str, turn: int, deals: int) -> Match:
-    m = _table(preset_id, turn, deals=deals)
-    rng = random.Random(7 + turn)
-    while not m.finished:
-        action = computer_step(m, rng)
-        assert action is not None
-        m.apply(action)
-    return m
-
-
 @pytest.mark.parametrize("preset_id", ["shengji-17-deals", "guandan-team"])
 def test_the_comparison_scores_each_board_as_documented_on_played_matches(preset_id: str) -> None:
     """Two matches played out by computers on the same boards: each compared board scores side a's signed
     level steps at table 1 plus at table 2, the total decides, a zero total leaves the ordinary rule."""
     game = load_preset(preset_id).game
-    t1, t2 = _played(preset_id, 0, 3), _played(preset_id, 1, 3)
+    t1, t2 = (
+        played_board_table(preset_id, 0, SEED, 3, rng_seed=7),
+        played_board_table(preset_id, 1, SEED, 3, rng_seed=7),
+    )
     boards = compare(game, {1: list(t1.history), 2: list(t2.history)}, 2)
     assert [b.deal_no for b in boards] == [1, 2, 3]
     for board, s1, s2 in zip(boards, t1.history, t2.history, strict=True):
