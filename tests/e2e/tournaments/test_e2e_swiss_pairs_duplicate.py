@@ -396,3 +396,45 @@ async def _standings(h: Any, t: Any) -> dict[str, tuple[int, int, int, str]]:
             points, won, lost = int(found.group(3)), int(found.group(4)), int(found.group(6))
             shown[label[found.group(2)]] = (points, won, lost, rating.group(1))
     return shown
+
+
+async def test_the_guided_set_up_makes_a_duplicate_swiss_of_pairs(tmp_path: Path) -> None:
+    """The organiser's /tournament dialogue: pairs, then at the format step "积分编排 · 复式", two rounds, no
+    knockout, two deals a match; the confirmation says how the duplicate comparisons work and the tournament
+    is a Swiss of pairs with duplicate deals."""
+    async with S.tournament_harness(tmp_path, extra_players=0, table_groups=0) as h:
+        await S.dm(h, ORG, "/tournament", "比赛名称")
+        presets = await S.dm(h, ORG, "复式积分赛", "选择比赛规程")
+        await S.press(h, ORG, ORG, presets, "双升 · 17 副制")
+        options = await h.sim.wait_for_message(ORG, "规则选项", after=presets)
+        await S.press(h, ORG, ORG, options, "保留默认")
+        entrant = await h.sim.wait_for_message(ORG, "参赛形式", after=options)
+        await S.press(h, ORG, ORG, entrant, "固定搭档")
+        tz = await h.sim.wait_for_message(ORG, "时区", after=entrant)
+        await S.press(h, ORG, ORG, tz, "保留默认")
+        await h.sim.wait_for_message(ORG, "参赛单位", after=tz)
+        await S.dm(h, ORG, "机关 3，理学院 3", "报名截止时间")
+        await S.dm(h, ORG, S.local(h, timedelta(hours=2)), "抽签时间")
+        await S.dm(h, ORG, S.local(h, timedelta(hours=3)), "第一轮开赛时间")
+        fmt = await S.dm(h, ORG, S.local(h, timedelta(days=1)), "赛制")
+        await S.press(h, ORG, ORG, fmt, "积分编排 · 复式：每轮两场一组打同样的牌")
+        await h.sim.wait_for_message(ORG, "积分编排的轮数", after=fmt)
+        top = await S.dm(h, ORG, "2", "前几名进行淘汰赛")
+        await S.press(h, ORG, ORG, top, "不设淘汰赛")
+        await h.sim.wait_for_message(ORG, "每场比赛长度", after=top)
+        await S.dm(h, ORG, "2副", "迟到判负时间")
+        gap = await S.dm(h, ORG, "15", "间隔多少分钟")
+        await S.press(h, ORG, ORG, gap, "保留默认")
+        prizes = await h.sim.wait_for_message(ORG, "奖项", after=gap)
+        await S.press(h, ORG, ORG, prizes, "保留默认")
+        confirm = await h.sim.wait_for_message(ORG, "请确认", after=prizes)
+        text = confirm.text or ""
+        assert "积分编排" in text and "共 2 轮" in text and "不设淘汰赛" in text, text
+        assert "每轮第 1、2 场（第 3、4 场……）打同样的牌" in text and "2 副" in text, text
+        await S.press(h, ORG, ORG, confirm, "✅ 创建")
+        await h.sim.wait_for_message(ORG, "已创建", after=confirm)
+        row = await ts.get_tournament(S.db(h), 1)
+        s = row.settings_json
+        assert (s["entrant"], s["format"], s["swiss_rounds"], s["duplicate"]) == ("pair", "swiss", 2, True)
+        assert not s.get("swiss_top") and ts.rule_options(row)["deals"] == 2
+        h.assert_no_errors()
