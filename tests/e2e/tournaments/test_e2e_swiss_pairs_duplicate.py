@@ -213,6 +213,7 @@ async def _comparison(
 
     # the seeds, revealed in each table group once both tables were over, checked with bot.verify_deal
     hands: dict[int, dict[int, list[set[str]]]] = {}
+    boards: dict[int, dict[int, tuple[int, str]]] = {t: {} for t in tables}  # deal -> (redeals, seed)
     for turn, (m, t) in enumerate(zip(ms, tables, strict=True)):
         group = int(m.table_chats[0])
         said = [
@@ -241,8 +242,15 @@ async def _comparison(
             got = _verified_hands(capsys, args)
             assert got == [{card_text(c) for c in hand} for hand in rec.hands]  # the cards the players got
             hands[t][rec.deal_no] = got
+            boards[t][rec.deal_no] = (rec.redeals, seed)
     one, two = hands[tables[0]], hands[tables[1]]
     for d in range(1, DEALS + 1):  # the even table's seat s holds what seat s - 1 held at the odd table:
+        if boards[tables[0]][d][0] != boards[tables[1]][d][0]:
+            # a Shengji deal dealt again at one table only (nobody declared): that table played another
+            # seed, as documented (compared under its number with the cards each table really played)
+            assert boards[tables[0]][d][1] != boards[tables[1]][d][1]
+            continue
+        assert boards[tables[0]][d][1] == boards[tables[1]][d][1]  # both tables revealed the same seed
         assert two[d] == [one[d][(s - 1) % 4] for s in range(4)]  # its side a holds the odd side b's cards
 
     # nothing at a table shows a hand of a board before that table deals it (and does once it is dealt)
