@@ -34,6 +34,7 @@ from bot.presentation.common import ctext
 from bot.presentation.tournament.text import entry_label
 from bot.tables.review import deal_records
 from bot.verify_deal import main as verify_main
+from bot.webapp.bridge import RuntimeBridge
 from engine.cards import card_text
 from engine.fairness import commitment
 from engine.registry import load_preset
@@ -204,6 +205,14 @@ async def _comparison(
         chats[t] = {int(table.chat_id)} | {
             int(s.user_id) for s in await table_repo.get_seats(db, t) if s.user_id
         }
+
+    # a player of one match may not watch the other match's table on the page (it plays the same deals)
+    bridge = RuntimeBridge(S.rt(h))
+    people = [[u for a, b in await S.match_people(h, 1, k) for u in (*a, *b)] for k in (odd, even)]
+    assert not await bridge.may_watch(rows[0].id, people[1][0])
+    assert not await bridge.may_watch(rows[1].id, people[0][-1])
+    other = [u for a, b in await S.match_people(h, 1, odd.split("-")[0] + "-M3") for u in (*a, *b)]
+    assert await bridge.may_watch(rows[0].id, other[0])  # a player of the round's ordinary match may
 
     await asyncio.gather(*(S.play_table(h, t, timeout=240) for t in tables))
     for k in (odd, even):
