@@ -34,6 +34,7 @@ from bot.presentation.common import ctext
 from bot.presentation.tournament.text import entry_label
 from bot.tables.review import deal_records
 from bot.verify_deal import main as verify_main
+from bot.webapp.bridge import RuntimeBridge
 from engine.cards import card_text
 from engine.fairness import commitment
 from engine.registry import load_preset
@@ -205,6 +206,14 @@ async def _comparison(
             int(s.user_id) for s in await table_repo.get_seats(db, t) if s.user_id
         }
 
+    # a player of one match may not watch the other match's table on the page (it plays the same deals)
+    bridge = RuntimeBridge(S.rt(h))
+    people = [[u for a, b in await S.match_people(h, 1, k) for u in (*a, *b)] for k in (odd, even)]
+    assert not await bridge.may_watch(rows[0].id, people[1][0])
+    assert not await bridge.may_watch(rows[1].id, people[0][-1])
+    other = [u for a, b in await S.match_people(h, 1, odd.split("-")[0] + "-M3") for u in (*a, *b)]
+    assert await bridge.may_watch(rows[0].id, other[0])  # a player of the round's ordinary match may
+
     await asyncio.gather(*(S.play_table(h, t, timeout=240) for t in tables))
     for k in (odd, even):
         await S.table_recorded(h, 1, k, 1)
@@ -213,6 +222,7 @@ async def _comparison(
 
     # the seeds, revealed in each table group once both tables were over, checked with bot.verify_deal
     hands: dict[int, dict[int, list[set[str]]]] = {}
+    boards: dict[int, dict[int, tuple[int, str]]] = {t: {} for t in tables}  # deal -> (redeals, seed)
     for turn, (m, t) in enumerate(zip(ms, tables, strict=True)):
         group = int(m.table_chats[0])
         said = [
@@ -241,8 +251,15 @@ async def _comparison(
             got = _verified_hands(capsys, args)
             assert got == [{card_text(c) for c in hand} for hand in rec.hands]  # the cards the players got
             hands[t][rec.deal_no] = got
+            boards[t][rec.deal_no] = (rec.redeals, seed)
     one, two = hands[tables[0]], hands[tables[1]]
     for d in range(1, DEALS + 1):  # the even table's seat s holds what seat s - 1 held at the odd table:
+        if boards[tables[0]][d][0] != boards[tables[1]][d][0]:
+            # a Shengji deal dealt again at one table only (nobody declared): that table played another
+            # seed, as documented (compared under its number with the cards each table really played)
+            assert boards[tables[0]][d][1] != boards[tables[1]][d][1]
+            continue
+        assert boards[tables[0]][d][1] == boards[tables[1]][d][1]  # both tables revealed the same seed
         assert two[d] == [one[d][(s - 1) % 4] for s in range(4)]  # its side a holds the odd side b's cards
 
     # nothing at a table shows a hand of a board before that table deals it (and does once it is dealt)
@@ -396,3 +413,45 @@ async def _standings(h: Any, t: Any) -> dict[str, tuple[int, int, int, str]]:
             points, won, lost = int(found.group(3)), int(found.group(4)), int(found.group(6))
             shown[label[found.group(2)]] = (points, won, lost, rating.group(1))
     return shown
+
+
+async def test_the_guided_set_up_makes_a_duplicate_swiss_of_pairs(tmp_path: Path) -> None:
+    """The organiser's /tournament dialogue: pairs, then at the format step "积分编排 · 复式", two rounds, no
+    knockout, two deals a match; the confirmation says how the duplicate comparisons work and the tournament
+    is a Swiss of pairs with duplicate deals."""
+    async with S.tournament_harness(tmp_path, extra_players=0, table_groups=0) as h:
+        await S.dm(h, ORG, "/tournament", "比赛名称")
+        presets = await S.dm(h, ORG, "复式积分赛", "选择比赛规程")
+        await S.press(h, ORG, ORG, presets, "双升 · 17 副制")
+        options = await h.sim.wait_for_message(ORG, "规则选项", after=presets)
+        await S.press(h, ORG, ORG, options, "保留默认")
+        entrant = await h.sim.wait_for_message(ORG, "参赛形式", after=options)
+        await S.press(h, ORG, ORG, entrant, "固定搭档")
+        tz = await h.sim.wait_for_message(ORG, "时区", after=entrant)
+        await S.press(h, ORG, ORG, tz, "保留默认")
+        await h.sim.wait_for_message(ORG, "参赛单位", after=tz)
+        await S.dm(h, ORG, "机关 3，理学院 3", "报名截止时间")
+        await S.dm(h, ORG, S.local(h, timedelta(hours=2)), "抽签时间")
+        await S.dm(h, ORG, S.local(h, timedelta(hours=3)), "第一轮开赛时间")
+        fmt = await S.dm(h, ORG, S.local(h, timedelta(days=1)), "赛制")
+        await S.press(h, ORG, ORG, fmt, "积分编排 · 复式：每轮两场一组打同样的牌")
+        await h.sim.wait_for_message(ORG, "积分编排的轮数", after=fmt)
+        top = await S.dm(h, ORG, "2", "前几名进行淘汰赛")
+        await S.press(h, ORG, ORG, top, "不设淘汰赛")
+        await h.sim.wait_for_message(ORG, "每场比赛长度", after=top)
+        await S.dm(h, ORG, "2副", "迟到判负时间")
+        gap = await S.dm(h, ORG, "15", "间隔多少分钟")
+        await S.press(h, ORG, ORG, gap, "保留默认")
+        prizes = await h.sim.wait_for_message(ORG, "奖项", after=gap)
+        await S.press(h, ORG, ORG, prizes, "保留默认")
+        confirm = await h.sim.wait_for_message(ORG, "请确认", after=prizes)
+        text = confirm.text or ""
+        assert "积分编排" in text and "共 2 轮" in text and "不设淘汰赛" in text, text
+        assert "每轮第 1、2 场（第 3、4 场……）打同样的牌" in text and "2 副" in text, text
+        await S.press(h, ORG, ORG, confirm, "✅ 创建")
+        await h.sim.wait_for_message(ORG, "已创建", after=confirm)
+        row = await ts.get_tournament(S.db(h), 1)
+        s = row.settings_json
+        assert (s["entrant"], s["format"], s["swiss_rounds"], s["duplicate"]) == ("pair", "swiss", 2, True)
+        assert not s.get("swiss_top") and ts.rule_options(row)["deals"] == 2
+        h.assert_no_errors()
