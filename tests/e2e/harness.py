@@ -142,7 +142,14 @@ class E2EHarness:
     # ------------------------------------------------------------ waiting and reading
 
     async def settle(self, quiet: float = 0.3, timeout: float = 30.0) -> None:
-        """Wait until every update was fetched and the bot made no call for ``quiet`` seconds."""
+        """Wait until every update sent so far was handled (``handled``: its handlers returned, however long
+        they took) and then the bot made no Bot API call for ``quiet`` seconds.
+
+        A quiet moment says nothing about what goes on without calls: the table's own steps (the dealing), a
+        timer's handler, a background task.  To read such a state, wait for it (``test_play.match_at_turn``,
+        ``support.eventually``), never for a quiet moment or a fixed sleep."""
+        if self.app is not None:
+            await self.handled(timeout)
         await self.sim.wait_quiet(quiet=quiet, timeout=timeout)
 
     async def handled(self, timeout: float = 30.0) -> None:

@@ -119,16 +119,20 @@ async def run_due(h: E2EHarness, advance: timedelta | None = None) -> int:
     return count
 
 
-async def settle(h: E2EHarness) -> None:
-    """Wait for the tournament side's and the runtime's background tasks (a match-over hook records a
-    result), then for the outbox and a quiet moment."""
+async def settle(h: E2EHarness, timeout: float = 30.0) -> None:
+    """Wait until the bot is idle: every update sent so far handled, the tournament side's and the
+    runtime's background tasks done (a match-over hook records a result), the outbox flushed, then a quiet
+    moment.  Waits for each condition (bounded by ``timeout``, then fails), never for a fixed time."""
+    await h.handled(timeout)
     tb = h.app.bot_data["tournaments"]
-    for _ in range(250):
-        if not tb.ctx.tasks and not getattr(rt(h), "_tasks", ()):
-            break
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while tb.ctx.tasks or getattr(rt(h), "_tasks", ()):
+        if loop.time() > end:
+            raise AssertionError(f"background tasks still running after {timeout} s")
         await asyncio.sleep(0.02)
     await rt(h).outbox.flush()
-    await h.settle(quiet=0.15)
+    await h.settle(quiet=0.15, timeout=timeout)
 
 
 async def eventually(check: Any, timeout: float = 15.0) -> Any:
