@@ -22,6 +22,7 @@ working tree's: before and after side by side in one run.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import io
 import json
@@ -49,12 +50,16 @@ new PerformanceObserver((list) => {
     (window.__shiftLog = window.__shiftLog || []).push([Math.round(e.startTime), e.value, who.join(', ')]);
   }
 }).observe({ type: 'layout-shift', buffered: true });
-// when a completed trick is shown and released (#trick's class 'done', set by every version of the page)
+// when each completed trick is first shown (the page's hold, a new key; every version of the page keeps it in
+// window.__table.hold): read after the page's own DOM changes to the trick area
 window.__trickLog = [];
 document.addEventListener('DOMContentLoaded', () => {
   const trick = document.getElementById('trick');
-  if (trick) new MutationObserver(() => window.__trickLog.push([performance.now(), trick.className]))
-    .observe(trick, { attributes: true, attributeFilter: ['class'] });
+  let last = null;
+  if (trick) new MutationObserver(() => {
+    const h = window.__table && window.__table.hold;
+    if (h && h.key !== last) { last = h.key; window.__trickLog.push([performance.now(), h.key]); }
+  }).observe(trick, { attributes: true, childList: true, subtree: true });
 });
 """
 
@@ -171,7 +176,7 @@ def pooled(got: list[dict]) -> str:
         f"render() {cell(join('renders'))}",
         f"tap to screen {cell(join('taps'))}",
         f"layout shift per deal {cell([g['shifts'] for g in got], 4)}",
-        f"around a completed trick (a spell of one held on the table) {cell(join('trick_shifts'), 4)}",
+        f"around each completed trick {cell(join('trick_shifts'), 4)}",
     ]
     if rows:
         parts.append(
@@ -224,7 +229,9 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> dict:
         shifts, hand_shifts = after[0] - before[0], after[1] - before[1]
         log = await page.evaluate("window.__shiftLog || []")
         biggest = sorted(log, key=lambda x: -x[1])[:4]
-        trick_shifts = around_tricks(log, await page.evaluate("window.__trickLog"))
+        trick_log = await page.evaluate("window.__trickLog")
+        trick_shifts = around_tricks(log, trick_log)
+        sources = around_sources(log, trick_log)
         trace = await browser.stop_tracing() if rate > 1 else b""
     if trace and os.environ.get("BENCH_PAGE_TRACE_DIR"):  # kept for a closer look (docs/performance.md)
         out = Path(os.environ["BENCH_PAGE_TRACE_DIR"]) / f"trace-{label.split()[0]}-x{rate}-{seed}.json"
@@ -251,8 +258,9 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> dict:
         )
         print(f"  per socket message, main thread CPU ms (median / p95, n={len(rows)}): {cells}")
     print(
-        f"  layout shift around each completed trick held (shown, held, released, + 0.5 s; spells): n={len(trick_shifts)} "
-        f"total {sum(trick_shifts):.4f}, max {max(trick_shifts, default=0):.4f}, tricks with any shift {sum(x > 0 for x in trick_shifts)}"
+        f"  layout shift around each completed trick (shown, held 1.2 s, released, + 0.5 s): n={len(trick_shifts)} "
+        f"total {sum(trick_shifts):.4f}, max {max(trick_shifts, default=0):.4f}, tricks with any shift {sum(x > 0 for x in trick_shifts)}; "
+        f"by what moved: {sources}"
     )
     return {
         "first": first,
@@ -265,15 +273,23 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> dict:
     }
 
 
+def around_sources(shifts: list[list], tricks: list[list]) -> list[tuple[str, float]]:
+    """The layout shift around the completed tricks by what moved (Chromium's sources), largest first."""
+    starts, by = [at for at, _ in tricks], {}
+    for t, v, who in shifts:
+        i = bisect.bisect_right(starts, t + 50) - 1
+        if i >= 0 and t <= starts[i] + 1200 + 500:
+            by[who] = by.get(who, 0.0) + v
+    return sorted(((k, round(v, 4)) for k, v in by.items()), key=lambda x: -x[1])[:6]
+
+
 def around_tricks(shifts: list[list], tricks: list[list]) -> list[float]:
-    """Per spell of a completed trick held on the table (``#trick.done``; a trick completed while the one
-    before is still held extends the spell): the layout shift from its last card shown to 0.5 s after the
-    table was released (the next lead's card included)."""
-    out, start = [], None
-    for at, cls in tricks:
-        if cls == "done" and start is None:
-            start = at
-        elif cls != "done" and start is not None:
-            out.append(sum(v for t, v, _ in shifts if start - 50 <= t <= at + 500))
-            start = None
+    """Per completed trick: the layout shift from its last card shown to 0.5 s after it was to be released
+    (held 1.2 s; the next lead's card included), each shift counted for the latest trick before it."""
+    starts = [at for at, _ in tricks]
+    out = [0.0] * len(starts)
+    for t, v, _ in shifts:
+        i = bisect.bisect_right(starts, t + 50) - 1
+        if i >= 0 and t <= starts[i] + 1200 + 500:
+            out[i] += v
     return out
