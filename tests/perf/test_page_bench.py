@@ -22,6 +22,7 @@ working tree's: before and after side by side in one run.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import io
 import json
@@ -46,9 +47,20 @@ new PerformanceObserver((list) => {
     if ((e.sources || []).every((x) => x.node && x.node.closest && x.node.closest('#hand'))) window.__handShifts += e.value;
     const who = (e.sources || []).map((x) => !x.node ? '?' : x.node.id ? '#' + x.node.id
       : (x.node.parentElement && x.node.parentElement.id ? '#' + x.node.parentElement.id + ' ' : '') + (x.node.className || x.node.nodeName));
-    (window.__shiftLog = window.__shiftLog || []).push([Math.round(performance.now()), e.value, who.join(', ')]);
+    (window.__shiftLog = window.__shiftLog || []).push([Math.round(e.startTime), e.value, who.join(', ')]);
   }
 }).observe({ type: 'layout-shift', buffered: true });
+// when each completed trick is first shown (the page's hold, a new key; every version of the page keeps it in
+// window.__table.hold): read after the page's own DOM changes to the trick area
+window.__trickLog = [];
+document.addEventListener('DOMContentLoaded', () => {
+  const trick = document.getElementById('trick');
+  let last = null;
+  if (trick) new MutationObserver(() => {
+    const h = window.__table && window.__table.hold;
+    if (h && h.key !== last) { last = h.key; window.__trickLog.push([performance.now(), h.key]); }
+  }).observe(trick, { attributes: true, childList: true, subtree: true });
+});
 """
 
 
@@ -111,7 +123,7 @@ def static_at(rev: str, into: Path) -> Path:
 
 async def test_page_on_a_4x_throttled_cpu(tmp_path, monkeypatch):
     """The same deal (one fresh seed) played twice in one run: unthrottled, then 4x throttled
-    (with ``BENCH_PAGE_BEFORE``, at 4x also with that revision's page first)."""
+    (with ``BENCH_PAGE_BEFORE``, at 4x also with that revision's page, the two in turn)."""
     print("\n" + describe())
     files = sorted(p for p in STATIC.iterdir() if p.suffix in (".js", ".css", ".html"))
     raw = sum(p.stat().st_size for p in files)
@@ -119,19 +131,65 @@ async def test_page_on_a_4x_throttled_cpu(tmp_path, monkeypatch):
     print(
         f"page weight: {raw / 1024:.1f} KB as served, {packed / 1024:.1f} KB gzip-compressed ({len(files)} files)"
     )
-    seed = int(os.environ.get("BENCH_PAGE_SEED") or random.SystemRandom().randrange(1, 10**9))
-    runs: list[tuple[str, int, Path]] = [("this tree", 1, STATIC)]
+    given = os.environ.get("BENCH_PAGE_SEED")
+    rounds = int(os.environ.get("BENCH_PAGE_ROUNDS") or 1)
     before = os.environ.get("BENCH_PAGE_BEFORE")
-    if before:
-        runs.append((f"before ({before})", 4, static_at(before, tmp_path / "before")))
-    runs.append(("this tree", 4, STATIC))
-    for n, (label, rate, static) in enumerate(runs):
-        monkeypatch.setattr(page_server, "STATIC", static)
-        await one_deal(tmp_path / f"run{n}", seed, rate, label)
-        print("  " + describe())
+    old = static_at(before, tmp_path / "before") if before else None
+    results: dict[str, list[dict]] = {}
+    n = 0
+    for r in range(rounds):
+        # a fresh seed per round; the two builds play the same deal, in turn (before first in even rounds)
+        seed = int(given) + r if given else random.SystemRandom().randrange(1, 10**9)
+        runs: list[tuple[str, int, Path]] = []
+        if r == 0 and os.environ.get("BENCH_PAGE_X1", "1") != "0":
+            runs.append(("this tree", 1, STATIC))
+        pair = (
+            [("after", 4, STATIC)] if old is None else [(f"before ({before})", 4, old), ("after", 4, STATIC)]
+        )
+        runs += pair if r % 2 == 0 else pair[::-1]
+        for label, rate, static in runs:
+            monkeypatch.setattr(page_server, "STATIC", static)
+            results.setdefault(f"{label} x{rate}", []).append(
+                await one_deal(tmp_path / f"run{n}", seed, rate, label)
+            )
+            n += 1
+            print("  " + describe())
+    if rounds > 1 or old is not None:
+        print("pooled over the rounds (median / p95, n):")
+        for label, got in results.items():
+            print(f"  {label}: {pooled(got)}")
 
 
-async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
+def pooled(got: list[dict]) -> str:
+    """Every round's figures of one build pooled: the lists joined, then median / p95 with n."""
+
+    def cell(values: list[float], digits: int = 1) -> str:
+        if not values:
+            return "-"
+        return f"{statistics.median(values):.{digits}f} / {pct(values, 0.95):.{digits}f} (n={len(values)})"
+
+    join = lambda k: [v for g in got for v in g[k]]  # noqa: E731
+    rows = [row for g in got for row in g["rows"]]
+    parts = [
+        f"first useful paint {cell([g['first'] for g in got])}",
+        f"frame drawn {cell(join('frames'))}",
+        f"render() {cell(join('renders'))}",
+        f"tap to screen {cell(join('taps'))}",
+        f"layout shift per deal {cell([g['shifts'] for g in got], 4)}",
+        f"around each completed trick {cell(join('trick_shifts'), 4)}",
+    ]
+    if rows:
+        parts.append(
+            "main-thread CPU per message: "
+            + ", ".join(f"{k} {cell([x[k] for x in rows])}" for k in ["script", *PHASES, "main frame", "all"])
+        )
+        parts.append(
+            f"messages within 16 ms of main-thread CPU {sum(x['all'] <= 16 for x in rows) / len(rows):.0%}"
+        )
+    return "; ".join(parts)
+
+
+async def one_deal(folder: Path, seed: int, rate: int, label: str) -> dict:
     folder.mkdir()
     command = f"/newtable shengji-17-deals deals=1 bid_window_seconds=5 seed={seed} bots=3"
     async with local_table(folder, command, DEAL_BATCH=100) as table, chromium() as browser:
@@ -158,7 +216,9 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
         parts = await page.evaluate("""() => {
             const t = (name) => { const m = performance.getEntriesByName(name)[0]; return m ? Math.round(m.startTime) : null; };
             const nav = performance.getEntriesByType('navigation')[0];
-            return {dom_content_loaded: Math.round(nav.domContentLoadedEventEnd), socket_open: t('ws-open'),
+            const fcp = performance.getEntriesByName('first-contentful-paint')[0];  // the empty table's boxes
+            return {first_contentful_paint: fcp ? Math.round(fcp.startTime) : null,
+                    dom_content_loaded: Math.round(nav.domContentLoadedEventEnd), socket_open: t('ws-open'),
                     hello: t('hello'), first_frame: Math.round(window.__table.metrics.firstFrame),
                     first_render: Math.round(window.__table.metrics.renders[0])}; }""")
         before = await page.evaluate("[window.__shifts, window.__handShifts]")
@@ -167,7 +227,11 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
         m = await page.evaluate("window.__table.metrics")
         after = await page.evaluate("[window.__shifts, window.__handShifts]")
         shifts, hand_shifts = after[0] - before[0], after[1] - before[1]
-        biggest = sorted(await page.evaluate("window.__shiftLog || []"), key=lambda x: -x[1])[:4]
+        log = await page.evaluate("window.__shiftLog || []")
+        biggest = sorted(log, key=lambda x: -x[1])[:4]
+        trick_log = await page.evaluate("window.__trickLog")
+        trick_shifts = around_tricks(log, trick_log)
+        sources = around_sources(log, trick_log)
         trace = await browser.stop_tracing() if rate > 1 else b""
     if trace and os.environ.get("BENCH_PAGE_TRACE_DIR"):  # kept for a closer look (docs/performance.md)
         out = Path(os.environ["BENCH_PAGE_TRACE_DIR"]) / f"trace-{label.split()[0]}-x{rate}-{seed}.json"
@@ -193,3 +257,39 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> None:
             for k in ["script", *PHASES, "main frame", "all"]
         )
         print(f"  per socket message, main thread CPU ms (median / p95, n={len(rows)}): {cells}")
+    print(
+        f"  layout shift around each completed trick (shown, held 1.2 s, released, + 0.5 s): n={len(trick_shifts)} "
+        f"total {sum(trick_shifts):.4f}, max {max(trick_shifts, default=0):.4f}, tricks with any shift {sum(x > 0 for x in trick_shifts)}; "
+        f"by what moved: {sources}"
+    )
+    return {
+        "first": first,
+        "frames": frames,
+        "renders": renders,
+        "taps": taps,
+        "shifts": shifts,
+        "trick_shifts": trick_shifts,
+        "rows": rows,
+    }
+
+
+def around_sources(shifts: list[list], tricks: list[list]) -> list[tuple[str, float]]:
+    """The layout shift around the completed tricks by what moved (Chromium's sources), largest first."""
+    starts, by = [at for at, _ in tricks], {}
+    for t, v, who in shifts:
+        i = bisect.bisect_right(starts, t + 50) - 1
+        if i >= 0 and t <= starts[i] + 1200 + 500:
+            by[who] = by.get(who, 0.0) + v
+    return sorted(((k, round(v, 4)) for k, v in by.items()), key=lambda x: -x[1])[:6]
+
+
+def around_tricks(shifts: list[list], tricks: list[list]) -> list[float]:
+    """Per completed trick: the layout shift from its last card shown to 0.5 s after it was to be released
+    (held 1.2 s; the next lead's card included), each shift counted for the latest trick before it."""
+    starts = [at for at, _ in tricks]
+    out = [0.0] * len(starts)
+    for t, v, _ in shifts:
+        i = bisect.bisect_right(starts, t + 50) - 1
+        if i >= 0 and t <= starts[i] + 1200 + 500:
+            out[i] += v
+    return out

@@ -166,7 +166,13 @@ class PagePlayer:
         if verb in ("bid", "overturn"):
             await self.click(f'#actions button[data-op="{verb}"][data-arg="{" ".join(words[2:])}"]')
         elif verb in ("pass_bid", "pass_overturn"):
-            await self.click('#actions button[data-op="pass_bid"]')
+            try:
+                await self.click('#actions button[data-op="pass_bid"]')
+            except PlaywrightTimeout:
+                now = await self.frame()
+                if now and now["version"] != f["version"]:
+                    return None  # the bidding window's timer closed it meanwhile: nothing left to pass
+                raise
         elif verb == "pass":
             await self.press("pass")
         elif verb == "ask_counts":

@@ -306,7 +306,14 @@ function renderSeats() {
     const clock = f.clock && f.clock.seat === seat && f.clock.deadline ? f.clock : null;
     // drawn again only when what it shows changed (most frames change one seat or none)
     if (box.className !== cls) box.className = cls;  // the turn moving: a class, the seat's content stays
-    if (!changed(box, [seat, f.names[seat], sj && p.dealer === seat, count, places[seat], online, clock, S.lang])) continue;
+    const shown = count !== null && count !== undefined && !places[seat];
+    const countText = shown ? t('web.cards_n', { n: count }) : '', countCls = 'count' + (!sj && Number(count) <= 10 ? ' low' : '');
+    if (!changed(box, [seat, f.names[seat], sj && p.dealer === seat, shown, places[seat], online, clock, S.lang])) {
+      // most frames change a seat's card count only: its text, in place (no node made again)
+      const c = /** @type {HTMLElement | null} */ (box.querySelector('.count'));
+      if (c) { setText(c, countText); if (c.className !== countCls) c.className = countCls; }
+      continue;
+    }
     box.replaceChildren();
     box.dataset.seat = String(seat);
     const name = el('div', 'name');
@@ -315,7 +322,7 @@ function renderSeats() {
     box.appendChild(name);
     const meta = el('div', 'meta');
     if (sj && p.dealer === seat) meta.appendChild(el('span', 'dealer', '★' + t('web.dealer')));
-    if (count !== null && count !== undefined && !places[seat]) meta.appendChild(el('span', 'count' + (!sj && Number(count) <= 10 ? ' low' : ''), t('web.cards_n', { n: count })));
+    if (shown) meta.appendChild(el('span', countCls, countText));
     if (places[seat]) meta.appendChild(el('span', 'place', places[seat]));
     if (online !== null) meta.appendChild(el('span', 'online ' + (online ? 'on' : 'off'), t(online ? 'page.online' : 'page.offline')));
     box.appendChild(meta);
