@@ -12,8 +12,10 @@ from tests.perf import ai_eval
 def test_a_pair_plays_the_same_cards_with_the_sides_swapped() -> None:
     same = ai_eval.play_pair(("shengji", "normal", "normal", 7, "c0ffee"))
     assert same["nets"][0] == -same["nets"][1] and same["net"] == 0  # equal players: the cards cancel out
+    assert same["declare_times"]  # the Shengji dealing asked the timed side whether to declare, and was timed
     row = ai_eval.play_pair(("guandan", "normal", "random", 7, "c0ffee"))
     assert row["net"] == sum(row["nets"]) and row["net"] > 0 and row["times"]
+    assert row["declare_times"] == []  # Guandan has no declarations
 
 
 def test_summary_and_resume(tmp_path: Path) -> None:

@@ -91,19 +91,29 @@ def searched_beyond_play(game: str) -> Callable[[Any, int], bool]:
     return lambda m, seat: False
 
 
-def play_deal(game: str, seed: int, players: tuple[Player, Player], timed: int) -> tuple[int, list[float]]:
+def play_deal(
+    game: str, seed: int, players: tuple[Player, Player], timed: int
+) -> tuple[int, list[float], list[float]]:
     """Deal 1 of a new match of ``seed`` with ``players[side]`` at the seats of each side: the level steps
-    side 0 gained (negative: side 1 gained) and the CPU seconds of each decision of side ``timed`` (a call
-    that acted on a required turn)."""
+    side 0 gained (negative: side 1 gained), the CPU seconds of each decision of side ``timed`` (a call
+    that acted on a required turn) and, Shengji only, of each time side ``timed`` was asked whether to
+    declare or overturn while the cards were dealt (every call in ``engine.shengji.ai_declare.PHASES``,
+    declaring or not: the declaration search runs in those)."""
     m = new_match(game, _options(game), seed)
     times: list[float] = []
+    declare_times: list[float] = []
+    declaring = _declaration_phases(game)
 
     def timing(player: Player) -> Player:
         def play(match: Any, seat: int, rng: random.Random) -> str | None:
+            asked_to_declare = match.phase in declaring
             t0 = time.process_time()
             action = player(match, seat, rng)
-            if action is not None and any(t.seat == seat and t.required for t in match.turns()):
-                times.append(time.process_time() - t0)
+            spent = time.process_time() - t0
+            if asked_to_declare:
+                declare_times.append(spent)
+            elif action is not None and any(t.seat == seat and t.required for t in match.turns()):
+                times.append(spent)
             return action
 
         return play
@@ -115,15 +125,23 @@ def play_deal(game: str, seed: int, players: tuple[Player, Player], timed: int) 
         steps, winner = int(summary["steps"]), int(summary["winner"])
     else:
         steps, winner = int(summary["gain"]), int(summary["winner_side"])
-    return (steps if winner == 0 else -steps), times
+    return (steps if winner == 0 else -steps), times, declare_times
+
+
+def _declaration_phases(game: str) -> tuple[str, ...]:
+    if game != "shengji":
+        return ()
+    from engine.shengji.ai_declare import PHASES
+
+    return PHASES
 
 
 def play_pair(job: tuple[str, str, str, int, str]) -> dict[str, Any]:
     """One pair: ``a`` at side 0 then at side 1, on the same seed (``commit``: the players' code, recorded)."""
     game, a, b, seed, commit = job
     pa, pb = eval_player(game, a), eval_player(game, b)
-    first, times1 = play_deal(game, seed, (pa, pb), timed=0)
-    second, times2 = play_deal(game, seed, (pb, pa), timed=1)
+    first, times1, declare1 = play_deal(game, seed, (pa, pb), timed=0)
+    second, times2, declare2 = play_deal(game, seed, (pb, pa), timed=1)
     return {
         "game": game,
         "a": a,
@@ -133,6 +151,7 @@ def play_pair(job: tuple[str, str, str, int, str]) -> dict[str, Any]:
         "nets": [first, -second],
         "net": first - second,
         "times": [round(t, 5) for t in times1 + times2],
+        "declare_times": [round(t, 5) for t in declare1 + declare2],
     }
 
 
@@ -142,6 +161,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     mean = statistics.fmean(nets) if nets else 0.0
     half = 1.96 * statistics.stdev(nets) / math.sqrt(n) if n > 1 else float("nan")
     times = sorted(t for r in rows for t in r["times"])
+    declare = sorted(t for r in rows for t in r.get("declare_times", ()))  # rows before 2026-12-03 lack it
     won = sum(1 for x in nets if x > 0)
     lost = sum(1 for x in nets if x < 0)
     return {
@@ -157,6 +177,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "cpu_median": _quantile(times, 0.5),
         "cpu_p99": _quantile(times, 0.99),
         "cpu_max": times[-1] if times else float("nan"),
+        "declare_asked": len(declare),
+        "declare_median": _quantile(declare, 0.5),
+        "declare_p99": _quantile(declare, 0.99),
+        "declare_max": declare[-1] if declare else float("nan"),
     }
 
 
@@ -173,7 +197,15 @@ def report(game: str, a: str, b: str, rows: list[dict[str, Any]], wall: float) -
         f"(95 % interval {s['low']:+.2f} .. {s['high']:+.2f}); pairs won/tied/lost "
         f"{s['won']}/{s['tied']}/{s['lost']} ({100 * s['decided_won']:.0f} % of decided pairs won); "
         f"CPU per decision of {a}: median {s['cpu_median'] * 1000:.1f} ms, p99 {s['cpu_p99'] * 1000:.1f} ms, "
-        f"max {s['cpu_max'] * 1000:.1f} ms over {s['decisions']} decisions; wall {wall:.0f} s"
+        f"max {s['cpu_max'] * 1000:.1f} ms over {s['decisions']} decisions"
+        + (
+            f"; CPU per declaration question: median {s['declare_median'] * 1000:.1f} ms, "
+            f"p99 {s['declare_p99'] * 1000:.1f} ms, max {s['declare_max'] * 1000:.1f} ms "
+            f"over {s['declare_asked']} questions"
+            if s["declare_asked"]
+            else ""
+        )
+        + f"; wall {wall:.0f} s"
     )
 
 
