@@ -143,6 +143,11 @@ async def _wait_committed(
             continue  # the database is being swapped (restart): look again
 
 
+class TableDrivePaused(RuntimeError):
+    """The driven table paused (e.g. Shengji's redeals in a row with nobody declaring): nobody the driver
+    plays can go on."""
+
+
 async def drive(
     sim: Any,
     runtime: Callable[[], Any],
@@ -176,6 +181,12 @@ async def drive(
             continue
         if m.finished or row.status != "playing" or (stop is not None and stop(m)):
             return
+        if (
+            m.phase == "paused"
+        ):  # only a referee's /resume goes on: waiting for it would just run out the time
+            raise TableDrivePaused(
+                f"the table paused ({getattr(m, 'paused_reason', None)}) after {len(m.log)} actions"
+            )
         acted = False
         phase = m.phase  # Shengji's bidding window: a bid is not required, yet the people may declare
         for turn in m.turns():

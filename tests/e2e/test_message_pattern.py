@@ -181,7 +181,7 @@ def _tricks_at_least(h, match_id: int, n: int):
 
 async def test_restart_causes_no_429(harness):
     h = harness
-    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=60 seed=5")
     await drive(h.sim, lambda: rt(h), match_id, users(h), stop=lambda m: len(m.log) >= 60, timeout=120)
     for _ in range(2):  # two restarts in a row, each re-rendering the live table at once
         await h.restart()
@@ -200,7 +200,7 @@ async def test_a_whole_shengji_deal_shows_each_reader_what_they_need_and_no_more
     settled and each completed trick, the last one included; the deal's summary and the match's result come
     as one message."""
     h = harness
-    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=60 seed=5")
     people = users(h)
     checked = []
 
@@ -298,7 +298,7 @@ async def test_the_forced_last_trick_is_played_at_once(harness_factory):
     """Shengji's last trick leaves nobody a choice: the bot plays its four cards at once (not at a computer
     player's pace, here 3 s a card), so the deal's end, with the last two tricks, follows the trick before."""
     async with harness_factory(AI_DELAY=3.0, DEMO_PACE=1.0) as h:
-        match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+        match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=60 seed=5")
         await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240)
         await h.sim.wait_for_message(h.group_id, lambda m: "比赛结束" in (m.text or ""), timeout=30)
         records = [r for r in await match_repo.action_log(rt(h).db, match_id) if " play " in r.action]

@@ -7,7 +7,7 @@ import contextlib
 
 import pytest
 
-from bot.devtools.autodrive import drive
+from bot.devtools.autodrive import TableDrivePaused, drive
 from bot.presentation.keyboards import seat_name
 from engine.cards import counts_of, parse_cards
 from engine.errors import RuleError
@@ -103,7 +103,7 @@ async def test_computer_match_of_each_game_has_no_429(harness_factory):
 async def test_full_shengji_deal_between_four_people_and_privacy(harness):
     """A full Shengji deal played by four people (typed plays) to the deal summary; hands stay private."""
     h = harness
-    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+    match_id = await open_table(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=60 seed=5")
     # seats 0 and 2 use the hand keyboard (tap cards, then Play / Bury / No bid), seats 1 and 3 type
     await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=240, buttons=frozenset({0, 2}))
     await h.sim.wait_for_message(h.group_id, lambda m: "第 1 副结束" in (m.text or ""), timeout=20)
@@ -178,7 +178,9 @@ async def test_simulated_people_never_type_a_play_twice(harness_factory):
     async with harness_factory(rate_scale=20) as h:
         await _typed_deal_without_repeats(h, "/newtable guandan-team deals=1 seed=3")
     async with harness_factory(rate_scale=20) as h:
-        await _typed_deal_without_repeats(h, "/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5")
+        await _typed_deal_without_repeats(
+            h, "/newtable shengji-17-deals deals=1 bid_window_seconds=60 seed=5"
+        )
 
 
 async def _typed_deal_without_repeats(h, command):
@@ -278,7 +280,7 @@ async def test_bad_input_gets_clear_answers_and_changes_nothing(harness):
     "command,stop_at",
     [
         ("/newtable guandan-team deals=1 seed=3", 20),
-        ("/newtable shengji-17-deals deals=1 bid_window_seconds=1 seed=5", 60),
+        ("/newtable shengji-17-deals deals=1 bid_window_seconds=60 seed=5", 60),
     ],
 )
 async def test_restart_mid_deal_continues_without_loss(harness, command, stop_at):
@@ -381,3 +383,20 @@ async def _tribute_game(h):
     assert any(" play " in a for a in by_button) and any(a.endswith(" pass") for a in by_button)
     assert await match_repo.replay_check(rt(h).db, match_id)
     h.assert_no_errors()
+
+
+async def test_driving_a_table_that_paused_fails_at_once_with_the_reason(harness):
+    """Nobody declares (no window, and the people declare only in a window): the deal is dealt again, and
+    with one redeal allowed before the pause the table pauses; the test driver says so at once instead of
+    waiting out its time for a move nobody can make."""
+    h = harness
+    match_id = await open_table(
+        h, "/newtable shengji-17-deals deals=1 bid_window_seconds=0 max_redeals_before_pause=1 seed=5"
+    )
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    with pytest.raises(TableDrivePaused, match="no_bid_redeals"):
+        await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=120)
+    assert loop.time() - started < 60  # well before its 120 s
+    _, m = await match_repo.load_match_row(rt(h).db, match_id)
+    assert m.phase == "paused"
