@@ -349,6 +349,10 @@ class Live:
 
         asyncio.get_running_loop().call_later(wait, fire)
 
+    def edit_due(self, match_id: int) -> bool:
+        """A held-back render of the group's table message is waiting for its time (Mini App mode)."""
+        return match_id in self._group_due
+
     def mini_app_mode(self, match_id: int, seats: Sequence[SeatInfo]) -> bool:
         """Every person seated (computers aside) has the table page open."""
         people = [s.user_id for s in seats if s.user_id is not None and not s.is_computer]

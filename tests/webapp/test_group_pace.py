@@ -4,7 +4,6 @@ minute per group stay for the deal's stages)."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from bot.tables import live
@@ -58,7 +57,9 @@ async def test_with_every_page_open_the_group_message_follows_tricks_at_most_onc
         assert edits <= 1 + elapsed / INTERVAL + finished, (edits, tricks, elapsed)
         assert edits < tricks  # not once per trick any more
         # the tricks held back are not lost: once the interval is up the message shows the table as it is
-        await asyncio.sleep(INTERVAL + 0.5)
+        # (waited for as a state: the held-back render has fired, its task is done, the outbox sent it)
+        await wait_until(lambda: not table.rt.live.edit_due(table.match_id) and not table.rt._tasks)
+        await table.rt.outbox.flush()
         await table.sim.wait_quiet(quiet=0.5, timeout=30)
         settled = len(message.versions)
         async with table.rt.lock(table.match_id):
