@@ -179,14 +179,14 @@ async def drive(
         except Exception:
             await asyncio.sleep(0.05)
             continue
-        if m.finished or row.status != "playing" or (stop is not None and stop(m)):
-            return
-        if (
-            m.phase == "paused"
-        ):  # only a referee's /resume goes on: waiting for it would just run out the time
+        # the table paused itself (its row says "paused" too, so before the return below): only a /resume
+        # goes on, waiting for a move would run out the time (a referee's /pause alone still just returns)
+        if not m.finished and m.phase == "paused":
             raise TableDrivePaused(
                 f"the table paused ({getattr(m, 'paused_reason', None)}) after {len(m.log)} actions"
             )
+        if m.finished or row.status != "playing" or (stop is not None and stop(m)):
+            return
         acted = False
         phase = m.phase  # Shengji's bidding window: a bid is not required, yet the people may declare
         for turn in m.turns():

@@ -398,5 +398,3 @@ async def test_driving_a_table_that_paused_fails_at_once_with_the_reason(harness
     with pytest.raises(TableDrivePaused, match="no_bid_redeals"):
         await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=120)
     assert loop.time() - started < 60  # well before its 120 s
-    _, m = await match_repo.load_match_row(rt(h).db, match_id)
-    assert m.phase == "paused"
