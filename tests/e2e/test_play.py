@@ -7,7 +7,7 @@ import contextlib
 
 import pytest
 
-from bot.devtools.autodrive import TableDrivePaused, drive
+from bot.devtools.autodrive import drive
 from bot.presentation.keyboards import seat_name
 from engine.cards import counts_of, parse_cards
 from engine.errors import RuleError
@@ -383,18 +383,3 @@ async def _tribute_game(h):
     assert any(" play " in a for a in by_button) and any(a.endswith(" pass") for a in by_button)
     assert await match_repo.replay_check(rt(h).db, match_id)
     h.assert_no_errors()
-
-
-async def test_driving_a_table_that_paused_fails_at_once_with_the_reason(harness):
-    """Nobody declares (no window, and the people declare only in a window): the deal is dealt again, and
-    with one redeal allowed before the pause the table pauses; the test driver says so at once instead of
-    waiting out its time for a move nobody can make."""
-    h = harness
-    match_id = await open_table(
-        h, "/newtable shengji-17-deals deals=1 bid_window_seconds=0 max_redeals_before_pause=1 seed=5"
-    )
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    with pytest.raises(TableDrivePaused, match="no_bid_redeals"):
-        await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=120)
-    assert loop.time() - started < 60  # well before its 120 s
