@@ -44,6 +44,11 @@ Bounded memory (issue 12, "Abuse limits"):
   (``PendingSend``: the owner stores them and hands them to ``restore`` at the next start-up);
   pending non-record sends and edits are dropped with a log line.
 
+Time is the outbox's own clock: ``clock`` (monotonic seconds) and ``sleep`` (waits that many of them), the
+real ones by default.  Every wait goes through them (the pacing, a delayed edit, a RetryAfter, the network
+backoff, the drain of ``stop``), so a test that hands it a manual clock moves time itself and asserts the
+order and spacing of the calls exactly, whatever the machine's load.
+
 Files go through the same queues: ``send_document`` (bytes and a file name) and ``send_photo``
 (PNG/JPEG bytes), with the same rate limits, RetryAfter handling and error reporting.
 """
@@ -54,8 +59,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Hashable, Iterable
-from typing import cast
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterable
+from typing import Any, cast
 
 from telegram.error import RetryAfter
 
@@ -179,11 +184,8 @@ class Outbox:
         """Stop (draining for ``timeout`` seconds first); returns the sends of record that did not go
         (a call in flight at that moment included: it may have arrived, so it may come twice, never
         zero times).  Non-record sends and edits still pending are dropped (logged)."""
-        if drain:
-            try:
-                await asyncio.wait_for(self.flush(), timeout)
-            except TimeoutError:
-                log.warning("outbox: stopped with %d pending calls", self.pending())
+        if drain and not await self._within(self.flush(), timeout):
+            log.warning("outbox: stopped with %d pending calls", self.pending())
         kept, notes, edits = self.queues.leftovers()
         if kept or notes or edits:
             self.stats.dropped_notes += notes
@@ -429,9 +431,36 @@ class Outbox:
                 await asyncio.sleep(0)  # let the calls start; look again
                 continue
             self._wake.clear()
-            wait = None if at == float("inf") else max(0.0, at - now)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
+            await self._wait_wake(None if at == float("inf") else max(0.0, at - now))
+
+    async def _wait_wake(self, seconds: float | None) -> None:
+        """Wait until woken (a call queued or finished) or, unless None, ``seconds`` of the clock passed."""
+        if seconds is None:
+            await self._wake.wait()
+            return
+        timer: asyncio.Future[None] = asyncio.ensure_future(self._sleep(seconds))
+
+        def rang(t: asyncio.Future[None]) -> None:
+            if not t.cancelled():  # cancelled because the worker woke first: waking it again would spin it
+                self._wake.set()
+
+        timer.add_done_callback(rang)
+        try:
+            await self._wake.wait()
+        finally:
+            timer.cancel()
+
+    async def _within(self, work: Coroutine[Any, Any, None], seconds: float) -> bool:
+        """Await ``work`` for at most ``seconds`` of the clock; whether it finished (else it is cancelled)."""
+        task = asyncio.get_running_loop().create_task(work)
+        timer: asyncio.Future[None] = asyncio.ensure_future(self._sleep(seconds))
+        try:
+            await asyncio.wait((task, timer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for t in (task, timer):
+                t.cancel()
+            await asyncio.gather(task, timer, return_exceptions=True)
+        return task.done() and not task.cancelled() and task.exception() is None
 
     def _launch(self, op: Call) -> None:
         self.queues.to_head(op)

@@ -108,6 +108,15 @@ async def _press(sim: Any, uid: int, msg: Any, data: str) -> None:
     await sim.press_and_wait(uid, uid, msg.message_id, data)
 
 
+def committed_state(row: Any, m: Any) -> bool:
+    """Is ``m`` the state of the committed ``row``?  The engine object a read gets is the one storage keeps
+    in memory, and the bot's next write takes that same object and applies its action in place before it
+    commits: read during that write, the object is already ahead of the row (its log longer than the
+    row's version), a state that is not stored yet (and the table's next read may still show the one
+    before). Then the driver reads again rather than act on, or report, what is not real yet."""
+    return bool(len(m.log) == row.version)
+
+
 async def _wait_committed(
     runtime: Callable[[], Any], match_id: int, seat: int, version: int, limit: float = 10.0
 ) -> None:
@@ -136,7 +145,9 @@ async def _wait_committed(
                 for r in await match_repo.action_log(rt.db, match_id)
             ):
                 return
-            _, m = await match_repo.load_match_row(rt.db, match_id)
+            row, m = await match_repo.load_match_row(rt.db, match_id)
+            if not committed_state(row, m):
+                continue
             if m.finished or not any(tr.seat == seat for tr in m.turns()):
                 return
         except Exception:
@@ -179,8 +190,12 @@ async def drive(
         except Exception:
             await asyncio.sleep(0.05)
             continue
-        # the table paused itself (its row says "paused" too, so before the return below): only a /resume
-        # goes on, waiting for a move would run out the time (a referee's /pause alone still just returns)
+        if not committed_state(row, m):
+            await asyncio.sleep(0.01)
+            continue
+        # the table paused itself (the engine's phase; its row stays "playing", only a referee's /pause marks
+        # the row, and that alone still just returns below): only a /resume goes on, waiting for a move
+        # would run out the time
         if not m.finished and m.phase == "paused":
             raise TableDrivePaused(
                 f"the table paused ({getattr(m, 'paused_reason', None)}) after {len(m.log)} actions"

@@ -7,7 +7,8 @@ import contextlib
 
 import pytest
 
-from bot.devtools.autodrive import drive
+from bot.devtools.autodrive import TableDrivePaused, drive
+from bot.presentation.callbacks import ResumeButton
 from bot.presentation.keyboards import seat_name
 from engine.cards import counts_of, parse_cards
 from engine.errors import RuleError
@@ -382,4 +383,38 @@ async def _tribute_game(h):
     assert any(" tribute " in a for a in by_button) and any(" return " in a for a in by_button)
     assert any(" play " in a for a in by_button) and any(a.endswith(" pass") for a in by_button)
     assert await match_repo.replay_check(rt(h).db, match_id)
+    h.assert_no_errors()
+
+
+async def test_driving_a_table_that_paused_fails_at_once_with_the_reason(harness):
+    """A Shengji table whose first deal nobody can declare in pauses (one redeal allowed before the pause);
+    drive, playing all four seats, says so with the reason instead of waiting its time out for a move.
+
+    Why the pause is certain: with seed 153 no seat ever holds a joker and a level card together (this
+    preset declares with both), at any draw or after the last, which the engine is asked below for the
+    stored seed and options. So neither drive (it declares in the bid window when the computer player
+    would) nor anyone else can declare, the window closes with no bid and no dealer, the deal is dealt
+    again, and one redeal in a row pauses the table. (With a seed where a seat can declare, e.g. 5, drive
+    declares in the zero-second window when it reads the match before the table's step closes it: a race
+    between its poll and the table's tick, so the table paused only now and then.)"""
+    h = harness
+    match_id = await open_table(
+        h, "/newtable shengji-17-deals deals=1 bid_window_seconds=0 max_redeals_before_pause=1 seed=153"
+    )
+    row = await match_repo.get_match_row(rt(h).db, match_id)
+    m = match_from_stored(row.game, row.options_json, row.seed)
+    while m.phase == "dealing":
+        assert not any(m.legal_bids(seat) for seat in range(4))
+        m.apply("sys deal")
+    assert m.phase == "window" and not any(m.legal_bids(seat) for seat in range(4))
+
+    with pytest.raises(TableDrivePaused, match=r"the table paused \(no_bid_redeals\)"):
+        # the time is only a bound: had drive missed the pause it would end in TimeoutError, not this
+        await drive(h.sim, lambda: rt(h), match_id, users(h), timeout=120)
+    _, m = await match_repo.load_match_row(rt(h).db, match_id)
+    assert (m.phase, m.paused_reason) == ("paused", "no_bid_redeals")
+    resume = ResumeButton(match_id).encode()  # the group is told, with the button that goes on
+    await h.sim.wait_for_message(h.group_id, lambda msg: resume in msg.callback_data(), timeout=20)
+    actions = [r.action for r in await match_repo.action_log(rt(h).db, match_id)]
+    assert not any(" bid " in a for a in actions) and actions.count("sys close_bidding") == 1
     h.assert_no_errors()

@@ -11,7 +11,10 @@ from bot.delivery.outbox import Outbox
 
 
 class FakeSender:
-    def __init__(self) -> None:
+    """Records each call as (clock time, kind, chat, text); ``clock``: the outbox's (a test's manual one)."""
+
+    def __init__(self, clock=time.monotonic) -> None:
+        self.clock = clock
         self.calls: list[tuple[float, str, int, str]] = []
         self.next_id = 100
         self.fail_once: Exception | None = None
@@ -34,9 +37,9 @@ class FakeSender:
             raise Forbidden("Forbidden: bot was blocked by the user")
         if self.fail_once is not None:
             exc, self.fail_once = self.fail_once, None
-            self.calls.append((time.monotonic(), "fail", chat_id, text))
+            self.calls.append((self.clock(), "fail", chat_id, text))
             raise exc
-        self.calls.append((time.monotonic(), kind, chat_id, text))
+        self.calls.append((self.clock(), kind, chat_id, text))
         self.next_id += 1
         return self.next_id
 
