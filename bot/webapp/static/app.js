@@ -480,6 +480,7 @@ function hinted() {
 let handWidth = 0;  // measured once and on resize (a read after a DOM change would force a layout)
 let handDrawn = '';  // what the hand shows now: drawn again only when that changes
 let handCardW = 46;
+let handHint = /** @type {number[] | null} */ (null);  // the hint the hand was last drawn with (a tap does not work it out again)
 /** The hand's cards (their slots) by key (text, occurrence, what is drawn on them): kept from frame to frame,
  *  so a played card removes one node and a hint or a selection changes classes only (no node is made again,
  *  no layout of the other cards: each slot is placed by a transform inside a box of fixed size, app.css).
@@ -504,6 +505,7 @@ function renderHand() {
   const cardW = [46, 60, 72][wide], cardH = [64, 84, 100][wide];  // app.css: --card-w, --card-h
   handCardW = cardW;
   const hint = hinted();
+  handHint = hint;
   const drawn = handDrawnKey(hint, width, cardW);
   if (drawn === handDrawn) return;
   handDrawn = drawn;
@@ -616,42 +618,51 @@ function rankValue(text) {
 
 // selection by tap and by sliding a finger across the cards
 let sweep = /** @type {{on: boolean, seen: Set<number>} | null} */ (null);
-/** @param {number} idx @param {boolean} on */
-function setSel(idx, on) {
+/** Lifts or lowers one card: its class only (the hand's other cards, the hint and the buttons are not looked at).
+ *  @param {number} idx @param {boolean} on @param {Element | null} [card] the card's node when the caller has it */
+function setSel(idx, on, card) {
   const at = S.sel.indexOf(idx);
   if (on && at < 0) S.sel.push(idx);
   if (!on && at >= 0) S.sel.splice(at, 1);
-  const node = document.querySelector('#hand .card[data-i="' + idx + '"]');
+  const node = card || document.querySelector('#hand .card[data-i="' + idx + '"]');
   if (node) node.classList.toggle('sel', on);
-  handDrawn = node && S.frame ? handDrawnKey(hinted(), handWidth, handCardW) : '';
+  handDrawn = node && S.frame ? handDrawnKey(handHint, handWidth, handCardW) : '';
 }
-/** @param {EventTarget | null} target */
-function cardIndex(target) {
-  const node = target instanceof Element ? target.closest('#hand .card') : null;
-  return node ? Number(/** @type {HTMLElement} */ (node).dataset.i) : null;
+let actionsLater = false;
+/** The buttons after a tap ("出牌 (2)", Clear, Telegram's MainButton): drawn once the lifted card is on screen
+ *  (after the next frame), so a tap's frame styles and lays out one card; a frame arriving first draws them. */
+function renderActionsAfterPaint() {
+  if (actionsLater) return;
+  actionsLater = true;
+  requestAnimationFrame(() => setTimeout(() => { actionsLater = false; if (S.frame) renderActions(); }, 0));
+}
+/** @param {EventTarget | null} target @returns {HTMLElement | null} */
+function cardNode(target) {
+  return target instanceof Element ? /** @type {HTMLElement | null} */ (target.closest('#hand .card')) : null;
 }
 function bindHand() {
   const box = $('hand');
   box.addEventListener('pointerdown', (ev) => {
-    const idx = cardIndex(ev.target);
-    if (idx === null) return;
+    const card = cardNode(ev.target);
+    if (!card) return;
     ev.preventDefault();
     const start = ev.timeStamp || performance.now();  // from the touch itself, input delay included
-    const on = S.sel.indexOf(idx) < 0;
+    const idx = Number(card.dataset.i), on = S.sel.indexOf(idx) < 0;
     sweep = { on, seen: new Set([idx]) };
-    setSel(idx, on);
+    setSel(idx, on, card);
     haptic('select');
-    renderActions();
-    afterPaint(start, S.metrics.taps);
+    afterPaint(start, S.metrics.taps);  // first: its mark is not held up by the buttons drawn after the paint
+    renderActionsAfterPaint();
   });
   box.addEventListener('pointermove', (ev) => {
     if (!sweep) return;
-    const idx = cardIndex(document.elementFromPoint(ev.clientX, ev.clientY));
+    const card = cardNode(document.elementFromPoint(ev.clientX, ev.clientY));
+    const idx = card ? Number(card.dataset.i) : null;
     if (idx === null || sweep.seen.has(idx)) return;
     sweep.seen.add(idx);
-    setSel(idx, sweep.on);
+    setSel(idx, sweep.on, card);
     haptic('select');
-    renderActions();
+    renderActionsAfterPaint();
   });
   const end = () => { sweep = null; };
   window.addEventListener('pointerup', end);
