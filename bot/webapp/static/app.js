@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // @ts-check
 /* The table page: one WebSocket to the bot; every frame is the whole view for this viewer.
    No build step and no external resource (Telegram's own telegram-web-app.js is loaded only inside Telegram). */
@@ -123,7 +124,8 @@ function onMessage(msg) {
     performance.mark('hello');
     S.texts = msg.texts || {}; S.lang = msg.lang; S.seat = msg.seat; S.match = msg.match;
     S.referee = !!msg.referee; S.tables = msg.tables || [];
-    document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
+    const lang = S.lang === 'zh' ? 'zh' : 'en';
+    if (document.documentElement.lang !== lang) document.documentElement.lang = lang;  // written again, the same value invalidates the root's style (a trace: 'Attribute')
     document.title = t('web.title');
     if (msg.dev) { $('dev').hidden = false; $('dev').textContent = t('web.dev'); }
     setConn(S.seat === null ? t('web.spectating') : '', false);
