@@ -17,7 +17,8 @@ page's main thread: its ``onmessage`` script, then the next main frame's style, 
 commit, each as the thread's own CPU time (``tdur``: the throttler's 4x is in it, the waits for a core of a
 loaded machine are not; on an idle machine the wall time comes close to it).  ``BENCH_PAGE_BEFORE=<git rev>``
 plays the same deal at CPU x4 first with that revision's page files (``bot/webapp/static``), then with the
-working tree's: before and after side by side in one run.
+working tree's: before and after side by side in one run.  Per tap on a card the same trace gives the page's
+handler and the lifecycle work up to the frame that shows the card lifted (``tap_phases``).
 """
 
 from __future__ import annotations
