@@ -17,7 +17,8 @@ page's main thread: its ``onmessage`` script, then the next main frame's style, 
 commit, each as the thread's own CPU time (``tdur``: the throttler's 4x is in it, the waits for a core of a
 loaded machine are not; on an idle machine the wall time comes close to it).  ``BENCH_PAGE_BEFORE=<git rev>``
 plays the same deal at CPU x4 first with that revision's page files (``bot/webapp/static``), then with the
-working tree's: before and after side by side in one run.
+working tree's: before and after side by side in one run.  Per tap on a card the same trace gives the page's
+handler and the lifecycle work up to the frame that shows the card lifted (``tap_phases``).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ PHASES = ["UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Commit"]
 
 
 def frame_phases(trace: bytes) -> list[dict[str, float]]:
-    """Per socket message (the page's ``ws.onmessage``: state frames, acks): the script's and the next main frame's phases, CPU ms."""
+    """Per socket message (the page's ``ws.onmessage`` handler: state frames, acks): the script's and the next main frame's phases, CPU ms."""
     data = json.loads(trace)
     events = data["traceEvents"] if isinstance(data, dict) else data
     on_message = [
@@ -82,7 +83,9 @@ def frame_phases(trace: bytes) -> list[dict[str, float]]:
         for e in events
         if e.get("ph") == "X"
         and e.get("name") == "FunctionCall"
-        and ((e.get("args") or {}).get("data") or {}).get("functionName") == "ws.onmessage"
+        # the handler's name in the trace: "ws.onmessage" (inferred, an arrow function: builds before 1707cb2) or its own
+        and ((e.get("args") or {}).get("data") or {}).get("functionName")
+        in ("ws.onmessage", "onSocketMessage")
     ]
     if not on_message:
         return []
@@ -109,6 +112,60 @@ def frame_phases(trace: bytes) -> list[dict[str, float]]:
         for name in PHASES:
             row[name] = sum(e.get("tdur", 0) for e in inner if e["name"] == name) / 1000
         row["all"] = row["script"] + row["main frame"]
+        rows.append(row)
+    return rows
+
+
+def tap_phases(trace: bytes) -> list[dict[str, float]]:
+    """Per tap on a card (a ``pointerdown`` whose dispatch ran the page's own script): the page's handler, then the
+    main thread's lifecycle work up to the end of the next main frame with a commit (the one that shows the card
+    lifted), CPU ms. Playwright's own listeners in the dispatch are left out of ``handler``."""
+    data = json.loads(trace)
+    events = [e for e in (data["traceEvents"] if isinstance(data, dict) else data) if e.get("ph") == "X"]
+    downs = [
+        e
+        for e in events
+        if e["name"] == "EventDispatch"
+        and ((e.get("args") or {}).get("data") or {}).get("type") == "pointerdown"
+    ]
+    if not downs:
+        return []
+    thread = max(
+        {(e["pid"], e["tid"]) for e in downs}, key=lambda k: sum((e["pid"], e["tid"]) == k for e in downs)
+    )
+    mine = sorted((e for e in events if (e["pid"], e["tid"]) == thread), key=lambda e: e["ts"])
+    commits = [e["ts"] for e in mine if e["name"] == "Commit"]
+    frames = [e for e in mine if e["name"] == "ProxyMain::BeginMainFrame"]
+    rows = []
+    for d in (e for e in downs if (e["pid"], e["tid"]) == thread):
+        end = d["ts"] + d["dur"]
+        own = [
+            e
+            for e in mine
+            if d["ts"] <= e["ts"] <= end
+            and e["name"] == "FunctionCall"
+            and str(((e.get("args") or {}).get("data") or {}).get("url", "")).endswith("/app.js")
+        ]
+        after = [
+            b for b in frames if b["ts"] >= end and any(b["ts"] <= c <= b["ts"] + b["dur"] for c in commits)
+        ]
+        if not own or not after:
+            continue
+        b = after[0]
+        span = [e for e in mine if d["ts"] <= e["ts"] and e["ts"] + e.get("dur", 0) <= b["ts"] + b["dur"]]
+        row = {"handler": sum(e.get("tdur", 0) for e in own) / 1000, "main frame": b.get("tdur", 0) / 1000}
+        for name in PHASES:
+            row[name] = sum(e.get("tdur", 0) for e in span if e["name"] == name) / 1000
+        row["page"] = (
+            row["handler"]
+            + row["main frame"]
+            + sum(
+                e.get("tdur", 0)
+                for e in span
+                if e["name"] in ("UpdateLayoutTree", "Layout", "PrePaint") and e["ts"] < b["ts"]
+            )
+            / 1000
+        )
         rows.append(row)
     return rows
 
@@ -183,6 +240,12 @@ def pooled(got: list[dict]) -> str:
             "main-thread CPU per message: "
             + ", ".join(f"{k} {cell([x[k] for x in rows])}" for k in ["script", *PHASES, "main frame", "all"])
         )
+        taps = [row for g in got for row in g.get("tap_rows", [])]
+        if taps:
+            parts.append(
+                "main-thread CPU per tap: "
+                + ", ".join(f"{k} {cell([x[k] for x in taps])}" for k in ["handler", "main frame", "page"])
+            )
         parts.append(
             f"messages within 16 ms of main-thread CPU {sum(x['all'] <= 16 for x in rows) / len(rows):.0%}"
         )
@@ -257,6 +320,13 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> dict:
             for k in ["script", *PHASES, "main frame", "all"]
         )
         print(f"  per socket message, main thread CPU ms (median / p95, n={len(rows)}): {cells}")
+    tap_rows = tap_phases(trace) if trace else []
+    if tap_rows:
+        cells = ", ".join(
+            f"{k} {statistics.median([r[k] for r in tap_rows]):.1f} / {pct([r[k] for r in tap_rows], 0.95):.1f}"
+            for k in ["handler", *PHASES, "main frame", "page"]
+        )
+        print(f"  per tap, main thread CPU ms (median / p95, n={len(tap_rows)}): {cells}")
     print(
         f"  layout shift around each completed trick (shown, held 1.2 s, released, + 0.5 s): n={len(trick_shifts)} "
         f"total {sum(trick_shifts):.4f}, max {max(trick_shifts, default=0):.4f}, tricks with any shift {sum(x > 0 for x in trick_shifts)}; "
@@ -270,6 +340,7 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> dict:
         "shifts": shifts,
         "trick_shifts": trick_shifts,
         "rows": rows,
+        "tap_rows": tap_rows,
     }
 
 

@@ -125,7 +125,11 @@ class PagePlayer:
             await self.click(selector)
         else:
             which = "SecondaryButton" if op == "pass" else "MainButton"
-            await self.page.evaluate(f"window.__tgStub.{which}.press()")
+            # pressed once it shows enabled, as a person does (and Playwright's click waits for a page button):
+            # the page sets its buttons after the paint of a tapped card, not in the tap itself
+            stub = f"window.__tgStub.{which}"
+            await self.page.wait_for_function(f"{stub}.isVisible && {stub}.isActive", timeout=5000)
+            await self.page.evaluate(f"{stub}.press()")
 
     async def close_summary(self) -> None:
         """A deal's summary sheet opens by itself: the player reads it and closes it."""

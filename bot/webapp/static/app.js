@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // @ts-check
 /* The table page: one WebSocket to the bot; every frame is the whole view for this viewer.
    No build step and no external resource (Telegram's own telegram-web-app.js is loaded only inside Telegram). */
@@ -19,7 +20,7 @@ function readHint() {
 const S = {
   ws: null, texts: {}, lang: 'zh', seat: null, match: null, frame: null, sel: [], handKey: '', pending: null,
   fatal: false, retry: 0, offset: 0, lastError: null, hold: null, holdUntil: 0, seenTrick: '', seenDeal: null,
-  summary: null, sheetOpen: false, wasMyTurn: false, hint: readHint(), referee: false, tables: [],
+  summary: null, sheetOpen: false, wasMyTurn: false, hint: true, referee: false, tables: [],
   banner: '', bannerUntil: 0, handCounts: null, handDeal: null, handSize: 0, suggestAt: -1, beatsKey: '',
   metrics: { frames: [], renders: [], taps: [], firstFrame: null },  // ms, the last 500 of each (docs/performance.md)
 };
@@ -95,7 +96,9 @@ function connect() {
     ws.send(JSON.stringify({ type: 'hello', init: initData(), match: S.match || (m ? Number(m) : null),
                              version: S.frame ? S.frame.version : null, frame: 'inline' }));
   };
-  ws.onmessage = (ev) => {
+  // named: compiled whole at load (the hint at the top), an arrow would be anonymous in a trace (the benchmark
+  // finds each message's work by this name)
+  ws.onmessage = function onSocketMessage(ev) {
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
     onMessage(msg);
@@ -123,7 +126,8 @@ function onMessage(msg) {
     performance.mark('hello');
     S.texts = msg.texts || {}; S.lang = msg.lang; S.seat = msg.seat; S.match = msg.match;
     S.referee = !!msg.referee; S.tables = msg.tables || [];
-    document.documentElement.lang = S.lang === 'zh' ? 'zh' : 'en';
+    const lang = S.lang === 'zh' ? 'zh' : 'en';
+    if (document.documentElement.lang !== lang) document.documentElement.lang = lang;  // written again, the same value invalidates the root's style (a trace: 'Attribute')
     document.title = t('web.title');
     if (msg.dev) { $('dev').hidden = false; $('dev').textContent = t('web.dev'); }
     setConn(S.seat === null ? t('web.spectating') : '', false);
@@ -480,6 +484,7 @@ function hinted() {
 let handWidth = 0;  // measured once and on resize (a read after a DOM change would force a layout)
 let handDrawn = '';  // what the hand shows now: drawn again only when that changes
 let handCardW = 46;
+let handHint = /** @type {number[] | null} */ (null);  // the hint the hand was last drawn with (a tap does not work it out again)
 /** The hand's cards (their slots) by key (text, occurrence, what is drawn on them): kept from frame to frame,
  *  so a played card removes one node and a hint or a selection changes classes only (no node is made again,
  *  no layout of the other cards: each slot is placed by a transform inside a box of fixed size, app.css).
@@ -504,6 +509,7 @@ function renderHand() {
   const cardW = [46, 60, 72][wide], cardH = [64, 84, 100][wide];  // app.css: --card-w, --card-h
   handCardW = cardW;
   const hint = hinted();
+  handHint = hint;
   const drawn = handDrawnKey(hint, width, cardW);
   if (drawn === handDrawn) return;
   handDrawn = drawn;
@@ -616,42 +622,51 @@ function rankValue(text) {
 
 // selection by tap and by sliding a finger across the cards
 let sweep = /** @type {{on: boolean, seen: Set<number>} | null} */ (null);
-/** @param {number} idx @param {boolean} on */
-function setSel(idx, on) {
+/** Lifts or lowers one card: its class only (the hand's other cards, the hint and the buttons are not looked at).
+ *  @param {number} idx @param {boolean} on @param {Element | null} [card] the card's node when the caller has it */
+function setSel(idx, on, card) {
   const at = S.sel.indexOf(idx);
   if (on && at < 0) S.sel.push(idx);
   if (!on && at >= 0) S.sel.splice(at, 1);
-  const node = document.querySelector('#hand .card[data-i="' + idx + '"]');
+  const node = card || document.querySelector('#hand .card[data-i="' + idx + '"]');
   if (node) node.classList.toggle('sel', on);
-  handDrawn = node && S.frame ? handDrawnKey(hinted(), handWidth, handCardW) : '';
+  handDrawn = node && S.frame ? handDrawnKey(handHint, handWidth, handCardW) : '';
 }
-/** @param {EventTarget | null} target */
-function cardIndex(target) {
-  const node = target instanceof Element ? target.closest('#hand .card') : null;
-  return node ? Number(/** @type {HTMLElement} */ (node).dataset.i) : null;
+let actionsLater = false;
+/** The buttons after a tap ("出牌 (2)", Clear, Telegram's MainButton): drawn once the lifted card is on screen
+ *  (after the next frame), so a tap's frame styles and lays out one card; a frame arriving first draws them. */
+function renderActionsAfterPaint() {
+  if (actionsLater) return;
+  actionsLater = true;
+  requestAnimationFrame(() => setTimeout(() => { actionsLater = false; if (S.frame) renderActions(); }, 0));
+}
+/** @param {EventTarget | null} target @returns {HTMLElement | null} */
+function cardNode(target) {
+  return target instanceof Element ? /** @type {HTMLElement | null} */ (target.closest('#hand .card')) : null;
 }
 function bindHand() {
   const box = $('hand');
   box.addEventListener('pointerdown', (ev) => {
-    const idx = cardIndex(ev.target);
-    if (idx === null) return;
+    const card = cardNode(ev.target);
+    if (!card) return;
     ev.preventDefault();
     const start = ev.timeStamp || performance.now();  // from the touch itself, input delay included
-    const on = S.sel.indexOf(idx) < 0;
+    const idx = Number(card.dataset.i), on = S.sel.indexOf(idx) < 0;
     sweep = { on, seen: new Set([idx]) };
-    setSel(idx, on);
+    setSel(idx, on, card);
     haptic('select');
-    renderActions();
-    afterPaint(start, S.metrics.taps);
+    afterPaint(start, S.metrics.taps);  // first: its mark is not held up by the buttons drawn after the paint
+    renderActionsAfterPaint();
   });
   box.addEventListener('pointermove', (ev) => {
     if (!sweep) return;
-    const idx = cardIndex(document.elementFromPoint(ev.clientX, ev.clientY));
+    const card = cardNode(document.elementFromPoint(ev.clientX, ev.clientY));
+    const idx = card ? Number(card.dataset.i) : null;
     if (idx === null || sweep.seen.has(idx)) return;
     sweep.seen.add(idx);
-    setSel(idx, sweep.on);
+    setSel(idx, sweep.on, card);
     haptic('select');
-    renderActions();
+    renderActionsAfterPaint();
   });
   const end = () => { sweep = null; };
   window.addEventListener('pointerup', end);
@@ -909,9 +924,12 @@ function tick() {
 }
 setInterval(tick, 250);
 
+// the socket first: everything else here runs while it opens (the first localStorage read alone is ~14 ms of a
+// CPU x4 profile's samples); nothing of it is needed before the hello's answer
+connect();
+S.hint = readHint();
 document.body.dataset.dev = document.body.dataset.dev || 'false';
 bindHand();
 bindKeys();
 window.addEventListener('resize', () => { handWidth = 0; if (S.frame) renderHand(); });
 loadTelegram();
-connect();

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // @ts-check
 /* The page's view logic, without the DOM: what a card, a combination, a trick or a deal's summary shows.
    Pure functions of a frame and the page texts, unit-tested in the browser (tests/webapp/test_view_logic.py). */
