@@ -19,12 +19,18 @@ from engine.tournament import TableResult, team_result
 from engine.tournament import Tournament as Engine
 from engine.tournament.duplicate import pair_comparison_result
 from engine.tournament.results import PairingResult
+from scheduler.deadlines import DeadlineData
 from storage import match_repo, table_repo
 from storage import tournaments as ts
 from storage.tournament_models import Tournament, TournamentMatch
 from storage.tournaments import duplicate as duplicate_store
 
 log = logging.getLogger(__name__)
+
+# the deadline kind of a referee's result's follow-up (``Results.follow_up``): due at once, a stored row so
+# that a stop or a crash before it is done runs it again (the scheduler gives a cancelled handler's row back
+# and takes back one whose process died)
+FOLLOW_UP = "t_after"
 
 
 def tie_break_of(result: Mapping[str, Any]) -> str | None:
@@ -186,6 +192,57 @@ class Results:
             await self.after_result(tid, rec, settle=False)
         elif other is None:
             await self.tables.start_held_partner(row, m)
+
+    async def follow_up(self, tid: int, rec: ts.Recorded, reason: str) -> None:
+        """After a referee's result is committed (and answered): what it sets going -- the announcement to
+        the group (``result.corrected`` with ``reason``) and to the players, the next round scheduled when
+        it was a round's last result, the final ranking -- as a ``FOLLOW_UP`` deadline row, fired at once in
+        a tracked background task (``ctx.tasks``).  The referee's answer never waits for it; a stop or a
+        crash before it is done leaves the row, which runs again (``resume_follow_ups``, the scheduler)."""
+        payload = {
+            "tid": tid,
+            "key": rec.match.match_key,
+            "new": [m.match_key for m in rec.new_matches],
+            "finished": rec.finished,
+            "reason": reason,
+        }
+        did = await self.ctx.deadlines.schedule(
+            self.ctx.db, FOLLOW_UP, f"tr:{tid}:{rec.match.match_key}", self.ctx.now(), payload
+        )
+        self.ctx.spawn(self._fire(did))
+
+    async def _fire(self, deadline_id: int) -> None:
+        await self.ctx.deadlines.fire(deadline_id)  # claimed once: a scheduler job firing it too does nothing
+
+    async def resume_follow_ups(self) -> None:
+        """At start-up: the follow-ups a stop or a crash left pending run now, whatever the clock."""
+        for d in await self.ctx.deadlines.pending(self.ctx.db, FOLLOW_UP):
+            self.ctx.spawn(self._fire(d.id))
+
+    async def on_follow_up(self, d: DeadlineData) -> None:
+        """The ``FOLLOW_UP`` deadline: ``after_result`` for the stored result (run again after a restart, it
+        tells the result again rather than never; a round already scheduled is not scheduled twice)."""
+        tid, key = int(d.payload["tid"]), str(d.payload["key"])
+        async with self.ctx.lock(tid):
+            try:
+                m = await ts.get_match(self.ctx.db, tid, key)
+            except RuleError:  # the tournament or the match is gone meanwhile
+                log.info("follow-up of %s in tournament %s: the match is gone", key, tid)
+                return
+            if m.result_json is None:  # voided meanwhile (a later correction): nothing to tell
+                return
+            new = {str(k) for k in d.payload.get("new") or ()}
+            rows = [x for x in await ts.matches(self.ctx.db, tid) if x.match_key in new] if new else []
+            rec = ts.Recorded(m, rows, bool(d.payload.get("finished")))
+            eng = await ts.engine_state(self.ctx.db, tid)
+            names = await self.ctx.names(tid)
+            glang = self.ctx.glang()
+            line = views.result_line(
+                glang, key, m.result_json, names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?"), eng
+            )
+            reason = str(d.payload.get("reason") or "")
+            text = tt(glang, "result.corrected", key=key, reason=reason, line=line)
+            await self.after_result(tid, rec, text=text, eng=eng)
 
     async def after_result(
         self,

@@ -21,7 +21,7 @@ from bot.tournaments.draws import Draws
 from bot.tournaments.duplicate import POLL_SECONDS
 from bot.tournaments.ports import PlaySide, TournamentKeyboards
 from bot.tournaments.referee_tools import RefereeTools
-from bot.tournaments.results import Results
+from bot.tournaments.results import FOLLOW_UP, Results
 from bot.tournaments.scheduling import Scheduling
 from bot.tournaments.substitutes import Substitutes
 from bot.tournaments.tables import TournamentTables
@@ -30,7 +30,7 @@ from scheduler.clock import Clock
 from scheduler.deadlines import DeadlineScheduler
 from storage import tournaments as ts
 
-KINDS = ("t_close", "t_draw", "t_remind", "t_checkin", "t_start", "t_late")
+KINDS = ("t_close", "t_draw", "t_remind", "t_checkin", "t_start", "t_late", FOLLOW_UP)
 
 
 class TournamentBot:
@@ -68,6 +68,7 @@ class TournamentBot:
         await scheduler.rearm()
         await self.substitutes.load_replaced()
         await self.results.catch_up()
+        await self.results.resume_follow_ups()  # a referee's result whose follow-up a stop or crash cut short
         for tid in {f.tournament_id for f in await ts.dashboards(self.ctx.db)}:  # what changed while down
             self.dashboards.changed(tid)
 
@@ -84,3 +85,4 @@ def register_deadlines(scheduler: DeadlineScheduler, tb: TournamentBot) -> None:
     scheduler.register("t_checkin", tb.deadlines.on_checkin_open)
     scheduler.register("t_start", tb.deadlines.on_start)
     scheduler.register("t_late", tb.deadlines.on_late)
+    scheduler.register(FOLLOW_UP, tb.results.on_follow_up)

@@ -70,17 +70,9 @@ async def cmd_result(c: Call) -> None:
             c.reply(tt(c.lang, "result.conflict", matches=", ".join(rec.conflicts)))
             return
         await c.tb.tables.halt_match(rec.match)
-        names = await c.tb.ctx.names(c.row.id)
-        eng = await ts.engine_state(c.tb.ctx.db, c.row.id)
-        line = views.result_line(
-            c.tb.ctx.glang(), key, result, names.get(m.side_a or "", "?"), names.get(m.side_b or "", "?"), eng
-        )
-        await c.tb.results.after_result(
-            c.row.id,
-            rec,
-            text=tt(c.tb.ctx.glang(), "result.corrected", key=key, reason=reason, line=line),
-            eng=eng,
-        )
+        # committed, and its follow-up stored: the referee is answered now; the announcement, the players'
+        # messages and (a round's last result) the next round's scheduling follow in the background
+        await c.tb.results.follow_up(c.row.id, rec, reason)
     if c.elsewhere:
         c.reply(tt(c.lang, "done"))
 
