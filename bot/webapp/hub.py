@@ -307,6 +307,22 @@ class Hub:
         self.pushes += 1
 
     async def send(self, viewer: Viewer, frame: Frame) -> None:
+        """Send ``frame`` to one page; a state frame older than the last one this page was sent is not sent.
+
+        A frame read outside the match's pushes (a page's first frame at hello, the frame after a stale
+        request) may reach here after a push sent a newer version to the same page: the page never goes back."""
+        if (
+            frame.get("type") == "state"
+            and viewer.sent is not None
+            and int(frame["version"]) < viewer.sent[0]
+        ):
+            log.debug(
+                "match %s: version %s not sent to a page already at %s",
+                viewer.match_id,
+                frame["version"],
+                viewer.sent[0],
+            )
+            return
         try:
             await viewer.send(frame)
         except Exception as exc:  # a closed or broken socket: that page reconnects by itself
