@@ -142,7 +142,7 @@ async def start_for(app: HasBotData) -> WebAppServer | None:
         lambda match_id, user_id, seat: rt.spawn(_catch_up(rt, match_id, user_id, seat))
     )
     if settings.WEBAPP_RELAY_URL:  # pages connected to other processes hear of this process's versions
-        server.relay = RedisRelay(server.hub, settings.WEBAPP_RELAY_URL)
+        server.relay = RedisRelay(server.hub, settings.WEBAPP_RELAY_URL, token=settings.TELEGRAM_BOT_TOKEN)
         await server.relay.start()
     app.bot_data["webapp"] = server
     return server

@@ -301,12 +301,29 @@ class Hub:
         context: Snapshot = {}
         for viewer in viewers:
             frame = await self.frame_for(match_id, viewer.seat, viewer.lang, context, referee=viewer.referee)
-            if (frame["version"], frame["status"]) == viewer.sent and not viewer.referee:
-                continue
             await self.send(viewer, frame)
         self.pushes += 1
 
-    async def send(self, viewer: Viewer, frame: Frame) -> None:
+    async def send(self, viewer: Viewer, frame: Frame, *, again: bool = False) -> None:
+        """Send ``frame`` to one page; a page never goes back, and gets a version once.
+
+        A state frame older than the last one this page was sent is not sent: a frame read outside the match's
+        pushes (a page's first frame at hello, the frame after a stale request) may reach here after a push sent
+        a newer version to the same page.  One at the version and status the page was sent last is not sent
+        either, unless ``again`` (the answer to a stale request: the page asked for it) or the page is a
+        referee's (its frame also tells which seats are connected, which changes without a version)."""
+        if frame.get("type") == "state" and viewer.sent is not None:
+            version = int(frame["version"])
+            if version < viewer.sent[0]:
+                log.debug(
+                    "match %s: version %s not sent to a page already at %s",
+                    viewer.match_id,
+                    version,
+                    viewer.sent[0],
+                )
+                return
+            if (version, str(frame["status"])) == viewer.sent and not (again or viewer.referee):
+                return
         try:
             await viewer.send(frame)
         except Exception as exc:  # a closed or broken socket: that page reconnects by itself

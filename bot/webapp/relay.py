@@ -4,7 +4,9 @@ Each process's hub publishes the versions committed in that process and pushes t
 processes announce to its own pages (``Hub.notify``); the frames themselves are always read from the
 database, so a lost or repeated message costs a push, never a wrong frame.  ``WEBAPP_RELAY_URL``
 (``redis://127.0.0.1:6379/0``) turns it on; the ``redis`` package (redis-py, the Redis project's own
-client, with asyncio support) is imported only then.
+client, with asyncio support) is imported only then.  The channel is the deployment's, named by its bot
+(``webapp:<bot id>:versions``, ``channel_for``): other bots' deployments on the same Redis, whichever db
+number their URL names, are not heard.
 
 Redis going away (a 200-table tournament publishes many versions a second): one warning when the first
 publish or read fails (``relay: Redis unreachable ...``), nothing for each failure after it (counted), and one
@@ -31,14 +33,21 @@ if TYPE_CHECKING:  # the redis package is imported only when the relay starts
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "webapp:versions"
+
+def channel_for(token: str) -> str:
+    """The relay's channel for the bot of ``token``: ``webapp:<bot id>:versions`` (the id is the token's part
+    before the colon, as the other Redis keys of a deployment: bot/delivery/shared_limits.py,
+    message_claims.py).  Redis's pub/sub channels are one namespace for the whole server, whatever the db
+    number of the URL: without the bot's id two deployments on one Redis would push each other's "match 1
+    has version V" to their pages (a fresh database numbers its matches from 1 again)."""
+    return f"webapp:{token.split(':', 1)[0] or 'bot'}:versions"
 
 
 class RedisRelay:
-    def __init__(self, hub: Hub, url: str, channel: str = CHANNEL) -> None:
+    def __init__(self, hub: Hub, url: str, *, token: str) -> None:
         self.hub = hub
         self.url = url
-        self.channel = channel
+        self.channel = channel_for(token)  # the processes of one deployment (one bot token) only
         self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"  # this process: its own messages are skipped
         self.redis: Redis | None = None
         self._reader: asyncio.Task[None] | None = None

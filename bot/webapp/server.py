@@ -480,7 +480,9 @@ class WebAppServer:
         ):
             # the table moved on (and this is no resent request): refused at once, not after the match's queue
             await refuse(t(lang, "web.stale"))
-            await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
+            await self.hub.send(
+                viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang), again=True
+            )
             return
         if cached is not None and cached[0] == version:  # the engine state the page saw, no database read
             game, m, current = str(cached[1].game), cached[1], version
@@ -525,7 +527,9 @@ class WebAppServer:
             )
         except StaleVersion:
             await refuse(t(lang, "web.stale"))
-            await self.hub.send(viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang))
+            await self.hub.send(
+                viewer, await self.hub.frame_for(viewer.match_id, viewer.seat, lang), again=True
+            )
             return
         except RuleError as err:
             await refuse(localised_error(lang, err))

@@ -30,7 +30,7 @@ async def until(condition, timeout: float = 20.0) -> None:
 
 async def test_redis_away_is_one_warning_and_its_return_one_line_with_the_count(own_redis, caplog):
     hub = SimpleNamespace(on_local_version=[], notify=lambda match_id, version: None)
-    relay = RedisRelay(hub, own_redis.url)  # type: ignore[arg-type]
+    relay = RedisRelay(hub, own_redis.url, token="1:relay-away")  # type: ignore[arg-type]
     await relay.start()
     caplog.set_level(logging.INFO, logger="bot.webapp.relay")
 

@@ -15,9 +15,10 @@ import sqlalchemy.exc
 
 from bot.presentation.i18n import t
 from bot.webapp import frames
+from bot.webapp.hub import Hub, Viewer
 from engine.cards import parse_cards
 from storage import match_repo
-from tests.webapp.helpers import PageClient, local_table, my_turn
+from tests.webapp.helpers import PageClient, local_table, my_turn, wait_until
 
 GUANDAN = "/newtable guandan-team deals=1 seed=3 bots=3"
 
@@ -304,3 +305,76 @@ async def test_a_database_pool_timeout_is_a_translated_refusal_and_the_socket_li
         assert (await again.hello(table.init_data(), table.match_id, inline=True))["state"]["me"]
         for client in (me, late, again):
             await client.close()
+
+
+async def test_a_page_never_gets_a_version_older_than_one_it_was_sent(tmp_path, monkeypatch):
+    """A spectator's first frame is read; before it goes out the player's move is committed and pushed to every
+    page of the match (a loaded machine, or a version relayed from another process): the frame read first is
+    older than one the page was sent, and is not sent after it. The page's versions only go up."""
+    async with local_table(tmp_path, GUANDAN) as table:
+        me = await seated(table)
+        frame = await me.until(lambda f: my_turn(f) and f["me"]["actions"]["play"])
+        hub = table.server.hub
+        frame_for = hub.frame_for
+        moved: list[int] = []
+        done = (
+            asyncio.Event()
+        )  # the move was made and pushed (the player's socket is the wrapper's until then)
+
+        async def first_frame_then_a_move(match_id, seat, lang, context=None, **kw):
+            read = await frame_for(match_id, seat, lang, context, **kw)
+            if seat is None and context is None and not moved:  # the spectator's first frame, read
+                moved.append(read["version"])
+                _, cards, reading = ai_move(table)
+                assert (await me.act("play", cards, arg=reading))["ok"]
+
+                def pushed() -> bool:  # the new version went out to every page the hub has for the match
+                    pages = hub.viewers.get(match_id, ())
+                    return match_id not in hub._running and all(
+                        v.sent is not None and v.sent[0] > read["version"] for v in pages
+                    )
+
+                await wait_until(pushed)
+                done.set()
+            return read
+
+        monkeypatch.setattr(hub, "frame_for", first_frame_then_a_move)
+        watcher = await PageClient.open(table)
+        await watcher.hello(table.init_data(user_id=555, name="观众"), table.match_id)
+        await asyncio.wait_for(done.wait(), 30)
+        # the table waits for the player again (or the deal is over): the spectator's page ends there
+        now = await me.until(lambda f: f.get("type") == "state" and (my_turn(f) or f["status"] != "playing"))
+        await watcher.until(lambda f: f.get("type") == "state" and f["version"] == now["version"])
+        # the server reads the page's next message once its hello is answered in full: what the pong follows
+        # is everything the hello sent too
+        await watcher.send({"type": "ping"})
+        await watcher.until(lambda f: f.get("type") == "pong")
+        versions = [f["version"] for f in watcher.frames if f.get("type") == "state"]
+        assert moved == [frame["version"]] and versions[0] > frame["version"]
+        assert versions == sorted(set(versions)), versions  # up only, each version once
+        await me.close()
+        await watcher.close()
+
+
+async def test_the_hub_sends_a_page_no_older_version_and_a_version_once_unless_asked_again():
+    """What ``Hub.send`` lets through to one page (the frames' contents aside): the versions go up, the same
+    version is not sent twice, except as the answer to a stale request or to a referee's page (its frame also
+    tells which seats are connected)."""
+    hub = Hub(bridge=None)  # type: ignore[arg-type]
+    got: dict[str, list[int]] = {"player": [], "referee": []}
+
+    def page(name: str, referee: bool = False) -> Viewer:
+        async def send(frame):
+            got[name].append(frame["version"])
+
+        return Viewer(user_id=1, match_id=7, seat=None, lang="zh", send=send, referee=referee)
+
+    def state(version: int) -> dict:
+        return {"type": "state", "version": version, "status": "playing"}
+
+    player, referee = page("player"), page("referee", referee=True)
+    for version in (5, 5, 4, 6):
+        await hub.send(player, state(version))
+        await hub.send(referee, state(version))
+    await hub.send(player, state(6), again=True)  # a stale request's answer: the current frame again
+    assert got == {"player": [5, 6, 6], "referee": [5, 5, 6]}

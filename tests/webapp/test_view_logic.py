@@ -65,6 +65,10 @@ async def test_view_logic():
           trick: [{seat: 2, action: 'play'}], last_trick: []}}),
         v.freshDeal({game: 'guandan', status: 'finished', table: {phase: 'play', trick_no: 1, trick: []}}),
       ],
+      older: [
+        v.olderFrame(null, {match: 1, version: 3}), v.olderFrame({match: 1, version: 5}, {match: 1, version: 4}),
+        v.olderFrame({match: 1, version: 5}, {match: 1, version: 5}), v.olderFrame({match: 1, version: 5}, {match: 2, version: 1}),
+      ],
     }))("""
         + json.dumps(TEXTS)
         + ")"
@@ -83,3 +87,4 @@ async def test_view_logic():
     assert got["sjFirst"] == ["Deal 1", "N-S 2 · E-W 2", "first to declare deals"]
     assert got["gdBanner"] == ["Deal 2", "N-S 3 · E-W A", "W c leads"]
     assert got["fresh"] == [True, False, True, False, False]
+    assert got["older"] == [False, True, False, False]  # only the same match at a lower version is not drawn

@@ -4,7 +4,7 @@
    No build step and no external resource (Telegram's own telegram-web-app.js is loaded only inside Telegram). */
 import {
   cardLabel, cardList, cardParts, clockText, comboLabel, completedTrick, dealBanner, followHint, freshDeal, handLayout, liveTrick,
-  pointCards, rankText, secondsLeft, summaryRows, SUITS, tr as translate,
+  olderFrame, pointCards, rankText, secondsLeft, summaryRows, SUITS, tr as translate,
 } from './view.js';
 import { closingConfirmation, haptic, setBackButton, setBarButton, startTelegram, tg } from './telegram.js';
 
@@ -21,7 +21,7 @@ const S = {
   ws: null, texts: {}, lang: 'zh', seat: null, match: null, frame: null, sel: [], handKey: '', pending: null,
   fatal: false, retry: 0, offset: 0, lastError: null, hold: null, holdUntil: 0, seenTrick: '', seenDeal: null,
   summary: null, sheetOpen: false, wasMyTurn: false, hint: true, referee: false, tables: [],
-  banner: '', bannerUntil: 0, handCounts: null, handDeal: null, handSize: 0, suggestAt: -1, beatsKey: '',
+  banner: '', bannerUntil: 0, helloed: false, handCounts: null, handDeal: null, handSize: 0, suggestAt: -1, beatsKey: '',
   metrics: { frames: [], renders: [], taps: [], firstFrame: null },  // ms, the last 500 of each (docs/performance.md)
 };
 
@@ -131,9 +131,12 @@ function onMessage(msg) {
     document.title = t('web.title');
     if (msg.dev) { $('dev').hidden = false; $('dev').textContent = t('web.dev'); }
     setConn(S.seat === null ? t('web.spectating') : '', false);
+    S.helloed = true;  // the first frame after a hello is drawn whatever its version (a restored database)
     if (msg.state) onMessage(msg.state);  // the first frame, inside the hello
     if (S.pending) send(S.pending);  // a request whose answer was lost: the same id is applied at most once
   } else if (msg.type === 'state') {
+    if (!S.helloed && olderFrame(S.frame, msg)) return;  // never back to an older version
+    S.helloed = false;
     const start = performance.now();
     S.offset = msg.now - Date.now();
     noteMoments(S.frame, msg);

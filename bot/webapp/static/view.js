@@ -191,6 +191,13 @@ export function clockText(s) {
   return String(r);
 }
 
+/** A state frame of the match the page shows at an older version than it shows: not drawn (the server sends a
+ *  socket no frame older than one it sent it; this is the page's own guard). @param {any} shown the frame on
+ *  the page, or null @param {any} next */
+export function olderFrame(shown, next) {
+  return !!shown && shown.match === next.match && next.version < shown.version;
+}
+
 /** Nobody has played a card of this deal yet (its start: the page shows the dealing banner).
  *  @param {any} f a frame */
 export function freshDeal(f) {
