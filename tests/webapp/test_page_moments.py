@@ -237,6 +237,8 @@ async def test_inside_telegram_light_theme_buttons_haptics_and_a_refusal_in_engl
                 return
             await check_layout(page, f"version {f['version']}")
             if "refused" not in seen and f["me"]["actions"].get("play") and f["table"]["table"] is not None:
+                if f["table"]["trick"]:  # a trick to answer: shown, not hidden by the one completed before it
+                    assert await page.evaluate("window.__table.hold") is None, f["table"]["trick"]
                 hand = [c for g in f["me"]["hand"] for c in g["cards"]]
                 await p.tap_cards([hand[0], hand[-1]])  # not a combination
                 await p.press("play")

@@ -241,7 +241,9 @@ function render() {
   if (key !== S.handKey) { S.handKey = key; S.sel = []; S.suggestAt = -1; }
   const beats = JSON.stringify(f.me && f.me.actions ? f.me.actions.beats || null : null);
   if (beats !== S.beatsKey) { S.beatsKey = beats; S.suggestAt = -1; }
-  if (S.hold && Date.now() >= S.holdUntil) S.hold = null;
+  // the completed trick stays its 1.2 s, but never over a trick the player must answer now (a fast table can
+  // lead and play to it within the hold: 'your turn' with the cards to beat hidden)
+  if (S.hold && (Date.now() >= S.holdUntil || (isMyTurn() && liveTrick(p, f.game).entries.length > 0))) S.hold = null;
   if (document.body.dataset.game !== f.game) document.body.dataset.game = f.game;
   let title = t('table.deal_no', { n: sj ? p.deal : (p.deal_no || 0) });
   if (sj && p.level) title += ' · ' + t('table.playing_level', { level: rankText(p.level) });
