@@ -70,6 +70,19 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def spread(values: list[float], digits: int = 1, with_n: bool = True) -> str:
+    """``median / p95`` of ``values`` (and their number), ``-`` for none."""
+    if not values:
+        return "-"
+    out = f"{statistics.median(values):.{digits}f} / {pct(values, 0.95):.{digits}f}"
+    return out + (f" (n={len(values)})" if with_n else "")
+
+
+def phase_cells(rows: list[dict[str, float]], keys: list[str], with_n: bool = True) -> str:
+    """One ``spread`` per column ``keys`` of the trace's rows (per message or per tap)."""
+    return ", ".join(f"{k} {spread([r[k] for r in rows], with_n=with_n)}" for k in keys)
+
+
 TRACE = ["devtools.timeline", "disabled-by-default-devtools.timeline", "cc"]
 PHASES = ["UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Commit"]
 
@@ -220,11 +233,7 @@ async def test_page_on_a_4x_throttled_cpu(tmp_path, monkeypatch):
 def pooled(got: list[dict]) -> str:
     """Every round's figures of one build pooled: the lists joined, then median / p95 with n."""
 
-    def cell(values: list[float], digits: int = 1) -> str:
-        if not values:
-            return "-"
-        return f"{statistics.median(values):.{digits}f} / {pct(values, 0.95):.{digits}f} (n={len(values)})"
-
+    cell = spread
     join = lambda k: [v for g in got for v in g[k]]  # noqa: E731
     rows = [row for g in got for row in g["rows"]]
     parts = [
@@ -237,15 +246,11 @@ def pooled(got: list[dict]) -> str:
     ]
     if rows:
         parts.append(
-            "main-thread CPU per message: "
-            + ", ".join(f"{k} {cell([x[k] for x in rows])}" for k in ["script", *PHASES, "main frame", "all"])
+            "main-thread CPU per message: " + phase_cells(rows, ["script", *PHASES, "main frame", "all"])
         )
         taps = [row for g in got for row in g.get("tap_rows", [])]
         if taps:
-            parts.append(
-                "main-thread CPU per tap: "
-                + ", ".join(f"{k} {cell([x[k] for x in taps])}" for k in ["handler", "main frame", "page"])
-            )
+            parts.append("main-thread CPU per tap: " + phase_cells(taps, ["handler", "main frame", "page"]))
         parts.append(
             f"messages within 16 ms of main-thread CPU {sum(x['all'] <= 16 for x in rows) / len(rows):.0%}"
         )
@@ -315,17 +320,11 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str) -> dict:
     )
     rows = frame_phases(trace) if trace else []
     if rows:
-        cells = ", ".join(
-            f"{k} {statistics.median([r[k] for r in rows]):.1f} / {pct([r[k] for r in rows], 0.95):.1f}"
-            for k in ["script", *PHASES, "main frame", "all"]
-        )
+        cells = phase_cells(rows, ["script", *PHASES, "main frame", "all"], with_n=False)
         print(f"  per socket message, main thread CPU ms (median / p95, n={len(rows)}): {cells}")
     tap_rows = tap_phases(trace) if trace else []
     if tap_rows:
-        cells = ", ".join(
-            f"{k} {statistics.median([r[k] for r in tap_rows]):.1f} / {pct([r[k] for r in tap_rows], 0.95):.1f}"
-            for k in ["handler", *PHASES, "main frame", "page"]
-        )
+        cells = phase_cells(tap_rows, ["handler", *PHASES, "main frame", "page"], with_n=False)
         print(f"  per tap, main thread CPU ms (median / p95, n={len(tap_rows)}): {cells}")
     print(
         f"  layout shift around each completed trick (shown, held 1.2 s, released, + 0.5 s): n={len(trick_shifts)} "
