@@ -316,11 +316,11 @@ function renderSeats() {
     // drawn again only when what it shows changed (most frames change one seat or none)
     if (box.className !== cls) box.className = cls;  // the turn moving: a class, the seat's content stays
     const shown = count !== null && count !== undefined && !places[seat];
-    const countText = shown ? t('web.cards_n', { n: count }) : '', countCls = 'count' + (!sj && Number(count) <= 10 ? ' low' : '');
+    const countText = shown ? String(count) : '', countCls = 'count' + (!sj && Number(count) <= 10 ? ' low' : '');
     if (!changed(box, [seat, f.names[seat], sj && p.dealer === seat, shown, places[seat], online, clock, S.lang])) {
       // most frames change a seat's card count only: its text, in place (no node made again)
       const c = /** @type {HTMLElement | null} */ (box.querySelector('.count'));
-      if (c) { setText(c, countText); if (c.className !== countCls) c.className = countCls; }
+      if (c) { setText(/** @type {HTMLElement} */ (c.querySelector('.n')), countText); if (c.className !== countCls) c.className = countCls; }
       continue;
     }
     box.replaceChildren();
@@ -331,7 +331,7 @@ function renderSeats() {
     box.appendChild(name);
     const meta = el('div', 'meta');
     if (sj && p.dealer === seat) meta.appendChild(el('span', 'dealer', '★' + t('web.dealer')));
-    if (shown) meta.appendChild(el('span', countCls, countText));
+    if (shown) meta.appendChild(countNode(countCls, countText));
     if (places[seat]) meta.appendChild(el('span', 'place', places[seat]));
     if (online !== null) meta.appendChild(el('span', 'online ' + (online ? 'on' : 'off'), t(online ? 'page.online' : 'page.offline')));
     box.appendChild(meta);
@@ -341,6 +341,17 @@ function renderSeats() {
       c.appendChild(n); box.appendChild(c);
     }
   }
+}
+
+/** "25 张": the number in a box two digits wide (app.css), so a seat is as wide with 9 cards as with 25 (a seat
+ *  that narrows moves: a layout shift at every card).  @param {string} cls @param {string} n */
+function countNode(cls, n) {
+  const [before, after] = t('web.cards_n', { n: '\u0001' }).split('\u0001');
+  const c = el('span', cls);
+  if (before) c.appendChild(document.createTextNode(before));
+  c.appendChild(el('span', 'n', n));
+  if (after) c.appendChild(document.createTextNode(after));
+  return c;
 }
 
 /** ``node`` shows ``text`` (written only when it differs: the same text written again lays the line out again).
@@ -732,52 +743,71 @@ function renderActions() {
   // buttons set again, only when it changed; their handlers read the frame when pressed
   if (!changed(nav, [S.match, f.status, a, n, !!S.pending, S.sheetOpen, S.hint, (S.tables || []).length, S.lang,
     !!(last && last.length), !!p.last_deal, isMyTurn(), f.hints, S.seat])) return;
-  /** @type {HTMLButtonElement[]} */ const out = [];
+  /** @type {HTMLElement[]} */ const out = [];
   const main = mainActions();
   const primary = main.find((x) => !x.secondary) || null, secondary = main.find((x) => x.secondary) || null;
   const onBar = setBarButton('MainButton', primary && !S.sheetOpen ? { text: primary.text, enabled: primary.enabled && !S.pending, onClick: primary.run } : null);
   const onBar2 = onBar && setBarButton('SecondaryButton', secondary && !S.sheetOpen ? { text: secondary.text, enabled: !S.pending, onClick: secondary.run } : null);
+  // in a fixed order, for a row whose buttons do not move (docs/webapp.md "Buttons that stay put"): the main
+  // action and Pass first (the row runs from the right edge: under the thumb), their places kept by a hidden
+  // twin while the trick goes round; then the buttons that stay for the deal; last the ones of the moment
+  const trickPlay = f.me && f.status === 'playing' && p.phase === 'play';
+  /** @type {HTMLElement[]} */ const later = [];
   if (f.me && f.status === 'playing') {
     (a.bids || []).forEach((/** @type {any} */ b) => {
-      out.push(button(t(b.verb === 'overturn' ? 'btn.overturn' : 'btn.bid', { cards: cardsText(b.cards) }),
+      later.push(button(t(b.verb === 'overturn' ? 'btn.overturn' : 'btn.bid', { cards: cardsText(b.cards) }),
         () => act(b.verb, b.cards.split(' ')), '', false, b.verb, b.cards));
     });
-    if (a.pass_bid) out.push(button(t('btn.pass_bid'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
-    if (a.pass_overturn) out.push(button(t('btn.pass_overturn'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
-    (a.choose || []).forEach((/** @type {string} */ opt) => { out.push(button(t('btn.choose_' + opt), () => act('choose', [], opt), '', false, 'choose', opt)); });
-    main.forEach((x) => {
-      if ((x.secondary ? onBar2 : onBar)) return;
-      out.push(button(x.text, x.run, x.secondary ? 'secondary' : 'primary', !x.enabled, x.op));
-    });
-    if (a.ask_counts) out.push(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
+    if (a.pass_bid) later.push(button(t('btn.pass_bid'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
+    if (a.pass_overturn) later.push(button(t('btn.pass_overturn'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
+    (a.choose || []).forEach((/** @type {string} */ opt) => { later.push(button(t('btn.choose_' + opt), () => act('choose', [], opt), '', false, 'choose', opt)); });
+    const first = main.find((x) => !x.secondary), pass = main.find((x) => x.secondary);
+    if (first && !onBar) out.push(button(first.text, first.run, 'primary', !first.enabled, first.op));
+    else if (trickPlay && !onBar) out.push(keep('primary'));
+    if (pass && !onBar2) out.push(button(pass.text, pass.run, 'secondary pass', !pass.enabled, pass.op));
+    else if (trickPlay && !sj && !onBar2) out.push(keep('pass'));
+    if (a.ask_counts) later.push(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
     const suggesting = f.hints !== false && isMyTurn() && a.beats && a.beats.length;
     // Guandan's Hint lifts the next play that beats the table, and after the last one none (it clears)
-    if (n) out.push(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary compact', false, 'clear'));
-    if (suggesting) out.push(button(t('page.suggest'), suggest, 'secondary compact', false, 'suggest'));
+    if (suggesting) later.push(button(t('page.suggest'), suggest, 'secondary compact', false, 'suggest'));
     if (f.hints !== false && isMyTurn() && (sj ? (a.turns || []).indexOf('follow') >= 0 : a.tribute || a['return'])) {
       const h = button(t(S.hint ? 'page.hint_on' : 'page.hint_off'), toggleHint, 'secondary', false, 'hint');
-      h.disabled = false; out.push(h);
+      h.disabled = false; later.push(h);
     }
+    if (n) later.push(button(t('btn.clear'), () => { S.sel = []; render(); }, 'secondary compact', false, 'clear'));
   }
   if (last && last.length) out.push(button(t('web.last_trick'), showLastTrick, 'secondary', false, 'last_trick'));
   if (p.last_deal) out.push(button(t('page.last_deal'), () => showSummary(pub().last_deal), 'secondary', false, 'summary'));
   if (S.seat === null && (S.tables || []).length > 1) {
     const b = button(t('page.tables'), showTables, 'secondary', false, 'tables'); b.disabled = false; out.push(b);
   }
+  out.push(...later);
   keepButtons(nav, out);
+}
+
+/** A hidden twin keeping a main button's place in the row while that button is not there: a button of the same
+ *  size (the same text and class), invisible, disabled, out of the tab order and not read aloud.
+ *  @param {string} kind 'primary' or 'pass' */
+function keep(kind) {
+  const k = button(kind === 'pass' ? t('btn.pass') : t('btn.play', { n: 0 }), () => {}, 'keep ' + kind, true, 'keep-' + kind);
+  k.tabIndex = -1;
+  k.setAttribute('aria-hidden', 'true');
+  return k;
 }
 
 /** ``nav`` shows ``want``: a button that stays (same kind, same place) keeps its node, its text, state and
  *  handler updated; only the others are replaced (a tap changing "出牌 (1)" to "出牌 (2)" lays out one button).
- *  @param {HTMLElement} nav @param {HTMLButtonElement[]} want */
+ *  @param {HTMLElement} nav @param {HTMLElement[]} want */
 function keepButtons(nav, want) {
-  const have = /** @type {HTMLButtonElement[]} */ (Array.from(nav.children));
+  const have = /** @type {HTMLElement[]} */ (Array.from(nav.children));
   want.forEach((w, i) => {
     const h = have[i];
     if (h && h.className === w.className && h.dataset.op === w.dataset.op && h.dataset.arg === w.dataset.arg) {
       setText(h, w.textContent || '');
-      if (h.disabled !== w.disabled) h.disabled = w.disabled;
-      h.onclick = w.onclick;
+      if (h instanceof HTMLButtonElement && w instanceof HTMLButtonElement) {
+        if (h.disabled !== w.disabled) h.disabled = w.disabled;
+        h.onclick = w.onclick;
+      }
     } else if (h) nav.replaceChild(w, h);
     else nav.appendChild(w);
   });
