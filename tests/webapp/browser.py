@@ -34,21 +34,24 @@ PHONE = {"width": 360, "height": 640}
 DEMO_OUTPUT = Path(__file__).resolve().parents[2] / "demo-output"
 
 
-def _fontconfig(folder: str) -> str:
-    """A fontconfig file adding the CJK font the project ships (PyPI noto-cjk) so screenshots show Chinese."""
+def _fontconfig(folder: str, cache: Path | None) -> str:
+    """A fontconfig file adding the CJK font the project ships (PyPI noto-cjk) so screenshots show Chinese;
+    its cache in ``cache`` (kept by the caller: warm from the second browser on) or a fresh one in ``folder``."""
     from bot.presentation.tournament import ensure_cjk_font
 
     path = Path(folder) / "fonts.conf"
     path.write_text(f"""<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>
 <include ignore_missing="yes">/etc/fonts/fonts.conf</include><dir>{ensure_cjk_font().parent}</dir>
-<cachedir>{folder}/cache</cachedir></fontconfig>""")
+<cachedir>{cache or Path(folder) / "cache"}</cachedir></fontconfig>""")
     return str(path)
 
 
 @contextlib.asynccontextmanager
-async def chromium() -> AsyncIterator[Browser]:
+async def chromium(font_cache: Path | None = None) -> AsyncIterator[Browser]:
+    """Debian's Chromium, headless; ``font_cache``: fontconfig's cache folder to keep between browsers (the page
+    benchmark: a phone does not build its font cache again each time it opens the page)."""
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "FONTCONFIG_FILE": _fontconfig(folder)}
+        env = {**os.environ, "FONTCONFIG_FILE": _fontconfig(folder, font_cache)}
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=env)
             try:
