@@ -308,6 +308,14 @@ class DeadlineScheduler:
             rows = (await s.execute(query.order_by(Deadline.due_at, Deadline.id))).scalars().all()
             return [DeadlineData.of(r) for r in rows]
 
+    async def live_refs(self, db: Database, kind: str) -> set[str]:
+        """The refs with a deadline of ``kind`` still to fire: pending, or running (being fired now)."""
+        async with db.session() as s:
+            rows = await s.execute(
+                select(Deadline.ref).where(Deadline.kind == kind, Deadline.status.in_(("pending", "running")))
+            )
+            return {str(r) for r in rows.scalars()}
+
     async def get(self, db: Database, deadline_id: int) -> DeadlineData | None:
         async with db.session() as s:
             row = await s.get(Deadline, deadline_id)

@@ -49,6 +49,29 @@ class MatchTimers:
             )
         await self.ctx.deadlines.schedule(self.ctx.db, "t_start", ref, m.start_at, base)
 
+    async def resume_unarmed(self) -> int:
+        """At start-up: the scheduled matches of a running tournament whose start timer is not armed -- a stop
+        between storing a round's times (one commit) and arming each match's timers (a row each, the start
+        last), or between a reschedule's cancel and its new timers -- get their timers now (the pending ones a
+        cut-short arming left are replaced; reminders already past are not sent).  Returns how many."""
+        armed = await self.ctx.deadlines.live_refs(self.ctx.db, "t_start")
+        count = 0
+        for row in await ts.all_tournaments(self.ctx.db):
+            if row.status != "running":
+                continue
+            for m in await ts.matches(self.ctx.db, row.id):
+                if m.status != "scheduled" or m.start_at is None or f"tm:{m.id}" in armed:
+                    continue
+                await self.cancel_match_timers(m)
+                await self.arm_match(row, m)
+                log.warning(
+                    "tournament %s match %s: its timers were not armed (a stop); armed now",
+                    row.id,
+                    m.match_key,
+                )
+                count += 1
+        return count
+
     async def current(
         self, d: DeadlineData, statuses: tuple[str, ...]
     ) -> tuple[Tournament, TournamentMatch] | None:

@@ -66,6 +66,7 @@ class TournamentBot:
         self.ctx.play.on_match_over(self.results.on_match_over)
         self.ctx.play.deal_gate(self.tables.duplicate.may_deal, POLL_SECONDS)
         await scheduler.rearm()
+        await self.timers.resume_unarmed()  # a round's times stored, a stop before its timers were
         await self.substitutes.load_replaced()
         await self.results.catch_up()
         await self.results.resume_follow_ups()  # a referee's result whose follow-up a stop or crash cut short
