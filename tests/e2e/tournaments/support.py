@@ -330,3 +330,23 @@ async def table_recorded(h: E2EHarness, tid: int, key: str, table: int) -> Any:
     got = await eventually(check, timeout=30)
     assert got is not None, f"table {table} of {key} was not recorded"
     return got
+
+
+async def four_pair_swiss(h: E2EHarness, name: str, rounds: int = 2) -> None:
+    """A Swiss of 4 pairs (p1..p8) over ``rounds`` rounds, its first round tomorrow, drawn on two table
+    groups: round 1 scheduled, every player told their table."""
+    first = local(h, timedelta(days=1))
+    swiss = f'[tournament]\nformat = "swiss"\nswiss_rounds = {rounds}\n'
+    await dm(
+        h,
+        ORGANISER_ID,
+        f'name = "{name}"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n{swiss}',
+        "已从文件创建比赛",
+    )
+    await say(h, ORGANISER_ID, GROUP_ID, "/tournament_group", "开始报名")
+    for gid in TABLE_GROUPS[:2]:
+        await say(h, ORGANISER_ID, gid, "/table_register", "比赛桌")
+    for i in range(4):
+        await dm(h, ORGANISER_ID, f"/register @p{2 * i + 1} @p{2 * i + 2}", "报名成功")
+    await dm(h, ORGANISER_ID, "/draw", "已完成")
+    await settle(h)

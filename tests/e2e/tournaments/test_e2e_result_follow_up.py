@@ -13,7 +13,6 @@ posts it and tells each player their table.
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,25 +22,11 @@ from tests.e2e.harness import GROUP_ID, ORGANISER_ID
 from tests.e2e.tournaments import support as S
 
 ORG = ORGANISER_ID
-SWISS = '[tournament]\nformat = "swiss"\nswiss_rounds = 2\n'
 
 
 async def test_a_result_is_answered_first_and_its_follow_up_survives_a_restart(tmp_path: Path) -> None:
     async with S.tournament_harness(tmp_path, extra_players=8, table_groups=2) as h:
-        first = S.local(h, timedelta(days=1))
-        await S.dm(
-            h,
-            ORG,
-            f'name = "跟进赛"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n{SWISS}',
-            "已从文件创建比赛",
-        )
-        await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
-        for gid in S.TABLE_GROUPS[:2]:
-            await S.say(h, ORG, gid, "/table_register", "比赛桌")
-        for i in range(4):
-            await S.dm(h, ORG, f"/register @p{2 * i + 1} @p{2 * i + 2}", "报名成功")
-        await S.dm(h, ORG, "/draw", "已完成")
-        await S.settle(h)
+        await S.four_pair_swiss(h, "跟进赛")
         db = S.db(h)
         r1 = sorted(m.match_key for m in await ts.matches(db, 1) if m.match_key.startswith("S1-"))
         assert r1 == ["S1-M1", "S1-M2"]

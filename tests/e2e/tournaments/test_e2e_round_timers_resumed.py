@@ -18,11 +18,8 @@ from sqlalchemy import delete
 
 from storage import tournaments as ts
 from storage.models import Deadline
-from tests.e2e.harness import GROUP_ID, ORGANISER_ID, E2EHarness
+from tests.e2e.harness import GROUP_ID, E2EHarness
 from tests.e2e.tournaments import support as S
-
-ORG = ORGANISER_ID
-SWISS = '[tournament]\nformat = "swiss"\nswiss_rounds = 2\n'
 
 
 async def kinds_of(h: E2EHarness, match_id: int) -> list[str]:
@@ -32,20 +29,7 @@ async def kinds_of(h: E2EHarness, match_id: int) -> list[str]:
 
 async def test_a_round_whose_timers_a_stop_cut_off_is_armed_at_start_up(tmp_path: Path) -> None:
     async with S.tournament_harness(tmp_path, extra_players=8, table_groups=2) as h:
-        first = S.local(h, timedelta(days=1))
-        await S.dm(
-            h,
-            ORG,
-            f'name = "计时赛"\npreset = "shengji-17-deals"\nfirst_round = "{first}"\n{SWISS}',
-            "已从文件创建比赛",
-        )
-        await S.say(h, ORG, GROUP_ID, "/tournament_group", "开始报名")
-        for gid in S.TABLE_GROUPS[:2]:
-            await S.say(h, ORG, gid, "/table_register", "比赛桌")
-        for i in range(4):
-            await S.dm(h, ORG, f"/register @p{2 * i + 1} @p{2 * i + 2}", "报名成功")
-        await S.dm(h, ORG, "/draw", "已完成")
-        await S.settle(h)
+        await S.four_pair_swiss(h, "计时赛")
         m1 = await ts.get_match(S.db(h), 1, "S1-M1")
         m2 = await ts.get_match(S.db(h), 1, "S1-M2")
         armed = await kinds_of(h, m1.id)
