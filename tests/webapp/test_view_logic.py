@@ -65,6 +65,13 @@ async def test_view_logic():
           trick: [{seat: 2, action: 'play'}], last_trick: []}}),
         v.freshDeal({game: 'guandan', status: 'finished', table: {phase: 'play', trick_no: 1, trick: []}}),
       ],
+      dealer: [
+        v.shownDealer({game: 'shengji', status: 'playing', table: {phase: 'play', dealer: 1, last_deal: {dealer: 3}}}),
+        v.shownDealer({game: 'shengji', status: 'playing', table: {phase: 'deal_over', dealer: 2, last_deal: {dealer: 1}}}),
+        v.shownDealer({game: 'shengji', status: 'finished', table: {phase: 'match_over', dealer: 2, last_deal: {dealer: 1}}}),
+        v.shownDealer({game: 'shengji', status: 'playing', table: {phase: 'dealing', dealer: null, last_deal: null}}),
+        v.shownDealer({game: 'guandan', status: 'playing', table: {phase: 'play'}}),
+      ],
       older: [
         v.olderFrame(null, {match: 1, version: 3}), v.olderFrame({match: 1, version: 5}, {match: 1, version: 4}),
         v.olderFrame({match: 1, version: 5}, {match: 1, version: 5}), v.olderFrame({match: 1, version: 5}, {match: 2, version: 1}),
@@ -87,4 +94,6 @@ async def test_view_logic():
     assert got["sjFirst"] == ["Deal 1", "N-S 2 · E-W 2", "first to declare deals"]
     assert got["gdBanner"] == ["Deal 2", "N-S 3 · E-W A", "W c leads"]
     assert got["fresh"] == [True, False, True, False, False]
+    # the star stays on the deal just played until the next one begins (its summary says who deals next)
+    assert got["dealer"] == [1, 1, 1, None, None]
     assert got["older"] == [False, True, False, False]  # only the same match at a lower version is not drawn

@@ -4,7 +4,7 @@
    No build step and no external resource (Telegram's own telegram-web-app.js is loaded only inside Telegram). */
 import {
   cardLabel, cardList, cardParts, clockText, comboLabel, completedTrick, dealBanner, followHint, freshDeal, handLayout, liveTrick,
-  olderFrame, pointCards, rankText, secondsLeft, summaryRows, SUITS, tr as translate,
+  olderFrame, pointCards, rankText, secondsLeft, shownDealer, summaryRows, SUITS, tr as translate,
 } from './view.js';
 import { closingConfirmation, haptic, setBackButton, setBarButton, startTelegram, tg } from './telegram.js';
 
@@ -273,7 +273,7 @@ function renderInfo() {
   const f = S.frame, p = pub(), sj = f.game === 'shengji', info = $('info');
   // what the line shows, worked out first: drawn again only when that changed (not at every version)
   const lv = sj ? (p.levels || [2, 2]).map(rankText) : (p.level_texts || []);
-  const dealing = sj && p.dealer !== null && p.dealer !== undefined ? p.dealer % 2 : null;
+  const dealer = shownDealer(f), dealing = dealer !== null ? dealer % 2 : null;
   const points = sj && ['play', 'choose'].indexOf(p.phase) >= 0 ? [t('web.points', { n: p.points || 0 }), pointSummary(p.point_cards || [])] : null;
   const declared = sj && p.declaration && ['dealing', 'window', 'blackout', 'bury', 'late'].indexOf(p.phase) >= 0
     ? t('table.declared', { who: seatName(p.declaration.seat) + ' ' + f.names[p.declaration.seat], cards: cardsText(p.declaration.cards) }) : null;
@@ -303,6 +303,7 @@ function pointSummary(cards) {
 function renderSeats() {
   const f = S.frame, p = pub(), sj = f.game === 'shengji';
   const base = S.seat === null ? 0 : S.seat;
+  const dealer = shownDealer(f);
   const turnSeats = requiredTurns().map((/** @type {any} */ x) => x.seat);
   /** @type {Record<number, string>} */ const places = {};
   (p.finish_order || []).forEach((/** @type {number} */ s, /** @type {number} */ i) => { places[s] = t('gd.place' + Math.min(i + 1, 4)); });
@@ -317,7 +318,7 @@ function renderSeats() {
     if (box.className !== cls) box.className = cls;  // the turn moving: a class, the seat's content stays
     const shown = count !== null && count !== undefined && !places[seat];
     const countText = shown ? String(count) : '', countCls = 'count' + (!sj && Number(count) <= 10 ? ' low' : '');
-    if (!changed(box, [seat, f.names[seat], sj && p.dealer === seat, shown, places[seat], online, clock, S.lang])) {
+    if (!changed(box, [seat, f.names[seat], dealer === seat, shown, places[seat], online, clock, S.lang])) {
       // most frames change a seat's card count only: its text, in place (no node made again)
       const c = /** @type {HTMLElement | null} */ (box.querySelector('.count'));
       if (c) { setText(/** @type {HTMLElement} */ (c.querySelector('.n')), countText); if (c.className !== countCls) c.className = countCls; }
@@ -330,7 +331,7 @@ function renderSeats() {
     name.appendChild(document.createTextNode(' ' + (f.names[seat] || '?')));
     box.appendChild(name);
     const meta = el('div', 'meta');
-    if (sj && p.dealer === seat) meta.appendChild(el('span', 'dealer', '★' + t('web.dealer')));
+    if (dealer === seat) meta.appendChild(el('span', 'dealer', '★' + t('web.dealer')));
     if (shown) meta.appendChild(countNode(countCls, countText));
     if (places[seat]) meta.appendChild(el('span', 'place', places[seat]));
     if (online !== null) meta.appendChild(el('span', 'online ' + (online ? 'on' : 'off'), t(online ? 'page.online' : 'page.offline')));

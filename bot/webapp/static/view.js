@@ -198,6 +198,18 @@ export function olderFrame(shown, next) {
   return !!shown && shown.match === next.match && next.version < shown.version;
 }
 
+/** Shengji: the seat with the dealer's star (null: none yet, or Guandan). Once a deal is over it stays on that
+ *  deal's dealer until the next deal begins: the engine names the next dealer at once, so the star moved, and
+ *  the seats' boxes with it, as the last trick was won, before the summary said why.  @param {any} f a frame
+ *  @returns {number | null} */
+export function shownDealer(f) {
+  if (f.game !== 'shengji') return null;
+  const p = f.table;
+  const over = p.phase === 'deal_over' || p.phase === 'match_over' || f.status === 'finished';
+  const seat = over && p.last_deal ? p.last_deal.dealer : p.dealer;
+  return seat === undefined ? null : seat;
+}
+
 /** Nobody has played a card of this deal yet (its start: the page shows the dealing banner).
  *  @param {any} f a frame */
 export function freshDeal(f) {
