@@ -208,7 +208,7 @@ async def test_page_on_a_4x_throttled_cpu(tmp_path, monkeypatch):
     results: dict[str, list[dict]] = {}
     n = 0
     # fontconfig's cache, built once and kept for every deal's browser: a phone does not build its font cache
-    # again each time it opens the page (a fresh one per browser put 100-300 ms into the first frame here)
+    # again each time it opens the page (a fresh one per browser was built inside the first frame: docs/performance.md)
     fonts = tmp_path / "fontconfig"
     async with chromium(fonts) as browser:
         warm = await browser.new_page()
@@ -240,16 +240,15 @@ async def test_page_on_a_4x_throttled_cpu(tmp_path, monkeypatch):
 def pooled(got: list[dict]) -> str:
     """Every round's figures of one build pooled: the lists joined, then median / p95 with n."""
 
-    cell = spread
     join = lambda k: [v for g in got for v in g[k]]  # noqa: E731
     rows = [row for g in got for row in g["rows"]]
     parts = [
-        f"first useful paint {cell([g['first'] for g in got])}",
-        f"frame drawn {cell(join('frames'))}",
-        f"render() {cell(join('renders'))}",
-        f"tap to screen {cell(join('taps'))}",
-        f"layout shift per deal {cell([g['shifts'] for g in got], 4)}",
-        f"around each completed trick {cell(join('trick_shifts'), 4)}",
+        f"first useful paint {spread([g['first'] for g in got])}",
+        f"frame drawn {spread(join('frames'))}",
+        f"render() {spread(join('renders'))}",
+        f"tap to screen {spread(join('taps'))}",
+        f"layout shift per deal {spread([g['shifts'] for g in got], 4)}",
+        f"around each completed trick {spread(join('trick_shifts'), 4)}",
     ]
     if rows:
         parts.append(

@@ -762,10 +762,9 @@ function renderActions() {
     if (a.pass_bid) later.push(button(t('btn.pass_bid'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
     if (a.pass_overturn) later.push(button(t('btn.pass_overturn'), () => act('pass_bid'), 'secondary', false, 'pass_bid'));
     (a.choose || []).forEach((/** @type {string} */ opt) => { later.push(button(t('btn.choose_' + opt), () => act('choose', [], opt), '', false, 'choose', opt)); });
-    const first = main.find((x) => !x.secondary), pass = main.find((x) => x.secondary);
-    if (first && !onBar) out.push(button(first.text, first.run, 'primary', !first.enabled, first.op));
+    if (primary && !onBar) out.push(button(primary.text, primary.run, 'primary', !primary.enabled, primary.op));
     else if (trickPlay && !onBar) out.push(keep('primary'));
-    if (pass && !onBar2) out.push(button(pass.text, pass.run, 'secondary pass', !pass.enabled, pass.op));
+    if (secondary && !onBar2) out.push(button(secondary.text, secondary.run, 'secondary pass', !secondary.enabled, secondary.op));
     else if (trickPlay && !sj && !onBar2) out.push(keep('pass'));
     if (a.ask_counts) later.push(button(t('btn.ask_counts'), () => act('ask_counts'), 'secondary', false, 'ask_counts'));
     const suggesting = f.hints !== false && isMyTurn() && a.beats && a.beats.length;
