@@ -40,7 +40,9 @@ STILL = """() => { const f = window.__table.frame;
   return [f.status === 'playing' && f.table.phase === 'play',
     Array.from(document.querySelectorAll('.seat, #actions > .primary')).map((e) => {
       const r = e.getBoundingClientRect();
-      return [e.id || 'primary', Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; })]; }"""
+      return [e.id || 'primary', Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; }),
+    Math.round(document.getElementById('hand').getBoundingClientRect().y)]; }"""
+# (and the hand's top: where the declarer's hand was while burying, with the kitty line above it once buried)
 CJK = re.compile(r"[\u3400-\u9fff]")
 ENGLISH_KINDS = re.compile(r"\b(Single|Pair|Triple|Full house|Straight|Tube|Plate|Bomb|Joker bomb)\b")
 
@@ -146,6 +148,7 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
         last = await cards.nth(32).bounding_box()
         assert last["y"] + last["height"] <= 640  # the 33-card hand fits without scrolling
         seen["bury"] = True
+        seen["hand_top"] = round((await page.locator("#hand").bounding_box())["y"])
         await gallery(page, f"page-sj-burying-{look}")
 
         async def moment(p: PagePlayer) -> None:
@@ -157,9 +160,11 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
                 await check_layout(page, f"version {f['version']}")
                 # nothing moves while the tricks go round: the seats (their counts drop from 25 to 9) and the
                 # main button's place (Play, or its hidden twin while it is another seat's turn)
-                playing, still = await page.evaluate(STILL)
+                playing, still, hand_top = await page.evaluate(STILL)
                 if playing:
                     assert still == seen.setdefault("still", still), f"moved at version {f['version']}"
+                    # the kitty line took the bury hint's place: the declarer's hand stays where it was
+                    assert hand_top == seen["hand_top"], f"hand moved at version {f['version']}"
             held = await page.evaluate("window.__table.hold")
             if held and len(held["entries"]) == 4 and "trick" not in seen:
                 # the fourth card stays with the trick's winner marked, while the next turn shows

@@ -449,7 +449,9 @@ function renderExtra() {
   /** @type {[string | null, string, string[] | null][]} */ const lines = [];
   const me = f.me || {};
   const sj = f.game === 'shengji';
-  if (me.kitty) lines.push([null, t('page.kitty_mine') + ' ', me.kitty]);
+  // the declarer's kitty line (its cards) takes the place of the bury hint, both of one height (app.css .kitty):
+  // the hand below does not move when the kitty is buried
+  if (me.kitty) lines.push(['kitty', t('page.kitty_mine') + ' ', me.kitty]);
   else if (sj && p.kitty_buried_by !== null && p.kitty_buried_by !== undefined && p.phase === 'play') {
     lines.push([null, t('page.kitty_held', { who: seatName(p.kitty_buried_by) + ' ' + f.names[p.kitty_buried_by] }), null]);
   }
@@ -466,7 +468,7 @@ function renderExtra() {
     const ans = p.counts_asked.answer;
     lines.push([null, t('gd.counts', { list: Object.keys(ans).sort().map((s) => seatName(Number(s)) + ' ' + (ans[s] === 'more_than_10' ? '>10' : ans[s])).join(' · ') }), null]);
   }
-  if (me.actions && me.actions.bury) lines.push(['rule', t('web.bury_hint', { n: me.actions.bury }), null]);
+  if (me.actions && me.actions.bury) lines.push(['rule kitty', t('web.bury_hint', { n: me.actions.bury }), null]);
   if (S.hint && f.hints !== false && me.actions && me.actions.beats && !me.actions.beats.length && isMyTurn()) {
     lines.push(['rule', t('page.nothing_beats'), null]);
   }
