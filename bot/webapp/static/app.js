@@ -25,6 +25,26 @@ const S = {
   metrics: { frames: [], renders: [], taps: [], firstFrame: null },  // ms, the last 500 of each (docs/performance.md)
 };
 
+/** The frames received since the page was last drawn (when each arrived, ms): drawn together, once. */
+/** @type {number[]} */ let arrived = [];
+let renderQueued = 0;
+/** The page drawn again at the next animation frame, once however many messages came before it (a state frame
+ *  and its ack, or a computer player's move right after a person's, often arrive within one frame: each was
+ *  drawn in turn, and only the last was seen). A hidden page draws at once (no animation frame runs then). */
+function renderSoon() {
+  if (document.hidden) { renderNow(); return; }
+  if (!renderQueued) renderQueued = requestAnimationFrame(renderNow);
+}
+function renderNow() {
+  if (renderQueued) cancelAnimationFrame(renderQueued);
+  renderQueued = 0;
+  const start = performance.now();
+  render();
+  S.metrics.renders.push(performance.now() - start);
+  if (S.metrics.renders.length > 500) S.metrics.renders.shift();
+  arrived.forEach((at) => afterPaint(at, S.metrics.frames));
+  arrived = [];
+}
 /** After the next paint: ``done(ms since start)``. @param {number} start @param {number[]} into */
 function afterPaint(start, into) {
   requestAnimationFrame(() => setTimeout(() => {
@@ -141,11 +161,9 @@ function onMessage(msg) {
     S.offset = msg.now - Date.now();
     noteMoments(S.frame, msg);
     S.frame = msg;
-    render();
-    S.metrics.renders.push(performance.now() - start);
-    if (S.metrics.renders.length > 500) S.metrics.renders.shift();
     if (S.metrics.firstFrame === null) S.metrics.firstFrame = start;
-    afterPaint(start, S.metrics.frames);
+    arrived.push(start);
+    renderSoon();
   } else if (msg.type === 'tables') {
     S.tables = msg.tables || [];
     if (S.sheetOpen && $('sheet').dataset.kind === 'tables') showTables();
@@ -156,7 +174,7 @@ function onMessage(msg) {
       if (msg.readings) chooseReading(msg.readings);
       else refuse(msg.error);
     } else { S.sel = []; notice(''); haptic('success'); }
-    render();
+    renderSoon();
   } else if (msg.type === 'error') {
     refuse(msg.message);
     if (msg.fatal) { S.fatal = true; fatalPage(msg.message); }
