@@ -197,13 +197,13 @@ async def test_the_dealing_moment_banner_and_cards_arriving_never_in_the_way(tmp
             "南北 2 · 东西 2",
             t("zh", "page.deal_open"),
         ], lines
-        await page.wait_for_selector("#hand .card.arrive", timeout=10000)
-        assert (
-            await page.evaluate(
-                "getComputedStyle(document.querySelector('#hand .card.arrive')).animationName"
-            )
-            == "card-in"
+        # a card arriving slides in (read in one go: a card that has landed drops its arrival)
+        flight = await page.wait_for_function(
+            "() => { const c = document.querySelector('#hand .card.arrive');"
+            " return c && getComputedStyle(c).animationName; }",
+            timeout=10000,
         )
+        assert await flight.json_value() == "card-in"
         covered = await page.evaluate("""() => {
             const b = document.getElementById('deal-banner').getBoundingClientRect();
             const hit = (e) => { const r = e.getBoundingClientRect();
