@@ -18,7 +18,8 @@ commit, each as the thread's own CPU time (``tdur``: the throttler's 4x is in it
 loaded machine are not; on an idle machine the wall time comes close to it).  ``BENCH_PAGE_BEFORE=<git rev>``
 plays the same deal at CPU x4 first with that revision's page files (``bot/webapp/static``), then with the
 working tree's: before and after side by side in one run.  Per tap on a card the same trace gives the page's
-handler and the lifecycle work up to the frame that shows the card lifted (``tap_phases``).
+handler and the lifecycle work up to the frame that shows the card lifted (``tap_phases``).  Per *drawn frame*
+(a main frame after one or more messages, each frame once): those messages' scripts and the frame.
 """
 
 from __future__ import annotations
@@ -87,8 +88,11 @@ TRACE = ["devtools.timeline", "disabled-by-default-devtools.timeline", "cc"]
 PHASES = ["UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Commit"]
 
 
-def frame_phases(trace: bytes) -> list[dict[str, float]]:
-    """Per socket message (the page's ``ws.onmessage`` handler: state frames, acks): the script's and the next main frame's phases, CPU ms."""
+def frame_phases(trace: bytes, per_frame: bool = False) -> list[dict[str, float]]:
+    """Per socket message (the page's ``ws.onmessage`` handler: state frames, acks): the script's and the next main
+    frame's phases, CPU ms. ``per_frame``: one row per main frame that drew messages (the unit the page draws in:
+    messages arriving within one frame are drawn once, in its animation frame callback, inside ``main frame``),
+    the scripts of its messages summed: a frame shared by two messages is counted once, not twice."""
     data = json.loads(trace)
     events = data["traceEvents"] if isinstance(data, dict) else data
     on_message = [
@@ -111,17 +115,23 @@ def frame_phases(trace: bytes) -> list[dict[str, float]]:
         key=lambda e: e["ts"],
     )
     frames = [e for e in mine if e["name"] == "ProxyMain::BeginMainFrame"]
-    rows, i = [], 0
+    i = 0
     ids = {id(e) for e in on_message}
+    groups: list[tuple[list[dict], dict]] = []  # (messages, the main frame after them)
     for m in (e for e in mine if id(e) in ids):
         end = m["ts"] + m["dur"]
         while i < len(frames) and frames[i]["ts"] < end:
             i += 1
         if i == len(frames):
             break
-        b = frames[i]
+        if per_frame and groups and groups[-1][1] is frames[i]:
+            groups[-1][0].append(m)
+        else:
+            groups.append(([m], frames[i]))
+    rows = []
+    for ms, b in groups:
         inner = [e for e in mine if b["ts"] <= e["ts"] and e["ts"] + e.get("dur", 0) <= b["ts"] + b["dur"]]
-        row = {"script": m.get("tdur", 0) / 1000, "main frame": b.get("tdur", 0) / 1000}
+        row = {"script": sum(m.get("tdur", 0) for m in ms) / 1000, "main frame": b.get("tdur", 0) / 1000}
         for name in PHASES:
             row[name] = sum(e.get("tdur", 0) for e in inner if e["name"] == name) / 1000
         row["all"] = row["script"] + row["main frame"]
@@ -260,6 +270,13 @@ def pooled(got: list[dict]) -> str:
         parts.append(
             f"messages within 16 ms of main-thread CPU {sum(x['all'] <= 16 for x in rows) / len(rows):.0%}"
         )
+        drawn = [row for g in got for row in g.get("drawn", [])]
+        if drawn:
+            parts.append(
+                "main-thread CPU per drawn frame: "
+                + phase_cells(drawn, ["script", *PHASES, "main frame", "all"])
+                + f"; drawn frames within 16 ms {sum(x['all'] <= 16 for x in drawn) / len(drawn):.0%}"
+            )
     return "; ".join(parts)
 
 
@@ -328,6 +345,12 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str, fonts: Path) 
     if rows:
         cells = phase_cells(rows, ["script", *PHASES, "main frame", "all"], with_n=False)
         print(f"  per socket message, main thread CPU ms (median / p95, n={len(rows)}): {cells}")
+    drawn = frame_phases(trace, per_frame=True) if trace else []
+    if drawn:
+        cells = phase_cells(drawn, ["script", *PHASES, "main frame", "all"], with_n=False)
+        print(
+            f"  per drawn frame (its messages' scripts + the frame), main thread CPU ms (median / p95, n={len(drawn)}): {cells}"
+        )
     tap_rows = tap_phases(trace) if trace else []
     if tap_rows:
         cells = phase_cells(tap_rows, ["handler", *PHASES, "main frame", "page"], with_n=False)
@@ -345,6 +368,7 @@ async def one_deal(folder: Path, seed: int, rate: int, label: str, fonts: Path) 
         "shifts": shifts,
         "trick_shifts": trick_shifts,
         "rows": rows,
+        "drawn": drawn,
         "tap_rows": tap_rows,
     }
 

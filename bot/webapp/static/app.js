@@ -59,7 +59,13 @@ function afterPaint(start, into, inFrame) {
 }
 /** @type {any} */ (window).__table = S;  // read by the browser tests
 
-const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** The page's own boxes by id, looked up once (a render asks for some forty of them). @type {Map<string, HTMLElement>} */
+const boxes = new Map();
+const $ = (/** @type {string} */ id) => {
+  let e = boxes.get(id);
+  if (!e || !e.isConnected) { e = /** @type {HTMLElement} */ (document.getElementById(id)); boxes.set(id, e); }
+  return e;
+};
 /** @param {string} tag @param {string | null} [cls] @param {unknown} [text] @returns {HTMLElement} */
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -532,14 +538,21 @@ let handHint = /** @type {number[] | null} */ (null);  // the hint the hand was 
  *  no layout of the other cards: each slot is placed by a transform inside a box of fixed size, app.css).
  *  @type {Map<string, HTMLElement>} */
 let handNodes = new Map();
+/** What each node's inline style was last set to by ``setStyle`` (reading it back serialises the CSS value: a
+ *  transform, for every card at every redraw of the hand). @type {WeakMap<HTMLElement, Record<string, string>>} */
+const styled = new WeakMap();
 /** @param {HTMLElement} node @param {string} name @param {string} value */
 function setStyle(node, name, value) {
-  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
+  let set = styled.get(node);
+  if (!set) { set = {}; styled.set(node, set); }
+  if (set[name] === value) return;
+  set[name] = value;
+  node.style.setProperty(name, value);
 }
 function renderHand() {
   const f = S.frame, box = $('hand');
   if (!f.me) {
-    if (handDrawn !== 'none') { box.replaceChildren(); box.className = 'empty'; box.style.removeProperty('height'); handNodes = new Map(); }
+    if (handDrawn !== 'none') { box.replaceChildren(); box.className = 'empty'; box.style.removeProperty('height'); styled.delete(box); handNodes = new Map(); }
     handDrawn = 'none';
     return;
   }
