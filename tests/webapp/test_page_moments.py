@@ -345,3 +345,58 @@ async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_
         await gallery(page, "page-gd-summary-zh")
         assert rows["头游"].endswith(names[m.history[-1]["order"][0]])
         assert not page.errors  # type: ignore[attr-defined]
+
+
+async def test_a_side_seats_tractor_stays_one_row_and_moves_nothing_at_360x640(tmp_path):
+    """A tractor (4 cards) or a long play (6) at a side seat, whose cell is ~85 px wide at 360x640, stays one row
+    with its tags on its cards: the table is as tall as with one card each, so nothing below it moves (two rows
+    made the table 34 px taller and the whole page under it jump), and nothing overlaps. The frames are the
+    server's own, their trick rewritten, sent to the page through its socket while the table waits for it."""
+    import json
+
+    async with local_table(tmp_path, SHENGJI.format(seed=3), DEAL_BATCH=100) as table, chromium() as browser:
+        page = await browser.new_page(viewport={"width": 360, "height": 640}, bypass_csp=True)
+        routes: list[Any] = []
+
+        async def through(ws: Any) -> None:  # the page's socket, to the server and back, as it is
+            ws.connect_to_server()
+            routes.append(ws)
+
+        await page.route_web_socket("**/ws", through)
+        await page.goto(table.link())
+        player = PagePlayer(page, table)
+        # seat 0 to play in a trick: the table has no clock in this preset, it waits for the page
+        await player.play_until(
+            lambda f: f["table"]["phase"] == "play" and bool(f["me"]["actions"].get("play"))
+        )
+        f = await player.frame()
+        boxes = {}
+        for n in (1, 4, 6):
+            frame = json.loads(json.dumps(f))
+            cards = " ".join(["♥A", "♥A", "♥K", "♥K", "♥Q", "♥Q"][:n])
+            # right, top and left have played (in order, seat 0 next), the left seat winning
+            frame["table"]["trick"] = [{"seat": s, "cards": cards} for s in (1, 2, 3)]
+            frame["table"]["winning"] = 3
+            routes[-1].send(json.dumps(frame))
+            await page.wait_for_function(
+                f"document.querySelectorAll('#play-left .mini').length === {n}"
+                f" && document.querySelectorAll('#play-right .mini').length === {n}"
+            )
+            await check_layout(page, f"{n} cards a side")
+            boxes[n] = await page.evaluate("""() => {
+                const r = (e) => { const b = e.getBoundingClientRect(); return [Math.round(b.y), Math.round(b.height)]; };
+                const rows = (id) => new Set(Array.from(document.querySelectorAll(id + ' .mini')).map((c) => Math.round(c.getBoundingClientRect().y))).size;
+                const inside = (id) => { const c = document.querySelector(id + ' .cards').getBoundingClientRect();
+                  return Array.from(document.querySelectorAll(id + ' .tag')).every((t) => { const b = t.getBoundingClientRect();
+                    return b.left >= c.left - 1 && b.right <= c.right + 1 && b.top >= c.top - 1 && b.bottom <= c.bottom + 1; }); };
+                return {table: r(document.getElementById('table')), hand: r(document.getElementById('hand')),
+                        rows: [rows('#play-left'), rows('#play-right')], tags: document.querySelectorAll('#play-left .tag').length,
+                        tags_on_cards: [inside('#play-left'), inside('#play-right')]}; }""")
+            if n == 4:
+                await page.screenshot(path=screenshot_path("page-sj-side-tractor-zh-360x640.png"))
+        assert boxes[4]["rows"] == [1, 1] and boxes[6]["rows"] == [1, 1], boxes
+        assert boxes[1]["table"] == boxes[4]["table"] == boxes[6]["table"], boxes
+        assert boxes[1]["hand"] == boxes[4]["hand"] == boxes[6]["hand"], boxes
+        assert boxes[4]["tags"] == 1 and boxes[4]["tags_on_cards"] == [True, True], (
+            boxes
+        )  # the winner's "top"

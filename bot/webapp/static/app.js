@@ -420,11 +420,16 @@ function renderTrick() {
     box.innerHTML = '';
     box.className = 'play';
     if (!e) continue;
-    box.appendChild(playNode(e, sj));
-    const tags = el('span', 'tags');
+    const play = playNode(e, sj);
+    box.appendChild(play);
+    // a play of three cards or more at a side seat (half the table's width): its cards closer together and its
+    // tags over their foot, so it stays one row (two rows made the table taller and moved everything below it)
+    const side = k === 1 || k === 3, n = e.pass ? 0 : e.cards.length, over = side && n >= 3;
+    if (over) play.classList.add(n >= 5 ? 'tighter' : 'tight');
+    const tags = el('span', over ? 'tags over' : 'tags');
     if (trick.leader === seat && !e.pass) tags.appendChild(el('span', 'tag lead', t('page.lead')));
     if (trick.winning === seat && !e.pass) { tags.appendChild(el('span', 'tag win', t(held ? 'page.won' : 'page.winning'))); box.classList.add('winning'); }
-    if (tags.childNodes.length) box.appendChild(tags);
+    if (tags.childNodes.length) (over ? play : box).appendChild(tags);
   }
   let note = '';
   if (held && held.winning !== null) {
