@@ -348,7 +348,8 @@ async def test_a_guandan_tribute_in_chinese_names_no_combination_in_english(tmp_
 
 
 async def test_a_side_seats_tractor_stays_one_row_and_moves_nothing_at_360x640(tmp_path):
-    """A tractor (4 cards) or a long play (6) at a side seat, whose cell is ~85 px wide at 360x640, stays one row
+    """A tractor (4 cards) or a long play (6) at a side seat, whose cell is ~85 px wide at 360x640, and a bomb of 8
+    at the top seat stay one row
     with its tags on its cards: the table is as tall as with one card each, so nothing below it moves (two rows
     made the table 34 px taller and the whole page under it jump), and nothing overlaps. The frames are the
     server's own, their trick rewritten, sent to the page through its socket while the table waits for it."""
@@ -371,16 +372,18 @@ async def test_a_side_seats_tractor_stays_one_row_and_moves_nothing_at_360x640(t
         )
         f = await player.frame()
         boxes = {}
-        for n in (1, 4, 6):
+        eight = ["♥A", "♥A", "♥K", "♥K", "♥Q", "♥Q", "♥J", "♥J"]
+        for n in (1, 4, 6, 8):
             frame = json.loads(json.dumps(f))
-            cards = " ".join(["♥A", "♥A", "♥K", "♥K", "♥Q", "♥Q"][:n])
-            # right, top and left have played (in order, seat 0 next), the left seat winning
-            frame["table"]["trick"] = [{"seat": s, "cards": cards} for s in (1, 2, 3)]
-            frame["table"]["winning"] = 3
+            # right, top and left have played (in order, seat 0 next), the left seat winning; 8: the top seat's
+            # (a Guandan bomb's length), the sides one card
+            plays = {s: eight[: 1 if n == 8 and s != 2 else n] for s in (1, 2, 3)}
+            frame["table"]["trick"] = [{"seat": s, "cards": " ".join(plays[s])} for s in (1, 2, 3)]
+            frame["table"]["winning"] = 2 if n == 8 else 3  # the bomb on top, its tag beside it
             routes[-1].send(json.dumps(frame))
             await page.wait_for_function(
-                f"document.querySelectorAll('#play-left .mini').length === {n}"
-                f" && document.querySelectorAll('#play-right .mini').length === {n}"
+                f"document.querySelectorAll('#play-top .mini').length === {n}"
+                f" && document.querySelectorAll('#play-right .mini').length === {len(plays[1])}"
             )
             await check_layout(page, f"{n} cards a side")
             boxes[n] = await page.evaluate("""() => {
@@ -390,13 +393,13 @@ async def test_a_side_seats_tractor_stays_one_row_and_moves_nothing_at_360x640(t
                   return Array.from(document.querySelectorAll(id + ' .tag')).every((t) => { const b = t.getBoundingClientRect();
                     return b.left >= c.left - 1 && b.right <= c.right + 1 && b.top >= c.top - 1 && b.bottom <= c.bottom + 1; }); };
                 return {table: r(document.getElementById('table')), hand: r(document.getElementById('hand')),
-                        rows: [rows('#play-left'), rows('#play-right')], tags: document.querySelectorAll('#play-left .tag').length,
+                        rows: [rows('#play-left'), rows('#play-right'), rows('#play-top')], tags: document.querySelectorAll('#play-left .tag').length,
                         tags_on_cards: [inside('#play-left'), inside('#play-right')]}; }""")
             if n == 4:
                 await page.screenshot(path=screenshot_path("page-sj-side-tractor-zh-360x640.png"))
-        assert boxes[4]["rows"] == [1, 1] and boxes[6]["rows"] == [1, 1], boxes
-        assert boxes[1]["table"] == boxes[4]["table"] == boxes[6]["table"], boxes
-        assert boxes[1]["hand"] == boxes[4]["hand"] == boxes[6]["hand"], boxes
+        assert all(boxes[n]["rows"] == [1, 1, 1] for n in boxes), boxes
+        assert boxes[1]["table"] == boxes[4]["table"] == boxes[6]["table"] == boxes[8]["table"], boxes
+        assert boxes[1]["hand"] == boxes[4]["hand"] == boxes[6]["hand"] == boxes[8]["hand"], boxes
         assert boxes[4]["tags"] == 1 and boxes[4]["tags_on_cards"] == [True, True], (
             boxes
         )  # the winner's "top"

@@ -426,6 +426,7 @@ function renderTrick() {
     // tags over their foot, so it stays one row (two rows made the table taller and moved everything below it)
     const side = k === 1 || k === 3, n = e.pass ? 0 : e.cards.length, over = side && n >= 3;
     if (over) play.classList.add(n >= 5 ? 'tighter' : 'tight');
+    else if (n >= 7) play.classList.add('tight');  // a Guandan bomb of 7 or 8 at the top or the bottom seat
     const tags = el('span', over ? 'tags over' : 'tags');
     if (trick.leader === seat && !e.pass) tags.appendChild(el('span', 'tag lead', t('page.lead')));
     if (trick.winning === seat && !e.pass) { tags.appendChild(el('span', 'tag win', t(held ? 'page.won' : 'page.winning'))); box.classList.add('winning'); }
