@@ -257,16 +257,11 @@ async def _apply_once(
     clear_selection: bool,
 ) -> ApplyResult:
     async with db.session() as s:
-        # the match, its table and the action stored under ``dedupe_key`` (if any): one statement
-        columns: list[Any] = []
+        # the match, its table and the action stored under ``dedupe_key`` (if any): one statement, built once
         if dedupe_key is not None:
-            columns.append(
-                select(ActionRecord.id)
-                .where(ActionRecord.match_id == match_id, ActionRecord.dedupe_key == dedupe_key)
-                .limit(1)
-                .scalar_subquery()
-            )
-        found = (await s.execute(match_and_table(match_id, *columns))).first()
+            found = (await s.execute(_MATCH_TABLE_APPLIED, {"mid": match_id, "key": dedupe_key})).first()
+        else:
+            found = (await s.execute(_MATCH_TABLE, {"mid": match_id})).first()
         if found is None:
             raise not_found("match", match_id)
         row, table = found[0], found[1]
@@ -344,6 +339,16 @@ _BUMP = (
     .values(version=bindparam("new"))
 )
 _INSERT_ACTION = insert(ActionRecord.__table__)  # type: ignore[arg-type]
+# the match, its table and the id of the action stored under a dedupe key (None: not applied yet); built once,
+# its values bound at each move (building the select and its subquery cost more CPU than running it)
+_MATCH_TABLE = match_and_table(bindparam("mid"))
+_MATCH_TABLE_APPLIED = match_and_table(
+    bindparam("mid"),
+    select(ActionRecord.id)
+    .where(ActionRecord.match_id == bindparam("mid"), ActionRecord.dedupe_key == bindparam("key"))
+    .limit(1)
+    .scalar_subquery(),
+)
 
 
 def _version_committed(db: Database, match_id: int, version: int) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event, text
-from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.engine import Connection, Dialect, make_url
+from sqlalchemy.exc import DisconnectionError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
 
@@ -29,6 +30,7 @@ DEFAULT_URL = "sqlite+aiosqlite:///data/bot.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 DEFAULT_POOL_SIZE = 10  # a server database (PostgreSQL): connections kept open per process ...
 DEFAULT_MAX_OVERFLOW = 20  # ... and opened beyond them while busy (see ``pool_limits``)
+IDLE_PING_SECONDS = 30.0  # a server connection idle in the pool this long is pinged before use
 _MIGRATION_LOCK_ID = 7_263_510_042  # PostgreSQL advisory lock: one process migrates at a time
 
 
@@ -114,13 +116,46 @@ def create_engine_for(url: str, *, schema: str | None = None, echo: bool = False
             kwargs["poolclass"] = StaticPool
     else:
         kwargs["pool_size"], kwargs["max_overflow"] = pool_limits()
-        kwargs["pool_pre_ping"] = True  # a server restarted meanwhile: a dead pooled connection is replaced
         if schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
     engine = create_async_engine(parsed, **kwargs)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
+    else:  # a server restarted meanwhile: a dead pooled connection is replaced (``_live_check``)
+        event.listen(engine.sync_engine, "connect", _mark_idle)
+        event.listen(engine.sync_engine, "checkin", _mark_idle)
+        event.listen(engine.sync_engine, "checkout", _live_check(engine.sync_engine.dialect))
     return engine
+
+
+def _mark_idle(_dbapi_conn: Any, record: Any, *_: Any) -> None:
+    """A server connection opened or given back to the pool: idle from now (``_live_check``)."""
+    record.info["idle_since"] = time.monotonic()
+
+
+def _live_check(dialect: Dialect) -> Callable[[Any, Any, Any], None]:
+    """The pool's check of a server connection before use, in place of SQLAlchemy's ``pool_pre_ping``.
+
+    A connection the server closed (a restart, an idle timeout, ``pg_terminate_backend``) is known to the
+    driver without asking: asyncpg saw its socket close (``is_closed``).  Only a connection idle in the pool for
+    ``IDLE_PING_SECONDS`` is pinged (a network path that dropped it silently).  ``pool_pre_ping`` pinged at every
+    checkout, and asyncpg's ping is three round trips (BEGIN, an empty query, ROLLBACK): a table page's move
+    (two sessions then) made about 15 round trips, 6 of them pings.  ``DisconnectionError`` makes the pool drop
+    the connection and open another (SQLAlchemy's "custom pessimistic ping" pattern)."""
+
+    def check(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        driver = getattr(dbapi_conn, "driver_connection", None)
+        closed = getattr(driver, "is_closed", None)
+        if callable(closed) and closed():
+            raise DisconnectionError("the server closed this connection")
+        idle_since = record.info.get("idle_since")
+        if idle_since is None or time.monotonic() - idle_since >= IDLE_PING_SECONDS:
+            try:
+                dialect.do_ping(dbapi_conn)
+            except Exception as exc:
+                raise DisconnectionError("the connection did not answer a ping") from exc
+
+    return check
 
 
 def pool_limits() -> tuple[int, int]:

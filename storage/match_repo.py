@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import BindParameter, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.errors import RuleError
@@ -317,8 +317,9 @@ async def replay_check(db: Database, match_id: int) -> bool:
     return bool(_state_fingerprint(live) == _state_fingerprint(rebuilt))
 
 
-def match_and_table(match_id: int, *columns: Any) -> Any:
-    """One statement: the match, its table (None if gone) and any further ``columns``."""
+def match_and_table(match_id: int | BindParameter[int], *columns: Any) -> Any:
+    """One statement: the match, its table (None if gone) and any further ``columns``; ``match_id`` may be a
+    ``bindparam`` (a statement built once, the id given at each execution)."""
     return (
         select(MatchRecord, GameTable, *columns)
         .outerjoin(GameTable, GameTable.id == MatchRecord.table_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -75,8 +76,15 @@ def parse_hand(view: SeatView) -> list[int]:
         return parse_cards(hand) if hand else []
     out: list[int] = []
     for h in hand:
-        out.extend(parse_cards(h) if isinstance(h, str) else [int(h)])
+        out.extend(_card_codes(h) if isinstance(h, str) else (int(h),))
     return out
+
+
+@lru_cache(maxsize=512)
+def _card_codes(text: str) -> tuple[int, ...]:
+    """One card text of a view ("♠10") as codes: a view's hand is a list of the 54 cards' texts, parsed for every
+    seat at every version (a table page's push parses four hands; the parser is a regular expression)."""
+    return tuple(parse_cards(text))
 
 
 def until(lang: str, deadline: datetime | None) -> str:

@@ -9,10 +9,12 @@ as the hand message, ``bot.presentation.render.hand_message``).  A spectator's f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
 from bot.presentation.common import parse_hand
+from bot.presentation.common import public_part as view_public_part
 from bot.presentation.games import guandan as guandan_chat
 from bot.presentation.games import shengji as shengji_chat
 from bot.presentation.i18n import cards, t
@@ -46,7 +48,7 @@ class ShengjiPage:
 
     def seat_part(self, m: Match, seat: int, *, hints: bool) -> Frame:
         view: Frame = dict(m.seat_view(seat))
-        p = self.public_part(m)
+        p = view_public_part(view)  # the seat's view holds the public table: not built again
         hand = parse_hand(view)
         trump, level = shengji_chat.trump_level(p, seat)
         me: Frame = {"hand": _groups(shengji_chat.group_hand(hand, trump, level)), "hand_size": len(hand)}
@@ -62,7 +64,7 @@ class GuandanPage:
 
     def seat_part(self, m: Match, seat: int, *, hints: bool) -> Frame:
         view: Frame = dict(m.seat_view(seat))
-        p = self.public_part(m)
+        p = view_public_part(view)  # the seat's view holds the public view: not built again
         hand = parse_hand(view)
         # the engine's display order (jokers, level, A … 2) in runs of one rank, so pairs and bombs show
         runs: list[tuple[str, list[int]]] = []
@@ -94,7 +96,7 @@ def _groups(groups: list[tuple[str, list[int]]]) -> list[Frame]:
     return [{"label": label, "cards": [card_text(c) for c in cs]} for label, cs in groups]
 
 
-def _shengji_actions(view: Frame, p: Frame) -> Frame:
+def _shengji_actions(view: Frame, p: Mapping[str, Any]) -> Frame:
     my = list(view.get("my_turns") or [])
     phase = p.get("phase")
     out: Frame = {"turns": my}
@@ -110,7 +112,7 @@ def _shengji_actions(view: Frame, p: Frame) -> Frame:
     return out
 
 
-def _guandan_actions(view: Frame, p: Frame) -> Frame:
+def _guandan_actions(view: Frame, p: Mapping[str, Any]) -> Frame:
     hint = view.get("hint") or {}
     kind = hint.get("kind")
     out: Frame = {"turns": [kind] if kind else []}
@@ -229,8 +231,14 @@ def state_frame(
     return frame
 
 
+# the requests whose engine action depends on what the seat may do now (``action_text`` reads ``me["actions"]``
+# only for these: the others need no seat part built)
+OPS_READING_ACTIONS = frozenset({"pass_bid", "tribute"})
+
+
 def action_text(game: str, seat: int, me: Frame, op: str, cards: list[int], arg: str | None) -> str | None:
-    """The engine action for a page's request (None: not a known request).  The engine judges it."""
+    """The engine action for a page's request (None: not a known request).  The engine judges it.  ``me``: the
+    seat's part (``seat_part``), read only for ``OPS_READING_ACTIONS``."""
     actions = me.get("actions") or {}
     sel = cards_text(cards)
     if op == "play":

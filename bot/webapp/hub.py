@@ -24,7 +24,7 @@ from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 from storage import match_repo
 from storage.action_repo import ApplyResult
 from storage.db import Database
-from storage.models import MatchRecord
+from storage.match_cache import MatchRow
 
 log = logging.getLogger(__name__)
 POLICY_SECONDS = 30.0  # a match's page policy is read again after this long (docs/webapp.md)
@@ -66,7 +66,7 @@ class PageBridge(Protocol):
 class Snapshot(TypedDict, total=False):
     """A match read at one version for its viewers (``Hub.snapshot``); a push shares one among them."""
 
-    row: MatchRecord
+    row: MatchRow
     public: Frame
     seats: dict[int, Frame]
     since: datetime | None
@@ -208,11 +208,13 @@ class Hub:
         """The match's row, public part and ``seats``' parts (all four for a push), all of one version.
 
         Taken under the storage's match lock: the cached engine state is the live object that
-        ``apply_action`` changes in place, so it is read only while no action is being applied."""
+        ``apply_action`` changes in place, so it is read only while no action is being applied.  A sole writer
+        of the database answers from the row and state it committed last (``match_state``: no session, no
+        statement per push); with other processes writing too, the row is read."""
         db = self.bridge.db
         policy = await self.policy(match_id)
         async with db.match_lock(match_id):
-            row, m = await match_repo.load_match_row(db, match_id)
+            row, m = await match_repo.match_state(db, match_id)
             public = frames.public_part(row.game, m)
             parts = {seat: frames.seat_part(row.game, m, seat, hints=policy.hints) for seat in seats}
             since = await self.committed_at(match_id, row.version)
@@ -226,7 +228,7 @@ class Hub:
             "deadlines": await self.deadlines(match_id, row, public),
         }
 
-    async def deadlines(self, match_id: int, row: MatchRecord, public: Frame) -> dict[str, datetime]:
+    async def deadlines(self, match_id: int, row: MatchRow, public: Frame) -> dict[str, datetime]:
         """The bidding window's end (read while a window is open) and the match clock's (read once per
         watched match: it does not move) of a running match."""
         read = getattr(self.bridge, "deadline", None)

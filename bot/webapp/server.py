@@ -489,7 +489,8 @@ class WebAppServer:
         else:
             row, m = await match_repo.load_match_row(self.bridge.db, viewer.match_id)
             game, current = row.game, row.version
-        me = frames.seat_part(game, m, viewer.seat)
+        # what the seat may do now, only where the request's engine action depends on it (a pass_bid, a tribute)
+        me = frames.seat_part(game, m, viewer.seat) if op in frames.OPS_READING_ACTIONS else {}
         if op == "play" and not arg and version == current:  # (Shengji reads a play one way only)
             options = frames.readings(m, viewer.seat, cards)
             if len(options) > 1:
