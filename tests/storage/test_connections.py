@@ -53,10 +53,12 @@ async def test_a_connection_the_server_closed_is_replaced_before_use(pg: Target)
     other = create_async_engine(pg.url, poolclass=NullPool)
     try:
         async with other.connect() as conn:
-            assert (await conn.execute(text(f"SELECT pg_terminate_backend({pid})"))).scalar_one()
+            # with a timeout: returns once the session's process has ended (its socket closed), not when signalled
+            # (without, a loaded server could still be ending it when the pool is asked again)
+            assert (await conn.execute(text(f"SELECT pg_terminate_backend({pid}, 10000)"))).scalar_one()
     finally:
         await other.dispose()
-    await asyncio.sleep(0.1)  # the event loop reads the socket's end
+    await asyncio.sleep(0.1)  # the event loop reads the socket's end (at its next turn; the socket closed already)
     assert await _backend_pid(db) != pid  # a new connection, and the session did not fail
 
 
