@@ -58,7 +58,8 @@ async def test_a_connection_the_server_closed_is_replaced_before_use(pg: Target)
             assert (await conn.execute(text(f"SELECT pg_terminate_backend({pid}, 10000)"))).scalar_one()
     finally:
         await other.dispose()
-    await asyncio.sleep(0.1)  # the event loop reads the socket's end (at its next turn; the socket closed already)
+    # the event loop reads the socket's end at its next turn (the socket closed already: the wait returned)
+    await asyncio.sleep(0.1)
     assert await _backend_pid(db) != pid  # a new connection, and the session did not fail
 
 
