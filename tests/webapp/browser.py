@@ -105,6 +105,9 @@ class PagePlayer:
             self._frame = fresh
         return self._frame
 
+    async def drawn(self) -> None:
+        await drawn(self.page)
+
     async def click(self, selector: str) -> None:
         if not selector.startswith("#sheet"):
             await self.close_summary()
@@ -151,6 +154,7 @@ class PagePlayer:
             return None
         if await self.page.evaluate("!!window.__table.pending"):
             return None
+        await self.drawn()
         row, m = await match_repo.load_match_row(self.table.rt.db, self.table.match_id)
         if row.version != f["version"]:
             return None  # the page has not got the newest frame yet
@@ -235,6 +239,7 @@ class PagePlayer:
         while time.monotonic() < deadline:
             f = await self.frame()
             if f and f["version"] > version:
+                await self.drawn()  # what follows looks at the screen of that frame
                 return
             error = await self.page.evaluate("window.__table.lastError || null")
             if error and not await self.page.evaluate("!!window.__table.pending"):
@@ -247,6 +252,20 @@ class PagePlayer:
                 raise AssertionError(f"the page refused a move: {error} (played {self.used[-5:]})")
             await asyncio.sleep(0.05)
         raise AssertionError(f"version {version} did not move on")
+
+
+async def drawn(page: Page) -> None:
+    """Waits until the screen shows what the page holds. The page takes a frame or an answer into its state
+    (``window.__table``) at once and draws it at the next animation frame: until then the screen is the one
+    before, e.g. after a move's answer the buttons of the selection it cleared (a "clear" button that was gone
+    when tapped, as CI's loaded machine saw). A test that waited on the state calls this before it looks."""
+    await page.evaluate("new Promise((done) => requestAnimationFrame(() => done(null)))")
+
+
+async def drawn_state(page: Page, expression: str) -> Any:
+    """``expression`` (of the page's state) read when the screen shows that state: in the animation frame, after
+    the page's own drawing of it (see ``drawn``)."""
+    return await page.evaluate(f"new Promise((done) => requestAnimationFrame(() => done({expression})))")
 
 
 async def open_page(
@@ -263,6 +282,7 @@ async def open_page(
     page.errors = errors  # type: ignore[attr-defined]
     await page.goto(url)
     await page.wait_for_function("window.__table && window.__table.frame !== null", timeout=15000)
+    await drawn(page)
     return page, log
 
 

@@ -20,6 +20,7 @@ from tests.webapp.browser import (
     PagePlayer,
     calls,
     chromium,
+    drawn_state,
     open_page,
     overlaps,
     screenshot_path,
@@ -165,7 +166,7 @@ async def test_a_shengji_deal_moment_by_moment_at_360x640(tmp_path, lang):
                     assert still == seen.setdefault("still", still), f"moved at version {f['version']}"
                     # the kitty line took the bury hint's place: the declarer's hand stays where it was
                     assert hand_top == seen["hand_top"], f"hand moved at version {f['version']}"
-            held = await page.evaluate("window.__table.hold")
+            held = await drawn_state(page, "window.__table.hold")
             if held and len(held["entries"]) == 4 and "trick" not in seen:
                 # the fourth card stays with the trick's winner marked, while the next turn shows
                 assert await page.locator("#trick.done .play .cards").count() == 4

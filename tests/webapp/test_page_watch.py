@@ -8,7 +8,7 @@ from sqlalchemy import update
 from bot.devtools.webapp_local import GROUP, open_local_table
 from storage.models import GameTable
 from storage.tournament_models import Tournament, TournamentRole
-from tests.webapp.browser import chromium, open_page, screenshot_path
+from tests.webapp.browser import chromium, drawn, open_page, screenshot_path
 from tests.webapp.helpers import local_table
 
 SHENGJI = "/newtable shengji-timed-2h deals=1 seed={seed} bots=3"
@@ -51,6 +51,7 @@ async def test_a_referee_moves_between_the_tournaments_tables_and_sees_who_is_co
         await ref_page.screenshot(path=screenshot_path("page-referee-tables-zh-360x640.png"))
         await ref_page.click(f'#sheet button[data-op="watch"][data-arg="{second}"]')
         await ref_page.wait_for_function(f"window.__table.frame && window.__table.frame.match === {second}")
+        await drawn(ref_page)
         frame = await ref_page.evaluate("window.__table.frame")
         assert frame["connected"] == [False, False, False, False]  # nobody has that table's page open
         assert await ref_page.locator(".seat .online.off").count() == 1  # seat 0 (a person), offline
