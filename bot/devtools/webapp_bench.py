@@ -36,6 +36,7 @@ from typing import Any
 
 import aiohttp
 
+from bot.devtools.gc_timer import GcTimer
 from bot.devtools.simulator import BotApiSimulator, SimUserHandle
 from bot.devtools.simulator.runner import RealBot
 from engine.game import Match
@@ -358,6 +359,7 @@ async def run(
                     say(f"set-up {time.monotonic() - t_setup:.0f} s; window of {duration:.0f} s begins")
                     pushes0 = server.hub.pushes
                     clock["deadline"] = t0 + duration
+                    gc_timer = GcTimer().start()  # the window's collections
                     profiler = None
                     if profile:
                         profiler = cProfile.Profile()
@@ -366,6 +368,7 @@ async def run(
                     await asyncio.sleep(max(0.0, clock["deadline"] - 0.2 - time.monotonic()))
                     elapsed = time.monotonic() - t0
                     cpu = time.process_time() - cpu0
+                    gc_timer.stop()
                     window1, wall1 = message_calls(sim), time.time()
                     cards1, plays1, moves1, finished = await played(rt, table_ids, wall1)
                     if profiler is not None and profile:
@@ -420,6 +423,7 @@ async def run(
                     "cpu_share_of_one_core": round(cpu / elapsed, 2) if elapsed else None,
                     "client_code_s": round(stats["client_s"], 1),
                     "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                    "gc": gc_timer.report(),
                     "private_calls_by_kind": dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:8]),
                 }
 
