@@ -3,7 +3,8 @@
 One place registers every handler (``bot.edge.handlers.register``).  Start-up (``post_init``, also
 run by ``Application.initialize`` so a harness that starts the application by hand gets it):
 open the database (migrations), start the outbox and the deadline scheduler (re-arming the
-pending deadlines), resume live tables and register the commands in both languages.
+pending deadlines), resume live tables and register the commands in both languages; then the start-up heap
+is frozen (``bot.boot.heap``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import logging
 
 from telegram.ext import ApplicationBuilder
 
+from bot.boot.heap import settle_after_start
 from bot.boot.runtime import Runtime
 from bot.boot.settings import Settings
 from bot.boot.startup import StartupError, check_cjk_font
@@ -54,6 +56,9 @@ async def _post_init(app: App) -> None:
     await rt.startup()
     if app.bot_data.get("webapp") is None:  # the table page (Mini App) when WEBAPP_PORT is set
         await start_for(app)
+    frozen = settle_after_start()  # full collections skip what start-up made (bot/boot/heap.py)
+    if frozen:
+        log.info("start-up heap frozen: %d objects the collector no longer walks", frozen)
 
 
 def build_application(settings: Settings | None = None) -> App:
