@@ -105,9 +105,6 @@ class PagePlayer:
             self._frame = fresh
         return self._frame
 
-    async def drawn(self) -> None:
-        await drawn(self.page)
-
     async def click(self, selector: str) -> None:
         if not selector.startswith("#sheet"):
             await self.close_summary()
@@ -154,7 +151,7 @@ class PagePlayer:
             return None
         if await self.page.evaluate("!!window.__table.pending"):
             return None
-        await self.drawn()
+        await drawn(self.page)
         row, m = await match_repo.load_match_row(self.table.rt.db, self.table.match_id)
         if row.version != f["version"]:
             return None  # the page has not got the newest frame yet
@@ -239,7 +236,7 @@ class PagePlayer:
         while time.monotonic() < deadline:
             f = await self.frame()
             if f and f["version"] > version:
-                await self.drawn()  # what follows looks at the screen of that frame
+                await drawn(self.page)  # what follows looks at the screen of that frame
                 return
             error = await self.page.evaluate("window.__table.lastError || null")
             if error and not await self.page.evaluate("!!window.__table.pending"):
@@ -259,7 +256,7 @@ async def drawn(page: Page) -> None:
     (``window.__table``) at once and draws it at the next animation frame: until then the screen is the one
     before, e.g. after a move's answer the buttons of the selection it cleared (a "clear" button that was gone
     when tapped, as CI's loaded machine saw). A test that waited on the state calls this before it looks."""
-    await page.evaluate("new Promise((done) => requestAnimationFrame(() => done(null)))")
+    await drawn_state(page, "null")
 
 
 async def drawn_state(page: Page, expression: str) -> Any:

@@ -21,7 +21,6 @@ def test_the_collections_between_start_and_stop_are_counted_by_generation() -> N
     assert report["gen2"]["collections"] == 2
     assert report["gen0"]["collections"] >= 1  # the one asked for (and any the interpreter made meanwhile)
     assert report["gen2"]["max_ms"] >= report["gen2"]["median_ms"] > 0
-    assert report["gen2"]["total_s"] >= 0
     assert report["frozen_objects"] == gc.get_freeze_count()
     timer.stop()  # a second stop changes nothing
     assert timer not in [getattr(cb, "__self__", None) for cb in gc.callbacks]
